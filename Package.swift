@@ -1,0 +1,157 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// Every service is stamped out the same way: a library `<Name>Service` under `Services/<Name>/<Name>Service`
+// holding all of its code, a thin executable `<Name>` beside it, and a test target `<Name>ServiceTests`.
+let serviceNames = ["Identity"]
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdTesting = Target.Dependency.product(name: "HummingbirdTesting", package: "hummingbird")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let asyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
+let jwtKit = Target.Dependency.product(name: "JWTKit", package: "jwt-kit")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let configuration = Target.Dependency.product(name: "Configuration", package: "swift-configuration")
+let nio = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
+let nioExtras = Target.Dependency.product(name: "NIOExtras", package: "swift-nio-extras")
+let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+
+/// The library, executable and test target of one service.
+func service(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] {
+    [
+        .target(
+            name: "\(name)Service",
+            dependencies: ["PlatformKit", "ServiceKit", hummingbird, grdb, logging] + dependencies,
+            path: "Services/\(name)/\(name)Service",
+            resources: [.copy("OpenAPI/openapi.json")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: name,
+            dependencies: [.target(name: "\(name)Service"), "ServiceKit"],
+            path: "Services/\(name)/\(name)",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "\(name)ServiceTests",
+            dependencies: [.target(name: "\(name)Service"), "TestSupport", hummingbirdTesting],
+            path: "Tests/\(name)ServiceTests",
+            swiftSettings: swiftSettings
+        ),
+    ]
+}
+
+let package = Package(
+    name: "platform",
+    platforms: [.macOS(.v15)],
+    products: serviceNames.map { .executable(name: $0, targets: [$0]) } + [
+        .executable(name: "Gateway", targets: ["Gateway"]),
+        .executable(name: "LocalStack", targets: ["LocalStack"]),
+        .executable(name: "GatewayBenchmark", targets: ["GatewayBenchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+    ],
+    targets: [
+        // Code every executable shares that needs neither an HTTP framework nor a database.
+        .target(
+            name: "PlatformKit",
+            dependencies: [jwtKit, crypto, logging, asyncHTTPClient, nio],
+            path: "Shared/PlatformKit",
+            swiftSettings: swiftSettings
+        ),
+        // The service chassis: application bootstrap, middleware, database setup, internal client.
+        .target(
+            name: "ServiceKit",
+            dependencies: [
+                "PlatformKit", hummingbird, grdb, asyncHTTPClient, logging, prometheus, serviceLifecycle,
+                configuration, httpTypes,
+            ],
+            path: "Shared/ServiceKit",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GatewayService",
+            dependencies: [
+                "PlatformKit", nio, nioPosix, nioHTTP1, asyncHTTPClient, logging, prometheus, serviceLifecycle,
+                configuration,
+            ],
+            path: "Gateway/GatewayService",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "Gateway",
+            dependencies: ["GatewayService", "ServiceKit"],
+            path: "Gateway/Gateway",
+            swiftSettings: swiftSettings
+        ),
+        // Every service and the gateway in one process, each on its own loopback port.
+        .executableTarget(
+            name: "LocalStack",
+            dependencies: ["GatewayService", "ServiceKit", serviceLifecycle, logging]
+                + serviceNames.map { .target(name: "\($0)Service") },
+            path: "Gateway/LocalStack",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "GatewayBenchmark",
+            dependencies: ["TestSupport", "GatewayService", nio, nioPosix, nioHTTP1, logging],
+            path: "Benchmarks/GatewayBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "PlatformKit", "ServiceKit", "GatewayService", asyncHTTPClient, nio, nioPosix, nioSSL, jwtKit,
+                crypto, hummingbird, serviceLifecycle, logging,
+            ] + serviceNames.map { .target(name: "\($0)Service") },
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServiceKitTests",
+            dependencies: ["ServiceKit", "PlatformKit", "TestSupport", hummingbirdTesting],
+            path: "Tests/ServiceKitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StackTests",
+            dependencies: ["TestSupport", "GatewayService", asyncHTTPClient, hummingbird],
+            path: "Tests/StackTests",
+            swiftSettings: swiftSettings
+        ),
+    ] + serviceNames.flatMap { service($0, dependencies: extraDependencies[$0] ?? []) }
+)
+
+var extraDependencies: [String: [Target.Dependency]] {
+    [
+        "Identity": [
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), jwtKit, crypto, asyncHTTPClient,
+            nio, nioPosix, nioSSL, nioExtras, httpTypes,
+        ],
+    ]
+}

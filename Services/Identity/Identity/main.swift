@@ -1,0 +1,6 @@
+import IdentityService
+import ServiceKit
+
+let configuration = try IdentityConfiguration(reader: ServiceSettings.environmentReader())
+let application = try await buildIdentityApplication(configuration)
+try await application.runService()

@@ -1,0 +1,53 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import JWTKit
+import Logging
+import PlatformKit
+import ServiceKit
+
+/// Builds the identity service from its configuration: the executable, the local stack and the tests
+/// all start it through this one function.
+public func buildIdentityApplication(_ configuration: IdentityConfiguration) async throws -> some ApplicationProtocol {
+    let settings = configuration.settings
+    let clock = settings.clock
+    var logger = Logger(label: "platform.identity")
+    logger.logLevel = settings.logLevel
+
+    let database = try IdentityDatabase(settings.database)
+    let signer = await TokenSigner(privateKey: configuration.signingKey, keyID: configuration.signingKeyID)
+    let verifier = AccessTokenVerifier.local(keys: signer.keys, clock: clock)
+    let mailTransport: any MailTransport =
+        configuration.smtp.map { SMTPTransport(settings: $0) }
+        ?? FolderMailTransport(directory: URL(fileURLWithPath: configuration.mailFolder))
+    let outbox = OutboxDelivery(database: database, transport: mailTransport, clock: clock, logger: logger)
+    let hasher = PasswordHasher(cost: UInt8(configuration.bcryptCost))
+    let sessions = SessionIssuer(database: database, signer: signer, clock: clock)
+    let limits = RateLimits(configuration.limits, clock: clock)
+
+    let metrics = ServiceMetrics()
+    let router = ServiceApplication.router(
+        metrics: metrics, openAPIDocument: ServiceApplication.openAPIDocument(in: .module), database: database.reader)
+    let publicRoutes = router.group()
+    let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
+        .group(context: AuthenticatedContext.self)
+
+    AuthController(database: database, hasher: hasher, sessions: sessions, limits: limits, signer: signer, clock: clock)
+        .addRoutes(public: publicRoutes, signedIn: signedIn)
+    PasswordController(
+        database: database, hasher: hasher, limits: limits, outbox: outbox, clock: clock,
+        resetURL: configuration.passwordResetURL, resetTokenLifetime: configuration.resetTokenLifetime
+    ).addRoutes(public: publicRoutes, signedIn: signedIn)
+    OIDCController(
+        database: database, sessions: sessions, clock: clock,
+        verifier: OIDCVerifier(providers: configuration.oidcProviders, httpClient: .shared, clock: clock)
+    ).addRoutes(to: publicRoutes)
+    UsersController(database: database, clock: clock).addRoutes(to: signedIn)
+    InternalUsersController(database: database)
+        .addRoutes(to: router.group("internal").add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
+
+    if configuration.smtp == nil {
+        logger.notice("no SMTP configured: mail is written to files", metadata: ["folder": "\(configuration.mailFolder)"])
+    }
+    return ServiceApplication.application(router: router, settings: settings, services: [outbox])
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Sign-up, sign-in, token refresh, sign-out and the signed-in user's sessions.
+struct AuthController {
+    let database: IdentityDatabase
+    let hasher: PasswordHasher
+    let sessions: SessionIssuer
+    let limits: RateLimits
+    let signer: TokenSigner
+    let clock: WallClock
+
+    func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(IdentityPaths.register), use: register)
+        router.post(RouterPath(IdentityPaths.login), use: login)
+        router.post(RouterPath(IdentityPaths.refresh), use: refresh)
+        router.get(RouterPath(IdentityPaths.jwks), use: jwks)
+        signedIn.post(RouterPath(IdentityPaths.logout), use: logout)
+        signedIn.post(RouterPath(IdentityPaths.logoutAll), use: logoutAll)
+        signedIn.get(RouterPath(IdentityPaths.sessions), use: listSessions)
+        signedIn.delete(RouterPath(IdentityPaths.sessions + "/:id"), use: revokeSession)
+    }
+
+    struct RegisterRequest: Decodable {
+        var email: String
+        var username: String?
+        var password: String
+        var displayName: String?
+    }
+
+    @Sendable func register(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<TokenPair> {
+        let input = try await request.decode(as: RegisterRequest.self, context: context)
+        let email = try Validate.email(input.email)
+        let username = try input.username.map { try Validate.username($0) }
+        let displayName = try Validate.optionalText(input.displayName, field: "displayName", max: 50)
+        try PasswordPolicy.check(input.password, username: username, email: email)
+        try limits.registrationsByAddress.enforce(context.clientAddress(request))
+        let now = clock.now
+        let user = UserRecord(
+            id: UUID().uuidString.lowercased(), email: email, emailVerified: false, username: username,
+            passwordHash: try await hasher.hash(input.password), displayName: displayName ?? username ?? "", bio: "",
+            homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now)
+        try await database.createUser(user)
+        let pair = try await sessions.start(for: user, userAgent: request.headers[.userAgent])
+        return EditedResponse(status: .created, response: pair)
+    }
+
+    struct LoginRequest: Decodable {
+        /// A username or an e-mail address.
+        var identifier: String
+        var password: String
+    }
+
+    @Sendable func login(_ request: Request, context: ServiceRequestContext) async throws -> TokenPair {
+        let input = try await request.decode(as: LoginRequest.self, context: context)
+        let identifier = input.identifier.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !identifier.isEmpty, identifier.count <= 254, !input.password.isEmpty, input.password.utf8.count <= 1024
+        else { throw Problem.badRequest("invalid_credentials_format", "identifier and password are required.") }
+        try limits.loginsByAddress.enforce(context.clientAddress(request))
+        if let seconds = limits.loginFailuresByAccount.retryAfter(identifier) {
+            throw Problem.tooManyRequests(retryAfter: seconds, "Too many failed sign-ins for this account; try again later.")
+        }
+        let user = try await database.user(identifier: identifier)
+        let verified: Bool
+        if let hash = user?.passwordHash {
+            verified = try await hasher.verify(input.password, hash: hash)
+        } else {
+            try await hasher.spendVerificationTime(input.password)
+            verified = false
+        }
+        guard verified, let user else {
+            limits.loginFailuresByAccount.record(identifier)
+            throw Problem.unauthorized("invalid_credentials", "The username, e-mail or password is not correct.")
+        }
+        return try await sessions.start(for: user, userAgent: request.headers[.userAgent])
+    }
+
+    struct RefreshRequest: Decodable {
+        var refreshToken: String
+    }
+
+    @Sendable func refresh(_ request: Request, context: ServiceRequestContext) async throws -> TokenPair {
+        let input = try await request.decode(as: RefreshRequest.self, context: context)
+        guard !input.refreshToken.isEmpty, input.refreshToken.count <= 256 else {
+            throw Problem.unauthorized("invalid_refresh_token", "The refresh token is not valid; sign in again.")
+        }
+        return try await sessions.refresh(input.refreshToken)
+    }
+
+    @Sendable func jwks(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/jwk-set+json", .cacheControl: "public, max-age=300"],
+            body: .init(byteBuffer: ByteBuffer(bytes: signer.jwksDocument)))
+    }
+
+    /// Ends the session the access token belongs to; its refresh tokens stop working at once, the
+    /// access token itself when it expires (at most 15 minutes later).
+    @Sendable func logout(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        _ = try await database.revokeSession(
+            id: context.user.sessionID, userID: context.user.userID, reason: "logout", now: clock.now)
+        return .noContent
+    }
+
+    @Sendable func logoutAll(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.revokeSessions(userID: context.user.userID, keeping: nil, reason: "logout_all", now: clock.now)
+        return .noContent
+    }
+
+    struct SessionSummary: ResponseEncodable, Sendable {
+        var id: String
+        var userAgent: String?
+        var createdAt: Date
+        var lastUsedAt: Date
+        var current: Bool
+    }
+
+    struct SessionList: ResponseEncodable, Sendable {
+        var items: [SessionSummary]
+    }
+
+    @Sendable func listSessions(_ request: Request, context: AuthenticatedContext) async throws -> SessionList {
+        let sessions = try await database.activeSessions(userID: context.user.userID)
+        return SessionList(
+            items: sessions.map {
+                SessionSummary(
+                    id: $0.id, userAgent: $0.userAgent, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt,
+                    current: $0.id == context.user.sessionID)
+            })
+    }
+
+    @Sendable func revokeSession(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let id = try context.parameters.require("id")
+        guard try await database.revokeSession(id: id, userID: context.user.userID, reason: "revoked", now: clock.now)
+        else { throw Problem.notFound("The session") }
+        return .noContent
+    }
+}

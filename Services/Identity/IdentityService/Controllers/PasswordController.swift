@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Changing a password, and recovering an account by e-mail (OWASP Forgot Password cheat sheet).
+struct PasswordController {
+    let database: IdentityDatabase
+    let hasher: PasswordHasher
+    let limits: RateLimits
+    let outbox: OutboxDelivery
+    let clock: WallClock
+    let resetURL: String
+    let resetTokenLifetime: TimeInterval
+
+    func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(IdentityPaths.forgotPassword), use: forgot)
+        router.post(RouterPath(IdentityPaths.resetPassword), use: reset)
+        signedIn.post(RouterPath(IdentityPaths.changePassword), use: change)
+    }
+
+    struct ChangeRequest: Decodable {
+        /// Required when the account has a password; accounts made through Google or Facebook set a first one.
+        var currentPassword: String?
+        var newPassword: String
+    }
+
+    /// Sets a new password and signs out every other device; the user is told by e-mail.
+    @Sendable func change(_ request: Request, context: AuthenticatedContext) async throws -> StatusMessage {
+        let input = try await request.decode(as: ChangeRequest.self, context: context)
+        guard let user = try await database.user(id: context.user.userID) else { throw Problem.notFound("The user") }
+        if let hash = user.passwordHash {
+            guard let current = input.currentPassword, current.utf8.count <= 1024,
+                try await hasher.verify(current, hash: hash)
+            else {
+                throw Problem.forbidden("invalid_current_password", "The current password is not correct.")
+            }
+        }
+        try PasswordPolicy.check(input.newPassword, username: user.username, email: user.email, field: "newPassword")
+        let hash = try await hasher.hash(input.newPassword)
+        try await database.changePassword(
+            userID: user.id, hash: hash, keepingSession: context.user.sessionID,
+            notice: user.email.map(IdentityMail.passwordChanged(to:)), now: clock.now)
+        outbox.wakeUp()
+        return StatusMessage(status: "password_changed", message: "Your password was changed; other devices were signed out.")
+    }
+
+    struct ForgotRequest: Decodable {
+        /// A username or an e-mail address.
+        var identifier: String
+    }
+
+    /// Always the same answer, whether or not an account matches, so the route reveals nothing.
+    @Sendable func forgot(_ request: Request, context: ServiceRequestContext) async throws
+        -> EditedResponse<StatusMessage>
+    {
+        let input = try await request.decode(as: ForgotRequest.self, context: context)
+        let identifier = input.identifier.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !identifier.isEmpty, identifier.count <= 254 else {
+            throw Problem.invalidField("identifier", "must be a username or an e-mail address.")
+        }
+        try limits.resetsByAddress.enforce(context.clientAddress(request))
+        let answer = EditedResponse(
+            status: .accepted,
+            response: StatusMessage(
+                status: "reset_requested",
+                message: "If an account matches, we have sent it an e-mail with a link to reset the password."))
+        // The per-account limit applies whether or not the account exists, and silently: a 429 here would
+        // tell apart accounts that were asked for before.
+        guard limits.resetsByAccount.acquire(identifier) == nil,
+            let user = try await database.user(identifier: identifier), let email = user.email
+        else { return answer }
+        let token = OpaqueToken.generate()
+        let now = clock.now
+        try await database.createResetToken(
+            PasswordResetTokenRecord(
+                tokenHash: OpaqueToken.hash(token), userId: user.id, createdAt: now,
+                expiresAt: now.addingTimeInterval(resetTokenLifetime)),
+            mail: IdentityMail.passwordReset(
+                to: email, token: token, resetURL: resetURL, validMinutes: Int(resetTokenLifetime / 60)))
+        outbox.wakeUp()
+        return answer
+    }
+
+    struct ResetRequest: Decodable {
+        var token: String
+        var newPassword: String
+    }
+
+    /// Sets the password a reset token allows; every session is signed out and no new one is started
+    /// (the user signs in again with the new password).
+    @Sendable func reset(_ request: Request, context: ServiceRequestContext) async throws -> StatusMessage {
+        let input = try await request.decode(as: ResetRequest.self, context: context)
+        let invalid = Problem.badRequest("invalid_reset_token", "The reset link is invalid, used or expired; ask for a new one.")
+        guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
+        let tokenHash = OpaqueToken.hash(input.token)
+        guard let user = try await database.userForResetToken(tokenHash: tokenHash, now: clock.now) else { throw invalid }
+        try PasswordPolicy.check(input.newPassword, username: user.username, email: user.email, field: "newPassword")
+        let hash = try await hasher.hash(input.newPassword)
+        guard
+            try await database.resetPassword(
+                tokenHash: tokenHash, userID: user.id, passwordHash: hash,
+                notice: user.email.map(IdentityMail.passwordChanged(to:)), now: clock.now)
+        else { throw invalid }
+        outbox.wakeUp()
+        return StatusMessage(status: "password_reset", message: "Your password was reset; sign in with the new password.")
+    }
+}

@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Profiles: my own (edit, username, picture), other users' (view, search), and pictures served with ETag.
+struct UsersController {
+    let database: IdentityDatabase
+    let clock: WallClock
+    static let maximumAvatarBytes = 2 << 20
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.get(RouterPath(IdentityPaths.me), use: me)
+        router.patch(RouterPath(IdentityPaths.me), use: update)
+        router.put(RouterPath(IdentityPaths.me + "/avatar"), use: uploadAvatar)
+        router.delete(RouterPath(IdentityPaths.me + "/avatar"), use: deleteAvatar)
+        router.get(RouterPath(IdentityPaths.users), use: search)
+        router.get(RouterPath(IdentityPaths.users + "/:id"), use: profile)
+        router.get(RouterPath(IdentityPaths.users + "/:id/avatar"), use: avatar)
+    }
+
+    @Sendable func me(_ request: Request, context: AuthenticatedContext) async throws -> MyProfile {
+        guard let user = try await database.user(id: context.user.userID) else { throw Problem.notFound("The user") }
+        return MyProfile(user)
+    }
+
+    struct UpdateRequest: Decodable {
+        var username: String?
+        var displayName: String?
+        var bio: String?
+        var homeCity: String?
+    }
+
+    /// Changes the given fields; absent fields stay as they are.
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> MyProfile {
+        let input = try await request.decode(as: UpdateRequest.self, context: context)
+        let username = try input.username.map { try Validate.username($0) }
+        let displayName = try input.displayName.map { try Validate.text($0, field: "displayName", min: 0, max: 50) }
+        let bio = try input.bio.map { try Validate.text($0, field: "bio", min: 0, max: 300) }
+        let homeCity = try input.homeCity.map { try Validate.text($0, field: "homeCity", min: 0, max: 100) }
+        let user = try await database.updateUser(id: context.user.userID, now: clock.now) { user in
+            if let username { user.username = username }
+            if let displayName { user.displayName = displayName }
+            if let bio { user.bio = bio }
+            if let homeCity { user.homeCity = homeCity }
+        }
+        return MyProfile(user)
+    }
+
+    /// Replaces the profile picture with the raw body: a JPEG, PNG or WebP of at most 2 MiB.
+    @Sendable func uploadAvatar(_ request: Request, context: AuthenticatedContext) async throws -> MyProfile {
+        let body = try await request.body.collect(upTo: Self.maximumAvatarBytes)
+        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: Self.maximumAvatarBytes)
+        let bytes = Data(body.readableBytesView)
+        let etag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        try await database.setAvatar(
+            AvatarRecord(userId: context.user.userID, mediaType: kind.mediaType, etag: etag, bytes: bytes), now: clock.now)
+        return try await me(request, context: context)
+    }
+
+    @Sendable func deleteAvatar(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        guard try await database.deleteAvatar(userID: context.user.userID, now: clock.now) else {
+            throw Problem.notFound("The profile picture")
+        }
+        return .noContent
+    }
+
+    @Sendable func profile(_ request: Request, context: AuthenticatedContext) async throws -> PublicProfile {
+        let id = try context.parameters.require("id")
+        guard let user = try await database.user(id: id) else { throw Problem.notFound("The user") }
+        return PublicProfile(user)
+    }
+
+    /// The picture's bytes; `If-None-Match` with the current ETag answers 304 without them.
+    @Sendable func avatar(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let avatar = try await database.avatar(userID: id) else { throw Problem.notFound("The profile picture") }
+        var headers: HTTPFields = [.eTag: avatar.etag, .cacheControl: "private, max-age=60, must-revalidate"]
+        if let condition = request.headers[.ifNoneMatch],
+            condition.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == avatar.etag })
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = avatar.mediaType
+        headers[.contentLength] = String(avatar.bytes.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: avatar.bytes)))
+    }
+
+    /// Users whose username or display name starts with `query`, by username, paginated.
+    @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<PublicProfile> {
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let text = try Validate.text(String(query["query"] ?? ""), field: "query", min: 1, max: 50).lowercased()
+        let after = try page.decodeCursor(as: String.self)
+        let users = try await database.searchUsers(prefix: text, after: after, limit: page.limit + 1)
+        return Page(fetched: users.map(PublicProfile.init), limit: page.limit) { $0.username ?? "" }
+    }
+}
+

@@ -1,0 +1,321 @@
+import Foundation
+import GRDB
+import PlatformKit
+import ServiceKit
+
+/// The identity service's storage: the only place that knows SQL. Each method is one transaction.
+struct IdentityDatabase: Sendable {
+    private let writer: any DatabaseWriter
+
+    init(_ location: DatabaseLocation) throws {
+        self.writer = try ServiceDatabase.open(location, migrator: IdentityMigrations.migrator)
+    }
+
+    /// For the readiness probe.
+    var reader: any DatabaseReader { writer }
+
+    // MARK: Users
+
+    /// Inserts a new user; a taken username or e-mail is a 409 problem naming which.
+    func createUser(_ user: UserRecord) async throws {
+        try await writer.write { db in
+            try Self.checkAvailable(db, username: user.username, email: user.email, except: nil)
+            try user.insert(db)
+        }
+    }
+
+    func user(id: String) async throws -> UserRecord? {
+        try await writer.read { db in try UserRecord.fetchOne(db, key: id) }
+    }
+
+    /// The user an e-mail address or username designates.
+    func user(identifier: String) async throws -> UserRecord? {
+        try await writer.read { db in
+            if identifier.contains("@") {
+                return try UserRecord.filter(UserRecord.Columns.email == identifier).fetchOne(db)
+            }
+            return try UserRecord.filter(UserRecord.Columns.username == identifier).fetchOne(db)
+        }
+    }
+
+    func users(ids: [String]) async throws -> [UserRecord] {
+        try await writer.read { db in try UserRecord.fetchAll(db, keys: ids) }
+    }
+
+    /// Applies a profile change; a username already taken is a 409 problem.
+    func updateUser(id: String, now: Date, _ change: @Sendable @escaping (inout UserRecord) -> Void) async throws
+        -> UserRecord
+    {
+        try await writer.write { db in
+            guard var user = try UserRecord.fetchOne(db, key: id) else { throw Problem.notFound("The user") }
+            let before = user
+            change(&user)
+            if user.username != before.username {
+                try Self.checkAvailable(db, username: user.username, email: nil, except: id)
+            }
+            user.updatedAt = now
+            try user.update(db)
+            return user
+        }
+    }
+
+    /// Users whose username or display name starts with `prefix`, by username, after `cursor`.
+    func searchUsers(prefix: String, after cursor: String?, limit: Int) async throws -> [UserRecord] {
+        let pattern = Self.escapeLike(prefix) + "%"
+        return try await writer.read { db in
+            try UserRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM users
+                    WHERE username IS NOT NULL
+                      AND (username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\')
+                      AND username > ?
+                    ORDER BY username LIMIT ?
+                    """,
+                arguments: [pattern, pattern, cursor ?? "", limit])
+        }
+    }
+
+    private static func checkAvailable(_ db: Database, username: String?, email: String?, except id: String?) throws {
+        if let username,
+            let owner = try String.fetchOne(db, sql: "SELECT id FROM users WHERE username = ?", arguments: [username]),
+            owner != id
+        {
+            throw Problem.conflict("username_taken", "The username '\(username)' is taken.")
+        }
+        if let email,
+            let owner = try String.fetchOne(db, sql: "SELECT id FROM users WHERE email = ?", arguments: [email]),
+            owner != id
+        {
+            throw Problem.conflict("email_taken", "An account with this e-mail address exists.")
+        }
+    }
+
+    private static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    // MARK: Avatars
+
+    func setAvatar(_ avatar: AvatarRecord, now: Date) async throws {
+        try await writer.write { db in
+            try avatar.save(db)
+            try db.execute(
+                sql: "UPDATE users SET avatar_etag = ?, updated_at = ? WHERE id = ?",
+                arguments: [avatar.etag, now, avatar.userId])
+        }
+    }
+
+    /// Removes the picture; `false` when there was none.
+    func deleteAvatar(userID: String, now: Date) async throws -> Bool {
+        try await writer.write { db in
+            let deleted = try AvatarRecord.deleteOne(db, key: userID)
+            try db.execute(
+                sql: "UPDATE users SET avatar_etag = NULL, updated_at = ? WHERE id = ?", arguments: [now, userID])
+            return deleted
+        }
+    }
+
+    func avatar(userID: String) async throws -> AvatarRecord? {
+        try await writer.read { db in try AvatarRecord.fetchOne(db, key: userID) }
+    }
+
+    // MARK: External identities
+
+    func user(issuer: String, subject: String) async throws -> UserRecord? {
+        try await writer.read { db in
+            try UserRecord.fetchOne(
+                db,
+                sql: """
+                    SELECT users.* FROM users JOIN external_identities ON external_identities.user_id = users.id
+                    WHERE issuer = ? AND subject = ?
+                    """,
+                arguments: [issuer, subject])
+        }
+    }
+
+    /// Links an issuer's account to `existing` (found by verified e-mail) or to a new user.
+    func link(_ identity: ExternalIdentityRecord, creating newUser: UserRecord?) async throws {
+        try await writer.write { db in
+            if let newUser { try newUser.insert(db) }
+            try identity.insert(db, onConflict: .ignore)
+        }
+    }
+
+    // MARK: Sessions and refresh tokens
+
+    func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws {
+        try await writer.write { db in
+            try session.insert(db)
+            try RefreshTokenRecord(tokenHash: refreshTokenHash, sessionId: session.id, createdAt: session.createdAt)
+                .insert(db)
+        }
+    }
+
+    /// What presenting a refresh token led to.
+    enum RefreshOutcome: Sendable {
+        /// Valid: the token was rotated; the new one is stored.
+        case rotated(UserRecord, SessionRecord)
+        /// Unknown, or its session was revoked or ended.
+        case invalid
+        /// Already rotated outside the grace window: the session has now been revoked.
+        case reused
+    }
+
+    /// Rotates a refresh token, or detects its reuse (RefreshPolicy decides which).
+    func rotate(refreshTokenHash: String, to newHash: String, now: Date) async throws -> RefreshOutcome {
+        try await writer.write { db in
+            guard let token = try RefreshTokenRecord.fetchOne(db, key: refreshTokenHash),
+                var session = try SessionRecord.fetchOne(db, key: token.sessionId), session.revokedAt == nil,
+                let user = try UserRecord.fetchOne(db, key: session.userId)
+            else { return .invalid }
+            switch RefreshPolicy.decide(rotatedAt: token.rotatedAt, now: now) {
+            case .reject:
+                session.revokedAt = now
+                session.revokeReason = "refresh_token_reused"
+                try session.update(db)
+                return .reused
+            case .rotate:
+                try db.execute(
+                    sql: "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL",
+                    arguments: [now, refreshTokenHash])
+            }
+            try RefreshTokenRecord(tokenHash: newHash, sessionId: session.id, createdAt: now).insert(db)
+            session.lastUsedAt = now
+            try session.update(db)
+            return .rotated(user, session)
+        }
+    }
+
+    /// Revokes one of the user's sessions; `false` if the user has no such active session.
+    func revokeSession(id: String, userID: String, reason: String, now: Date) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE sessions SET revoked_at = ?, revoke_reason = ?
+                    WHERE id = ? AND user_id = ? AND revoked_at IS NULL
+                    """,
+                arguments: [now, reason, id, userID])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Revokes every active session of the user except `keeping`.
+    func revokeSessions(userID: String, keeping: String?, reason: String, now: Date) async throws {
+        try await writer.write { db in
+            try Self.revokeSessions(db, userID: userID, keeping: keeping, reason: reason, now: now)
+        }
+    }
+
+    private static func revokeSessions(_ db: Database, userID: String, keeping: String?, reason: String, now: Date)
+        throws
+    {
+        try db.execute(
+            sql: """
+                UPDATE sessions SET revoked_at = ?, revoke_reason = ?
+                WHERE user_id = ? AND revoked_at IS NULL AND id IS NOT ?
+                """,
+            arguments: [now, reason, userID, keeping])
+    }
+
+    func activeSessions(userID: String) async throws -> [SessionRecord] {
+        try await writer.read { db in
+            try SessionRecord.fetchAll(
+                db, sql: "SELECT * FROM sessions WHERE user_id = ? AND revoked_at IS NULL ORDER BY last_used_at DESC",
+                arguments: [userID])
+        }
+    }
+
+    // MARK: Passwords
+
+    /// Sets a new password hash, revokes the user's other sessions and queues the "password changed" mail.
+    func changePassword(userID: String, hash: String, keepingSession: String?, notice: MailMessage?, now: Date)
+        async throws
+    {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?", arguments: [hash, now, userID])
+            try Self.revokeSessions(db, userID: userID, keeping: keepingSession, reason: "password_changed", now: now)
+            if let notice { try Self.enqueue(db, notice, now: now) }
+        }
+    }
+
+    /// Stores a reset token's hash and queues the mail that carries the token.
+    func createResetToken(_ token: PasswordResetTokenRecord, mail: MailMessage) async throws {
+        try await writer.write { db in
+            try token.insert(db)
+            try Self.enqueue(db, mail, now: token.createdAt)
+        }
+    }
+
+    /// Uses a reset token: if it is still unused and unexpired, sets the password, marks every reset token
+    /// of the user used, revokes all sessions and queues the notice. `false` if the token is not valid
+    /// (unknown, used and expired look the same to the caller).
+    func resetPassword(tokenHash: String, userID: String, passwordHash: String, notice: MailMessage?, now: Date)
+        async throws -> Bool
+    {
+        try await writer.write { db in
+            guard let token = try PasswordResetTokenRecord.fetchOne(db, key: tokenHash), token.usedAt == nil,
+                token.expiresAt > now, token.userId == userID
+            else { return false }
+            try db.execute(
+                sql: "UPDATE password_reset_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL",
+                arguments: [now, userID])
+            try db.execute(
+                sql: "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?",
+                arguments: [passwordHash, now, userID])
+            try Self.revokeSessions(db, userID: userID, keeping: nil, reason: "password_reset", now: now)
+            if let notice { try Self.enqueue(db, notice, now: now) }
+            return true
+        }
+    }
+
+    /// The user a reset token belongs to, if the token is still usable.
+    func userForResetToken(tokenHash: String, now: Date) async throws -> UserRecord? {
+        try await writer.read { db in
+            guard let token = try PasswordResetTokenRecord.fetchOne(db, key: tokenHash), token.usedAt == nil,
+                token.expiresAt > now
+            else { return nil }
+            return try UserRecord.fetchOne(db, key: token.userId)
+        }
+    }
+
+    // MARK: Outbox
+
+    func enqueue(_ mail: MailMessage, now: Date) async throws {
+        try await writer.write { db in try Self.enqueue(db, mail, now: now) }
+    }
+
+    private static func enqueue(_ db: Database, _ mail: MailMessage, now: Date) throws {
+        var record = OutboxEmailRecord(
+            id: nil, recipient: mail.recipient, subject: mail.subject, body: mail.body, createdAt: now,
+            nextAttemptAt: now, attempts: 0)
+        try record.insert(db)
+    }
+
+    func dueEmails(now: Date, limit: Int) async throws -> [OutboxEmailRecord] {
+        try await writer.read { db in
+            try OutboxEmailRecord.fetchAll(
+                db,
+                sql: "SELECT * FROM outbox_emails WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+                arguments: [now, limit])
+        }
+    }
+
+    func markSent(emailID: Int64, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE outbox_emails SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?",
+                arguments: [now, emailID])
+        }
+    }
+
+    func markFailed(emailID: Int64, error: String, retryAt: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE outbox_emails SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?",
+                arguments: [error, retryAt, emailID])
+        }
+    }
+}

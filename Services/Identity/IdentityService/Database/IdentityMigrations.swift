@@ -1,0 +1,86 @@
+import GRDB
+
+/// The identity database's schema, one append-only migration at a time. Never edit a landed migration.
+enum IdentityMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: users, sessions, reset tokens, outbox") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE users (
+                        id TEXT PRIMARY KEY,
+                        email TEXT UNIQUE COLLATE NOCASE,
+                        email_verified INTEGER NOT NULL DEFAULT 0,
+                        username TEXT UNIQUE COLLATE NOCASE,
+                        password_hash TEXT,
+                        display_name TEXT NOT NULL DEFAULT '',
+                        bio TEXT NOT NULL DEFAULT '',
+                        home_city TEXT NOT NULL DEFAULT '',
+                        roles TEXT NOT NULL DEFAULT '',
+                        avatar_etag TEXT,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX users_by_display_name ON users(display_name COLLATE NOCASE);
+
+                    CREATE TABLE avatars (
+                        user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                        media_type TEXT NOT NULL,
+                        etag TEXT NOT NULL,
+                        bytes BLOB NOT NULL
+                    );
+
+                    CREATE TABLE external_identities (
+                        issuer TEXT NOT NULL,
+                        subject TEXT NOT NULL,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at DATETIME NOT NULL,
+                        PRIMARY KEY (issuer, subject)
+                    );
+                    CREATE INDEX external_identities_by_user ON external_identities(user_id);
+
+                    CREATE TABLE sessions (
+                        id TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        user_agent TEXT,
+                        created_at DATETIME NOT NULL,
+                        last_used_at DATETIME NOT NULL,
+                        revoked_at DATETIME,
+                        revoke_reason TEXT
+                    );
+                    CREATE INDEX sessions_by_user ON sessions(user_id);
+
+                    CREATE TABLE refresh_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        created_at DATETIME NOT NULL,
+                        rotated_at DATETIME
+                    );
+                    CREATE INDEX refresh_tokens_by_session ON refresh_tokens(session_id);
+
+                    CREATE TABLE password_reset_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at DATETIME NOT NULL,
+                        expires_at DATETIME NOT NULL,
+                        used_at DATETIME
+                    );
+                    CREATE INDEX password_reset_tokens_by_user ON password_reset_tokens(user_id);
+
+                    CREATE TABLE outbox_emails (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        recipient TEXT NOT NULL,
+                        subject TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        created_at DATETIME NOT NULL,
+                        next_attempt_at DATETIME NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        sent_at DATETIME,
+                        last_error TEXT
+                    );
+                    CREATE INDEX outbox_emails_pending ON outbox_emails(next_attempt_at) WHERE sent_at IS NULL;
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+/// A row of `sessions`: one signed-in device, the family of its refresh tokens.
+struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "sessions"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    var id: String
+    var userId: String
+    var userAgent: String?
+    var createdAt: Date
+    var lastUsedAt: Date
+    var revokedAt: Date?
+    var revokeReason: String?
+}
+
+/// A row of `refresh_tokens`: only the SHA-256 of the token is stored.
+struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "refresh_tokens"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    var tokenHash: String
+    var sessionId: String
+    var createdAt: Date
+    var rotatedAt: Date?
+}
+
+/// A row of `password_reset_tokens`: hashed, single use, expiring.
+struct PasswordResetTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "password_reset_tokens"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    var tokenHash: String
+    var userId: String
+    var createdAt: Date
+    var expiresAt: Date
+    var usedAt: Date?
+}
+
+/// A row of `outbox_emails`: mail waiting for (or done with) delivery.
+struct OutboxEmailRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "outbox_emails"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    var id: Int64?
+    var recipient: String
+    var subject: String
+    var body: String
+    var createdAt: Date
+    var nextAttemptAt: Date
+    var attempts: Int
+    var sentAt: Date?
+    var lastError: String?
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

@@ -1,0 +1,98 @@
+import Configuration
+import Crypto
+import Foundation
+import PlatformKit
+import ServiceKit
+
+/// Everything the identity service needs to start, built from the environment or by tests.
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `IDENTITY_SIGNING_KEY` | base64 of the 32-byte Ed25519 private key | generated in development |
+/// | `IDENTITY_SIGNING_KEY_ID` | the JWKS `kid` | derived from the public key |
+/// | `BCRYPT_COST` | bcrypt cost, 12 or more | 12 |
+/// | `OIDC_PROVIDERS` | JSON array of ``OIDCProvider`` | none |
+/// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_SECURITY` (`plain`/`starttls`), `SMTP_USERNAME`, `SMTP_PASSWORD`, `MAIL_FROM` | the relay | unset: mail goes to `DATA_DIR/mail/` |
+/// | `PASSWORD_RESET_URL` | the page the reset link opens | http://localhost:8080/reset-password |
+public struct IdentityConfiguration: Sendable {
+    public var settings: ServiceSettings
+    public var signingKey: Curve25519.Signing.PrivateKey
+    public var signingKeyID: String?
+    /// bcrypt cost; production reads at least 12, tests may lower it to keep the suite fast.
+    public var bcryptCost: Int
+    public var oidcProviders: [OIDCProvider]
+    public var smtp: SMTPSettings?
+    public var mailFolder: String
+    public var passwordResetURL: String
+    public var resetTokenLifetime: TimeInterval
+    public var limits: IdentityRateLimits
+
+    public init(
+        settings: ServiceSettings, signingKey: Curve25519.Signing.PrivateKey, signingKeyID: String? = nil,
+        bcryptCost: Int = 12, oidcProviders: [OIDCProvider] = [], smtp: SMTPSettings? = nil, mailFolder: String? = nil,
+        passwordResetURL: String = "http://localhost:8080/reset-password", resetTokenLifetime: TimeInterval = 30 * 60,
+        limits: IdentityRateLimits = .init()
+    ) {
+        self.settings = settings
+        self.signingKey = signingKey
+        self.signingKeyID = signingKeyID
+        self.bcryptCost = bcryptCost
+        self.oidcProviders = oidcProviders
+        self.smtp = smtp
+        self.mailFolder = mailFolder ?? "\(settings.dataDirectory)/mail"
+        self.passwordResetURL = passwordResetURL
+        self.resetTokenLifetime = resetTokenLifetime
+        self.limits = limits
+    }
+
+    /// Reads the configuration from the environment (see the table above and ``ServiceSettings``).
+    public init(reader: ConfigReader) throws {
+        let settings = try ServiceSettings(service: .identity, reader: reader)
+        let secrets = DevelopmentSecrets(directory: settings.dataDirectory, environment: settings.environment)
+        let keyText = try reader.string(forKey: "identity.signing.key", isSecret: true)
+            ?? secrets.value(named: "identity-signing-key") {
+                Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString()
+            }
+        guard let keyData = Data(base64Encoded: keyText), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: keyData)
+        else { throw ConfigurationError.invalid("IDENTITY_SIGNING_KEY must be base64 of a 32-byte Ed25519 key") }
+        let cost = reader.int(forKey: "bcrypt.cost", default: 12)
+        guard (12...16).contains(cost) else { throw ConfigurationError.invalid("BCRYPT_COST must be 12 to 16") }
+        var providers: [OIDCProvider] = []
+        if let json = reader.string(forKey: "oidc.providers") {
+            guard let decoded = try? JSONDecoder().decode([OIDCProvider].self, from: Data(json.utf8)) else {
+                throw ConfigurationError.invalid("OIDC_PROVIDERS must be a JSON array of {name, issuers, jwksURL, audiences}")
+            }
+            providers = decoded
+        }
+        var smtp: SMTPSettings?
+        if let host = reader.string(forKey: "smtp.host") {
+            guard let security = SMTPSettings.Security(rawValue: reader.string(forKey: "smtp.security", default: "starttls"))
+            else { throw ConfigurationError.invalid("SMTP_SECURITY must be plain or starttls") }
+            smtp = SMTPSettings(
+                host: host, port: reader.int(forKey: "smtp.port", default: 587), security: security,
+                username: reader.string(forKey: "smtp.username"),
+                password: reader.string(forKey: "smtp.password", isSecret: true),
+                sender: reader.string(forKey: "mail.from", default: "no-reply@localhost"))
+        }
+        self.init(
+            settings: settings, signingKey: key, signingKeyID: reader.string(forKey: "identity.signing.key.id"),
+            bcryptCost: cost, oidcProviders: providers, smtp: smtp,
+            passwordResetURL: reader.string(forKey: "password.reset.url", default: "http://localhost:8080/reset-password"))
+    }
+}
+
+/// How often sign-in and recovery may be attempted (OWASP Authentication cheat sheet).
+public struct IdentityRateLimits: Sendable {
+    /// Failed logins per account per 15 minutes.
+    public var loginFailuresPerAccount = 10
+    /// Login attempts per client address per minute.
+    public var loginsPerAddress = 30
+    /// Reset requests per account per hour.
+    public var resetsPerAccount = 3
+    /// Reset requests per client address per hour.
+    public var resetsPerAddress = 10
+    /// Registrations per client address per hour.
+    public var registrationsPerAddress = 20
+
+    public init() {}
+}

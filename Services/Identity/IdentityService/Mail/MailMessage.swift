@@ -1,0 +1,54 @@
+import Foundation
+
+/// One plain-text e-mail.
+struct MailMessage: Sendable, Equatable {
+    var recipient: String
+    var subject: String
+    var body: String
+}
+
+/// The e-mails the identity service sends. Links and tokens appear only here, never in logs.
+enum IdentityMail {
+    static func passwordReset(to email: String, token: String, resetURL: String, validMinutes: Int) -> MailMessage {
+        let separator = resetURL.contains("?") ? "&" : "?"
+        return MailMessage(
+            recipient: email, subject: "Reset your password",
+            body: """
+                Someone asked to reset the password of your account. If it was you, open this link within \(validMinutes) minutes:
+
+                \(resetURL)\(separator)token=\(token)
+
+                Or enter this code in the app: \(token)
+
+                If it was not you, ignore this e-mail; your password stays as it is.
+                """)
+    }
+
+    static func passwordChanged(to email: String) -> MailMessage {
+        MailMessage(
+            recipient: email, subject: "Your password was changed",
+            body: """
+                The password of your account was just changed, and every other device was signed out.
+
+                If you did not do this, reset your password now and contact support.
+                """)
+    }
+}
+
+/// Delivers mail: SMTP in production, a folder of .eml files in development.
+protocol MailTransport: Sendable {
+    func send(_ message: MailMessage) async throws
+}
+
+/// Development delivery: each message becomes a file in a folder, so a developer can open the reset link
+/// without a mail server while nothing secret reaches the log.
+struct FolderMailTransport: MailTransport {
+    let directory: URL
+
+    func send(_ message: MailMessage) async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let name = "\(Int(Date().timeIntervalSince1970 * 1000))-\(UUID().uuidString.prefix(8)).eml"
+        let text = "To: \(message.recipient)\r\nSubject: \(message.subject)\r\n\r\n\(message.body)\r\n"
+        try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+}

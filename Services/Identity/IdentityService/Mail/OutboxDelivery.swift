@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+import PlatformKit
+import ServiceLifecycle
+
+/// Delivers queued mail in the background, retrying with back-off, so a slow or failing mail server
+/// never delays or fails the request that produced the mail.
+final class OutboxDelivery: Service, Sendable {
+    private let database: IdentityDatabase
+    private let transport: any MailTransport
+    private let clock: WallClock
+    private let logger: Logger
+    private let wakeUps: AsyncStream<Void>
+    private let wakeUpContinuation: AsyncStream<Void>.Continuation
+    static let maximumAttempts = 8
+
+    init(database: IdentityDatabase, transport: any MailTransport, clock: WallClock, logger: Logger) {
+        self.database = database
+        self.transport = transport
+        self.clock = clock
+        self.logger = logger
+        (wakeUps, wakeUpContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Asks the loop to look at the outbox now (after a mail was queued).
+    func wakeUp() {
+        wakeUpContinuation.yield()
+    }
+
+    func run() async throws {
+        // Wake at least every few seconds for retries that have come due.
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(5))
+                wakeUpContinuation.yield()
+            }
+        }
+        defer { ticker.cancel() }
+        await cancelWhenGracefulShutdown {
+            await self.deliverDue()
+            for await _ in self.wakeUps {
+                await self.deliverDue()
+            }
+        }
+    }
+
+    /// Sends every message that is due; one failure does not hold up the others.
+    func deliverDue() async {
+        do {
+            for email in try await database.dueEmails(now: clock.now, limit: 50) {
+                guard let id = email.id else { continue }
+                do {
+                    try await transport.send(MailMessage(recipient: email.recipient, subject: email.subject, body: email.body))
+                    try await database.markSent(emailID: id, now: clock.now)
+                    logger.info("mail delivered", metadata: ["outbox_id": "\(id)", "subject": "\(email.subject)"])
+                } catch {
+                    let attempts = email.attempts + 1
+                    let delay = attempts >= Self.maximumAttempts ? 365 * 86_400 : pow(2, Double(attempts)) * 30
+                    try await database.markFailed(emailID: id, error: "\(error)", retryAt: clock.now.addingTimeInterval(delay))
+                    logger.warning("mail delivery failed", metadata: ["outbox_id": "\(id)", "error": "\(error)"])
+                }
+            }
+        } catch {
+            logger.error("outbox unavailable", metadata: ["error": "\(error)"])
+        }
+    }
+}

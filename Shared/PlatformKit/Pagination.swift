@@ -1,0 +1,76 @@
+import Foundation
+
+/// The `limit` and `cursor` a list route was asked for, already validated.
+public struct PageRequest: Sendable, Equatable {
+    /// How many items to return (1 ... `maximumLimit`).
+    public var limit: Int
+    /// The opaque position to continue after, if any.
+    public var cursor: String?
+
+    /// The page size when the client names none.
+    public static let defaultLimit = 20
+    /// The hard upper bound on `limit`.
+    public static let maximumLimit = 100
+
+    /// Parses `limit` and `cursor` query values; a bad limit is a 400 problem.
+    public init(limit: String?, cursor: String?) throws {
+        if let limit {
+            guard let value = Int(limit), (1...Self.maximumLimit).contains(value) else {
+                throw Problem.badRequest("invalid_limit", "limit must be a whole number from 1 to \(Self.maximumLimit).")
+            }
+            self.limit = value
+        } else {
+            self.limit = Self.defaultLimit
+        }
+        self.cursor = cursor?.isEmpty == true ? nil : cursor
+    }
+
+    /// Decodes the cursor into the key it was made from; a cursor that does not decode is a 400 problem.
+    public func decodeCursor<Key: Decodable>(as key: Key.Type) throws -> Key? {
+        guard let cursor else { return nil }
+        return try PageCursor.decode(cursor, as: Key.self)
+    }
+}
+
+/// One page of a list: the items and where the next page starts (`nil` at the end).
+public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
+    /// The items of this page.
+    public var items: [Item]
+    /// The cursor to pass for the next page, or `nil` when there is none.
+    public var nextCursor: String?
+
+    /// Creates a page from items fetched with one extra row: the extra row only says that more exist.
+    public init<Key: Encodable>(fetched: [Item], limit: Int, key: (Item) -> Key) {
+        if fetched.count > limit {
+            self.items = Array(fetched.prefix(limit))
+            self.nextCursor = items.last.map { PageCursor.encode(key($0)) }
+        } else {
+            self.items = fetched
+            self.nextCursor = nil
+        }
+    }
+}
+
+/// Opaque cursors: a small key encoded as base64url JSON, so clients cannot depend on its shape.
+public enum PageCursor {
+    /// Encodes a key as an opaque cursor string.
+    public static func encode(_ key: some Encodable) -> String {
+        let data = (try? JSONEncoder().encode(key)) ?? Data()
+        return data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes a cursor string made by ``encode(_:)``; anything else is a 400 problem.
+    public static func decode<Key: Decodable>(_ cursor: String, as key: Key.Type) throws -> Key {
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard cursor.count <= 512, let data = Data(base64Encoded: base64),
+            let key = try? JSONDecoder().decode(Key.self, from: data)
+        else {
+            throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
+        }
+        return key
+    }
+}

@@ -1,0 +1,78 @@
+/// The services behind the gateway, with their default local ports.
+public enum ServiceName: String, CaseIterable, Sendable {
+    case identity, social, messaging, geo, habits, household, notifications
+
+    /// The port the service listens on in the local stack and docker-compose.
+    public var defaultPort: Int {
+        switch self {
+        case .identity: 8081
+        case .social: 8082
+        case .messaging: 8083
+        case .geo: 8084
+        case .habits: 8085
+        case .household: 8086
+        case .notifications: 8087
+        }
+    }
+}
+
+/// Header names the platform's components agree on.
+public enum PlatformHeaders {
+    /// The request id the gateway assigns and every service logs and echoes.
+    public static let requestID = "X-Request-Id"
+    /// The service credential on `/internal/...` calls.
+    public static let internalToken = "X-Internal-Token"
+    /// The client address as the gateway saw it.
+    public static let forwardedFor = "X-Forwarded-For"
+}
+
+/// The identity service's public paths.
+public enum IdentityPaths {
+    public static let register = "/v1/auth/register"
+    public static let login = "/v1/auth/login"
+    public static let refresh = "/v1/auth/refresh"
+    public static let logout = "/v1/auth/logout"
+    public static let logoutAll = "/v1/auth/logout-all"
+    public static let sessions = "/v1/auth/sessions"
+    public static let oidc = "/v1/auth/oidc"
+    public static let jwks = "/v1/auth/jwks"
+    public static let changePassword = "/v1/auth/password/change"
+    public static let forgotPassword = "/v1/auth/password/forgot"
+    public static let resetPassword = "/v1/auth/password/reset"
+    public static let users = "/v1/users"
+    public static let me = "/v1/users/me"
+    /// Internal: profiles of many users at once, for other services.
+    public static let internalUsersBatch = "/internal/users/batch"
+    /// Internal: one user by username, for other services.
+    public static let internalUserByUsername = "/internal/users/by-username"
+}
+
+/// Which service owns which public path prefix, and which paths need no access token.
+/// The gateway routes with this table; it is the one place a new service's routes are added.
+public enum RouteTable {
+    /// One routing rule: requests whose path starts with `prefix` go to `service`.
+    public struct Entry: Sendable {
+        /// The path prefix, matched on whole segments.
+        public var prefix: String
+        /// The service that owns it.
+        public var service: ServiceName
+
+        /// Creates a rule.
+        public init(_ prefix: String, _ service: ServiceName) {
+            self.prefix = prefix
+            self.service = service
+        }
+    }
+
+    /// The platform's routing rules.
+    public static let entries: [Entry] = [
+        Entry("/v1/auth", .identity),
+        Entry("/v1/users", .identity),
+    ]
+
+    /// Paths reachable without an access token (exact match).
+    public static let publicPaths: Set<String> = [
+        IdentityPaths.register, IdentityPaths.login, IdentityPaths.refresh, IdentityPaths.oidc, IdentityPaths.jwks,
+        IdentityPaths.forgotPassword, IdentityPaths.resetPassword,
+    ]
+}

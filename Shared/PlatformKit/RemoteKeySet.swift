@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import Foundation
+import JWTKit
+import NIOCore
+
+/// A JSON Web Key Set fetched over HTTP and cached: the identity service's keys for the gateway and the
+/// services, or an OpenID Connect issuer's keys for the identity service.
+///
+/// Keys are refreshed when the cache expires (the issuer's `Cache-Control: max-age`, else `defaultLifetime`)
+/// and when a token names a key id the set does not hold, at most once per `minimumRefreshInterval` so a
+/// stream of forged `kid`s cannot make us hammer the issuer.
+public actor RemoteKeySet {
+    private let url: String
+    private let httpClient: HTTPClient
+    private let clock: WallClock
+    private let defaultLifetime: TimeInterval
+    private let minimumRefreshInterval: TimeInterval
+    private var keys = JWTKeyCollection()
+    private var expiresAt: Date = .distantPast
+    private var lastAttempt: Date = .distantPast
+
+    /// Creates a key set that reads `url` with `httpClient`.
+    public init(
+        url: String, httpClient: HTTPClient, clock: WallClock = .system,
+        defaultLifetime: TimeInterval = 3600, minimumRefreshInterval: TimeInterval = 10
+    ) {
+        self.url = url
+        self.httpClient = httpClient
+        self.clock = clock
+        self.defaultLifetime = defaultLifetime
+        self.minimumRefreshInterval = minimumRefreshInterval
+    }
+
+    /// Verifies the token's signature with the current keys and decodes its payload.
+    public func verify<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload {
+        if clock.now >= expiresAt { try await refreshIfAllowed() }
+        do {
+            return try await keys.verify(token, as: Payload.self)
+        } catch let error as JWTError where error.errorType == .unknownKID || error.errorType == .noKeyProvided {
+            guard try await refreshIfAllowed() else { throw error }
+            return try await keys.verify(token, as: Payload.self)
+        }
+    }
+
+    @discardableResult
+    private func refreshIfAllowed() async throws -> Bool {
+        let now = clock.now
+        guard now.timeIntervalSince(lastAttempt) >= minimumRefreshInterval else { return false }
+        lastAttempt = now
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response = try await httpClient.execute(request, timeout: .seconds(5))
+        guard response.status == .ok else { throw KeySetError.fetchFailed(status: Int(response.status.code)) }
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let jwks = try JSONDecoder().decode(JWKS.self, from: Data(body.readableBytesView))
+        let fresh = JWTKeyCollection()
+        try await fresh.add(jwks: jwks)
+        keys = fresh
+        expiresAt = now.addingTimeInterval(Self.maxAge(response.headers.first(name: "Cache-Control")) ?? defaultLifetime)
+        return true
+    }
+
+    /// The `max-age` directive of a Cache-Control header, in seconds.
+    static func maxAge(_ cacheControl: String?) -> TimeInterval? {
+        guard let cacheControl else { return nil }
+        for directive in cacheControl.split(separator: ",") {
+            let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = TimeInterval(parts[1]) {
+                return seconds
+            }
+        }
+        return nil
+    }
+}
+
+/// Why a key set could not be fetched.
+public enum KeySetError: Error, Sendable {
+    /// The issuer answered with a status other than 200.
+    case fetchFailed(status: Int)
+}

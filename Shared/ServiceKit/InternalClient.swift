@@ -1,0 +1,91 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PlatformKit
+
+/// Calls another service's `/internal/...` routes with the service credential, a deadline and the
+/// caller's request id, decoding JSON replies and problem bodies.
+public struct InternalClient: Sendable {
+    /// The service this client talks to.
+    public let service: ServiceName
+    private let baseURL: String
+    private let token: String
+    private let httpClient: HTTPClient
+    private let timeout: TimeAmount
+
+    /// Creates a client for `service` at `baseURL` (e.g. `http://127.0.0.1:8081`).
+    public init(
+        service: ServiceName, baseURL: String, token: String, httpClient: HTTPClient = .shared,
+        timeout: TimeAmount = .seconds(3)
+    ) {
+        self.service = service
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.token = token
+        self.httpClient = httpClient
+        self.timeout = timeout
+    }
+
+    /// Sends a JSON body and decodes the JSON reply.
+    public func post<Reply: Decodable>(
+        _ path: String, body: some Encodable, as reply: Reply.Type = Reply.self, requestID: String? = nil
+    ) async throws -> Reply {
+        try await send(.POST, path, body: try PlatformJSON.encoder.encode(body), requestID: requestID)
+    }
+
+    /// Sends a GET and decodes the JSON reply.
+    public func get<Reply: Decodable>(_ path: String, as reply: Reply.Type = Reply.self, requestID: String? = nil)
+        async throws -> Reply
+    {
+        try await send(.GET, path, body: nil, requestID: requestID)
+    }
+
+    private func send<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?, requestID: String?)
+        async throws -> Reply
+    {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        request.headers.add(name: PlatformHeaders.internalToken, value: token)
+        request.headers.add(name: "Accept", value: "application/json")
+        if let requestID { request.headers.add(name: PlatformHeaders.requestID, value: requestID) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response: HTTPClientResponse
+        let payload: ByteBuffer
+        do {
+            response = try await httpClient.execute(request, timeout: timeout)
+            payload = try await response.body.collect(upTo: 16 << 20)
+        } catch {
+            throw InternalCallError.unreachable(service)
+        }
+        guard (200..<300).contains(response.status.code) else {
+            let problem = try? PlatformJSON.decoder.decode(Problem.self, from: Data(payload.readableBytesView))
+            throw InternalCallError.failed(service, status: Int(response.status.code), problem: problem)
+        }
+        do {
+            return try PlatformJSON.decoder.decode(Reply.self, from: Data(payload.readableBytesView))
+        } catch {
+            throw InternalCallError.malformedReply(service)
+        }
+    }
+}
+
+/// Why a call to another service did not produce a reply.
+public enum InternalCallError: Error, Sendable {
+    /// Nothing answered in time.
+    case unreachable(ServiceName)
+    /// The service answered with an error status.
+    case failed(ServiceName, status: Int, problem: Problem?)
+    /// The reply was not the JSON expected.
+    case malformedReply(ServiceName)
+
+    /// The problem to answer our own client with: the dependency is unavailable.
+    public var problem: Problem {
+        switch self {
+        case .unreachable(let service), .malformedReply(let service), .failed(let service, _, _):
+            Problem.serviceUnavailable(service.rawValue)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlatformKit
+
+/// Carries the gateway's `X-Request-Id` into the request's logger and back out on the response,
+/// making one id up for calls that did not come through the gateway.
+public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        var context = context
+        let id = request.headers[requestIDField].flatMap { $0.count <= 128 ? $0 : nil } ?? UUID().uuidString.lowercased()
+        context.logger[metadataKey: "request_id"] = .string(id)
+        var response = try await next(request, context)
+        response.headers[requestIDField] = id
+        return response
+    }
+}
+
+let requestIDField = HTTPField.Name(PlatformHeaders.requestID)!
+let internalTokenField = HTTPField.Name(PlatformHeaders.internalToken)!
+
+/// Requires a valid access token and puts the verified caller into the context.
+public struct AccessTokenMiddleware: RouterMiddleware {
+    public typealias Context = ServiceRequestContext
+    let verifier: AccessTokenVerifier
+
+    public init(verifier: AccessTokenVerifier) {
+        self.verifier = verifier
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        var context = context
+        let user = try await verifier.verify(authorization: request.headers[.authorization])
+        context.user = user
+        context.logger[metadataKey: "user_id"] = .string(user.userID)
+        return try await next(request, context)
+    }
+}
+
+/// Guards `/internal/...` routes: only callers holding the service credential get through.
+public struct InternalCredentialMiddleware<Context: RequestContext>: RouterMiddleware {
+    let expected: [UInt8]
+
+    public init(token: String) {
+        self.expected = Array(token.utf8)
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        let presented = Array((request.headers[internalTokenField] ?? "").utf8)
+        guard !expected.isEmpty, constantTimeEquals(presented, expected) else {
+            throw Problem.forbidden("internal_only", "This route is for platform services only.")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Compares two byte strings in time that depends only on their lengths.
+func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    var difference: UInt8 = 0
+    for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+    return difference == 0
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import Hummingbird
+import ServiceLifecycle
+import Logging
+import PlatformKit
+
+/// The chassis every service is built on: a router with the platform's middleware and endpoints, and an
+/// application that listens where the settings say.
+public enum ServiceApplication {
+    /// A router with request ids, metrics and problem responses, plus `/health/live`, `/health/ready`,
+    /// `/metrics` and `/openapi.json`.
+    ///
+    /// - Parameters:
+    ///   - openAPIDocument: this service's OpenAPI document, served as is.
+    ///   - database: checked by the readiness probe.
+    public static func router(
+        metrics: ServiceMetrics, openAPIDocument: Data, database: (any DatabaseReader)?
+    ) -> Router<ServiceRequestContext> {
+        let router = Router(context: ServiceRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: ProblemMiddleware())
+        router.get("/health/live") { _, _ in HealthStatus(status: "ok") }
+        router.get("/health/ready") { _, _ -> Response in
+            do {
+                _ = try await database?.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+                return try PlatformJSON.encoder.encodeResponse(HealthStatus(status: "ready"))
+            } catch {
+                return Problem(status: 503, code: "not_ready", title: "Not ready", detail: "The database is not reachable.")
+                    .response()
+            }
+        }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+        }
+        router.get("/openapi.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: openAPIDocument)))
+        }
+        return router
+    }
+
+    /// The application for `router`, listening at the settings' host and port.
+    public static func application(
+        router: Router<ServiceRequestContext>, settings: ServiceSettings, services: [any Service] = []
+    ) -> some ApplicationProtocol {
+        var logger = Logger(label: "platform.\(settings.service.rawValue)")
+        logger.logLevel = settings.logLevel
+        let onListening = settings.onListening
+        return Application(
+            router: router,
+            configuration: .init(
+                address: .hostname(settings.host, port: settings.port), serverName: settings.service.rawValue),
+            services: services,
+            onServerRunning: { channel in await onListening?(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+
+    /// Loads a service's bundled OpenAPI document.
+    public static func openAPIDocument(in bundle: Bundle) -> Data {
+        bundle.url(forResource: "openapi", withExtension: "json").flatMap { try? Data(contentsOf: $0) } ?? Data("{}".utf8)
+    }
+}
+
+struct HealthStatus: ResponseEncodable {
+    var status: String
+}
+
+extension JSONEncoder {
+    /// Encodes `value` as a 200 JSON response.
+    public func encodeResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

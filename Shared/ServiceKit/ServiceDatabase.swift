@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+
+/// Where a service keeps its SQLite database.
+public enum DatabaseLocation: Sendable, Equatable {
+    /// A file (WAL mode, a connection pool): production, the local stack, whole-stack tests.
+    case file(String)
+    /// A private in-memory database: focused tests.
+    case inMemory
+}
+
+/// Opens service databases the one way the platform does it.
+public enum ServiceDatabase {
+    /// Opens the database at `location` and runs `migrator` to the latest version before returning.
+    ///
+    /// Files get a `DatabasePool` (WAL, readers in parallel with the writer); foreign keys are on (GRDB's
+    /// default), writers wait up to 5 s for a lock instead of failing, and reads are memory-mapped.
+    public static func open(_ location: DatabaseLocation, migrator: DatabaseMigrator) throws -> any DatabaseWriter {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
+        }
+        let writer: any DatabaseWriter
+        switch location {
+        case .file(let path):
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            writer = try DatabasePool(path: path, configuration: configuration)
+        case .inMemory:
+            writer = try DatabaseQueue(configuration: configuration)
+        }
+        try migrator.migrate(writer)
+        return writer
+    }
+}

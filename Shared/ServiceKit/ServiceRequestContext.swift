@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlatformKit
+
+/// The request context every service's routes start from: per-request facts only, never dependencies.
+public struct ServiceRequestContext: RequestContext, PlatformRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The verified caller, set by ``AccessTokenMiddleware`` on authenticated routes.
+    public var user: AuthenticatedUser?
+    /// The address of the connected peer (the gateway, in production).
+    public var peerAddress: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.peerAddress = source.channel.remoteAddress?.ipAddress
+    }
+}
+
+/// The context of a route that requires a signed-in user: "signed in" is a fact the compiler checks.
+public struct AuthenticatedContext: ChildRequestContext, PlatformRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The verified caller.
+    public let user: AuthenticatedUser
+    /// The address of the connected peer.
+    public let peerAddress: String?
+
+    public init(context: ServiceRequestContext) throws {
+        guard let user = context.user else { throw Problem.unauthorized() }
+        self.coreContext = context.coreContext
+        self.user = user
+        self.peerAddress = context.peerAddress
+    }
+}
+
+/// What every platform context shares: JSON with RFC 3339 dates, and a 1 MiB default body limit.
+public protocol PlatformRequestContext: RequestContext {
+    /// The address of the connected peer.
+    var peerAddress: String? { get }
+}
+
+extension PlatformRequestContext {
+    public var requestDecoder: JSONDecoder { PlatformJSON.decoder }
+    public var responseEncoder: JSONEncoder { PlatformJSON.encoder }
+    public var maxUploadSize: Int { 1 << 20 }
+
+    /// The client's address: the gateway's `X-Forwarded-For` when present, else the peer.
+    public func clientAddress(_ request: Request) -> String {
+        if let forwarded = request.headers[HTTPField.Name(PlatformHeaders.forwardedFor)!] {
+            let first = forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            if let first, !first.isEmpty { return first }
+        }
+        return peerAddress ?? "unknown"
+    }
+}
+
+/// The platform's JSON coders: camelCase keys as declared, RFC 3339 UTC dates.
+public enum PlatformJSON {
+    /// The shared decoder.
+    public static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    /// The shared encoder.
+    public static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+}

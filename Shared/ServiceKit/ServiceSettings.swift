@@ -1,0 +1,130 @@
+import Configuration
+import Foundation
+import Logging
+import PlatformKit
+
+/// Whether a process runs for development (generated secrets allowed) or production (every secret given).
+public enum DeploymentEnvironment: String, Sendable {
+    case development, production
+}
+
+/// The settings every service shares, read from the environment with working local defaults.
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `ENVIRONMENT` | `development` or `production` | development |
+/// | `HOST`, `PORT` | where to listen | 127.0.0.1, the service's port |
+/// | `DATA_DIR` | folder for the service's SQLite file | `./data` |
+/// | `DATABASE_PATH` | the SQLite file itself | `DATA_DIR/<service>.sqlite` |
+/// | `INTERNAL_TOKEN` | the service credential for `/internal/...` | generated in development |
+/// | `IDENTITY_URL` | the identity service, for its JWKS and lookups | http://127.0.0.1:8081 |
+/// | `LOG_LEVEL` | swift-log level | info |
+public struct ServiceSettings: Sendable {
+    public var service: ServiceName
+    public var environment: DeploymentEnvironment
+    public var host: String
+    public var port: Int
+    public var dataDirectory: String
+    public var database: DatabaseLocation
+    public var internalToken: String
+    public var identityURL: String
+    public var logLevel: Logger.Level
+    public var clock: WallClock
+    /// Called with the bound port once the server listens (the local stack and tests use it).
+    public var onListening: (@Sendable (Int) async -> Void)?
+
+    /// Settings with explicit values, as tests and the local stack build them.
+    public init(
+        service: ServiceName, environment: DeploymentEnvironment = .development, host: String = "127.0.0.1",
+        port: Int? = nil, dataDirectory: String = "data", database: DatabaseLocation? = nil, internalToken: String,
+        identityURL: String = "http://127.0.0.1:\(ServiceName.identity.defaultPort)", logLevel: Logger.Level = .info,
+        clock: WallClock = .system, onListening: (@Sendable (Int) async -> Void)? = nil
+    ) {
+        self.service = service
+        self.environment = environment
+        self.host = host
+        self.port = port ?? service.defaultPort
+        self.dataDirectory = dataDirectory
+        self.database = database ?? .file("\(dataDirectory)/\(service.rawValue).sqlite")
+        self.internalToken = internalToken
+        self.identityURL = identityURL
+        self.logLevel = logLevel
+        self.clock = clock
+        self.onListening = onListening
+    }
+
+    /// Reads the settings from the environment (see the table above).
+    public init(service: ServiceName, reader: ConfigReader) throws {
+        let environment = DeploymentEnvironment(rawValue: reader.string(forKey: "environment", default: "development"))
+        guard let environment else { throw ConfigurationError.invalid("ENVIRONMENT must be development or production") }
+        let dataDirectory = reader.string(forKey: "data.dir", default: "data")
+        let secrets = DevelopmentSecrets(directory: dataDirectory, environment: environment)
+        self.init(
+            service: service,
+            environment: environment,
+            host: reader.string(forKey: "host", default: "127.0.0.1"),
+            port: reader.int(forKey: "port", default: service.defaultPort),
+            dataDirectory: dataDirectory,
+            database: reader.string(forKey: "database.path").map { .file($0) },
+            internalToken: try reader.string(forKey: "internal.token", isSecret: true)
+                ?? secrets.value(named: "internal-token"),
+            identityURL: reader.string(forKey: "identity.url", default: "http://127.0.0.1:\(ServiceName.identity.defaultPort)"),
+            logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info
+        )
+    }
+
+    /// A reader over the process environment.
+    public static func environmentReader() -> ConfigReader {
+        ConfigReader(provider: EnvironmentVariablesProvider())
+    }
+}
+
+/// A configuration value that is missing or malformed; the process refuses to start.
+public enum ConfigurationError: Error, CustomStringConvertible {
+    case invalid(String)
+    case missingSecret(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let message): "invalid configuration: \(message)"
+        case .missingSecret(let name): "\(name) must be set in production"
+        }
+    }
+}
+
+/// Secrets for development: generated once, kept in the data folder, and announced in the log.
+/// In production they are never generated: a missing secret stops the process.
+public struct DevelopmentSecrets: Sendable {
+    let directory: String
+    let environment: DeploymentEnvironment
+
+    public init(directory: String, environment: DeploymentEnvironment) {
+        self.directory = directory
+        self.environment = environment
+    }
+
+    /// The secret `name`: read from `<data>/development-secrets/<name>`, or generated there first.
+    public func value(named name: String, generate: () -> String = { randomToken() }) throws -> String {
+        guard environment == .development else {
+            throw ConfigurationError.missingSecret(name.uppercased().replacingOccurrences(of: "-", with: "_"))
+        }
+        let folder = URL(fileURLWithPath: directory).appendingPathComponent("development-secrets")
+        let file = folder.appendingPathComponent(name)
+        if let existing = try? String(contentsOf: file, encoding: .utf8), !existing.isEmpty { return existing }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let value = generate()
+        try value.write(to: file, atomically: true, encoding: .utf8)
+        Logger(label: "platform.secrets").warning(
+            "generated a development secret; set it explicitly in production", metadata: ["name": "\(name)", "path": "\(file.path)"])
+        return value
+    }
+}
+
+/// 32 random bytes as base64url text.
+public func randomToken(byteCount: Int = 32) -> String {
+    var generator = SystemRandomNumberGenerator()
+    let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    return Data(bytes).base64EncodedString()
+        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+}
