@@ -97,15 +97,15 @@ let package = Package(
         .target(
             name: "GatewayService",
             dependencies: [
-                "PlatformKit", nio, nioPosix, nioHTTP1, asyncHTTPClient, logging, prometheus, serviceLifecycle,
-                configuration,
+                "PlatformKit", nio, nioPosix, nioHTTP1, nioExtras, asyncHTTPClient, logging, prometheus,
+                serviceLifecycle, configuration,
             ],
             path: "Gateway/GatewayService",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "Gateway",
-            dependencies: ["GatewayService", "ServiceKit"],
+            dependencies: ["GatewayService", "ServiceKit", serviceLifecycle, logging],
             path: "Gateway/Gateway",
             swiftSettings: swiftSettings
         ),

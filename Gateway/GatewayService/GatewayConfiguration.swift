@@ -1,0 +1,103 @@
+import Configuration
+import Foundation
+import Logging
+import NIOCore
+import PlatformKit
+
+/// Everything the gateway needs to start, from the environment or built by tests.
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `HOST`, `PORT` | where to listen | 127.0.0.1, 8080 |
+/// | `<SERVICE>_URL` (e.g. `IDENTITY_URL`) | where each service listens | http://127.0.0.1:<its port> |
+/// | `MAX_BODY_BYTES` | largest request body accepted | 10 MiB |
+/// | `RATE_LIMIT_PER_MINUTE` | requests per client address per minute | 6000 |
+/// | `LOG_LEVEL` | swift-log level | info |
+public struct GatewayConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Where each service listens.
+    public var upstreams: [ServiceName: Upstream]
+    /// Which service owns which path prefix.
+    public var routes: [RouteTable.Entry]
+    /// Paths that need no access token.
+    public var publicPaths: Set<String>
+    /// Largest request body accepted, in bytes.
+    public var maximumBodyBytes: Int
+    /// Requests per client address per minute.
+    public var requestsPerMinute: Int
+    /// How long to wait for an upstream connection before answering 503.
+    public var connectTimeout: TimeAmount
+    /// How long to wait for an upstream's response head before answering 504.
+    public var responseHeadTimeout: TimeAmount
+    public var logLevel: Logger.Level
+    public var clock: WallClock
+    /// Called with the bound port once the gateway listens.
+    public var onListening: (@Sendable (Int) async -> Void)?
+
+    /// Where one service listens.
+    public struct Upstream: Sendable, Hashable {
+        public var host: String
+        public var port: Int
+
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+
+        /// Parses `http://host:port`.
+        public init?(url: String) {
+            guard let components = URLComponents(string: url), components.scheme == "http",
+                let host = components.host, !host.isEmpty
+            else { return nil }
+            self.init(host: host, port: components.port ?? 80)
+        }
+
+        /// The base URL, for out-of-band calls (JWKS, OpenAPI documents).
+        public var url: String { "http://\(host):\(port)" }
+    }
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, upstreams: [ServiceName: Upstream],
+        routes: [RouteTable.Entry] = RouteTable.entries, publicPaths: Set<String> = RouteTable.publicPaths,
+        maximumBodyBytes: Int = 10 << 20, requestsPerMinute: Int = 6000, connectTimeout: TimeAmount = .seconds(1),
+        responseHeadTimeout: TimeAmount = .seconds(30), logLevel: Logger.Level = .info, clock: WallClock = .system,
+        onListening: (@Sendable (Int) async -> Void)? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.upstreams = upstreams
+        self.routes = routes
+        self.publicPaths = publicPaths
+        self.maximumBodyBytes = maximumBodyBytes
+        self.requestsPerMinute = requestsPerMinute
+        self.connectTimeout = connectTimeout
+        self.responseHeadTimeout = responseHeadTimeout
+        self.logLevel = logLevel
+        self.clock = clock
+        self.onListening = onListening
+    }
+
+    /// Reads the configuration from the environment (see the table above).
+    public init(reader: ConfigReader) throws {
+        var upstreams: [ServiceName: Upstream] = [:]
+        for service in ServiceName.allCases {
+            let url = reader.string(forKey: ConfigKey([service.rawValue, "url"]), default: "http://127.0.0.1:\(service.defaultPort)")
+            guard let upstream = Upstream(url: url) else {
+                throw GatewayConfigurationError("\(service.rawValue.uppercased())_URL must be http://host:port")
+            }
+            upstreams[service] = upstream
+        }
+        self.init(
+            host: reader.string(forKey: "host", default: "127.0.0.1"), port: reader.int(forKey: "port", default: 8080),
+            upstreams: upstreams, maximumBodyBytes: reader.int(forKey: "max.body.bytes", default: 10 << 20),
+            requestsPerMinute: reader.int(forKey: "rate.limit.per.minute", default: 6000),
+            logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info)
+    }
+}
+
+/// A configuration value the gateway cannot start with.
+public struct GatewayConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,68 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import PlatformKit
+import Synchronization
+
+/// Serves one OpenAPI document for the whole API: every service's `paths` and `components`, merged.
+/// Fetched from the services on demand and kept for a minute; a service that is down is left out.
+final class OpenAPIMerger: Sendable {
+    private let upstreams: [ServiceName: GatewayConfiguration.Upstream]
+    private let httpClient: HTTPClient
+    private let clock: WallClock
+    private let cached = Mutex<(document: Data, at: Date)?>(nil)
+    static let lifetime: TimeInterval = 60
+
+    init(upstreams: [ServiceName: GatewayConfiguration.Upstream], httpClient: HTTPClient, clock: WallClock) {
+        self.upstreams = upstreams
+        self.httpClient = httpClient
+        self.clock = clock
+    }
+
+    func document() async -> Data {
+        if let cached = cached.withLock({ $0 }), clock.now.timeIntervalSince(cached.at) < Self.lifetime {
+            return cached.document
+        }
+        var documents: [[String: Any]] = []
+        for (_, upstream) in upstreams.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            if let document = await fetch(upstream.url + "/openapi.json") { documents.append(document) }
+        }
+        let merged = Self.merge(documents)
+        let data = (try? JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys])) ?? Data("{}".utf8)
+        cached.withLock { $0 = (data, clock.now) }
+        return data
+    }
+
+    private func fetch(_ url: String) async -> [String: Any]? {
+        do {
+            let response = try await httpClient.execute(HTTPClientRequest(url: url), timeout: .seconds(2))
+            guard response.status == .ok else { return nil }
+            let body = try await response.body.collect(upTo: 4 << 20)
+            return try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+        } catch {
+            return nil
+        }
+    }
+
+    /// Unions `paths`, `components.*` and `tags` of the documents under one `info`.
+    static func merge(_ documents: [[String: Any]]) -> [String: Any] {
+        var paths: [String: Any] = [:]
+        var components: [String: [String: Any]] = [:]
+        var tags: [[String: Any]] = []
+        for document in documents {
+            for (path, item) in document["paths"] as? [String: Any] ?? [:] { paths[path] = item }
+            for (kind, entries) in document["components"] as? [String: Any] ?? [:] {
+                for (name, value) in entries as? [String: Any] ?? [:] { components[kind, default: [:]][name] = value }
+            }
+            tags += document["tags"] as? [[String: Any]] ?? []
+        }
+        return [
+            "openapi": "3.1.0",
+            "info": ["title": "Platform API", "version": "1.0.0", "description": "Every service behind the gateway."],
+            "servers": [["url": "/"]],
+            "paths": paths,
+            "components": components,
+            "tags": tags,
+        ]
+    }
+}

@@ -1,0 +1,133 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Keep-alive connections to the services, one pool per event loop.
+///
+/// A request and its upstream connection always live on the same event loop, so relaying parts between
+/// them is a plain method call: no locks, no task or thread hop (ARCHITECTURE.md, last section).
+///
+/// `@unchecked Sendable`: it is created up front for every loop but only ever used on its own loop,
+/// which each method checks.
+final class UpstreamPool: @unchecked Sendable {
+    private let eventLoop: any EventLoop
+    private let connectTimeout: TimeAmount
+    private var idle: [GatewayConfiguration.Upstream: [any Channel]] = [:]
+    static let maximumIdlePerUpstream = 128
+
+    init(eventLoop: any EventLoop, connectTimeout: TimeAmount) {
+        self.eventLoop = eventLoop
+        self.connectTimeout = connectTimeout
+    }
+
+    /// An idle connection to `upstream` if one is still open, else a new one; `reused` says which.
+    func acquire(_ upstream: GatewayConfiguration.Upstream) -> EventLoopFuture<(channel: any Channel, reused: Bool)> {
+        eventLoop.preconditionInEventLoop()
+        while let channel = idle[upstream]?.popLast() {
+            if channel.isActive { return eventLoop.makeSucceededFuture((channel, true)) }
+        }
+        return ClientBootstrap(group: eventLoop)
+            .connectTimeout(connectTimeout)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(UpstreamHandler())
+                }
+            }
+            .connect(host: upstream.host, port: upstream.port)
+            .map { ($0, false) }
+    }
+
+    /// Returns a connection whose exchange completed cleanly, or closes it when the pool is full.
+    func release(_ channel: any Channel, to upstream: GatewayConfiguration.Upstream) {
+        eventLoop.preconditionInEventLoop()
+        guard channel.isActive else { return }
+        var list = idle[upstream, default: []]
+        list.removeAll { !$0.isActive }
+        guard list.count < Self.maximumIdlePerUpstream else {
+            channel.close(promise: nil)
+            return
+        }
+        list.append(channel)
+        idle[upstream] = list
+    }
+}
+
+/// One ``UpstreamPool`` per event loop of the group, created up front.
+struct UpstreamPools: Sendable {
+    private let pools: [ObjectIdentifier: UpstreamPool]
+
+    init(group: any EventLoopGroup, connectTimeout: TimeAmount) {
+        var pools: [ObjectIdentifier: UpstreamPool] = [:]
+        for loop in group.makeIterator() {
+            pools[ObjectIdentifier(loop)] = UpstreamPool(eventLoop: loop, connectTimeout: connectTimeout)
+        }
+        self.pools = pools
+    }
+
+    /// The pool of `eventLoop`; call on that loop.
+    func pool(for eventLoop: any EventLoop) -> UpstreamPool {
+        guard let pool = pools[ObjectIdentifier(eventLoop)] else {
+            preconditionFailure("the gateway's channels run on the pools' event loop group")
+        }
+        return pool
+    }
+}
+
+/// What an upstream connection reports to the request it currently serves.
+protocol UpstreamDelegate: AnyObject {
+    func upstreamResponseHead(_ head: HTTPResponseHead)
+    func upstreamResponseBody(_ body: ByteBuffer)
+    func upstreamResponseEnd()
+    func upstreamReadComplete()
+    func upstreamFailed(_ error: any Error)
+    func upstreamWritabilityChanged(isWritable: Bool)
+}
+
+/// The last handler of an upstream connection: hands response parts to the current ``UpstreamDelegate``.
+final class UpstreamHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+
+    /// The request being served; `nil` while the connection waits in the pool.
+    var delegate: (any UpstreamDelegate)?
+    /// Whether the upstream said it will close the connection after this response.
+    private(set) var closeAfterResponse = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            closeAfterResponse = !head.isKeepAlive
+            delegate?.upstreamResponseHead(head)
+        case .body(let body):
+            delegate?.upstreamResponseBody(body)
+        case .end:
+            let delegate = delegate
+            self.delegate = nil
+            delegate?.upstreamResponseEnd()
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        delegate?.upstreamReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        delegate?.upstreamWritabilityChanged(isWritable: context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        let delegate = delegate
+        self.delegate = nil
+        delegate?.upstreamFailed(ChannelError.eof)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        let delegate = delegate
+        self.delegate = nil
+        delegate?.upstreamFailed(error)
+        context.close(promise: nil)
+    }
+}
