@@ -75,6 +75,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     ],
     targets: [
         // Code every executable shares that needs neither an HTTP framework nor a database.
@@ -112,7 +113,7 @@ let package = Package(
         // Every service and the gateway in one process, each on its own loopback port.
         .executableTarget(
             name: "LocalStack",
-            dependencies: ["GatewayService", "ServiceKit", serviceLifecycle, logging]
+            dependencies: ["GatewayService", "ServiceKit", "PlatformKit", serviceLifecycle, logging, configuration]
                 + serviceNames.map { .target(name: "\($0)Service") },
             path: "Gateway/LocalStack",
             swiftSettings: swiftSettings
@@ -126,8 +127,9 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PlatformKit", "ServiceKit", "GatewayService", asyncHTTPClient, nio, nioPosix, nioSSL, jwtKit,
-                crypto, hummingbird, serviceLifecycle, logging,
+                "PlatformKit", "ServiceKit", "GatewayService", asyncHTTPClient, nio, nioPosix, nioSSL, nioExtras,
+                jwtKit, crypto, hummingbird, serviceLifecycle, logging, configuration, httpTypes,
+                .product(name: "X509", package: "swift-certificates"),
             ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
@@ -140,7 +142,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StackTests",
-            dependencies: ["TestSupport", "GatewayService", asyncHTTPClient, hummingbird],
+            dependencies: ["TestSupport", "GatewayService", "PlatformKit", asyncHTTPClient, hummingbird, jwtKit, crypto],
             path: "Tests/StackTests",
             swiftSettings: swiftSettings
         ),

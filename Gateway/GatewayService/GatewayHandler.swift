@@ -128,9 +128,12 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if let length = head.headers.first(name: "content-length").flatMap(Int.init),
                 length > core.configuration.maximumBodyBytes
             {
+                // Read and drop a body up to a few times the limit, so a client still sending it gets to
+                // read the 413 and may reuse the connection; a larger one is not worth reading.
+                let drain = length <= 4 * core.configuration.maximumBodyBytes
                 return refuse(
                     head, Problem.payloadTooLarge(limit: core.configuration.maximumBodyBytes), requestID, start,
-                    close: true)
+                    closeConnection: !drain)
             }
             guard let upstream = core.configuration.upstreams[service] else {
                 return refuse(head, Problem.serviceUnavailable(service.rawValue), requestID, start)
@@ -228,9 +231,12 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     // MARK: Answers of our own
 
-    private func refuse(_ head: HTTPRequestHead, _ problem: Problem, _ requestID: String, _ start: NIODeadline, close: Bool = false) {
+    private func refuse(
+        _ head: HTTPRequestHead, _ problem: Problem, _ requestID: String, _ start: NIODeadline,
+        closeConnection: Bool = false
+    ) {
         discardingRequest = true
-        respond(problem, requestID: requestID, version: head.version, keepAlive: head.isKeepAlive && !close)
+        respond(problem, requestID: requestID, version: head.version, keepAlive: head.isKeepAlive && !closeConnection)
         core.metrics.record(target: "gateway", status: problem.statusCode, since: start)
     }
 

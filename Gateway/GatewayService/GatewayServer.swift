@@ -4,6 +4,7 @@ import NIOCore
 import NIOExtras
 import NIOHTTP1
 import NIOPosix
+import PlatformKit
 import ServiceLifecycle
 
 /// The gateway: a SwiftNIO HTTP/1.1 server whose connections relay to the services.
@@ -20,7 +21,7 @@ public struct GatewayServer: Service {
     /// Creates the gateway; nothing listens until ``run()``.
     public init(
         configuration: GatewayConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        httpClient: HTTPClient = .shared
+        httpClient: HTTPClient = .platform
     ) {
         var logger = Logger(label: "platform.gateway")
         logger.logLevel = configuration.logLevel

@@ -23,22 +23,28 @@ final class OpenAPIMerger: Sendable {
         if let cached = cached.withLock({ $0 }), clock.now.timeIntervalSince(cached.at) < Self.lifetime {
             return cached.document
         }
-        var documents: [[String: Any]] = []
-        for (_, upstream) in upstreams.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            if let document = await fetch(upstream.url + "/openapi.json") { documents.append(document) }
+        let documents = await withTaskGroup(of: (String, Data?).self) { group in
+            for (service, upstream) in upstreams {
+                group.addTask { (service.rawValue, await self.fetch(upstream.url + "/openapi.json")) }
+            }
+            var documents: [String: Data] = [:]
+            for await (service, document) in group { documents[service] = document }
+            return documents
         }
-        let merged = Self.merge(documents)
+        let merged = Self.merge(
+            documents.sorted { $0.key < $1.key }.compactMap { entry in
+                (try? JSONSerialization.jsonObject(with: entry.value)) as? [String: Any]
+            })
         let data = (try? JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys])) ?? Data("{}".utf8)
         cached.withLock { $0 = (data, clock.now) }
         return data
     }
 
-    private func fetch(_ url: String) async -> [String: Any]? {
+    private func fetch(_ url: String) async -> Data? {
         do {
             let response = try await httpClient.execute(HTTPClientRequest(url: url), timeout: .seconds(2))
             guard response.status == .ok else { return nil }
-            let body = try await response.body.collect(upTo: 4 << 20)
-            return try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+            return Data(try await response.body.collect(upTo: 4 << 20).readableBytesView)
         } catch {
             return nil
         }

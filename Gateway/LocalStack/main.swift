@@ -1,1 +1,28 @@
-print("x")
+// The whole platform in one process for local development: every service and the gateway, each on
+// its own loopback port and talking over real HTTP, with their databases under DATA_DIR (./data).
+// A new service plugs in with one line in `services` below.
+import Configuration
+import Foundation
+import GatewayService
+import IdentityService
+import Logging
+import PlatformKit
+import ServiceKit
+import ServiceLifecycle
+
+/// The environment, with the port of `service` and the shared data folder filled in.
+func reader(port: Int) -> ConfigReader {
+    var environment = ProcessInfo.processInfo.environment
+    environment["PORT"] = String(port)
+    environment["DATA_DIR"] = environment["DATA_DIR"] ?? "data"
+    return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
+}
+
+let services: [any Service] = [
+    try await buildIdentityApplication(IdentityConfiguration(reader: reader(port: ServiceName.identity.defaultPort))),
+    GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
+]
+
+let logger = Logger(label: "platform.local-stack")
+logger.notice("local stack starting: gateway on http://127.0.0.1:8080, data in ./data (mail in ./data/mail)")
+try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()

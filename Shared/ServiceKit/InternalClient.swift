@@ -16,7 +16,7 @@ public struct InternalClient: Sendable {
 
     /// Creates a client for `service` at `baseURL` (e.g. `http://127.0.0.1:8081`).
     public init(
-        service: ServiceName, baseURL: String, token: String, httpClient: HTTPClient = .shared,
+        service: ServiceName, baseURL: String, token: String, httpClient: HTTPClient = .platform,
         timeout: TimeAmount = .seconds(3)
     ) {
         self.service = service

@@ -55,7 +55,7 @@ extension PlatformRequestContext {
     }
 }
 
-/// The platform's JSON coders: camelCase keys as declared, RFC 3339 UTC dates.
+/// The platform's JSON coders: camelCase keys as declared, RFC 3339 UTC dates, sorted keys.
 public enum PlatformJSON {
     /// The shared decoder.
     public static let decoder: JSONDecoder = {
@@ -68,6 +68,8 @@ public enum PlatformJSON {
     public static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
+        // Byte-identical answers for identical content (the forgot-password answer must not differ).
+        encoder.outputFormatting = [.sortedKeys]
         return encoder
     }()
 }

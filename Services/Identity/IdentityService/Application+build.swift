@@ -40,7 +40,7 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
     ).addRoutes(public: publicRoutes, signedIn: signedIn)
     OIDCController(
         database: database, sessions: sessions, clock: clock,
-        verifier: OIDCVerifier(providers: configuration.oidcProviders, httpClient: .shared, clock: clock)
+        verifier: OIDCVerifier(providers: configuration.oidcProviders, httpClient: .platform, clock: clock)
     ).addRoutes(to: publicRoutes)
     UsersController(database: database, clock: clock).addRoutes(to: signedIn)
     InternalUsersController(database: database)

@@ -60,6 +60,8 @@ final class OutboxDelivery: Service, Sendable {
                     logger.warning("mail delivery failed", metadata: ["outbox_id": "\(id)", "error": "\(error)"])
                 }
             }
+        } catch is CancellationError {
+            return
         } catch {
             logger.error("outbox unavailable", metadata: ["error": "\(error)"])
         }

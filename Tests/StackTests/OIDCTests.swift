@@ -1,0 +1,77 @@
+import Foundation
+import PlatformKit
+import Testing
+import TestSupport
+
+/// "Sign in with Google/Facebook" against a local OpenID Connect issuer.
+@Suite struct OIDCTests {
+    func exchange(_ stack: TestStack, _ idToken: String, provider: String = "google", nonce: String? = nil) async throws
+        -> APIResponse
+    {
+        var body = ["provider": provider, "idToken": idToken]
+        if let nonce { body["nonce"] = nonce }
+        return try await stack.gateway.post(IdentityPaths.oidc, json: body)
+    }
+
+    @Test func aNewPersonGetsAnAccountThatThenChoosesAUsername() async throws {
+        try await withTestStack { stack in
+            let token = try await stack.oidc.idToken(subject: "google-123", email: "traveller@gmail.com", now: stack.clock.now)
+            let first = try await exchange(stack, token)
+            #expect(first.status == 200)
+            let user = try #require(first.object["user"] as? [String: Any])
+            #expect(user["needsUsername"] as? Bool == true)
+            #expect(user["hasPassword"] as? Bool == false)
+            #expect(user["emailVerified"] as? Bool == true)
+            let access = try #require(first.object["accessToken"] as? String)
+            let named = try await stack.gateway.patch(IdentityPaths.me, token: access, json: ["username": "globetrotter"])
+            #expect(named.status == 200)
+            #expect(named.object["needsUsername"] as? Bool == false)
+            // signing in again with the same subject reaches the same account
+            let again = try await exchange(stack, try await stack.oidc.idToken(subject: "google-123", email: "traveller@gmail.com", now: stack.clock.now))
+            #expect((again.object["user"] as? [String: Any])?["id"] as? String == user["id"] as? String)
+        }
+    }
+
+    @Test func aVerifiedEmailLinksTheExistingAccount() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            let token = try await stack.oidc.idToken(subject: "google-alice", email: "alice@example.com", now: stack.clock.now)
+            let response = try await exchange(stack, token)
+            #expect(response.status == 200)
+            #expect((response.object["user"] as? [String: Any])?["id"] as? String == alice.id)
+        }
+    }
+
+    @Test func anUnverifiedEmailNeverTakesOverAnAccount() async throws {
+        try await withTestStack { stack in
+            _ = try await stack.register("alice")
+            let token = try await stack.oidc.idToken(
+                subject: "attacker", email: "alice@example.com", emailVerified: false, now: stack.clock.now)
+            let response = try await exchange(stack, token)
+            #expect(response.status == 409)
+            #expect(response.problem?.code == "account_exists")
+        }
+    }
+
+    @Test func badIDTokensAreRejected() async throws {
+        try await withTestStack { stack in
+            let now = stack.clock.now
+            let wrongAudience = try await stack.oidc.idToken(subject: "s", email: "s@x.com", audience: "someone-else", now: now)
+            let wrongIssuer = try await stack.oidc.idToken(subject: "s", email: "s@x.com", issuer: "https://evil.test", now: now)
+            let expired = try await stack.oidc.idToken(subject: "s", email: "s@x.com", now: now.addingTimeInterval(-7200))
+            let valid = try await stack.oidc.idToken(subject: "s", email: "s@x.com", nonce: "n-1", now: now)
+            var parts = valid.split(separator: ".").map(String.init)
+            parts[2] = String(parts[2].reversed())
+            let forged = parts.joined(separator: ".")
+            for (token, nonce) in [(wrongAudience, nil), (wrongIssuer, nil), (expired, nil), (forged, nil), ("garbage", nil), (valid, "other-nonce")] {
+                let response = try await exchange(stack, token, nonce: nonce)
+                #expect(response.status == 401)
+                #expect(response.problem?.code == "invalid_id_token")
+            }
+            let unknownProvider = try await exchange(stack, valid, provider: "myspace")
+            #expect(unknownProvider.status == 400)
+            #expect(unknownProvider.problem?.code == "unknown_provider")
+            #expect(try await exchange(stack, valid, nonce: "n-1").status == 200)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import PlatformKit
+import Testing
+import TestSupport
+
+/// Profiles, search and pictures through the gateway.
+@Suite struct ProfileTests {
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 100)
+    static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 1, count: 100)
+
+    @Test func editingMyProfileChangesOnlyTheGivenFields() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            let edited = try await stack.gateway.patch(
+                IdentityPaths.me, token: alice.accessToken, json: ["bio": "Backpacker", "homeCity": "Lisbon"])
+            #expect(edited.status == 200)
+            #expect(edited.object["bio"] as? String == "Backpacker")
+            #expect(edited.object["homeCity"] as? String == "Lisbon")
+            #expect(edited.object["username"] as? String == "alice")
+            let tooLong = try await stack.gateway.patch(
+                IdentityPaths.me, token: alice.accessToken, json: ["bio": String(repeating: "b", count: 301)])
+            #expect(tooLong.status == 400)
+            let me = try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken)
+            #expect(me.object["bio"] as? String == "Backpacker")
+        }
+    }
+
+    @Test func aTakenUsernameCannotBeChosen() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            _ = try await stack.register("bob")
+            let response = try await stack.gateway.patch(IdentityPaths.me, token: alice.accessToken, json: ["username": "Bob"])
+            #expect(response.status == 409)
+            #expect(response.problem?.code == "username_taken")
+            let renamed = try await stack.gateway.patch(IdentityPaths.me, token: alice.accessToken, json: ["username": "alice.w"])
+            #expect(renamed.object["username"] as? String == "alice.w")
+        }
+    }
+
+    @Test func anotherUsersProfileShowsOnlyPublicFields() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            let bob = try await stack.register("bob")
+            let response = try await stack.gateway.get(IdentityPaths.users + "/" + alice.id, token: bob.accessToken)
+            #expect(response.status == 200)
+            #expect(response.object["username"] as? String == "alice")
+            #expect(response.object["email"] == nil)
+            #expect(try await stack.gateway.get(IdentityPaths.users + "/no-such-id", token: bob.accessToken).status == 404)
+            #expect(try await stack.gateway.get(IdentityPaths.users + "/" + alice.id).status == 401)
+        }
+    }
+
+    @Test func searchFindsUsernameAndDisplayNamePrefixesPageByPage() async throws {
+        try await withTestStack { stack in
+            let me = try await stack.register("searcher")
+            for name in ["anna", "annabel", "anne", "bob"] { _ = try await stack.register(name) }
+            let carol = try await stack.register("carol")
+            _ = try await stack.gateway.patch(IdentityPaths.me, token: carol.accessToken, json: ["displayName": "Annika C"])
+            let first = try await stack.gateway.get(IdentityPaths.users + "?query=ANN&limit=2", token: me.accessToken)
+            #expect(first.status == 200)
+            let firstNames = (first.object["items"] as? [[String: Any]] ?? []).compactMap { $0["username"] as? String }
+            #expect(firstNames == ["anna", "annabel"])
+            let cursor = try #require(first.object["nextCursor"] as? String)
+            let second = try await stack.gateway.get(IdentityPaths.users + "?query=ann&limit=2&cursor=\(cursor)", token: me.accessToken)
+            let secondNames = (second.object["items"] as? [[String: Any]] ?? []).compactMap { $0["username"] as? String }
+            #expect(secondNames == ["anne", "carol"])
+            #expect(second.object["nextCursor"] == nil)
+            // LIKE wildcards are literal
+            let wildcard = try await stack.gateway.get(IdentityPaths.users + "?query=%25", token: me.accessToken)
+            #expect((wildcard.object["items"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test(arguments: ["?query=", "?query=ann&limit=0", "?query=ann&limit=101", "?query=ann&limit=x", "?query=ann&cursor=%21%21"])
+    func badSearchesAreBadRequests(query: String) async throws {
+        try await withTestStack { stack in
+            let me = try await stack.register("searcher")
+            let response = try await stack.gateway.get(IdentityPaths.users + query, token: me.accessToken)
+            #expect(response.status == 400)
+            #expect(response.problem != nil)
+        }
+    }
+
+    @Test func aPictureIsStoredCheckedAndServedWithAnETag() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            let bob = try await stack.register("bob")
+            let uploaded = try await stack.gateway.put(IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.png)
+            #expect(uploaded.status == 200)
+            let url = try #require(uploaded.object["avatarUrl"] as? String)
+            let fetched = try await stack.gateway.get(url, token: bob.accessToken)
+            #expect(fetched.status == 200)
+            #expect(fetched.body == Self.png)
+            #expect(fetched.headers.first(name: "content-type") == "image/png")
+            let etag = try #require(fetched.headers.first(name: "etag"))
+            let revalidated = try await stack.gateway.get(url, token: bob.accessToken, headers: [("If-None-Match", etag)])
+            #expect(revalidated.status == 304)
+            #expect(revalidated.body.isEmpty)
+            // replacing it changes the ETag
+            _ = try await stack.gateway.put(IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.jpeg)
+            let replaced = try await stack.gateway.get(url, token: bob.accessToken, headers: [("If-None-Match", etag)])
+            #expect(replaced.status == 200)
+            #expect(replaced.headers.first(name: "content-type") == "image/jpeg")
+        }
+    }
+
+    @Test func fakeEmptyAndOversizedPicturesAreRefusedAndKeepTheOldOne() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            _ = try await stack.gateway.put(IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.png)
+            let fake = try await stack.gateway.put(
+                IdentityPaths.me + "/avatar", token: alice.accessToken, body: Data("<svg onload=alert(1)>".utf8))
+            #expect(fake.status == 415)
+            let empty = try await stack.gateway.put(IdentityPaths.me + "/avatar", token: alice.accessToken, body: Data())
+            #expect(empty.status == 400)
+            let huge = try await stack.gateway.put(
+                IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.png + Data(count: 2 << 20))
+            #expect(huge.status == 413)
+            #expect(huge.problem?.code == "payload_too_large")
+            let still = try await stack.gateway.get("/v1/users/\(alice.id)/avatar", token: alice.accessToken)
+            #expect(still.body == Self.png)
+        }
+    }
+
+    @Test func deletingThePictureRemovesIt() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            #expect(try await stack.gateway.delete(IdentityPaths.me + "/avatar", token: alice.accessToken).status == 404)
+            _ = try await stack.gateway.put(IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.png)
+            #expect(try await stack.gateway.delete(IdentityPaths.me + "/avatar", token: alice.accessToken).status == 204)
+            #expect(try await stack.gateway.get("/v1/users/\(alice.id)/avatar", token: alice.accessToken).status == 404)
+            let me = try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken)
+            #expect(me.object["avatarUrl"] == nil)
+        }
+    }
+}

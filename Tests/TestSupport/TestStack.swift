@@ -1,0 +1,160 @@
+import Crypto
+import Foundation
+import GatewayService
+import IdentityService
+import Logging
+import PlatformKit
+import ServiceKit
+import ServiceLifecycle
+import Synchronization
+
+/// The platform on loopback for whole-stack tests: the identity service, any other services a test
+/// asks for, and the gateway in front, each on its own free port with a database in a fresh temporary
+/// folder, a hand-moved clock, a fake SMTP server and a fake OpenID Connect issuer.
+///
+/// Use ``withTestStack(services:configureIdentity:_:)`` so the stack is always shut down.
+public final class TestStack: Sendable {
+    /// Builds a service from the settings the stack chose for it (port 0, temp database, clock, token).
+    public typealias ServiceBuilder = @Sendable (ServiceSettings) async throws -> any Service
+
+    public let clock: ManualClock
+    public let smtp: FakeSMTPServer
+    public let oidc: FakeOIDCIssuer
+    public let internalToken: String
+    public let dataDirectory: URL
+    /// Requests through the gateway.
+    public let gateway: APIClient
+    /// Base URLs of the services, for direct calls (internal routes, comparisons).
+    public let serviceURLs: [ServiceName: String]
+    private let groups: Mutex<[String: (group: ServiceGroup, task: Task<Void, any Error>)]>
+
+    private init(
+        clock: ManualClock, smtp: FakeSMTPServer, oidc: FakeOIDCIssuer, internalToken: String, dataDirectory: URL,
+        gatewayPort: Int, serviceURLs: [ServiceName: String],
+        groups: [String: (group: ServiceGroup, task: Task<Void, any Error>)]
+    ) {
+        self.clock = clock
+        self.smtp = smtp
+        self.oidc = oidc
+        self.internalToken = internalToken
+        self.dataDirectory = dataDirectory
+        self.gateway = APIClient(baseURL: "http://127.0.0.1:\(gatewayPort)")
+        self.serviceURLs = serviceURLs
+        self.groups = Mutex(groups)
+    }
+
+    /// A direct client for one service (bypassing the gateway).
+    public func direct(_ service: ServiceName) -> APIClient {
+        APIClient(baseURL: serviceURLs[service] ?? "http://127.0.0.1:1")
+    }
+
+    /// Starts identity, then `services`, then the gateway routing to them.
+    public static func start(
+        services: [ServiceName: ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
+        configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in }
+    ) async throws -> TestStack {
+        let clock = ManualClock(Date())
+        let smtp = try await FakeSMTPServer.start()
+        let oidc = try await FakeOIDCIssuer.start()
+        let internalToken = "test-internal-token"
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("stack-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        var groups: [String: (group: ServiceGroup, task: Task<Void, any Error>)] = [:]
+        var urls: [ServiceName: String] = [:]
+
+        func settings(_ service: ServiceName, identityURL: String, onListening: @escaping @Sendable (Int) async -> Void)
+            -> ServiceSettings
+        {
+            ServiceSettings(
+                service: service, port: 0, dataDirectory: dataDirectory.path, internalToken: internalToken,
+                identityURL: identityURL, logLevel: .warning, clock: clock.wallClock, onListening: onListening)
+        }
+
+        let identityPort = try await launch("identity", into: &groups) { onListening in
+            var configuration = IdentityConfiguration(
+                settings: settings(.identity, identityURL: "", onListening: onListening),
+                signingKey: Curve25519.Signing.PrivateKey(), bcryptCost: 4,
+                oidcProviders: [
+                    OIDCProvider(name: "google", issuers: [oidc.issuer], jwksURL: oidc.jwksURL, audiences: [oidc.audience])
+                ],
+                smtp: SMTPSettings(host: "127.0.0.1", port: smtp.port, security: .plain, sender: "no-reply@platform.test"))
+            configureIdentity(&configuration)
+            return try await buildIdentityApplication(configuration)
+        }
+        urls[.identity] = "http://127.0.0.1:\(identityPort)"
+        for (service, build) in services.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let port = try await launch(service.rawValue, into: &groups) { onListening in
+                try await build(settings(service, identityURL: urls[.identity]!, onListening: onListening))
+            }
+            urls[service] = "http://127.0.0.1:\(port)"
+        }
+        var upstreams: [ServiceName: GatewayConfiguration.Upstream] = [:]
+        for service in ServiceName.allCases {
+            // Services not started point at a port nobody listens on: their routes answer 503.
+            upstreams[service] = urls[service].flatMap(GatewayConfiguration.Upstream.init(url:)) ?? .init(host: "127.0.0.1", port: 1)
+        }
+        let gatewayPort = try await launch("gateway", into: &groups) { onListening in
+            GatewayServer(
+                configuration: GatewayConfiguration(
+                    port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, clock: clock.wallClock,
+                    onListening: onListening))
+        }
+        return TestStack(
+            clock: clock, smtp: smtp, oidc: oidc, internalToken: internalToken, dataDirectory: dataDirectory,
+            gatewayPort: gatewayPort, serviceURLs: urls, groups: groups)
+    }
+
+    /// Runs one service in its own service group and waits until it listens.
+    private static func launch(
+        _ name: String, into groups: inout [String: (group: ServiceGroup, task: Task<Void, any Error>)],
+        _ build: (@escaping @Sendable (Int) async -> Void) async throws -> any Service
+    ) async throws -> Int {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let service = try await build { port in continuation.yield(port) }
+        var logger = Logger(label: "test-stack.\(name)")
+        logger.logLevel = .warning
+        let group = ServiceGroup(configuration: .init(services: [service], logger: logger))
+        let task = Task { try await group.run() }
+        groups[name] = (group, task)
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else { throw TestStackError.didNotStart(name) }
+        return port
+    }
+
+    /// Stops one component (`identity`, `gateway`, or a service name) and waits until it has stopped.
+    public func stop(_ name: String) async {
+        guard let entry = groups.withLock({ $0.removeValue(forKey: name) }) else { return }
+        await entry.group.triggerGracefulShutdown()
+        _ = try? await entry.task.value
+    }
+
+    /// Stops everything and deletes the temporary data.
+    public func shutdown() async {
+        for name in groups.withLock({ Array($0.keys) }) { await stop(name) }
+        await smtp.stop()
+        await oidc.stop()
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+}
+
+/// Why a stack could not start.
+public enum TestStackError: Error {
+    case didNotStart(String)
+}
+
+/// Starts a ``TestStack``, runs `body`, and shuts the stack down whatever happens.
+public func withTestStack<T>(
+    services: [ServiceName: TestStack.ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
+    configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in },
+    _ body: (TestStack) async throws -> T
+) async throws -> T {
+    let stack = try await TestStack.start(services: services, routes: routes, configureIdentity: configureIdentity)
+    do {
+        let result = try await body(stack)
+        await stack.shutdown()
+        return result
+    } catch {
+        await stack.shutdown()
+        throw error
+    }
+}
