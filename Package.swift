@@ -76,6 +76,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // Code every executable shares that needs neither an HTTP framework nor a database.
@@ -130,14 +131,21 @@ let package = Package(
                 "PlatformKit", "ServiceKit", "GatewayService", asyncHTTPClient, nio, nioPosix, nioSSL, nioExtras,
                 jwtKit, crypto, hummingbird, serviceLifecycle, logging, configuration, httpTypes,
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ServiceKitTests",
-            dependencies: ["ServiceKit", "PlatformKit", "TestSupport", hummingbirdTesting],
+            dependencies: ["ServiceKit", "PlatformKit", "TestSupport", hummingbirdTesting, hummingbird, jwtKit, crypto, httpTypes],
             path: "Tests/ServiceKitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GatewayServiceTests",
+            dependencies: ["GatewayService", "PlatformKit"],
+            path: "Tests/GatewayServiceTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

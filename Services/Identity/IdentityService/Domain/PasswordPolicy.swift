@@ -15,7 +15,7 @@ enum PasswordPolicy {
             throw weak(field, "must be at most \(maximumBytes) bytes.")
         }
         let lowered = password.lowercased()
-        if commonPasswords.contains(lowered) || Set(lowered).count < 4 {
+        if commonPasswords.contains(lowered) || Set(lowered).count < 5 {
             throw weak(field, "is too common or too easy to guess.")
         }
         let names = [username, email?.split(separator: "@").first.map(String.init)].compactMap { $0?.lowercased() }

@@ -1,0 +1,87 @@
+import Foundation
+import PlatformKit
+import Testing
+
+@testable import IdentityService
+
+@Suite struct PasswordPolicyTests {
+    @Test(arguments: ["ten chars!", "correct horse battery staple", String(repeating: "ab1!", count: 18)])
+    func acceptsLongUncommonPasswords(password: String) throws {
+        try PasswordPolicy.check(password, username: "alice", email: "alice@example.com")
+    }
+
+    @Test(arguments: [
+        "nine char", "1234567890", "Password123", "aaaaaaaaaaaa", "ababababab12", "my alice password", "alice@example.com!",
+        String(repeating: "ab1!", count: 18) + "x",
+    ])
+    func refusesWeakPasswords(password: String) {
+        #expect(throws: Problem.self) { try PasswordPolicy.check(password, username: "alice", email: "alice@example.com") }
+    }
+}
+
+@Suite struct RefreshPolicyTests {
+    let now = Date(timeIntervalSince1970: 1_000_000)
+
+    @Test func anUnrotatedTokenRotates() {
+        #expect(RefreshPolicy.decide(rotatedAt: nil, now: now) == .rotate)
+    }
+
+    @Test func aRotatedTokenIsAcceptedForTenSeconds() {
+        #expect(RefreshPolicy.decide(rotatedAt: now.addingTimeInterval(-10), now: now) == .rotate)
+        #expect(RefreshPolicy.decide(rotatedAt: now.addingTimeInterval(-10.001), now: now) == .reject)
+    }
+}
+
+@Suite struct IdentityDatabaseTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func databaseWithSession() async throws -> IdentityDatabase {
+        let database = try IdentityDatabase(.inMemory)
+        try await database.createUser(
+            UserRecord(
+                id: "u1", email: "a@b.co", emailVerified: false, username: "alice", passwordHash: "x", displayName: "",
+                bio: "", homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now))
+        try await database.createSession(
+            SessionRecord(id: "s1", userId: "u1", userAgent: nil, createdAt: now, lastUsedAt: now), refreshTokenHash: "h1")
+        return database
+    }
+
+    @Test func rotationReplacesTheTokenAndReuseRevokesTheSession() async throws {
+        let database = try await databaseWithSession()
+        guard case .rotated = try await database.rotate(refreshTokenHash: "h1", to: "h2", now: now) else {
+            Issue.record("expected rotation")
+            return
+        }
+        guard case .reused = try await database.rotate(refreshTokenHash: "h1", to: "h3", now: now.addingTimeInterval(60)) else {
+            Issue.record("expected reuse detection")
+            return
+        }
+        guard case .invalid = try await database.rotate(refreshTokenHash: "h2", to: "h4", now: now.addingTimeInterval(61)) else {
+            Issue.record("the session should be revoked")
+            return
+        }
+        #expect(try await database.activeSessions(userID: "u1").isEmpty)
+    }
+
+    @Test func duplicateUsernamesAreConflictsWhateverTheCase() async throws {
+        let database = try await databaseWithSession()
+        await #expect(throws: Problem.conflict("username_taken", "The username 'ALICE' is taken.")) {
+            try await database.createUser(
+                UserRecord(
+                    id: "u2", email: "c@d.co", emailVerified: false, username: "ALICE", passwordHash: "x", displayName: "",
+                    bio: "", homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now))
+        }
+    }
+
+    @Test func aResetTokenWorksOnceAndOnlyBeforeItExpires() async throws {
+        let database = try await databaseWithSession()
+        try await database.createResetToken(
+            PasswordResetTokenRecord(tokenHash: "r1", userId: "u1", createdAt: now, expiresAt: now.addingTimeInterval(1800)),
+            mail: MailMessage(recipient: "a@b.co", subject: "s", body: "b"))
+        #expect(try await database.userForResetToken(tokenHash: "r1", now: now.addingTimeInterval(1800)) == nil)
+        #expect(try await database.resetPassword(tokenHash: "r1", userID: "u1", passwordHash: "new", notice: nil, now: now))
+        #expect(!(try await database.resetPassword(tokenHash: "r1", userID: "u1", passwordHash: "again", notice: nil, now: now)))
+        #expect(try await database.user(id: "u1")?.passwordHash == "new")
+        #expect(try await database.activeSessions(userID: "u1").isEmpty)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import PlatformKit
+import Testing
+import TestSupport
+
+@Suite struct PaginationTests {
+    @Test func cursorsRoundTrip() throws {
+        struct Key: Codable, Equatable { var name: String; var id: Int }
+        let cursor = PageCursor.encode(Key(name: "anna/+=", id: 7))
+        #expect(!cursor.contains("="))
+        #expect(try PageCursor.decode(cursor, as: Key.self) == Key(name: "anna/+=", id: 7))
+    }
+
+    @Test(arguments: ["!!", "e30", String(repeating: "a", count: 600), "eyJub3QiOiJrZXkifQ"])
+    func foreignCursorsAreBadRequests(cursor: String) {
+        struct Key: Codable { var id: Int }
+        #expect(throws: Problem.self) { try PageCursor.decode(cursor, as: Key.self) }
+        do {
+            _ = try PageCursor.decode(cursor, as: Key.self)
+        } catch let problem as Problem {
+            #expect(problem.statusCode == 400)
+            #expect(problem.code == "invalid_cursor")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test(arguments: [("1", 1), ("100", 100), (nil, 20)] as [(String?, Int)])
+    func limitsWithinBoundsAreAccepted(limit: String?, expected: Int) throws {
+        #expect(try PageRequest(limit: limit, cursor: nil).limit == expected)
+    }
+
+    @Test(arguments: ["0", "101", "-1", "ten", ""])
+    func limitsOutOfBoundsAreRefused(limit: String) {
+        #expect(throws: Problem.self) { try PageRequest(limit: limit, cursor: nil) }
+    }
+
+    @Test func aPageFetchedWithOneExtraRowHasANextCursor() {
+        let full = Page(fetched: [1, 2, 3], limit: 2) { $0 }
+        #expect(full.items == [1, 2])
+        #expect(full.nextCursor == PageCursor.encode(2))
+        let last = Page(fetched: [1, 2], limit: 2) { $0 }
+        #expect(last.nextCursor == nil)
+    }
+}
+
+@Suite struct ValidateTests {
+    @Test func textIsTrimmedAndBoundedInCharacters() throws {
+        #expect(try Validate.text("  hi  ", field: "title", max: 2) == "hi")
+        #expect(try Validate.text("ééé", field: "title", max: 3) == "ééé")
+        #expect(throws: Problem.self) { try Validate.text("abcd", field: "title", max: 3) }
+        #expect(throws: Problem.self) { try Validate.text("   ", field: "title", max: 3) }
+        #expect(throws: Problem.self) { try Validate.text("a\u{0000}b", field: "title", max: 5) }
+        #expect(try Validate.optionalText("", field: "note", max: 3) == nil)
+    }
+
+    @Test(arguments: ["a@b.co", "First.Last+tag@Example.ORG"])
+    func validEmails(email: String) throws {
+        #expect(try Validate.email(email) == email.lowercased())
+    }
+
+    @Test(arguments: ["", "plain", "a@b", "@b.co", "a@.co", "a@b.", "a b@c.de", "a@b@c.de"])
+    func invalidEmails(email: String) {
+        #expect(throws: Problem.self) { try Validate.email(email) }
+    }
+
+    @Test(arguments: ["abc", "a.b_c", "0cool", String(repeating: "x", count: 30)])
+    func validUsernames(username: String) throws {
+        #expect(try Validate.username(username.uppercased()) == username.lowercased())
+    }
+
+    @Test(arguments: ["ab", "_abc", ".abc", "ab-c", "ab c", "ümlaut", String(repeating: "x", count: 31)])
+    func invalidUsernames(username: String) {
+        #expect(throws: Problem.self) { try Validate.username(username) }
+    }
+
+    @Test(arguments: [(90.0, 180.0), (-90.0, -180.0), (0.0, 0.0)])
+    func coordinatesOnTheBoundsAreValid(latitude: Double, longitude: Double) throws {
+        try Validate.coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    @Test(arguments: [(90.000001, 0.0), (0.0, -180.1), (Double.nan, 0.0), (0.0, Double.infinity)])
+    func coordinatesPastTheBoundsAreInvalid(latitude: Double, longitude: Double) {
+        #expect(throws: Problem.self) { try Validate.coordinate(latitude: latitude, longitude: longitude) }
+    }
+}
+
+@Suite struct RateLimiterTests {
+    @Test func aBucketEmptiesAndRefillsWithTheClock() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(capacity: 2, period: 60, clock: clock.wallClock)
+        #expect(limiter.acquire("k") == nil)
+        #expect(limiter.acquire("k") == nil)
+        #expect(limiter.acquire("k") == 30)
+        #expect(limiter.acquire("other") == nil, "keys are independent")
+        clock.advance(by: 30)
+        #expect(limiter.acquire("k") == nil)
+        #expect(limiter.acquire("k") != nil)
+    }
+
+    @Test func checkingDoesNotConsumeButRecordingDoes() {
+        let limiter = RateLimiter(capacity: 1, period: 60, clock: ManualClock().wallClock)
+        #expect(limiter.retryAfter("k") == nil)
+        #expect(limiter.retryAfter("k") == nil)
+        limiter.record("k")
+        #expect(limiter.retryAfter("k") != nil)
+        #expect(throws: Problem.self) { try limiter.enforce("k") }
+    }
+}
+
+@Suite struct ProblemTests {
+    @Test func encodesAsRFC9457() throws {
+        let problem = Problem.tooManyRequests(retryAfter: 3)
+        let object = try #require(try JSONSerialization.jsonObject(with: problem.jsonData) as? [String: Any])
+        #expect(object["status"] as? Int == 429)
+        #expect(object["type"] as? String == "/problems/rate_limited")
+        #expect(object["code"] as? String == "rate_limited")
+        #expect(object["title"] as? String == "Too many requests")
+        #expect(try JSONDecoder().decode(Problem.self, from: problem.jsonData) == problem)
+    }
+
+    @Test func fieldProblemsNameTheField() {
+        let problem = Problem.invalidField("displayName", "is too long.")
+        #expect(problem.code == "invalid_display_name")
+        #expect(problem.detail == "displayName: is too long.")
+    }
+}
+
+@Suite struct ImageKindTests {
+    @Test func recognisesImagesByTheirBytes() {
+        #expect(ImageKind.detect([0xFF, 0xD8, 0xFF, 0xE1]) == .jpeg)
+        #expect(ImageKind.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
+        #expect(ImageKind.detect(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
+        #expect(ImageKind.detect(Array("GIF89a".utf8)) == nil)
+        #expect(ImageKind.detect(Array("<svg>".utf8)) == nil)
+        #expect(ImageKind.detect([]) == nil)
+    }
+
+    @Test func validationChecksSizeAndKind() throws {
+        #expect(try ImageKind.validate([0xFF, 0xD8, 0xFF, 0], maximumBytes: 4) == .jpeg)
+        #expect(throws: Problem.self) { try ImageKind.validate([0xFF, 0xD8, 0xFF, 0, 0], maximumBytes: 4) }
+        #expect(throws: Problem.self) { try ImageKind.validate([UInt8](), maximumBytes: 4) }
+        #expect(throws: Problem.self) { try ImageKind.validate([1, 2, 3], maximumBytes: 4) }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PlatformKit
+import ServiceKit
+import Testing
+
+/// The router every service starts from: problems for every error, request ids, health and metrics.
+@Suite struct ServiceChassisTests {
+    struct Body: Decodable { var name: String; var count: Int }
+    struct Unexpected: Error {}
+
+    func app() -> some ApplicationProtocol {
+        let router = ServiceApplication.router(
+            metrics: ServiceMetrics(), openAPIDocument: Data(#"{"openapi":"3.1.0"}"#.utf8), database: nil)
+        router.post("/decode") { request, context -> HTTPResponse.Status in
+            _ = try await request.decode(as: Body.self, context: context)
+            return .noContent
+        }
+        router.get("/conflict") { _, _ -> HTTPResponse.Status in throw Problem.conflict("taken", "It is taken.") }
+        router.get("/boom") { _, _ -> HTTPResponse.Status in throw Unexpected() }
+        return Application(router: router)
+    }
+
+    @Test(arguments: [
+        (#"{"name": "x"}"#, "`count`"),
+        (#"{"name": "x", "count": "two"}"#, "`count`"),
+        (#"{"name": "x""#, nil),
+    ])
+    func decodingErrorsAreBadRequestProblems(body: String, naming field: String?) async throws {
+        try await app().test(.router) { client in
+            try await client.execute(uri: "/decode", method: .post, body: ByteBuffer(string: body)) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.headers[.contentType] == Problem.mediaType)
+                let problem = try JSONDecoder().decode(Problem.self, from: Data(response.body.readableBytesView))
+                #expect(problem.code == "invalid_body")
+                if let field { #expect(problem.detail?.contains(field) == true) }
+            }
+        }
+    }
+
+    @Test func problemsKeepTheirStatusAndUnexpectedErrorsRevealNothing() async throws {
+        try await app().test(.router) { client in
+            try await client.execute(uri: "/conflict", method: .get) { response in
+                #expect(response.status == .conflict)
+            }
+            try await client.execute(uri: "/boom", method: .get) { response in
+                #expect(response.status == .internalServerError)
+                let problem = try JSONDecoder().decode(Problem.self, from: Data(response.body.readableBytesView))
+                #expect(problem.code == "internal_error")
+                #expect(problem.detail?.contains("Unexpected") == false)
+            }
+            try await client.execute(uri: "/nowhere", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == Problem.mediaType)
+            }
+        }
+    }
+
+    @Test func requestIDsAreKeptOrMadeAndEchoed() async throws {
+        try await app().test(.router) { client in
+            try await client.execute(
+                uri: "/health/live", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "abc-123"]
+            ) { response in
+                #expect(response.headers[HTTPField.Name("X-Request-Id")!] == "abc-123")
+            }
+            try await client.execute(uri: "/health/live", method: .get) { response in
+                #expect(response.headers[HTTPField.Name("X-Request-Id")!]?.isEmpty == false)
+            }
+        }
+    }
+
+    @Test func healthMetricsAndTheOpenAPIDocumentAreServed() async throws {
+        try await app().test(.router) { client in
+            try await client.execute(uri: "/health/ready", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/openapi.json", method: .get) { response in
+                #expect(String(buffer: response.body) == #"{"openapi":"3.1.0"}"#)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(String(buffer: response.body).contains(#"http_requests_total{method="GET",route="/health/ready",status="200"} 1"#))
+            }
+        }
+    }
+}
