@@ -58,7 +58,6 @@ let package = Package(
     products: serviceNames.map { .executable(name: $0, targets: [$0]) } + [
         .executable(name: "Gateway", targets: ["Gateway"]),
         .executable(name: "LocalStack", targets: ["LocalStack"]),
-        .executable(name: "GatewayBenchmark", targets: ["GatewayBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -117,12 +116,6 @@ let package = Package(
             dependencies: ["GatewayService", "ServiceKit", "PlatformKit", serviceLifecycle, logging, configuration]
                 + serviceNames.map { .target(name: "\($0)Service") },
             path: "Gateway/LocalStack",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "GatewayBenchmark",
-            dependencies: ["TestSupport", "GatewayService", nio, nioPosix, nioHTTP1, logging],
-            path: "Benchmarks/GatewayBenchmark",
             swiftSettings: swiftSettings
         ),
         .target(

@@ -333,8 +333,10 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return HTTPRequestHead(version: .http1_1, method: head.method, uri: head.uri, headers: headers)
     }
 
+    /// `expect` too: the gateway reads the body itself, and a service's interim 100 would reach a client
+    /// that may not have asked for it.
     private static let droppedRequestHeaders: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade",
+        "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade", "expect",
         PlatformHeaders.internalToken.lowercased(), PlatformHeaders.forwardedFor.lowercased(),
         PlatformHeaders.requestID.lowercased(),
     ]

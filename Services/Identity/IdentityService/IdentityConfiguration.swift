@@ -14,6 +14,7 @@ import ServiceKit
 /// | `OIDC_PROVIDERS` | JSON array of ``OIDCProvider`` | none |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_SECURITY` (`plain`/`starttls`), `SMTP_USERNAME`, `SMTP_PASSWORD`, `MAIL_FROM` | the relay | unset: mail goes to `DATA_DIR/mail/` |
 /// | `PASSWORD_RESET_URL` | the page the reset link opens | http://localhost:8080/reset-password |
+/// | `LOGIN_RATE_LIMIT_PER_MINUTE` | sign-in attempts per client address per minute | 30 |
 public struct IdentityConfiguration: Sendable {
     public var settings: ServiceSettings
     public var signingKey: Curve25519.Signing.PrivateKey
@@ -74,10 +75,13 @@ public struct IdentityConfiguration: Sendable {
                 password: reader.string(forKey: "smtp.password", isSecret: true),
                 sender: reader.string(forKey: "mail.from", default: "no-reply@localhost"))
         }
+        var limits = IdentityRateLimits()
+        limits.loginsPerAddress = reader.int(forKey: "login.rate.limit.per.minute", default: limits.loginsPerAddress)
         self.init(
             settings: settings, signingKey: key, signingKeyID: reader.string(forKey: "identity.signing.key.id"),
             bcryptCost: cost, oidcProviders: providers, smtp: smtp,
-            passwordResetURL: reader.string(forKey: "password.reset.url", default: "http://localhost:8080/reset-password"))
+            passwordResetURL: reader.string(forKey: "password.reset.url", default: "http://localhost:8080/reset-password"),
+            limits: limits)
     }
 }
 
