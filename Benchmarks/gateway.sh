@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_RUN=${1:-15}
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
 
-swift build -c release --product LocalStack >/dev/null
+swift build -c release --product LocalStack 2>&1 | grep -E "error|Compiling|Build" | tail -3 >&2
 BIN="$(swift build -c release --show-bin-path)/LocalStack"
 DATA=$(mktemp -d)
 cleanup() { kill "${STACK_PID:-}" "${NGINX_PID:-}" 2>/dev/null || true; rm -rf "$DATA"; }
@@ -23,7 +23,7 @@ DATA_DIR="$DATA" LOG_LEVEL=error RATE_LIMIT_PER_MINUTE=100000000 LOGIN_RATE_LIMI
 STACK_PID=$!
 for _ in $(seq 1 100); do curl -sf localhost:8080/health/live >/dev/null && curl -sf localhost:8081/health/live >/dev/null && break; sleep 0.1; done
 
-PASSWORD="benchmark passphrase 1"
+PASSWORD="correct horse battery staple"
 curl -sf -X POST localhost:8080/v1/auth/register -H 'content-type: application/json' \
     -d "{\"email\":\"bench@example.com\",\"username\":\"bench\",\"password\":\"$PASSWORD\"}" >/dev/null
 TOKEN=$(curl -sf -X POST localhost:8080/v1/auth/login -H 'content-type: application/json' \
@@ -62,8 +62,9 @@ fi
 echo "POST /v1/auth/login (bcrypt cost 12) through the gateway, wrk -t2 -c8"
 printf "  %-22s" "logins:"; wrk -t2 -c8 -d"${SECONDS_PER_RUN}s" --latency -s "$DATA/login.lua" http://127.0.0.1:8080/v1/auth/login | summarize
 echo "GET /v1/users/me through the gateway (wrk -t1 -c16) while logins run (wrk -t1 -c8)"
-wrk -t1 -c8 -d"$((SECONDS_PER_RUN + 2))s" -s "$DATA/login.lua" http://127.0.0.1:8080/v1/auth/login >"$DATA/background.txt" &
+wrk -t1 -c8 -d"$((SECONDS_PER_RUN + 2))s" --latency -s "$DATA/login.lua" http://127.0.0.1:8080/v1/auth/login >"$DATA/background.txt" &
+LOGINS_PID=$!
 sleep 1
 printf "  %-22s" "me during logins:"; wrk -t1 -c16 -d"${SECONDS_PER_RUN}s" --latency -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8080/v1/users/me | summarize
-wait %1 2>/dev/null || true
+wait "$LOGINS_PID"
 printf "  %-22s" "logins meanwhile:"; summarize <"$DATA/background.txt"

@@ -18,6 +18,7 @@ public actor RemoteKeySet {
     private var keys = JWTKeyCollection()
     private var expiresAt: Date = .distantPast
     private var lastAttempt: Date = .distantPast
+    private var inFlight: Task<Void, any Error>?
 
     /// Creates a key set that reads `url` with `httpClient`.
     public init(
@@ -42,11 +43,30 @@ public actor RemoteKeySet {
         }
     }
 
+    /// Fetches the keys unless that was tried less than `minimumRefreshInterval` ago; callers arriving
+    /// while a fetch is under way wait for it instead of failing on the old keys.
     @discardableResult
     private func refreshIfAllowed() async throws -> Bool {
+        if let inFlight {
+            try await inFlight.value
+            return true
+        }
         let now = clock.now
         guard now.timeIntervalSince(lastAttempt) >= minimumRefreshInterval else { return false }
         lastAttempt = now
+        let (url, httpClient, defaultLifetime) = (url, httpClient, defaultLifetime)
+        let fetch = Task { try await Self.fetch(url: url, httpClient: httpClient, defaultLifetime: defaultLifetime) }
+        inFlight = Task { _ = try await fetch.value }
+        defer { inFlight = nil }
+        let (fresh, lifetime) = try await fetch.value
+        keys = fresh
+        expiresAt = now.addingTimeInterval(lifetime)
+        return true
+    }
+
+    private static func fetch(url: String, httpClient: HTTPClient, defaultLifetime: TimeInterval) async throws
+        -> (JWTKeyCollection, TimeInterval)
+    {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
         let response = try await httpClient.execute(request, timeout: .seconds(5))
@@ -55,13 +75,11 @@ public actor RemoteKeySet {
         let jwks = try JSONDecoder().decode(JWKS.self, from: Data(body.readableBytesView))
         let fresh = JWTKeyCollection()
         try await fresh.add(jwks: jwks)
-        keys = fresh
-        expiresAt = now.addingTimeInterval(Self.maxAge(response.headers.first(name: "Cache-Control")) ?? defaultLifetime)
-        return true
+        return (fresh, maxAge(response.headers.first(name: "Cache-Control")) ?? defaultLifetime)
     }
 
     /// The `max-age` directive of a Cache-Control header, in seconds.
-    static func maxAge(_ cacheControl: String?) -> TimeInterval? {
+    public static func maxAge(_ cacheControl: String?) -> TimeInterval? {
         guard let cacheControl else { return nil }
         for directive in cacheControl.split(separator: ",") {
             let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)

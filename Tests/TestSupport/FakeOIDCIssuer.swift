@@ -3,6 +3,7 @@ import Hummingbird
 import JWTKit
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// A local OpenID Connect issuer for tests: publishes a JWKS and signs ID tokens with its own ES256 key,
 /// the way Google or Facebook would.
@@ -12,6 +13,15 @@ public final class FakeOIDCIssuer: Sendable {
     public let keyID = "test-key-1"
     private let keys: JWTKeyCollection
     private let group: ServiceGroup
+    private let fetches: Counter
+    /// How many times the JWKS was fetched.
+    public var jwksFetches: Int { fetches.value }
+
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+        func increment() { count.withLock { $0 += 1 } }
+    }
     /// The JWKS URL the identity service is configured with.
     public let jwksURL: String
 
@@ -39,8 +49,10 @@ public final class FakeOIDCIssuer: Sendable {
             {"keys":[{"kty":"EC","crv":"P-256","alg":"ES256","use":"sig","kid":"test-key-1","x":"\(parameters.x)","y":"\(parameters.y)"}]}
             """
         let router = Router()
+        let fetches = Counter()
         router.get("/jwks") { _, _ in
-            Response(
+            fetches.increment()
+            return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
                 body: .init(byteBuffer: ByteBuffer(string: jwks)))
         }
@@ -52,12 +64,13 @@ public final class FakeOIDCIssuer: Sendable {
         Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        return FakeOIDCIssuer(keys: keys, group: group, jwksURL: "http://127.0.0.1:\(port)/jwks")
+        return FakeOIDCIssuer(keys: keys, group: group, fetches: fetches, jwksURL: "http://127.0.0.1:\(port)/jwks")
     }
 
-    private init(keys: JWTKeyCollection, group: ServiceGroup, jwksURL: String) {
+    private init(keys: JWTKeyCollection, group: ServiceGroup, fetches: Counter, jwksURL: String) {
         self.keys = keys
         self.group = group
+        self.fetches = fetches
         self.jwksURL = jwksURL
     }
 
