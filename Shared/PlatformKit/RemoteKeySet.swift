@@ -44,7 +44,8 @@ public actor RemoteKeySet {
     }
 
     /// Fetches the keys unless that was tried less than `minimumRefreshInterval` ago; callers arriving
-    /// while a fetch is under way wait for it instead of failing on the old keys.
+    /// while a fetch is under way wait for that fetch (which stores the keys) instead of failing on the
+    /// old keys.
     @discardableResult
     private func refreshIfAllowed() async throws -> Bool {
         if let inFlight {
@@ -54,14 +55,17 @@ public actor RemoteKeySet {
         let now = clock.now
         guard now.timeIntervalSince(lastAttempt) >= minimumRefreshInterval else { return false }
         lastAttempt = now
-        let (url, httpClient, defaultLifetime) = (url, httpClient, defaultLifetime)
-        let fetch = Task { try await Self.fetch(url: url, httpClient: httpClient, defaultLifetime: defaultLifetime) }
-        inFlight = Task { _ = try await fetch.value }
+        let refresh = Task { try await self.fetchAndStore() }
+        inFlight = refresh
         defer { inFlight = nil }
-        let (fresh, lifetime) = try await fetch.value
-        keys = fresh
-        expiresAt = now.addingTimeInterval(lifetime)
+        try await refresh.value
         return true
+    }
+
+    private func fetchAndStore() async throws {
+        let (fresh, lifetime) = try await Self.fetch(url: url, httpClient: httpClient, defaultLifetime: defaultLifetime)
+        keys = fresh
+        expiresAt = clock.now.addingTimeInterval(lifetime)
     }
 
     private static func fetch(url: String, httpClient: HTTPClient, defaultLifetime: TimeInterval) async throws

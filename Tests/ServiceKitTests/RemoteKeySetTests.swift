@@ -7,7 +7,7 @@ import TestSupport
 /// Key sets are fetched once, even when many tokens arrive together before the first fetch ends.
 @Suite struct RemoteKeySetTests {
     @Test func concurrentFirstVerificationsShareOneFetch() async throws {
-        let issuer = try await FakeOIDCIssuer.start()
+        let issuer = try await FakeOIDCIssuer.start(jwksLatency: .milliseconds(100))
         defer { Task { await issuer.stop() } }
         let clock = ManualClock(Date())
         let keySet = RemoteKeySet(url: issuer.jwksURL, httpClient: .platform, clock: clock.wallClock)

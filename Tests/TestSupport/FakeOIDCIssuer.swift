@@ -40,7 +40,8 @@ public final class FakeOIDCIssuer: Sendable {
         public func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
-    public static func start() async throws -> FakeOIDCIssuer {
+    /// Starts the issuer; `jwksLatency` makes each key-set answer take that long, like a remote issuer.
+    public static func start(jwksLatency: Duration = .zero) async throws -> FakeOIDCIssuer {
         let key = ES256PrivateKey()
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: key, kid: "test-key-1")
@@ -52,6 +53,7 @@ public final class FakeOIDCIssuer: Sendable {
         let fetches = Counter()
         router.get("/jwks") { _, _ in
             fetches.increment()
+            if jwksLatency > .zero { try await Task.sleep(for: jwksLatency) }
             return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
                 body: .init(byteBuffer: ByteBuffer(string: jwks)))
