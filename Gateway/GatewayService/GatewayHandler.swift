@@ -53,6 +53,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        clientAddress = context.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     // MARK: Client side
@@ -319,7 +320,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     // MARK: Headers
 
-    private var clientAddress: String { context.channel.remoteAddress?.ipAddress ?? "unknown" }
+    /// The peer's address, read once per connection (formatting it costs more than the lookup).
+    private var clientAddress = "unknown"
 
     /// The request as the service sees it: hop-by-hop and spoofable headers dropped, our own added.
     private func forwardedHead(_ head: HTTPRequestHead, requestID: String) -> HTTPRequestHead {
@@ -350,7 +352,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         {
             return given
         }
-        return UUID().uuidString.lowercased()
+        return RequestIDs.next()
     }
 
     private static func path(of uri: String) -> Substring {
