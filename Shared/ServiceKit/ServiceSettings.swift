@@ -59,6 +59,11 @@ public struct ServiceSettings: Sendable {
         guard let environment else { throw ConfigurationError.invalid("ENVIRONMENT must be development or production") }
         let dataDirectory = reader.string(forKey: "data.dir", default: "data")
         let secrets = DevelopmentSecrets(directory: dataDirectory, environment: environment)
+        let internalToken = try reader.string(forKey: "internal.token", isSecret: true)
+            ?? secrets.value(named: "internal-token")
+        if environment == .production, internalToken.count < 32 || internalToken.contains("development") {
+            throw ConfigurationError.invalid("INTERNAL_TOKEN must be a random secret of at least 32 characters in production")
+        }
         self.init(
             service: service,
             environment: environment,
@@ -66,8 +71,7 @@ public struct ServiceSettings: Sendable {
             port: reader.int(forKey: "port", default: service.defaultPort),
             dataDirectory: dataDirectory,
             database: reader.string(forKey: "database.path").map { .file($0) },
-            internalToken: try reader.string(forKey: "internal.token", isSecret: true)
-                ?? secrets.value(named: "internal-token"),
+            internalToken: internalToken,
             identityURL: reader.string(forKey: "identity.url", default: "http://127.0.0.1:\(ServiceName.identity.defaultPort)"),
             logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info
         )
