@@ -45,7 +45,10 @@ func service(_ name: String, dependencies: [Target.Dependency] = []) -> [Target]
         ),
         .testTarget(
             name: "\(name)ServiceTests",
-            dependencies: [.target(name: "\(name)Service"), "TestSupport", hummingbirdTesting],
+            dependencies: [
+                .target(name: "\(name)Service"), "TestSupport", "ServiceKit", "PlatformKit", hummingbirdTesting,
+                configuration, crypto,
+            ],
             path: "Tests/\(name)ServiceTests",
             swiftSettings: swiftSettings
         ),
@@ -131,7 +134,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceKitTests",
-            dependencies: ["ServiceKit", "PlatformKit", "TestSupport", hummingbirdTesting, hummingbird, jwtKit, crypto, httpTypes],
+            dependencies: [
+                "ServiceKit", "PlatformKit", "TestSupport", hummingbirdTesting, hummingbird, jwtKit, crypto, httpTypes,
+                configuration,
+            ],
             path: "Tests/ServiceKitTests",
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,40 @@
+import Configuration
+import Crypto
+import Foundation
+import ServiceKit
+import Testing
+
+@testable import IdentityService
+
+/// The identity service's environment: providers, SMTP, key and cost, with their checks.
+@Suite struct IdentityConfigurationTests {
+    func reader(_ environment: [String: String]) -> ConfigReader {
+        ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
+    }
+
+    let key = Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString()
+
+    @Test func readsProvidersSMTPAndTheSigningKey() throws {
+        let configuration = try IdentityConfiguration(
+            reader: reader([
+                "INTERNAL_TOKEN": "t", "IDENTITY_SIGNING_KEY": key, "BCRYPT_COST": "13",
+                "OIDC_PROVIDERS": #"[{"name":"google","issuers":["https://accounts.google.com"],"jwksURL":"https://g/jwks","audiences":["ios"]}]"#,
+                "SMTP_HOST": "smtp.example.com", "SMTP_USERNAME": "u", "SMTP_PASSWORD": "p", "MAIL_FROM": "hi@example.com",
+            ]))
+        #expect(configuration.signingKey.rawRepresentation.base64EncodedString() == key)
+        #expect(configuration.bcryptCost == 13)
+        #expect(configuration.oidcProviders.map(\.name) == ["google"])
+        #expect(configuration.smtp?.port == 587)
+        #expect(configuration.smtp?.security == .startTLS, "SMTP is encrypted unless told otherwise")
+        #expect(configuration.smtp?.sender == "hi@example.com")
+    }
+
+    @Test(arguments: [
+        ["BCRYPT_COST": "10"], ["OIDC_PROVIDERS": "{not json"], ["IDENTITY_SIGNING_KEY": "c2hvcnQ="],
+        ["SMTP_HOST": "h", "SMTP_SECURITY": "ssl3"],
+    ])
+    func refusesBadValues(overrides: [String: String]) {
+        let environment = ["INTERNAL_TOKEN": "t", "IDENTITY_SIGNING_KEY": key].merging(overrides) { $1 }
+        #expect(throws: ConfigurationError.self) { try IdentityConfiguration(reader: reader(environment)) }
+    }
+}
