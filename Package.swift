@@ -149,7 +149,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StackTests",
-            dependencies: ["TestSupport", "GatewayService", "PlatformKit", asyncHTTPClient, hummingbird, jwtKit, crypto],
+            dependencies: [
+                "TestSupport", "GatewayService", "PlatformKit", asyncHTTPClient, hummingbird, jwtKit, crypto,
+            ],
             path: "Tests/StackTests",
             swiftSettings: swiftSettings
         ),
@@ -161,6 +163,6 @@ var extraDependencies: [String: [Target.Dependency]] {
         "Identity": [
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), jwtKit, crypto, asyncHTTPClient,
             nio, nioPosix, nioSSL, nioExtras, httpTypes,
-        ],
+        ]
     ]
 }

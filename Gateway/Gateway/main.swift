@@ -1,7 +1,7 @@
 import GatewayService
+import Logging
 import ServiceKit
 import ServiceLifecycle
-import Logging
 
 let configuration = try GatewayConfiguration(reader: ServiceSettings.environmentReader())
 let group = ServiceGroup(

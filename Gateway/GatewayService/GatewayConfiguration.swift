@@ -82,7 +82,8 @@ public struct GatewayConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         var upstreams: [ServiceName: Upstream] = [:]
         for service in ServiceName.allCases {
-            let url = reader.string(forKey: ConfigKey([service.rawValue, "url"]), default: "http://127.0.0.1:\(service.defaultPort)")
+            let url = reader.string(
+                forKey: ConfigKey([service.rawValue, "url"]), default: "http://127.0.0.1:\(service.defaultPort)")
             guard let upstream = Upstream(url: url) else {
                 throw GatewayConfigurationError("\(service.rawValue.uppercased())_URL must be http://host:port")
             }

@@ -121,7 +121,9 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let detail = "No route for \(head.method) \(Self.path(of: head.uri))."
             refuse(head, Problem(status: 404, code: "no_route", title: "Not found", detail: detail), requestID, start)
         case .malformed:
-            refuse(head, Problem.badRequest("invalid_path", "The path has dot segments or encoded separators."), requestID, start)
+            refuse(
+                head, Problem.badRequest("invalid_path", "The path has dot segments or encoded separators."), requestID,
+                start)
         case .forward(let service, let requiresToken):
             if let limit = core.rateLimiter.acquire(clientAddress) {
                 return refuse(head, Problem.tooManyRequests(retryAfter: limit), requestID, start)
@@ -143,7 +145,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             generation += 1
             exchange = Exchange(
                 id: generation, service: service, upstream: upstream, requestID: requestID, startedAt: start,
-                keepAlive: head.isKeepAlive, version: head.version, pending: [.head(forwarded)], replay: [.head(forwarded)])
+                keepAlive: head.isKeepAlive, version: head.version, pending: [.head(forwarded)],
+                replay: [.head(forwarded)])
             guard requiresToken else { return connect() }
             authorize(head)
         }
@@ -153,7 +156,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// else off the event loop (signature check), resuming here.
     private func authorize(_ head: HTTPRequestHead) {
         guard let token = AccessTokenVerifier.bearerToken(head.headers.first(name: "authorization")) else {
-            return failExchange(Problem.unauthorized("missing_token", "Send an access token as `Authorization: Bearer <token>`."))
+            return failExchange(
+                Problem.unauthorized("missing_token", "Send an access token as `Authorization: Bearer <token>`."))
         }
         if core.verifier.cachedUser(token: token) != nil { return connect() }
         let verifier = core.verifier
@@ -167,7 +171,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             switch result {
             case .success: handler.connect()
             case .failure(let error):
-                handler.failExchange(error as? Problem ?? Problem.unauthorized("invalid_token", "The access token is not valid."))
+                handler.failExchange(
+                    error as? Problem ?? Problem.unauthorized("invalid_token", "The access token is not valid."))
             }
         }
     }
@@ -276,7 +281,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var headers = headers
         headers.add(name: "content-length", value: String(body.readableBytes))
         if !keepAlive { headers.add(name: "connection", value: "close") }
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         finishResponse(keepAlive: keepAlive)
     }
@@ -297,12 +303,18 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let json = HTTPHeaders([("content-type", "application/json"), ("x-request-id", requestID)])
         switch endpoint {
         case .live:
-            respond(status: .ok, headers: json, body: ByteBuffer(string: #"{"status":"ok"}"#), version: head.version, keepAlive: head.isKeepAlive)
+            respond(
+                status: .ok, headers: json, body: ByteBuffer(string: #"{"status":"ok"}"#), version: head.version,
+                keepAlive: head.isKeepAlive)
         case .ready:
-            respond(status: .ok, headers: json, body: ByteBuffer(string: #"{"status":"ready"}"#), version: head.version, keepAlive: head.isKeepAlive)
+            respond(
+                status: .ok, headers: json, body: ByteBuffer(string: #"{"status":"ready"}"#), version: head.version,
+                keepAlive: head.isKeepAlive)
         case .metrics:
             let headers = HTTPHeaders([("content-type", "text/plain; version=0.0.4"), ("x-request-id", requestID)])
-            respond(status: .ok, headers: headers, body: core.metrics.exposition(), version: head.version, keepAlive: head.isKeepAlive)
+            respond(
+                status: .ok, headers: headers, body: core.metrics.exposition(), version: head.version,
+                keepAlive: head.isKeepAlive)
         case .openAPI:
             let merger = core.openAPI
             let promise = context.eventLoop.makePromise(of: Data.self)
@@ -348,7 +360,9 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The client's request id when it is short and plain, else a new one.
     private static func requestID(from headers: HTTPHeaders) -> String {
         if let given = headers.first(name: PlatformHeaders.requestID), (8...64).contains(given.utf8.count),
-            given.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) })
+            given.utf8.allSatisfy({
+                $0 == UInt8(ascii: "-") || ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122)
+            })
         {
             return given
         }
@@ -395,8 +409,10 @@ extension GatewayHandler: UpstreamDelegate {
     func upstreamResponseEnd() {
         guard let exchange, let channel = exchange.channel else { return }
         self.exchange = nil
-        core.metrics.record(target: exchange.service.rawValue, status: exchange.responseStatus, since: exchange.startedAt)
-        let upstreamClosing = (try? channel.pipeline.syncOperations.handler(type: UpstreamHandler.self))?.closeAfterResponse ?? true
+        core.metrics.record(
+            target: exchange.service.rawValue, status: exchange.responseStatus, since: exchange.startedAt)
+        let upstreamClosing =
+            (try? channel.pipeline.syncOperations.handler(type: UpstreamHandler.self))?.closeAfterResponse ?? true
         if exchange.requestComplete && !upstreamClosing {
             pool.release(channel, to: exchange.upstream)
         } else {
@@ -418,9 +434,10 @@ extension GatewayHandler: UpstreamDelegate {
             self.exchange = exchange
             return connect()
         }
-        failExchange(Problem(
-            status: 502, code: "bad_gateway", title: "Bad gateway",
-            detail: "The \(exchange.service.rawValue) service closed the connection without answering."))
+        failExchange(
+            Problem(
+                status: 502, code: "bad_gateway", title: "Bad gateway",
+                detail: "The \(exchange.service.rawValue) service closed the connection without answering."))
     }
 
     func upstreamWritabilityChanged(isWritable: Bool) {
@@ -430,8 +447,9 @@ extension GatewayHandler: UpstreamDelegate {
 
     private func responseHeadTimedOut(_ id: Int) {
         guard let exchange, exchange.id == id, !exchange.responseStarted else { return }
-        failExchange(Problem(
-            status: 504, code: "gateway_timeout", title: "Gateway timeout",
-            detail: "The \(exchange.service.rawValue) service did not answer in time."))
+        failExchange(
+            Problem(
+                status: 504, code: "gateway_timeout", title: "Gateway timeout",
+                detail: "The \(exchange.service.rawValue) service did not answer in time."))
     }
 }

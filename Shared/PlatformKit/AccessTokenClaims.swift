@@ -32,7 +32,9 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
 
     /// Signature checks happen in jwt-kit; expiry is checked by ``AccessTokenVerifier`` against its clock.
     public func verify(using algorithm: some JWTAlgorithm) async throws {
-        guard iss.value == Self.issuer else { throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "issuer") }
+        guard iss.value == Self.issuer else {
+            throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "issuer")
+        }
         try aud.verifyIntendedAudience(includes: Self.audience)
     }
 }

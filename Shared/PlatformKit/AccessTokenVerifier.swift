@@ -25,7 +25,9 @@ public final class AccessTokenVerifier: Sendable {
     }
 
     /// A verifier whose keys come from the identity service's JWKS at `jwksURL`.
-    public static func remote(jwksURL: String, httpClient: HTTPClient, clock: WallClock = .system) -> AccessTokenVerifier {
+    public static func remote(jwksURL: String, httpClient: HTTPClient, clock: WallClock = .system)
+        -> AccessTokenVerifier
+    {
         let keySet = RemoteKeySet(url: jwksURL, httpClient: httpClient, clock: clock)
         return AccessTokenVerifier(clock: clock) { token in try await keySet.verify(token, as: AccessTokenClaims.self) }
     }

@@ -17,7 +17,9 @@ public enum ImageKind: String, Sendable, Codable {
         let head = Array(bytes.prefix(12))
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if head.count == 12, head[0..<4].elementsEqual(Array("RIFF".utf8)), head[8..<12].elementsEqual(Array("WEBP".utf8)) {
+        if head.count == 12, head[0..<4].elementsEqual(Array("RIFF".utf8)),
+            head[8..<12].elementsEqual(Array("WEBP".utf8))
+        {
             return .webp
         }
         return nil

@@ -16,7 +16,8 @@ public struct PageRequest: Sendable, Equatable {
     public init(limit: String?, cursor: String?) throws {
         if let limit {
             guard let value = Int(limit), (1...Self.maximumLimit).contains(value) else {
-                throw Problem.badRequest("invalid_limit", "limit must be a whole number from 1 to \(Self.maximumLimit).")
+                throw Problem.badRequest(
+                    "invalid_limit", "limit must be a whole number from 1 to \(Self.maximumLimit).")
             }
             self.limit = value
         } else {

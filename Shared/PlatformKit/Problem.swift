@@ -59,7 +59,9 @@ extension Problem {
     }
 
     /// 401: missing, expired or forged credentials.
-    public static func unauthorized(_ code: String = "unauthorized", _ detail: String = "A valid access token is required.")
+    public static func unauthorized(
+        _ code: String = "unauthorized", _ detail: String = "A valid access token is required."
+    )
         -> Problem
     {
         Problem(status: 401, code: code, title: "Unauthorized", detail: detail)
@@ -82,7 +84,9 @@ extension Problem {
 
     /// 413: the body is larger than the route accepts.
     public static func payloadTooLarge(limit: Int) -> Problem {
-        Problem(status: 413, code: "payload_too_large", title: "Payload too large", detail: "The body exceeds \(limit) bytes.")
+        Problem(
+            status: 413, code: "payload_too_large", title: "Payload too large",
+            detail: "The body exceeds \(limit) bytes.")
     }
 
     /// 415: the body is not of a type the route accepts.
@@ -94,7 +98,9 @@ extension Problem {
     public static func tooManyRequests(retryAfter: Int, _ detail: String = "Too many requests; try again later.")
         -> Problem
     {
-        Problem(status: 429, code: "rate_limited", title: "Too many requests", detail: detail, retryAfter: max(1, retryAfter))
+        Problem(
+            status: 429, code: "rate_limited", title: "Too many requests", detail: detail,
+            retryAfter: max(1, retryAfter))
     }
 
     /// 503: an upstream service cannot be reached.

@@ -45,7 +45,8 @@ public enum Validate {
         guard username.unicodeScalars.allSatisfy({ allowedUsernameScalars.contains($0) }),
             let first = username.unicodeScalars.first, CharacterSet.alphanumerics.contains(first)
         else {
-            throw Problem.invalidField(field, "may use only a-z, 0-9, '_' and '.', and must start with a letter or digit.")
+            throw Problem.invalidField(
+                field, "may use only a-z, 0-9, '_' and '.', and must start with a letter or digit.")
         }
         return username
     }

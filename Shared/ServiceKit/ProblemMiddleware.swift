@@ -35,13 +35,16 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return Problem(status: 503, code: "cancelled", title: "Request cancelled")
         default:
             logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
-            return Problem(status: 500, code: "internal_error", title: "Internal error", detail: "Something went wrong on our side.")
+            return Problem(
+                status: 500, code: "internal_error", title: "Internal error",
+                detail: "Something went wrong on our side.")
         }
     }
 
     private static func problem(status: Int, message: String?) -> Problem {
         switch status {
-        case 404: return Problem(status: 404, code: "not_found", title: "Not found", detail: message ?? "No such route.")
+        case 404:
+            return Problem(status: 404, code: "not_found", title: "Not found", detail: message ?? "No such route.")
         case 405: return Problem(status: 405, code: "method_not_allowed", title: "Method not allowed", detail: message)
         case 413: return Problem(status: 413, code: "payload_too_large", title: "Payload too large", detail: message)
         case 400: return Problem(status: 400, code: "invalid_body", title: "Bad request", detail: message)

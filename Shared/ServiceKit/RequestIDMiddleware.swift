@@ -12,7 +12,8 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
         async throws -> Response
     {
         var context = context
-        let id = request.headers[requestIDField].flatMap { $0.count <= 128 ? $0 : nil } ?? UUID().uuidString.lowercased()
+        let id =
+            request.headers[requestIDField].flatMap { $0.count <= 128 ? $0 : nil } ?? UUID().uuidString.lowercased()
         context.logger[metadataKey: "request_id"] = .string(id)
         var response = try await next(request, context)
         response.headers[requestIDField] = id

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import Hummingbird
-import ServiceLifecycle
 import Logging
 import PlatformKit
+import ServiceLifecycle
 
 /// The chassis every service is built on: a router with the platform's middleware and endpoints, and an
 /// application that listens where the settings say.
@@ -27,8 +27,10 @@ public enum ServiceApplication {
                 _ = try await database?.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
                 return try PlatformJSON.encoder.encodeResponse(HealthStatus(status: "ready"))
             } catch {
-                return Problem(status: 503, code: "not_ready", title: "Not ready", detail: "The database is not reachable.")
-                    .response()
+                return Problem(
+                    status: 503, code: "not_ready", title: "Not ready", detail: "The database is not reachable."
+                )
+                .response()
             }
         }
         router.get("/metrics") { _, _ in
@@ -63,7 +65,8 @@ public enum ServiceApplication {
 
     /// Loads a service's bundled OpenAPI document.
     public static func openAPIDocument(in bundle: Bundle) -> Data {
-        bundle.url(forResource: "openapi", withExtension: "json").flatMap { try? Data(contentsOf: $0) } ?? Data("{}".utf8)
+        bundle.url(forResource: "openapi", withExtension: "json").flatMap { try? Data(contentsOf: $0) }
+            ?? Data("{}".utf8)
     }
 }
 

@@ -29,11 +29,12 @@ public final class ServiceMetrics: Sendable {
 
     private static var requests: MetricNameDescriptor {
         MetricNameDescriptor(
-        metricName: "http_requests", unitName: "total", helpText: "HTTP requests answered, by route and status.")
+            metricName: "http_requests", unitName: "total", helpText: "HTTP requests answered, by route and status.")
     }
     private static var duration: MetricNameDescriptor {
         MetricNameDescriptor(
-        metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer HTTP requests, by route.")
+            metricName: "http_request_duration", unitName: "seconds",
+            helpText: "Time to answer HTTP requests, by route.")
     }
 
     private static let buckets: [Duration] = [

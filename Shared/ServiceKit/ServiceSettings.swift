@@ -59,10 +59,12 @@ public struct ServiceSettings: Sendable {
         guard let environment else { throw ConfigurationError.invalid("ENVIRONMENT must be development or production") }
         let dataDirectory = reader.string(forKey: "data.dir", default: "data")
         let secrets = DevelopmentSecrets(directory: dataDirectory, environment: environment)
-        let internalToken = try reader.string(forKey: "internal.token", isSecret: true)
+        let internalToken =
+            try reader.string(forKey: "internal.token", isSecret: true)
             ?? secrets.value(named: "internal-token")
         if environment == .production, internalToken.count < 32 || internalToken.contains("development") {
-            throw ConfigurationError.invalid("INTERNAL_TOKEN must be a random secret of at least 32 characters in production")
+            throw ConfigurationError.invalid(
+                "INTERNAL_TOKEN must be a random secret of at least 32 characters in production")
         }
         self.init(
             service: service,
@@ -72,7 +74,8 @@ public struct ServiceSettings: Sendable {
             dataDirectory: dataDirectory,
             database: reader.string(forKey: "database.path").map { .file($0) },
             internalToken: internalToken,
-            identityURL: reader.string(forKey: "identity.url", default: "http://127.0.0.1:\(ServiceName.identity.defaultPort)"),
+            identityURL: reader.string(
+                forKey: "identity.url", default: "http://127.0.0.1:\(ServiceName.identity.defaultPort)"),
             logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info
         )
     }
@@ -119,7 +122,8 @@ public struct DevelopmentSecrets: Sendable {
         let value = generate()
         try value.write(to: file, atomically: true, encoding: .utf8)
         Logger(label: "platform.secrets").warning(
-            "generated a development secret; set it explicitly in production", metadata: ["name": "\(name)", "path": "\(file.path)"])
+            "generated a development secret; set it explicitly in production",
+            metadata: ["name": "\(name)", "path": "\(file.path)"])
         return value
     }
 }

@@ -5,7 +5,8 @@ import Testing
 @testable import IdentityService
 
 @Suite struct PasswordPolicyTests {
-    static let seventyTwoBytes = String("the quick brown fox jumps over the lazy dog 0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZ".prefix(72))
+    static let seventyTwoBytes = String(
+        "the quick brown fox jumps over the lazy dog 0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZ".prefix(72))
 
     @Test(arguments: ["ten chars!", "correct horse battery staple", Self.seventyTwoBytes])
     func acceptsLongUncommonPasswords(password: String) throws {
@@ -13,11 +14,14 @@ import Testing
     }
 
     @Test(arguments: [
-        "nine char", "1234567890", "Password123", "aaaaaaaaaaaa", "ababababab12", "my alice password", "alice@example.com!",
+        "nine char", "1234567890", "Password123", "aaaaaaaaaaaa", "ababababab12", "my alice password",
+        "alice@example.com!",
         Self.seventyTwoBytes + "x",
     ])
     func refusesWeakPasswords(password: String) {
-        #expect(throws: Problem.self) { try PasswordPolicy.check(password, username: "alice", email: "alice@example.com") }
+        #expect(throws: Problem.self) {
+            try PasswordPolicy.check(password, username: "alice", email: "alice@example.com")
+        }
     }
 }
 
@@ -44,7 +48,8 @@ import Testing
                 id: "u1", email: "a@b.co", emailVerified: false, username: "alice", passwordHash: "x", displayName: "",
                 bio: "", homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now))
         try await database.createSession(
-            SessionRecord(id: "s1", userId: "u1", userAgent: nil, createdAt: now, lastUsedAt: now), refreshTokenHash: "h1")
+            SessionRecord(id: "s1", userId: "u1", userAgent: nil, createdAt: now, lastUsedAt: now),
+            refreshTokenHash: "h1")
         return database
     }
 
@@ -54,11 +59,15 @@ import Testing
             Issue.record("expected rotation")
             return
         }
-        guard case .reused = try await database.rotate(refreshTokenHash: "h1", to: "h3", now: now.addingTimeInterval(60)) else {
+        guard
+            case .reused = try await database.rotate(refreshTokenHash: "h1", to: "h3", now: now.addingTimeInterval(60))
+        else {
             Issue.record("expected reuse detection")
             return
         }
-        guard case .invalid = try await database.rotate(refreshTokenHash: "h2", to: "h4", now: now.addingTimeInterval(61)) else {
+        guard
+            case .invalid = try await database.rotate(refreshTokenHash: "h2", to: "h4", now: now.addingTimeInterval(61))
+        else {
             Issue.record("the session should be revoked")
             return
         }
@@ -70,7 +79,8 @@ import Testing
         await #expect(throws: Problem.conflict("username_taken", "The username 'ALICE' is taken.")) {
             try await database.createUser(
                 UserRecord(
-                    id: "u2", email: "c@d.co", emailVerified: false, username: "ALICE", passwordHash: "x", displayName: "",
+                    id: "u2", email: "c@d.co", emailVerified: false, username: "ALICE", passwordHash: "x",
+                    displayName: "",
                     bio: "", homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now))
         }
     }
@@ -78,11 +88,15 @@ import Testing
     @Test func aResetTokenWorksOnceAndOnlyBeforeItExpires() async throws {
         let database = try await databaseWithSession()
         try await database.createResetToken(
-            PasswordResetTokenRecord(tokenHash: "r1", userId: "u1", createdAt: now, expiresAt: now.addingTimeInterval(1800)),
+            PasswordResetTokenRecord(
+                tokenHash: "r1", userId: "u1", createdAt: now, expiresAt: now.addingTimeInterval(1800)),
             mail: MailMessage(recipient: "a@b.co", subject: "s", body: "b"))
         #expect(try await database.userForResetToken(tokenHash: "r1", now: now.addingTimeInterval(1800)) == nil)
-        #expect(try await database.resetPassword(tokenHash: "r1", userID: "u1", passwordHash: "new", notice: nil, now: now))
-        #expect(!(try await database.resetPassword(tokenHash: "r1", userID: "u1", passwordHash: "again", notice: nil, now: now)))
+        #expect(
+            try await database.resetPassword(tokenHash: "r1", userID: "u1", passwordHash: "new", notice: nil, now: now))
+        #expect(
+            !(try await database.resetPassword(
+                tokenHash: "r1", userID: "u1", passwordHash: "again", notice: nil, now: now)))
         #expect(try await database.user(id: "u1")?.passwordHash == "new")
         #expect(try await database.activeSessions(userID: "u1").isEmpty)
     }

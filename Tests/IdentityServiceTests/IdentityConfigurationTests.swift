@@ -18,8 +18,10 @@ import Testing
         let configuration = try IdentityConfiguration(
             reader: reader([
                 "INTERNAL_TOKEN": "t", "IDENTITY_SIGNING_KEY": key, "BCRYPT_COST": "13",
-                "OIDC_PROVIDERS": #"[{"name":"google","issuers":["https://accounts.google.com"],"jwksURL":"https://g/jwks","audiences":["ios"]}]"#,
-                "SMTP_HOST": "smtp.example.com", "SMTP_USERNAME": "u", "SMTP_PASSWORD": "p", "MAIL_FROM": "hi@example.com",
+                "OIDC_PROVIDERS":
+                    #"[{"name":"google","issuers":["https://accounts.google.com"],"jwksURL":"https://g/jwks","audiences":["ios"]}]"#,
+                "SMTP_HOST": "smtp.example.com", "SMTP_USERNAME": "u", "SMTP_PASSWORD": "p",
+                "MAIL_FROM": "hi@example.com",
             ]))
         #expect(configuration.signingKey.rawRepresentation.base64EncodedString() == key)
         #expect(configuration.bcryptCost == 13)

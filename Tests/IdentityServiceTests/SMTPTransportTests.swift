@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import IdentityService
 
@@ -13,8 +13,10 @@ import TestSupport
     @Test func deliversOverPlainSMTP() async throws {
         let server = try await FakeSMTPServer.start()
         defer { Task { await server.stop() } }
-        try await SMTPTransport(settings: .init(host: "127.0.0.1", port: server.port, security: .plain, sender: "me@platform.test"))
-            .send(message)
+        try await SMTPTransport(
+            settings: .init(host: "127.0.0.1", port: server.port, security: .plain, sender: "me@platform.test")
+        )
+        .send(message)
         let received = await server.nextMessage()
         #expect(received.from == "me@platform.test")
         #expect(received.recipients == ["alice@example.com"])
@@ -39,7 +41,8 @@ import TestSupport
     @Test func refusesToSendInTheClearWhenSTARTTLSIsRequired() async throws {
         let server = try await FakeSMTPServer.start()
         defer { Task { await server.stop() } }
-        let settings = SMTPSettings(host: "127.0.0.1", port: server.port, security: .startTLS, sender: "me@platform.test")
+        let settings = SMTPSettings(
+            host: "127.0.0.1", port: server.port, security: .startTLS, sender: "me@platform.test")
         await #expect(throws: SMTPError.self) { try await SMTPTransport(settings: settings).send(message) }
         #expect(server.messages.isEmpty)
     }

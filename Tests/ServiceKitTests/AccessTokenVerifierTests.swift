@@ -3,15 +3,16 @@ import Foundation
 import JWTKit
 import PlatformKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The verifier checks each token once, then answers from its cache until the token expires.
 @Suite struct AccessTokenVerifierTests {
     let clock = ManualClock()
 
     func signedToken(keys: JWTKeyCollection, lifetime: TimeInterval = 900) async throws -> String {
-        let claims = AccessTokenClaims(userID: "u1", sessionID: "s1", roles: ["admin"], issuedAt: clock.now, lifetime: lifetime)
+        let claims = AccessTokenClaims(
+            userID: "u1", sessionID: "s1", roles: ["admin"], issuedAt: clock.now, lifetime: lifetime)
         return try await keys.sign(claims, kid: "k1")
     }
 

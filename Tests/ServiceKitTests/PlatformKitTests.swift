@@ -1,7 +1,7 @@
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct PaginationTests {
     @Test func cursorsRoundTrip() throws {

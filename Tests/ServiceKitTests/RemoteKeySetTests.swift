@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// Key sets are fetched once, even when many tokens arrive together before the first fetch ends.
 @Suite struct RemoteKeySetTests {

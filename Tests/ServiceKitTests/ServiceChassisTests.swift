@@ -78,7 +78,9 @@ import Testing
                 #expect(String(buffer: response.body) == #"{"openapi":"3.1.0"}"#)
             }
             try await client.execute(uri: "/metrics", method: .get) { response in
-                #expect(String(buffer: response.body).contains(#"http_requests_total{method="GET",route="/health/ready",status="200"} 1"#))
+                #expect(
+                    String(buffer: response.body).contains(
+                        #"http_requests_total{method="GET",route="/health/ready",status="200"} 1"#))
             }
         }
     }

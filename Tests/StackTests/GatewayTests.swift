@@ -1,7 +1,7 @@
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// The gateway's own behaviour: routing, refusals, forwarded headers, outages.
 @Suite struct GatewayTests {
@@ -52,14 +52,18 @@ import TestSupport
         try await withEchoStack { stack, alice in
             let response = try await stack.gateway.send(
                 .GET, "/v1/echo/ping?x=1", token: alice.accessToken,
-                headers: [("X-Forwarded-For", "6.6.6.6"), ("X-Internal-Token", stack.internalToken), ("X-Request-Id", "client-chosen-id-1")])
+                headers: [
+                    ("X-Forwarded-For", "6.6.6.6"), ("X-Internal-Token", stack.internalToken),
+                    ("X-Request-Id", "client-chosen-id-1"),
+                ])
             let echo = try response.json(EchoService.Echo.self)
             #expect(echo.forwardedFor == "127.0.0.1")
             #expect(echo.internalToken == nil)
             #expect(echo.requestID == "client-chosen-id-1")
             #expect(response.headers.first(name: "x-request-id") == "client-chosen-id-1")
             #expect(echo.authorization == "Bearer \(alice.accessToken)", "services verify the token again")
-            let generated = try await stack.gateway.get("/v1/echo/ping", token: alice.accessToken, headers: [("X-Request-Id", "bad id!")])
+            let generated = try await stack.gateway.get(
+                "/v1/echo/ping", token: alice.accessToken, headers: [("X-Request-Id", "bad id!")])
             let generatedEcho = try generated.json(EchoService.Echo.self)
             #expect(generatedEcho.requestID != "bad id!")
             #expect(generatedEcho.requestID == generated.headers.first(name: "x-request-id"))
@@ -68,9 +72,11 @@ import TestSupport
 
     @Test func bodiesAreForwardedAndOversizedOnesRefused() async throws {
         try await withEchoStack { stack, alice in
-            let fine = try await stack.gateway.send(.POST, "/v1/echo/upload", token: alice.accessToken, body: Data(count: 1 << 20))
+            let fine = try await stack.gateway.send(
+                .POST, "/v1/echo/upload", token: alice.accessToken, body: Data(count: 1 << 20))
             #expect(try fine.json(EchoService.Echo.self).bodyBytes == 1 << 20)
-            let huge = try await stack.gateway.send(.POST, "/v1/echo/upload", token: alice.accessToken, body: Data(count: (10 << 20) + 1))
+            let huge = try await stack.gateway.send(
+                .POST, "/v1/echo/upload", token: alice.accessToken, body: Data(count: (10 << 20) + 1))
             #expect(huge.status == 413)
             #expect(huge.problem?.code == "payload_too_large")
         }
@@ -87,7 +93,8 @@ import TestSupport
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
             let response = try await stack.gateway.send(
-                .POST, path, token: alice.accessToken, json: ["ids": [alice.id]], headers: [("X-Internal-Token", stack.internalToken)])
+                .POST, path, token: alice.accessToken, json: ["ids": [alice.id]],
+                headers: [("X-Internal-Token", stack.internalToken)])
             #expect(response.status == status)
             #expect(response.problem?.code == code)
         }
@@ -118,7 +125,8 @@ import TestSupport
             let identity = stack.direct(.identity)
             let anonymous = try await identity.post(IdentityPaths.internalUsersBatch, json: ["ids": [alice.id]])
             #expect(anonymous.status == 403)
-            let asUser = try await identity.post(IdentityPaths.internalUsersBatch, token: alice.accessToken, json: ["ids": [alice.id]])
+            let asUser = try await identity.post(
+                IdentityPaths.internalUsersBatch, token: alice.accessToken, json: ["ids": [alice.id]])
             #expect(asUser.status == 403)
             let batch = try await identity.send(
                 .POST, IdentityPaths.internalUsersBatch, json: ["ids": [alice.id, "missing"]],
@@ -127,7 +135,8 @@ import TestSupport
             let users = try #require(batch.object["users"] as? [[String: Any]])
             #expect(users.map { $0["username"] as? String } == ["alice"])
             let byName = try await identity.send(
-                .GET, IdentityPaths.internalUserByUsername + "/ALICE", headers: [("X-Internal-Token", stack.internalToken)])
+                .GET, IdentityPaths.internalUserByUsername + "/ALICE",
+                headers: [("X-Internal-Token", stack.internalToken)])
             #expect(byName.object["id"] as? String == alice.id)
         }
     }

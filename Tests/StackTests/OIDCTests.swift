@@ -1,7 +1,7 @@
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// "Sign in with Google/Facebook" against a local OpenID Connect issuer.
 @Suite struct OIDCTests {
@@ -15,7 +15,8 @@ import TestSupport
 
     @Test func aNewPersonGetsAnAccountThatThenChoosesAUsername() async throws {
         try await withTestStack { stack in
-            let token = try await stack.oidc.idToken(subject: "google-123", email: "traveller@gmail.com", now: stack.clock.now)
+            let token = try await stack.oidc.idToken(
+                subject: "google-123", email: "traveller@gmail.com", now: stack.clock.now)
             let first = try await exchange(stack, token)
             #expect(first.status == 200)
             let user = try #require(first.object["user"] as? [String: Any])
@@ -23,11 +24,14 @@ import TestSupport
             #expect(user["hasPassword"] as? Bool == false)
             #expect(user["emailVerified"] as? Bool == true)
             let access = try #require(first.object["accessToken"] as? String)
-            let named = try await stack.gateway.patch(IdentityPaths.me, token: access, json: ["username": "globetrotter"])
+            let named = try await stack.gateway.patch(
+                IdentityPaths.me, token: access, json: ["username": "globetrotter"])
             #expect(named.status == 200)
             #expect(named.object["needsUsername"] as? Bool == false)
             // signing in again with the same subject reaches the same account
-            let again = try await exchange(stack, try await stack.oidc.idToken(subject: "google-123", email: "traveller@gmail.com", now: stack.clock.now))
+            let again = try await exchange(
+                stack,
+                try await stack.oidc.idToken(subject: "google-123", email: "traveller@gmail.com", now: stack.clock.now))
             #expect((again.object["user"] as? [String: Any])?["id"] as? String == user["id"] as? String)
         }
     }
@@ -35,7 +39,8 @@ import TestSupport
     @Test func aVerifiedEmailLinksTheExistingAccount() async throws {
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
-            let token = try await stack.oidc.idToken(subject: "google-alice", email: "alice@example.com", now: stack.clock.now)
+            let token = try await stack.oidc.idToken(
+                subject: "google-alice", email: "alice@example.com", now: stack.clock.now)
             let response = try await exchange(stack, token)
             #expect(response.status == 200)
             #expect((response.object["user"] as? [String: Any])?["id"] as? String == alice.id)
@@ -56,14 +61,20 @@ import TestSupport
     @Test func badIDTokensAreRejected() async throws {
         try await withTestStack { stack in
             let now = stack.clock.now
-            let wrongAudience = try await stack.oidc.idToken(subject: "s", email: "s@x.com", audience: "someone-else", now: now)
-            let wrongIssuer = try await stack.oidc.idToken(subject: "s", email: "s@x.com", issuer: "https://evil.test", now: now)
-            let expired = try await stack.oidc.idToken(subject: "s", email: "s@x.com", now: now.addingTimeInterval(-7200))
+            let wrongAudience = try await stack.oidc.idToken(
+                subject: "s", email: "s@x.com", audience: "someone-else", now: now)
+            let wrongIssuer = try await stack.oidc.idToken(
+                subject: "s", email: "s@x.com", issuer: "https://evil.test", now: now)
+            let expired = try await stack.oidc.idToken(
+                subject: "s", email: "s@x.com", now: now.addingTimeInterval(-7200))
             let valid = try await stack.oidc.idToken(subject: "s", email: "s@x.com", nonce: "n-1", now: now)
             var parts = valid.split(separator: ".").map(String.init)
             parts[2] = String(parts[2].reversed())
             let forged = parts.joined(separator: ".")
-            for (token, nonce) in [(wrongAudience, nil), (wrongIssuer, nil), (expired, nil), (forged, nil), ("garbage", nil), (valid, "other-nonce")] {
+            for (token, nonce) in [
+                (wrongAudience, nil), (wrongIssuer, nil), (expired, nil), (forged, nil), ("garbage", nil),
+                (valid, "other-nonce"),
+            ] {
                 let response = try await exchange(stack, token, nonce: nonce)
                 #expect(response.status == 401)
                 #expect(response.problem?.code == "invalid_id_token")

@@ -1,7 +1,7 @@
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// Every operation in the merged OpenAPI document exists on the running services, and answers a
 /// plain probe (a signed-in caller, placeholder path parameters, an empty JSON object as the body) with
@@ -14,7 +14,8 @@ import TestSupport
             let paths = try #require(document.object["paths"] as? [String: [String: Any]])
             #expect(paths.count >= 15)
             for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
-                let path = template.replacingOccurrences(of: #"\{[^}]+\}"#, with: "placeholder", options: .regularExpression)
+                let path = template.replacingOccurrences(
+                    of: #"\{[^}]+\}"#, with: "placeholder", options: .regularExpression)
                 for (method, operation) in operations.sorted(by: { $0.key < $1.key }) {
                     let documented = Set(((operation as? [String: Any])?["responses"] as? [String: Any] ?? [:]).keys)
                     let hasBody = ["post", "put", "patch"].contains(method)

@@ -1,7 +1,7 @@
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// Changing a password, and recovering an account by e-mail, delivered over SMTP to a local server.
 @Suite struct PasswordTests {
@@ -11,14 +11,16 @@ import TestSupport
 
     /// The reset token in a reset e-mail.
     func token(in message: FakeSMTPServer.Message) throws -> String {
-        let line = try #require(message.data.split(separator: "\n").first { $0.hasPrefix("Or enter this code in the app: ") })
+        let line = try #require(
+            message.data.split(separator: "\n").first { $0.hasPrefix("Or enter this code in the app: ") })
         return String(line.dropFirst("Or enter this code in the app: ".count)).trimmingCharacters(in: .whitespaces)
     }
 
     @Test func changingThePasswordSignsOutOtherDevicesAndSendsANotice() async throws {
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
-            let phone = try await stack.gateway.post(IdentityPaths.login, json: ["identifier": "alice", "password": alice.password])
+            let phone = try await stack.gateway.post(
+                IdentityPaths.login, json: ["identifier": "alice", "password": alice.password])
             let phoneRefresh = try #require(phone.object["refreshToken"] as? String)
             // when
             let changed = try await stack.gateway.post(
@@ -28,8 +30,11 @@ import TestSupport
             #expect(changed.status == 200)
             #expect(try await login(stack, "alice", alice.password) == 401)
             #expect(try await login(stack, "alice", "another long passphrase") == 200)
-            #expect(try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": phoneRefresh]).status == 401)
-            #expect(try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken]).status == 200)
+            #expect(
+                try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": phoneRefresh]).status == 401)
+            #expect(
+                try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken]).status
+                    == 200)
             let notice = await stack.smtp.nextMessage()
             #expect(notice.recipients == ["alice@example.com"])
             #expect(notice.data.contains("Subject: Your password was changed"))
@@ -50,7 +55,8 @@ import TestSupport
             #expect(weak.status == 400)
             #expect(weak.problem?.code == "weak_password")
             let anonymous = try await stack.gateway.post(
-                IdentityPaths.changePassword, json: ["currentPassword": alice.password, "newPassword": "another long passphrase"])
+                IdentityPaths.changePassword,
+                json: ["currentPassword": alice.password, "newPassword": "another long passphrase"])
             #expect(anonymous.status == 401)
             #expect(try await login(stack, "alice", alice.password) == 200)
         }
@@ -61,7 +67,8 @@ import TestSupport
             _ = try await stack.register("alice")
             let known = try await stack.gateway.post(IdentityPaths.forgotPassword, json: ["identifier": "alice"])
             let unknown = try await stack.gateway.post(IdentityPaths.forgotPassword, json: ["identifier": "nobody"])
-            let unknownEmail = try await stack.gateway.post(IdentityPaths.forgotPassword, json: ["identifier": "no@example.com"])
+            let unknownEmail = try await stack.gateway.post(
+                IdentityPaths.forgotPassword, json: ["identifier": "no@example.com"])
             #expect(known.status == 202)
             #expect(known.status == unknown.status && unknown.status == unknownEmail.status)
             #expect(known.body == unknown.body && unknown.body == unknownEmail.body)
@@ -87,7 +94,9 @@ import TestSupport
             #expect(reset.object["accessToken"] == nil, "no automatic sign-in after a reset")
             #expect(try await login(stack, "alice", alice.password) == 401)
             #expect(try await login(stack, "alice", "a brand new passphrase") == 200)
-            #expect(try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken]).status == 401)
+            #expect(
+                try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken]).status
+                    == 401)
             let reused = try await stack.gateway.post(
                 IdentityPaths.resetPassword, json: ["token": token, "newPassword": "yet another passphrase"])
             #expect(reused.status == 400)
@@ -117,7 +126,8 @@ import TestSupport
             _ = try await stack.register("alice")
             _ = try await stack.gateway.post(IdentityPaths.forgotPassword, json: ["identifier": "alice"])
             let token = try token(in: await stack.smtp.nextMessage())
-            let weak = try await stack.gateway.post(IdentityPaths.resetPassword, json: ["token": token, "newPassword": "short"])
+            let weak = try await stack.gateway.post(
+                IdentityPaths.resetPassword, json: ["token": token, "newPassword": "short"])
             #expect(weak.status == 400)
             #expect(weak.problem?.code == "weak_password")
             let good = try await stack.gateway.post(

@@ -1,7 +1,7 @@
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// Profiles, search and pictures through the gateway.
 @Suite struct ProfileTests {
@@ -29,10 +29,12 @@ import TestSupport
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
             _ = try await stack.register("bob")
-            let response = try await stack.gateway.patch(IdentityPaths.me, token: alice.accessToken, json: ["username": "Bob"])
+            let response = try await stack.gateway.patch(
+                IdentityPaths.me, token: alice.accessToken, json: ["username": "Bob"])
             #expect(response.status == 409)
             #expect(response.problem?.code == "username_taken")
-            let renamed = try await stack.gateway.patch(IdentityPaths.me, token: alice.accessToken, json: ["username": "alice.w"])
+            let renamed = try await stack.gateway.patch(
+                IdentityPaths.me, token: alice.accessToken, json: ["username": "alice.w"])
             #expect(renamed.object["username"] as? String == "alice.w")
         }
     }
@@ -45,7 +47,8 @@ import TestSupport
             #expect(response.status == 200)
             #expect(response.object["username"] as? String == "alice")
             #expect(response.object["email"] == nil)
-            #expect(try await stack.gateway.get(IdentityPaths.users + "/no-such-id", token: bob.accessToken).status == 404)
+            #expect(
+                try await stack.gateway.get(IdentityPaths.users + "/no-such-id", token: bob.accessToken).status == 404)
             #expect(try await stack.gateway.get(IdentityPaths.users + "/" + alice.id).status == 401)
         }
     }
@@ -55,14 +58,18 @@ import TestSupport
             let me = try await stack.register("searcher")
             for name in ["anna", "annabel", "anne", "bob"] { _ = try await stack.register(name) }
             let carol = try await stack.register("carol")
-            _ = try await stack.gateway.patch(IdentityPaths.me, token: carol.accessToken, json: ["displayName": "Annika C"])
+            _ = try await stack.gateway.patch(
+                IdentityPaths.me, token: carol.accessToken, json: ["displayName": "Annika C"])
             let first = try await stack.gateway.get(IdentityPaths.users + "?query=ANN&limit=2", token: me.accessToken)
             #expect(first.status == 200)
             let firstNames = (first.object["items"] as? [[String: Any]] ?? []).compactMap { $0["username"] as? String }
             #expect(firstNames == ["anna", "annabel"])
             let cursor = try #require(first.object["nextCursor"] as? String)
-            let second = try await stack.gateway.get(IdentityPaths.users + "?query=ann&limit=2&cursor=\(cursor)", token: me.accessToken)
-            let secondNames = (second.object["items"] as? [[String: Any]] ?? []).compactMap { $0["username"] as? String }
+            let second = try await stack.gateway.get(
+                IdentityPaths.users + "?query=ann&limit=2&cursor=\(cursor)", token: me.accessToken)
+            let secondNames = (second.object["items"] as? [[String: Any]] ?? []).compactMap {
+                $0["username"] as? String
+            }
             #expect(secondNames == ["anne", "carol"])
             #expect(second.object["nextCursor"] == nil)
             // LIKE wildcards are literal
@@ -71,7 +78,9 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["?query=", "?query=ann&limit=0", "?query=ann&limit=101", "?query=ann&limit=x", "?query=ann&cursor=%21%21"])
+    @Test(arguments: [
+        "?query=", "?query=ann&limit=0", "?query=ann&limit=101", "?query=ann&limit=x", "?query=ann&cursor=%21%21",
+    ])
     func badSearchesAreBadRequests(query: String) async throws {
         try await withTestStack { stack in
             let me = try await stack.register("searcher")
@@ -85,7 +94,8 @@ import TestSupport
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
             let bob = try await stack.register("bob")
-            let uploaded = try await stack.gateway.put(IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.png)
+            let uploaded = try await stack.gateway.put(
+                IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.png)
             #expect(uploaded.status == 200)
             let url = try #require(uploaded.object["avatarUrl"] as? String)
             let fetched = try await stack.gateway.get(url, token: bob.accessToken)
@@ -93,7 +103,8 @@ import TestSupport
             #expect(fetched.body == Self.png)
             #expect(fetched.headers.first(name: "content-type") == "image/png")
             let etag = try #require(fetched.headers.first(name: "etag"))
-            let revalidated = try await stack.gateway.get(url, token: bob.accessToken, headers: [("If-None-Match", etag)])
+            let revalidated = try await stack.gateway.get(
+                url, token: bob.accessToken, headers: [("If-None-Match", etag)])
             #expect(revalidated.status == 304)
             #expect(revalidated.body.isEmpty)
             // replacing it changes the ETag
@@ -111,7 +122,8 @@ import TestSupport
             let fake = try await stack.gateway.put(
                 IdentityPaths.me + "/avatar", token: alice.accessToken, body: Data("<svg onload=alert(1)>".utf8))
             #expect(fake.status == 415)
-            let empty = try await stack.gateway.put(IdentityPaths.me + "/avatar", token: alice.accessToken, body: Data())
+            let empty = try await stack.gateway.put(
+                IdentityPaths.me + "/avatar", token: alice.accessToken, body: Data())
             #expect(empty.status == 400)
             let huge = try await stack.gateway.put(
                 IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.png + Data(count: 2 << 20))
@@ -125,9 +137,11 @@ import TestSupport
     @Test func deletingThePictureRemovesIt() async throws {
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
-            #expect(try await stack.gateway.delete(IdentityPaths.me + "/avatar", token: alice.accessToken).status == 404)
+            #expect(
+                try await stack.gateway.delete(IdentityPaths.me + "/avatar", token: alice.accessToken).status == 404)
             _ = try await stack.gateway.put(IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.png)
-            #expect(try await stack.gateway.delete(IdentityPaths.me + "/avatar", token: alice.accessToken).status == 204)
+            #expect(
+                try await stack.gateway.delete(IdentityPaths.me + "/avatar", token: alice.accessToken).status == 204)
             #expect(try await stack.gateway.get("/v1/users/\(alice.id)/avatar", token: alice.accessToken).status == 404)
             let me = try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken)
             #expect(me.object["avatarUrl"] == nil)

@@ -1,7 +1,7 @@
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// Sign-up and sign-in through the gateway, with every kind of bad input.
 @Suite struct RegistrationAndLoginTests {
@@ -40,13 +40,34 @@ import TestSupport
         (["email": "a@example.com", "username": "bob", "password": "short"], "weak_password"),
         (["email": "a@example.com", "username": "bob", "password": "1234567890"], "weak_password"),
         (["email": "a@example.com", "username": "bobby", "password": "bobby is my name ok"], "weak_password"),
-        (["email": "a@example.com", "username": "bob", "password": String(repeating: "x1", count: 37)], "weak_password"),
+        (
+            ["email": "a@example.com", "username": "bob", "password": String(repeating: "x1", count: 37)],
+            "weak_password"
+        ),
         (["email": "not-an-email", "username": "bob", "password": "a long enough passphrase"], "invalid_email"),
         (["email": "a@example.com", "username": "b", "password": "a long enough passphrase"], "invalid_username"),
-        (["email": "a@example.com", "username": "bob smith", "password": "a long enough passphrase"], "invalid_username"),
-        (["email": "a@example.com", "username": String(repeating: "b", count: 31), "password": "a long enough passphrase"], "invalid_username"),
-        (["email": "a@example.com", "username": "bob", "password": "a long enough passphrase", "displayName": String(repeating: "d", count: 51)], "invalid_display_name"),
-        (["email": "a@example.com", "username": "bob", "password": "a long enough passphrase", "displayName": "tab\u{0007}bell"], "invalid_display_name"),
+        (
+            ["email": "a@example.com", "username": "bob smith", "password": "a long enough passphrase"],
+            "invalid_username"
+        ),
+        (
+            [
+                "email": "a@example.com", "username": String(repeating: "b", count: 31),
+                "password": "a long enough passphrase",
+            ], "invalid_username"
+        ),
+        (
+            [
+                "email": "a@example.com", "username": "bob", "password": "a long enough passphrase",
+                "displayName": String(repeating: "d", count: 51),
+            ], "invalid_display_name"
+        ),
+        (
+            [
+                "email": "a@example.com", "username": "bob", "password": "a long enough passphrase",
+                "displayName": "tab\u{0007}bell",
+            ], "invalid_display_name"
+        ),
     ])
     func badRegistrationsAreClearProblems(body: [String: String], code: String) async throws {
         try await withTestStack { stack in
@@ -55,7 +76,8 @@ import TestSupport
             #expect(response.problem?.code == code)
             // nothing was stored: the same username can still be registered properly
             let retry = try await stack.gateway.post(
-                IdentityPaths.register, json: ["email": "ok@example.com", "username": "bob", "password": "a long enough passphrase"])
+                IdentityPaths.register,
+                json: ["email": "ok@example.com", "username": "bob", "password": "a long enough passphrase"])
             #expect(retry.status == 201)
         }
     }
@@ -142,7 +164,9 @@ import TestSupport
             var statuses: [Int] = []
             for name in ["a1", "a2", "a3", "a4"] {
                 statuses.append(
-                    try await stack.gateway.post(IdentityPaths.login, json: ["identifier": name, "password": "whatever it is"]).status)
+                    try await stack.gateway.post(
+                        IdentityPaths.login, json: ["identifier": name, "password": "whatever it is"]
+                    ).status)
             }
             #expect(statuses == [401, 401, 401, 429])
         }

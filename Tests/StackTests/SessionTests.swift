@@ -1,7 +1,7 @@
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// Refresh-token rotation, reuse detection, sign-out and the session list.
 @Suite struct SessionTests {
@@ -85,11 +85,14 @@ import TestSupport
             #expect(items.count == 1)
             #expect(items.first?["current"] as? Bool == true)
             // bob cannot end alice's session
-            let attempt = try await stack.gateway.delete(IdentityPaths.sessions + "/" + alice.sessionID, token: bob.accessToken)
+            let attempt = try await stack.gateway.delete(
+                IdentityPaths.sessions + "/" + alice.sessionID, token: bob.accessToken)
             #expect(attempt.status == 404)
             #expect(try await refresh(stack, alice.refreshToken).status == 200)
             // alice can
-            #expect(try await stack.gateway.delete(IdentityPaths.sessions + "/" + alice.sessionID, token: alice.accessToken).status == 204)
+            #expect(
+                try await stack.gateway.delete(IdentityPaths.sessions + "/" + alice.sessionID, token: alice.accessToken)
+                    .status == 204)
         }
     }
 }

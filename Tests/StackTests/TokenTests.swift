@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import JWTKit
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// Access tokens as the gateway and the services check them.
 @Suite struct TokenTests {
@@ -12,8 +12,10 @@ import TestSupport
         let jwks = try await stack.gateway.get(IdentityPaths.jwks)
         let kid = try #require(((jwks.object["keys"] as? [[String: Any]])?.first?["kid"]) as? String)
         let keys = JWTKeyCollection()
-        await keys.add(eddsa: EdDSA.PrivateKey(backing: Curve25519.Signing.PrivateKey()), kid: JWKIdentifier(string: kid))
-        let claims = AccessTokenClaims(userID: userID, sessionID: "s", roles: ["admin"], issuedAt: stack.clock.now, lifetime: 900)
+        await keys.add(
+            eddsa: EdDSA.PrivateKey(backing: Curve25519.Signing.PrivateKey()), kid: JWKIdentifier(string: kid))
+        let claims = AccessTokenClaims(
+            userID: userID, sessionID: "s", roles: ["admin"], issuedAt: stack.clock.now, lifetime: 900)
         return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
     }
 
@@ -60,7 +62,8 @@ import TestSupport
             let expired = try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken)
             #expect(expired.status == 401)
             #expect(expired.problem?.code == "token_expired")
-            let refreshed = try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])
+            let refreshed = try await stack.gateway.post(
+                IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])
             let access = try #require(refreshed.object["accessToken"] as? String)
             #expect(try await stack.gateway.get(IdentityPaths.me, token: access).status == 200)
         }

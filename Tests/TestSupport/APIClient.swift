@@ -58,14 +58,18 @@ public struct APIClient: Sendable {
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 64 << 20)
-        return APIResponse(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+        return APIResponse(
+            status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
     }
 
-    public func get(_ path: String, token: String? = nil, headers: [(String, String)] = []) async throws -> APIResponse {
+    public func get(_ path: String, token: String? = nil, headers: [(String, String)] = []) async throws -> APIResponse
+    {
         try await send(.GET, path, token: token, headers: headers)
     }
 
-    public func post(_ path: String, token: String? = nil, json: (any Encodable & Sendable)? = nil) async throws -> APIResponse {
+    public func post(_ path: String, token: String? = nil, json: (any Encodable & Sendable)? = nil) async throws
+        -> APIResponse
+    {
         try await send(.POST, path, token: token, json: json)
     }
 
@@ -74,7 +78,9 @@ public struct APIClient: Sendable {
         try await send(.POST, path, token: token, body: Data(raw.utf8), headers: [("Content-Type", "application/json")])
     }
 
-    public func patch(_ path: String, token: String? = nil, json: (any Encodable & Sendable)? = nil) async throws -> APIResponse {
+    public func patch(_ path: String, token: String? = nil, json: (any Encodable & Sendable)? = nil) async throws
+        -> APIResponse
+    {
         try await send(.PATCH, path, token: token, json: json)
     }
 

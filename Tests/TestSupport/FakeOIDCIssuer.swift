@@ -78,11 +78,13 @@ public final class FakeOIDCIssuer: Sendable {
 
     /// An ID token for `subject`, valid for an hour from `now` unless told otherwise.
     public func idToken(
-        subject: String, email: String?, emailVerified: Bool = true, name: String? = "Test Traveller", nonce: String? = nil,
+        subject: String, email: String?, emailVerified: Bool = true, name: String? = "Test Traveller",
+        nonce: String? = nil,
         audience: String? = nil, issuer: String? = nil, now: Date, lifetime: TimeInterval = 3600
     ) async throws -> String {
         let claims = Claims(
-            iss: .init(value: issuer ?? self.issuer), sub: .init(value: subject), aud: .init(value: [audience ?? self.audience]),
+            iss: .init(value: issuer ?? self.issuer), sub: .init(value: subject),
+            aud: .init(value: [audience ?? self.audience]),
             exp: .init(value: now.addingTimeInterval(lifetime)), iat: .init(value: now), email: email,
             email_verified: BoolClaim(value: emailVerified), name: name, nonce: nonce)
         return try await keys.sign(claims, kid: JWKIdentifier(string: keyID))

@@ -37,7 +37,8 @@ public final class FakeSMTPServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(SMTPSessionHandler(tls: tls) { box.server?.receive($0) })
+                    try channel.pipeline.syncOperations.addHandler(
+                        SMTPSessionHandler(tls: tls) { box.server?.receive($0) })
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -119,7 +120,9 @@ private final class SMTPSessionHandler: ChannelInboundHandler {
         if var lines = data {
             if line == "." {
                 data = nil
-                deliver(.init(from: from, recipients: recipients, data: lines.joined(separator: "\n"), encrypted: encrypted))
+                deliver(
+                    .init(from: from, recipients: recipients, data: lines.joined(separator: "\n"), encrypted: encrypted)
+                )
                 reply(context, "250 queued")
             } else {
                 lines.append(line.hasPrefix("..") ? String(line.dropFirst()) : line)

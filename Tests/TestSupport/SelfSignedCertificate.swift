@@ -28,6 +28,7 @@ public struct SelfSignedCertificate: Sendable {
         let configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(pem.utf8), format: .pem))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))
-        return SelfSignedCertificate(certificatePEM: pem, serverContext: try NIOSSLContext(configuration: configuration))
+        return SelfSignedCertificate(
+            certificatePEM: pem, serverContext: try NIOSSLContext(configuration: configuration))
     }
 }

@@ -75,9 +75,11 @@ public final class TestStack: Sendable {
                 settings: settings(.identity, identityURL: "", onListening: onListening),
                 signingKey: Curve25519.Signing.PrivateKey(), bcryptCost: 4,
                 oidcProviders: [
-                    OIDCProvider(name: "google", issuers: [oidc.issuer], jwksURL: oidc.jwksURL, audiences: [oidc.audience])
+                    OIDCProvider(
+                        name: "google", issuers: [oidc.issuer], jwksURL: oidc.jwksURL, audiences: [oidc.audience])
                 ],
-                smtp: SMTPSettings(host: "127.0.0.1", port: smtp.port, security: .plain, sender: "no-reply@platform.test"))
+                smtp: SMTPSettings(
+                    host: "127.0.0.1", port: smtp.port, security: .plain, sender: "no-reply@platform.test"))
             configureIdentity(&configuration)
             return try await buildIdentityApplication(configuration)
         }
@@ -91,7 +93,8 @@ public final class TestStack: Sendable {
         var upstreams: [ServiceName: GatewayConfiguration.Upstream] = [:]
         for service in ServiceName.allCases {
             // Services not started point at a port nobody listens on: their routes answer 503.
-            upstreams[service] = urls[service].flatMap(GatewayConfiguration.Upstream.init(url:)) ?? .init(host: "127.0.0.1", port: 1)
+            upstreams[service] =
+                urls[service].flatMap(GatewayConfiguration.Upstream.init(url:)) ?? .init(host: "127.0.0.1", port: 1)
         }
         let gatewayPort = try await launch("gateway", into: &groups) { onListening in
             GatewayServer(

@@ -44,10 +44,12 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
     ).addRoutes(to: publicRoutes)
     UsersController(database: database, clock: clock).addRoutes(to: signedIn)
     InternalUsersController(database: database)
-        .addRoutes(to: router.group("internal").add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
+        .addRoutes(
+            to: router.group("internal").add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
 
     if configuration.smtp == nil {
-        logger.notice("no SMTP configured: mail is written to files", metadata: ["folder": "\(configuration.mailFolder)"])
+        logger.notice(
+            "no SMTP configured: mail is written to files", metadata: ["folder": "\(configuration.mailFolder)"])
     }
     return ServiceApplication.application(router: router, settings: settings, services: [outbox])
 }

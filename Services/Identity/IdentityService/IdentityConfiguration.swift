@@ -50,24 +50,29 @@ public struct IdentityConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         let settings = try ServiceSettings(service: .identity, reader: reader)
         let secrets = DevelopmentSecrets(directory: settings.dataDirectory, environment: settings.environment)
-        let keyText = try reader.string(forKey: "identity.signing.key", isSecret: true)
+        let keyText =
+            try reader.string(forKey: "identity.signing.key", isSecret: true)
             ?? secrets.value(named: "identity-signing-key") {
                 Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString()
             }
-        guard let keyData = Data(base64Encoded: keyText), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: keyData)
+        guard let keyData = Data(base64Encoded: keyText),
+            let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: keyData)
         else { throw ConfigurationError.invalid("IDENTITY_SIGNING_KEY must be base64 of a 32-byte Ed25519 key") }
         let cost = reader.int(forKey: "bcrypt.cost", default: 12)
         guard (12...16).contains(cost) else { throw ConfigurationError.invalid("BCRYPT_COST must be 12 to 16") }
         var providers: [OIDCProvider] = []
         if let json = reader.string(forKey: "oidc.providers") {
             guard let decoded = try? JSONDecoder().decode([OIDCProvider].self, from: Data(json.utf8)) else {
-                throw ConfigurationError.invalid("OIDC_PROVIDERS must be a JSON array of {name, issuers, jwksURL, audiences}")
+                throw ConfigurationError.invalid(
+                    "OIDC_PROVIDERS must be a JSON array of {name, issuers, jwksURL, audiences}")
             }
             providers = decoded
         }
         var smtp: SMTPSettings?
         if let host = reader.string(forKey: "smtp.host") {
-            guard let security = SMTPSettings.Security(rawValue: reader.string(forKey: "smtp.security", default: "starttls"))
+            guard
+                let security = SMTPSettings.Security(
+                    rawValue: reader.string(forKey: "smtp.security", default: "starttls"))
             else { throw ConfigurationError.invalid("SMTP_SECURITY must be plain or starttls") }
             smtp = SMTPSettings(
                 host: host, port: reader.int(forKey: "smtp.port", default: 587), security: security,
@@ -80,7 +85,8 @@ public struct IdentityConfiguration: Sendable {
         self.init(
             settings: settings, signingKey: key, signingKeyID: reader.string(forKey: "identity.signing.key.id"),
             bcryptCost: cost, oidcProviders: providers, smtp: smtp,
-            passwordResetURL: reader.string(forKey: "password.reset.url", default: "http://localhost:8080/reset-password"),
+            passwordResetURL: reader.string(
+                forKey: "password.reset.url", default: "http://localhost:8080/reset-password"),
             limits: limits)
     }
 }

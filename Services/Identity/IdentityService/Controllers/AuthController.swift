@@ -30,7 +30,9 @@ struct AuthController {
         var displayName: String?
     }
 
-    @Sendable func register(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<TokenPair> {
+    @Sendable func register(_ request: Request, context: ServiceRequestContext) async throws
+        -> EditedResponse<TokenPair>
+    {
         let input = try await request.decode(as: RegisterRequest.self, context: context)
         let email = try Validate.email(input.email)
         let username = try input.username.map { try Validate.username($0) }
@@ -60,7 +62,8 @@ struct AuthController {
         else { throw Problem.badRequest("invalid_credentials_format", "identifier and password are required.") }
         try limits.loginsByAddress.enforce(context.clientAddress(request))
         if let seconds = limits.loginFailuresByAccount.retryAfter(identifier) {
-            throw Problem.tooManyRequests(retryAfter: seconds, "Too many failed sign-ins for this account; try again later.")
+            throw Problem.tooManyRequests(
+                retryAfter: seconds, "Too many failed sign-ins for this account; try again later.")
         }
         let user = try await database.user(identifier: identifier)
         let verified: Bool
@@ -105,7 +108,8 @@ struct AuthController {
     }
 
     @Sendable func logoutAll(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.revokeSessions(userID: context.user.userID, keeping: nil, reason: "logout_all", now: clock.now)
+        try await database.revokeSessions(
+            userID: context.user.userID, keeping: nil, reason: "logout_all", now: clock.now)
         return .noContent
     }
 
@@ -131,7 +135,8 @@ struct AuthController {
             })
     }
 
-    @Sendable func revokeSession(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+    @Sendable func revokeSession(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status
+    {
         let id = try context.parameters.require("id")
         guard try await database.revokeSession(id: id, userID: context.user.userID, reason: "revoked", now: clock.now)
         else { throw Problem.notFound("The session") }

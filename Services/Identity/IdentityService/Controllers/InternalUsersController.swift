@@ -9,9 +9,11 @@ struct InternalUsersController {
     static let maximumBatch = 500
 
     func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
-        router.post(RouterPath(IdentityPaths.internalUsersBatch.replacingOccurrences(of: "/internal", with: "")), use: batch)
+        router.post(
+            RouterPath(IdentityPaths.internalUsersBatch.replacingOccurrences(of: "/internal", with: "")), use: batch)
         router.get(
-            RouterPath(IdentityPaths.internalUserByUsername.replacingOccurrences(of: "/internal", with: "") + "/:username"),
+            RouterPath(
+                IdentityPaths.internalUserByUsername.replacingOccurrences(of: "/internal", with: "") + "/:username"),
             use: byUsername)
     }
 

@@ -42,7 +42,8 @@ struct PasswordController {
             userID: user.id, hash: hash, keepingSession: context.user.sessionID,
             notice: user.email.map(IdentityMail.passwordChanged(to:)), now: clock.now)
         outbox.wakeUp()
-        return StatusMessage(status: "password_changed", message: "Your password was changed; other devices were signed out.")
+        return StatusMessage(
+            status: "password_changed", message: "Your password was changed; other devices were signed out.")
     }
 
     struct ForgotRequest: Decodable {
@@ -91,10 +92,13 @@ struct PasswordController {
     /// (the user signs in again with the new password).
     @Sendable func reset(_ request: Request, context: ServiceRequestContext) async throws -> StatusMessage {
         let input = try await request.decode(as: ResetRequest.self, context: context)
-        let invalid = Problem.badRequest("invalid_reset_token", "The reset link is invalid, used or expired; ask for a new one.")
+        let invalid = Problem.badRequest(
+            "invalid_reset_token", "The reset link is invalid, used or expired; ask for a new one.")
         guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
         let tokenHash = OpaqueToken.hash(input.token)
-        guard let user = try await database.userForResetToken(tokenHash: tokenHash, now: clock.now) else { throw invalid }
+        guard let user = try await database.userForResetToken(tokenHash: tokenHash, now: clock.now) else {
+            throw invalid
+        }
         try PasswordPolicy.check(input.newPassword, username: user.username, email: user.email, field: "newPassword")
         let hash = try await hasher.hash(input.newPassword)
         guard
@@ -103,6 +107,7 @@ struct PasswordController {
                 notice: user.email.map(IdentityMail.passwordChanged(to:)), now: clock.now)
         else { throw invalid }
         outbox.wakeUp()
-        return StatusMessage(status: "password_reset", message: "Your password was reset; sign in with the new password.")
+        return StatusMessage(
+            status: "password_reset", message: "Your password was reset; sign in with the new password.")
     }
 }

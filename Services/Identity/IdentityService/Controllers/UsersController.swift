@@ -55,7 +55,8 @@ struct UsersController {
         let bytes = Data(body.readableBytesView)
         let etag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
         try await database.setAvatar(
-            AvatarRecord(userId: context.user.userID, mediaType: kind.mediaType, etag: etag, bytes: bytes), now: clock.now)
+            AvatarRecord(userId: context.user.userID, mediaType: kind.mediaType, etag: etag, bytes: bytes),
+            now: clock.now)
         return try await me(request, context: context)
     }
 
@@ -97,4 +98,3 @@ struct UsersController {
         return Page(fetched: users.map(PublicProfile.init), limit: page.limit) { $0.username ?? "" }
     }
 }
-

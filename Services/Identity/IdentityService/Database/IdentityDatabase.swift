@@ -314,7 +314,8 @@ struct IdentityDatabase: Sendable {
     func markFailed(emailID: Int64, error: String, retryAt: Date) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE outbox_emails SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?",
+                sql:
+                    "UPDATE outbox_emails SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?",
                 arguments: [error, retryAt, emailID])
         }
     }

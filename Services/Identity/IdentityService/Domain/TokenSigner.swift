@@ -21,7 +21,8 @@ struct TokenSigner: Sendable {
         let jwk: [String: String] = [
             "kty": "OKP", "crv": "Ed25519", "use": "sig", "alg": "EdDSA", "kid": keyID, "x": publicKey.base64URLEncoded,
         ]
-        self.jwksDocument = (try? JSONSerialization.data(withJSONObject: ["keys": [jwk]], options: [.sortedKeys])) ?? Data()
+        self.jwksDocument =
+            (try? JSONSerialization.data(withJSONObject: ["keys": [jwk]], options: [.sortedKeys])) ?? Data()
     }
 
     func accessToken(userID: String, sessionID: String, roles: [String], now: Date) async throws -> String {

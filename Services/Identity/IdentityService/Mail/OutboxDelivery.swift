@@ -50,13 +50,15 @@ final class OutboxDelivery: Service, Sendable {
             for email in try await database.dueEmails(now: clock.now, limit: 50) {
                 guard let id = email.id else { continue }
                 do {
-                    try await transport.send(MailMessage(recipient: email.recipient, subject: email.subject, body: email.body))
+                    try await transport.send(
+                        MailMessage(recipient: email.recipient, subject: email.subject, body: email.body))
                     try await database.markSent(emailID: id, now: clock.now)
                     logger.info("mail delivered", metadata: ["outbox_id": "\(id)", "subject": "\(email.subject)"])
                 } catch {
                     let attempts = email.attempts + 1
                     let delay = attempts >= Self.maximumAttempts ? 365 * 86_400 : pow(2, Double(attempts)) * 30
-                    try await database.markFailed(emailID: id, error: "\(error)", retryAt: clock.now.addingTimeInterval(delay))
+                    try await database.markFailed(
+                        emailID: id, error: "\(error)", retryAt: clock.now.addingTimeInterval(delay))
                     logger.warning("mail delivery failed", metadata: ["outbox_id": "\(id)", "error": "\(error)"])
                 }
             }

@@ -89,9 +89,11 @@ struct SMTPTransport: MailTransport {
     /// The DATA payload: headers, the body with lines dot-stuffed (RFC 5321 section 4.5.2), and the end mark.
     static func data(of message: MailMessage, from sender: String) -> String {
         let date = Date().formatted(.iso8601)
-        let body = message.body.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix(".") ? "." + $0 : String($0) }
-            .joined(separator: "\r\n")
+        let body = message.body.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .map { $0.hasPrefix(".") ? "." + $0 : String($0) }
+        .joined(separator: "\r\n")
         return [
             "From: <\(sender)>", "To: <\(message.recipient)>", "Subject: \(message.subject)", "Date: \(date)",
             "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 8bit", "",
