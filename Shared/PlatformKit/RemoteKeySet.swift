@@ -79,6 +79,9 @@ public actor RemoteKeySet {
         let jwks = try JSONDecoder().decode(JWKS.self, from: Data(body.readableBytesView))
         let fresh = JWTKeyCollection()
         try await fresh.add(jwks: jwks)
+        // jwt-kit falls back to a default key for an unknown `kid`; without one, an unknown `kid` is
+        // reported as such, which is what triggers the refresh after a key rotation.
+        _ = await fresh.clearDefault()
         return (fresh, maxAge(response.headers.first(name: "Cache-Control")) ?? defaultLifetime)
     }
 

@@ -28,3 +28,30 @@ import Testing
         #expect(RemoteKeySet.maxAge(nil) == nil)
     }
 }
+
+/// When the issuer rotates its key, a token with the new `kid` makes the set refetch at once; a stream of
+/// unknown `kid`s cannot make it refetch more than once per interval.
+@Suite struct KeyRotationTests {
+    @Test func anUnknownKeyIDRefreshesTheSetOncePerInterval() async throws {
+        let issuer = try await FakeOIDCIssuer.start()
+        defer { Task { await issuer.stop() } }
+        let clock = ManualClock(Date())
+        let keySet = RemoteKeySet(url: issuer.jwksURL, httpClient: .platform, clock: clock.wallClock)
+        let before = try await issuer.idToken(subject: "a", email: nil, now: clock.now)
+        _ = try await keySet.verify(before, as: FakeOIDCIssuer.Claims.self)
+        #expect(issuer.jwksFetches == 1)
+        // when the issuer rotates
+        issuer.rotateKey()
+        clock.advance(by: 11)
+        let after = try await issuer.idToken(subject: "b", email: nil, now: clock.now)
+        // then the new kid is fetched on first sight
+        #expect(try await keySet.verify(after, as: FakeOIDCIssuer.Claims.self).sub.value == "b")
+        #expect(issuer.jwksFetches == 2)
+        // and made-up kids within the interval cost no fetch
+        for kid in ["x1", "x2", "x3"] {
+            let forged = try await issuer.idToken(subject: "c", email: nil, keyID: kid, now: clock.now)
+            await #expect(throws: (any Error).self) { try await keySet.verify(forged, as: FakeOIDCIssuer.Claims.self) }
+        }
+        #expect(issuer.jwksFetches == 2)
+    }
+}

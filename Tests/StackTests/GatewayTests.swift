@@ -100,6 +100,18 @@ import Testing
         }
     }
 
+    @Test func eachClientAddressIsLimitedUntilTheWindowRefills() async throws {
+        try await withTestStack(configureGateway: { $0.requestsPerMinute = 3 }) { stack in
+            let statuses = try await [1, 2, 3, 4].asyncMap { _ in try await stack.gateway.get(IdentityPaths.jwks) }
+            #expect(statuses.map(\.status) == [200, 200, 200, 429])
+            #expect(statuses.last?.problem?.code == "rate_limited")
+            #expect(statuses.last?.headers.first(name: "retry-after") == "20")
+            #expect(try await stack.gateway.get("/health/live").status == 200, "the gateway's own probes are not limited")
+            stack.clock.advance(by: 20)
+            #expect(try await stack.gateway.get(IdentityPaths.jwks).status == 200)
+        }
+    }
+
     @Test func healthMetricsAndTheMergedOpenAPIDocument() async throws {
         try await withTestStack { stack in
             #expect(try await stack.gateway.get("/health/live").status == 200)
@@ -139,5 +151,14 @@ import Testing
                 headers: [("X-Internal-Token", stack.internalToken)])
             #expect(byName.object["id"] as? String == alice.id)
         }
+    }
+}
+
+extension Array {
+    /// Maps in order, one element at a time.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
     }
 }

@@ -51,7 +51,8 @@ public final class TestStack: Sendable {
     /// Starts identity, then `services`, then the gateway routing to them.
     public static func start(
         services: [ServiceName: ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
-        configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in }
+        configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in },
+        configureGateway: @Sendable (inout GatewayConfiguration) -> Void = { _ in }
     ) async throws -> TestStack {
         let clock = ManualClock(Date())
         let smtp = try await FakeSMTPServer.start()
@@ -97,10 +98,11 @@ public final class TestStack: Sendable {
                 urls[service].flatMap(GatewayConfiguration.Upstream.init(url:)) ?? .init(host: "127.0.0.1", port: 1)
         }
         let gatewayPort = try await launch("gateway", into: &groups) { onListening in
-            GatewayServer(
-                configuration: GatewayConfiguration(
-                    port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, clock: clock.wallClock,
-                    onListening: onListening))
+            var configuration = GatewayConfiguration(
+                port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, clock: clock.wallClock,
+                onListening: onListening)
+            configureGateway(&configuration)
+            return GatewayServer(configuration: configuration)
         }
         return TestStack(
             clock: clock, smtp: smtp, oidc: oidc, internalToken: internalToken, dataDirectory: dataDirectory,
@@ -149,9 +151,11 @@ public enum TestStackError: Error {
 public func withTestStack<T>(
     services: [ServiceName: TestStack.ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
     configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in },
+    configureGateway: @Sendable (inout GatewayConfiguration) -> Void = { _ in },
     _ body: (TestStack) async throws -> T
 ) async throws -> T {
-    let stack = try await TestStack.start(services: services, routes: routes, configureIdentity: configureIdentity)
+    let stack = try await TestStack.start(
+        services: services, routes: routes, configureIdentity: configureIdentity, configureGateway: configureGateway)
     do {
         let result = try await body(stack)
         await stack.shutdown()
