@@ -1,0 +1,44 @@
+import Foundation
+import GatewayService
+import PlatformKit
+import Testing
+import TestSupport
+
+/// The gateway when a service misbehaves: closed keep-alive connections, silence.
+@Suite struct GatewayFailureTests {
+    @Test func aPooledConnectionTheServiceClosedIsRetriedOnANewOne() async throws {
+        let upstream = try await MisbehavingUpstream.start(.closeSecondRequestOnEachConnection)
+        let port = upstream.port
+        try await withTestStack(
+            routes: RouteTable.entries + [RouteTable.Entry("/v1/flaky", .social)],
+            configureGateway: { $0.upstreams[.social] = .init(host: "127.0.0.1", port: port) }
+        ) { stack in
+            let alice = try await stack.register("alice")
+            for attempt in 1...3 {
+                let response = try await stack.gateway.get("/v1/flaky/thing", token: alice.accessToken)
+                #expect(response.status == 200, "request \(attempt)")
+            }
+            #expect(upstream.connectionCount == 3, "each retry opened a fresh connection")
+        }
+        await upstream.stop()
+    }
+
+    @Test func aServiceThatNeverAnswersGetsA504() async throws {
+        let upstream = try await MisbehavingUpstream.start(.neverAnswer)
+        let port = upstream.port
+        try await withTestStack(
+            routes: RouteTable.entries + [RouteTable.Entry("/v1/silent", .social)],
+            configureGateway: {
+                $0.upstreams[.social] = .init(host: "127.0.0.1", port: port)
+                $0.responseHeadTimeout = .milliseconds(200)
+            }
+        ) { stack in
+            let alice = try await stack.register("alice")
+            let response = try await stack.gateway.get("/v1/silent/thing", token: alice.accessToken)
+            #expect(response.status == 504)
+            #expect(response.problem?.code == "gateway_timeout")
+            #expect(try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).status == 200)
+        }
+        await upstream.stop()
+    }
+}
