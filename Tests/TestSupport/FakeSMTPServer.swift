@@ -31,19 +31,19 @@ public final class FakeSMTPServer: Sendable {
 
     /// Starts a server; with `tls`, it offers STARTTLS.
     public static func start(tls: NIOSSLContext? = nil) async throws -> FakeSMTPServer {
-        let box = ServerBox()
+        let box = LateBinding<FakeSMTPServer>()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
-                        SMTPSessionHandler(tls: tls) { box.server?.receive($0) })
+                        SMTPSessionHandler(tls: tls) { box.value?.receive($0) })
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let server = FakeSMTPServer(channel: channel)
-        box.server = server
+        box.value = server
         return server
     }
 
@@ -82,15 +82,6 @@ public final class FakeSMTPServer: Sendable {
 
     public func stop() async {
         try? await channel.close()
-    }
-}
-
-/// Lets the channel initializer reach the server object created after the bind.
-private final class ServerBox: Sendable {
-    private let value = Mutex<FakeSMTPServer?>(nil)
-    var server: FakeSMTPServer? {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
     }
 }
 

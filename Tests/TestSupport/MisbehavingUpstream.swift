@@ -21,11 +21,11 @@ public final class MisbehavingUpstream: Sendable {
     public var connectionCount: Int { connections.withLock { $0 } }
 
     public static func start(_ behaviour: Behaviour) async throws -> MisbehavingUpstream {
-        let box = CounterBox()
+        let box = LateBinding<MisbehavingUpstream>()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                box.upstream?.connections.withLock { $0 += 1 }
+                box.value?.connections.withLock { $0 += 1 }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(Handler(behaviour: behaviour))
@@ -33,7 +33,7 @@ public final class MisbehavingUpstream: Sendable {
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let upstream = MisbehavingUpstream(channel: channel)
-        box.upstream = upstream
+        box.value = upstream
         return upstream
     }
 
@@ -46,13 +46,6 @@ public final class MisbehavingUpstream: Sendable {
         try? await channel.close()
     }
 
-    private final class CounterBox: Sendable {
-        private let value = Mutex<MisbehavingUpstream?>(nil)
-        var upstream: MisbehavingUpstream? {
-            get { value.withLock { $0 } }
-            set { value.withLock { $0 = newValue } }
-        }
-    }
 
     private final class Handler: ChannelInboundHandler {
         typealias InboundIn = HTTPServerRequestPart

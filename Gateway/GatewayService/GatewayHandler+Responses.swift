@@ -1,0 +1,100 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PlatformKit
+
+/// The answers the gateway gives itself: refusals, failures, and its own endpoints.
+extension GatewayHandler {
+    func refuse(
+        _ head: HTTPRequestHead, _ problem: Problem, _ requestID: String, _ start: NIODeadline,
+        closeConnection: Bool = false
+    ) {
+        discardingRequest = true
+        respond(problem, requestID: requestID, version: head.version, keepAlive: head.isKeepAlive && !closeConnection)
+        core.metrics.record(target: "gateway", status: problem.statusCode, since: start)
+    }
+
+    /// Ends the current exchange with a problem, if no response byte has gone out yet.
+    func failExchange(_ problem: Problem) {
+        guard let exchange else { return }
+        exchange.headTimeout?.cancel()
+        self.exchange = nil
+        exchange.channel.map(detach)
+        discardingRequest = !exchange.requestComplete
+        guard !exchange.responseStarted else {
+            context.close(promise: nil)
+            return
+        }
+        respond(problem, requestID: exchange.requestID, version: exchange.version, keepAlive: exchange.keepAlive)
+        core.metrics.record(target: exchange.service.rawValue, status: problem.statusCode, since: exchange.startedAt)
+    }
+
+    func abortOversizedBody() {
+        failExchange(Problem.payloadTooLarge(limit: core.configuration.maximumBodyBytes))
+        // The rest of the body would still arrive; closing is cheaper than reading it.
+        context.close(promise: nil)
+    }
+
+    func respond(_ problem: Problem, requestID: String, version: HTTPVersion, keepAlive: Bool) {
+        var headers = HTTPHeaders([("content-type", Problem.mediaType), ("x-request-id", requestID)])
+        if let retryAfter = problem.retryAfter { headers.add(name: "retry-after", value: String(retryAfter)) }
+        respond(
+            status: .init(statusCode: problem.statusCode), headers: headers, body: ByteBuffer(bytes: problem.jsonData),
+            version: version, keepAlive: keepAlive)
+    }
+
+    func respond(
+        status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer, version: HTTPVersion, keepAlive: Bool
+    ) {
+        var headers = headers
+        headers.add(name: "content-length", value: String(body.readableBytes))
+        if !keepAlive { headers.add(name: "connection", value: "close") }
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        finishResponse(keepAlive: keepAlive)
+    }
+
+    func finishResponse(keepAlive: Bool) {
+        if keepAlive {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        } else {
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    func answerLocally(
+        _ endpoint: GatewayRouter.LocalEndpoint, head: HTTPRequestHead, requestID: String, start: NIODeadline
+    ) {
+        discardingRequest = true
+        let json = HTTPHeaders([("content-type", "application/json"), ("x-request-id", requestID)])
+        switch endpoint {
+        case .live:
+            respond(
+                status: .ok, headers: json, body: ByteBuffer(string: #"{"status":"ok"}"#), version: head.version,
+                keepAlive: head.isKeepAlive)
+        case .ready:
+            respond(
+                status: .ok, headers: json, body: ByteBuffer(string: #"{"status":"ready"}"#), version: head.version,
+                keepAlive: head.isKeepAlive)
+        case .metrics:
+            let headers = HTTPHeaders([("content-type", "text/plain; version=0.0.4"), ("x-request-id", requestID)])
+            respond(
+                status: .ok, headers: headers, body: core.metrics.exposition(), version: head.version,
+                keepAlive: head.isKeepAlive)
+        case .openAPI:
+            let merger = core.openAPI
+            let promise = context.eventLoop.makePromise(of: Data.self)
+            promise.completeWithTask { await merger.document() }
+            let this = NIOLoopBound(self, eventLoop: context.eventLoop)
+            promise.futureResult.whenSuccess { document in
+                guard this.value.context.channel.isActive else { return }
+                this.value.respond(
+                    status: .ok, headers: json, body: ByteBuffer(bytes: document), version: head.version,
+                    keepAlive: head.isKeepAlive)
+            }
+        }
+        core.metrics.record(target: "gateway", status: 200, since: start)
+    }
+}
