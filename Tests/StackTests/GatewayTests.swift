@@ -106,7 +106,8 @@ import Testing
             #expect(statuses.map(\.status) == [200, 200, 200, 429])
             #expect(statuses.last?.problem?.code == "rate_limited")
             #expect(statuses.last?.headers.first(name: "retry-after") == "20")
-            #expect(try await stack.gateway.get("/health/live").status == 200, "the gateway's own probes are not limited")
+            let probe = try await stack.gateway.get("/health/live")
+            #expect(probe.status == 200, "the gateway's own probes are not limited")
             stack.clock.advance(by: 20)
             #expect(try await stack.gateway.get(IdentityPaths.jwks).status == 200)
         }

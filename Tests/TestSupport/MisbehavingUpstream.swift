@@ -46,7 +46,6 @@ public final class MisbehavingUpstream: Sendable {
         try? await channel.close()
     }
 
-
     private final class Handler: ChannelInboundHandler {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
