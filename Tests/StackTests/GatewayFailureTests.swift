@@ -1,8 +1,8 @@
 import Foundation
 import GatewayService
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// The gateway when a service misbehaves: closed keep-alive connections, silence.
 @Suite struct GatewayFailureTests {
