@@ -3,7 +3,7 @@ import PackageDescription
 
 // Every service is stamped out the same way: a library `<Name>Service` under `Services/<Name>/<Name>Service`
 // holding all of its code, a thin executable `<Name>` beside it, and a test target `<Name>ServiceTests`.
-let serviceNames = ["Identity"]
+let serviceNames = ["Identity", "Household"]
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -151,7 +151,7 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 "TestSupport", "GatewayService", "PlatformKit", asyncHTTPClient, hummingbird, jwtKit, crypto,
-            ],
+            ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/StackTests",
             swiftSettings: swiftSettings
         ),
@@ -163,6 +163,7 @@ var extraDependencies: [String: [Target.Dependency]] {
         "Identity": [
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), jwtKit, crypto, asyncHTTPClient,
             nio, nioPosix, nioSSL, nioExtras, httpTypes,
-        ]
+        ],
+        "Household": [crypto, configuration],
     ]
 }

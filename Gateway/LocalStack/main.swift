@@ -4,6 +4,7 @@
 import Configuration
 import Foundation
 import GatewayService
+import HouseholdService
 import IdentityService
 import Logging
 import PlatformKit
@@ -20,6 +21,7 @@ func reader(port: Int) -> ConfigReader {
 
 let services: [any Service] = [
     try await buildIdentityApplication(IdentityConfiguration(reader: reader(port: ServiceName.identity.defaultPort))),
+    try await buildHouseholdApplication(HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]
 

@@ -47,6 +47,11 @@ public enum IdentityPaths {
     public static let internalUserByUsername = "/internal/users/by-username"
 }
 
+/// The household service's public paths.
+public enum HouseholdPaths {
+    public static let households = "/v1/households"
+}
+
 /// Which service owns which public path prefix, and which paths need no access token.
 /// The gateway routes with this table; it is the one place a new service's routes are added.
 public enum RouteTable {
@@ -68,6 +73,7 @@ public enum RouteTable {
     public static let entries: [Entry] = [
         Entry("/v1/auth", .identity),
         Entry("/v1/users", .identity),
+        Entry(HouseholdPaths.households, .household),
     ]
 
     /// Paths reachable without an access token (exact match).

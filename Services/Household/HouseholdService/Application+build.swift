@@ -1,0 +1,37 @@
+import Foundation
+import Hummingbird
+import Logging
+import PlatformKit
+import ServiceKit
+
+/// Builds the household service from its configuration (executable, local stack and tests alike).
+public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) async throws -> some ApplicationProtocol {
+    let settings = configuration.settings
+    var logger = Logger(label: "platform.household")
+    logger.logLevel = settings.logLevel
+    let database = try HouseholdDatabase(settings.database)
+    let verifier = AccessTokenVerifier.remote(
+        jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
+    let directory =
+        configuration.userDirectory
+        ?? IdentityUserDirectory(
+            client: InternalClient(service: .identity, baseURL: settings.identityURL, token: settings.internalToken))
+    let events: any HouseholdEventSink =
+        configuration.eventSink
+        ?? configuration.notificationsURL.map {
+            NotificationsEventSink(
+                client: InternalClient(service: .notifications, baseURL: $0, token: settings.internalToken), logger: logger)
+        } ?? LoggingEventSink(logger: logger)
+
+    let router = ServiceApplication.router(
+        metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
+        database: database.writer)
+    let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
+        .group(context: AuthenticatedContext.self)
+    HouseholdsController(database: database, directory: directory, events: events, clock: settings.clock)
+        .addRoutes(to: signedIn)
+    ChoresController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
+    StatisticsController(database: database, directory: directory, clock: settings.clock).addRoutes(to: signedIn)
+    NotesController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
+    return ServiceApplication.application(router: router, settings: settings)
+}

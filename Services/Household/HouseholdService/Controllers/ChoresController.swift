@@ -1,0 +1,172 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Chores: the catalogue, the schedule, completions and their history.
+struct ChoresController {
+    let database: HouseholdDatabase
+    let events: any HouseholdEventSink
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        let chores = HouseholdPaths.households + "/:household/chores"
+        router.get(RouterPath(HouseholdPaths.households + "/:household/chore-catalogue"), use: catalogue)
+        router.get(RouterPath(chores), use: list)
+        router.post(RouterPath(chores), use: create)
+        router.patch(RouterPath(chores + "/:chore"), use: update)
+        router.delete(RouterPath(chores + "/:chore"), use: delete)
+        router.post(RouterPath(chores + "/:chore/completions"), use: complete)
+        router.get(RouterPath(HouseholdPaths.households + "/:household/completions"), use: history)
+    }
+
+    struct CatalogueEntry: Encodable, Sendable {
+        var name: String
+        var points: Int
+        var custom: Bool
+    }
+
+    /// The predefined chores plus the household's own, kept for reuse.
+    @Sendable func catalogue(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<CatalogueEntry> {
+        let custom = try await database.customChores(of: try context.parameters.require("household"), asMember: context.user.userID)
+        return ItemList(
+            items: ChoreCatalogue.predefined.map { CatalogueEntry(name: $0.name, points: $0.points, custom: false) }
+                + custom.map { CatalogueEntry(name: $0.name, points: $0.points, custom: true) })
+    }
+
+    /// The household's chores, soonest due first, with who is next.
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ChoreView> {
+        let householdID = try context.parameters.require("household")
+        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
+        let chores = try await database.chores(of: householdID, asMember: context.user.userID)
+        let today = Self.today(household, clock)
+        return ItemList(items: chores.map { ChoreView($0, members: members.map(\.userId), today: today) })
+    }
+
+    struct ChoreRequest: Decodable {
+        var name: String?
+        var points: Int?
+        var schedule: ScheduleBody?
+        /// The first due day (`YYYY-MM-DD`), today by default.
+        var startOn: LocalDate?
+        var assignment: AssignmentBody?
+    }
+
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<ChoreView> {
+        let householdID = try context.parameters.require("household")
+        let input = try await request.decode(as: ChoreRequest.self, context: context)
+        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
+        let memberIDs = members.map(\.userId)
+        guard let nameText = input.name else { throw Problem.invalidField("name", "is required.") }
+        let name = try Validate.text(nameText, field: "name", max: 60)
+        let points = try Self.points(input.points ?? ChoreCatalogue.predefined.first { $0.name == name }?.points ?? 1)
+        let schedule = try (input.schedule ?? ScheduleBody(kind: "once")).schedule()
+        let assignment = try (input.assignment ?? AssignmentBody(kind: "rotating")).assignment(members: memberIDs)
+        let today = Self.today(household, clock)
+        let start = input.startOn ?? today
+        guard start >= today.adding(days: -1) else { throw Problem.invalidField("startOn", "must not be in the past.") }
+        var chore = ChoreRow(
+            id: UUID().uuidString.lowercased(), householdId: householdID, name: name, points: points, scheduleKind: "once",
+            assignmentKind: "rotating", assigneeId: assignment.next(members: memberIDs, current: nil, recentPoints: [:]),
+            nextDue: schedule.firstDue(onOrAfter: start).description, createdAt: clock.now)
+        chore.set(schedule)
+        chore.set(assignment)
+        try await database.createChore(chore, by: context.user.userID, isCustom: !ChoreCatalogue.isPredefined(name))
+        return EditedResponse(status: .created, response: ChoreView(chore, members: memberIDs, today: today))
+    }
+
+    /// Changes the given parts of a chore; a new schedule restarts from `startOn` (or today).
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> ChoreView {
+        let householdID = try context.parameters.require("household")
+        let input = try await request.decode(as: ChoreRequest.self, context: context)
+        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
+        let name = try input.name.map { try Validate.text($0, field: "name", max: 60) }
+        let points = try input.points.map(Self.points)
+        let schedule = try input.schedule.map { try $0.schedule() }
+        let today = Self.today(household, clock)
+        let start = input.startOn ?? today
+        let chore = try await database.updateChore(
+            try context.parameters.require("chore"), in: householdID, by: context.user.userID
+        ) { chore, members in
+            if let name { chore.name = name }
+            if let points { chore.points = points }
+            if let schedule {
+                chore.set(schedule)
+                chore.nextDue = schedule.firstDue(onOrAfter: start).description
+            }
+            if let assignment = try input.assignment?.assignment(members: members) {
+                chore.set(assignment)
+                chore.assigneeId = assignment.next(members: members, current: nil, recentPoints: [:])
+            }
+        }
+        return ChoreView(chore, members: members.map(\.userId), today: today)
+    }
+
+    @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.deleteChore(
+            try context.parameters.require("chore"), in: try context.parameters.require("household"),
+            by: context.user.userID, now: clock.now)
+        return .noContent
+    }
+
+    struct CompleteRequest: Decodable {
+        var note: String?
+    }
+
+    struct CompletionResult: ResponseEncodable, Sendable {
+        var completion: CompletionView
+        var chore: ChoreView
+    }
+
+    /// Marks the current occurrence done, records it, schedules the next one and tells the others.
+    @Sendable func complete(_ request: Request, context: AuthenticatedContext) async throws
+        -> EditedResponse<CompletionResult>
+    {
+        let householdID = try context.parameters.require("household")
+        let input = try await request.decode(as: CompleteRequest.self, context: context)
+        let note = try Validate.optionalText(input.note, field: "note", max: 200)
+        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
+        let today = Self.today(household, clock)
+        let (completion, chore) = try await database.complete(
+            try context.parameters.require("chore"), in: householdID, by: context.user.userID, note: note, today: today,
+            now: clock.now)
+        let others = members.map(\.userId).filter { $0 != context.user.userID }
+        if !others.isEmpty {
+            await events.publish(
+                HouseholdEvent(
+                    recipients: others, kind: "household.chore_completed", text: "\(chore.name) was done.",
+                    link: HouseholdPaths.households + "/" + householdID + "/chores"))
+        }
+        return EditedResponse(
+            status: .created,
+            response: CompletionResult(
+                completion: CompletionView(completion), chore: ChoreView(chore, members: members.map(\.userId), today: today)))
+    }
+
+    /// Completion history, newest first, by member, chore and day range.
+    @Sendable func history(_ request: Request, context: AuthenticatedContext) async throws -> Page<CompletionView> {
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let rows = try await database.completions(
+            of: try context.parameters.require("household"), asMember: context.user.userID,
+            member: query["member"].map(String.init), choreID: query["chore"].map(String.init),
+            from: try Self.day(query["from"], field: "from"), to: try Self.day(query["to"], field: "to"),
+            after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
+        return Page(fetched: rows.map(CompletionView.init), limit: page.limit) { [$0.completedOn, $0.id] }
+    }
+
+    static func today(_ household: HouseholdRow, _ clock: WallClock) -> LocalDate {
+        LocalDate(clock.now, in: TimeZone(identifier: household.timeZone) ?? .gmt)
+    }
+
+    static func points(_ value: Int) throws -> Int {
+        guard (0...100).contains(value) else { throw Problem.invalidField("points", "must be from 0 to 100.") }
+        return value
+    }
+
+    static func day(_ value: Substring?, field: String) throws -> LocalDate? {
+        guard let value else { return nil }
+        guard let day = LocalDate(String(value)) else { throw Problem.invalidField(field, "must be a day as YYYY-MM-DD.") }
+        return day
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Households, their members and invitations, and the activity feed.
+struct HouseholdsController {
+    let database: HouseholdDatabase
+    let directory: any UserDirectory
+    let events: any HouseholdEventSink
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(HouseholdPaths.households), use: create)
+        router.get(RouterPath(HouseholdPaths.households + "/mine"), use: mine)
+        router.get(RouterPath(HouseholdPaths.households + "/invitations"), use: invitations)
+        router.post(RouterPath(HouseholdPaths.households + "/invitations/:invitation/accept"), use: accept)
+        router.post(RouterPath(HouseholdPaths.households + "/invitations/:invitation/decline"), use: decline)
+        router.get(RouterPath(HouseholdPaths.households + "/:household"), use: show)
+        router.post(RouterPath(HouseholdPaths.households + "/:household/invitations"), use: invite)
+        router.post(RouterPath(HouseholdPaths.households + "/:household/leave"), use: leave)
+        router.delete(RouterPath(HouseholdPaths.households + "/:household/members/:member"), use: removeMember)
+        router.get(RouterPath(HouseholdPaths.households + "/:household/activity"), use: activity)
+    }
+
+    struct CreateRequest: Decodable {
+        var name: String
+        /// An IANA time zone; chores fall due on days in it.
+        var timeZone: String?
+    }
+
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<HouseholdView> {
+        let input = try await request.decode(as: CreateRequest.self, context: context)
+        let name = try Validate.text(input.name, field: "name", max: 60)
+        let timeZone = input.timeZone ?? "UTC"
+        guard TimeZone(identifier: timeZone) != nil else {
+            throw Problem.invalidField("timeZone", "must be an IANA time zone such as Europe/Berlin.")
+        }
+        let household = HouseholdRow(
+            id: UUID().uuidString.lowercased(), name: name, timeZone: timeZone, createdBy: context.user.userID,
+            noteLifetimeDays: 7, createdAt: clock.now)
+        try await database.createHousehold(household)
+        let view = try await view(household, members: [MemberRow(householdId: household.id, userId: context.user.userID, joinedAt: household.createdAt)])
+        return EditedResponse(status: .created, response: view)
+    }
+
+    @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
+        guard let (household, members) = try await database.household(of: context.user.userID) else {
+            throw Problem.notFound("Your household")
+        }
+        return try await view(household, members: members)
+    }
+
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
+        let (household, members) = try await database.household(
+            id: try context.parameters.require("household"), asMember: context.user.userID)
+        return try await view(household, members: members)
+    }
+
+    private func view(_ household: HouseholdRow, members: [MemberRow]) async throws -> HouseholdView {
+        HouseholdView(household, members: members, profiles: try await directory.users(ids: members.map(\.userId)))
+    }
+
+    struct InviteRequest: Decodable {
+        var username: String
+    }
+
+    /// Invites a user by username; one already in a household cannot be invited (a clear 409).
+    @Sendable func invite(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<InvitationView> {
+        let householdID = try context.parameters.require("household")
+        let input = try await request.decode(as: InviteRequest.self, context: context)
+        let username = try Validate.username(input.username)
+        let (household, _) = try await database.household(id: householdID, asMember: context.user.userID)
+        guard let invitee = try await directory.user(username: username) else { throw Problem.notFound("The user '\(username)'") }
+        guard invitee.id != context.user.userID else {
+            throw Problem.conflict("already_in_household", "You are already in this household.")
+        }
+        let invitation = InvitationRow(
+            id: UUID().uuidString.lowercased(), householdId: householdID, inviterId: context.user.userID,
+            inviteeId: invitee.id, status: "pending", createdAt: clock.now)
+        try await database.invite(invitation)
+        await events.publish(
+            HouseholdEvent(
+                recipients: [invitee.id], kind: "household.invitation", text: "You are invited to join \(household.name).",
+                link: HouseholdPaths.households + "/invitations"))
+        return EditedResponse(status: .created, response: Self.view(invitation, householdName: household.name))
+    }
+
+    static func view(_ invitation: InvitationRow, householdName: String) -> InvitationView {
+        InvitationView(
+            id: invitation.id, householdId: invitation.householdId, householdName: householdName,
+            inviterId: invitation.inviterId, inviteeId: invitation.inviteeId, status: invitation.status,
+            createdAt: invitation.createdAt)
+    }
+
+    @Sendable func invitations(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<InvitationView> {
+        let pending = try await database.pendingInvitations(for: context.user.userID)
+        return ItemList(items: pending.map { Self.view($0.0, householdName: $0.1.name) })
+    }
+
+    @Sendable func accept(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
+        let householdID = try await database.respond(
+            to: try context.parameters.require("invitation"), as: context.user.userID, accept: true, now: clock.now)
+        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
+        await notifyOthers(members.map(\.userId), except: context.user.userID, kind: "household.member_joined",
+            text: "A new roommate joined \(household.name).", householdID: householdID)
+        return try await view(household, members: members)
+    }
+
+    @Sendable func decline(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        _ = try await database.respond(
+            to: try context.parameters.require("invitation"), as: context.user.userID, accept: false, now: clock.now)
+        return .noContent
+    }
+
+    /// Leaves the household; everyone left is told.
+    @Sendable func leave(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let householdID = try context.parameters.require("household")
+        let remaining = try await database.removeMember(
+            context.user.userID, from: householdID, by: context.user.userID, now: clock.now)
+        await notifyOthers(remaining, except: context.user.userID, kind: "household.member_left",
+            text: "A roommate left the household.", householdID: householdID)
+        return .noContent
+    }
+
+    /// Removes another member (the household's creator only); everyone, the removed member included, is told.
+    @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let householdID = try context.parameters.require("household")
+        let member = try context.parameters.require("member")
+        let remaining = try await database.removeMember(member, from: householdID, by: context.user.userID, now: clock.now)
+        await notifyOthers(remaining + [member], except: context.user.userID, kind: "household.member_removed",
+            text: "A roommate was removed from the household.", householdID: householdID)
+        return .noContent
+    }
+
+    @Sendable func activity(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ActivityView> {
+        let rows = try await database.activity(of: try context.parameters.require("household"), asMember: context.user.userID)
+        return ItemList(
+            items: rows.map {
+                ActivityView(id: $0.id ?? 0, kind: $0.kind, actorId: $0.actorId, subject: $0.subject, createdAt: $0.createdAt)
+            })
+    }
+
+    private func notifyOthers(_ members: [String], except userID: String, kind: String, text: String, householdID: String) async {
+        let recipients = members.filter { $0 != userID }
+        guard !recipients.isEmpty else { return }
+        await events.publish(
+            HouseholdEvent(recipients: recipients, kind: kind, text: text, link: HouseholdPaths.households + "/" + householdID))
+    }
+}
