@@ -49,6 +49,27 @@ struct HouseholdWorld {
     }
 
     func path(_ household: String, _ rest: String = "") -> String { "\(HouseholdPaths.households)/\(household)\(rest)" }
+
+    /// Moves the clock on by whole days; access tokens (15 minutes) would expire, so everyone signs in again.
+    func advance(days: Double) async throws {
+        stack.clock.advance(by: days * 86_400)
+        for user in [ann, bob, cat] {
+            let login = try await api.post(IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
+            tokens.set(user.id, try #require(login.object["accessToken"] as? String))
+        }
+    }
+
+    /// The user's current access token.
+    func token(_ user: TestUser) -> String { tokens.get(user.id) ?? user.accessToken }
+
+    let tokens = TokenBook()
+}
+
+/// Access tokens renewed after the clock moved.
+final class TokenBook: Sendable {
+    private let tokens = Mutex<[String: String]>([:])
+    func get(_ id: String) -> String? { tokens.withLock { $0[id] } }
+    func set(_ id: String, _ token: String) { tokens.withLock { $0[id] = token } }
 }
 
 struct ChoreBody: Encodable, Sendable {
