@@ -61,6 +61,7 @@ let package = Package(
     products: serviceNames.map { .executable(name: $0, targets: [$0]) } + [
         .executable(name: "Gateway", targets: ["Gateway"]),
         .executable(name: "LocalStack", targets: ["LocalStack"]),
+        .executable(name: "HouseholdBenchmark", targets: ["HouseholdBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -119,6 +120,15 @@ let package = Package(
             dependencies: ["GatewayService", "ServiceKit", "PlatformKit", serviceLifecycle, logging, configuration]
                 + serviceNames.map { .target(name: "\($0)Service") },
             path: "Gateway/LocalStack",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "HouseholdBenchmark",
+            dependencies: [
+                "HouseholdService", "PlatformKit", "ServiceKit", grdb, hummingbird, jwtKit, crypto, asyncHTTPClient, nio,
+                serviceLifecycle, logging,
+            ],
+            path: "Benchmarks/HouseholdBenchmark",
             swiftSettings: swiftSettings
         ),
         .target(
