@@ -1,7 +1,7 @@
 // Household benchmark (issue 9): 10,000 households with a year of chore history, then the chore list,
 // statistics over a year and the activity feed through HTTP, with p50/p99 per scenario.
 //
-//   swift run -c release HouseholdBenchmark [households] [requests per scenario]
+//   swift run -c release HouseholdBenchmark [households] [requests per scenario] [concurrent clients]
 //
 // The service runs in this process on loopback with a temporary database, seeded directly with SQL
 // (HTTP would take hours for millions of completions). A stand-in identity serves the JWKS whose key
@@ -22,6 +22,7 @@ import ServiceLifecycle
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let householdCount = arguments.first ?? 10_000
 let requestsPerScenario = arguments.dropFirst().first ?? 5_000
+let concurrency = arguments.dropFirst(2).first ?? 8
 let membersPerHousehold = 4, choresPerHousehold = 8, completionsPerDay = 2, activityPerHousehold = 40
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("household-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -121,7 +122,7 @@ let yearAgo = { () -> String in
 }()
 
 /// Sends `count` requests from `concurrency` workers; prints requests/s, p50, p99.
-func measure(_ name: String, concurrency: Int = 16, count: Int, path: @escaping @Sendable (Int) -> String) async throws {
+func measure(_ name: String, count: Int, path: @escaping @Sendable (Int) -> String) async throws {
     let base = "http://127.0.0.1:\(servicePort)"
     let started = ContinuousClock.now
     let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
@@ -150,7 +151,7 @@ func measure(_ name: String, concurrency: Int = 16, count: Int, path: @escaping 
     print("  \(label) \(String(format: "%8.0f", Double(count) / seconds)) req/s   p50 \(ms(latencies[latencies.count / 2]))   p99 \(ms(latencies[latencies.count * 99 / 100]))")
 }
 
-print("\(requestsPerScenario) requests per scenario, 16 concurrent keep-alive clients, service direct:")
+print("\(requestsPerScenario) requests per scenario, \(concurrency) concurrent keep-alive clients, service direct:")
 try await measure("warm-up (token checks)", count: tokenList.count) { "/v1/households/h\($0)/chores" }
 try await measure("chore list", count: requestsPerScenario) { "/v1/households/h\($0)/chores" }
 try await measure("statistics over a year", count: requestsPerScenario) { "/v1/households/h\($0)/statistics?from=\(yearAgo)" }

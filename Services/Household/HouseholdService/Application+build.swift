@@ -12,10 +12,11 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let database = try HouseholdDatabase(settings.database)
     let verifier = AccessTokenVerifier.remote(
         jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
-    let directory =
+    let directory = CachedUserDirectory(
         configuration.userDirectory
-        ?? IdentityUserDirectory(
-            client: InternalClient(service: .identity, baseURL: settings.identityURL, token: settings.internalToken))
+            ?? IdentityUserDirectory(
+                client: InternalClient(service: .identity, baseURL: settings.identityURL, token: settings.internalToken)),
+        clock: settings.clock)
     let events: any HouseholdEventSink =
         configuration.eventSink
         ?? configuration.notificationsURL.map {

@@ -37,8 +37,7 @@ struct ChoresController {
     /// The household's chores, soonest due first, with who is next.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ChoreView> {
         let householdID = try context.parameters.require("household")
-        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
-        let chores = try await database.chores(of: householdID, asMember: context.user.userID)
+        let (household, members, chores) = try await database.chores(of: householdID, asMember: context.user.userID)
         let today = Self.today(household, clock)
         return ItemList(items: chores.map { ChoreView($0, members: members.map(\.userId), today: today) })
     }

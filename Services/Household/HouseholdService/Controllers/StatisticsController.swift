@@ -40,9 +40,14 @@ struct StatisticsController {
     /// Statistics over `from`...`to` (days in the household's time zone; the last 30 days by default).
     @Sendable func statistics(_ request: Request, context: AuthenticatedContext) async throws -> Statistics {
         let householdID = try context.parameters.require("household")
-        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
-        let (from, to) = try range(request, household)
-        let rows = try await database.statistics(of: householdID, asMember: context.user.userID, from: from, to: to)
+        let query = request.uri.queryParameters
+        let (requestedFrom, requestedTo) = (
+            try ChoresController.day(query["from"], field: "from"), try ChoresController.day(query["to"], field: "to")
+        )
+        let clock = clock
+        let (members, from, to, rows) = try await database.statistics(of: householdID, asMember: context.user.userID) {
+            try Self.range(from: requestedFrom, to: requestedTo, today: ChoresController.today($0, clock))
+        }
         let names = Dictionary(
             try await directory.users(ids: members.map(\.userId)).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
         let perMember = members.map { member in
@@ -68,11 +73,10 @@ struct StatisticsController {
             body: .init(byteBuffer: ByteBuffer(string: svg)))
     }
 
-    private func range(_ request: Request, _ household: HouseholdRow) throws -> (LocalDate, LocalDate) {
-        let query = request.uri.queryParameters
-        let today = ChoresController.today(household, clock)
-        let to = try ChoresController.day(query["to"], field: "to") ?? today
-        let from = try ChoresController.day(query["from"], field: "from") ?? to.adding(days: -29)
+    /// The range asked for, or the 30 days up to today, checked.
+    static func range(from: LocalDate?, to: LocalDate?, today: LocalDate) throws -> (from: LocalDate, to: LocalDate) {
+        let to = to ?? today
+        let from = from ?? to.adding(days: -29)
         guard from <= to else { throw Problem.invalidField("from", "must not be after to.") }
         guard from.days(until: to) <= Self.maximumRangeDays else {
             throw Problem.invalidField("from", "the range may cover at most \(Self.maximumRangeDays) days.")

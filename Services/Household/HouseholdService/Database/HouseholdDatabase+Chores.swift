@@ -6,12 +6,15 @@ extension HouseholdDatabase {
     /// Days over which "whoever did least" weighs points.
     static let fairnessWindowDays = 30
 
-    func chores(of householdID: String, asMember userID: String) async throws -> [ChoreRow] {
+    /// The household, its members and its chores (soonest due first), in one read.
+    func chores(of householdID: String, asMember userID: String) async throws -> (HouseholdRow, [MemberRow], [ChoreRow]) {
         try await writer.read { db in
-            _ = try Self.members(db, householdID, asMember: userID)
-            return try ChoreRow.fetchAll(
+            let members = try Self.members(db, householdID, asMember: userID)
+            guard let household = try HouseholdRow.fetchOne(db, key: householdID) else { throw Problem.notFound("The household") }
+            let chores = try ChoreRow.fetchAll(
                 db, sql: "SELECT * FROM chores WHERE household_id = ? ORDER BY next_due IS NULL, next_due, name",
                 arguments: [householdID])
+            return (household, members, chores)
         }
     }
 
@@ -124,13 +127,17 @@ extension HouseholdDatabase {
         }
     }
 
-    /// Counts and points per member and chore over a range of days.
-    func statistics(of householdID: String, asMember userID: String, from: LocalDate, to: LocalDate) async throws
-        -> [(userID: String, chore: String, count: Int, points: Int)]
-    {
+    /// Counts and points per member and chore over the range of days `range` picks for the household
+    /// (its time zone decides what "today" is), with the members, in one read.
+    func statistics(
+        of householdID: String, asMember userID: String,
+        range: @Sendable (HouseholdRow) throws -> (from: LocalDate, to: LocalDate)
+    ) async throws -> (members: [MemberRow], from: LocalDate, to: LocalDate, rows: [ChoreTally]) {
         try await writer.read { db in
-            _ = try Self.members(db, householdID, asMember: userID)
-            return try Row.fetchAll(
+            let members = try Self.members(db, householdID, asMember: userID)
+            guard let household = try HouseholdRow.fetchOne(db, key: householdID) else { throw Problem.notFound("The household") }
+            let (from, to) = try range(household)
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT user_id, chore_name, COUNT(*) AS count, SUM(points) AS points FROM completions
@@ -138,7 +145,16 @@ extension HouseholdDatabase {
                     GROUP BY user_id, chore_name ORDER BY user_id, chore_name
                     """,
                 arguments: [householdID, from.description, to.description]
-            ).map { ($0["user_id"], $0["chore_name"], $0["count"], $0["points"]) }
+            ).map { ChoreTally(userID: $0["user_id"], chore: $0["chore_name"], count: $0["count"], points: $0["points"]) }
+            return (members, from, to, rows)
         }
     }
+}
+
+/// One member's completions of one chore over a range.
+struct ChoreTally: Sendable {
+    var userID: String
+    var chore: String
+    var count: Int
+    var points: Int
 }
