@@ -33,10 +33,18 @@ let databasePath = folder.appendingPathComponent("household.sqlite").path
 let signingKey = Curve25519.Signing.PrivateKey()
 let keys = JWTKeyCollection()
 await keys.add(eddsa: EdDSA.PrivateKey(backing: signingKey), kid: "bench")
-let jwks = #"{"keys":[{"kty":"OKP","crv":"Ed25519","alg":"EdDSA","use":"sig","kid":"bench","x":"\#(signingKey.publicKey.rawRepresentation.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: ""))"}]}"#
+let jwks =
+    #"{"keys":[{"kty":"OKP","crv":"Ed25519","alg":"EdDSA","use":"sig","kid":"bench","x":"\#(signingKey.publicKey.rawRepresentation.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: ""))"}]}"#
 let identityRouter = Router()
-identityRouter.get("/v1/auth/jwks") { _, _ in Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: jwks))) }
-identityRouter.post("/internal/users/batch") { _, _ in Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"users":[]}"#))) }
+identityRouter.get("/v1/auth/jwks") { _, _ in
+    Response(
+        status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: jwks)))
+}
+identityRouter.post("/internal/users/batch") { _, _ in
+    Response(
+        status: .ok, headers: [.contentType: "application/json"],
+        body: .init(byteBuffer: ByteBuffer(string: #"{"users":[]}"#)))
+}
 
 /// Runs `service` in the background and returns its port.
 func start(_ build: (@escaping @Sendable (Int) async -> Void) async throws -> any Service) async throws -> Int {
@@ -63,18 +71,24 @@ var settings = ServiceSettings(
     identityURL: "http://127.0.0.1:\(identityPort)", logLevel: .error, clock: clock)
 _ = try await buildHouseholdApplication(HouseholdConfiguration(settings: settings))
 
-print("seeding \(householdCount) households (\(membersPerHousehold) members, \(choresPerHousehold) chores, \(completionsPerDay) completions a day for a year) ...")
+print(
+    "seeding \(householdCount) households (\(membersPerHousehold) members, \(choresPerHousehold) chores, \(completionsPerDay) completions a day for a year) ..."
+)
 let seedStart = ContinuousClock.now
 let pool = try DatabasePool(path: databasePath)
 let today = Date()
 try pool.write { db in
     let household = try db.makeStatement(sql: "INSERT INTO households VALUES (?, ?, 'UTC', ?, 7, ?)")
     let member = try db.makeStatement(sql: "INSERT INTO members VALUES (?, ?, ?)")
-    let chore = try db.makeStatement(sql: """
-        INSERT INTO chores VALUES (?, ?, ?, ?, 'everyDays', 1, NULL, NULL, 'rotating', NULL, ?, ?, ?, ?)
-        """)
+    let chore = try db.makeStatement(
+        sql: """
+            INSERT INTO chores VALUES (?, ?, ?, ?, 'everyDays', 1, NULL, NULL, 'rotating', NULL, ?, ?, ?, ?)
+            """)
     let completion = try db.makeStatement(sql: "INSERT INTO completions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)")
-    let activity = try db.makeStatement(sql: "INSERT INTO activity (household_id, kind, actor_id, subject, created_at) VALUES (?, 'chore_completed', ?, 'completed a chore', ?)")
+    let activity = try db.makeStatement(
+        sql:
+            "INSERT INTO activity (household_id, kind, actor_id, subject, created_at) VALUES (?, 'chore_completed', ?, 'completed a chore', ?)"
+    )
     let formatter = DateFormatter()
     formatter.dateFormat = "yyyy-MM-dd"
     formatter.timeZone = TimeZone(identifier: "UTC")
@@ -85,12 +99,18 @@ try pool.write { db in
         try household.execute(arguments: [id, "Flat \(h)", members[0], today])
         for m in members { try member.execute(arguments: [id, m, today]) }
         for c in 0..<choresPerHousehold {
-            try chore.execute(arguments: ["c\(h)-\(c)", id, "Chore \(c)", c % 5 + 1, members.joined(separator: ","), members[c % membersPerHousehold], days[0], today])
+            try chore.execute(arguments: [
+                "c\(h)-\(c)", id, "Chore \(c)", c % 5 + 1, members.joined(separator: ","),
+                members[c % membersPerHousehold], days[0], today,
+            ])
         }
         for (d, day) in days.enumerated() {
             for k in 0..<completionsPerDay {
                 let c = (d + k) % choresPerHousehold
-                try completion.execute(arguments: ["x\(h)-\(d)-\(k)", id, "c\(h)-\(c)", "Chore \(c)", members[(d + k) % membersPerHousehold], c % 5 + 1, day, day, today])
+                try completion.execute(arguments: [
+                    "x\(h)-\(d)-\(k)", id, "c\(h)-\(c)", "Chore \(c)", members[(d + k) % membersPerHousehold],
+                    c % 5 + 1, day, day, today,
+                ])
             }
         }
         for _ in 0..<activityPerHousehold { try activity.execute(arguments: [id, members[0], today]) }
@@ -145,15 +165,21 @@ func measure(_ name: String, count: Int, path: @escaping @Sendable (Int) -> Stri
         return try await group.reduce(into: []) { $0 += $1 }.sorted()
     }
     let elapsed = ContinuousClock.now - started
-    func ms(_ d: Duration) -> String { String(format: "%.2f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) }
+    func ms(_ d: Duration) -> String {
+        String(format: "%.2f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+    }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let label = name.padding(toLength: 30, withPad: " ", startingAt: 0)
-    print("  \(label) \(String(format: "%8.0f", Double(count) / seconds)) req/s   p50 \(ms(latencies[latencies.count / 2]))   p99 \(ms(latencies[latencies.count * 99 / 100]))")
+    print(
+        "  \(label) \(String(format: "%8.0f", Double(count) / seconds)) req/s   p50 \(ms(latencies[latencies.count / 2]))   p99 \(ms(latencies[latencies.count * 99 / 100]))"
+    )
 }
 
 print("\(requestsPerScenario) requests per scenario, \(concurrency) concurrent keep-alive clients, service direct:")
 try await measure("warm-up (token checks)", count: tokenList.count) { "/v1/households/h\($0)/chores" }
 try await measure("chore list", count: requestsPerScenario) { "/v1/households/h\($0)/chores" }
-try await measure("statistics over a year", count: requestsPerScenario) { "/v1/households/h\($0)/statistics?from=\(yearAgo)" }
+try await measure("statistics over a year", count: requestsPerScenario) {
+    "/v1/households/h\($0)/statistics?from=\(yearAgo)"
+}
 try await measure("activity feed (last 30)", count: requestsPerScenario) { "/v1/households/h\($0)/activity" }
 exit(0)

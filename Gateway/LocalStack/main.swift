@@ -21,7 +21,8 @@ func reader(port: Int) -> ConfigReader {
 
 let services: [any Service] = [
     try await buildIdentityApplication(IdentityConfiguration(reader: reader(port: ServiceName.identity.defaultPort))),
-    try await buildHouseholdApplication(HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
+    try await buildHouseholdApplication(
+        HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]
 

@@ -16,9 +16,14 @@ import Testing
         // 2026-03-01 10:30 UTC is still 28 February in Honolulu and already 2 March... no: 1 March 23:30 in Auckland.
         let instant = Date(timeIntervalSince1970: 1_772_361_000)
         #expect(LocalDate(instant, in: try #require(TimeZone(identifier: "UTC"))).description == "2026-03-01")
-        #expect(LocalDate(instant, in: try #require(TimeZone(identifier: "Pacific/Honolulu"))).description == "2026-03-01")
-        #expect(LocalDate(instant, in: try #require(TimeZone(identifier: "Pacific/Auckland"))).description == "2026-03-01")
-        #expect(LocalDate(instant.addingTimeInterval(-11 * 3600), in: try #require(TimeZone(identifier: "Pacific/Honolulu"))).description == "2026-02-28")
+        #expect(
+            LocalDate(instant, in: try #require(TimeZone(identifier: "Pacific/Honolulu"))).description == "2026-03-01")
+        #expect(
+            LocalDate(instant, in: try #require(TimeZone(identifier: "Pacific/Auckland"))).description == "2026-03-01")
+        #expect(
+            LocalDate(
+                instant.addingTimeInterval(-11 * 3600), in: try #require(TimeZone(identifier: "Pacific/Honolulu"))
+            ).description == "2026-02-28")
     }
 
     @Test func arithmeticCrossesMonthsAndLeapDays() {
@@ -46,7 +51,8 @@ import Testing
         (.monthly(day: 15), "2026-11-15", "2026-11-20", "2026-12-15"),
     ])
     func nextDue(schedule: ChoreSchedule, due: String, completed: String, expected: String) throws {
-        let next = schedule.nextDue(afterDue: try #require(LocalDate(due)), completedOn: try #require(LocalDate(completed)))
+        let next = schedule.nextDue(
+            afterDue: try #require(LocalDate(due)), completedOn: try #require(LocalDate(completed)))
         #expect(next?.description == expected)
     }
 
@@ -61,12 +67,16 @@ import Testing
         #expect(ChoreSchedule.everyDays(2).firstDue(onOrAfter: monday) == monday)
     }
 
-    @Test(arguments: [
-        ("everyDays", 0, nil, nil), ("everyDays", 366, nil, nil), ("weekly", nil, [], nil), ("weekly", nil, [0], nil),
-        ("weekly", nil, [8], nil), ("monthly", nil, nil, 0), ("monthly", nil, nil, 32), ("hourly", nil, nil, nil),
-    ] as [(String, Int?, [Int]?, Int?)])
+    @Test(
+        arguments: [
+            ("everyDays", 0, nil, nil), ("everyDays", 366, nil, nil), ("weekly", nil, [], nil),
+            ("weekly", nil, [0], nil),
+            ("weekly", nil, [8], nil), ("monthly", nil, nil, 0), ("monthly", nil, nil, 32), ("hourly", nil, nil, nil),
+        ] as [(String, Int?, [Int]?, Int?)])
     func badSchedulesAreRefused(kind: String, every: Int?, weekdays: [Int]?, day: Int?) {
-        #expect(throws: (any Error).self) { try ChoreSchedule.make(kind: kind, every: every, weekdays: weekdays, dayOfMonth: day) }
+        #expect(throws: (any Error).self) {
+            try ChoreSchedule.make(kind: kind, every: every, weekdays: weekdays, dayOfMonth: day)
+        }
     }
 }
 
@@ -83,14 +93,19 @@ import Testing
     @Test func rotationSurvivesMembersLeavingAndJoining() {
         let rotation = ChoreAssignment.rotating(["cat", "ann", "bob"])
         // ann left, dan joined: the turn order is cat, bob, dan
-        #expect(ChoreAssignment.turnOrder(["cat", "ann", "bob"], members: ["bob", "cat", "dan"]) == ["cat", "bob", "dan"])
+        #expect(
+            ChoreAssignment.turnOrder(["cat", "ann", "bob"], members: ["bob", "cat", "dan"]) == ["cat", "bob", "dan"])
         #expect(rotation.next(members: ["bob", "cat", "dan"], current: "bob", recentPoints: [:]) == "dan")
         #expect(rotation.next(members: ["bob", "cat", "dan"], current: "ann", recentPoints: [:]) == "cat")
     }
 
     @Test func leastPointsBalancesEffortAndBreaksTiesByJoiningOrder() {
-        #expect(ChoreAssignment.leastPoints.next(members: members, current: "ann", recentPoints: ["ann": 5, "bob": 9, "cat": 2]) == "cat")
-        #expect(ChoreAssignment.leastPoints.next(members: members, current: nil, recentPoints: ["ann": 3, "bob": 3, "cat": 3]) == "ann")
+        #expect(
+            ChoreAssignment.leastPoints.next(
+                members: members, current: "ann", recentPoints: ["ann": 5, "bob": 9, "cat": 2]) == "cat")
+        #expect(
+            ChoreAssignment.leastPoints.next(
+                members: members, current: nil, recentPoints: ["ann": 3, "bob": 3, "cat": 3]) == "ann")
     }
 
     @Test func aFixedMemberWhoLeftFallsBackToTheFirstMember() {
@@ -99,8 +114,14 @@ import Testing
     }
 
     @Test func assignmentsNamingNonMembersAreRefused() {
-        #expect(throws: (any Error).self) { try ChoreAssignment.make(kind: "fixed", assignee: "zed", order: nil, members: members) }
-        #expect(throws: (any Error).self) { try ChoreAssignment.make(kind: "rotating", assignee: nil, order: ["ann", "ann"], members: members) }
-        #expect(throws: (any Error).self) { try ChoreAssignment.make(kind: "random", assignee: nil, order: nil, members: members) }
+        #expect(throws: (any Error).self) {
+            try ChoreAssignment.make(kind: "fixed", assignee: "zed", order: nil, members: members)
+        }
+        #expect(throws: (any Error).self) {
+            try ChoreAssignment.make(kind: "rotating", assignee: nil, order: ["ann", "ann"], members: members)
+        }
+        #expect(throws: (any Error).self) {
+            try ChoreAssignment.make(kind: "random", assignee: nil, order: nil, members: members)
+        }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import NIOHTTP1
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// The bulletin board, the activity feed, and the membership check on every household route.
 @Suite struct HouseholdBoardTests {
@@ -12,49 +12,74 @@ import TestSupport
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])
             let short = try await world.api.post(
-                world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "Pizza tonight!", expiresInDays: 1))
+                world.path(id, "/notes"), token: world.ann.accessToken,
+                json: NoteBody(text: "Pizza tonight!", expiresInDays: 1))
             #expect(short.status == 201)
             #expect(world.notices.all.last?.kind == "household.note_posted")
-            let long = try await world.api.post(world.path(id, "/notes"), token: world.bob.accessToken, json: NoteBody(text: "Wifi password is on the fridge"))
+            let long = try await world.api.post(
+                world.path(id, "/notes"), token: world.bob.accessToken,
+                json: NoteBody(text: "Wifi password is on the fridge"))
             let longID = try #require(long.object["id"] as? String)
-            let pinned = try await world.api.send(.PUT, world.path(id, "/notes/\(longID)/pin"), token: world.ann.accessToken, json: ["pinned": true])
+            let pinned = try await world.api.send(
+                .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.ann.accessToken, json: ["pinned": true])
             #expect(pinned.object["pinned"] as? Bool == true)
             let board = try await world.api.get(world.path(id, "/notes"), token: world.ann.accessToken)
-            #expect((board.object["items"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == ["Wifi password is on the fridge", "Pizza tonight!"])
+            #expect(
+                (board.object["items"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == [
+                    "Wifi password is on the fridge", "Pizza tonight!",
+                ])
             let notMine = try await world.api.delete(world.path(id, "/notes/\(longID)"), token: world.ann.accessToken)
             #expect(notMine.status == 403)
             // a day later the short note is gone, the default-lifetime one (7 days) stays
             try await world.advance(days: 1)
             let later = try await world.api.get(world.path(id, "/notes"), token: world.token(world.ann))
-            #expect((later.object["items"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == ["Wifi password is on the fridge"])
+            #expect(
+                (later.object["items"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == [
+                    "Wifi password is on the fridge"
+                ])
             try await world.advance(days: 6)
             let empty = try await world.api.get(world.path(id, "/notes"), token: world.token(world.ann))
             #expect((empty.object["items"] as? [Any])?.isEmpty == true)
-            #expect(try await world.api.delete(world.path(id, "/notes/\(longID)"), token: world.token(world.bob)).status == 404)
+            #expect(
+                try await world.api.delete(world.path(id, "/notes/\(longID)"), token: world.token(world.bob)).status
+                    == 404)
         }
     }
 
     @Test func aNoteCarriesACheckedPhoto() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])
-            let note = try await world.api.post(world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "Look at this"))
+            let note = try await world.api.post(
+                world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "Look at this"))
             let noteID = try #require(note.object["id"] as? String)
-            let fake = try await world.api.put(world.path(id, "/notes/\(noteID)/photo"), token: world.ann.accessToken, body: Data("GIF89a".utf8))
+            let fake = try await world.api.put(
+                world.path(id, "/notes/\(noteID)/photo"), token: world.ann.accessToken, body: Data("GIF89a".utf8))
             #expect(fake.status == 415)
-            let huge = try await world.api.put(world.path(id, "/notes/\(noteID)/photo"), token: world.ann.accessToken, body: Self.png + Data(count: 2 << 20))
+            let huge = try await world.api.put(
+                world.path(id, "/notes/\(noteID)/photo"), token: world.ann.accessToken,
+                body: Self.png + Data(count: 2 << 20))
             #expect(huge.status == 413)
-            let byBob = try await world.api.put(world.path(id, "/notes/\(noteID)/photo"), token: world.bob.accessToken, body: Self.png)
+            let byBob = try await world.api.put(
+                world.path(id, "/notes/\(noteID)/photo"), token: world.bob.accessToken, body: Self.png)
             #expect(byBob.status == 403)
-            #expect(try await world.api.put(world.path(id, "/notes/\(noteID)/photo"), token: world.ann.accessToken, body: Self.png).status == 204)
+            #expect(
+                try await world.api.put(
+                    world.path(id, "/notes/\(noteID)/photo"), token: world.ann.accessToken, body: Self.png
+                ).status == 204)
             let photo = try await world.api.get(world.path(id, "/notes/\(noteID)/photo"), token: world.bob.accessToken)
             #expect(photo.body == Self.png)
             let etag = try #require(photo.headers.first(name: "etag"))
-            #expect(try await world.api.get(world.path(id, "/notes/\(noteID)/photo"), token: world.bob.accessToken, headers: [("If-None-Match", etag)]).status == 304)
+            #expect(
+                try await world.api.get(
+                    world.path(id, "/notes/\(noteID)/photo"), token: world.bob.accessToken,
+                    headers: [("If-None-Match", etag)]
+                ).status == 304)
         }
     }
 
     @Test(arguments: [
-        #"{"text": ""}"#, #"{"text": "hi", "expiresInDays": 0}"#, #"{"text": "hi", "expiresInDays": 91}"#, #"{"text": 3}"#,
+        #"{"text": ""}"#, #"{"text": "hi", "expiresInDays": 0}"#, #"{"text": "hi", "expiresInDays": 91}"#,
+        #"{"text": 3}"#,
     ])
     func badNotesAreRefused(body: String) async throws {
         try await HouseholdWorld.run { world in
@@ -68,7 +93,8 @@ import TestSupport
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])
             for index in 0..<35 {
-                _ = try await world.api.post(world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "note \(index)"))
+                _ = try await world.api.post(
+                    world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "note \(index)"))
             }
             let feed = try await world.api.get(world.path(id, "/activity"), token: world.bob.accessToken)
             let items = try #require(feed.object["items"] as? [[String: Any]])
@@ -86,9 +112,11 @@ import TestSupport
             _ = try await world.household(world.cat)
             let chore = try await world.api.post(
                 world.path(id, "/chores"), token: world.ann.accessToken,
-                json: ChoreBody(name: "Mop the floors", schedule: .init(kind: "once"), assignment: .init(kind: "rotating")))
+                json: ChoreBody(
+                    name: "Mop the floors", schedule: .init(kind: "once"), assignment: .init(kind: "rotating")))
             let choreID = try #require(chore.object["id"] as? String)
-            let note = try await world.api.post(world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "private"))
+            let note = try await world.api.post(
+                world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "private"))
             let noteID = try #require(note.object["id"] as? String)
             let attempts: [(HTTPMethod, String, Data?)] = [
                 (.GET, "", nil), (.POST, "/invitations", Data(#"{"username":"cat"}"#.utf8)), (.POST, "/leave", nil),
@@ -97,8 +125,10 @@ import TestSupport
                 (.PATCH, "/chores/\(choreID)", Data(#"{"name":"Renamed"}"#.utf8)), (.DELETE, "/chores/\(choreID)", nil),
                 (.POST, "/chores/\(choreID)/completions", Data("{}".utf8)), (.GET, "/completions", nil),
                 (.GET, "/statistics", nil), (.GET, "/statistics/chart.svg", nil), (.GET, "/notes", nil),
-                (.POST, "/notes", Data(#"{"text":"hi"}"#.utf8)), (.PUT, "/notes/\(noteID)/pin", Data(#"{"pinned":true}"#.utf8)),
-                (.DELETE, "/notes/\(noteID)", nil), (.PUT, "/notes/\(noteID)/photo", Self.png), (.GET, "/notes/\(noteID)/photo", nil),
+                (.POST, "/notes", Data(#"{"text":"hi"}"#.utf8)),
+                (.PUT, "/notes/\(noteID)/pin", Data(#"{"pinned":true}"#.utf8)),
+                (.DELETE, "/notes/\(noteID)", nil), (.PUT, "/notes/\(noteID)/photo", Self.png),
+                (.GET, "/notes/\(noteID)/photo", nil),
             ]
             for (method, rest, body) in attempts {
                 let response = try await world.api.send(

@@ -1,7 +1,7 @@
 import Foundation
 import PlatformKit
-import Testing
 import TestSupport
+import Testing
 
 /// Chores through the gateway: rotation over weeks, late completions, history and statistics.
 @Suite struct HouseholdChoreTests {
@@ -28,7 +28,9 @@ import TestSupport
             var assignees: [String] = []
             for week in 0..<6 {
                 let doer = [world.cat, world.ann, world.bob][week % 3]
-                let done = try await world.api.post(world.path(id, "/chores/\(chore)/completions"), token: world.token(doer), json: ["note": "week \(week)"])
+                let done = try await world.api.post(
+                    world.path(id, "/chores/\(chore)/completions"), token: world.token(doer),
+                    json: ["note": "week \(week)"])
                 #expect(done.status == 201)
                 assignees.append(((done.object["chore"] as? [String: Any])?["assigneeId"] as? String) ?? "")
                 try await world.advance(days: 7)
@@ -43,13 +45,16 @@ import TestSupport
             let id = try await world.household(world.ann)
             let created = try await world.api.post(
                 world.path(id, "/chores"), token: world.token(world.ann),
-                json: ChoreBody(name: "Water the plants", schedule: .init(kind: "everyDays", every: 3), assignment: .init(kind: "fixed", assignee: world.ann.id)))
+                json: ChoreBody(
+                    name: "Water the plants", schedule: .init(kind: "everyDays", every: 3),
+                    assignment: .init(kind: "fixed", assignee: world.ann.id)))
             let chore = try #require(created.object["id"] as? String)
             #expect(created.object["nextDue"] as? String == today(world))
             try await world.advance(days: 5)
             let list = try await world.api.get(world.path(id, "/chores"), token: world.token(world.ann))
             #expect(((list.object["items"] as? [[String: Any]])?.first?["overdue"]) as? Bool == true)
-            let done = try await world.api.post(world.path(id, "/chores/\(chore)/completions"), token: world.token(world.ann), json: [String: String]())
+            let done = try await world.api.post(
+                world.path(id, "/chores/\(chore)/completions"), token: world.token(world.ann), json: [String: String]())
             let next = (done.object["chore"] as? [String: Any])?["nextDue"] as? String
             try await world.advance(days: 3)
             #expect(next == today(world), "three days after the late completion, not after the missed day")
@@ -61,10 +66,17 @@ import TestSupport
             let id = try await world.household(world.ann)
             let created = try await world.api.post(
                 world.path(id, "/chores"), token: world.token(world.ann),
-                json: ChoreBody(name: "Fix the shelf", points: 8, schedule: .init(kind: "once"), assignment: .init(kind: "leastPoints")))
+                json: ChoreBody(
+                    name: "Fix the shelf", points: 8, schedule: .init(kind: "once"),
+                    assignment: .init(kind: "leastPoints")))
             let chore = try #require(created.object["id"] as? String)
-            #expect(try await world.api.post(world.path(id, "/chores/\(chore)/completions"), token: world.token(world.ann), json: [String: String]()).status == 201)
-            let again = try await world.api.post(world.path(id, "/chores/\(chore)/completions"), token: world.token(world.ann), json: [String: String]())
+            #expect(
+                try await world.api.post(
+                    world.path(id, "/chores/\(chore)/completions"), token: world.token(world.ann),
+                    json: [String: String]()
+                ).status == 201)
+            let again = try await world.api.post(
+                world.path(id, "/chores/\(chore)/completions"), token: world.token(world.ann), json: [String: String]())
             #expect(again.status == 409)
             #expect(again.problem?.code == "chore_done")
             // a custom chore is kept in the catalogue for reuse
@@ -79,18 +91,27 @@ import TestSupport
             let id = try await world.household(world.ann, with: [world.bob])
             let created = try await world.api.post(
                 world.path(id, "/chores"), token: world.token(world.ann),
-                json: ChoreBody(name: "Wash the dishes", schedule: .init(kind: "everyDays", every: 1), assignment: .init(kind: "rotating")))
+                json: ChoreBody(
+                    name: "Wash the dishes", schedule: .init(kind: "everyDays", every: 1),
+                    assignment: .init(kind: "rotating")))
             let chore = try #require(created.object["id"] as? String)
-            _ = try await world.api.post(world.path(id, "/chores/\(chore)/completions"), token: world.token(world.bob), json: [String: String]())
+            _ = try await world.api.post(
+                world.path(id, "/chores/\(chore)/completions"), token: world.token(world.bob), json: [String: String]())
             let edited = try await world.api.patch(
                 world.path(id, "/chores/\(chore)"), token: world.token(world.bob),
-                json: ChoreBody(name: "Dishes", points: 4, schedule: .init(kind: "monthly", dayOfMonth: 1), assignment: .init(kind: "fixed", assignee: world.bob.id)))
+                json: ChoreBody(
+                    name: "Dishes", points: 4, schedule: .init(kind: "monthly", dayOfMonth: 1),
+                    assignment: .init(kind: "fixed", assignee: world.bob.id)))
             #expect(edited.status == 200)
             #expect(edited.object["name"] as? String == "Dishes")
             #expect((edited.object["schedule"] as? [String: Any])?["kind"] as? String == "monthly")
             #expect(edited.object["assigneeId"] as? String == world.bob.id)
-            #expect(try await world.api.delete(world.path(id, "/chores/\(chore)"), token: world.token(world.ann)).status == 204)
-            #expect(try await world.api.delete(world.path(id, "/chores/\(chore)"), token: world.token(world.ann)).status == 404)
+            #expect(
+                try await world.api.delete(world.path(id, "/chores/\(chore)"), token: world.token(world.ann)).status
+                    == 204)
+            #expect(
+                try await world.api.delete(world.path(id, "/chores/\(chore)"), token: world.token(world.ann)).status
+                    == 404)
             let history = try await world.api.get(world.path(id, "/completions"), token: world.token(world.ann))
             #expect((history.object["items"] as? [[String: Any]])?.count == 1)
         }
@@ -120,26 +141,41 @@ import TestSupport
     @Test func historyFiltersAndStatisticsCountPointsPerMember() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])
-            _ = try await world.api.patch(IdentityPaths.me, token: world.token(world.bob), json: ["displayName": "Bob <b>"])
+            _ = try await world.api.patch(
+                IdentityPaths.me, token: world.token(world.bob), json: ["displayName": "Bob <b>"])
             var chores: [String: String] = [:]
             for (name, points) in [("Clean the bathroom", 6), ("Wash the dishes", 3)] {
                 let created = try await world.api.post(
                     world.path(id, "/chores"), token: world.token(world.ann),
-                    json: ChoreBody(name: name, points: points, schedule: .init(kind: "everyDays", every: 1), assignment: .init(kind: "rotating")))
+                    json: ChoreBody(
+                        name: name, points: points, schedule: .init(kind: "everyDays", every: 1),
+                        assignment: .init(kind: "rotating")))
                 chores[name] = created.object["id"] as? String
             }
-            for (user, chore) in [(world.ann, "Clean the bathroom"), (world.bob, "Wash the dishes"), (world.bob, "Wash the dishes"), (world.ann, "Wash the dishes")] {
-                _ = try await world.api.post(world.path(id, "/chores/\(chores[chore]!)/completions"), token: world.token(user), json: [String: String]())
+            for (user, chore) in [
+                (world.ann, "Clean the bathroom"), (world.bob, "Wash the dishes"), (world.bob, "Wash the dishes"),
+                (world.ann, "Wash the dishes"),
+            ] {
+                _ = try await world.api.post(
+                    world.path(id, "/chores/\(chores[chore]!)/completions"), token: world.token(user),
+                    json: [String: String]())
                 try await world.advance(days: 1)
             }
-            let bobs = try await world.api.get(world.path(id, "/completions?member=\(world.bob.id)"), token: world.token(world.ann))
+            let bobs = try await world.api.get(
+                world.path(id, "/completions?member=\(world.bob.id)"), token: world.token(world.ann))
             #expect((bobs.object["items"] as? [[String: Any]])?.count == 2)
-            let dishes = try await world.api.get(world.path(id, "/completions?chore=\(chores["Wash the dishes"]!)&limit=2"), token: world.token(world.ann))
+            let dishes = try await world.api.get(
+                world.path(id, "/completions?chore=\(chores["Wash the dishes"]!)&limit=2"),
+                token: world.token(world.ann))
             #expect((dishes.object["items"] as? [[String: Any]])?.count == 2)
             let cursor = try #require(dishes.object["nextCursor"] as? String)
-            let rest = try await world.api.get(world.path(id, "/completions?chore=\(chores["Wash the dishes"]!)&limit=2&cursor=\(cursor)"), token: world.token(world.ann))
+            let rest = try await world.api.get(
+                world.path(id, "/completions?chore=\(chores["Wash the dishes"]!)&limit=2&cursor=\(cursor)"),
+                token: world.token(world.ann))
             #expect((rest.object["items"] as? [[String: Any]])?.count == 1)
-            #expect(try await world.api.get(world.path(id, "/completions?cursor=bogus"), token: world.token(world.ann)).status == 400)
+            #expect(
+                try await world.api.get(world.path(id, "/completions?cursor=bogus"), token: world.token(world.ann))
+                    .status == 400)
 
             let stats = try await world.api.get(world.path(id, "/statistics"), token: world.token(world.bob))
             let members = try #require(stats.object["members"] as? [[String: Any]])
@@ -150,9 +186,11 @@ import TestSupport
             #expect(chart.headers.first(name: "content-type") == "image/svg+xml")
             #expect(chart.text.hasPrefix("<svg"))
             #expect(chart.text.contains("Bob &lt;b&gt;") && !chart.text.contains("Bob <b>"))
-            let inverted = try await world.api.get(world.path(id, "/statistics?from=2026-02-01&to=2026-01-01"), token: world.token(world.ann))
+            let inverted = try await world.api.get(
+                world.path(id, "/statistics?from=2026-02-01&to=2026-01-01"), token: world.token(world.ann))
             #expect(inverted.status == 400)
-            let tooLong = try await world.api.get(world.path(id, "/statistics?from=2020-01-01&to=2026-01-01"), token: world.token(world.ann))
+            let tooLong = try await world.api.get(
+                world.path(id, "/statistics?from=2020-01-01&to=2026-01-01"), token: world.token(world.ann))
             #expect(tooLong.status == 400)
         }
     }

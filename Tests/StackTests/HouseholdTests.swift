@@ -2,8 +2,8 @@ import Foundation
 import HouseholdService
 import PlatformKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Notices the household service produced, in order.
 final class RecordedNotices: HouseholdEventSink {
@@ -24,25 +24,31 @@ struct HouseholdWorld {
     static func run(_ body: (HouseholdWorld) async throws -> Void) async throws {
         let notices = RecordedNotices()
         try await withTestStack(services: [
-            .household: { settings in try await buildHouseholdApplication(HouseholdConfiguration(settings: settings, eventSink: notices)) }
+            .household: { settings in
+                try await buildHouseholdApplication(HouseholdConfiguration(settings: settings, eventSink: notices))
+            }
         ]) { stack in
             try await body(
                 HouseholdWorld(
-                    stack: stack, notices: notices, ann: try await stack.register("ann"), bob: try await stack.register("bob"),
+                    stack: stack, notices: notices, ann: try await stack.register("ann"),
+                    bob: try await stack.register("bob"),
                     cat: try await stack.register("cat")))
         }
     }
 
     /// Creates a household for `owner` and brings `others` in by invitation; returns its id.
     func household(_ owner: TestUser, with others: [TestUser] = [], timeZone: String = "UTC") async throws -> String {
-        let created = try await api.post(HouseholdPaths.households, token: owner.accessToken, json: ["name": "Flat 4", "timeZone": timeZone])
+        let created = try await api.post(
+            HouseholdPaths.households, token: owner.accessToken, json: ["name": "Flat 4", "timeZone": timeZone])
         #expect(created.status == 201)
         let id = try #require(created.object["id"] as? String)
         for member in others {
             let invitation = try await api.post(
-                "\(HouseholdPaths.households)/\(id)/invitations", token: owner.accessToken, json: ["username": member.username])
+                "\(HouseholdPaths.households)/\(id)/invitations", token: owner.accessToken,
+                json: ["username": member.username])
             let invitationID = try #require(invitation.object["id"] as? String)
-            let accepted = try await api.post("\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: member.accessToken)
+            let accepted = try await api.post(
+                "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: member.accessToken)
             #expect(accepted.status == 200)
         }
         return id
@@ -54,7 +60,8 @@ struct HouseholdWorld {
     func advance(days: Double) async throws {
         stack.clock.advance(by: days * 86_400)
         for user in [ann, bob, cat] {
-            let login = try await api.post(IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
+            let login = try await api.post(
+                IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
             tokens.set(user.id, try #require(login.object["accessToken"] as? String))
         }
     }
@@ -73,7 +80,9 @@ final class TokenBook: Sendable {
 }
 
 struct ChoreBody: Encodable, Sendable {
-    struct Schedule: Encodable, Sendable { var kind: String; var every: Int? = nil; var weekdays: [Int]? = nil; var dayOfMonth: Int? = nil }
+    struct Schedule: Encodable, Sendable {
+        var kind: String; var every: Int? = nil; var weekdays: [Int]? = nil; var dayOfMonth: Int? = nil
+    }
     struct Assignment: Encodable, Sendable { var kind: String; var assignee: String? = nil; var order: [String]? = nil }
     var name: String
     var points: Int? = nil
@@ -95,7 +104,9 @@ struct ChoreBody: Encodable, Sendable {
             #expect(try await world.api.post(world.path(id, "/leave"), token: world.bob.accessToken).status == 204)
             #expect(world.notices.all.last?.kind == "household.member_left")
             #expect(world.notices.all.last?.recipients == [world.ann.id])
-            #expect(try await world.api.get(HouseholdPaths.households + "/mine", token: world.bob.accessToken).status == 404)
+            #expect(
+                try await world.api.get(HouseholdPaths.households + "/mine", token: world.bob.accessToken).status == 404
+            )
             // the last member leaving ends the household
             #expect(try await world.api.post(world.path(id, "/leave"), token: world.ann.accessToken).status == 204)
             #expect(try await world.api.get(world.path(id), token: world.ann.accessToken).status == 404)
@@ -106,17 +117,22 @@ struct ChoreBody: Encodable, Sendable {
         try await HouseholdWorld.run { world in
             let annsHome = try await world.household(world.ann)
             _ = try await world.household(world.bob)
-            let second = try await world.api.post(HouseholdPaths.households, token: world.ann.accessToken, json: ["name": "Another"])
+            let second = try await world.api.post(
+                HouseholdPaths.households, token: world.ann.accessToken, json: ["name": "Another"])
             #expect(second.status == 409)
             #expect(second.problem?.code == "already_in_household")
-            let inviteBob = try await world.api.post(world.path(annsHome, "/invitations"), token: world.ann.accessToken, json: ["username": "bob"])
+            let inviteBob = try await world.api.post(
+                world.path(annsHome, "/invitations"), token: world.ann.accessToken, json: ["username": "bob"])
             #expect(inviteBob.status == 409)
             #expect(inviteBob.problem?.code == "already_in_household")
-            let unknown = try await world.api.post(world.path(annsHome, "/invitations"), token: world.ann.accessToken, json: ["username": "nobody"])
+            let unknown = try await world.api.post(
+                world.path(annsHome, "/invitations"), token: world.ann.accessToken, json: ["username": "nobody"])
             #expect(unknown.status == 404)
-            let first = try await world.api.post(world.path(annsHome, "/invitations"), token: world.ann.accessToken, json: ["username": "cat"])
+            let first = try await world.api.post(
+                world.path(annsHome, "/invitations"), token: world.ann.accessToken, json: ["username": "cat"])
             #expect(first.status == 201)
-            let again = try await world.api.post(world.path(annsHome, "/invitations"), token: world.ann.accessToken, json: ["username": "cat"])
+            let again = try await world.api.post(
+                world.path(annsHome, "/invitations"), token: world.ann.accessToken, json: ["username": "cat"])
             #expect(again.problem?.code == "already_invited")
         }
     }
@@ -124,26 +140,38 @@ struct ChoreBody: Encodable, Sendable {
     @Test func invitationsAreAnsweredOnceAndOnlyByTheInvitee() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann)
-            let invitation = try await world.api.post(world.path(id, "/invitations"), token: world.ann.accessToken, json: ["username": "bob"])
+            let invitation = try await world.api.post(
+                world.path(id, "/invitations"), token: world.ann.accessToken, json: ["username": "bob"])
             let invitationID = try #require(invitation.object["id"] as? String)
-            let pending = try await world.api.get(HouseholdPaths.households + "/invitations", token: world.bob.accessToken)
+            let pending = try await world.api.get(
+                HouseholdPaths.households + "/invitations", token: world.bob.accessToken)
             #expect((pending.object["items"] as? [[String: Any]])?.first?["householdName"] as? String == "Flat 4")
-            let byCat = try await world.api.post("\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: world.cat.accessToken)
+            let byCat = try await world.api.post(
+                "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: world.cat.accessToken)
             #expect(byCat.status == 404)
-            #expect(try await world.api.post("\(HouseholdPaths.households)/invitations/\(invitationID)/decline", token: world.bob.accessToken).status == 204)
-            let late = try await world.api.post("\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: world.bob.accessToken)
+            #expect(
+                try await world.api.post(
+                    "\(HouseholdPaths.households)/invitations/\(invitationID)/decline", token: world.bob.accessToken
+                ).status == 204)
+            let late = try await world.api.post(
+                "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: world.bob.accessToken)
             #expect(late.status == 409)
             #expect(late.problem?.code == "invitation_not_pending")
-            #expect(try await world.api.get(HouseholdPaths.households + "/mine", token: world.bob.accessToken).status == 404)
+            #expect(
+                try await world.api.get(HouseholdPaths.households + "/mine", token: world.bob.accessToken).status == 404
+            )
         }
     }
 
     @Test func onlyTheCreatorRemovesMembers() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob, world.cat])
-            let byBob = try await world.api.delete(world.path(id, "/members/\(world.cat.id)"), token: world.bob.accessToken)
+            let byBob = try await world.api.delete(
+                world.path(id, "/members/\(world.cat.id)"), token: world.bob.accessToken)
             #expect(byBob.status == 403)
-            #expect(try await world.api.delete(world.path(id, "/members/\(world.cat.id)"), token: world.ann.accessToken).status == 204)
+            #expect(
+                try await world.api.delete(world.path(id, "/members/\(world.cat.id)"), token: world.ann.accessToken)
+                    .status == 204)
             #expect(Set(world.notices.all.last?.recipients ?? []) == [world.bob.id, world.cat.id])
             #expect(try await world.api.get(world.path(id), token: world.cat.accessToken).status == 404)
         }

@@ -5,7 +5,8 @@ import PlatformKit
 import ServiceKit
 
 /// Builds the household service from its configuration (executable, local stack and tests alike).
-public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) async throws -> some ApplicationProtocol {
+public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) async throws -> some ApplicationProtocol
+{
     let settings = configuration.settings
     var logger = Logger(label: "platform.household")
     logger.logLevel = settings.logLevel
@@ -15,13 +16,15 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let directory = CachedUserDirectory(
         configuration.userDirectory
             ?? IdentityUserDirectory(
-                client: InternalClient(service: .identity, baseURL: settings.identityURL, token: settings.internalToken)),
+                client: InternalClient(service: .identity, baseURL: settings.identityURL, token: settings.internalToken)
+            ),
         clock: settings.clock)
     let events: any HouseholdEventSink =
         configuration.eventSink
         ?? configuration.notificationsURL.map {
             NotificationsEventSink(
-                client: InternalClient(service: .notifications, baseURL: $0, token: settings.internalToken), logger: logger)
+                client: InternalClient(service: .notifications, baseURL: $0, token: settings.internalToken),
+                logger: logger)
         } ?? LoggingEventSink(logger: logger)
 
     let router = ServiceApplication.router(

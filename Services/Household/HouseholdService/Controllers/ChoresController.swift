@@ -27,8 +27,10 @@ struct ChoresController {
     }
 
     /// The predefined chores plus the household's own, kept for reuse.
-    @Sendable func catalogue(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<CatalogueEntry> {
-        let custom = try await database.customChores(of: try context.parameters.require("household"), asMember: context.user.userID)
+    @Sendable func catalogue(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<CatalogueEntry>
+    {
+        let custom = try await database.customChores(
+            of: try context.parameters.require("household"), asMember: context.user.userID)
         return ItemList(
             items: ChoreCatalogue.predefined.map { CatalogueEntry(name: $0.name, points: $0.points, custom: false) }
                 + custom.map { CatalogueEntry(name: $0.name, points: $0.points, custom: true) })
@@ -65,8 +67,10 @@ struct ChoresController {
         let start = input.startOn ?? today
         guard start >= today.adding(days: -1) else { throw Problem.invalidField("startOn", "must not be in the past.") }
         var chore = ChoreRow(
-            id: UUID().uuidString.lowercased(), householdId: householdID, name: name, points: points, scheduleKind: "once",
-            assignmentKind: "rotating", assigneeId: assignment.next(members: memberIDs, current: nil, recentPoints: [:]),
+            id: UUID().uuidString.lowercased(), householdId: householdID, name: name, points: points,
+            scheduleKind: "once",
+            assignmentKind: "rotating",
+            assigneeId: assignment.next(members: memberIDs, current: nil, recentPoints: [:]),
             nextDue: schedule.firstDue(onOrAfter: start).description, createdAt: clock.now)
         chore.set(schedule)
         chore.set(assignment)
@@ -139,7 +143,8 @@ struct ChoresController {
         return EditedResponse(
             status: .created,
             response: CompletionResult(
-                completion: CompletionView(completion), chore: ChoreView(chore, members: members.map(\.userId), today: today)))
+                completion: CompletionView(completion),
+                chore: ChoreView(chore, members: members.map(\.userId), today: today)))
     }
 
     /// Completion history, newest first, by member, chore and day range.
@@ -165,7 +170,9 @@ struct ChoresController {
 
     static func day(_ value: Substring?, field: String) throws -> LocalDate? {
         guard let value else { return nil }
-        guard let day = LocalDate(String(value)) else { throw Problem.invalidField(field, "must be a day as YYYY-MM-DD.") }
+        guard let day = LocalDate(String(value)) else {
+            throw Problem.invalidField(field, "must be a day as YYYY-MM-DD.")
+        }
         return day
     }
 }

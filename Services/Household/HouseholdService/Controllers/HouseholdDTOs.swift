@@ -85,7 +85,8 @@ struct AssignmentBody: Codable, Sendable {
     init(_ assignment: ChoreAssignment, members: [String]) {
         switch assignment {
         case .fixed(let member): self.init(kind: "fixed", assignee: member)
-        case .rotating(let order): self.init(kind: "rotating", order: ChoreAssignment.turnOrder(order, members: members))
+        case .rotating(let order):
+            self.init(kind: "rotating", order: ChoreAssignment.turnOrder(order, members: members))
         case .leastPoints: self.init(kind: "leastPoints")
         }
     }

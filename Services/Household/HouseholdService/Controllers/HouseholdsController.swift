@@ -29,7 +29,9 @@ struct HouseholdsController {
         var timeZone: String?
     }
 
-    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<HouseholdView> {
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
+        HouseholdView
+    > {
         let input = try await request.decode(as: CreateRequest.self, context: context)
         let name = try Validate.text(input.name, field: "name", max: 60)
         let timeZone = input.timeZone ?? "UTC"
@@ -40,7 +42,9 @@ struct HouseholdsController {
             id: UUID().uuidString.lowercased(), name: name, timeZone: timeZone, createdBy: context.user.userID,
             noteLifetimeDays: 7, createdAt: clock.now)
         try await database.createHousehold(household)
-        let view = try await view(household, members: [MemberRow(householdId: household.id, userId: context.user.userID, joinedAt: household.createdAt)])
+        let view = try await view(
+            household,
+            members: [MemberRow(householdId: household.id, userId: context.user.userID, joinedAt: household.createdAt)])
         return EditedResponse(status: .created, response: view)
     }
 
@@ -66,12 +70,16 @@ struct HouseholdsController {
     }
 
     /// Invites a user by username; one already in a household cannot be invited (a clear 409).
-    @Sendable func invite(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<InvitationView> {
+    @Sendable func invite(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
+        InvitationView
+    > {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: InviteRequest.self, context: context)
         let username = try Validate.username(input.username)
         let (household, _) = try await database.household(id: householdID, asMember: context.user.userID)
-        guard let invitee = try await directory.user(username: username) else { throw Problem.notFound("The user '\(username)'") }
+        guard let invitee = try await directory.user(username: username) else {
+            throw Problem.notFound("The user '\(username)'")
+        }
         guard invitee.id != context.user.userID else {
             throw Problem.conflict("already_in_household", "You are already in this household.")
         }
@@ -81,7 +89,8 @@ struct HouseholdsController {
         try await database.invite(invitation)
         await events.publish(
             HouseholdEvent(
-                recipients: [invitee.id], kind: "household.invitation", text: "You are invited to join \(household.name).",
+                recipients: [invitee.id], kind: "household.invitation",
+                text: "You are invited to join \(household.name).",
                 link: HouseholdPaths.households + "/invitations"))
         return EditedResponse(status: .created, response: Self.view(invitation, householdName: household.name))
     }
@@ -93,7 +102,9 @@ struct HouseholdsController {
             createdAt: invitation.createdAt)
     }
 
-    @Sendable func invitations(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<InvitationView> {
+    @Sendable func invitations(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
+        InvitationView
+    > {
         let pending = try await database.pendingInvitations(for: context.user.userID)
         return ItemList(items: pending.map { Self.view($0.0, householdName: $0.1.name) })
     }
@@ -102,7 +113,8 @@ struct HouseholdsController {
         let householdID = try await database.respond(
             to: try context.parameters.require("invitation"), as: context.user.userID, accept: true, now: clock.now)
         let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
-        await notifyOthers(members.map(\.userId), except: context.user.userID, kind: "household.member_joined",
+        await notifyOthers(
+            members.map(\.userId), except: context.user.userID, kind: "household.member_joined",
             text: "A new roommate joined \(household.name).", householdID: householdID)
         return try await view(household, members: members)
     }
@@ -118,7 +130,8 @@ struct HouseholdsController {
         let householdID = try context.parameters.require("household")
         let remaining = try await database.removeMember(
             context.user.userID, from: householdID, by: context.user.userID, now: clock.now)
-        await notifyOthers(remaining, except: context.user.userID, kind: "household.member_left",
+        await notifyOthers(
+            remaining, except: context.user.userID, kind: "household.member_left",
             text: "A roommate left the household.", householdID: householdID)
         return .noContent
     }
@@ -127,24 +140,31 @@ struct HouseholdsController {
     @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let householdID = try context.parameters.require("household")
         let member = try context.parameters.require("member")
-        let remaining = try await database.removeMember(member, from: householdID, by: context.user.userID, now: clock.now)
-        await notifyOthers(remaining + [member], except: context.user.userID, kind: "household.member_removed",
+        let remaining = try await database.removeMember(
+            member, from: householdID, by: context.user.userID, now: clock.now)
+        await notifyOthers(
+            remaining + [member], except: context.user.userID, kind: "household.member_removed",
             text: "A roommate was removed from the household.", householdID: householdID)
         return .noContent
     }
 
     @Sendable func activity(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ActivityView> {
-        let rows = try await database.activity(of: try context.parameters.require("household"), asMember: context.user.userID)
+        let rows = try await database.activity(
+            of: try context.parameters.require("household"), asMember: context.user.userID)
         return ItemList(
             items: rows.map {
-                ActivityView(id: $0.id ?? 0, kind: $0.kind, actorId: $0.actorId, subject: $0.subject, createdAt: $0.createdAt)
+                ActivityView(
+                    id: $0.id ?? 0, kind: $0.kind, actorId: $0.actorId, subject: $0.subject, createdAt: $0.createdAt)
             })
     }
 
-    private func notifyOthers(_ members: [String], except userID: String, kind: String, text: String, householdID: String) async {
+    private func notifyOthers(
+        _ members: [String], except userID: String, kind: String, text: String, householdID: String
+    ) async {
         let recipients = members.filter { $0 != userID }
         guard !recipients.isEmpty else { return }
         await events.publish(
-            HouseholdEvent(recipients: recipients, kind: kind, text: text, link: HouseholdPaths.households + "/" + householdID))
+            HouseholdEvent(
+                recipients: recipients, kind: kind, text: text, link: HouseholdPaths.households + "/" + householdID))
     }
 }

@@ -49,7 +49,8 @@ struct StatisticsController {
             try Self.range(from: requestedFrom, to: requestedTo, today: ChoresController.today($0, clock))
         }
         let names = Dictionary(
-            try await directory.users(ids: members.map(\.userId)).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            try await directory.users(ids: members.map(\.userId)).map { ($0.id, $0.displayName) },
+            uniquingKeysWith: { a, _ in a })
         let perMember = members.map { member in
             let own = rows.filter { $0.userID == member.userId }
             return MemberStatistics(
@@ -57,7 +58,8 @@ struct StatisticsController {
                 points: own.reduce(0) { $0 + $1.points },
                 byChore: own.map { ChoreCount(chore: $0.chore, count: $0.count, points: $0.points) })
         }
-        let mine = perMember.first { $0.userId == context.user.userID }
+        let mine =
+            perMember.first { $0.userId == context.user.userID }
             ?? MemberStatistics(userId: context.user.userID, displayName: "", count: 0, points: 0, byChore: [])
         return Statistics(from: from.description, to: to.description, members: perMember, mine: mine)
     }
@@ -66,7 +68,9 @@ struct StatisticsController {
     @Sendable func chart(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let stats = try await statistics(request, context: context)
         let svg = StatisticsChart.svg(
-            bars: stats.members.map { ($0.displayName.isEmpty ? String($0.userId.prefix(8)) : $0.displayName, $0.points) },
+            bars: stats.members.map {
+                ($0.displayName.isEmpty ? String($0.userId.prefix(8)) : $0.displayName, $0.points)
+            },
             title: "Points \(stats.from) to \(stats.to)")
         return Response(
             status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=60"],

@@ -7,10 +7,13 @@ extension HouseholdDatabase {
     static let fairnessWindowDays = 30
 
     /// The household, its members and its chores (soonest due first), in one read.
-    func chores(of householdID: String, asMember userID: String) async throws -> (HouseholdRow, [MemberRow], [ChoreRow]) {
+    func chores(of householdID: String, asMember userID: String) async throws -> (HouseholdRow, [MemberRow], [ChoreRow])
+    {
         try await writer.read { db in
             let members = try Self.members(db, householdID, asMember: userID)
-            guard let household = try HouseholdRow.fetchOne(db, key: householdID) else { throw Problem.notFound("The household") }
+            guard let household = try HouseholdRow.fetchOne(db, key: householdID) else {
+                throw Problem.notFound("The household")
+            }
             let chores = try ChoreRow.fetchAll(
                 db, sql: "SELECT * FROM chores WHERE household_id = ? ORDER BY next_due IS NULL, next_due, name",
                 arguments: [householdID])
@@ -39,7 +42,8 @@ extension HouseholdDatabase {
                     sql: "INSERT OR IGNORE INTO custom_chores (household_id, name, points) VALUES (?, ?, ?)",
                     arguments: [chore.householdId, chore.name, chore.points])
             }
-            try Self.record(db, chore.householdId, "chore_added", userID, "added the chore \(chore.name)", chore.createdAt)
+            try Self.record(
+                db, chore.householdId, "chore_added", userID, "added the chore \(chore.name)", chore.createdAt)
         }
     }
 
@@ -100,7 +104,9 @@ extension HouseholdDatabase {
             chore.nextDue = chore.schedule.nextDue(afterDue: due, completedOn: today)?.description
             chore.assigneeId =
                 chore.nextDue == nil
-                ? nil : chore.assignment.next(members: members, current: chore.assigneeId ?? userID, recentPoints: recentPoints)
+                ? nil
+                : chore.assignment.next(
+                    members: members, current: chore.assigneeId ?? userID, recentPoints: recentPoints)
             try chore.update(db)
             try Self.record(db, householdID, "chore_completed", userID, "completed \(chore.name)", now)
             return (completion, chore)
@@ -135,7 +141,9 @@ extension HouseholdDatabase {
     ) async throws -> (members: [MemberRow], from: LocalDate, to: LocalDate, rows: [ChoreTally]) {
         try await writer.read { db in
             let members = try Self.members(db, householdID, asMember: userID)
-            guard let household = try HouseholdRow.fetchOne(db, key: householdID) else { throw Problem.notFound("The household") }
+            guard let household = try HouseholdRow.fetchOne(db, key: householdID) else {
+                throw Problem.notFound("The household")
+            }
             let (from, to) = try range(household)
             let rows = try Row.fetchAll(
                 db,
@@ -145,7 +153,9 @@ extension HouseholdDatabase {
                     GROUP BY user_id, chore_name ORDER BY user_id, chore_name
                     """,
                 arguments: [householdID, from.description, to.description]
-            ).map { ChoreTally(userID: $0["user_id"], chore: $0["chore_name"], count: $0["count"], points: $0["points"]) }
+            ).map {
+                ChoreTally(userID: $0["user_id"], chore: $0["chore_name"], count: $0["count"], points: $0["points"])
+            }
             return (members, from, to, rows)
         }
     }

@@ -50,7 +50,9 @@ extension HouseholdDatabase {
         }
     }
 
-    func setPhoto(of noteID: String, in householdID: String, by userID: String, bytes: Data, type: String, etag: String, now: Date)
+    func setPhoto(
+        of noteID: String, in householdID: String, by userID: String, bytes: Data, type: String, etag: String, now: Date
+    )
         async throws
     {
         try await writer.write { db in
@@ -79,7 +81,9 @@ extension HouseholdDatabase {
         }
     }
 
-    private static func liveNote(_ db: Database, _ noteID: String, _ householdID: String, _ now: Date) throws -> NoteRow? {
+    private static func liveNote(_ db: Database, _ noteID: String, _ householdID: String, _ now: Date) throws
+        -> NoteRow?
+    {
         try NoteRow.fetchOne(
             db,
             sql: """

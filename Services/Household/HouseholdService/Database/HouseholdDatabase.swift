@@ -39,7 +39,9 @@ struct HouseholdDatabase: Sendable {
     func household(id: String, asMember userID: String) async throws -> (HouseholdRow, [MemberRow]) {
         try await writer.read { db in
             let members = try Self.members(db, id, asMember: userID)
-            guard let household = try HouseholdRow.fetchOne(db, key: id) else { throw Problem.notFound("The household") }
+            guard let household = try HouseholdRow.fetchOne(db, key: id) else {
+                throw Problem.notFound("The household")
+            }
             return (household, members)
         }
     }
@@ -48,8 +50,10 @@ struct HouseholdDatabase: Sendable {
         try await writer.write { db in
             try Self.requireHomeless(db, household.createdBy, "You are already in a household; leave it first.")
             try household.insert(db)
-            try MemberRow(householdId: household.id, userId: household.createdBy, joinedAt: household.createdAt).insert(db)
-            try Self.record(db, household.id, "member_joined", household.createdBy, "created the household", household.createdAt)
+            try MemberRow(householdId: household.id, userId: household.createdBy, joinedAt: household.createdAt).insert(
+                db)
+            try Self.record(
+                db, household.id, "member_joined", household.createdBy, "created the household", household.createdAt)
         }
     }
 
@@ -69,7 +73,9 @@ struct HouseholdDatabase: Sendable {
                 Column("household_id") == invitation.householdId && Column("invitee_id") == invitation.inviteeId
                     && Column("status") == "pending"
             ).fetchCount(db)
-            guard pending == 0 else { throw Problem.conflict("already_invited", "That user already has an invitation.") }
+            guard pending == 0 else {
+                throw Problem.conflict("already_invited", "That user already has an invitation.")
+            }
             try invitation.insert(db)
         }
     }
@@ -113,18 +119,22 @@ struct HouseholdDatabase: Sendable {
             let members = try Self.members(db, householdID, asMember: actorID).map(\.userId)
             guard members.contains(userID) else { throw Problem.notFound("The member") }
             if userID != actorID {
-                let creator = try String.fetchOne(db, sql: "SELECT created_by FROM households WHERE id = ?", arguments: [householdID])
+                let creator = try String.fetchOne(
+                    db, sql: "SELECT created_by FROM households WHERE id = ?", arguments: [householdID])
                 guard creator == actorID else {
                     throw Problem.forbidden("not_household_admin", "Only the household's creator can remove members.")
                 }
             }
-            try db.execute(sql: "DELETE FROM members WHERE household_id = ? AND user_id = ?", arguments: [householdID, userID])
+            try db.execute(
+                sql: "DELETE FROM members WHERE household_id = ? AND user_id = ?", arguments: [householdID, userID])
             let remaining = members.filter { $0 != userID }
             guard !remaining.isEmpty else {
                 try db.execute(sql: "DELETE FROM households WHERE id = ?", arguments: [householdID])
                 return []
             }
-            for var chore in try ChoreRow.filter(Column("household_id") == householdID && Column("assignee_id") == userID).fetchAll(db) {
+            for var chore in try ChoreRow.filter(
+                Column("household_id") == householdID && Column("assignee_id") == userID
+            ).fetchAll(db) {
                 chore.assigneeId = chore.assignment.next(members: remaining, current: userID, recentPoints: [:])
                 try chore.update(db)
             }
@@ -136,11 +146,15 @@ struct HouseholdDatabase: Sendable {
 
     // MARK: Activity
 
-    static func record(_ db: Database, _ householdID: String, _ kind: String, _ actorID: String, _ subject: String, _ now: Date)
+    static func record(
+        _ db: Database, _ householdID: String, _ kind: String, _ actorID: String, _ subject: String, _ now: Date
+    )
         throws
     {
-        try ActivityRow(id: nil, householdId: householdID, kind: kind, actorId: actorID, subject: subject, createdAt: now)
-            .insert(db)
+        try ActivityRow(
+            id: nil, householdId: householdID, kind: kind, actorId: actorID, subject: subject, createdAt: now
+        )
+        .insert(db)
     }
 
     /// The household's latest events, newest first.

@@ -23,7 +23,9 @@ final class CachedUserDirectory: UserDirectory {
     func users(ids: [String]) async throws -> [DirectoryUser] {
         let now = clock.now
         let cached = entries.withLock { entries in
-            ids.compactMap { id in entries[id].flatMap { now.timeIntervalSince($0.fetchedAt) < lifetime ? $0.user : nil } }
+            ids.compactMap { id in
+                entries[id].flatMap { now.timeIntervalSince($0.fetchedAt) < lifetime ? $0.user : nil }
+            }
         }
         let missing = Set(ids).subtracting(cached.map(\.id))
         guard !missing.isEmpty else { return cached }

@@ -32,7 +32,9 @@ struct IdentityUserDirectory: UserDirectory {
 
     func user(username: String) async throws -> DirectoryUser? {
         do {
-            let path = IdentityPaths.internalUserByUsername + "/" + (username.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            let path =
+                IdentityPaths.internalUserByUsername + "/"
+                + (username.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
             return try await client.get(path, as: DirectoryUser.self)
         } catch InternalCallError.failed(_, status: 404, _) {
             return nil

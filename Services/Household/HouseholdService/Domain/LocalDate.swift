@@ -66,7 +66,8 @@ struct LocalDate: Hashable, Comparable, Codable, Sendable, CustomStringConvertib
     init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = LocalDate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected YYYY-MM-DD"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "expected YYYY-MM-DD"))
         }
         self = date
     }

@@ -1,13 +1,9 @@
 import Foundation
 import GRDB
+import ServiceKit
 
-/// Snake-case columns for camel-case properties, for every record of this service.
-protocol HouseholdRecord: Codable, FetchableRecord, PersistableRecord, Sendable {}
-
-extension HouseholdRecord {
-    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
-    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
-}
+/// What every record of this service is.
+protocol HouseholdRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {}
 
 /// A row of `households`.
 struct HouseholdRow: HouseholdRecord {
@@ -80,7 +76,8 @@ struct ChoreRow: HouseholdRecord {
         switch schedule {
         case .once: scheduleKind = "once"
         case .everyDays(let days): (scheduleKind, scheduleEvery) = ("everyDays", days)
-        case .weekly(let days): (scheduleKind, scheduleWeekdays) = ("weekly", days.sorted().map(String.init).joined(separator: ","))
+        case .weekly(let days):
+            (scheduleKind, scheduleWeekdays) = ("weekly", days.sorted().map(String.init).joined(separator: ","))
         case .monthly(let day): (scheduleKind, scheduleDay) = ("monthly", day)
         }
     }

@@ -1,11 +1,10 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// A row of `sessions`: one signed-in device, the family of its refresh tokens.
-struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+struct SessionRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
     static let databaseTableName = "sessions"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var id: String
     var userId: String
@@ -17,10 +16,8 @@ struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
 }
 
 /// A row of `refresh_tokens`: only the SHA-256 of the token is stored.
-struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
     static let databaseTableName = "refresh_tokens"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var tokenHash: String
     var sessionId: String
@@ -29,10 +26,8 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
 }
 
 /// A row of `password_reset_tokens`: hashed, single use, expiring.
-struct PasswordResetTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+struct PasswordResetTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
     static let databaseTableName = "password_reset_tokens"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var tokenHash: String
     var userId: String
@@ -42,10 +37,8 @@ struct PasswordResetTokenRecord: Codable, FetchableRecord, PersistableRecord, Se
 }
 
 /// A row of `outbox_emails`: mail waiting for (or done with) delivery.
-struct OutboxEmailRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+struct OutboxEmailRecord: Codable, FetchableRecord, MutablePersistableRecord, SnakeCaseColumns, Sendable {
     static let databaseTableName = "outbox_emails"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var id: Int64?
     var recipient: String

@@ -1,11 +1,10 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// A row of `users`.
-struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+struct UserRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
     static let databaseTableName = "users"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var id: String
     var email: String?
@@ -31,10 +30,8 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
 }
 
 /// A row of `avatars`: the profile picture, kept apart so user lookups never load image bytes.
-struct AvatarRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+struct AvatarRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
     static let databaseTableName = "avatars"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var userId: String
     var mediaType: String
@@ -43,10 +40,8 @@ struct AvatarRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
 }
 
 /// A row of `external_identities`: an OpenID Connect account (issuer + subject) linked to a user.
-struct ExternalIdentityRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+struct ExternalIdentityRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
     static let databaseTableName = "external_identities"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var issuer: String
     var subject: String
