@@ -161,6 +161,7 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 "TestSupport", "GatewayService", "PlatformKit", asyncHTTPClient, hummingbird, jwtKit, crypto,
+                "ServiceKit",
             ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/StackTests",
             swiftSettings: swiftSettings

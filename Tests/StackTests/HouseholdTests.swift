@@ -1,16 +1,17 @@
 import Foundation
 import HouseholdService
 import PlatformKit
+import ServiceKit
 import Synchronization
 import TestSupport
 import Testing
 
 /// Notices the household service produced, in order.
-final class RecordedNotices: HouseholdEventSink {
-    private let events = Mutex<[HouseholdEvent]>([])
-    var all: [HouseholdEvent] { events.withLock { $0 } }
+final class RecordedNotices: NoticeSink {
+    private let events = Mutex<[Notice]>([])
+    var all: [Notice] { events.withLock { $0 } }
     var kinds: [String] { all.map(\.kind) }
-    func publish(_ event: HouseholdEvent) async { events.withLock { $0.append(event) } }
+    func publish(_ event: Notice) async { events.withLock { $0.append(event) } }
 }
 
 /// A stack with the household service, its notices recorded, and three users.

@@ -14,18 +14,9 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let verifier = AccessTokenVerifier.remote(
         jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
     let directory = CachedUserDirectory(
-        configuration.userDirectory
-            ?? IdentityUserDirectory(
-                client: InternalClient(service: .identity, baseURL: settings.identityURL, token: settings.internalToken)
-            ),
-        clock: settings.clock)
-    let events: any HouseholdEventSink =
-        configuration.eventSink
-        ?? configuration.notificationsURL.map {
-            NotificationsEventSink(
-                client: InternalClient(service: .notifications, baseURL: $0, token: settings.internalToken),
-                logger: logger)
-        } ?? LoggingEventSink(logger: logger)
+        configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
+    let events =
+        configuration.eventSink ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)
 
     let router = ServiceApplication.router(
         metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),

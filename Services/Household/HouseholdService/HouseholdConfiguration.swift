@@ -13,12 +13,12 @@ public struct HouseholdConfiguration: Sendable {
     public var settings: ServiceSettings
     public var notificationsURL: String?
     /// Replaces the notices' destination (tests record them).
-    public var eventSink: (any HouseholdEventSink)?
+    public var eventSink: (any NoticeSink)?
     /// Replaces the identity lookups (unit tests use a fake).
     public var userDirectory: (any UserDirectory)?
 
     public init(
-        settings: ServiceSettings, notificationsURL: String? = nil, eventSink: (any HouseholdEventSink)? = nil,
+        settings: ServiceSettings, notificationsURL: String? = nil, eventSink: (any NoticeSink)? = nil,
         userDirectory: (any UserDirectory)? = nil
     ) {
         self.settings = settings

@@ -6,7 +6,7 @@ import ServiceKit
 /// Chores: the catalogue, the schedule, completions and their history.
 struct ChoresController {
     let database: HouseholdDatabase
-    let events: any HouseholdEventSink
+    let events: any NoticeSink
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -136,7 +136,7 @@ struct ChoresController {
         let others = members.map(\.userId).filter { $0 != context.user.userID }
         if !others.isEmpty {
             await events.publish(
-                HouseholdEvent(
+                Notice(
                     recipients: others, kind: "household.chore_completed", text: "\(chore.name) was done.",
                     link: HouseholdPaths.households + "/" + householdID + "/chores"))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 import Hummingbird
 
 struct MemberView: ResponseEncodable, Sendable {

@@ -7,7 +7,7 @@ import ServiceKit
 struct HouseholdsController {
     let database: HouseholdDatabase
     let directory: any UserDirectory
-    let events: any HouseholdEventSink
+    let events: any NoticeSink
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -88,7 +88,7 @@ struct HouseholdsController {
             inviteeId: invitee.id, status: "pending", createdAt: clock.now)
         try await database.invite(invitation)
         await events.publish(
-            HouseholdEvent(
+            Notice(
                 recipients: [invitee.id], kind: "household.invitation",
                 text: "You are invited to join \(household.name).",
                 link: HouseholdPaths.households + "/invitations"))
@@ -164,7 +164,7 @@ struct HouseholdsController {
         let recipients = members.filter { $0 != userID }
         guard !recipients.isEmpty else { return }
         await events.publish(
-            HouseholdEvent(
+            Notice(
                 recipients: recipients, kind: kind, text: text, link: HouseholdPaths.households + "/" + householdID))
     }
 }

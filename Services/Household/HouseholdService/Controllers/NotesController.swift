@@ -7,7 +7,7 @@ import ServiceKit
 /// The bulletin board: notes that expire, can be pinned, and may carry a photo.
 struct NotesController {
     let database: HouseholdDatabase
-    let events: any HouseholdEventSink
+    let events: any NoticeSink
     let clock: WallClock
     static let maximumPhotoBytes = 2 << 20
     static let maximumLifetimeDays = 90
@@ -52,7 +52,7 @@ struct NotesController {
         let others = members.map(\.userId).filter { $0 != context.user.userID }
         if !others.isEmpty {
             await events.publish(
-                HouseholdEvent(
+                Notice(
                     recipients: others, kind: "household.note_posted", text: String(text.prefix(80)),
                     link: HouseholdPaths.households + "/" + householdID + "/notes"))
         }
