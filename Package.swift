@@ -3,7 +3,7 @@ import PackageDescription
 
 // Every service is stamped out the same way: a library `<Name>Service` under `Services/<Name>/<Name>Service`
 // holding all of its code, a thin executable `<Name>` beside it, and a test target `<Name>ServiceTests`.
-let serviceNames = ["Identity", "Household"]
+let serviceNames = ["Identity", "Social", "Household"]
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -176,5 +176,6 @@ var extraDependencies: [String: [Target.Dependency]] {
             nio, nioPosix, nioSSL, nioExtras, httpTypes,
         ],
         "Household": [crypto, configuration],
+        "Social": [configuration],
     ]
 }

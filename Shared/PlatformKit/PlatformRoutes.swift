@@ -47,6 +47,26 @@ public enum IdentityPaths {
     public static let internalUserByUsername = "/internal/users/by-username"
 }
 
+/// The social graph's paths, public and internal.
+public enum SocialPaths {
+    public static let prefix = "/v1/social"
+    public static let friends = prefix + "/friends"
+    public static let friendRequests = prefix + "/friend-requests"
+    public static let follows = prefix + "/follows"
+    public static let followRequests = prefix + "/follow-requests"
+    public static let followers = prefix + "/followers"
+    public static let following = prefix + "/following"
+    public static let blocks = prefix + "/blocks"
+    public static let suggestions = prefix + "/suggestions"
+    public static let users = prefix + "/users"
+    /// Internal: `?a=&b=` -> how a stands to b.
+    public static let internalRelationship = "/internal/social/relationship"
+    /// Internal: `{viewer, others}` -> how viewer stands to each.
+    public static let internalRelationships = "/internal/social/relationships"
+    /// Internal: `/{id}/friend-ids`, `/{id}/following-ids`.
+    public static let internalUsers = "/internal/social/users"
+}
+
 /// The household service's public paths.
 public enum HouseholdPaths {
     public static let households = "/v1/households"
@@ -73,6 +93,7 @@ public enum RouteTable {
     public static let entries: [Entry] = [
         Entry("/v1/auth", .identity),
         Entry("/v1/users", .identity),
+        Entry(SocialPaths.prefix, .social),
         Entry(HouseholdPaths.households, .household),
     ]
 

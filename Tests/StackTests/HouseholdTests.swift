@@ -6,14 +6,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Notices the household service produced, in order.
-final class RecordedNotices: NoticeSink {
-    private let events = Mutex<[Notice]>([])
-    var all: [Notice] { events.withLock { $0 } }
-    var kinds: [String] { all.map(\.kind) }
-    func publish(_ event: Notice) async { events.withLock { $0.append(event) } }
-}
-
 /// A stack with the household service, its notices recorded, and three users.
 struct HouseholdWorld {
     let stack: TestStack

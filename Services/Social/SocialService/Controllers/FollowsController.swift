@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// One-way follows that need the other side's approval (the habit tracker), and blocks.
+struct FollowsController {
+    let database: SocialDatabase
+    let profiles: ProfileStore
+    let directory: any UserDirectory
+    let notices: any NoticeSink
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(SocialPaths.follows), use: follow)
+        router.get(RouterPath(SocialPaths.followRequests), use: followRequests)
+        router.post(RouterPath(SocialPaths.followRequests + "/:user/approve"), use: approve)
+        router.post(RouterPath(SocialPaths.followRequests + "/:user/reject"), use: reject)
+        router.get(RouterPath(SocialPaths.followers), use: followers)
+        router.get(RouterPath(SocialPaths.following), use: following)
+        router.delete(RouterPath(SocialPaths.following + "/:user"), use: unfollow)
+        router.delete(RouterPath(SocialPaths.followers + "/:user"), use: removeFollower)
+        router.get(RouterPath(SocialPaths.blocks), use: blocks)
+        router.put(RouterPath(SocialPaths.blocks + "/:user"), use: block)
+        router.delete(RouterPath(SocialPaths.blocks + "/:user"), use: unblock)
+    }
+
+    /// Asks to follow a user; they approve or reject.
+    @Sendable func follow(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<RelationshipView> {
+        let target = try await FriendsController.resolve(
+            try await request.decode(as: FriendsController.Target.self, context: context), directory: directory)
+        try await database.follow(context.user.userID, target, now: clock.now)
+        await notices.publish(
+            Notice(recipients: [target], kind: "social.follow_request", text: "Someone asks to follow you.", link: SocialPaths.followRequests))
+        return EditedResponse(
+            status: .created, response: RelationshipView(userId: target, relationship: try await database.relationship(context.user.userID, target)))
+    }
+
+    @Sendable func followRequests(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
+        try await list(try await database.follows(of: context.user.userID, .requests))
+    }
+
+    @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let follower = try context.parameters.require("user")
+        try await database.answerFollow(of: follower, to: context.user.userID, approve: true)
+        await notices.publish(
+            Notice(recipients: [follower], kind: "social.follow_approved", text: "Your follow request was approved.", link: SocialPaths.following))
+        return .noContent
+    }
+
+    @Sendable func reject(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.answerFollow(of: try context.parameters.require("user"), to: context.user.userID, approve: false)
+        return .noContent
+    }
+
+    @Sendable func followers(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
+        try await list(try await database.follows(of: context.user.userID, .followers))
+    }
+
+    @Sendable func following(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
+        try await list(try await database.follows(of: context.user.userID, .following))
+    }
+
+    /// Stops following (or withdraws a pending request).
+    @Sendable func unfollow(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.endFollow(of: context.user.userID, to: try context.parameters.require("user"), approvedOnly: false)
+        return .noContent
+    }
+
+    @Sendable func removeFollower(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.endFollow(of: try context.parameters.require("user"), to: context.user.userID, approvedOnly: true)
+        return .noContent
+    }
+
+    @Sendable func blocks(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
+        try await list(try await database.blockedIDs(by: context.user.userID))
+    }
+
+    /// Blocks a user: friendship, requests and follows end both ways, and they can no longer reach me.
+    @Sendable func block(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let other = try context.parameters.require("user")
+        guard other.count <= 64 else { throw Problem.notFound("The user") }
+        try await database.block(context.user.userID, other, now: clock.now)
+        return .noContent
+    }
+
+    @Sendable func unblock(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.unblock(context.user.userID, try context.parameters.require("user"))
+        return .noContent
+    }
+
+    private func list(_ ids: [String]) async throws -> UserList {
+        let known = try await profiles.profiles(ids)
+        return UserList(items: ids.map { UserSummary(known[$0], id: $0) })
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Friendship: requests with consent, the friend list and its search, mutual friends, suggestions.
+struct FriendsController {
+    let database: SocialDatabase
+    let profiles: ProfileStore
+    let directory: any UserDirectory
+    let notices: any NoticeSink
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(SocialPaths.friendRequests), use: send)
+        router.get(RouterPath(SocialPaths.friendRequests), use: requests)
+        router.post(RouterPath(SocialPaths.friendRequests + "/:request/:answer"), use: answer)
+        router.get(RouterPath(SocialPaths.friends), use: friends)
+        router.delete(RouterPath(SocialPaths.friends + "/:user"), use: unfriend)
+        router.get(RouterPath(SocialPaths.users + "/:user/mutual-friends"), use: mutual)
+        router.get(RouterPath(SocialPaths.users + "/:user/relationship"), use: relationship)
+        router.get(RouterPath(SocialPaths.suggestions), use: suggestions)
+    }
+
+    /// The user a request names by `userId` or `username`; unknown users are a 404.
+    struct Target: Decodable {
+        var userId: String?
+        var username: String?
+    }
+
+    static func resolve(_ target: Target, directory: any UserDirectory) async throws -> String {
+        if let id = target.userId {
+            guard id.count <= 64, try await !directory.users(ids: [id]).isEmpty else { throw Problem.notFound("The user") }
+            return id
+        }
+        guard let name = target.username else { throw Problem.badRequest("missing_user", "Name the user by userId or username.") }
+        guard let user = try await directory.user(username: try Validate.username(name)) else { throw Problem.notFound("The user") }
+        return user.id
+    }
+
+    /// Sends a friend request; when the other had already asked, both become friends at once.
+    @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<FriendRequestView> {
+        let target = try await Self.resolve(try await request.decode(as: Target.self, context: context), directory: directory)
+        let me = context.user.userID
+        switch try await database.sendFriendRequest(from: me, to: target, now: clock.now) {
+        case .sent(let row):
+            await notices.publish(Notice(recipients: [target], kind: "social.friend_request", text: "You have a new friend request.", link: SocialPaths.friendRequests))
+            return EditedResponse(status: .created, response: try await view(row))
+        case .becameFriends(let row):
+            await notices.publish(Notice(recipients: [target], kind: "social.friend_accepted", text: "Your friend request was accepted.", link: SocialPaths.friends))
+            return EditedResponse(status: .ok, response: try await view(row))
+        }
+    }
+
+    @Sendable func requests(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<FriendRequestView> {
+        let direction = request.uri.queryParameters["direction"].map(String.init) ?? "incoming"
+        guard ["incoming", "outgoing"].contains(direction) else {
+            throw Problem.invalidField("direction", "must be incoming or outgoing.")
+        }
+        let rows = try await database.pendingRequests(of: context.user.userID, incoming: direction == "incoming")
+        let known = try await profiles.profiles(Array(Set(rows.flatMap { [$0.senderId, $0.recipientId] })))
+        return ItemList(items: rows.map { view($0, known) })
+    }
+
+    /// `accept` or `decline` (the recipient), `cancel` (the sender).
+    @Sendable func answer(_ request: Request, context: AuthenticatedContext) async throws -> FriendRequestView {
+        guard let answer = SocialDatabase.RequestAnswer(rawValue: try context.parameters.require("answer")) else {
+            throw Problem(status: 404, code: "no_route", title: "Not found", detail: "Answer with accept, decline or cancel.")
+        }
+        let row = try await database.answer(try context.parameters.require("request"), by: context.user.userID, answer, now: clock.now)
+        if answer == .accept {
+            await notices.publish(Notice(recipients: [row.senderId], kind: "social.friend_accepted", text: "Your friend request was accepted.", link: SocialPaths.friends))
+        }
+        return try await view(row)
+    }
+
+    /// My friends, by username; `query` keeps those whose username or display name contains it.
+    @Sendable func friends(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let keyword = try query["query"].map { try Validate.text(String($0), field: "query", max: 50) }
+        // Profiles of new friends are fetched once; the search then runs on the local copy.
+        _ = try await profiles.profiles(try await database.friendIDs(of: context.user.userID))
+        let rows = try await database.friends(
+            of: context.user.userID, matching: keyword, after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
+        return Page(fetched: rows.map { UserSummary($0, id: $0.userId) }, limit: page.limit) { [$0.username ?? "", $0.userId] }
+    }
+
+    @Sendable func unfriend(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.unfriend(context.user.userID, try context.parameters.require("user"))
+        return .noContent
+    }
+
+    @Sendable func mutual(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
+        let other = try context.parameters.require("user")
+        guard try await !database.relationship(context.user.userID, other).blocked else { throw Problem.notFound("The user") }
+        let ids = try await database.mutualFriends(of: context.user.userID, and: other)
+        let known = try await profiles.profiles(ids)
+        return UserList(items: ids.map { UserSummary(known[$0], id: $0) })
+    }
+
+    @Sendable func relationship(_ request: Request, context: AuthenticatedContext) async throws -> RelationshipView {
+        let other = try context.parameters.require("user")
+        var relationship = try await database.relationship(context.user.userID, other)
+        // Being blocked is not revealed: the blocked side sees only "not connected".
+        if relationship.blocked && !relationship.blocking { relationship = Relationship() }
+        return RelationshipView(userId: other, relationship: relationship)
+    }
+
+    @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<SuggestionView> {
+        let page = try PageRequest(limit: request.uri.queryParameters["limit"].map(String.init), cursor: nil)
+        let ranked = try await database.suggestions(for: context.user.userID, limit: page.limit)
+        let known = try await profiles.profiles(ranked.map(\.userID))
+        return ItemList(items: ranked.map { SuggestionView(user: UserSummary(known[$0.userID], id: $0.userID), mutualFriends: $0.mutualFriends) })
+    }
+
+    private func view(_ row: FriendRequestRow) async throws -> FriendRequestView {
+        view(row, try await profiles.profiles([row.senderId, row.recipientId]))
+    }
+
+    private func view(_ row: FriendRequestRow, _ known: [String: ProfileRow]) -> FriendRequestView {
+        FriendRequestView(
+            id: row.id, status: row.status, createdAt: row.createdAt, from: UserSummary(known[row.senderId], id: row.senderId),
+            to: UserSummary(known[row.recipientId], id: row.recipientId))
+    }
+}
+
+struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
+    var items: [Item]
+}

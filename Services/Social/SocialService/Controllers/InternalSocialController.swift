@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Relationship lookups for other services (messaging, geo, habits); service credential only.
+struct InternalSocialController {
+    let database: SocialDatabase
+    static let maximumBatch = 10_000
+
+    func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
+        router.get(RouterPath(SocialPaths.internalRelationship), use: relationship)
+        router.post(RouterPath(SocialPaths.internalRelationships), use: relationships)
+        router.get(RouterPath(SocialPaths.internalUsers + "/:user/friend-ids"), use: friendIDs)
+        router.get(RouterPath(SocialPaths.internalUsers + "/:user/following-ids"), use: followingIDs)
+    }
+
+    /// How `a` stands to `b`.
+    @Sendable func relationship(_ request: Request, context: ServiceRequestContext) async throws -> Relationship {
+        let query = request.uri.queryParameters
+        guard let a = query["a"].map(String.init), let b = query["b"].map(String.init) else {
+            throw Problem.badRequest("missing_users", "Pass the two user ids as a and b.")
+        }
+        return try await database.relationship(a, b)
+    }
+
+    struct BatchRequest: Decodable {
+        var viewer: String
+        var others: [String]
+    }
+
+    struct BatchReply: ResponseEncodable, Sendable {
+        var relationships: [String: Relationship]
+    }
+
+    /// How `viewer` stands to each of `others` (friend, following, blocked), for thousands at once.
+    @Sendable func relationships(_ request: Request, context: ServiceRequestContext) async throws -> BatchReply {
+        let input = try await request.decode(as: BatchRequest.self, context: context)
+        guard input.others.count <= Self.maximumBatch else {
+            throw Problem.invalidField("others", "at most \(Self.maximumBatch) ids per call.")
+        }
+        return BatchReply(relationships: try await database.relationships(of: input.viewer, among: input.others))
+    }
+
+    struct IDs: ResponseEncodable, Sendable {
+        var ids: [String]
+    }
+
+    @Sendable func friendIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {
+        IDs(ids: try await database.friendIDs(of: try context.parameters.require("user")).sorted())
+    }
+
+    @Sendable func followingIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {
+        IDs(ids: try await database.followingIDs(of: try context.parameters.require("user")))
+    }
+}
+
+extension Relationship: ResponseGenerator, ResponseEncodable {}

@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import PlatformKit
+
+extension SocialDatabase {
+    /// My friends with their profile basics, by username, optionally those whose username or display
+    /// name contains `keyword`, after `cursor` (the last username and id of the previous page).
+    func friends(of userID: String, matching keyword: String?, after cursor: [String]?, limit: Int) async throws
+        -> [ProfileRow]
+    {
+        let pattern = keyword.map { "%" + Self.escapeLike($0) + "%" }
+        return try await writer.read { db in
+            var sql: SQL = """
+                SELECT p.* FROM (
+                    SELECT user_high AS id FROM friendships WHERE user_low = \(userID)
+                    UNION ALL SELECT user_low FROM friendships WHERE user_high = \(userID)
+                ) AS f JOIN profiles p ON p.user_id = f.id
+                WHERE 1
+                """
+            if let pattern {
+                sql += " AND (p.username LIKE \(pattern) ESCAPE '\\' OR p.display_name LIKE \(pattern) ESCAPE '\\')"
+            }
+            if let cursor, cursor.count == 2 {
+                sql += " AND (COALESCE(p.username, ''), p.user_id) > (\(cursor[0]), \(cursor[1]))"
+            }
+            sql += " ORDER BY COALESCE(p.username, ''), p.user_id LIMIT \(limit)"
+            return try ProfileRow.fetchAll(db, SQLRequest(literal: sql))
+        }
+    }
+
+    /// Friends `viewer` and `other` have in common.
+    func mutualFriends(of viewer: String, and other: String) async throws -> [String] {
+        try await writer.read { db in
+            Set(try Self.friendIDs(db, viewer)).intersection(try Self.friendIDs(db, other)).sorted()
+        }
+    }
+
+    /// Friends of my friends I am not connected to, most mutual friends first.
+    func suggestions(for userID: String, limit: Int) async throws -> [(userID: String, mutualFriends: Int)] {
+        try await writer.read { db in
+            let friends = Set(try Self.friendIDs(db, userID))
+            var pairs: [(friend: String, candidate: String)] = []
+            for friend in friends {
+                for candidate in try Self.friendIDs(db, friend) { pairs.append((friend, candidate)) }
+            }
+            let excluded = Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?
+                        UNION SELECT recipient_id FROM friend_requests WHERE sender_id = ? AND status = 'pending'
+                        """,
+                    arguments: [userID, userID, userID]))
+            return Array(
+                SocialRules.suggestions(me: userID, friends: friends, friendsOfFriends: pairs, excluded: excluded).prefix(limit))
+        }
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}
