@@ -10,6 +10,7 @@ import Logging
 import PlatformKit
 import ServiceKit
 import ServiceLifecycle
+import SocialService
 
 /// The environment, with the port of `service` and the shared data folder filled in.
 func reader(port: Int) -> ConfigReader {
@@ -21,6 +22,7 @@ func reader(port: Int) -> ConfigReader {
 
 let services: [any Service] = [
     try await buildIdentityApplication(IdentityConfiguration(reader: reader(port: ServiceName.identity.defaultPort))),
+    try await buildSocialApplication(SocialConfiguration(reader: reader(port: ServiceName.social.defaultPort))),
     try await buildHouseholdApplication(
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),

@@ -1,6 +1,7 @@
 import Foundation
 import HouseholdService
 import PlatformKit
+import SocialService
 import TestSupport
 import Testing
 
@@ -10,12 +11,13 @@ import Testing
 @Suite struct OpenAPIContractTests {
     @Test func everyDocumentedOperationAnswersAsDocumented() async throws {
         try await withTestStack(services: [
-            .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) }
+            .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
+            .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
         ]) { stack in
             let alice = try await stack.register("alice")
             let document = try await stack.gateway.get("/openapi.json")
             let paths = try #require(document.object["paths"] as? [String: [String: Any]])
-            #expect(paths.count >= 35, "identity's and the household's operations")
+            #expect(paths.count >= 50, "identity's, the social graph's and the household's operations")
             for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
                 let path = template.replacingOccurrences(
                     of: #"\{[^}]+\}"#, with: "placeholder", options: .regularExpression)
