@@ -42,7 +42,9 @@ struct FriendsController {
     @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<FriendRequestView> {
         let target = try await Self.resolve(try await request.decode(as: Target.self, context: context), directory: directory)
         let me = context.user.userID
-        switch try await database.sendFriendRequest(from: me, to: target, now: clock.now) {
+        let outcome = try await database.sendFriendRequest(from: me, to: target, now: clock.now)
+        _ = try await profiles.profiles([me, target])
+        switch outcome {
         case .sent(let row):
             await notices.publish(Notice(recipients: [target], kind: "social.friend_request", text: "You have a new friend request.", link: SocialPaths.friendRequests))
             return EditedResponse(status: .created, response: try await view(row))
@@ -79,11 +81,14 @@ struct FriendsController {
         let query = request.uri.queryParameters
         let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
         let keyword = try query["query"].map { try Validate.text(String($0), field: "query", max: 50) }
-        // Profiles of new friends are fetched once; the search then runs on the local copy.
-        _ = try await profiles.profiles(try await database.friendIDs(of: context.user.userID))
+        // The search runs on the local copy of profiles (stored when a friendship starts); only the rows
+        // of this page are refreshed from identity when stale.
         let rows = try await database.friends(
             of: context.user.userID, matching: keyword, after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
-        return Page(fetched: rows.map { UserSummary($0, id: $0.userId) }, limit: page.limit) { [$0.username ?? "", $0.userId] }
+        let fresh = try await profiles.profiles(rows.prefix(page.limit).map(\.userId))
+        return Page(fetched: rows.map { UserSummary(fresh[$0.userId] ?? $0, id: $0.userId) }, limit: page.limit) {
+            [$0.username ?? "", $0.userId]
+        }
     }
 
     @Sendable func unfriend(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
@@ -96,7 +101,7 @@ struct FriendsController {
         guard try await !database.relationship(context.user.userID, other).blocked else { throw Problem.notFound("The user") }
         let ids = try await database.mutualFriends(of: context.user.userID, and: other)
         let known = try await profiles.profiles(ids)
-        return UserList(items: ids.map { UserSummary(known[$0], id: $0) })
+        return UserList(items: ids.map { UserSummary(known[$0], id: $0) }.sorted { ($0.username ?? "") < ($1.username ?? "") })
     }
 
     @Sendable func relationship(_ request: Request, context: AuthenticatedContext) async throws -> RelationshipView {
