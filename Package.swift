@@ -62,6 +62,7 @@ let package = Package(
         .executable(name: "Gateway", targets: ["Gateway"]),
         .executable(name: "LocalStack", targets: ["LocalStack"]),
         .executable(name: "HouseholdBenchmark", targets: ["HouseholdBenchmark"]),
+        .executable(name: "SocialBenchmark", targets: ["SocialBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -122,12 +123,21 @@ let package = Package(
             path: "Gateway/LocalStack",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: ["PlatformKit", hummingbird, jwtKit, crypto, asyncHTTPClient, nio, serviceLifecycle, logging],
+            path: "Benchmarks/BenchmarkSupport",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "SocialBenchmark",
+            dependencies: ["BenchmarkSupport", "SocialService", "PlatformKit", "ServiceKit", grdb, asyncHTTPClient, nio],
+            path: "Benchmarks/SocialBenchmark",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "HouseholdBenchmark",
-            dependencies: [
-                "HouseholdService", "PlatformKit", "ServiceKit", grdb, hummingbird, jwtKit, crypto, asyncHTTPClient, nio,
-                serviceLifecycle, logging,
-            ],
+            dependencies: ["BenchmarkSupport", "HouseholdService", "PlatformKit", "ServiceKit", grdb],
             path: "Benchmarks/HouseholdBenchmark",
             swiftSettings: swiftSettings
         ),

@@ -8,4 +8,3 @@ final class RecordedNotices: NoticeSink {
     var kinds: [String] { all.map(\.kind) }
     func publish(_ event: Notice) async { events.withLock { $0.append(event) } }
 }
-

@@ -1,8 +1,8 @@
 import Foundation
 import PlatformKit
 import SocialService
-import Testing
 import TestSupport
+import Testing
 
 /// A stack with the social service, its notices recorded, and four users.
 struct SocialWorld {
@@ -14,18 +14,22 @@ struct SocialWorld {
     static func run(_ body: (SocialWorld) async throws -> Void) async throws {
         let notices = RecordedNotices()
         try await withTestStack(services: [
-            .social: { settings in try await buildSocialApplication(SocialConfiguration(settings: settings, noticeSink: notices)) }
+            .social: { settings in
+                try await buildSocialApplication(SocialConfiguration(settings: settings, noticeSink: notices))
+            }
         ]) { stack in
             try await body(
                 SocialWorld(
-                    stack: stack, notices: notices, ann: try await stack.register("ann"), bob: try await stack.register("bob"),
+                    stack: stack, notices: notices, ann: try await stack.register("ann"),
+                    bob: try await stack.register("bob"),
                     cat: try await stack.register("cat"), dan: try await stack.register("dan")))
         }
     }
 
     /// Sends a friend request by username and returns its id.
     func request(_ from: TestUser, _ to: TestUser) async throws -> String {
-        let response = try await api.post(SocialPaths.friendRequests, token: from.accessToken, json: ["username": to.username])
+        let response = try await api.post(
+            SocialPaths.friendRequests, token: from.accessToken, json: ["username": to.username])
         #expect(response.status == 201)
         return try #require(response.object["id"] as? String)
     }
@@ -49,11 +53,14 @@ struct SocialWorld {
     @Test func aRequestAcceptedMakesBothFriends() async throws {
         try await SocialWorld.run { world in
             let id = try await world.request(world.ann, world.bob)
-            let incoming = try await world.api.get(SocialPaths.friendRequests + "?direction=incoming", token: world.bob.accessToken)
+            let incoming = try await world.api.get(
+                SocialPaths.friendRequests + "?direction=incoming", token: world.bob.accessToken)
             #expect((incoming.object["items"] as? [[String: Any]])?.first?["id"] as? String == id)
-            let outgoing = try await world.api.get(SocialPaths.friendRequests + "?direction=outgoing", token: world.ann.accessToken)
+            let outgoing = try await world.api.get(
+                SocialPaths.friendRequests + "?direction=outgoing", token: world.ann.accessToken)
             #expect((outgoing.object["items"] as? [Any])?.count == 1)
-            let accepted = try await world.api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: world.bob.accessToken)
+            let accepted = try await world.api.post(
+                "\(SocialPaths.friendRequests)/\(id)/accept", token: world.bob.accessToken)
             #expect(accepted.object["status"] as? String == "accepted")
             #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.ann.accessToken)) == ["bob"])
             #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.bob.accessToken)) == ["ann"])
@@ -66,7 +73,8 @@ struct SocialWorld {
     @Test func askingSomeoneWhoAlreadyAskedYouAcceptsBoth() async throws {
         try await SocialWorld.run { world in
             _ = try await world.request(world.ann, world.bob)
-            let back = try await world.api.post(SocialPaths.friendRequests, token: world.bob.accessToken, json: ["userId": world.ann.id])
+            let back = try await world.api.post(
+                SocialPaths.friendRequests, token: world.bob.accessToken, json: ["userId": world.ann.id])
             #expect(back.status == 200)
             #expect(back.object["status"] as? String == "accepted")
             #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.ann.accessToken)) == ["bob"])
@@ -82,48 +90,80 @@ struct SocialWorld {
             #expect(try await send(world.ann, ["username": "nobody"]).status == 404)
             #expect(try await send(world.ann, ["userId": "no-such-id"]).status == 404)
             #expect(try await send(world.ann, [:]).problem?.code == "missing_user")
-            #expect(try await world.api.post(SocialPaths.friendRequests, token: world.ann.accessToken, raw: "{").status == 400)
+            #expect(
+                try await world.api.post(SocialPaths.friendRequests, token: world.ann.accessToken, raw: "{").status
+                    == 400)
             let id = try await world.request(world.ann, world.bob)
             #expect(try await send(world.ann, ["username": "bob"]).problem?.code == "request_pending")
             // only the recipient answers, only the sender cancels; others cannot even see it
-            #expect(try await world.api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: world.ann.accessToken).status == 404)
-            #expect(try await world.api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: world.cat.accessToken).status == 404)
-            #expect(try await world.api.post("\(SocialPaths.friendRequests)/\(id)/cancel", token: world.bob.accessToken).status == 404)
-            #expect(try await world.api.post("\(SocialPaths.friendRequests)/\(id)/maybe", token: world.bob.accessToken).status == 404)
-            #expect(world.names(try await world.api.get(SocialPaths.friendRequests, token: world.cat.accessToken)).isEmpty)
+            #expect(
+                try await world.api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: world.ann.accessToken)
+                    .status == 404)
+            #expect(
+                try await world.api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: world.cat.accessToken)
+                    .status == 404)
+            #expect(
+                try await world.api.post("\(SocialPaths.friendRequests)/\(id)/cancel", token: world.bob.accessToken)
+                    .status == 404)
+            #expect(
+                try await world.api.post("\(SocialPaths.friendRequests)/\(id)/maybe", token: world.bob.accessToken)
+                    .status == 404)
+            #expect(
+                world.names(try await world.api.get(SocialPaths.friendRequests, token: world.cat.accessToken)).isEmpty)
             // a cancelled request cannot be accepted
-            #expect(try await world.api.post("\(SocialPaths.friendRequests)/\(id)/cancel", token: world.ann.accessToken).status == 200)
-            let late = try await world.api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: world.bob.accessToken)
+            #expect(
+                try await world.api.post("\(SocialPaths.friendRequests)/\(id)/cancel", token: world.ann.accessToken)
+                    .status == 200)
+            let late = try await world.api.post(
+                "\(SocialPaths.friendRequests)/\(id)/accept", token: world.bob.accessToken)
             #expect(late.status == 409)
             #expect(late.problem?.code == "request_not_pending")
             #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.bob.accessToken)).isEmpty)
             try await world.befriend(world.ann, world.bob)
             #expect(try await send(world.bob, ["username": "ann"]).problem?.code == "already_friends")
-            #expect(try await world.api.get(SocialPaths.friendRequests + "?direction=sideways", token: world.ann.accessToken).status == 400)
+            #expect(
+                try await world.api.get(
+                    SocialPaths.friendRequests + "?direction=sideways", token: world.ann.accessToken
+                ).status == 400)
         }
     }
 
     @Test func unfriendingEndsItForBoth() async throws {
         try await SocialWorld.run { world in
             try await world.befriend(world.ann, world.bob)
-            #expect(try await world.api.delete("\(SocialPaths.friends)/\(world.ann.id)", token: world.bob.accessToken).status == 204)
+            #expect(
+                try await world.api.delete("\(SocialPaths.friends)/\(world.ann.id)", token: world.bob.accessToken)
+                    .status == 204)
             #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.ann.accessToken)).isEmpty)
-            #expect(try await world.api.delete("\(SocialPaths.friends)/\(world.ann.id)", token: world.bob.accessToken).status == 404)
+            #expect(
+                try await world.api.delete("\(SocialPaths.friends)/\(world.ann.id)", token: world.bob.accessToken)
+                    .status == 404)
         }
     }
 
     @Test func theFriendListIsSearchableAndPaged() async throws {
         try await SocialWorld.run { world in
-            _ = try await world.api.patch(IdentityPaths.me, token: world.bob.accessToken, json: ["displayName": "Bobby Tables"])
+            _ = try await world.api.patch(
+                IdentityPaths.me, token: world.bob.accessToken, json: ["displayName": "Bobby Tables"])
             for friend in [world.bob, world.cat, world.dan] { try await world.befriend(world.ann, friend) }
-            #expect(world.names(try await world.api.get(SocialPaths.friends + "?query=TAB", token: world.ann.accessToken)) == ["bob"])
-            #expect(world.names(try await world.api.get(SocialPaths.friends + "?query=ca", token: world.ann.accessToken)) == ["cat"])
-            #expect(world.names(try await world.api.get(SocialPaths.friends + "?query=%25", token: world.ann.accessToken)).isEmpty)
+            #expect(
+                world.names(try await world.api.get(SocialPaths.friends + "?query=TAB", token: world.ann.accessToken))
+                    == ["bob"])
+            #expect(
+                world.names(try await world.api.get(SocialPaths.friends + "?query=ca", token: world.ann.accessToken))
+                    == ["cat"])
+            #expect(
+                world.names(try await world.api.get(SocialPaths.friends + "?query=%25", token: world.ann.accessToken))
+                    .isEmpty)
             let first = try await world.api.get(SocialPaths.friends + "?limit=2", token: world.ann.accessToken)
             #expect(world.names(first) == ["bob", "cat"])
             let cursor = try #require(first.object["nextCursor"] as? String)
-            #expect(world.names(try await world.api.get(SocialPaths.friends + "?limit=2&cursor=\(cursor)", token: world.ann.accessToken)) == ["dan"])
-            #expect(try await world.api.get(SocialPaths.friends + "?cursor=x", token: world.ann.accessToken).status == 400)
+            #expect(
+                world.names(
+                    try await world.api.get(
+                        SocialPaths.friends + "?limit=2&cursor=\(cursor)", token: world.ann.accessToken)) == ["dan"])
+            #expect(
+                try await world.api.get(SocialPaths.friends + "?cursor=x", token: world.ann.accessToken).status == 400)
         }
     }
 
@@ -137,7 +177,12 @@ struct SocialWorld {
             let first = try #require((suggestions.object["items"] as? [[String: Any]])?.first)
             #expect((first["user"] as? [String: Any])?["username"] as? String == "dan")
             #expect(first["mutualFriends"] as? Int == 2)
-            #expect(world.names(try await world.api.get("\(SocialPaths.users)/\(world.dan.id)/mutual-friends", token: world.ann.accessToken)) == ["bob", "cat"])
+            #expect(
+                world.names(
+                    try await world.api.get(
+                        "\(SocialPaths.users)/\(world.dan.id)/mutual-friends", token: world.ann.accessToken)) == [
+                        "bob", "cat",
+                    ])
         }
     }
 }
@@ -145,34 +190,64 @@ struct SocialWorld {
 @Suite struct FollowAndBlockTests {
     @Test func followingNeedsApproval() async throws {
         try await SocialWorld.run { world in
-            let follow = try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
+            let follow = try await world.api.post(
+                SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
             #expect(follow.status == 201)
             #expect(world.names(try await world.api.get(SocialPaths.following, token: world.ann.accessToken)).isEmpty)
-            #expect(world.names(try await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)) == ["ann"])
-            #expect(try await world.api.post("\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.cat.accessToken).status == 404)
-            #expect(try await world.api.post("\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.bob.accessToken).status == 204)
-            #expect(world.names(try await world.api.get(SocialPaths.following, token: world.ann.accessToken)) == ["bob"])
-            #expect(world.names(try await world.api.get(SocialPaths.followers, token: world.bob.accessToken)) == ["ann"])
+            #expect(
+                world.names(try await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)) == [
+                    "ann"
+                ])
+            #expect(
+                try await world.api.post(
+                    "\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.cat.accessToken
+                ).status == 404)
+            #expect(
+                try await world.api.post(
+                    "\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.bob.accessToken
+                ).status == 204)
+            #expect(
+                world.names(try await world.api.get(SocialPaths.following, token: world.ann.accessToken)) == ["bob"])
+            #expect(
+                world.names(try await world.api.get(SocialPaths.followers, token: world.bob.accessToken)) == ["ann"])
             #expect(world.notices.kinds == ["social.follow_request", "social.follow_approved"])
-            let again = try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
+            let again = try await world.api.post(
+                SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
             #expect(again.problem?.code == "already_following")
-            #expect(try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "ann"]).problem?.code == "self_follow")
+            #expect(
+                try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "ann"])
+                    .problem?.code == "self_follow")
             // bob removes his follower
-            #expect(try await world.api.delete("\(SocialPaths.followers)/\(world.ann.id)", token: world.bob.accessToken).status == 204)
+            #expect(
+                try await world.api.delete("\(SocialPaths.followers)/\(world.ann.id)", token: world.bob.accessToken)
+                    .status == 204)
             #expect(world.names(try await world.api.get(SocialPaths.following, token: world.ann.accessToken)).isEmpty)
-            #expect(try await world.api.delete("\(SocialPaths.following)/\(world.bob.id)", token: world.ann.accessToken).status == 404)
+            #expect(
+                try await world.api.delete("\(SocialPaths.following)/\(world.bob.id)", token: world.ann.accessToken)
+                    .status == 404)
         }
     }
 
     @Test func aRejectedOrWithdrawnRequestLeavesNoFollow() async throws {
         try await SocialWorld.run { world in
             _ = try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
-            #expect(try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"]).problem?.code == "follow_pending")
-            #expect(try await world.api.post("\(SocialPaths.followRequests)/\(world.ann.id)/reject", token: world.bob.accessToken).status == 204)
-            #expect(try await world.api.post("\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.bob.accessToken).status == 404)
+            #expect(
+                try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
+                    .problem?.code == "follow_pending")
+            #expect(
+                try await world.api.post(
+                    "\(SocialPaths.followRequests)/\(world.ann.id)/reject", token: world.bob.accessToken
+                ).status == 204)
+            #expect(
+                try await world.api.post(
+                    "\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.bob.accessToken
+                ).status == 404)
             _ = try await world.api.post(SocialPaths.follows, token: world.cat.accessToken, json: ["username": "bob"])
-            #expect(try await world.api.delete("\(SocialPaths.following)/\(world.bob.id)", token: world.cat.accessToken).status == 204)
-            #expect(world.names(try await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)).isEmpty)
+            #expect(
+                try await world.api.delete("\(SocialPaths.following)/\(world.bob.id)", token: world.cat.accessToken)
+                    .status == 204)
+            #expect(
+                world.names(try await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)).isEmpty)
         }
     }
 
@@ -180,19 +255,36 @@ struct SocialWorld {
         try await SocialWorld.run { world in
             try await world.befriend(world.ann, world.bob)
             _ = try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
-            #expect(try await world.api.send(.PUT, "\(SocialPaths.blocks)/\(world.ann.id)", token: world.bob.accessToken).status == 204)
+            #expect(
+                try await world.api.send(.PUT, "\(SocialPaths.blocks)/\(world.ann.id)", token: world.bob.accessToken)
+                    .status == 204)
             #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.ann.accessToken)).isEmpty)
-            #expect(world.names(try await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)).isEmpty)
+            #expect(
+                world.names(try await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)).isEmpty)
             #expect(world.names(try await world.api.get(SocialPaths.blocks, token: world.bob.accessToken)) == ["ann"])
             // ann can no longer reach bob, and is not told why
-            #expect(try await world.api.post(SocialPaths.friendRequests, token: world.ann.accessToken, json: ["username": "bob"]).status == 404)
-            #expect(try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"]).status == 404)
+            #expect(
+                try await world.api.post(
+                    SocialPaths.friendRequests, token: world.ann.accessToken, json: ["username": "bob"]
+                ).status == 404)
+            #expect(
+                try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
+                    .status == 404)
             #expect(try await world.relationship(world.ann, world.bob).values.allSatisfy { !$0 })
             #expect(try await world.relationship(world.bob, world.ann)["blocking"] == true)
-            #expect(try await world.api.get("\(SocialPaths.users)/\(world.bob.id)/mutual-friends", token: world.ann.accessToken).status == 404)
-            #expect(try await world.api.send(.PUT, "\(SocialPaths.blocks)/\(world.bob.id)", token: world.bob.accessToken).status == 400)
-            #expect(try await world.api.delete("\(SocialPaths.blocks)/\(world.ann.id)", token: world.bob.accessToken).status == 204)
-            #expect(try await world.api.delete("\(SocialPaths.blocks)/\(world.ann.id)", token: world.bob.accessToken).status == 404)
+            #expect(
+                try await world.api.get(
+                    "\(SocialPaths.users)/\(world.bob.id)/mutual-friends", token: world.ann.accessToken
+                ).status == 404)
+            #expect(
+                try await world.api.send(.PUT, "\(SocialPaths.blocks)/\(world.bob.id)", token: world.bob.accessToken)
+                    .status == 400)
+            #expect(
+                try await world.api.delete("\(SocialPaths.blocks)/\(world.ann.id)", token: world.bob.accessToken).status
+                    == 204)
+            #expect(
+                try await world.api.delete("\(SocialPaths.blocks)/\(world.ann.id)", token: world.bob.accessToken).status
+                    == 404)
             _ = try await world.request(world.ann, world.bob)
         }
     }
@@ -201,20 +293,32 @@ struct SocialWorld {
         try await SocialWorld.run { world in
             try await world.befriend(world.ann, world.bob)
             _ = try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "cat"])
-            _ = try await world.api.post("\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.cat.accessToken)
+            _ = try await world.api.post(
+                "\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.cat.accessToken)
             _ = try await world.api.send(.PUT, "\(SocialPaths.blocks)/\(world.ann.id)", token: world.dan.accessToken)
             let social = world.stack.direct(.social)
             let credential = [("X-Internal-Token", world.stack.internalToken)]
-            #expect(try await social.get("\(SocialPaths.internalRelationship)?a=\(world.ann.id)&b=\(world.bob.id)").status == 403)
-            #expect(try await world.api.get("\(SocialPaths.internalRelationship)?a=\(world.ann.id)&b=\(world.bob.id)").status == 404)
-            let pair = try await social.get("\(SocialPaths.internalRelationship)?a=\(world.ann.id)&b=\(world.bob.id)", headers: credential)
+            #expect(
+                try await social.get("\(SocialPaths.internalRelationship)?a=\(world.ann.id)&b=\(world.bob.id)").status
+                    == 403)
+            #expect(
+                try await world.api.get("\(SocialPaths.internalRelationship)?a=\(world.ann.id)&b=\(world.bob.id)")
+                    .status == 404)
+            let pair = try await social.get(
+                "\(SocialPaths.internalRelationship)?a=\(world.ann.id)&b=\(world.bob.id)", headers: credential)
             #expect(pair.object["friends"] as? Bool == true)
-            let friends = try await social.get("\(SocialPaths.internalUsers)/\(world.ann.id)/friend-ids", headers: credential)
+            let friends = try await social.get(
+                "\(SocialPaths.internalUsers)/\(world.ann.id)/friend-ids", headers: credential)
             #expect(friends.object["ids"] as? [String] == [world.bob.id])
-            let following = try await social.get("\(SocialPaths.internalUsers)/\(world.ann.id)/following-ids", headers: credential)
+            let following = try await social.get(
+                "\(SocialPaths.internalUsers)/\(world.ann.id)/following-ids", headers: credential)
             #expect(following.object["ids"] as? [String] == [world.cat.id])
             let batch = try await social.send(
-                .POST, SocialPaths.internalRelationships, json: ["viewer": AnyCodable.string(world.ann.id), "others": .list([world.bob.id, world.cat.id, world.dan.id])],
+                .POST, SocialPaths.internalRelationships,
+                json: [
+                    "viewer": AnyCodable.string(world.ann.id),
+                    "others": .list([world.bob.id, world.cat.id, world.dan.id]),
+                ],
                 headers: credential)
             let relationships = try #require(batch.object["relationships"] as? [String: [String: Bool]])
             #expect(relationships[world.bob.id]?["friends"] == true)

@@ -14,7 +14,8 @@ public func buildSocialApplication(_ configuration: SocialConfiguration) async t
         jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
     let directory = configuration.userDirectory ?? IdentityUserDirectory(settings: settings)
     let notices =
-        configuration.noticeSink ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)
+        configuration.noticeSink
+        ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)
     let profiles = ProfileStore(database: database, directory: directory, clock: settings.clock)
 
     let router = ServiceApplication.router(
@@ -22,10 +23,14 @@ public func buildSocialApplication(_ configuration: SocialConfiguration) async t
         database: database.writer)
     let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
         .group(context: AuthenticatedContext.self)
-    FriendsController(database: database, profiles: profiles, directory: directory, notices: notices, clock: settings.clock)
-        .addRoutes(to: signedIn)
-    FollowsController(database: database, profiles: profiles, directory: directory, notices: notices, clock: settings.clock)
-        .addRoutes(to: signedIn)
+    FriendsController(
+        database: database, profiles: profiles, directory: directory, notices: notices, clock: settings.clock
+    )
+    .addRoutes(to: signedIn)
+    FollowsController(
+        database: database, profiles: profiles, directory: directory, notices: notices, clock: settings.clock
+    )
+    .addRoutes(to: signedIn)
     InternalSocialController(database: database)
         .addRoutes(to: router.group().add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
     return ServiceApplication.application(router: router, settings: settings)

@@ -26,14 +26,20 @@ struct FollowsController {
     }
 
     /// Asks to follow a user; they approve or reject.
-    @Sendable func follow(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<RelationshipView> {
+    @Sendable func follow(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
+        RelationshipView
+    > {
         let target = try await FriendsController.resolve(
             try await request.decode(as: FriendsController.Target.self, context: context), directory: directory)
         try await database.follow(context.user.userID, target, now: clock.now)
         await notices.publish(
-            Notice(recipients: [target], kind: "social.follow_request", text: "Someone asks to follow you.", link: SocialPaths.followRequests))
+            Notice(
+                recipients: [target], kind: "social.follow_request", text: "Someone asks to follow you.",
+                link: SocialPaths.followRequests))
         return EditedResponse(
-            status: .created, response: RelationshipView(userId: target, relationship: try await database.relationship(context.user.userID, target)))
+            status: .created,
+            response: RelationshipView(
+                userId: target, relationship: try await database.relationship(context.user.userID, target)))
     }
 
     @Sendable func followRequests(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
@@ -44,12 +50,15 @@ struct FollowsController {
         let follower = try context.parameters.require("user")
         try await database.answerFollow(of: follower, to: context.user.userID, approve: true)
         await notices.publish(
-            Notice(recipients: [follower], kind: "social.follow_approved", text: "Your follow request was approved.", link: SocialPaths.following))
+            Notice(
+                recipients: [follower], kind: "social.follow_approved", text: "Your follow request was approved.",
+                link: SocialPaths.following))
         return .noContent
     }
 
     @Sendable func reject(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.answerFollow(of: try context.parameters.require("user"), to: context.user.userID, approve: false)
+        try await database.answerFollow(
+            of: try context.parameters.require("user"), to: context.user.userID, approve: false)
         return .noContent
     }
 
@@ -63,12 +72,15 @@ struct FollowsController {
 
     /// Stops following (or withdraws a pending request).
     @Sendable func unfollow(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.endFollow(of: context.user.userID, to: try context.parameters.require("user"), approvedOnly: false)
+        try await database.endFollow(
+            of: context.user.userID, to: try context.parameters.require("user"), approvedOnly: false)
         return .noContent
     }
 
-    @Sendable func removeFollower(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.endFollow(of: try context.parameters.require("user"), to: context.user.userID, approvedOnly: true)
+    @Sendable func removeFollower(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status
+    {
+        try await database.endFollow(
+            of: try context.parameters.require("user"), to: context.user.userID, approvedOnly: true)
         return .noContent
     }
 

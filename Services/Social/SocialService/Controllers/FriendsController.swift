@@ -30,31 +30,48 @@ struct FriendsController {
 
     static func resolve(_ target: Target, directory: any UserDirectory) async throws -> String {
         if let id = target.userId {
-            guard id.count <= 64, try await !directory.users(ids: [id]).isEmpty else { throw Problem.notFound("The user") }
+            guard id.count <= 64, try await !directory.users(ids: [id]).isEmpty else {
+                throw Problem.notFound("The user")
+            }
             return id
         }
-        guard let name = target.username else { throw Problem.badRequest("missing_user", "Name the user by userId or username.") }
-        guard let user = try await directory.user(username: try Validate.username(name)) else { throw Problem.notFound("The user") }
+        guard let name = target.username else {
+            throw Problem.badRequest("missing_user", "Name the user by userId or username.")
+        }
+        guard let user = try await directory.user(username: try Validate.username(name)) else {
+            throw Problem.notFound("The user")
+        }
         return user.id
     }
 
     /// Sends a friend request; when the other had already asked, both become friends at once.
-    @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<FriendRequestView> {
-        let target = try await Self.resolve(try await request.decode(as: Target.self, context: context), directory: directory)
+    @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
+        FriendRequestView
+    > {
+        let target = try await Self.resolve(
+            try await request.decode(as: Target.self, context: context), directory: directory)
         let me = context.user.userID
         let outcome = try await database.sendFriendRequest(from: me, to: target, now: clock.now)
         _ = try await profiles.profiles([me, target])
         switch outcome {
         case .sent(let row):
-            await notices.publish(Notice(recipients: [target], kind: "social.friend_request", text: "You have a new friend request.", link: SocialPaths.friendRequests))
+            await notices.publish(
+                Notice(
+                    recipients: [target], kind: "social.friend_request", text: "You have a new friend request.",
+                    link: SocialPaths.friendRequests))
             return EditedResponse(status: .created, response: try await view(row))
         case .becameFriends(let row):
-            await notices.publish(Notice(recipients: [target], kind: "social.friend_accepted", text: "Your friend request was accepted.", link: SocialPaths.friends))
+            await notices.publish(
+                Notice(
+                    recipients: [target], kind: "social.friend_accepted", text: "Your friend request was accepted.",
+                    link: SocialPaths.friends))
             return EditedResponse(status: .ok, response: try await view(row))
         }
     }
 
-    @Sendable func requests(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<FriendRequestView> {
+    @Sendable func requests(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
+        FriendRequestView
+    > {
         let direction = request.uri.queryParameters["direction"].map(String.init) ?? "incoming"
         guard ["incoming", "outgoing"].contains(direction) else {
             throw Problem.invalidField("direction", "must be incoming or outgoing.")
@@ -67,11 +84,16 @@ struct FriendsController {
     /// `accept` or `decline` (the recipient), `cancel` (the sender).
     @Sendable func answer(_ request: Request, context: AuthenticatedContext) async throws -> FriendRequestView {
         guard let answer = SocialDatabase.RequestAnswer(rawValue: try context.parameters.require("answer")) else {
-            throw Problem(status: 404, code: "no_route", title: "Not found", detail: "Answer with accept, decline or cancel.")
+            throw Problem(
+                status: 404, code: "no_route", title: "Not found", detail: "Answer with accept, decline or cancel.")
         }
-        let row = try await database.answer(try context.parameters.require("request"), by: context.user.userID, answer, now: clock.now)
+        let row = try await database.answer(
+            try context.parameters.require("request"), by: context.user.userID, answer, now: clock.now)
         if answer == .accept {
-            await notices.publish(Notice(recipients: [row.senderId], kind: "social.friend_accepted", text: "Your friend request was accepted.", link: SocialPaths.friends))
+            await notices.publish(
+                Notice(
+                    recipients: [row.senderId], kind: "social.friend_accepted",
+                    text: "Your friend request was accepted.", link: SocialPaths.friends))
         }
         return try await view(row)
     }
@@ -84,7 +106,8 @@ struct FriendsController {
         // The search runs on the local copy of profiles (stored when a friendship starts); only the rows
         // of this page are refreshed from identity when stale.
         let rows = try await database.friends(
-            of: context.user.userID, matching: keyword, after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
+            of: context.user.userID, matching: keyword, after: try page.decodeCursor(as: [String].self),
+            limit: page.limit + 1)
         let fresh = try await profiles.profiles(rows.prefix(page.limit).map(\.userId))
         return Page(fetched: rows.map { UserSummary(fresh[$0.userId] ?? $0, id: $0.userId) }, limit: page.limit) {
             [$0.username ?? "", $0.userId]
@@ -98,10 +121,13 @@ struct FriendsController {
 
     @Sendable func mutual(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
         let other = try context.parameters.require("user")
-        guard try await !database.relationship(context.user.userID, other).blocked else { throw Problem.notFound("The user") }
+        guard try await !database.relationship(context.user.userID, other).blocked else {
+            throw Problem.notFound("The user")
+        }
         let ids = try await database.mutualFriends(of: context.user.userID, and: other)
         let known = try await profiles.profiles(ids)
-        return UserList(items: ids.map { UserSummary(known[$0], id: $0) }.sorted { ($0.username ?? "") < ($1.username ?? "") })
+        return UserList(
+            items: ids.map { UserSummary(known[$0], id: $0) }.sorted { ($0.username ?? "") < ($1.username ?? "") })
     }
 
     @Sendable func relationship(_ request: Request, context: AuthenticatedContext) async throws -> RelationshipView {
@@ -112,11 +138,16 @@ struct FriendsController {
         return RelationshipView(userId: other, relationship: relationship)
     }
 
-    @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<SuggestionView> {
+    @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
+        SuggestionView
+    > {
         let page = try PageRequest(limit: request.uri.queryParameters["limit"].map(String.init), cursor: nil)
         let ranked = try await database.suggestions(for: context.user.userID, limit: page.limit)
         let known = try await profiles.profiles(ranked.map(\.userID))
-        return ItemList(items: ranked.map { SuggestionView(user: UserSummary(known[$0.userID], id: $0.userID), mutualFriends: $0.mutualFriends) })
+        return ItemList(
+            items: ranked.map {
+                SuggestionView(user: UserSummary(known[$0.userID], id: $0.userID), mutualFriends: $0.mutualFriends)
+            })
     }
 
     private func view(_ row: FriendRequestRow) async throws -> FriendRequestView {
@@ -125,7 +156,8 @@ struct FriendsController {
 
     private func view(_ row: FriendRequestRow, _ known: [String: ProfileRow]) -> FriendRequestView {
         FriendRequestView(
-            id: row.id, status: row.status, createdAt: row.createdAt, from: UserSummary(known[row.senderId], id: row.senderId),
+            id: row.id, status: row.status, createdAt: row.createdAt,
+            from: UserSummary(known[row.senderId], id: row.senderId),
             to: UserSummary(known[row.recipientId], id: row.recipientId))
     }
 }

@@ -13,10 +13,13 @@ extension SocialDatabase {
     func sendFriendRequest(from sender: String, to recipient: String, now: Date) async throws -> FriendRequestOutcome {
         try await writer.write { db in
             let relationship = try Self.relationship(db, sender, recipient)
-            if let refusal = SocialRules.refuseFriendRequest(from: sender, to: recipient, relationship) { throw refusal }
+            if let refusal = SocialRules.refuseFriendRequest(from: sender, to: recipient, relationship) {
+                throw refusal
+            }
             if relationship.friendRequestReceived,
                 var theirs = try FriendRequestRow.filter(
-                    Column("sender_id") == recipient && Column("recipient_id") == sender && Column("status") == "pending"
+                    Column("sender_id") == recipient && Column("recipient_id") == sender
+                        && Column("status") == "pending"
                 ).fetchOne(db)
             {
                 theirs.status = "accepted"
@@ -26,7 +29,8 @@ extension SocialDatabase {
                 return .becameFriends(theirs)
             }
             let request = FriendRequestRow(
-                id: UUID().uuidString.lowercased(), senderId: sender, recipientId: recipient, status: "pending", createdAt: now)
+                id: UUID().uuidString.lowercased(), senderId: sender, recipientId: recipient, status: "pending",
+                createdAt: now)
             try request.insert(db)
             return .sent(request)
         }
@@ -37,7 +41,9 @@ extension SocialDatabase {
     }
 
     /// Accepts or declines (the recipient) or cancels (the sender) a pending request; anyone else gets 404.
-    func answer(_ requestID: String, by userID: String, _ answer: RequestAnswer, now: Date) async throws -> FriendRequestRow {
+    func answer(_ requestID: String, by userID: String, _ answer: RequestAnswer, now: Date) async throws
+        -> FriendRequestRow
+    {
         try await writer.write { db in
             guard var request = try FriendRequestRow.fetchOne(db, key: requestID),
                 answer == .cancel ? request.senderId == userID : request.recipientId == userID
@@ -45,7 +51,8 @@ extension SocialDatabase {
             guard request.status == "pending" else {
                 throw Problem.conflict("request_not_pending", "The friend request was already \(request.status).")
             }
-            request.status = ["accept": "accepted", "decline": "declined", "cancel": "cancelled"][answer.rawValue] ?? "declined"
+            request.status =
+                ["accept": "accepted", "decline": "declined", "cancel": "cancelled"][answer.rawValue] ?? "declined"
             request.respondedAt = now
             try request.update(db)
             if answer == .accept { try Self.befriend(db, request.senderId, request.recipientId, now) }
@@ -62,8 +69,10 @@ extension SocialDatabase {
 
     func pendingRequests(of userID: String, incoming: Bool) async throws -> [FriendRequestRow] {
         try await writer.read { db in
-            try FriendRequestRow.filter(Column(incoming ? "recipient_id" : "sender_id") == userID && Column("status") == "pending")
-                .order(Column("created_at").desc).fetchAll(db)
+            try FriendRequestRow.filter(
+                Column(incoming ? "recipient_id" : "sender_id") == userID && Column("status") == "pending"
+            )
+            .order(Column("created_at").desc).fetchAll(db)
         }
     }
 
@@ -79,7 +88,9 @@ extension SocialDatabase {
 
     func follow(_ follower: String, _ followee: String, now: Date) async throws {
         try await writer.write { db in
-            if let refusal = SocialRules.refuseFollow(from: follower, to: followee, try Self.relationship(db, follower, followee)) {
+            if let refusal = SocialRules.refuseFollow(
+                from: follower, to: followee, try Self.relationship(db, follower, followee))
+            {
                 throw refusal
             }
             try db.execute(
@@ -104,7 +115,8 @@ extension SocialDatabase {
     func endFollow(of follower: String, to followee: String, approvedOnly: Bool) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?" + (approvedOnly ? " AND status = 'approved'" : ""),
+                sql: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?"
+                    + (approvedOnly ? " AND status = 'approved'" : ""),
                 arguments: [follower, followee])
             guard db.changesCount > 0 else { throw Problem.notFound(approvedOnly ? "The follower" : "The follow") }
         }
@@ -115,11 +127,17 @@ extension SocialDatabase {
         try await writer.read { db in
             switch side {
             case .followers:
-                try String.fetchAll(db, sql: "SELECT follower_id FROM follows WHERE followee_id = ? AND status = 'approved'", arguments: [userID])
+                try String.fetchAll(
+                    db, sql: "SELECT follower_id FROM follows WHERE followee_id = ? AND status = 'approved'",
+                    arguments: [userID])
             case .following:
-                try String.fetchAll(db, sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'", arguments: [userID])
+                try String.fetchAll(
+                    db, sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'",
+                    arguments: [userID])
             case .requests:
-                try String.fetchAll(db, sql: "SELECT follower_id FROM follows WHERE followee_id = ? AND status = 'pending'", arguments: [userID])
+                try String.fetchAll(
+                    db, sql: "SELECT follower_id FROM follows WHERE followee_id = ? AND status = 'pending'",
+                    arguments: [userID])
             }
         }
     }
@@ -146,21 +164,25 @@ extension SocialDatabase {
                     """,
                 arguments: [now, blocker, blocked, blocked, blocker])
             try db.execute(
-                sql: "DELETE FROM follows WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND followee_id = ?)",
+                sql:
+                    "DELETE FROM follows WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND followee_id = ?)",
                 arguments: [blocker, blocked, blocked, blocker])
         }
     }
 
     func unblock(_ blocker: String, _ blocked: String) async throws {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", arguments: [blocker, blocked])
+            try db.execute(
+                sql: "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", arguments: [blocker, blocked])
             guard db.changesCount > 0 else { throw Problem.notFound("The block") }
         }
     }
 
     func blockedIDs(by userID: String) async throws -> [String] {
         try await writer.read { db in
-            try String.fetchAll(db, sql: "SELECT blocked_id FROM blocks WHERE blocker_id = ? ORDER BY created_at DESC", arguments: [userID])
+            try String.fetchAll(
+                db, sql: "SELECT blocked_id FROM blocks WHERE blocker_id = ? ORDER BY created_at DESC",
+                arguments: [userID])
         }
     }
 }

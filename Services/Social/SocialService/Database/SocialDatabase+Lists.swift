@@ -55,7 +55,8 @@ extension SocialDatabase {
                         """,
                     arguments: [userID, userID, userID]))
             return Array(
-                SocialRules.suggestions(me: userID, friends: friends, friendsOfFriends: pairs, excluded: excluded).prefix(limit))
+                SocialRules.suggestions(me: userID, friends: friends, friendsOfFriends: pairs, excluded: excluded)
+                    .prefix(limit))
         }
     }
 

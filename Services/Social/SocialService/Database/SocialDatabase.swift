@@ -18,7 +18,8 @@ struct SocialDatabase: Sendable {
         var relationship = Relationship()
         relationship.friends =
             try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM friendships WHERE user_low = ? AND user_high = ?", arguments: [low, high]) ?? false
+                db, sql: "SELECT 1 FROM friendships WHERE user_low = ? AND user_high = ?", arguments: [low, high])
+            ?? false
         for row in try Row.fetchAll(
             db,
             sql: """
@@ -28,7 +29,11 @@ struct SocialDatabase: Sendable {
             arguments: [viewer, other, other, viewer])
         {
             let sender: String = row["sender_id"]
-            if sender == viewer { relationship.friendRequestSent = true } else { relationship.friendRequestReceived = true }
+            if sender == viewer {
+                relationship.friendRequestSent = true
+            } else {
+                relationship.friendRequestReceived = true
+            }
         }
         for row in try Row.fetchAll(
             db,
@@ -69,11 +74,13 @@ struct SocialDatabase: Sendable {
             let friends = Set(try Self.friendIDs(db, viewer))
             let following = Set(
                 try String.fetchAll(
-                    db, sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'", arguments: [viewer]))
+                    db, sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'",
+                    arguments: [viewer]))
             let blocked = Set(
                 try String.fetchAll(
                     db,
-                    sql: "SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
+                    sql:
+                        "SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
                     arguments: [viewer, viewer]))
             var result: [String: Relationship] = [:]
             for other in others {
@@ -90,7 +97,8 @@ struct SocialDatabase: Sendable {
     static func friendIDs(_ db: Database, _ userID: String) throws -> [String] {
         try String.fetchAll(
             db,
-            sql: "SELECT user_high FROM friendships WHERE user_low = ? UNION ALL SELECT user_low FROM friendships WHERE user_high = ?",
+            sql:
+                "SELECT user_high FROM friendships WHERE user_low = ? UNION ALL SELECT user_low FROM friendships WHERE user_high = ?",
             arguments: [userID, userID])
     }
 
@@ -101,7 +109,9 @@ struct SocialDatabase: Sendable {
     func followingIDs(of userID: String) async throws -> [String] {
         try await writer.read { db in
             try String.fetchAll(
-                db, sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved' ORDER BY followee_id",
+                db,
+                sql:
+                    "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved' ORDER BY followee_id",
                 arguments: [userID])
         }
     }

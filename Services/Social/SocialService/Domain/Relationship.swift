@@ -22,8 +22,11 @@ struct Relationship: Codable, Sendable, Equatable {
 /// The rules of the graph, without storage.
 enum SocialRules {
     /// Why a friend request may not be sent, if it may not.
-    static func refuseFriendRequest(from sender: String, to recipient: String, _ relationship: Relationship) -> Problem? {
-        if sender == recipient { return Problem.badRequest("self_request", "You cannot send a friend request to yourself.") }
+    static func refuseFriendRequest(from sender: String, to recipient: String, _ relationship: Relationship) -> Problem?
+    {
+        if sender == recipient {
+            return Problem.badRequest("self_request", "You cannot send a friend request to yourself.")
+        }
         // A block, either way, reads like an unknown user: the blocked side learns nothing.
         if relationship.blocked { return Problem.notFound("The user") }
         if relationship.friends { return Problem.conflict("already_friends", "You are already friends.") }
