@@ -29,8 +29,15 @@ struct InternalSocialController {
         var others: [String]
     }
 
+    /// The three facts a map or a feed needs per user, kept small: a reply covers thousands of users.
+    struct Facts: Encodable, Sendable {
+        var friends: Bool
+        var following: Bool
+        var blocked: Bool
+    }
+
     struct BatchReply: ResponseEncodable, Sendable {
-        var relationships: [String: Relationship]
+        var relationships: [String: Facts]
     }
 
     /// How `viewer` stands to each of `others` (friend, following, blocked), for thousands at once.
@@ -39,7 +46,9 @@ struct InternalSocialController {
         guard input.others.count <= Self.maximumBatch else {
             throw Problem.invalidField("others", "at most \(Self.maximumBatch) ids per call.")
         }
-        return BatchReply(relationships: try await database.relationships(of: input.viewer, among: input.others))
+        let relationships = try await database.relationships(of: input.viewer, among: input.others)
+        return BatchReply(
+            relationships: relationships.mapValues { Facts(friends: $0.friends, following: $0.following, blocked: $0.blocked) })
     }
 
     struct IDs: ResponseEncodable, Sendable {

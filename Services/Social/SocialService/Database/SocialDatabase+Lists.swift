@@ -10,23 +10,22 @@ extension SocialDatabase {
     {
         let pattern = keyword.map { "%" + Self.escapeLike($0) + "%" }
         return try await writer.read { db in
-            // A friend whose profile was never copied still appears (with an empty name) until it is.
+            // Driven from the profiles' username index: a page stops after `limit` friends instead of
+            // sorting all of them. Profiles are copied when a friendship starts; a user without a username
+            // (still choosing one) sorts first.
             var sql: SQL = """
-                SELECT f.id AS user_id, p.username, COALESCE(p.display_name, '') AS display_name, p.avatar_url,
-                       COALESCE(p.fetched_at, '1970-01-01 00:00:00.000') AS fetched_at
-                FROM (
-                    SELECT user_high AS id FROM friendships WHERE user_low = \(userID)
-                    UNION ALL SELECT user_low FROM friendships WHERE user_high = \(userID)
-                ) AS f LEFT JOIN profiles p ON p.user_id = f.id
-                WHERE 1
+                SELECT * FROM profiles p
+                WHERE p.user_id IN (
+                    SELECT user_high FROM friendships WHERE user_low = \(userID)
+                    UNION ALL SELECT user_low FROM friendships WHERE user_high = \(userID))
                 """
             if let pattern {
                 sql += " AND (p.username LIKE \(pattern) ESCAPE '\\' OR p.display_name LIKE \(pattern) ESCAPE '\\')"
             }
             if let cursor, cursor.count == 2 {
-                sql += " AND (COALESCE(p.username, ''), f.id) > (\(cursor[0]), \(cursor[1]))"
+                sql += " AND (p.username, p.user_id) > (\(cursor[0]), \(cursor[1]))"
             }
-            sql += " ORDER BY COALESCE(p.username, ''), f.id LIMIT \(limit)"
+            sql += " ORDER BY p.username, p.user_id LIMIT \(limit)"
             return try ProfileRow.fetchAll(db, SQLRequest(literal: sql))
         }
     }

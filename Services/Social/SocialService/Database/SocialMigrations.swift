@@ -55,7 +55,7 @@ enum SocialMigrations {
                         avatar_url TEXT,
                         fetched_at DATETIME NOT NULL
                     );
-                    CREATE INDEX profiles_by_username ON profiles(username);
+                    CREATE INDEX profiles_by_username ON profiles(username, user_id);
                     CREATE INDEX profiles_by_display_name ON profiles(display_name);
                     """)
         }
