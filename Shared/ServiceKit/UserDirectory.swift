@@ -52,7 +52,8 @@ public struct IdentityUserDirectory: UserDirectory {
             var found: [DirectoryUser] = []
             for start in stride(from: 0, to: ids.count, by: Self.batchSize) {
                 let batch = Array(ids[start..<min(start + Self.batchSize, ids.count)])
-                found += try await client.post(IdentityPaths.internalUsersBatch, body: ["ids": batch], as: Reply.self).users
+                found += try await client.post(IdentityPaths.internalUsersBatch, body: ["ids": batch], as: Reply.self)
+                    .users
             }
             return found
         } catch let error as InternalCallError {

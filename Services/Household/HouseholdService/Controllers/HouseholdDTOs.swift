@@ -1,6 +1,6 @@
 import Foundation
-import ServiceKit
 import Hummingbird
+import ServiceKit
 
 struct MemberView: ResponseEncodable, Sendable {
     var userId: String

@@ -1,6 +1,6 @@
 import Foundation
-import ServiceKit
 import PlatformKit
+import ServiceKit
 import Synchronization
 
 /// Remembers profile basics for a minute, so member lists and statistics do not ask the identity

@@ -48,7 +48,9 @@ struct InternalSocialController {
         }
         let relationships = try await database.relationships(of: input.viewer, among: input.others)
         return BatchReply(
-            relationships: relationships.mapValues { Facts(friends: $0.friends, following: $0.following, blocked: $0.blocked) })
+            relationships: relationships.mapValues {
+                Facts(friends: $0.friends, following: $0.following, blocked: $0.blocked)
+            })
     }
 
     struct IDs: ResponseEncodable, Sendable {
