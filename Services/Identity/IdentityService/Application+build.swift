@@ -45,7 +45,7 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
     UsersController(database: database, clock: clock).addRoutes(to: signedIn)
     InternalUsersController(database: database)
         .addRoutes(
-            to: router.group("internal").add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
+            to: router.group().add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
 
     if configuration.smtp == nil {
         logger.notice(

@@ -9,12 +9,8 @@ struct InternalUsersController {
     static let maximumBatch = 500
 
     func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
-        router.post(
-            RouterPath(IdentityPaths.internalUsersBatch.replacingOccurrences(of: "/internal", with: "")), use: batch)
-        router.get(
-            RouterPath(
-                IdentityPaths.internalUserByUsername.replacingOccurrences(of: "/internal", with: "") + "/:username"),
-            use: byUsername)
+        router.post(RouterPath(IdentityPaths.internalUsersBatch), use: batch)
+        router.get(RouterPath(IdentityPaths.internalUserByUsername + "/:username"), use: byUsername)
     }
 
     struct BatchRequest: Decodable {
