@@ -22,7 +22,8 @@ import Testing
     }
 
     @Test func weightedSplitsAddUp() throws {
-        let shares = try Splitter.split(total: 1_000, among: ["a", "b", "c"], rule: .shares(["a": 1, "b": 1, "c": 1]), seed: "s")
+        let shares = try Splitter.split(
+            total: 1_000, among: ["a", "b", "c"], rule: .shares(["a": 1, "b": 1, "c": 1]), seed: "s")
         #expect(shares.values.reduce(0, +) == 1_000)
         let percent = try Splitter.split(
             total: 999, among: ["a", "b"], rule: .percentages(["a": 3_333, "b": 6_667]), seed: "p")
@@ -33,9 +34,15 @@ import Testing
     }
 
     @Test func splitsThatDoNotAddUpAreRefused() {
-        #expect(throws: (any Error).self) { try Splitter.split(total: 700, among: ["a", "b"], rule: .exact(["a": 200, "b": 400]), seed: "") }
-        #expect(throws: (any Error).self) { try Splitter.split(total: 700, among: ["a", "b"], rule: .percentages(["a": 5_000, "b": 4_000]), seed: "") }
-        #expect(throws: (any Error).self) { try Splitter.split(total: 700, among: ["a"], rule: .shares(["a": 0]), seed: "") }
+        #expect(throws: (any Error).self) {
+            try Splitter.split(total: 700, among: ["a", "b"], rule: .exact(["a": 200, "b": 400]), seed: "")
+        }
+        #expect(throws: (any Error).self) {
+            try Splitter.split(total: 700, among: ["a", "b"], rule: .percentages(["a": 5_000, "b": 4_000]), seed: "")
+        }
+        #expect(throws: (any Error).self) {
+            try Splitter.split(total: 700, among: ["a"], rule: .shares(["a": 0]), seed: "")
+        }
         #expect(throws: (any Error).self) { try Splitter.split(total: 0, among: ["a"], rule: .equal, seed: "") }
         #expect(throws: (any Error).self) { try Splitter.split(total: 10, among: ["a", "a"], rule: .equal, seed: "") }
     }

@@ -28,5 +28,6 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     ChoresController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
     StatisticsController(database: database, directory: directory, clock: settings.clock).addRoutes(to: signedIn)
     NotesController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
+    BillsController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
     return ServiceApplication.application(router: router, settings: settings)
 }

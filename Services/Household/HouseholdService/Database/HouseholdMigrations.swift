@@ -101,6 +101,46 @@ enum HouseholdMigrations {
                     CREATE INDEX activity_by_household ON activity(household_id, id);
                     """)
         }
+        migrator.registerMigration("v2: bills, their shares, payments") { db in
+            try db.execute(
+                sql: """
+                    -- Amounts are integer minor units of `currency` (ISO 4217).
+                    CREATE TABLE bills (
+                        id TEXT PRIMARY KEY,
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        description TEXT NOT NULL,
+                        amount INTEGER NOT NULL CHECK (amount > 0),
+                        currency TEXT NOT NULL,
+                        payer_id TEXT NOT NULL,
+                        split_kind TEXT NOT NULL,
+                        created_by TEXT NOT NULL,
+                        idempotency_key TEXT,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX bills_by_household ON bills(household_id, created_at, id);
+                    CREATE UNIQUE INDEX bills_by_idempotency_key
+                        ON bills(household_id, created_by, idempotency_key) WHERE idempotency_key IS NOT NULL;
+
+                    CREATE TABLE bill_shares (
+                        bill_id TEXT NOT NULL REFERENCES bills(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        amount INTEGER NOT NULL,
+                        PRIMARY KEY (bill_id, user_id)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE payments (
+                        id TEXT PRIMARY KEY,
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        from_id TEXT NOT NULL,
+                        to_id TEXT NOT NULL,
+                        amount INTEGER NOT NULL CHECK (amount > 0),
+                        currency TEXT NOT NULL,
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX payments_by_household ON payments(household_id, currency);
+                    """)
+        }
         return migrator
     }
 }

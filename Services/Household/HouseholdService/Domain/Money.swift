@@ -29,7 +29,8 @@ enum Splitter {
             weights = Dictionary(uniqueKeysWithValues: members.map { ($0, 1) })
         case .exact(let amounts):
             guard Set(amounts.keys) == Set(members), amounts.values.allSatisfy({ $0 >= 0 }) else {
-                throw Problem.invalidField("split.amounts", "must give a non-negative amount for each member of the split.")
+                throw Problem.invalidField(
+                    "split.amounts", "must give a non-negative amount for each member of the split.")
             }
             guard amounts.values.reduce(0, +) == total else {
                 throw Problem.invalidField("split.amounts", "must add up to the bill's amount exactly.")
@@ -61,7 +62,8 @@ enum Splitter {
             remainders.append((member, remainder, stableHash(seed + "/" + member)))
         }
         var leftover = total - parts.values.reduce(0, +)
-        for entry in remainders.sorted(by: { ($0.remainder, $0.tieBreak) > ($1.remainder, $1.tieBreak) }) where leftover > 0 {
+        for entry in remainders.sorted(by: { ($0.remainder, $0.tieBreak) > ($1.remainder, $1.tieBreak) })
+        where leftover > 0 {
             parts[entry.member, default: 0] += 1
             leftover -= 1
         }
@@ -149,8 +151,12 @@ enum SettleUp {
         var debtors = people.filter { $0.value < 0 }.map { ($0.key, -$0.value) }
         var creditors = people.filter { $0.value > 0 }.map { ($0.key, $0.value) }
         var transfers: [Transfer] = []
-        while let debtorIndex = debtors.indices.max(by: { (debtors[$0].1, debtors[$1].0) < (debtors[$1].1, debtors[$0].0) }),
-            let creditorIndex = creditors.indices.max(by: { (creditors[$0].1, creditors[$1].0) < (creditors[$1].1, creditors[$0].0) })
+        while let debtorIndex = debtors.indices.max(by: {
+            (debtors[$0].1, debtors[$1].0) < (debtors[$1].1, debtors[$0].0)
+        }),
+            let creditorIndex = creditors.indices.max(by: {
+                (creditors[$0].1, creditors[$1].0) < (creditors[$1].1, creditors[$0].0)
+            })
         {
             let amount = min(debtors[debtorIndex].1, creditors[creditorIndex].1)
             transfers.append(Transfer(from: debtors[debtorIndex].0, to: creditors[creditorIndex].0, amount: amount))

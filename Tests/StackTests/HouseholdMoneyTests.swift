@@ -1,0 +1,204 @@
+import Foundation
+import NIOHTTP1
+import PlatformKit
+import TestSupport
+import Testing
+
+/// Shared bills, balances and payments through the gateway (RooMate part 2, the money core).
+@Suite struct HouseholdMoneyTests {
+    struct Split: Encodable, Sendable {
+        var kind: String
+        var among: [String]? = nil
+        var amounts: [String: Int]? = nil
+        var percentages: [String: Double]? = nil
+        var shares: [String: Int]? = nil
+    }
+
+    struct Bill: Encodable, Sendable {
+        var description = "Groceries"
+        var amount: Int
+        var currency = "EUR"
+        var payerId: String? = nil
+        var split: Split
+    }
+
+    func shares(_ response: APIResponse) -> [String: Int] {
+        (response.object["shares"] as? [String: Int]) ?? [:]
+    }
+
+    func balances(_ world: HouseholdWorld, _ id: String, as user: TestUser) async throws -> [String: [String: Any]] {
+        let response = try await world.api.get(world.path(id, "/balances"), token: user.accessToken)
+        let currencies = response.object["currencies"] as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: currencies.map { ($0["currency"] as? String ?? "", $0) })
+    }
+
+    func net(_ currency: [String: Any]?) -> [String: Int] {
+        Dictionary(
+            uniqueKeysWithValues: (currency?["members"] as? [[String: Any]] ?? []).map {
+                ($0["userId"] as? String ?? "", $0["net"] as? Int ?? 0)
+            })
+    }
+
+    @Test func splitsThatDoNotDivideStillAddUpToTheCent() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob, world.cat])
+            let thirds = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 10_000, split: Split(kind: "equal")))
+            #expect(thirds.status == 201)
+            #expect(shares(thirds).values.reduce(0, +) == 10_000)
+            #expect(Set(shares(thirds).values) == [3_333, 3_334])
+            let cent = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 1, split: Split(kind: "equal", among: [world.ann.id, world.bob.id])))
+            #expect(shares(cent).values.reduce(0, +) == 1)
+            let percent = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(
+                    amount: 1_000,
+                    split: Split(
+                        kind: "percentages",
+                        percentages: [world.ann.id: 33.33, world.bob.id: 33.33, world.cat.id: 33.34])))
+            #expect(shares(percent).values.reduce(0, +) == 1_000)
+            let weighted = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 1_001, split: Split(kind: "shares", shares: [world.ann.id: 2, world.bob.id: 1])))
+            #expect(shares(weighted) == [world.ann.id: 667, world.bob.id: 334])
+        }
+    }
+
+    @Test func balancesSettleInTheFewestPaymentsAndPaymentsMoveThem() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob, world.cat])
+            _ = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 9_000, split: Split(kind: "equal")))
+            let eur = try await balances(world, id, as: world.bob)["EUR"]
+            #expect(net(eur) == [world.ann.id: 6_000, world.bob.id: -3_000, world.cat.id: -3_000])
+            let mine = eur?["mine"] as? [String: Any]
+            #expect((mine?["owes"] as? [[String: Any]])?.first?["to"] as? String == world.ann.id)
+            #expect((mine?["owes"] as? [[String: Any]])?.first?["amount"] as? Int == 3_000)
+            #expect((eur?["plan"] as? [Any])?.count == 2)
+            // bob settles up
+            let paid = try await world.api.post(
+                world.path(id, "/payments"), token: world.bob.accessToken,
+                json: PaymentBody(to: world.ann.id, amount: 3_000, currency: "EUR"))
+            #expect(paid.status == 201)
+            #expect(world.notices.all.last?.kind == "household.payment")
+            let after = try await balances(world, id, as: world.ann)["EUR"]
+            #expect(net(after) == [world.ann.id: 3_000, world.bob.id: 0, world.cat.id: -3_000])
+            // another currency is kept apart, never converted
+            _ = try await world.api.post(
+                world.path(id, "/bills"), token: world.cat.accessToken,
+                json: Bill(
+                    amount: 500, currency: "usd", split: Split(kind: "equal", among: [world.ann.id, world.cat.id])))
+            let all = try await balances(world, id, as: world.ann)
+            #expect(Set(all.keys) == ["EUR", "USD"])
+            #expect(net(all["USD"])[world.ann.id] == -250)
+        }
+    }
+
+    @Test func editingABillThenRevertingItLeavesBalancesUnchanged() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            let original = Bill(description: "Internet", amount: 4_999, split: Split(kind: "equal"))
+            let created = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken, json: original)
+            let billID = try #require(created.object["id"] as? String)
+            let before = net(try await balances(world, id, as: world.ann)["EUR"])
+            let edited = try await world.api.send(
+                .PUT, world.path(id, "/bills/\(billID)"), token: world.bob.accessToken,
+                json: Bill(
+                    description: "Internet", amount: 6_000, payerId: world.bob.id,
+                    split: Split(kind: "exact", amounts: [world.ann.id: 6_000, world.bob.id: 0])))
+            #expect(edited.status == 200)
+            #expect(net(try await balances(world, id, as: world.ann)["EUR"]) != before)
+            _ = try await world.api.send(
+                .PUT, world.path(id, "/bills/\(billID)"), token: world.ann.accessToken, json: original)
+            #expect(net(try await balances(world, id, as: world.ann)["EUR"]) == before)
+        }
+    }
+
+    @Test func aRetriedBillWithTheSameKeyIsStoredOnce() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            let bill = Bill(amount: 1_200, split: Split(kind: "equal"))
+            let first = try await world.api.send(
+                .POST, world.path(id, "/bills"), token: world.ann.accessToken, json: bill,
+                headers: [("Idempotency-Key", "k-1")])
+            let retry = try await world.api.send(
+                .POST, world.path(id, "/bills"), token: world.ann.accessToken, json: bill,
+                headers: [("Idempotency-Key", "k-1")])
+            #expect(first.status == 201)
+            #expect(retry.status == 200)
+            #expect(first.object["id"] as? String == retry.object["id"] as? String)
+            let list = try await world.api.get(world.path(id, "/bills"), token: world.bob.accessToken)
+            #expect((list.object["items"] as? [Any])?.count == 1)
+            #expect(net(try await balances(world, id, as: world.ann)["EUR"])[world.ann.id] == 600)
+        }
+    }
+
+    @Test(arguments: [
+        #"{"description":"x","amount":0,"currency":"EUR","split":{"kind":"equal"}}"#,
+        #"{"description":"x","amount":100,"currency":"EURO","split":{"kind":"equal"}}"#,
+        #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"halves"}}"#,
+        #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"exact","amounts":{}}}"#,
+        #"{"description":"","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#,
+        #"{"description":"x","amount":"100","currency":"EUR","split":{"kind":"equal"}}"#,
+        #"{"description":"x","amount":100,"currency":"EUR","payerId":"stranger","split":{"kind":"equal"}}"#,
+        #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal","among":["stranger"]}}"#,
+    ])
+    func badBillsAreRefusedAndStoreNothing(body: String) async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            let response = try await world.api.post(world.path(id, "/bills"), token: world.ann.accessToken, raw: body)
+            #expect(response.status == 400, "\(body)")
+            #expect(try await balances(world, id, as: world.ann).isEmpty)
+        }
+    }
+
+    @Test func billsThatDoNotAddUpAreRefused() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            let exact = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 1_000, split: Split(kind: "exact", amounts: [world.ann.id: 500, world.bob.id: 400])))
+            #expect(exact.problem?.code == "invalid_split.amounts")
+            let percent = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(
+                    amount: 1_000,
+                    split: Split(kind: "percentages", percentages: [world.ann.id: 50, world.bob.id: 49.999])))
+            #expect(percent.status == 400)
+        }
+    }
+
+    @Test func aMemberOfAnotherHouseholdCannotReachTheMoney() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            _ = try await world.household(world.cat)
+            let bill = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 1_000, split: Split(kind: "equal")))
+            let billID = try #require(bill.object["id"] as? String)
+            let body = Data(#"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#.utf8)
+            for (method, rest, payload) in [
+                (HTTPMethod.GET, "/bills", nil), (.POST, "/bills", body), (.GET, "/bills/\(billID)", nil),
+                (.PUT, "/bills/\(billID)", body), (.DELETE, "/bills/\(billID)", nil), (.GET, "/balances", nil),
+                (.POST, "/payments", Data(#"{"to":"\#(world.ann.id)","amount":5,"currency":"EUR"}"#.utf8)),
+            ] as [(HTTPMethod, String, Data?)] {
+                let response = try await world.api.send(
+                    method, world.path(id, rest), token: world.cat.accessToken, body: payload,
+                    headers: payload == nil ? [] : [("Content-Type", "application/json")])
+                #expect(response.status == 404, "\(method) \(rest)")
+            }
+            #expect(net(try await balances(world, id, as: world.ann)["EUR"])[world.ann.id] == 500)
+        }
+    }
+}
+
+struct PaymentBody: Encodable, Sendable {
+    var to: String
+    var amount: Int
+    var currency: String
+}
