@@ -30,7 +30,8 @@ import Testing
             routes: RouteTable.entries + [RouteTable.Entry("/v1/silent", .social)],
             configureGateway: {
                 $0.upstreams[.social] = .init(host: "127.0.0.1", port: port)
-                $0.responseHeadTimeout = .milliseconds(200)
+                // Long enough for a registration under a full test run, short enough to wait for.
+                $0.responseHeadTimeout = .seconds(2)
             }
         ) { stack in
             let alice = try await stack.register("alice")
