@@ -10,20 +10,55 @@ public struct Notice: Sendable, Equatable {
     public var text: String
     /// The API path of the thing the notice is about.
     public var link: String
+    /// The notifications service keeps one notice per key and recipient, so a retried post never duplicates.
+    /// Producers pass a key derived from what happened (`chore-completion:<id>`) when they can.
+    public var idempotencyKey: String
 
     /// Creates a notice.
-    public init(recipients: [String], kind: String, text: String, link: String) {
+    public init(recipients: [String], kind: String, text: String, link: String, idempotencyKey: String? = nil) {
         self.recipients = recipients
         self.kind = kind
         self.text = text
         self.link = link
+        self.idempotencyKey = idempotencyKey ?? UUID().uuidString
     }
 }
 
-/// Where a service's notices go.
+/// A realtime event for users' live streams (a new message, an edit, a read marker). Unlike a notice it is
+/// not kept in the inbox: it only reaches clients that are connected or reconnect soon after.
+public struct RealtimeEvent: Sendable, Equatable {
+    public var recipients: [String]
+    /// A stable type, e.g. `message.created`, sent as the stream's `event:` field.
+    public var type: String
+    /// The event's JSON object, sent as the stream's `data:` field.
+    public var payload: Data
+
+    /// Creates an event whose payload is `payload` encoded the platform's way (camelCase, ISO 8601 dates).
+    public init(recipients: [String], type: String, payload: some Encodable) throws {
+        self.recipients = recipients
+        self.type = type
+        self.payload = try Self.encoder.encode(payload)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+}
+
+/// Where a service's notices and realtime events go.
 public protocol NoticeSink: Sendable {
     /// Hands the notice on; never fails the caller's request.
     func publish(_ notice: Notice) async
+    /// Hands the realtime event on; never fails the caller's request.
+    func publish(_ event: RealtimeEvent) async
+}
+
+extension NoticeSink {
+    /// Sinks that have no live stream drop realtime events.
+    public func publish(_ event: RealtimeEvent) async {}
 }
 
 /// Posts notices to the notifications service's internal endpoint; a failure is logged and never fails
@@ -34,6 +69,8 @@ public struct NotificationsNoticeSink: NoticeSink {
     private let logger: Logger
     /// The internal route notices are posted to.
     public static let path = "/internal/notifications"
+    /// The internal route realtime events are posted to.
+    public static let eventsPath = "/internal/events"
 
     /// A sink posting to the notifications service at `baseURL`.
     public init(baseURL: String, settings: ServiceSettings, logger: Logger) {
@@ -47,17 +84,42 @@ public struct NotificationsNoticeSink: NoticeSink {
             var recipientIds: [String]
             var kind, text, link, producer, idempotencyKey: String
         }
-        struct Ignored: Decodable {}
         let body = Body(
             recipientIds: notice.recipients, kind: notice.kind, text: notice.text, link: notice.link,
-            producer: producer.rawValue, idempotencyKey: UUID().uuidString)
-        do {
-            _ = try await client.post(Self.path, body: body, as: Ignored.self)
-        } catch {
-            logger.warning("notice not delivered", metadata: ["kind": "\(notice.kind)", "error": "\(error)"])
+            producer: producer.rawValue, idempotencyKey: notice.idempotencyKey)
+        await post(Self.path, body, what: notice.kind)
+    }
+
+    public func publish(_ event: RealtimeEvent) async {
+        struct Body: Encodable, Sendable {
+            var recipientIds: [String]
+            var type, producer: String
+            /// The payload verbatim, as a JSON string the service re-parses: `Data` has no JSON-object encoding.
+            var payload: String
+        }
+        let body = Body(
+            recipientIds: event.recipients, type: event.type, producer: producer.rawValue,
+            payload: String(decoding: event.payload, as: UTF8.self))
+        await post(Self.eventsPath, body, what: event.type)
+    }
+
+    /// Posts once and, on failure, once more: the idempotency key makes the retry safe.
+    private func post(_ path: String, _ body: some Encodable & Sendable, what: String) async {
+        for attempt in 1...2 {
+            do {
+                _ = try await client.post(path, body: body, as: Acknowledgement.self)
+                return
+            } catch {
+                if attempt == 2 {
+                    logger.warning("notice not delivered", metadata: ["what": "\(what)", "error": "\(error)"])
+                }
+            }
         }
     }
 }
+
+/// The notifications service's empty acknowledgement.
+private struct Acknowledgement: Decodable {}
 
 /// Notices to the log, while no notifications service is configured.
 public struct LoggingNoticeSink: NoticeSink {
