@@ -3,7 +3,7 @@ import PackageDescription
 
 // Every service is stamped out the same way: a library `<Name>Service` under `Services/<Name>/<Name>Service`
 // holding all of its code, a thin executable `<Name>` beside it, and a test target `<Name>ServiceTests`.
-let serviceNames = ["Identity", "Social", "Household"]
+let serviceNames = ["Identity", "Social", "Household", "Notifications"]
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -28,7 +28,9 @@ let nioExtras = Target.Dependency.product(name: "NIOExtras", package: "swift-nio
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
 
 /// The library, executable and test target of one service.
-func service(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] {
+func service(
+    _ name: String, dependencies: [Target.Dependency] = [], testDependencies: [Target.Dependency] = []
+) -> [Target] {
     [
         .target(
             name: "\(name)Service",
@@ -48,7 +50,7 @@ func service(_ name: String, dependencies: [Target.Dependency] = []) -> [Target]
             dependencies: [
                 .target(name: "\(name)Service"), "TestSupport", "ServiceKit", "PlatformKit", hummingbirdTesting,
                 configuration, crypto,
-            ],
+            ] + testDependencies,
             path: "Tests/\(name)ServiceTests",
             swiftSettings: swiftSettings
         ),
@@ -125,13 +127,17 @@ let package = Package(
         ),
         .target(
             name: "BenchmarkSupport",
-            dependencies: ["PlatformKit", hummingbird, jwtKit, crypto, asyncHTTPClient, nio, serviceLifecycle, logging],
+            dependencies: [
+                "PlatformKit", hummingbird, jwtKit, crypto, asyncHTTPClient, nio, serviceLifecycle, logging,
+            ],
             path: "Benchmarks/BenchmarkSupport",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "SocialBenchmark",
-            dependencies: ["BenchmarkSupport", "SocialService", "PlatformKit", "ServiceKit", grdb, asyncHTTPClient, nio],
+            dependencies: [
+                "BenchmarkSupport", "SocialService", "PlatformKit", "ServiceKit", grdb, asyncHTTPClient, nio,
+            ],
             path: "Benchmarks/SocialBenchmark",
             swiftSettings: swiftSettings
         ),
@@ -148,6 +154,7 @@ let package = Package(
                 jwtKit, crypto, hummingbird, serviceLifecycle, logging, configuration, httpTypes,
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
             ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
@@ -176,7 +183,10 @@ let package = Package(
             path: "Tests/StackTests",
             swiftSettings: swiftSettings
         ),
-    ] + serviceNames.flatMap { service($0, dependencies: extraDependencies[$0] ?? []) }
+    ]
+        + serviceNames.flatMap {
+            service($0, dependencies: extraDependencies[$0] ?? [], testDependencies: extraTestDependencies[$0] ?? [])
+        }
 )
 
 var extraDependencies: [String: [Target.Dependency]] {
@@ -187,5 +197,10 @@ var extraDependencies: [String: [Target.Dependency]] {
         ],
         "Household": [crypto, configuration, httpTypes],
         "Social": [configuration],
+        "Notifications": [jwtKit, asyncHTTPClient, nio, nioHTTP1, configuration, serviceLifecycle, httpTypes],
     ]
+}
+
+var extraTestDependencies: [String: [Target.Dependency]] {
+    ["Notifications": [asyncHTTPClient, nioSSL, jwtKit, nio]]
 }

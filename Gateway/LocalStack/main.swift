@@ -7,6 +7,7 @@ import GatewayService
 import HouseholdService
 import IdentityService
 import Logging
+import NotificationsService
 import PlatformKit
 import ServiceKit
 import ServiceLifecycle
@@ -17,6 +18,8 @@ func reader(port: Int) -> ConfigReader {
     var environment = ProcessInfo.processInfo.environment
     environment["PORT"] = String(port)
     environment["DATA_DIR"] = environment["DATA_DIR"] ?? "data"
+    environment["NOTIFICATIONS_URL"] =
+        environment["NOTIFICATIONS_URL"] ?? "http://127.0.0.1:\(ServiceName.notifications.defaultPort)"
     return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
 }
 
@@ -25,6 +28,8 @@ let services: [any Service] = [
     try await buildSocialApplication(SocialConfiguration(reader: reader(port: ServiceName.social.defaultPort))),
     try await buildHouseholdApplication(
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
+    try await buildNotificationsApplication(
+        NotificationsConfiguration(reader: reader(port: ServiceName.notifications.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]
 

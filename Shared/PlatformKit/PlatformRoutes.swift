@@ -72,6 +72,22 @@ public enum HouseholdPaths {
     public static let households = "/v1/households"
 }
 
+/// The notifications service's paths, public and internal.
+public enum NotificationsPaths {
+    /// My inbox, newest first.
+    public static let notifications = "/v1/notifications"
+    public static let unreadCount = notifications + "/unread-count"
+    public static let readAll = notifications + "/read-all"
+    /// My live stream (Server-Sent Events).
+    public static let stream = notifications + "/stream"
+    public static let devices = notifications + "/devices"
+    public static let preferences = notifications + "/preferences"
+    /// Internal: other services post notices here.
+    public static let internalNotifications = "/internal/notifications"
+    /// Internal: other services post realtime events here.
+    public static let internalEvents = "/internal/events"
+}
+
 /// Which service owns which public path prefix, and which paths need no access token.
 /// The gateway routes with this table; it is the one place a new service's routes are added.
 public enum RouteTable {
@@ -95,6 +111,7 @@ public enum RouteTable {
         Entry("/v1/users", .identity),
         Entry(SocialPaths.prefix, .social),
         Entry(HouseholdPaths.households, .household),
+        Entry(NotificationsPaths.notifications, .notifications),
     ]
 
     /// Paths reachable without an access token (exact match).
