@@ -65,6 +65,7 @@ let package = Package(
         .executable(name: "LocalStack", targets: ["LocalStack"]),
         .executable(name: "HouseholdBenchmark", targets: ["HouseholdBenchmark"]),
         .executable(name: "SocialBenchmark", targets: ["SocialBenchmark"]),
+        .executable(name: "NotificationsBenchmark", targets: ["NotificationsBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -145,6 +146,15 @@ let package = Package(
             name: "HouseholdBenchmark",
             dependencies: ["BenchmarkSupport", "HouseholdService", "PlatformKit", "ServiceKit", grdb],
             path: "Benchmarks/HouseholdBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "NotificationsBenchmark",
+            dependencies: [
+                "BenchmarkSupport", "NotificationsService", "GatewayService", "PlatformKit", "ServiceKit",
+                asyncHTTPClient, nio,
+            ],
+            path: "Benchmarks/NotificationsBenchmark",
             swiftSettings: swiftSettings
         ),
         .target(
