@@ -31,24 +31,40 @@ struct NotificationsDatabase: Sendable {
     ) async throws -> (created: Int, duplicates: Int, pushes: [PushTarget]) {
         try await writer.write { db in
             var events: [StreamEvent] = []
-            var pushes: [PushTarget] = []
+            var created: [NotificationRow] = []
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT OR IGNORE INTO notifications
+                    (id, recipient_id, kind, text, link, producer, idempotency_key, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for recipient in notice.recipientIDs {
                 var row = NotificationRow(
                     id: UUID().uuidString.lowercased(), recipientId: recipient, kind: notice.kind, text: notice.text,
                     link: notice.link, producer: notice.producer, idempotencyKey: notice.idempotencyKey,
                     createdAt: now)
-                try row.insert(db, onConflict: .ignore)
+                try insert.execute(arguments: [
+                    row.id, recipient, row.kind, row.text, row.link, row.producer, row.idempotencyKey, now,
+                ])
                 guard db.changesCount > 0 else { continue }
                 row.number = db.lastInsertedRowID
+                created.append(row)
                 events.append(
                     try Self.appendEvent(
                         db, recipient: recipient, type: "notification.created",
                         payload: Self.json(NotificationView(row)), now: now))
-                let preferences = try PreferencesRow.fetchOne(db, key: recipient)?.preferences ?? Preferences()
-                if preferences.allowsPush(of: notice.kind, at: now) {
-                    let devices = try DeviceRow.filter(Column("user_id") == recipient).fetchAll(db)
-                    if !devices.isEmpty { pushes.append(PushTarget(notification: row, devices: devices)) }
-                }
+            }
+            // Preferences and devices of all new recipients at once: a notice to a whole group is one query each.
+            let recipients = created.map(\.recipientId)
+            let preferences = try PreferencesRow.filter(keys: recipients).fetchAll(db)
+                .reduce(into: [String: Preferences]()) { $0[$1.userId] = $1.preferences }
+            let devices = Dictionary(
+                grouping: try DeviceRow.filter(recipients.contains(Column("user_id"))).fetchAll(db), by: \.userId)
+            let pushes = created.compactMap { row -> PushTarget? in
+                guard let targets = devices[row.recipientId],
+                    (preferences[row.recipientId] ?? Preferences()).allowsPush(of: row.kind, at: now)
+                else { return nil }
+                return PushTarget(notification: row, devices: targets)
             }
             afterCommit(db, events)
             return (events.count, notice.recipientIDs.count - events.count, pushes)
@@ -74,9 +90,10 @@ struct NotificationsDatabase: Sendable {
     private static func appendEvent(
         _ db: Database, recipient: String, type: String, payload: String, now: Date
     ) throws -> StreamEvent {
-        try db.execute(
-            sql: "INSERT INTO stream_events (recipient_id, type, payload, created_at) VALUES (?, ?, ?, ?)",
-            arguments: [recipient, type, payload, now])
+        try db.cachedStatement(
+            sql: "INSERT INTO stream_events (recipient_id, type, payload, created_at) VALUES (?, ?, ?, ?)"
+        )
+        .execute(arguments: [recipient, type, payload, now])
         return StreamEvent(seq: db.lastInsertedRowID, recipientID: recipient, type: type, payload: payload)
     }
 
