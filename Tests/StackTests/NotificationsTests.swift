@@ -28,6 +28,7 @@ import Testing
             let items = try await world.inbox(world.bob)
             #expect(items.map { $0["kind"] as? String } == ["social.friend_request"])
             #expect(items.first?["producer"] as? String == "social")
+            #expect(items.first?["text"] as? String == "ann wants to be your friend.")
             #expect(try await world.inbox(world.ann).isEmpty)
         }
     }
