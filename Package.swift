@@ -3,7 +3,7 @@ import PackageDescription
 
 // Every service is stamped out the same way: a library `<Name>Service` under `Services/<Name>/<Name>Service`
 // holding all of its code, a thin executable `<Name>` beside it, and a test target `<Name>ServiceTests`.
-let serviceNames = ["Identity", "Social", "Household", "Notifications"]
+let serviceNames = ["Identity", "Social", "Household", "Notifications", "Geo"]
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -29,14 +29,15 @@ let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-htt
 
 /// The library, executable and test target of one service.
 func service(
-    _ name: String, dependencies: [Target.Dependency] = [], testDependencies: [Target.Dependency] = []
+    _ name: String, dependencies: [Target.Dependency] = [], testDependencies: [Target.Dependency] = [],
+    resources: [Resource] = []
 ) -> [Target] {
     [
         .target(
             name: "\(name)Service",
             dependencies: ["PlatformKit", "ServiceKit", hummingbird, grdb, logging] + dependencies,
             path: "Services/\(name)/\(name)Service",
-            resources: [.copy("OpenAPI/openapi.json")],
+            resources: [.copy("OpenAPI/openapi.json")] + resources,
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -66,6 +67,7 @@ let package = Package(
         .executable(name: "HouseholdBenchmark", targets: ["HouseholdBenchmark"]),
         .executable(name: "SocialBenchmark", targets: ["SocialBenchmark"]),
         .executable(name: "NotificationsBenchmark", targets: ["NotificationsBenchmark"]),
+        .executable(name: "GeoBenchmark", targets: ["GeoBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -157,6 +159,12 @@ let package = Package(
             path: "Benchmarks/NotificationsBenchmark",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "GeoBenchmark",
+            dependencies: ["BenchmarkSupport", "GeoService", "PlatformKit", "ServiceKit", grdb],
+            path: "Benchmarks/GeoBenchmark",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
@@ -195,7 +203,9 @@ let package = Package(
         ),
     ]
         + serviceNames.flatMap {
-            service($0, dependencies: extraDependencies[$0] ?? [], testDependencies: extraTestDependencies[$0] ?? [])
+            service(
+                $0, dependencies: extraDependencies[$0] ?? [], testDependencies: extraTestDependencies[$0] ?? [],
+                resources: extraResources[$0] ?? [])
         }
 )
 
@@ -208,7 +218,13 @@ var extraDependencies: [String: [Target.Dependency]] {
         "Household": [crypto, configuration, httpTypes],
         "Social": [configuration],
         "Notifications": [jwtKit, asyncHTTPClient, nio, nioHTTP1, configuration, serviceLifecycle, httpTypes],
+        "Geo": [crypto, configuration, httpTypes],
     ]
+}
+
+/// Resources a service ships besides its OpenAPI document (paths relative to its library's folder).
+var extraResources: [String: [Resource]] {
+    ["Geo": [.copy("Gazetteer")]]
 }
 
 var extraTestDependencies: [String: [Target.Dependency]] {

@@ -4,6 +4,7 @@
 import Configuration
 import Foundation
 import GatewayService
+import GeoService
 import HouseholdService
 import IdentityService
 import Logging
@@ -30,6 +31,7 @@ let services: [any Service] = [
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
     try await buildNotificationsApplication(
         NotificationsConfiguration(reader: reader(port: ServiceName.notifications.defaultPort))),
+    try await buildGeoApplication(GeoConfiguration(reader: reader(port: ServiceName.geo.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]
 

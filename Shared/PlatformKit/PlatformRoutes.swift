@@ -72,6 +72,21 @@ public enum HouseholdPaths {
     public static let households = "/v1/households"
 }
 
+/// The geo service's public paths: pins, the map, places and who visited them.
+public enum GeoPaths {
+    public static let prefix = "/v1/geo"
+    /// My pins (`GET`, `POST`), one pin (`/{id}`), its photos (`/{id}/photos`) and my colour for it (`/{id}/color`).
+    public static let pins = prefix + "/pins"
+    /// Pins in a bounding box as GeoJSON, clustered at low zoom.
+    public static let map = prefix + "/map"
+    /// Place search in the gazetteer.
+    public static let places = prefix + "/places"
+    /// Who pinned a place or the area around a point.
+    public static let visitors = prefix + "/visitors"
+    /// My map colours per category.
+    public static let colors = prefix + "/colors"
+}
+
 /// The notifications service's paths, public and internal.
 public enum NotificationsPaths {
     /// My inbox, newest first.
@@ -112,6 +127,7 @@ public enum RouteTable {
         Entry(SocialPaths.prefix, .social),
         Entry(HouseholdPaths.households, .household),
         Entry(NotificationsPaths.notifications, .notifications),
+        Entry(GeoPaths.prefix, .geo),
     ]
 
     /// Paths reachable without an access token (exact match).

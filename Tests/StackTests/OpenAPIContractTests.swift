@@ -1,4 +1,5 @@
 import Foundation
+import GeoService
 import HouseholdService
 import NotificationsService
 import PlatformKit
@@ -15,6 +16,7 @@ import Testing
             .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
+            .geo: { try await buildGeoApplication(GeoConfiguration(settings: $0, loadGazetteer: false)) },
         ]) { stack in
             let alice = try await stack.register("alice")
             let document = try await stack.gateway.get("/openapi.json")
@@ -22,6 +24,7 @@ import Testing
             #expect(
                 paths.count >= 50, "identity's, the social graph's, the household's and the notifications' operations")
             #expect(paths[NotificationsPaths.notifications] != nil)
+            #expect(paths[GeoPaths.map] != nil)
             for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
                 let path = template.replacingOccurrences(
                     of: #"\{[^}]+\}"#, with: "placeholder", options: .regularExpression)

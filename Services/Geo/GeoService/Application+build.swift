@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import Logging
+import PlatformKit
+import ServiceKit
+
+/// Builds the geo service from its configuration (executable, local stack and tests alike).
+public func buildGeoApplication(_ configuration: GeoConfiguration) async throws -> some ApplicationProtocol {
+    let settings = configuration.settings
+    var logger = Logger(label: "platform.geo")
+    logger.logLevel = settings.logLevel
+    let database = try GeoDatabase(
+        settings.database, gazetteer: configuration.loadGazetteer ? GeoResources.gazetteer : nil)
+    let verifier = AccessTokenVerifier.remote(
+        jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
+    let directory = configuration.userDirectory ?? IdentityUserDirectory(settings: settings)
+    let graph =
+        configuration.socialGraph
+        ?? InternalSocialGraph(baseURL: configuration.socialURL, token: settings.internalToken)
+    let access = PinAccess(database: database, graph: graph)
+
+    let router = ServiceApplication.router(
+        metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
+        database: database.writer)
+    let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
+        .group(context: AuthenticatedContext.self)
+    PinsController(database: database, access: access, clock: settings.clock).addRoutes(to: signedIn)
+    PhotosController(database: database, access: access, clock: settings.clock).addRoutes(to: signedIn)
+    MapController(database: database, graph: graph).addRoutes(to: signedIn)
+    PlacesController(database: database, graph: graph, directory: directory).addRoutes(to: signedIn)
+    ColorsController(database: database).addRoutes(to: signedIn)
+    return ServiceApplication.application(router: router, settings: settings)
+}
+
+/// Files the geo service ships.
+public enum GeoResources {
+    /// The GeoNames-derived gazetteer (`Gazetteer/cities15000.tsv`, CC BY 4.0; see `Gazetteer/NOTICE.md`).
+    public static var gazetteer: URL? {
+        Bundle.module.url(forResource: "cities15000", withExtension: "tsv", subdirectory: "Gazetteer")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// A pin as its owner and other viewers see it, with its category and colour for this viewer.
+struct PinView: ResponseEncodable, Sendable {
+    var id: String
+    var userId: String
+    var latitude: Double
+    var longitude: Double
+    var placeName: String
+    var placeId: Int64?
+    var countryCode: String?
+    var note: String?
+    var visitedOn: String?
+    var photoCount: Int
+    var category: PinCategory
+    var color: String
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ pin: PinRow, category: PinCategory, scheme: ColorScheme, photoCount: Int) {
+        let id = pin.id ?? 0
+        self.id = String(id)
+        self.userId = pin.userId
+        self.latitude = pin.latitude
+        self.longitude = pin.longitude
+        self.placeName = pin.placeName
+        self.placeId = pin.placeId
+        self.countryCode = pin.countryCode
+        self.note = pin.note
+        self.visitedOn = pin.visitedOn
+        self.photoCount = photoCount
+        self.category = category
+        self.color = scheme.color(of: category, pin: id)
+        self.createdAt = pin.createdAt
+        self.updatedAt = pin.updatedAt
+    }
+}
+
+/// A gazetteer place, as search results and who-visited answers show it.
+struct PlaceView: ResponseEncodable, Sendable {
+    var id: Int64
+    var name: String
+    var countryCode: String
+    var latitude: Double
+    var longitude: Double
+    var population: Int
+    /// The name the query matched (an alternate name such as "München" for Munich).
+    var matchedName: String?
+
+    init(_ place: PlaceRow, matchedName: String? = nil) {
+        self.id = place.id
+        self.name = place.name
+        self.countryCode = place.countryCode
+        self.latitude = place.latitude
+        self.longitude = place.longitude
+        self.population = place.population
+        self.matchedName = matchedName
+    }
+}
+
+/// RFC 7946 GeoJSON, the subset the map answers with: points, longitude first.
+struct FeatureCollection: ResponseEncodable, Sendable {
+    var type = "FeatureCollection"
+    var features: [Feature]
+    /// Foreign members (RFC 7946 section 6.1): whether clusters were computed, and at which grid zoom.
+    var clustered: Bool
+    var zoom: Int
+}
+
+struct Feature: Encodable, Sendable {
+    struct Point: Encodable, Sendable {
+        var type = "Point"
+        var coordinates: [Double]
+    }
+
+    struct Properties: Encodable, Sendable {
+        var cluster: Bool
+        var pinId: String?
+        var userId: String?
+        var placeName: String?
+        /// For a cluster, the most personal category it holds (own, then friend, then other).
+        var category: PinCategory
+        var color: String
+        var pointCount: Int?
+        var ownCount: Int?
+        var friendCount: Int?
+        var otherCount: Int?
+    }
+
+    var type = "Feature"
+    var id: String
+    var geometry: Point
+    var properties: Properties
+
+    static func pin(_ point: MapPoint, category: PinCategory, scheme: ColorScheme) -> Feature {
+        Feature(
+            id: String(point.id), geometry: Point(coordinates: [point.longitude, point.latitude]),
+            properties: Properties(
+                cluster: false, pinId: String(point.id), userId: point.userId, placeName: point.placeName,
+                category: category, color: scheme.color(of: category, pin: point.id)))
+    }
+
+    static func cluster(
+        _ cell: MapGrid.Cell, zoom: Int, count: Int, latitude: Double, longitude: Double, own: Int, friend: Int,
+        scheme: ColorScheme
+    ) -> Feature {
+        let category: PinCategory = own > 0 ? .own : friend > 0 ? .friend : .other
+        return Feature(
+            id: "cluster-\(zoom)-\(cell.x)-\(cell.y)", geometry: Point(coordinates: [longitude, latitude]),
+            properties: Properties(
+                cluster: true, category: category, color: scheme.color(of: category), pointCount: count,
+                ownCount: own, friendCount: friend, otherCount: max(0, count - own - friend)))
+    }
+}
+
+struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
+    var items: [Item]
+}

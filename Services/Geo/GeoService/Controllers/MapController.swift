@@ -1,0 +1,158 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// The map: pins in a bounding box as GeoJSON, coloured by whose they are, clustered at low zoom.
+struct MapController {
+    let database: GeoDatabase
+    let graph: any SocialGraph
+    /// A viewport shows at most this many single pins; beyond it the server clusters even when zoomed in.
+    static let maximumPoints = 2_000
+    /// My pins and my friends' pins read for one viewport (overlay counts and the mine/friends filters).
+    static let maximumPersonalPoints = 100_000
+
+    enum Filter: String {
+        case mine, friends, everyone
+    }
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.get(RouterPath(GeoPaths.map), use: map)
+    }
+
+    /// `bbox=west,south,east,north` (west > east crosses the antimeridian), optional `zoom` (0-22; from the
+    /// box's width when absent) and `filter` (mine, friends, everyone).
+    @Sendable func map(_ request: Request, context: AuthenticatedContext) async throws -> FeatureCollection {
+        let query = request.uri.queryParameters
+        let box = try BoundingBox.parse(query["bbox"].map(String.init))
+        let zoom = try Self.zoom(query["zoom"].map(String.init), box: box)
+        guard let filter = Filter(rawValue: query["filter"].map(String.init) ?? "everyone") else {
+            throw Problem.invalidField("filter", "must be mine, friends or everyone.")
+        }
+        let viewer = context.user.userID
+        let scheme = try await database.colorScheme(of: viewer)
+        switch filter {
+        case .mine:
+            let points = try await database.points(of: [viewer], in: box, limit: Self.maximumPersonalPoints)
+            return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
+        case .friends:
+            let friends = try await graph.friendIDs(of: viewer)
+            let points = try await database.points(
+                of: [viewer] + friends.sorted(), in: box, limit: Self.maximumPersonalPoints)
+            return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
+        case .everyone:
+            if zoom > MapGrid.maximumClusterZoom {
+                let points = try await database.points(in: box, limit: Self.maximumPoints + 1)
+                if points.count <= Self.maximumPoints {
+                    return FeatureCollection(
+                        features: try await visibleFeatures(points, viewer: viewer, friends: nil, scheme: scheme),
+                        clustered: false, zoom: zoom)
+                }
+            }
+            return try await clustered(box, grid: Self.grid(zoom: zoom, box: box), viewer: viewer, scheme: scheme)
+        }
+    }
+
+    /// Everyone's pins by grid cell: totals from `pin_cells`, my and my friends' share counted from our own
+    /// pins, and cells of one pin shown as that pin (hidden when a block stands between its owner and me).
+    /// Clusters are anonymous counts; a blocked user's pin is never shown or named.
+    private func clustered(_ box: BoundingBox, grid: MapGrid, viewer: String, scheme: ColorScheme) async throws
+        -> FeatureCollection
+    {
+        let friends = try await graph.friendIDs(of: viewer)
+        async let cells = database.cells(grid, in: box)
+        let personal = try await database.points(
+            of: [viewer] + friends.sorted(), in: box, limit: Self.maximumPersonalPoints)
+        var own: [MapGrid.Cell: Int] = [:]
+        var friendly: [MapGrid.Cell: Int] = [:]
+        for point in personal {
+            let cell = grid.cell(latitude: point.latitude, longitude: point.longitude)
+            if point.userId == viewer { own[cell, default: 0] += 1 } else { friendly[cell, default: 0] += 1 }
+        }
+        var features: [Feature] = []
+        var lone: [MapGrid.Cell] = []
+        for cell in try await cells {
+            guard cell.count > 1 else {
+                lone.append(cell.cell)
+                continue
+            }
+            features.append(
+                Feature.cluster(
+                    cell.cell, zoom: grid.zoom, count: cell.count, latitude: cell.sumLatitude / Double(cell.count),
+                    longitude: cell.sumLongitude / Double(cell.count), own: own[cell.cell] ?? 0,
+                    friend: friendly[cell.cell] ?? 0, scheme: scheme))
+        }
+        let points = try await database.lonePoints(lone, grid: grid)
+        features += try await visibleFeatures(points, viewer: viewer, friends: friends, scheme: scheme)
+        return FeatureCollection(features: features, clustered: true, zoom: grid.zoom)
+    }
+
+    /// Single pins as features, without those of users blocked either way. With `friends` known, only
+    /// strangers' owners are asked about; without, every other owner is.
+    private func visibleFeatures(_ points: [MapPoint], viewer: String, friends: Set<String>?, scheme: ColorScheme)
+        async throws -> [Feature]
+    {
+        let owners = Set(points.map(\.userId)).subtracting([viewer]).subtracting(friends ?? [])
+        let facts = owners.isEmpty ? [:] : try await graph.facts(of: viewer, about: owners.sorted())
+        return points.compactMap { point in
+            if point.userId == viewer { return Feature.pin(point, category: .own, scheme: scheme) }
+            if friends?.contains(point.userId) == true { return Feature.pin(point, category: .friend, scheme: scheme) }
+            let fact = facts[point.userId]
+            guard fact?.blocked != true else { return nil }
+            return Feature.pin(point, category: fact?.friends == true ? .friend : .other, scheme: scheme)
+        }
+    }
+
+    /// My (and my friends') pins, clustered in memory on the same grid when zoomed out.
+    static func personal(
+        _ points: [MapPoint], zoom: Int, box: BoundingBox, viewer: String, scheme: ColorScheme
+    ) -> FeatureCollection {
+        func category(_ point: MapPoint) -> PinCategory { point.userId == viewer ? .own : .friend }
+        guard zoom <= MapGrid.maximumClusterZoom || points.count > maximumPoints else {
+            return FeatureCollection(
+                features: points.map { Feature.pin($0, category: category($0), scheme: scheme) }, clustered: false,
+                zoom: zoom)
+        }
+        let grid = Self.grid(zoom: zoom, box: box)
+        var groups: [MapGrid.Cell: [MapPoint]] = [:]
+        for point in points {
+            groups[grid.cell(latitude: point.latitude, longitude: point.longitude), default: []].append(point)
+        }
+        let features = groups.sorted { ($0.key.x, $0.key.y) < ($1.key.x, $1.key.y) }.map { cell, members in
+            guard members.count > 1 else {
+                return Feature.pin(members[0], category: category(members[0]), scheme: scheme)
+            }
+            let own = members.count { $0.userId == viewer }
+            return Feature.cluster(
+                cell, zoom: grid.zoom, count: members.count,
+                latitude: members.reduce(0) { $0 + $1.latitude } / Double(members.count),
+                longitude: members.reduce(0) { $0 + $1.longitude } / Double(members.count), own: own,
+                friend: members.count - own, scheme: scheme)
+        }
+        return FeatureCollection(features: features, clustered: true, zoom: grid.zoom)
+    }
+
+    /// The zoom asked for, or the one at which the box fills the view.
+    static func zoom(_ value: String?, box: BoundingBox) throws -> Int {
+        if let value {
+            guard let zoom = Int(value), (0...22).contains(zoom) else {
+                throw Problem.invalidField("zoom", "must be a whole number from 0 to 22.")
+            }
+            return zoom
+        }
+        return fittingZoom(box)
+    }
+
+    /// The zoom at which the box's width is one world tile.
+    static func fittingZoom(_ box: BoundingBox) -> Int {
+        let width = box.west <= box.east ? box.east - box.west : 360 - (box.west - box.east)
+        guard width > 0 else { return 22 }
+        return min(22, max(0, Int(log2(360 / width))))
+    }
+
+    /// The clustering grid: the zoom asked for, but never finer than about 64 cells across the box, so a
+    /// whole-world box at a high zoom is still one small answer.
+    static func grid(zoom: Int, box: BoundingBox) -> MapGrid {
+        MapGrid(zoom: min(zoom, fittingZoom(box) + 2))
+    }
+}

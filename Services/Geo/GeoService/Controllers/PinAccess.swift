@@ -1,0 +1,29 @@
+import Foundation
+import PlatformKit
+
+/// Who may see which pin: the owner always, anyone else unless a block stands between them (either way).
+/// A hidden pin reads as a missing one, so a blocked user learns nothing.
+struct PinAccess: Sendable {
+    let database: GeoDatabase
+    let graph: any SocialGraph
+
+    /// The pin, and how it stands to the viewer; 404 when missing or hidden.
+    func visiblePin(_ rawID: String, to viewer: String) async throws -> (PinRow, PinCategory) {
+        guard let id = Int64(rawID), let pin = try await database.pin(id) else { throw Problem.notFound("The pin") }
+        return (pin, try await category(of: pin.userId, for: viewer))
+    }
+
+    /// How another user's pins stand to the viewer; 404 when a block stands between them.
+    func category(of owner: String, for viewer: String) async throws -> PinCategory {
+        if owner == viewer { return .own }
+        let facts = try await graph.facts(of: viewer, about: [owner])[owner]
+        guard facts?.blocked != true else { throw Problem.notFound("The pin") }
+        return facts?.friends == true ? .friend : .other
+    }
+
+    /// My pin id from the path; anything else is a 404.
+    static func pinID(_ raw: String) throws -> Int64 {
+        guard let id = Int64(raw) else { throw Problem.notFound("The pin") }
+        return id
+    }
+}

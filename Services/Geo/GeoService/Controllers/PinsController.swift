@@ -1,0 +1,184 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Visited places: add, change, delete, my pins and another user's, and my colour for a pin.
+struct PinsController {
+    let database: GeoDatabase
+    let access: PinAccess
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(GeoPaths.pins), use: create)
+        router.get(RouterPath(GeoPaths.pins), use: list)
+        router.get(RouterPath(GeoPaths.pins + "/:pin"), use: show)
+        router.patch(RouterPath(GeoPaths.pins + "/:pin"), use: update)
+        router.delete(RouterPath(GeoPaths.pins + "/:pin"), use: delete)
+        router.put(RouterPath(GeoPaths.pins + "/:pin/color"), use: setColor)
+        router.delete(RouterPath(GeoPaths.pins + "/:pin/color"), use: clearColor)
+    }
+
+    /// A new pin: a confirmed gazetteer place (`placeId`), raw coordinates, or both (the place names them).
+    struct CreateRequest: Decodable {
+        var placeId: Int64?
+        var latitude: Double?
+        var longitude: Double?
+        var placeName: String?
+        var note: String?
+        var visitedOn: String?
+    }
+
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<PinView> {
+        let input = try await request.decode(as: CreateRequest.self, context: context)
+        var place: PlaceRow?
+        if let placeId = input.placeId {
+            guard let found = try await database.place(placeId) else {
+                throw Problem.invalidField("placeId", "is not a known place.")
+            }
+            place = found
+        }
+        guard let latitude = input.latitude ?? place?.latitude, let longitude = input.longitude ?? place?.longitude
+        else {
+            throw Problem.badRequest("missing_location", "Pass a placeId or both latitude and longitude.")
+        }
+        try Validate.coordinate(latitude: latitude, longitude: longitude)
+        var nearest = place
+        if nearest == nil { nearest = try await database.nearestPlace(latitude: latitude, longitude: longitude) }
+        guard let name = try Validate.optionalText(input.placeName, field: "placeName", max: 200) ?? place?.name
+        else {
+            throw Problem.invalidField("placeName", "must not be empty without a placeId.")
+        }
+        let now = clock.now
+        let pin = try await database.createPin(
+            PinRow(
+                id: nil, userId: context.user.userID, latitude: latitude, longitude: longitude, placeName: name,
+                placeId: place?.id, countryCode: nearest?.countryCode,
+                note: try Validate.optionalText(input.note, field: "note", max: 2000),
+                visitedOn: try Self.visitDate(input.visitedOn, now: now), createdAt: now, updatedAt: now))
+        let scheme = try await database.colorScheme(of: context.user.userID)
+        return EditedResponse(status: .created, response: PinView(pin, category: .own, scheme: scheme, photoCount: 0))
+    }
+
+    /// My pins, or with `userId` another user's (unless a block stands between us), newest first.
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<PinView> {
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let viewer = context.user.userID
+        let owner = query["userId"].map(String.init) ?? viewer
+        guard owner.count <= 64 else { throw Problem.notFound("The user") }
+        let category: PinCategory
+        do {
+            category = try await access.category(of: owner, for: viewer)
+        } catch let problem as Problem where problem.statusCode == 404 {
+            throw Problem.notFound("The user")
+        }
+        let rows = try await database.pins(
+            of: owner, before: try page.decodeCursor(as: Int64.self), limit: page.limit + 1)
+        let counts = try await database.photoCounts(rows.compactMap(\.id))
+        let scheme = try await database.colorScheme(of: viewer)
+        let views = rows.map { PinView($0, category: category, scheme: scheme, photoCount: counts[$0.id ?? 0] ?? 0) }
+        return Page(fetched: views, limit: page.limit) { Int64($0.id) ?? 0 }
+    }
+
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> PinView {
+        let (pin, category) = try await access.visiblePin(
+            try context.parameters.require("pin"), to: context.user.userID)
+        let counts = try await database.photoCounts([pin.id ?? 0])
+        return PinView(
+            pin, category: category, scheme: try await database.colorScheme(of: context.user.userID),
+            photoCount: counts[pin.id ?? 0] ?? 0)
+    }
+
+    /// Changes of my pin; an empty `note` or `visitedOn` clears it.
+    struct UpdateRequest: Decodable {
+        var latitude: Double?
+        var longitude: Double?
+        var placeName: String?
+        var note: String?
+        var visitedOn: String?
+    }
+
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> PinView {
+        let id = try PinAccess.pinID(try context.parameters.require("pin"))
+        let input = try await request.decode(as: UpdateRequest.self, context: context)
+        let now = clock.now
+        let name = try input.placeName.map { try Validate.text($0, field: "placeName", max: 200) }
+        let note = try input.note.map { try Validate.optionalText($0, field: "note", max: 2000) }
+        let visited = try input.visitedOn.map { $0.isEmpty ? nil : try Self.visitDate($0, now: now) }
+        if input.latitude != nil || input.longitude != nil {
+            guard let latitude = input.latitude, let longitude = input.longitude else {
+                throw Problem.badRequest("missing_location", "Move a pin with both latitude and longitude.")
+            }
+            try Validate.coordinate(latitude: latitude, longitude: longitude)
+        }
+        var country: String??
+        if let latitude = input.latitude, let longitude = input.longitude {
+            country = .some(try await database.nearestPlace(latitude: latitude, longitude: longitude)?.countryCode)
+        }
+        let moved = country
+        let pin = try await database.changePin(id, of: context.user.userID) { pin in
+            if let latitude = input.latitude, let longitude = input.longitude, let moved {
+                pin.latitude = latitude
+                pin.longitude = longitude
+                pin.countryCode = moved
+                pin.placeId = nil
+            }
+            if let name { pin.placeName = name }
+            if let note { pin.note = note }
+            if let visited { pin.visitedOn = visited }
+            pin.updatedAt = now
+        }
+        let counts = try await database.photoCounts([id])
+        return PinView(
+            pin, category: .own, scheme: try await database.colorScheme(of: context.user.userID),
+            photoCount: counts[id] ?? 0)
+    }
+
+    @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.deletePin(
+            try PinAccess.pinID(try context.parameters.require("pin")), of: context.user.userID)
+        return .noContent
+    }
+
+    struct ColorRequest: Decodable {
+        var color: String
+    }
+
+    /// My colour for any pin I can see (mine or someone else's); it overrides the category colour for me only.
+    @Sendable func setColor(_ request: Request, context: AuthenticatedContext) async throws -> PinView {
+        let input = try await request.decode(as: ColorRequest.self, context: context)
+        let color = try ColorScheme.validate(input.color, field: "color")
+        let viewer = context.user.userID
+        let (pin, category) = try await access.visiblePin(try context.parameters.require("pin"), to: viewer)
+        try await database.setPinColor(of: viewer, pin: pin.id ?? 0, color: color)
+        let counts = try await database.photoCounts([pin.id ?? 0])
+        return PinView(
+            pin, category: category, scheme: try await database.colorScheme(of: viewer),
+            photoCount: counts[pin.id ?? 0] ?? 0)
+    }
+
+    @Sendable func clearColor(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let viewer = context.user.userID
+        let (pin, _) = try await access.visiblePin(try context.parameters.require("pin"), to: viewer)
+        try await database.setPinColor(of: viewer, pin: pin.id ?? 0, color: nil)
+        return .noContent
+    }
+
+    /// A visit date as `YYYY-MM-DD`, a real day, not after tomorrow (UTC; the visitor's day may be ahead).
+    static func visitDate(_ value: String?, now: Date) throws -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        guard value.count == 10, let date = formatter.date(from: value), formatter.string(from: date) == value
+        else {
+            throw Problem.invalidField("visitedOn", "must be a date as YYYY-MM-DD.")
+        }
+        guard date <= now.addingTimeInterval(86_400), value >= "1900-01-01" else {
+            throw Problem.invalidField("visitedOn", "must not be in the future.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Place search in the gazetteer, and who visited a place.
+struct PlacesController {
+    let database: GeoDatabase
+    let graph: any SocialGraph
+    let directory: any UserDirectory
+    static let maximumResults = 20
+    static let maximumRadius = 100_000.0
+    static let defaultRadius = 10_000.0
+    /// Pins read around one place; a denser area is answered from its nearest part.
+    static let maximumVisitorPins = 50_000
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.get(RouterPath(GeoPaths.places), use: search)
+        router.get(RouterPath(GeoPaths.places + "/:place"), use: show)
+        router.get(RouterPath(GeoPaths.visitors), use: visitors)
+    }
+
+    /// `query` (2-100 characters; accents and case ignored, a few typos forgiven), `limit` up to 20.
+    @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<PlaceView> {
+        let parameters = request.uri.queryParameters
+        let text = try Validate.text(parameters["query"].map(String.init) ?? "", field: "query", max: 100)
+        let folded = PlaceMatching.fold(text)
+        guard folded.count >= 2 else { throw Problem.invalidField("query", "must be at least 2 characters.") }
+        var limit = 10
+        if let value = parameters["limit"] {
+            guard let number = Int(value), (1...Self.maximumResults).contains(number) else {
+                throw Problem.invalidField("limit", "must be a whole number from 1 to \(Self.maximumResults).")
+            }
+            limit = number
+        }
+        let hits = try await database.searchPlaces(folded: folded, limit: limit)
+        return ItemList(
+            items: hits.map { PlaceView($0.place, matchedName: $0.matchedName == $0.place.name ? nil : $0.matchedName) }
+        )
+    }
+
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> PlaceView {
+        guard let id = Int64(try context.parameters.require("place")), let place = try await database.place(id) else {
+            throw Problem.notFound("The place")
+        }
+        return PlaceView(place)
+    }
+
+    struct Visitor: Encodable, Sendable {
+        var user: DirectoryUser
+        var friend: Bool
+        var pinCount: Int
+        /// Metres from the centre to this user's nearest pin.
+        var distance: Int
+    }
+
+    struct VisitorsPage: ResponseEncodable, Sendable {
+        var place: PlaceView?
+        var latitude: Double
+        var longitude: Double
+        var radius: Double
+        var friendCount: Int
+        var otherCount: Int
+        var items: [Visitor]
+        var nextCursor: String?
+    }
+
+    /// Who pinned a place (`placeId`) or the area around a point (`latitude`, `longitude`), within `radius`
+    /// metres: friends first, then by how many pins they have there; users blocked either way are left out.
+    @Sendable func visitors(_ request: Request, context: AuthenticatedContext) async throws -> VisitorsPage {
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        var place: PlaceRow?
+        let latitude: Double
+        let longitude: Double
+        if let raw = query["placeId"] {
+            guard let id = Int64(raw), let found = try await database.place(id) else {
+                throw Problem.notFound("The place")
+            }
+            (place, latitude, longitude) = (found, found.latitude, found.longitude)
+        } else {
+            guard let lat = query["latitude"].flatMap({ Double($0) }),
+                let lon = query["longitude"].flatMap({ Double($0) })
+            else {
+                throw Problem.badRequest("missing_location", "Pass a placeId or both latitude and longitude.")
+            }
+            try Validate.coordinate(latitude: lat, longitude: lon)
+            (latitude, longitude) = (lat, lon)
+        }
+        var radius = Self.defaultRadius
+        if let raw = query["radius"] {
+            guard let value = Double(raw), value.isFinite, value >= 1, value <= Self.maximumRadius else {
+                throw Problem.invalidField("radius", "must be from 1 to \(Int(Self.maximumRadius)) metres.")
+            }
+            radius = value
+        }
+        let viewer = context.user.userID
+        let box = BoundingBox.around(latitude: latitude, longitude: longitude, radius: radius)
+        var byUser: [String: (count: Int, distance: Double)] = [:]
+        for point in try await database.points(in: box, limit: Self.maximumVisitorPins) where point.userId != viewer {
+            let distance = Geodesy.distance(latitude, longitude, point.latitude, point.longitude)
+            guard distance <= radius else { continue }
+            let current = byUser[point.userId] ?? (0, .infinity)
+            byUser[point.userId] = (current.count + 1, min(current.distance, distance))
+        }
+        let facts = byUser.isEmpty ? [:] : try await graph.facts(of: viewer, about: byUser.keys.sorted())
+        let ranked =
+            byUser
+            .filter { facts[$0.key]?.blocked != true }
+            .map {
+                (id: $0.key, friend: facts[$0.key]?.friends == true, count: $0.value.count, distance: $0.value.distance)
+            }
+            .sorted { a, b in
+                if a.friend != b.friend { return a.friend }
+                if a.count != b.count { return a.count > b.count }
+                if a.distance != b.distance { return a.distance < b.distance }
+                return a.id < b.id
+            }
+        let offset = try page.decodeCursor(as: Int.self) ?? 0
+        guard offset >= 0 else {
+            throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
+        }
+        let slice = Array(ranked.dropFirst(offset).prefix(page.limit))
+        let profiles = Dictionary(
+            try await directory.users(ids: slice.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }
+        )
+        let friendCount = ranked.count { $0.friend }
+        return VisitorsPage(
+            place: place.map { PlaceView($0) }, latitude: latitude, longitude: longitude, radius: radius,
+            friendCount: friendCount, otherCount: ranked.count - friendCount,
+            items: slice.compactMap { visitor in
+                // A user deleted since pinning has no profile any more: left out.
+                profiles[visitor.id].map {
+                    Visitor(
+                        user: $0, friend: visitor.friend, pinCount: visitor.count,
+                        distance: Int(visitor.distance.rounded()))
+                }
+            },
+            nextCursor: offset + page.limit < ranked.count ? PageCursor.encode(offset + page.limit) : nil)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+
+/// The map's reads: grid cells for clusters, pins in a box through the R*Tree, pins of a few users.
+extension GeoDatabase {
+    /// The non-empty cells of the grid inside a box (both sides of the antimeridian).
+    func cells(_ grid: MapGrid, in box: BoundingBox) async throws -> [CellCount] {
+        try await writer.read { db in
+            var cells: [CellCount] = []
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT x, y, count, sum_lat, sum_lon FROM pin_cells
+                    WHERE zoom = ? AND x BETWEEN ? AND ? AND y BETWEEN ? AND ?
+                    """)
+            for range in grid.cellRanges(box) {
+                let rows = try Row.fetchCursor(
+                    statement,
+                    arguments: [
+                        grid.zoom, range.x.lowerBound, range.x.upperBound, range.y.lowerBound, range.y.upperBound,
+                    ]
+                )
+                while let row = try rows.next() {
+                    cells.append(
+                        CellCount(
+                            cell: MapGrid.Cell(x: row[0], y: row[1]), count: row[2], sumLatitude: row[3],
+                            sumLongitude: row[4]))
+                }
+            }
+            return cells
+        }
+    }
+
+    /// Pins inside a box, at most `limit` (the caller asks for one more than it shows, to see overflow).
+    func points(in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
+        try await writer.read { db in try Self.points(db, in: box, limit: limit) }
+    }
+
+    static func points(_ db: Database, in box: BoundingBox, limit: Int) throws -> [MapPoint] {
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT p.id, p.user_id, p.latitude, p.longitude, p.place_name
+                FROM pins_rtree r JOIN pins p ON p.id = r.id
+                WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ?
+                LIMIT ?
+                """)
+        var points: [MapPoint] = []
+        for range in box.longitudeRanges where points.count < limit {
+            let rows = try Row.fetchCursor(
+                statement, arguments: [box.south, box.north, range.lowerBound, range.upperBound, limit - points.count])
+            while let row = try rows.next() {
+                let point = MapPoint(
+                    id: row[0], userId: row[1], latitude: row[2], longitude: row[3], placeName: row[4])
+                // The R*Tree stores 32-bit bounds rounded outwards: check the exact coordinates.
+                if box.contains(latitude: point.latitude, longitude: point.longitude) { points.append(point) }
+            }
+        }
+        return points
+    }
+
+    /// The pins of some users (me, my friends) inside a box, through the per-user index.
+    func points(of users: [String], in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
+        guard !users.isEmpty else { return [] }
+        return try await writer.read { db in
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, user_id, latitude, longitude, place_name FROM pins
+                        WHERE user_id IN (SELECT value FROM json_each(?)) AND latitude BETWEEN ? AND ?
+                        LIMIT ?
+                        """), arguments: [Self.jsonArray(users), box.south, box.north, limit])
+            var points: [MapPoint] = []
+            while let row = try rows.next() {
+                let point = MapPoint(id: row[0], userId: row[1], latitude: row[2], longitude: row[3], placeName: row[4])
+                if box.contains(latitude: point.latitude, longitude: point.longitude) { points.append(point) }
+            }
+            return points
+        }
+    }
+
+    /// The one pin of each single-pin cell (a cell of one pin is shown as that pin, not as a cluster).
+    func lonePoints(_ cells: [MapGrid.Cell], grid: MapGrid) async throws -> [MapPoint] {
+        try await writer.read { db in
+            var found: [Int64: MapPoint] = [:]
+            for cell in cells {
+                // Bounds are closed, so a pin on a cell's edge is also found by its neighbour: keep it once,
+                // in the cell the grid puts it in.
+                for point in try Self.points(db, in: grid.bounds(cell), limit: 16)
+                where grid.cell(latitude: point.latitude, longitude: point.longitude) == cell {
+                    found[point.id] = point
+                }
+            }
+            return Array(found.values)
+        }
+    }
+}

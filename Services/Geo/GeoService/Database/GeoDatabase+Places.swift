@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+
+/// The gazetteer: loading the shipped GeoNames extract, searching it, and the nearest city to a point.
+extension GeoDatabase {
+    /// Loads `cities15000.tsv` (see `Services/Geo/Gazetteer`) in one transaction, only into an empty table.
+    static func loadGazetteer(from url: URL, into writer: any DatabaseWriter) throws {
+        try writer.write { db in
+            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM places") == 0 else { return }
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let place = try db.makeStatement(
+                sql: """
+                    INSERT INTO places (id, name, ascii_name, country_code, latitude, longitude, population)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
+            let box = try db.makeStatement(sql: "INSERT INTO places_rtree VALUES (?, ?, ?, ?, ?)")
+            let name = try db.makeStatement(sql: "INSERT INTO place_names (place_id, name, folded) VALUES (?, ?, ?)")
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                guard fields.count == 8, let id = Int64(fields[0]), let latitude = Double(fields[5]),
+                    let longitude = Double(fields[6]), let population = Int(fields[7])
+                else { continue }
+                try place.execute(arguments: [
+                    id, String(fields[1]), String(fields[2]), String(fields[4]), latitude, longitude, population,
+                ])
+                try box.execute(arguments: [id, latitude, latitude, longitude, longitude])
+                var seen: Set<String> = []
+                let names = [fields[1], fields[2]] + fields[3].split(separator: "|")
+                for alias in names.map(String.init) where !alias.isEmpty {
+                    let folded = PlaceMatching.fold(alias)
+                    guard seen.insert(folded).inserted else { continue }
+                    try name.execute(arguments: [id, alias, folded])
+                }
+            }
+            try db.execute(sql: "INSERT INTO place_names_fts(place_names_fts) VALUES ('rebuild')")
+            try db.execute(sql: "INSERT INTO place_names_trigram(place_names_trigram) VALUES ('rebuild')")
+        }
+    }
+
+    /// One candidate of a search: the place and the name it matched by.
+    struct PlaceHit: Sendable {
+        var place: PlaceRow
+        var matchedName: String
+        /// 0 exact, 1 prefix, 2 word match, 3 + edit distance for typos.
+        var quality: Int
+    }
+
+    /// Places whose names match the folded query word by word (prefixes allowed), best match then biggest
+    /// first; when fewer than `limit` match, names within a few typos fill up the list.
+    func searchPlaces(folded: String, limit: Int) async throws -> [PlaceHit] {
+        try await writer.read { db in
+            var hits: [PlaceHit] = []
+            var seen: Set<Int64> = []
+            if let query = PlaceMatching.prefixQuery(folded) {
+                let rows = try Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT p.id, p.name, p.ascii_name, p.country_code, p.latitude, p.longitude, p.population,
+                                n.name,
+                                CASE WHEN n.folded = ?1 THEN 0 WHEN substr(n.folded, 1, length(?1)) = ?1 THEN 1 ELSE 2 END
+                                    AS quality
+                            FROM place_names_fts f JOIN place_names n ON n.id = f.rowid JOIN places p ON p.id = n.place_id
+                            WHERE place_names_fts MATCH ?2
+                            ORDER BY quality, p.population DESC
+                            LIMIT ?3
+                            """), arguments: [folded, query, limit * 8])
+                while let row = try rows.next(), hits.count < limit {
+                    let hit = Self.hit(row)
+                    if seen.insert(hit.place.id).inserted { hits.append(hit) }
+                }
+            }
+            guard hits.count < limit, let trigrams = PlaceMatching.trigramQuery(folded) else { return hits }
+            let tolerance = PlaceMatching.tolerance(folded)
+            guard tolerance > 0 else { return hits }
+            var fuzzy: [PlaceHit] = []
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT p.id, p.name, p.ascii_name, p.country_code, p.latitude, p.longitude, p.population,
+                            n.name, n.folded
+                        FROM place_names_trigram t JOIN place_names n ON n.id = t.rowid JOIN places p ON p.id = n.place_id
+                        WHERE place_names_trigram MATCH ?
+                        ORDER BY t.rank
+                        LIMIT 300
+                        """), arguments: [trigrams])
+            while let row = try rows.next() {
+                let distance = PlaceMatching.typoDistance(query: folded, name: row[8])
+                guard distance <= tolerance else { continue }
+                var hit = Self.hit(row)
+                hit.quality = 3 + distance
+                fuzzy.append(hit)
+            }
+            fuzzy.sort { ($0.quality, -$0.place.population) < ($1.quality, -$1.place.population) }
+            for hit in fuzzy where hits.count < limit && seen.insert(hit.place.id).inserted {
+                hits.append(hit)
+            }
+            return hits
+        }
+    }
+
+    private static func hit(_ row: Row) -> PlaceHit {
+        PlaceHit(
+            place: PlaceRow(
+                id: row[0], name: row[1], asciiName: row[2], countryCode: row[3], latitude: row[4], longitude: row[5],
+                population: row[6]), matchedName: row[7], quality: row.hasColumn("quality") ? row["quality"] : 3)
+    }
+
+    func place(_ id: Int64) async throws -> PlaceRow? {
+        try await writer.read { db in
+            try PlaceRow.fetchOne(
+                db,
+                sql: """
+                    SELECT id, name, ascii_name, country_code, latitude, longitude, population FROM places WHERE id = ?
+                    """, arguments: [id])
+        }
+    }
+
+    /// The gazetteer city nearest to a point within `radius` metres: gives a pin its country.
+    func nearestPlace(latitude: Double, longitude: Double, radius: Double = 100_000) async throws -> PlaceRow? {
+        let box = BoundingBox.around(latitude: latitude, longitude: longitude, radius: radius)
+        return try await writer.read { db in
+            var best: (PlaceRow, Double)?
+            for range in box.longitudeRanges {
+                let places = try PlaceRow.fetchAll(
+                    db,
+                    sql: """
+                        SELECT p.id, p.name, p.ascii_name, p.country_code, p.latitude, p.longitude, p.population
+                        FROM places_rtree r JOIN places p ON p.id = r.id
+                        WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ?
+                        """, arguments: [box.south, box.north, range.lowerBound, range.upperBound])
+                for place in places {
+                    let distance = Geodesy.distance(latitude, longitude, place.latitude, place.longitude)
+                    if distance <= radius, distance < best?.1 ?? .infinity { best = (place, distance) }
+                }
+            }
+            return best?.0
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import GRDB
+
+/// The geo database's schema, one append-only migration at a time. Never edit a landed migration.
+enum GeoMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: pins, spatial index, cluster cells, photos, colours, gazetteer") { db in
+            try db.execute(
+                sql: """
+                    -- The integer id is shared with pins_rtree, so a box query joins on the primary key.
+                    CREATE TABLE pins (
+                        id INTEGER PRIMARY KEY,
+                        user_id TEXT NOT NULL,
+                        latitude REAL NOT NULL,
+                        longitude REAL NOT NULL,
+                        place_name TEXT NOT NULL,
+                        place_id INTEGER,
+                        country_code TEXT,
+                        note TEXT,
+                        visited_on TEXT,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX pins_by_user ON pins(user_id, id);
+                    CREATE INDEX pins_by_place ON pins(place_id) WHERE place_id IS NOT NULL;
+
+                    CREATE VIRTUAL TABLE pins_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+
+                    -- Pin counts per grid cell for every clustering zoom (0...12): a world view reads a few
+                    -- dozen rows instead of a million pins. Cell size is 360 / 2^(zoom + 3) degrees; the
+                    -- cell of a point is (lon + 180) / size and (lat + 90) / size truncated (both >= 0).
+                    CREATE TABLE pin_cells (
+                        zoom INTEGER NOT NULL,
+                        x INTEGER NOT NULL,
+                        y INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        sum_lat REAL NOT NULL,
+                        sum_lon REAL NOT NULL,
+                        PRIMARY KEY (zoom, x, y)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE cluster_zooms (zoom INTEGER PRIMARY KEY, cells INTEGER NOT NULL);
+                    WITH RECURSIVE z(zoom) AS (SELECT 0 UNION ALL SELECT zoom + 1 FROM z WHERE zoom < 12)
+                    INSERT INTO cluster_zooms SELECT zoom, 8 << zoom FROM z;
+
+                    CREATE TRIGGER pins_added AFTER INSERT ON pins BEGIN
+                        INSERT INTO pins_rtree VALUES (NEW.id, NEW.latitude, NEW.latitude, NEW.longitude, NEW.longitude);
+                        INSERT INTO pin_cells (zoom, x, y, count, sum_lat, sum_lon)
+                            SELECT zoom,
+                                min(CAST((NEW.longitude + 180) * cells / 360.0 AS INTEGER), cells - 1),
+                                min(CAST((NEW.latitude + 90) * cells / 360.0 AS INTEGER), cells / 2 - 1),
+                                1, NEW.latitude, NEW.longitude
+                            FROM cluster_zooms WHERE true
+                        ON CONFLICT (zoom, x, y) DO UPDATE SET
+                            count = count + 1, sum_lat = sum_lat + excluded.sum_lat, sum_lon = sum_lon + excluded.sum_lon;
+                    END;
+
+                    CREATE TRIGGER pins_removed AFTER DELETE ON pins BEGIN
+                        DELETE FROM pins_rtree WHERE id = OLD.id;
+                        UPDATE pin_cells SET count = count - 1, sum_lat = sum_lat - OLD.latitude,
+                            sum_lon = sum_lon - OLD.longitude
+                        WHERE (zoom, x, y) IN (
+                            SELECT zoom, min(CAST((OLD.longitude + 180) * cells / 360.0 AS INTEGER), cells - 1),
+                                min(CAST((OLD.latitude + 90) * cells / 360.0 AS INTEGER), cells / 2 - 1)
+                            FROM cluster_zooms);
+                        DELETE FROM pin_cells WHERE count <= 0;
+                    END;
+
+                    CREATE TRIGGER pins_moved AFTER UPDATE OF latitude, longitude ON pins BEGIN
+                        UPDATE pins_rtree SET min_lat = NEW.latitude, max_lat = NEW.latitude,
+                            min_lon = NEW.longitude, max_lon = NEW.longitude WHERE id = NEW.id;
+                        UPDATE pin_cells SET count = count - 1, sum_lat = sum_lat - OLD.latitude,
+                            sum_lon = sum_lon - OLD.longitude
+                        WHERE (zoom, x, y) IN (
+                            SELECT zoom, min(CAST((OLD.longitude + 180) * cells / 360.0 AS INTEGER), cells - 1),
+                                min(CAST((OLD.latitude + 90) * cells / 360.0 AS INTEGER), cells / 2 - 1)
+                            FROM cluster_zooms);
+                        DELETE FROM pin_cells WHERE count <= 0;
+                        INSERT INTO pin_cells (zoom, x, y, count, sum_lat, sum_lon)
+                            SELECT zoom,
+                                min(CAST((NEW.longitude + 180) * cells / 360.0 AS INTEGER), cells - 1),
+                                min(CAST((NEW.latitude + 90) * cells / 360.0 AS INTEGER), cells / 2 - 1),
+                                1, NEW.latitude, NEW.longitude
+                            FROM cluster_zooms WHERE true
+                        ON CONFLICT (zoom, x, y) DO UPDATE SET
+                            count = count + 1, sum_lat = sum_lat + excluded.sum_lat, sum_lon = sum_lon + excluded.sum_lon;
+                    END;
+
+                    CREATE TABLE pin_photos (
+                        id TEXT PRIMARY KEY,
+                        pin_id INTEGER NOT NULL REFERENCES pins(id) ON DELETE CASCADE,
+                        bytes BLOB NOT NULL,
+                        media_type TEXT NOT NULL,
+                        etag TEXT NOT NULL,
+                        byte_count INTEGER NOT NULL,
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX pin_photos_by_pin ON pin_photos(pin_id, created_at);
+
+                    -- A viewer's colour choices: per category, and per pin (any pin they can see).
+                    CREATE TABLE color_choices (
+                        user_id TEXT PRIMARY KEY,
+                        own TEXT,
+                        friend TEXT,
+                        other TEXT
+                    );
+                    CREATE TABLE pin_colors (
+                        user_id TEXT NOT NULL,
+                        pin_id INTEGER NOT NULL REFERENCES pins(id) ON DELETE CASCADE,
+                        color TEXT NOT NULL,
+                        PRIMARY KEY (user_id, pin_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX pin_colors_by_pin ON pin_colors(pin_id);
+
+                    -- The gazetteer (GeoNames cities15000), loaded once from the shipped TSV.
+                    CREATE TABLE places (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        ascii_name TEXT NOT NULL,
+                        country_code TEXT NOT NULL,
+                        latitude REAL NOT NULL,
+                        longitude REAL NOT NULL,
+                        population INTEGER NOT NULL
+                    );
+                    CREATE VIRTUAL TABLE places_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+                    -- Every name of a place (name, ASCII name, alternates), with its case- and accent-folded form.
+                    CREATE TABLE place_names (
+                        id INTEGER PRIMARY KEY,
+                        place_id INTEGER NOT NULL REFERENCES places(id),
+                        name TEXT NOT NULL,
+                        folded TEXT NOT NULL
+                    );
+                    CREATE INDEX place_names_by_folded ON place_names(folded);
+                    CREATE VIRTUAL TABLE place_names_fts USING fts5(
+                        name, content='place_names', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+                    -- Typo tolerance: trigrams of the folded names (SQLite 3.34+).
+                    CREATE VIRTUAL TABLE place_names_trigram USING fts5(
+                        folded, content='place_names', content_rowid='id', tokenize='trigram');
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import PlatformKit
+import ServiceKit
+
+/// How a viewer stands to another user, as far as the map cares.
+public struct SocialFacts: Codable, Sendable, Equatable {
+    public var friends: Bool
+    /// Either side blocked the other: their pins are hidden from each other.
+    public var blocked: Bool
+
+    public init(friends: Bool, blocked: Bool) {
+        self.friends = friends
+        self.blocked = blocked
+    }
+}
+
+/// The social graph's answers the geo service needs.
+public protocol SocialGraph: Sendable {
+    /// The viewer's friends.
+    func friendIDs(of viewer: String) async throws -> Set<String>
+    /// How the viewer stands to each of `others` (users missing from the answer are strangers).
+    func facts(of viewer: String, about others: [String]) async throws -> [String: SocialFacts]
+}
+
+/// The social service's internal routes; its failures become 503 problems.
+public struct InternalSocialGraph: SocialGraph {
+    private let client: InternalClient
+    /// The social service answers at most this many users per call.
+    static let batchSize = 10_000
+
+    public init(baseURL: String, token: String) {
+        self.client = InternalClient(service: .social, baseURL: baseURL, token: token)
+    }
+
+    public func friendIDs(of viewer: String) async throws -> Set<String> {
+        struct Reply: Decodable { var ids: [String] }
+        let user = viewer.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        do {
+            return Set(try await client.get(SocialPaths.internalUsers + "/\(user)/friend-ids", as: Reply.self).ids)
+        } catch let error as InternalCallError {
+            throw error.problem
+        }
+    }
+
+    public func facts(of viewer: String, about others: [String]) async throws -> [String: SocialFacts] {
+        struct Request: Encodable {
+            var viewer: String
+            var others: [String]
+        }
+        struct Reply: Decodable { var relationships: [String: SocialFacts] }
+        var result: [String: SocialFacts] = [:]
+        do {
+            for start in stride(from: 0, to: others.count, by: Self.batchSize) {
+                let batch = Array(others[start..<min(start + Self.batchSize, others.count)])
+                let reply = try await client.post(
+                    SocialPaths.internalRelationships, body: Request(viewer: viewer, others: batch), as: Reply.self)
+                result.merge(reply.relationships) { _, new in new }
+            }
+        } catch let error as InternalCallError {
+            throw error.problem
+        }
+        return result
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PlatformKit
+import Testing
+
+@testable import GeoService
+
+@Suite struct GeometryTests {
+    @Test func haversineMatchesKnownDistances() {
+        // Paris - London is about 344 km; a degree of latitude about 111.2 km
+        let parisLondon = Geodesy.distance(48.8566, 2.3522, 51.5074, -0.1278)
+        #expect(abs(parisLondon - 343_500) < 1_500)
+        #expect(abs(Geodesy.distance(0, 0, 1, 0) - 111_195) < 10)
+        #expect(Geodesy.distance(10, 179.9, 10, -179.9) < 25_000)
+    }
+
+    @Test func boxesParseValidateAndCrossTheAntimeridian() throws {
+        let box = try BoundingBox.parse("170,-10,-170,10")
+        #expect(box.longitudeRanges == [170...180, -180...(-170)])
+        #expect(box.contains(latitude: 0, longitude: 179))
+        #expect(box.contains(latitude: 0, longitude: -175))
+        #expect(!box.contains(latitude: 0, longitude: 0))
+        for bad in ["nan,0,1,1", "0,0,1,91", "0,0,181,1", "0,5,1,4", "1,2,3", "", "inf,0,1,1"] {
+            #expect(throws: Problem.self) { try BoundingBox.parse(bad) }
+        }
+        #expect(throws: Problem.self) { try BoundingBox.parse(nil) }
+    }
+
+    @Test func aCircleNearTheAntimeridianWrapsAround() {
+        let box = BoundingBox.around(latitude: 0, longitude: 179.99, radius: 10_000)
+        #expect(box.west > box.east)
+        #expect(box.contains(latitude: 0, longitude: -179.95))
+        let polar = BoundingBox.around(latitude: 89.99, longitude: 0, radius: 10_000)
+        #expect(polar.west == -180 && polar.east == 180)
+    }
+
+    @Test func gridCellsCoverTheWorldAndClampItsEdges() {
+        let grid = MapGrid(zoom: 0)
+        #expect(grid.columns == 8 && grid.rows == 4)
+        #expect(grid.cell(latitude: -90, longitude: -180) == MapGrid.Cell(x: 0, y: 0))
+        #expect(grid.cell(latitude: 90, longitude: 180) == MapGrid.Cell(x: 7, y: 3))
+        let bounds = grid.bounds(MapGrid.Cell(x: 4, y: 2))
+        #expect(bounds == BoundingBox(west: 0, south: 0, east: 45, north: 45))
+        #expect(MapGrid(zoom: 40).zoom == MapGrid.maximumClusterZoom)
+        let ranges = MapGrid(zoom: 1).cellRanges(BoundingBox(west: 170, south: -10, east: -170, north: 10))
+        #expect(ranges.map(\.x) == [15...15, 0...0])
+    }
+}
+
+@Suite struct PlaceMatchingTests {
+    @Test func foldingIgnoresCaseAccentsAndSpacing() {
+        #expect(PlaceMatching.fold("  São   Paulo ") == "sao paulo")
+        #expect(PlaceMatching.fold("ZÜRICH") == "zurich")
+        #expect(PlaceMatching.fold("Kraków") == "krakow")
+    }
+
+    @Test func queriesCannotInjectFTSSyntax() {
+        #expect(PlaceMatching.prefixQuery("san fran") == #""san"* "fran"*"#)
+        #expect(PlaceMatching.prefixQuery(#"" or * near("#) == #""or"* "near"*"#)
+        #expect(PlaceMatching.prefixQuery("--") == nil)
+        #expect(PlaceMatching.trigramQuery("rome") == #""rom" OR "ome""#)
+        #expect(PlaceMatching.trigramQuery("ab") == nil)
+    }
+
+    @Test(arguments: [
+        ("barcelona", "barcelona", 0), ("barcleona", "barcelona", 1), ("amsterdma", "amsterdam", 1),
+        ("lndon", "london", 1), ("kitten", "sitting", 3), ("", "abc", 3),
+    ])
+    func editDistanceCountsAdjacentSwapsOnce(a: String, b: String, distance: Int) {
+        #expect(PlaceMatching.editDistance(a, b) == distance)
+    }
+
+    @Test func aTypedPrefixWithATypoStillMatches() {
+        #expect(PlaceMatching.typoDistance(query: "barcleo", name: "barcelona") == 2)
+        #expect(PlaceMatching.tolerance("rom") == 0)
+        #expect(PlaceMatching.tolerance("barcleona") == 2)
+    }
+}

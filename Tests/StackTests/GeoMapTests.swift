@@ -1,0 +1,134 @@
+import Foundation
+import PlatformKit
+import TestSupport
+import Testing
+
+/// The map through the gateway: colours relative to each viewer, per-user colour choices, filters,
+/// boxes across the antimeridian, clusters at low zoom.
+@Suite struct GeoMapTests {
+    @Test func eachViewerSeesRedOwnBlueFriendsAndGreenOthers() async throws {
+        try await GeoWorld.run { world in
+            // given: ann and bob are friends, cat is a stranger
+            let ann = try await world.pin(world.ann, 35.68, 139.69, "Tokyo")
+            let bob = try await world.pin(world.bob, 35.69, 139.70, "Tokyo")
+            let cat = try await world.pin(world.cat, 35.67, 139.71, "Tokyo")
+            let box = "139,35,140,36"
+            // when
+            let annSees = try await world.map(world.ann, bbox: box, zoom: 16)
+            let bobSees = try await world.map(world.bob, bbox: box, zoom: 16)
+            let catSees = try await world.map(world.cat, bbox: box, zoom: 16)
+            // then
+            #expect(annSees[ann]?["category"] as? String == "own")
+            #expect(annSees[ann]?["color"] as? String == "#e53935")
+            #expect(annSees[bob]?["category"] as? String == "friend")
+            #expect(annSees[bob]?["color"] as? String == "#1e88e5")
+            #expect(annSees[cat]?["category"] as? String == "other")
+            #expect(annSees[cat]?["color"] as? String == "#43a047")
+            #expect(bobSees[bob]?["category"] as? String == "own")
+            #expect(bobSees[ann]?["category"] as? String == "friend")
+            #expect(catSees[ann]?["category"] as? String == "other")
+            #expect(catSees[cat]?["category"] as? String == "own")
+        }
+    }
+
+    @Test func colourChoicesApplyOnlyToTheViewerWhoMadeThem() async throws {
+        try await GeoWorld.run { world in
+            // given
+            let bob = try await world.pin(world.bob, 10, 10)
+            let cat = try await world.pin(world.cat, 10.1, 10.1)
+            let other = try await world.pin(world.cat, 10.2, 10.2)
+            // when: ann recolours friends' pins and one of cat's pins
+            let colors = try await world.api.send(
+                .PUT, GeoPaths.colors, token: world.ann.accessToken, json: ["friend": "#00FFAA"])
+            #expect(colors.object["friend"] as? String == "#00ffaa")
+            #expect(colors.object["own"] as? String == "#e53935")
+            let chosen = try await world.api.send(
+                .PUT, GeoPaths.pins + "/\(cat)/color", token: world.ann.accessToken, json: ["color": "#123456"])
+            #expect(chosen.object["color"] as? String == "#123456")
+            // then
+            let annSees = try await world.map(world.ann, bbox: "9,9,11,11", zoom: 15)
+            #expect(annSees[bob]?["color"] as? String == "#00ffaa")
+            #expect(annSees[cat]?["color"] as? String == "#123456")
+            #expect(annSees[other]?["color"] as? String == "#43a047")
+            let danSees = try await world.map(world.dan, bbox: "9,9,11,11", zoom: 15)
+            #expect(danSees[cat]?["color"] as? String == "#43a047")
+            #expect(danSees[bob]?["color"] as? String == "#43a047")
+            // a bad colour is a 400; clearing the pin's colour falls back to the category's
+            let bad = try await world.api.send(
+                .PUT, GeoPaths.pins + "/\(cat)/color", token: world.ann.accessToken, json: ["color": "red"])
+            #expect(bad.problem?.code == "invalid_color")
+            #expect(
+                try await world.api.delete(GeoPaths.pins + "/\(cat)/color", token: world.ann.accessToken).status == 204)
+            #expect(try await world.map(world.ann, bbox: "9,9,11,11", zoom: 15)[cat]?["color"] as? String == "#43a047")
+        }
+    }
+
+    @Test func filtersShowMineMineAndFriendsOrEveryone() async throws {
+        try await GeoWorld.run { world in
+            let ann = try await world.pin(world.ann, -33.86, 151.20)
+            let bob = try await world.pin(world.bob, -33.87, 151.21)
+            let cat = try await world.pin(world.cat, -33.88, 151.22)
+            let box = "151,-34,152,-33"
+            #expect(Set(try await world.map(world.ann, bbox: box, zoom: 16, filter: "mine").keys) == [ann])
+            #expect(Set(try await world.map(world.ann, bbox: box, zoom: 16, filter: "friends").keys) == [ann, bob])
+            #expect(Set(try await world.map(world.ann, bbox: box, zoom: 16).keys) == [ann, bob, cat])
+            let bad = try await world.api.get(
+                GeoPaths.map + "?bbox=\(box)&filter=enemies", token: world.ann.accessToken)
+            #expect(bad.problem?.code == "invalid_filter")
+        }
+    }
+
+    @Test func aBoxAcrossTheAntimeridianFindsPinsOnBothSides() async throws {
+        try await GeoWorld.run { world in
+            // given: Fiji on both sides of 180°, and Greenwich
+            let east = try await world.pin(world.ann, -17.8, 179.5, "Taveuni")
+            let west = try await world.pin(world.bob, -16.5, -179.8, "Rabi")
+            _ = try await world.pin(world.cat, 51.48, 0, "Greenwich")
+            // when: west 179 > east -179
+            let points = try await world.map(world.ann, bbox: "179,-20,-179,-15", zoom: 14)
+            let clusters = try await world.map(world.ann, bbox: "170,-30,-170,0", zoom: 3)
+            // then
+            #expect(Set(points.keys) == [east, west])
+            let counted = clusters.values.reduce(0) { $0 + (($1["pointCount"] as? Int) ?? 1) }
+            #expect(counted == 2)
+            #expect(clusters.values.allSatisfy { ($0["userId"] as? String) != world.cat.id })
+        }
+    }
+
+    @Test func zoomedOutPinsAreClusteredWithCountsPerCategory() async throws {
+        try await GeoWorld.run { world in
+            // given: a dozen pins around Paris, and one in New York
+            for index in 0..<5 { try await world.pin(world.ann, 48.85 + Double(index) * 0.01, 2.35) }
+            for index in 0..<4 { try await world.pin(world.bob, 48.80 + Double(index) * 0.01, 2.30) }
+            for index in 0..<3 { try await world.pin(world.cat, 48.90, 2.40 + Double(index) * 0.01) }
+            let newYork = try await world.pin(world.cat, 40.71, -74.0, "New York")
+            // when
+            let response = try await world.api.get(
+                GeoPaths.map + "?bbox=-180,-85,180,85&zoom=2", token: world.ann.accessToken)
+            // then
+            #expect(response.object["clustered"] as? Bool == true)
+            let features = response.object["features"] as? [[String: Any]] ?? []
+            let properties = features.compactMap { $0["properties"] as? [String: Any] }
+            let paris = try #require(properties.first { $0["cluster"] as? Bool == true })
+            #expect(paris["pointCount"] as? Int == 12)
+            #expect(paris["ownCount"] as? Int == 5)
+            #expect(paris["friendCount"] as? Int == 4)
+            #expect(paris["otherCount"] as? Int == 3)
+            #expect(paris["category"] as? String == "own")
+            #expect(properties.contains { $0["pinId"] as? String == newYork && $0["category"] as? String == "other" })
+            #expect(features.count == 2)
+            let coordinates = try #require((features.first?["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+            #expect(coordinates.count == 2)
+            // mine only, clustered in memory on the same grid
+            let mine = try await world.map(world.ann, bbox: "-180,-85,180,85", zoom: 2, filter: "mine")
+            #expect(mine.count == 1)
+            #expect(mine.values.first?["pointCount"] as? Int == 5)
+            // deleting a pin updates the counts
+            let bobsPins = try await world.api.get(GeoPaths.pins, token: world.bob.accessToken)
+            let first = try #require((bobsPins.object["items"] as? [[String: Any]])?.first?["id"] as? String)
+            #expect(try await world.api.delete(GeoPaths.pins + "/\(first)", token: world.bob.accessToken).status == 204)
+            let after = try await world.map(world.ann, bbox: "-180,-85,180,85", zoom: 2)
+            #expect(after.values.contains { $0["pointCount"] as? Int == 11 && $0["friendCount"] as? Int == 3 })
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import PlatformKit
+import TestSupport
+import Testing
+
+/// Pins through the gateway: adding, changing, deleting, who may see and change them, and bad input.
+@Suite struct GeoPinTests {
+    @Test func pinsAreAddedChangedListedAndDeletedOnlyByTheirOwner() async throws {
+        try await GeoWorld.run { world in
+            // given
+            let id = try await world.pin(world.ann, 48.8584, 2.2945, "Eiffel Tower")
+            // when
+            let changed = try await world.api.patch(
+                GeoPaths.pins + "/\(id)", token: world.ann.accessToken,
+                json: ["note": "Windy at the top", "visitedOn": "2024-05-01"])
+            // then
+            #expect(changed.status == 200)
+            #expect(changed.object["note"] as? String == "Windy at the top")
+            #expect(changed.object["visitedOn"] as? String == "2024-05-01")
+            #expect(changed.object["category"] as? String == "own")
+            let mine = try await world.api.get(GeoPaths.pins, token: world.ann.accessToken)
+            #expect((mine.object["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [id])
+            let asFriend = try await world.api.get(GeoPaths.pins + "/\(id)", token: world.bob.accessToken)
+            #expect(asFriend.object["category"] as? String == "friend")
+            let annsPins = try await world.api.get(
+                GeoPaths.pins + "?userId=\(world.ann.id)", token: world.cat.accessToken)
+            #expect((annsPins.object["items"] as? [[String: Any]])?.first?["category"] as? String == "other")
+            // someone else's pin cannot be changed or deleted, and reads as missing
+            let foreignEdit = try await world.api.patch(
+                GeoPaths.pins + "/\(id)", token: world.bob.accessToken, json: ["note": "mine now"])
+            #expect(foreignEdit.status == 404)
+            #expect(try await world.api.delete(GeoPaths.pins + "/\(id)", token: world.bob.accessToken).status == 404)
+            #expect(try await world.api.delete(GeoPaths.pins + "/\(id)", token: world.ann.accessToken).status == 204)
+            #expect(try await world.api.get(GeoPaths.pins + "/\(id)", token: world.ann.accessToken).status == 404)
+        }
+    }
+
+    @Test func badCoordinatesAreRejectedWithTheFieldNamed() async throws {
+        try await GeoWorld.run { world in
+            let cases: [(Double, Double, String)] = [
+                (90.5, 0, "invalid_latitude"), (-91, 0, "invalid_latitude"), (0, 180.01, "invalid_longitude"),
+                (0, -181, "invalid_longitude"),
+            ]
+            for (latitude, longitude, code) in cases {
+                let response = try await world.api.post(
+                    GeoPaths.pins, token: world.ann.accessToken,
+                    json: GeoWorld.NewPin(latitude: latitude, longitude: longitude, placeName: "Nowhere"))
+                #expect(response.status == 400)
+                #expect(response.problem?.code == code)
+            }
+            // NaN is not JSON: the body does not decode
+            let nan = try await world.api.post(
+                GeoPaths.pins, token: world.ann.accessToken,
+                raw: #"{"latitude": NaN, "longitude": 0, "placeName": "x"}"#)
+            #expect(nan.status == 400)
+            #expect(nan.problem != nil)
+            let missing = try await world.api.post(
+                GeoPaths.pins, token: world.ann.accessToken, json: ["placeName": "Nowhere"])
+            #expect(missing.problem?.code == "missing_location")
+            for bbox in ["NaN,0,1,1", "0,0,1,95", "-190,0,0,1", "0,10,1,5", "1,2,3", "a,b,c,d"] {
+                let map = try await world.api.get(GeoPaths.map + "?bbox=\(bbox)", token: world.ann.accessToken)
+                #expect(map.status == 400, "bbox \(bbox)")
+                #expect(map.problem != nil)
+            }
+            let moved = try await world.api.patch(
+                GeoPaths.pins + "/\(try await world.pin(world.ann, 1, 1))", token: world.ann.accessToken,
+                json: ["latitude": 100.0, "longitude": 0.0])
+            #expect(moved.problem?.code == "invalid_latitude")
+            let future = try await world.api.post(
+                GeoPaths.pins, token: world.ann.accessToken,
+                json: GeoWorld.NewPin(latitude: 1, longitude: 1, placeName: "x", visitedOn: "2999-01-01"))
+            #expect(future.problem?.code == "invalid_visited_on")
+        }
+    }
+
+    @Test func aBlockHidesEachOthersPinsBothWays() async throws {
+        try await GeoWorld.run { world in
+            // given
+            let annPin = try await world.pin(world.ann, 41.9, 12.5, "Rome")
+            let danPin = try await world.pin(world.dan, 41.9, 12.51, "Rome")
+            let catPin = try await world.pin(world.cat, 41.91, 12.5, "Rome")
+            #expect(
+                Set(try await world.map(world.ann, bbox: "12,41,13,42", zoom: 15).keys) == [annPin, danPin, catPin])
+            // when
+            try await world.block(world.dan, world.ann)
+            // then: neither sees the other's pin, by map, by id or by user
+            #expect(Set(try await world.map(world.ann, bbox: "12,41,13,42", zoom: 15).keys) == [annPin, catPin])
+            #expect(Set(try await world.map(world.dan, bbox: "12,41,13,42", zoom: 15).keys) == [danPin, catPin])
+            #expect(try await world.api.get(GeoPaths.pins + "/\(danPin)", token: world.ann.accessToken).status == 404)
+            #expect(try await world.api.get(GeoPaths.pins + "/\(annPin)", token: world.dan.accessToken).status == 404)
+            let list = try await world.api.get(GeoPaths.pins + "?userId=\(world.dan.id)", token: world.ann.accessToken)
+            #expect(list.status == 404)
+            // clustered views never show the blocked user's single pin either
+            let zoomedOut = try await world.map(world.ann, bbox: "12,41,13,42", zoom: 9)
+            #expect(!zoomedOut.values.contains { $0["userId"] as? String == world.dan.id })
+            let visitors = try await world.api.get(
+                GeoPaths.visitors + "?latitude=41.9&longitude=12.5&radius=5000", token: world.ann.accessToken)
+            let ids = (visitors.object["items"] as? [[String: Any]] ?? []).compactMap {
+                ($0["user"] as? [String: Any])?["id"] as? String
+            }
+            #expect(ids == [world.cat.id])
+        }
+    }
+}

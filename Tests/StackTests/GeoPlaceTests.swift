@@ -1,0 +1,105 @@
+import Foundation
+import PlatformKit
+import TestSupport
+import Testing
+
+/// Place search in the shipped gazetteer, pins from a confirmed place, and who visited it.
+@Suite struct GeoPlaceTests {
+    static func names(_ response: APIResponse) -> [String] {
+        (response.object["items"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    }
+
+    static func first(_ response: APIResponse) -> [String: Any] {
+        (response.object["items"] as? [[String: Any]])?.first ?? [:]
+    }
+
+    @Test func searchIgnoresAccentsAndCaseAndForgivesTypos() async throws {
+        try await GeoWorld.run(gazetteer: true) { world in
+            func search(_ query: String) async throws -> APIResponse {
+                let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
+                let response = try await world.api.get(
+                    GeoPaths.places + "?query=\(encoded)&limit=5", token: world.ann.accessToken)
+                #expect(response.status == 200, "\(query): \(response.text)")
+                return response
+            }
+            // accents either way
+            #expect(Self.first(try await search("zurich"))["name"] as? String == "Zürich")
+            #expect(Self.first(try await search("ZÜRICH"))["countryCode"] as? String == "CH")
+            #expect(Self.first(try await search("Sao Paulo"))["countryCode"] as? String == "BR")
+            // alternate names: the native spelling finds the English one
+            let munich = Self.first(try await search("München"))
+            #expect(munich["name"] as? String == "Munich")
+            #expect(munich["matchedName"] as? String == "München")
+            // the biggest place of a name comes first
+            let paris = Self.first(try await search("paris"))
+            #expect(paris["countryCode"] as? String == "FR")
+            // typing a prefix
+            #expect(Self.first(try await search("Barcel"))["name"] as? String == "Barcelona")
+            // typos
+            #expect(Self.first(try await search("Barcleona"))["name"] as? String == "Barcelona")
+            #expect(Self.first(try await search("Amsterdma"))["name"] as? String == "Amsterdam")
+            #expect(Self.first(try await search("Reykjavik"))["countryCode"] as? String == "IS")
+            // bad queries
+            let empty = try await world.api.get(GeoPaths.places + "?query=", token: world.ann.accessToken)
+            #expect(empty.status == 400)
+            let short = try await world.api.get(GeoPaths.places + "?query=a", token: world.ann.accessToken)
+            #expect(short.problem?.code == "invalid_query")
+            let syntax = try await search("\"OR* NEAR(")
+            #expect(syntax.status == 200)
+        }
+    }
+
+    @Test func aConfirmedPlaceBecomesAPinAndItsVisitorsAreListedFriendsFirst() async throws {
+        try await GeoWorld.run(gazetteer: true) { world in
+            // given: a candidate the client confirms
+            let lisbon = Self.first(
+                try await world.api.get(GeoPaths.places + "?query=lisboa", token: world.ann.accessToken))
+            let placeID = try #require(lisbon["id"] as? Int)
+            let pin = try await world.api.post(
+                GeoPaths.pins, token: world.cat.accessToken, json: GeoWorld.NewPin(placeId: Int64(placeID)))
+            #expect(pin.status == 201)
+            #expect(pin.object["placeName"] as? String == "Lisbon")
+            #expect(pin.object["countryCode"] as? String == "PT")
+            // raw coordinates get their country from the nearest city
+            let raw = try await world.api.post(
+                GeoPaths.pins, token: world.bob.accessToken,
+                json: GeoWorld.NewPin(latitude: 38.71, longitude: -9.13, placeName: "Alfama"))
+            #expect(raw.object["countryCode"] as? String == "PT")
+            try await world.pin(world.cat, 38.72, -9.14, "Baixa")
+            try await world.pin(world.dan, 38.73, -9.15, "Bairro Alto")
+            try await world.pin(world.ann, 38.70, -9.16, "Belém")
+            try await world.block(world.ann, world.dan)
+            let unknown = try await world.api.post(
+                GeoPaths.pins, token: world.ann.accessToken, json: GeoWorld.NewPin(placeId: 1))
+            #expect(unknown.problem?.code == "invalid_place_id")
+            // when
+            let visitors = try await world.api.get(
+                GeoPaths.visitors + "?placeId=\(placeID)", token: world.ann.accessToken)
+            // then: bob (friend) first, then cat (two pins); dan (blocked) and ann herself left out
+            #expect(visitors.status == 200)
+            let items = visitors.object["items"] as? [[String: Any]] ?? []
+            #expect(items.compactMap { ($0["user"] as? [String: Any])?["username"] as? String } == ["bob", "cat"])
+            #expect(items.compactMap { $0["friend"] as? Bool } == [true, false])
+            #expect(items.last?["pinCount"] as? Int == 2)
+            #expect(visitors.object["friendCount"] as? Int == 1)
+            #expect(visitors.object["otherCount"] as? Int == 1)
+            #expect((visitors.object["place"] as? [String: Any])?["name"] as? String == "Lisbon")
+            // pages
+            let firstPage = try await world.api.get(
+                GeoPaths.visitors + "?placeId=\(placeID)&limit=1", token: world.ann.accessToken)
+            let cursor = try #require(firstPage.object["nextCursor"] as? String)
+            let second = try await world.api.get(
+                GeoPaths.visitors + "?placeId=\(placeID)&limit=1&cursor=\(cursor)", token: world.ann.accessToken)
+            #expect(
+                (second.object["items"] as? [[String: Any]])?.compactMap {
+                    ($0["user"] as? [String: Any])?["username"] as? String
+                } == ["cat"])
+            let badRadius = try await world.api.get(
+                GeoPaths.visitors + "?latitude=0&longitude=0&radius=1000000", token: world.ann.accessToken)
+            #expect(badRadius.problem?.code == "invalid_radius")
+            let badPoint = try await world.api.get(
+                GeoPaths.visitors + "?latitude=NaN&longitude=0", token: world.ann.accessToken)
+            #expect(badPoint.problem?.code == "invalid_latitude")
+        }
+    }
+}

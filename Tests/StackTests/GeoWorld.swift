@@ -1,0 +1,106 @@
+import Foundation
+import GeoService
+import PlatformKit
+import SocialService
+import Synchronization
+import TestSupport
+import Testing
+
+/// The social graph at an address known only once the stack runs (geo starts before social).
+final class LateSocialGraph: SocialGraph {
+    private let target = Mutex<InternalSocialGraph?>(nil)
+
+    func connect(baseURL: String, token: String) {
+        target.withLock { $0 = InternalSocialGraph(baseURL: baseURL, token: token) }
+    }
+
+    private var graph: InternalSocialGraph {
+        get throws {
+            guard let graph = target.withLock({ $0 }) else { throw Problem.serviceUnavailable("social") }
+            return graph
+        }
+    }
+
+    func friendIDs(of viewer: String) async throws -> Set<String> {
+        try await graph.friendIDs(of: viewer)
+    }
+
+    func facts(of viewer: String, about others: [String]) async throws -> [String: SocialFacts] {
+        try await graph.facts(of: viewer, about: others)
+    }
+}
+
+/// A stack with the social and geo services, and four users: ann and bob are friends, cat is a stranger
+/// to both, dan is whoever a test blocks.
+struct GeoWorld {
+    let stack: TestStack
+    let ann: TestUser, bob: TestUser, cat: TestUser, dan: TestUser
+    var api: APIClient { stack.gateway }
+
+    static func run(gazetteer: Bool = false, _ body: (GeoWorld) async throws -> Void) async throws {
+        let graph = LateSocialGraph()
+        try await withTestStack(services: [
+            .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
+            .geo: { settings in
+                try await buildGeoApplication(
+                    GeoConfiguration(settings: settings, socialGraph: graph, loadGazetteer: gazetteer))
+            },
+        ]) { stack in
+            graph.connect(baseURL: stack.serviceURLs[.social]!, token: stack.internalToken)
+            let world = GeoWorld(
+                stack: stack, ann: try await stack.register("ann"), bob: try await stack.register("bob"),
+                cat: try await stack.register("cat"), dan: try await stack.register("dan"))
+            try await world.befriend(world.ann, world.bob)
+            try await body(world)
+        }
+    }
+
+    func befriend(_ a: TestUser, _ b: TestUser) async throws {
+        let sent = try await api.post(SocialPaths.friendRequests, token: a.accessToken, json: ["userId": b.id])
+        let id = try #require(sent.object["id"] as? String)
+        #expect(try await api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: b.accessToken).status == 200)
+    }
+
+    func block(_ blocker: TestUser, _ blocked: TestUser) async throws {
+        let response = try await api.send(.PUT, "\(SocialPaths.blocks)/\(blocked.id)", token: blocker.accessToken)
+        #expect(response.status == 204)
+    }
+
+    struct NewPin: Encodable, Sendable {
+        var latitude: Double?
+        var longitude: Double?
+        var placeName: String?
+        var placeId: Int64?
+        var note: String?
+        var visitedOn: String?
+    }
+
+    /// Pins a place and returns the pin's id.
+    @discardableResult
+    func pin(_ user: TestUser, _ latitude: Double, _ longitude: Double, _ name: String = "Somewhere") async throws
+        -> String
+    {
+        let response = try await api.post(
+            GeoPaths.pins, token: user.accessToken,
+            json: NewPin(latitude: latitude, longitude: longitude, placeName: name))
+        #expect(response.status == 201, "\(response.text)")
+        return try #require(response.object["id"] as? String)
+    }
+
+    /// The map's features for a viewer, keyed by pin id (single pins) or cluster id.
+    func map(_ viewer: TestUser, bbox: String, zoom: Int? = nil, filter: String? = nil) async throws
+        -> [String: [String: Any]]
+    {
+        var path = GeoPaths.map + "?bbox=\(bbox)"
+        if let zoom { path += "&zoom=\(zoom)" }
+        if let filter { path += "&filter=\(filter)" }
+        let response = try await api.get(path, token: viewer.accessToken)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.object["type"] as? String == "FeatureCollection")
+        var features: [String: [String: Any]] = [:]
+        for feature in response.object["features"] as? [[String: Any]] ?? [] {
+            features[feature["id"] as? String ?? ""] = feature["properties"] as? [String: Any] ?? [:]
+        }
+        return features
+    }
+}
