@@ -50,41 +50,48 @@ print("gazetteer loaded in \(ContinuousClock.now - loadStart)")
 
 // Cities by population, to draw pins where people travel.
 let pool = try DatabasePool(path: databasePath)
-let cities = try await pool.read { db in
+let cities = try pool.read { db in
     try Row.fetchAll(db, sql: "SELECT latitude, longitude, population, name FROM places ORDER BY population DESC")
-        .map {
-            (latitude: $0[0] as Double, longitude: $0[1] as Double, population: $0[2] as Int, name: $0[3] as String)
+        .map { (latitude: $0[0] as Double, longitude: $0[1] as Double, population: $0[2] as Int, name: $0[3] as String) }
+}
+
+/// Draws a city with probability proportional to its population.
+struct CitySampler {
+    let cumulative: [Int]
+
+    init(_ populations: [Int]) {
+        var running = 0
+        cumulative = populations.map {
+            running += $0
+            return running
         }
-}
-var cumulative: [Int] = []
-var total = 0
-for city in cities {
-    total += city.population
-    cumulative.append(total)
-}
-var random = SystemRandomNumberGenerator()
-func randomCity() -> Int {
-    let target = Int.random(in: 0..<total, using: &random)
-    var low = 0
-    var high = cumulative.count - 1
-    while low < high {
-        let middle = (low + high) / 2
-        if cumulative[middle] > target { high = middle } else { low = middle + 1 }
     }
-    return low
+
+    func next(using random: inout some RandomNumberGenerator) -> Int {
+        let target = Int.random(in: 0..<(cumulative.last ?? 1), using: &random)
+        var low = 0
+        var high = cumulative.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if cumulative[middle] > target { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
 }
+let sampler = CitySampler(cities.map(\.population))
 
 print("seeding \(pinCount) pins of \(userCount) users ...")
 let seedStart = ContinuousClock.now
 let now = Date()
-try await pool.write { db in
+try pool.write { db in
+    var random = SystemRandomNumberGenerator()
     let insert = try db.makeStatement(
         sql: """
             INSERT INTO pins (user_id, latitude, longitude, place_name, country_code, created_at, updated_at)
             VALUES (?, ?, ?, ?, NULL, ?, ?)
             """)
     for index in 0..<pinCount {
-        let city = cities[randomCity()]
+        let city = cities[sampler.next(using: &random)]
         let latitude = min(90, max(-90, city.latitude + Double.random(in: -0.08...0.08, using: &random)))
         var longitude = city.longitude + Double.random(in: -0.1...0.1, using: &random)
         if longitude > 180 { longitude -= 360 }
@@ -92,7 +99,7 @@ try await pool.write { db in
         try insert.execute(arguments: ["u\(index % userCount)", latitude, longitude, city.name, now, now])
     }
 }
-try await pool.write { db in try db.execute(sql: "ANALYZE") }
+try pool.write { db in try db.execute(sql: "ANALYZE") }
 try pool.close()
 print("seeded in \(ContinuousClock.now - seedStart)")
 

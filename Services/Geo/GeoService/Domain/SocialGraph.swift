@@ -28,13 +28,17 @@ public struct InternalSocialGraph: SocialGraph {
     /// The social service answers at most this many users per call.
     static let batchSize = 10_000
 
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
     public init(baseURL: String, token: String) {
         self.client = InternalClient(service: .social, baseURL: baseURL, token: token)
     }
 
     public func friendIDs(of viewer: String) async throws -> Set<String> {
         struct Reply: Decodable { var ids: [String] }
-        let user = viewer.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        // Unreserved characters stay as they are (ids are UUIDs): the router matches the raw segment.
+        let user = viewer.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
         do {
             return Set(try await client.get(SocialPaths.internalUsers + "/\(user)/friend-ids", as: Reply.self).ids)
         } catch let error as InternalCallError {
