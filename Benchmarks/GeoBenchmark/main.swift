@@ -52,7 +52,9 @@ print("gazetteer loaded in \(ContinuousClock.now - loadStart)")
 let pool = try DatabasePool(path: databasePath)
 let cities = try pool.read { db in
     try Row.fetchAll(db, sql: "SELECT latitude, longitude, population, name FROM places ORDER BY population DESC")
-        .map { (latitude: $0[0] as Double, longitude: $0[1] as Double, population: $0[2] as Int, name: $0[3] as String) }
+        .map {
+            (latitude: $0[0] as Double, longitude: $0[1] as Double, population: $0[2] as Int, name: $0[3] as String)
+        }
 }
 
 /// Draws a city with probability proportional to its population.

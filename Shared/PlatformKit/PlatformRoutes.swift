@@ -85,6 +85,8 @@ public enum GeoPaths {
     public static let visitors = prefix + "/visitors"
     /// My map colours per category.
     public static let colors = prefix + "/colors"
+    /// Whether strangers see my name in who-visited lists.
+    public static let privacy = prefix + "/privacy"
 }
 
 /// The notifications service's paths, public and internal.

@@ -75,3 +75,36 @@ import Testing
         #expect(PlaceMatching.tolerance("barcleona") == 2)
     }
 }
+
+@Suite struct MapZoomTests {
+    @Test func theGridIsNeverFinerThanAboutSixtyFourCellsAcrossTheBox() throws {
+        let world = BoundingBox(west: -180, south: -85, east: 180, north: 85)
+        #expect(MapController.fittingZoom(world) == 0)
+        #expect(MapController.grid(zoom: 12, box: world).zoom == 2)
+        let city = BoundingBox(west: 2.2, south: 48.8, east: 2.5, north: 48.9)
+        #expect(MapController.grid(zoom: 11, box: city).zoom == 11)
+        let across = BoundingBox(west: 170, south: -10, east: -170, north: 10)
+        #expect(MapController.fittingZoom(across) == 4)
+        #expect(try MapController.zoom(nil, box: city) == 10)
+        #expect(throws: Problem.self) { try MapController.zoom("23", box: city) }
+        #expect(throws: Problem.self) { try MapController.zoom("two", box: city) }
+    }
+
+    @Test func myPinsAreClusteredInMemoryOnTheSameGrid() {
+        let points =
+            (0..<5).map {
+                MapPoint(id: Int64($0), userId: $0 < 3 ? "me" : "friend", latitude: 10, longitude: 10, placeName: "x")
+            } + [MapPoint(id: 9, userId: "me", latitude: -40, longitude: 100, placeName: "y")]
+        let world = BoundingBox(west: -180, south: -85, east: 180, north: 85)
+        let map = MapController.personal(points, zoom: 2, box: world, viewer: "me", scheme: ColorScheme())
+        #expect(map.clustered)
+        let cluster = map.features.first { $0.properties.cluster }
+        #expect(cluster?.properties.pointCount == 5)
+        #expect(cluster?.properties.ownCount == 3)
+        #expect(cluster?.properties.friendCount == 2)
+        #expect(map.features.contains { $0.properties.pinId == "9" && $0.properties.color == "#e53935" })
+        let zoomedIn = MapController.personal(points, zoom: 16, box: world, viewer: "me", scheme: ColorScheme())
+        #expect(!zoomedIn.clustered)
+        #expect(zoomedIn.features.count == 6)
+    }
+}

@@ -103,3 +103,34 @@ import Testing
         }
     }
 }
+
+/// Strangers who asked not to be named are counted in who-visited lists, not listed; friends still see them.
+@Suite struct GeoVisitorPrivacyTests {
+    @Test func strangersWhoOptedOutAreCountedButNotNamed() async throws {
+        try await GeoWorld.run { world in
+            // given: bob (ann's friend) and cat (a stranger to ann) both pinned Cusco; both opt out
+            try await world.pin(world.bob, -13.53, -71.97, "Cusco")
+            try await world.pin(world.cat, -13.52, -71.98, "Cusco")
+            for user in [world.bob, world.cat] {
+                let set = try await world.api.send(
+                    .PUT, GeoPaths.privacy, token: user.accessToken, json: ["listedToStrangers": false])
+                #expect(set.object["listedToStrangers"] as? Bool == false)
+            }
+            #expect(
+                try await world.api.get(GeoPaths.privacy, token: world.cat.accessToken).object["listedToStrangers"]
+                    as? Bool == false)
+            // when
+            let visitors = try await world.api.get(
+                GeoPaths.visitors + "?latitude=-13.53&longitude=-71.97&radius=5000", token: world.ann.accessToken)
+            // then: bob is a friend, so he is named; cat is only counted
+            let names = (visitors.object["items"] as? [[String: Any]] ?? []).compactMap {
+                ($0["user"] as? [String: Any])?["username"] as? String
+            }
+            #expect(names == ["bob"])
+            #expect(visitors.object["hiddenCount"] as? Int == 1)
+            let bad = try await world.api.send(
+                .PUT, GeoPaths.privacy, token: world.ann.accessToken, json: ["listedToStrangers": "maybe"])
+            #expect(bad.status == 400)
+        }
+    }
+}

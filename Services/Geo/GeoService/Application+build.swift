@@ -29,6 +29,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     MapController(database: database, graph: graph).addRoutes(to: signedIn)
     PlacesController(database: database, graph: graph, directory: directory).addRoutes(to: signedIn)
     ColorsController(database: database).addRoutes(to: signedIn)
+    PrivacyController(database: database).addRoutes(to: signedIn)
     return ServiceApplication.application(router: router, settings: settings)
 }
 

@@ -61,12 +61,15 @@ struct PlacesController {
         var radius: Double
         var friendCount: Int
         var otherCount: Int
+        /// Strangers who pinned it but asked not to be named to strangers: counted, not listed.
+        var hiddenCount: Int
         var items: [Visitor]
         var nextCursor: String?
     }
 
     /// Who pinned a place (`placeId`) or the area around a point (`latitude`, `longitude`), within `radius`
-    /// metres: friends first, then by how many pins they have there; users blocked either way are left out.
+    /// metres: friends first, then by how many pins they have there; users blocked either way are left out,
+    /// strangers who asked not to be named are only counted.
     @Sendable func visitors(_ request: Request, context: AuthenticatedContext) async throws -> VisitorsPage {
         let query = request.uri.queryParameters
         let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
@@ -104,9 +107,12 @@ struct PlacesController {
             byUser[point.userId] = (current.count + 1, min(current.distance, distance))
         }
         let facts = byUser.isEmpty ? [:] : try await graph.facts(of: viewer, about: byUser.keys.sorted())
+        let visible = byUser.filter { facts[$0.key]?.blocked != true }
+        let unlisted = try await database.unlistedToStrangers(
+            among: visible.keys.filter { facts[$0]?.friends != true }.sorted())
         let ranked =
-            byUser
-            .filter { facts[$0.key]?.blocked != true }
+            visible
+            .filter { !unlisted.contains($0.key) }
             .map {
                 (id: $0.key, friend: facts[$0.key]?.friends == true, count: $0.value.count, distance: $0.value.distance)
             }
@@ -127,7 +133,7 @@ struct PlacesController {
         let friendCount = ranked.count { $0.friend }
         return VisitorsPage(
             place: place.map { PlaceView($0) }, latitude: latitude, longitude: longitude, radius: radius,
-            friendCount: friendCount, otherCount: ranked.count - friendCount,
+            friendCount: friendCount, otherCount: ranked.count - friendCount, hiddenCount: unlisted.count,
             items: slice.compactMap { visitor in
                 // A user deleted since pinning has no profile any more: left out.
                 profiles[visitor.id].map {

@@ -134,6 +134,39 @@ struct GeoDatabase: Sendable {
         }
     }
 
+    // MARK: Privacy
+
+    func isListedToStrangers(_ userID: String) async throws -> Bool {
+        try await writer.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT listed_to_strangers FROM privacy WHERE user_id = ?", arguments: [userID]) ?? true
+        }
+    }
+
+    func setListedToStrangers(_ userID: String, _ listed: Bool) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO privacy (user_id, listed_to_strangers) VALUES (?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET listed_to_strangers = excluded.listed_to_strangers
+                    """, arguments: [userID, listed])
+        }
+    }
+
+    /// Those of `userIDs` who asked not to be named to strangers.
+    func unlistedToStrangers(among userIDs: [String]) async throws -> Set<String> {
+        guard !userIDs.isEmpty else { return [] }
+        return try await writer.read { db in
+            Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT user_id FROM privacy
+                        WHERE listed_to_strangers = 0 AND user_id IN (SELECT value FROM json_each(?))
+                        """, arguments: [Self.jsonArray(userIDs)]))
+        }
+    }
+
     static func jsonArray<T: Encodable>(_ values: [T]) -> String {
         String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
     }

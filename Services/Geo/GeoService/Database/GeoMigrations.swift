@@ -66,7 +66,8 @@ enum GeoMigrations {
                         DELETE FROM pin_cells WHERE count <= 0;
                     END;
 
-                    CREATE TRIGGER pins_moved AFTER UPDATE OF latitude, longitude ON pins BEGIN
+                    CREATE TRIGGER pins_moved AFTER UPDATE OF latitude, longitude ON pins
+                    WHEN OLD.latitude IS NOT NEW.latitude OR OLD.longitude IS NOT NEW.longitude BEGIN
                         UPDATE pins_rtree SET min_lat = NEW.latitude, max_lat = NEW.latitude,
                             min_lon = NEW.longitude, max_lon = NEW.longitude WHERE id = NEW.id;
                         UPDATE pin_cells SET count = count - 1, sum_lat = sum_lat - OLD.latitude,
@@ -111,6 +112,12 @@ enum GeoMigrations {
                         PRIMARY KEY (user_id, pin_id)
                     ) WITHOUT ROWID;
                     CREATE INDEX pin_colors_by_pin ON pin_colors(pin_id);
+
+                    -- Whether strangers may see my name in who-visited lists (friends always may); no row: yes.
+                    CREATE TABLE privacy (
+                        user_id TEXT PRIMARY KEY,
+                        listed_to_strangers INTEGER NOT NULL
+                    );
 
                     -- The gazetteer (GeoNames cities15000), loaded once from the shipped TSV.
                     CREATE TABLE places (
