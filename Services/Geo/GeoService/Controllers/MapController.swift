@@ -7,8 +7,9 @@ import ServiceKit
 struct MapController {
     let database: GeoDatabase
     let graph: any SocialGraph
-    /// A viewport shows at most this many single pins; beyond it the server clusters even when zoomed in.
-    static let maximumPoints = 2_000
+    /// A viewport shows at most this many single pins (a readable map, a small answer); beyond it the server
+    /// clusters even when zoomed in.
+    static let maximumPoints = 500
     /// My pins and my friends' pins read for one viewport (overlay counts and the mine/friends filters).
     static let maximumPersonalPoints = 100_000
 

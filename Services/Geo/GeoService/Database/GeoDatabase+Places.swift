@@ -46,7 +46,7 @@ extension GeoDatabase {
     }
 
     /// Places whose names match the folded query word by word (prefixes allowed), best match then biggest
-    /// first; when fewer than `limit` match, names within a few typos fill up the list.
+    /// first; when no name equals or starts with the query, names within a few typos fill up the list.
     func searchPlaces(folded: String, limit: Int) async throws -> [PlaceHit] {
         try await writer.read { db in
             var hits: [PlaceHit] = []
@@ -69,7 +69,10 @@ extension GeoDatabase {
                     if seen.insert(hit.place.id).inserted { hits.append(hit) }
                 }
             }
-            guard hits.count < limit, let trigrams = PlaceMatching.trigramQuery(folded) else { return hits }
+            // Typos are looked for only when no name equals or starts with the query.
+            guard !hits.contains(where: { $0.quality <= 1 }), let trigrams = PlaceMatching.trigramQuery(folded) else {
+                return hits
+            }
             let tolerance = PlaceMatching.tolerance(folded)
             guard tolerance > 0 else { return hits }
             var fuzzy: [PlaceHit] = []
@@ -81,7 +84,7 @@ extension GeoDatabase {
                         FROM place_names_trigram t JOIN place_names n ON n.id = t.rowid JOIN places p ON p.id = n.place_id
                         WHERE place_names_trigram MATCH ?
                         ORDER BY t.rank
-                        LIMIT 300
+                        LIMIT 200
                         """), arguments: [trigrams])
             while let row = try rows.next() {
                 let distance = PlaceMatching.typoDistance(query: folded, name: row[8])
