@@ -4,6 +4,7 @@
 import Configuration
 import Foundation
 import GatewayService
+import HabitsService
 import HouseholdService
 import IdentityService
 import Logging
@@ -25,6 +26,7 @@ let services: [any Service] = [
     try await buildSocialApplication(SocialConfiguration(reader: reader(port: ServiceName.social.defaultPort))),
     try await buildHouseholdApplication(
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
+    try await buildHabitsApplication(HabitsConfiguration(reader: reader(port: ServiceName.habits.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]
 

@@ -72,6 +72,18 @@ public enum HouseholdPaths {
     public static let households = "/v1/households"
 }
 
+/// The habit tracker's public paths.
+public enum HabitsPaths {
+    public static let habits = "/v1/habits"
+    public static let preferences = habits + "/preferences"
+    public static let today = habits + "/today"
+    public static let following = habits + "/following"
+    public static let events = habits + "/events"
+    public static let history = habits + "/history"
+    /// The history as GeoJSON for the map.
+    public static let historyMap = habits + "/history/map"
+}
+
 /// Which service owns which public path prefix, and which paths need no access token.
 /// The gateway routes with this table; it is the one place a new service's routes are added.
 public enum RouteTable {
@@ -95,6 +107,7 @@ public enum RouteTable {
         Entry("/v1/users", .identity),
         Entry(SocialPaths.prefix, .social),
         Entry(HouseholdPaths.households, .household),
+        Entry(HabitsPaths.habits, .habits),
     ]
 
     /// Paths reachable without an access token (exact match).

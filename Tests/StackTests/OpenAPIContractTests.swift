@@ -1,4 +1,5 @@
 import Foundation
+import HabitsService
 import HouseholdService
 import PlatformKit
 import SocialService
@@ -10,10 +11,18 @@ import Testing
 /// one of the statuses the document lists for it.
 @Suite struct OpenAPIContractTests {
     @Test func everyDocumentedOperationAnswersAsDocumented() async throws {
+        let social = LateSocialURL()
         try await withTestStack(services: [
             .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
+            .habits: { settings in
+                try await buildHabitsApplication(
+                    HabitsConfiguration(
+                        settings: settings,
+                        followGraph: SocialFollowGraph(socialURL: { social.url }, token: settings.internalToken)))
+            },
         ]) { stack in
+            social.url = stack.serviceURLs[.social] ?? ""
             let alice = try await stack.register("alice")
             let document = try await stack.gateway.get("/openapi.json")
             let paths = try #require(document.object["paths"] as? [String: [String: Any]])
