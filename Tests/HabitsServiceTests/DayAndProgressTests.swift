@@ -37,6 +37,17 @@ import Testing
     }
 }
 
+@Suite struct DaySetTests {
+    @Test func membershipAcrossWordsAndDuplicates() {
+        let numbers = [-70, -1, 0, 63, 64, 200, 200]
+        let set = DaySet(numbers.map(Day.init(number:)))
+        #expect(set.count == 6)
+        #expect(set.days.map(\.number) == [-70, -1, 0, 63, 64, 200])
+        for n in -80...210 { #expect(set.contains(Day(number: n)) == numbers.contains(n)) }
+        #expect(!DaySet([Day]()).contains(Day(number: 0)))
+    }
+}
+
 @Suite struct WeekdaysTests {
     @Test func namesRoundTripAndAtLeastOneDayIsNeeded() throws {
         let days = try Weekdays(names: ["MON", "fri", "sun"])
@@ -54,7 +65,7 @@ import Testing
     func progress(_ weekdays: [String], today: String, done: [String]) throws -> HabitProgress {
         HabitProgress(
             weekdays: try Weekdays(names: weekdays), start: start, today: try #require(Day(today)),
-            done: Set(done.compactMap { Day($0) }))
+            done: DaySet(done.compactMap { Day($0) }))
     }
 
     @Test func restDaysNeitherBreakStreaksNorMoveTheScore() throws {

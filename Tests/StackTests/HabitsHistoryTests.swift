@@ -1,4 +1,5 @@
 import Foundation
+import HabitsService
 import PlatformKit
 import TestSupport
 import Testing
@@ -137,6 +138,27 @@ import Testing
                     .status == 204)
             #expect(try await events("friends").isEmpty)
             #expect(world.items(try await world.api.get(HabitsPaths.following, token: token)).isEmpty)
+        }
+    }
+}
+
+@Suite struct HabitsSocialOutageTests {
+    @Test func anUnreachableSocialServiceIsA503NotAHang() async throws {
+        try await withTestStack(services: [
+            .habits: { settings in
+                try await buildHabitsApplication(
+                    HabitsConfiguration(settings: settings, socialURL: "http://127.0.0.1:1"))
+            }
+        ]) { stack in
+            let ann = try await stack.register("ann")
+            for path in [HabitsPaths.following, HabitsPaths.history + "?tab=friends", HabitsPaths.history + "?tab=all"]
+            {
+                let response = try await stack.gateway.get(path, token: ann.accessToken)
+                #expect(response.status == 503)
+                #expect(response.problem?.code == "service_unavailable")
+            }
+            // my own tab does not need the social graph
+            #expect(try await stack.gateway.get(HabitsPaths.history, token: ann.accessToken).status == 200)
         }
     }
 }

@@ -70,8 +70,8 @@ struct HabitsController {
         guard let weekdays = input.weekdays else { throw Problem.invalidField("weekdays", "choose at least one day.") }
         let me = context.user.userID
         let now = clock.now
-        var start = try await Self.today(of: me, database, clock)
-        if let startDate = input.startDate { start = try Self.startDate(startDate) }
+        let today = try await Self.today(of: me, database, clock)
+        let start = try input.startDate.map { try Self.startDate($0, today: today) } ?? today
         let habit = HabitRow(
             id: UUID().uuidString.lowercased(), userId: me, title: try Self.title(title),
             reason: try Self.reason(input.reason ?? ""), weekdays: try Weekdays(names: weekdays).bits,
@@ -91,8 +91,9 @@ struct HabitsController {
         let title = try input.title.map(Self.title)
         let reason = try input.reason.map(Self.reason)
         let weekdays = try input.weekdays.map { try Weekdays(names: $0) }
-        let start = try input.startDate.map(Self.startDate)
         let id = try context.parameters.require("habit")
+        let today = try await Self.today(of: context.user.userID, database, clock)
+        let start = try input.startDate.map { try Self.startDate($0, today: today) }
         _ = try await database.updateHabit(id, owner: context.user.userID, now: clock.now) { habit in
             if let title { habit.title = title }
             if let reason { habit.reason = reason }
@@ -140,20 +141,16 @@ struct HabitsController {
 
     private func view(_ id: String, of owner: String) async throws -> HabitView {
         let today = try await Self.today(of: owner, database, clock)
-        let habit = try await database.habit(id, owner: owner)
-        guard
-            let entry = try await Self.withStatus(database, users: [owner], todays: [owner: today]).first(where: {
-                $0.habit.id == habit.id
-            })
+        guard let entry = try await Self.withStatus(database, users: [owner], only: id, todays: [owner: today]).first
         else { throw Problem.notFound("The habit") }
         return HabitView(entry.habit, status: entry.status)
     }
 
-    static func withStatus(_ database: HabitsDatabase, users: [String], todays: [String: Day]) async throws
-        -> [(habit: HabitRow, status: HabitProgress.Status)]
-    {
+    static func withStatus(
+        _ database: HabitsDatabase, users: [String], only habitID: String? = nil, todays: [String: Day]
+    ) async throws -> [(habit: HabitRow, status: HabitProgress.Status)] {
         let since = todays.mapValues { $0.adding(days: 1 - HabitProgress.statusWindowDays) }
-        return try await database.habits(of: users, eventsSince: since).map { entry in
+        return try await database.habits(of: users, only: habitID, eventsSince: since).map { entry in
             let progress = HabitProgress(
                 weekdays: entry.habit.schedule, start: entry.habit.start,
                 today: todays[entry.habit.userId] ?? Day(number: 0), done: entry.recentDays)
@@ -171,8 +168,15 @@ struct HabitsController {
         try Validate.text(value, field: "reason", min: 0, max: 30)
     }
 
-    static func startDate(_ value: String) throws -> Day {
+    /// The earliest start date: statistics walk every day from the start, so it is bounded.
+    static let earliestStart = Day("2000-01-01")!
+
+    /// A start from 2000-01-01 to a year from today.
+    static func startDate(_ value: String, today: Day) throws -> Day {
         guard let day = Day(value) else { throw Problem.invalidField("startDate", "must be a day as YYYY-MM-DD.") }
+        guard day >= earliestStart, day <= today.adding(days: 366) else {
+            throw Problem.invalidField("startDate", "must be from 2000-01-01 to a year from today.")
+        }
         return day
     }
 }

@@ -45,26 +45,53 @@ extension HabitsDatabase {
                     AND distance_m(e.latitude, e.longitude, \(near.latitude), \(near.longitude)) <= \(Geo.nearRadius)
                     """)
             }
+            // Only the cursor: the per-user ranges can be read from the index alone.
+            let keysOnly = conditions.isEmpty
             if let after {
                 conditions.append("e.day <= \(after.day) AND (e.day < \(after.day) OR e.id < \(after.id))")
             }
-            let source: SQL =
-                filter.latestPerHabit
-                ? """
-                habits h JOIN events e ON e.id = (
-                    SELECT id FROM events WHERE habit_id = h.id ORDER BY day DESC, id DESC LIMIT 1)
-                WHERE h.user_id IN \(filter.users)
-                """
-                : "events e JOIN habits h ON h.id = e.habit_id WHERE e.user_id IN \(filter.users)"
             let extra: SQL = conditions.isEmpty ? "" : " AND " + conditions.joined(separator: " AND ")
-            return try EventListRow.fetchAll(
-                db,
-                SQLRequest(
-                    literal:
-                        "SELECT \(Self.listColumns) FROM \(source)\(extra) ORDER BY e.day DESC, e.id DESC LIMIT \(limit)"
-                ))
+            let order: SQL = "ORDER BY e.day DESC, e.id DESC LIMIT \(limit)"
+            let sql: SQL
+            if filter.latestPerHabit {
+                sql = """
+                    SELECT \(Self.listColumns) FROM habits h JOIN events e ON e.id = (
+                        SELECT id FROM events WHERE habit_id = h.id ORDER BY day DESC, id DESC LIMIT 1)
+                    WHERE h.user_id IN \(filter.users)\(extra) \(order)
+                    """
+            } else if filter.users.count == 1 || filter.users.count > Self.maximumMergedUsers {
+                sql = """
+                    SELECT \(Self.listColumns) FROM events e JOIN habits h ON h.id = e.habit_id
+                    WHERE e.user_id IN \(filter.users)\(extra) \(order)
+                    """
+            } else if keysOnly {
+                // Several users, no filter: each user's newest (day, id) keys straight from the index, cut to
+                // the page size and merged; only the page's rows are then read.
+                let parts: [SQL] = filter.users.map { user in
+                    "SELECT * FROM (SELECT e.day, e.id FROM events e WHERE e.user_id = \(user)\(extra) \(order))"
+                }
+                sql = """
+                    SELECT \(Self.listColumns) FROM (\(parts.joined(separator: " UNION ALL ")) ORDER BY 1 DESC, 2 DESC
+                        LIMIT \(limit)) k
+                    JOIN events e ON e.id = k.id JOIN habits h ON h.id = e.habit_id \(order)
+                    """
+            } else {
+                // Several users: one index range per user, each cut to the page size, then merged. Sorting
+                // everyone's whole history to keep one page would read thousands of rows.
+                let parts: [SQL] = filter.users.map { user in
+                    "SELECT * FROM (SELECT e.* FROM events e WHERE e.user_id = \(user)\(extra) \(order))"
+                }
+                sql = """
+                    SELECT \(Self.listColumns) FROM (\(parts.joined(separator: " UNION ALL "))) e
+                    JOIN habits h ON h.id = e.habit_id \(order)
+                    """
+            }
+            return try EventListRow.fetchAll(db, SQLRequest(literal: sql))
         }
     }
+
+    /// Above this many users a page is one sorted scan (SQLite allows 500 terms in a compound SELECT).
+    static let maximumMergedUsers = 400
 
     /// `distance_m(lat1, lon1, lat2, lon2)`: the haversine distance in metres, for the exact "near" test
     /// after the R*Tree's bounding box.

@@ -13,10 +13,6 @@ struct HabitsDatabase: Sendable {
         self.writer = try ServiceDatabase.open(location, migrator: HabitsMigrations.migrator)
     }
 
-    init(writer: any DatabaseWriter) {
-        self.writer = writer
-    }
-
     // MARK: Preferences
 
     static let defaultTimeZone = "UTC"
@@ -57,17 +53,23 @@ struct HabitsDatabase: Sendable {
         return habit
     }
 
-    /// The habits of these users, oldest first, each with the days it has events on since `since`
-    /// (for its status) and whether it has any event at all.
-    func habits(of userIDs: [String], eventsSince since: [String: Day]) async throws -> [HabitWithRecentDays] {
+    /// The habits of these users (or just `habitID` among them), oldest first, each with the days it has
+    /// events on since `since` (for its status) and whether it has any event at all.
+    func habits(of userIDs: [String], only habitID: String? = nil, eventsSince since: [String: Day]) async throws
+        -> [HabitWithRecentDays]
+    {
         guard !userIDs.isEmpty else { return [] }
         return try await writer.read { db in
+            let only: SQL = habitID.map { id -> SQL in "AND id = \(id)" } ?? ""
             let habits = try HabitRow.fetchAll(
-                db, SQLRequest(literal: "SELECT * FROM habits WHERE user_id IN \(userIDs) ORDER BY created_at, id"))
+                db,
+                SQLRequest(
+                    literal: "SELECT * FROM habits WHERE user_id IN \(userIDs) \(only) ORDER BY created_at, rowid"))
             return try habits.map { habit in
                 let from = since[habit.userId]?.description ?? "0000-00-00"
-                let days = try String.fetchAll(
-                    db, sql: "SELECT day FROM events WHERE habit_id = ? AND day >= ?", arguments: [habit.id, from])
+                let days = try Int.fetchAll(
+                    db, sql: "SELECT \(Self.dayNumber) FROM events WHERE habit_id = ? AND day >= ?",
+                    arguments: [habit.id, from])
                 var hasEvents = !days.isEmpty
                 if !hasEvents {
                     hasEvents =
@@ -76,7 +78,7 @@ struct HabitsDatabase: Sendable {
                         ?? false
                 }
                 return HabitWithRecentDays(
-                    habit: habit, recentDays: Set(days.compactMap { Day($0) }), hasEvents: hasEvents)
+                    habit: habit, recentDays: DaySet(days.map(Day.init(number:))), hasEvents: hasEvents)
             }
         }
     }
@@ -111,25 +113,30 @@ struct HabitsDatabase: Sendable {
                     SELECT * FROM habits h
                     WHERE h.user_id = ? AND (h.weekdays & ?) != 0 AND h.start_date <= ?
                       AND NOT EXISTS (SELECT 1 FROM events e WHERE e.habit_id = h.id AND e.day = ?)
-                    ORDER BY h.created_at, h.id
+                    ORDER BY h.created_at, h.rowid
                     """,
                 arguments: [userID, 1 << (today.isoWeekday - 1), today.description, today.description])
         }
     }
 
     /// The days my habit has events on, for its statistics.
-    func eventDays(of habitID: String, owner: String) async throws -> (HabitRow, Set<Day>) {
+    func eventDays(of habitID: String, owner: String) async throws -> (HabitRow, DaySet) {
         try await writer.read { db in
             let habit = try Self.habit(db, habitID, owner: owner)
-            let days = try String.fetchAll(db, sql: "SELECT day FROM events WHERE habit_id = ?", arguments: [habitID])
-            return (habit, Set(days.compactMap { Day($0) }))
+            let days = try Int.fetchAll(
+                db, sql: "SELECT \(Self.dayNumber) FROM events WHERE habit_id = ?", arguments: [habitID])
+            return (habit, DaySet(days.map(Day.init(number:))))
         }
     }
+
+    /// An event's day as days since 1970-01-01, computed by SQLite (julianday of 1970-01-01 is 2440587.5),
+    /// so five years of events need no date parsing in Swift.
+    static let dayNumber = "CAST(julianday(day) - 2440587.5 AS INTEGER)"
 }
 
 /// A habit with what its status needs.
 struct HabitWithRecentDays: Sendable {
     var habit: HabitRow
-    var recentDays: Set<Day>
+    var recentDays: DaySet
     var hasEvents: Bool
 }

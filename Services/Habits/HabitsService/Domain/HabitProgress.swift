@@ -8,16 +8,19 @@ struct HabitProgress: Sendable {
     let start: Day
     let today: Day
     /// Days that have an event.
-    let done: Set<Day>
+    let done: DaySet
 
     /// Due days from `from` through `to` (clamped to start ... today), oldest first; today only if done.
     func dueDays(from: Day, to: Day) -> [Day] {
         let first = max(from, start)
         let last = min(to, today)
         guard first <= last else { return [] }
-        return (first.number...last.number).lazy.map(Day.init(number:)).filter {
-            weekdays.contains($0) && ($0 < today || done.contains($0))
+        var days: [Day] = []
+        for number in first.number...last.number {
+            let day = Day(number: number)
+            if weekdays.contains(day) && (day < today || done.contains(day)) { days.append(day) }
         }
+        return days
     }
 
     // MARK: Status
@@ -83,7 +86,7 @@ struct HabitProgress: Sendable {
     func weeklyCompletions(weeks: Int) -> [(weekStart: Day, completions: Int)] {
         let thisWeek = today.weekStart
         var counts: [Int: Int] = [:]
-        for day in done { counts[day.weekStart.number, default: 0] += 1 }
+        for day in done.days { counts[day.weekStart.number, default: 0] += 1 }
         return (0..<weeks).reversed().map { back in
             let week = thisWeek.adding(days: -7 * back)
             return (week, counts[week.number] ?? 0)
