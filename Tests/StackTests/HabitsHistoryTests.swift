@@ -113,6 +113,13 @@ import Testing
                     "Bob runs 2027-01-01",
                 ])
             #expect(try await events("mine") == ["Ann yoga 2027-01-05"])
+            // pages of the all tab continue where the last one ended
+            let firstPage = try await world.api.get(HabitsPaths.history + "?tab=all&limit=2", token: token)
+            #expect(world.items(firstPage).compactMap { $0["date"] as? String } == ["2027-01-05", "2027-01-03"])
+            let next = try #require(firstPage.object["nextCursor"] as? String)
+            let secondPage = try await world.api.get(
+                HabitsPaths.history + "?tab=all&limit=2&cursor=\(next)", token: token)
+            #expect(world.items(secondPage).compactMap { $0["habitTitle"] as? String } == ["Bob reads", "Bob runs"])
             // filters apply to the friends tab too
             let filtered = try await world.api.get(HabitsPaths.history + "?tab=friends&habit=\(bobRead)", token: token)
             #expect(world.items(filtered).count == 1)

@@ -45,8 +45,6 @@ extension HabitsDatabase {
                     AND distance_m(e.latitude, e.longitude, \(near.latitude), \(near.longitude)) <= \(Geo.nearRadius)
                     """)
             }
-            // Only the cursor: the per-user ranges can be read from the index alone.
-            let keysOnly = conditions.isEmpty
             if let after {
                 conditions.append("e.day <= \(after.day) AND (e.day < \(after.day) OR e.id < \(after.id))")
             }
@@ -59,39 +57,33 @@ extension HabitsDatabase {
                         SELECT id FROM events WHERE habit_id = h.id ORDER BY day DESC, id DESC LIMIT 1)
                     WHERE h.user_id IN \(filter.users)\(extra) \(order)
                     """
-            } else if filter.users.count == 1 || filter.users.count > Self.maximumMergedUsers {
+            } else if filter.users.count == 1 {
                 sql = """
                     SELECT \(Self.listColumns) FROM events e JOIN habits h ON h.id = e.habit_id
                     WHERE e.user_id IN \(filter.users)\(extra) \(order)
                     """
-            } else if keysOnly {
-                // Several users, no filter: each user's newest (day, id) keys straight from the index, cut to
-                // the page size and merged; only the page's rows are then read.
-                let parts: [SQL] = filter.users.map { user in
-                    "SELECT * FROM (SELECT e.day, e.id FROM events e WHERE e.user_id = \(user)\(extra) \(order))"
-                }
-                sql = """
-                    SELECT \(Self.listColumns) FROM (\(parts.joined(separator: " UNION ALL ")) ORDER BY 1 DESC, 2 DESC
-                        LIMIT \(limit)) k
-                    JOIN events e ON e.id = k.id JOIN habits h ON h.id = e.habit_id \(order)
-                    """
             } else {
-                // Several users: one index range per user, each cut to the page size, then merged. Sorting
-                // everyone's whole history to keep one page would read thousands of rows.
-                let parts: [SQL] = filter.users.map { user in
-                    "SELECT * FROM (SELECT e.* FROM events e WHERE e.user_id = \(user)\(extra) \(order))"
+                // Several users: each user's newest (day, id) keys from one cached statement (an index range cut
+                // to the page size), merged here; only the page's rows are then read. Sorting everyone's whole
+                // history for one page would read thousands of rows, and one big UNION would be compiled anew
+                // on every request.
+                var keys: [HistoryKey] = []
+                for user in filter.users {
+                    let query = SQL(sql: "SELECT e.day, e.id FROM events e WHERE e.user_id = ?", arguments: [user])
+                    let (text, arguments) = try (query + extra + " " + order).build(db)
+                    let rows = try Row.fetchCursor(db.cachedStatement(sql: text), arguments: arguments)
+                    while let row = try rows.next() { keys.append(HistoryKey(day: row[0], id: row[1])) }
                 }
+                keys.sort { ($0.day, $0.id) > ($1.day, $1.id) }
+                let ids = keys.prefix(limit).map(\.id)
                 sql = """
-                    SELECT \(Self.listColumns) FROM (\(parts.joined(separator: " UNION ALL "))) e
-                    JOIN habits h ON h.id = e.habit_id \(order)
+                    SELECT \(Self.listColumns) FROM events e JOIN habits h ON h.id = e.habit_id
+                    WHERE e.id IN \(ids) \(order)
                     """
             }
             return try EventListRow.fetchAll(db, SQLRequest(literal: sql))
         }
     }
-
-    /// Above this many users a page is one sorted scan (SQLite allows 500 terms in a compound SELECT).
-    static let maximumMergedUsers = 400
 
     /// `distance_m(lat1, lon1, lat2, lon2)`: the haversine distance in metres, for the exact "near" test
     /// after the R*Tree's bounding box.
