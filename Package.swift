@@ -3,7 +3,7 @@ import PackageDescription
 
 // Every service is stamped out the same way: a library `<Name>Service` under `Services/<Name>/<Name>Service`
 // holding all of its code, a thin executable `<Name>` beside it, and a test target `<Name>ServiceTests`.
-let serviceNames = ["Identity", "Social", "Household"]
+let serviceNames = ["Identity", "Social", "Household", "Messaging"]
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -63,6 +63,7 @@ let package = Package(
         .executable(name: "LocalStack", targets: ["LocalStack"]),
         .executable(name: "HouseholdBenchmark", targets: ["HouseholdBenchmark"]),
         .executable(name: "SocialBenchmark", targets: ["SocialBenchmark"]),
+        .executable(name: "MessagingBenchmark", targets: ["MessagingBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -141,6 +142,12 @@ let package = Package(
             path: "Benchmarks/HouseholdBenchmark",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "MessagingBenchmark",
+            dependencies: ["BenchmarkSupport", "MessagingService", "PlatformKit", "ServiceKit", "GatewayService", grdb, asyncHTTPClient, nio],
+            path: "Benchmarks/MessagingBenchmark",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
@@ -187,5 +194,6 @@ var extraDependencies: [String: [Target.Dependency]] {
         ],
         "Household": [crypto, configuration, httpTypes],
         "Social": [configuration],
+        "Messaging": [configuration, httpTypes],
     ]
 }

@@ -1,0 +1,1 @@
+print("messaging benchmark: not yet")
