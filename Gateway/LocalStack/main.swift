@@ -7,6 +7,7 @@ import GatewayService
 import HouseholdService
 import IdentityService
 import Logging
+import MessagingService
 import PlatformKit
 import ServiceKit
 import ServiceLifecycle
@@ -25,6 +26,7 @@ let services: [any Service] = [
     try await buildSocialApplication(SocialConfiguration(reader: reader(port: ServiceName.social.defaultPort))),
     try await buildHouseholdApplication(
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
+    try await buildMessagingApplication(MessagingConfiguration(reader: reader(port: ServiceName.messaging.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]
 
