@@ -24,7 +24,9 @@ let concurrency = arguments.dropFirst(2).first ?? 8
 let userCount = 1_000, groupCount = 200, membersPerGroup = 25, topicsPerGroup = 10, myGroups = 50
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messaging-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
+// KEEP_DATABASE=1 keeps the seeded database for a look at query plans.
+let keepDatabase = ProcessInfo.processInfo.environment["KEEP_DATABASE"] != nil
+defer { if !keepDatabase { try? FileManager.default.removeItem(at: folder) } }
 let databasePath = folder.appendingPathComponent("messaging.sqlite").path
 
 /// Everyone is a friend, nobody is blocked.
@@ -146,7 +148,7 @@ try pool.write { db in
 }
 try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE); ANALYZE") }
 try pool.close()
-print("seeded in \(seedStart.duration(to: .now))")
+print("seeded in \(seedStart.duration(to: .now))\(keepDatabase ? " at \(databasePath)" : "")")
 
 let messagingPort = try await startService { onListening in
     var settings = settings
@@ -251,4 +253,5 @@ try await measureAny("send (64 clients)", count: requestsPerScenario * 2, concur
     request.body = .bytes(body)
     return request
 }
+if keepDatabase { print("kept \(databasePath)") } else { try? FileManager.default.removeItem(at: folder) }
 exit(0)

@@ -124,6 +124,8 @@ extension MessagingDatabase {
         try await writer.read { db in
             if let conversationID { _ = try Self.membership(db, conversationID, userID) }
             // Private-use characters mark the matches, so the text can be escaped before they become <mark>.
+            // The snippet is made in the ranking query: a second query per result would match the whole
+            // index again for each.
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """

@@ -289,11 +289,11 @@ extension MessagingDatabase {
     static func message(_ db: Database, _ messageID: Int64, in conversationID: String) throws -> MessageRecord {
         guard
             let message = try MessageRecord.fetchOne(
-                db,
-                sql: """
-                    SELECT \(MessageRecord.columns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id
-                    WHERE m.id = ? AND m.conversation_id = ?
-                    """, arguments: [messageID, conversationID])
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(MessageRecord.columns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id
+                        WHERE m.id = ? AND m.conversation_id = ?
+                        """), arguments: [messageID, conversationID])
         else { throw Problem.notFound("The message") }
         return message
     }
@@ -325,7 +325,7 @@ extension MessagingDatabase {
                     sql: """
                         UPDATE members SET last_read_id = MAX(last_read_id, ?) WHERE conversation_id = ? AND user_id = ?
                         """, arguments: [messageID, conversationID, userID])
-                lastReadID = max(messageID, try Self.membership(db, conversationID, userID).1.lastReadId)
+                lastReadID = try Self.membership(db, conversationID, userID).1.lastReadId
             }
             let member = try Self.membership(db, conversationID, userID).1
             return (lastReadID, try Self.unread(db, conversationID, userID: userID, readID: member.lastReadId))

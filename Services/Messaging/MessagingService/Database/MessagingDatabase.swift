@@ -21,16 +21,17 @@ struct MessagingDatabase: Sendable {
     ) {
         guard
             let member = try MemberRow.fetchOne(
-                db, sql: "SELECT * FROM members WHERE conversation_id = ? AND user_id = ?",
+                db.cachedStatement(sql: "SELECT * FROM members WHERE conversation_id = ? AND user_id = ?"),
                 arguments: [conversationID, userID]),
-            let conversation = try ConversationRow.fetchOne(db, key: conversationID)
+            let conversation = try ConversationRow.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM conversations WHERE id = ?"), arguments: [conversationID])
         else { throw Problem.notFound("The conversation") }
         return (conversation, member)
     }
 
     static func members(_ db: Database, _ conversationID: String) throws -> [MemberRow] {
         try MemberRow.fetchAll(
-            db, sql: "SELECT * FROM members WHERE conversation_id = ? ORDER BY joined_at, user_id",
+            db.cachedStatement(sql: "SELECT * FROM members WHERE conversation_id = ? ORDER BY joined_at, user_id"),
             arguments: [conversationID])
     }
 
