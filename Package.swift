@@ -144,7 +144,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "MessagingBenchmark",
-            dependencies: ["BenchmarkSupport", "MessagingService", "PlatformKit", "ServiceKit", "GatewayService", grdb, asyncHTTPClient, nio],
+            dependencies: [
+                "BenchmarkSupport", "MessagingService", "PlatformKit", "ServiceKit", "GatewayService", grdb,
+                asyncHTTPClient, nio,
+            ],
             path: "Benchmarks/MessagingBenchmark",
             swiftSettings: swiftSettings
         ),

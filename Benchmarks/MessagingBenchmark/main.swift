@@ -80,7 +80,9 @@ var settings = ServiceSettings(
     logLevel: .error)
 _ = try await buildMessagingApplication(MessagingConfiguration(settings: settings, socialGraph: EveryoneFriends()))
 
-print("seeding \(userCount) users, \(groupCount) groups of \(membersPerGroup) with \(topicsPerGroup) topics, \(messageCount) messages ...")
+print(
+    "seeding \(userCount) users, \(groupCount) groups of \(membersPerGroup) with \(topicsPerGroup) topics, \(messageCount) messages ..."
+)
 let seedStart = ContinuousClock.now
 let user = { (n: Int) in String(format: "u%04d", n) }
 let group = { (n: Int) in String(format: "g%03d", n) }
@@ -90,11 +92,17 @@ try pool.write { db in
     var random = SeededRandom(state: 42)
     let now = Date()
     let conversation = try db.makeStatement(
-        sql: "INSERT INTO conversations (id, kind, name, created_by, created_at, activity) VALUES (?, 'group', ?, ?, ?, 0)")
+        sql:
+            "INSERT INTO conversations (id, kind, name, created_by, created_at, activity) VALUES (?, 'group', ?, ?, ?, 0)"
+    )
     let member = try db.makeStatement(
-        sql: "INSERT INTO members (conversation_id, user_id, role, muted, last_read_id, joined_at) VALUES (?, ?, ?, 0, 0, ?)")
+        sql:
+            "INSERT INTO members (conversation_id, user_id, role, muted, last_read_id, joined_at) VALUES (?, ?, ?, 0, 0, ?)"
+    )
     let topic = try db.makeStatement(
-        sql: "INSERT INTO topics (id, conversation_id, name, created_by, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?)")
+        sql:
+            "INSERT INTO topics (id, conversation_id, name, created_by, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?)"
+    )
     for g in 0..<groupCount {
         // u0000 is in the first 50 groups; the others are spread evenly.
         var ids = Set((0..<membersPerGroup).map { (g * 5 + $0 * 40 + 1) % userCount })
@@ -110,7 +118,9 @@ try pool.write { db in
         }
     }
     let message = try db.makeStatement(
-        sql: "INSERT INTO messages (id, conversation_id, topic_id, sender_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+        sql:
+            "INSERT INTO messages (id, conversation_id, topic_id, sender_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+    )
     for id in 1...messageCount {
         let g = Int.random(in: 0..<groupCount, using: &random)
         let t = Int.random(in: 0..<(topicsPerGroup + 2), using: &random)
@@ -131,7 +141,8 @@ try pool.write { db in
     // and mutes one.
     for g in 0..<groupCount {
         let ids = try Int64.fetchAll(
-            db, sql: "SELECT id FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT 101", arguments: [group(g)])
+            db, sql: "SELECT id FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT 101",
+            arguments: [group(g)])
         for m in members[g] {
             try db.execute(
                 sql: "UPDATE members SET last_read_id = ? WHERE conversation_id = ? AND user_id = ?",
@@ -153,7 +164,8 @@ print("seeded in \(seedStart.duration(to: .now))\(keepDatabase ? " at \(database
 let messagingPort = try await startService { onListening in
     var settings = settings
     settings.onListening = onListening
-    return try await buildMessagingApplication(MessagingConfiguration(settings: settings, socialGraph: EveryoneFriends()))
+    return try await buildMessagingApplication(
+        MessagingConfiguration(settings: settings, socialGraph: EveryoneFriends()))
 }
 let gatewayPort = try await startService { onListening in
     var upstreams: [ServiceName: GatewayConfiguration.Upstream] = [:]
@@ -194,7 +206,8 @@ func measureAny(
         }
         return try await group.reduce(into: []) { $0 += $1 }.sorted()
     }
-    let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+    let seconds =
+        Double((ContinuousClock.now - started).components.attoseconds) / 1e18
         + Double((ContinuousClock.now - started).components.seconds)
     func ms(_ d: Duration) -> String {
         String(format: "%.2f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
@@ -213,11 +226,13 @@ extension Sequence {
     }
 }
 
-print("\(requestsPerScenario) requests per scenario, \(concurrency) concurrent keep-alive clients, through the gateway:")
+print(
+    "\(requestsPerScenario) requests per scenario, \(concurrency) concurrent keep-alive clients, through the gateway:")
 try await measure("latest 50 in a topic", count: requestsPerScenario, concurrency: concurrency) { n in
     let g = n % myGroups
     return get(
-        base + MessagingPaths.conversations + "/\(group(g))/messages?limit=50&topicId=\(g * topicsPerGroup + n % topicsPerGroup + 1)",
+        base + MessagingPaths.conversations
+            + "/\(group(g))/messages?limit=50&topicId=\(g * topicsPerGroup + n % topicsPerGroup + 1)",
         token: me)
 }
 try await measure("unread counts, \(myGroups) groups", count: requestsPerScenario, concurrency: concurrency) { _ in
@@ -231,14 +246,18 @@ let frequencies = try await {
     defer { try? pool.close() }
     return try await pool.read { db in
         try [20, 300, 3_000].map { rank in
-            (rank, try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM message_search WHERE message_search MATCH ?",
-                arguments: ["\"\(vocabulary[rank])\""]) ?? 0)
+            (
+                rank,
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM message_search WHERE message_search MATCH ?",
+                    arguments: ["\"\(vocabulary[rank])\""]) ?? 0
+            )
         }
     }
 }()
 for (rank, matches) in frequencies {
-    try await measure("search, word in \(matches) msgs", count: requestsPerScenario / 5, concurrency: concurrency) { _ in
+    try await measure("search, word in \(matches) msgs", count: requestsPerScenario / 5, concurrency: concurrency) {
+        _ in
         get(base + MessagingPaths.search + "?limit=20&query=" + vocabulary[rank], token: me)
     }
 }

@@ -26,7 +26,8 @@ let services: [any Service] = [
     try await buildSocialApplication(SocialConfiguration(reader: reader(port: ServiceName.social.defaultPort))),
     try await buildHouseholdApplication(
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
-    try await buildMessagingApplication(MessagingConfiguration(reader: reader(port: ServiceName.messaging.defaultPort))),
+    try await buildMessagingApplication(
+        MessagingConfiguration(reader: reader(port: ServiceName.messaging.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]
 

@@ -41,7 +41,8 @@ import Testing
             #expect(try await openWith(["username": "nobody"]).status == 404)
             #expect(try await openWith(["username": "x"]).problem?.code == "invalid_username")
             #expect(try await openWith([:]).problem?.code == "missing_user")
-            #expect(try await world.api.post(MessagingPaths.direct, token: world.ann.accessToken, raw: "{").status == 400)
+            #expect(
+                try await world.api.post(MessagingPaths.direct, token: world.ann.accessToken, raw: "{").status == 400)
             #expect(try await world.api.post(MessagingPaths.direct, json: ["userId": world.bob.id]).status == 401)
         }
     }
@@ -61,10 +62,15 @@ import Testing
             #expect(refused.problem?.code == "blocked")
             #expect(try await world.send(world.eve, id, "go away").problem?.code == "blocked")
             #expect(
-                try await world.api.post(MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.eve.id])
-                    .status == 404)
+                try await world.api.post(
+                    MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.eve.id]
+                )
+                .status == 404)
             // the history stays readable
-            #expect(world.texts(try await world.api.get(world.path(id, "/messages"), token: world.ann.accessToken)) == ["hello"])
+            #expect(
+                world.texts(try await world.api.get(world.path(id, "/messages"), token: world.ann.accessToken)) == [
+                    "hello"
+                ])
         }
     }
 
@@ -163,13 +169,17 @@ import Testing
             let withDan = try await world.direct(world.dan, world.ann)
             try await world.message(world.bob, withBob, "lunch?")
             try await world.message(world.cat, trip, "tickets are booked, see the attached plan for details")
-            #expect(try await world.api.send(.PUT, world.path(withDan, "/mute"), token: world.ann.accessToken).status == 200)
+            #expect(
+                try await world.api.send(.PUT, world.path(withDan, "/mute"), token: world.ann.accessToken).status == 200
+            )
             // when ann lists them
             let list = try await world.api.get(MessagingPaths.conversations, token: world.ann.accessToken)
             let items = world.items(list)
             // then the newest activity comes first, with preview, unread count and mute state
             #expect(items.compactMap { $0["id"] as? String } == [trip, withBob, withDan])
-            #expect((items[0]["lastMessage"] as? [String: Any])?["text"] as? String == "tickets are booked, see the attached plan for details")
+            #expect(
+                (items[0]["lastMessage"] as? [String: Any])?["text"] as? String
+                    == "tickets are booked, see the attached plan for details")
             #expect(items[0]["unreadCount"] as? Int == 1)
             #expect(items[0]["name"] as? String == "Trip")
             #expect((items[1]["otherUser"] as? [String: Any])?["username"] as? String == "bob")
@@ -183,14 +193,21 @@ import Testing
                 MessagingPaths.conversations + "?limit=2&cursor=\(cursor)", token: world.ann.accessToken)
             #expect(world.items(second).compactMap { $0["id"] as? String } == [withDan])
             #expect(second.object["nextCursor"] == nil)
-            let bad = try await world.api.get(MessagingPaths.conversations + "?cursor=garbage", token: world.ann.accessToken)
+            let bad = try await world.api.get(
+                MessagingPaths.conversations + "?cursor=garbage", token: world.ann.accessToken)
             #expect(bad.problem?.code == "invalid_cursor")
-            #expect(try await world.api.get(MessagingPaths.conversations + "?limit=0", token: world.ann.accessToken).status == 400)
+            #expect(
+                try await world.api.get(MessagingPaths.conversations + "?limit=0", token: world.ann.accessToken).status
+                    == 400)
             // others see only their own
             let cats = try await world.api.get(MessagingPaths.conversations, token: world.cat.accessToken)
             #expect(world.items(cats).compactMap { $0["id"] as? String } == [trip])
-            #expect(try await world.api.send(.DELETE, world.path(withDan, "/mute"), token: world.ann.accessToken).object["muted"] as? Bool == false)
-            #expect(try await world.api.send(.PUT, world.path(withDan, "/mute"), token: world.cat.accessToken).status == 404)
+            #expect(
+                try await world.api.send(.DELETE, world.path(withDan, "/mute"), token: world.ann.accessToken).object[
+                    "muted"] as? Bool == false)
+            #expect(
+                try await world.api.send(.PUT, world.path(withDan, "/mute"), token: world.cat.accessToken).status == 404
+            )
         }
     }
 

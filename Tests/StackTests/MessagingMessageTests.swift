@@ -19,20 +19,26 @@ import Testing
             let foreign = try await world.api.patch(message, token: world.bob.accessToken, json: ["text": "mine now"])
             #expect(foreign.status == 403)
             #expect(foreign.problem?.code == "not_your_message")
-            #expect(try await world.api.delete(message, token: world.bob.accessToken).problem?.code == "not_your_message")
+            #expect(
+                try await world.api.delete(message, token: world.bob.accessToken).problem?.code == "not_your_message")
             #expect(try await world.api.patch(message, token: world.eve.accessToken, json: ["text": "x"]).status == 404)
             // the sender edits it
-            let edited = try await world.api.patch(message, token: world.ann.accessToken, json: ["text": "see you at 9"])
+            let edited = try await world.api.patch(
+                message, token: world.ann.accessToken, json: ["text": "see you at 9"])
             #expect(edited.status == 200)
             #expect(edited.object["text"] as? String == "see you at 9")
             #expect(edited.object["editedAt"] is String)
             #expect(try await world.api.patch(message, token: world.ann.accessToken, json: ["text": ""]).status == 400)
             #expect(
-                try await world.api.patch(world.path(id, "/messages/999999"), token: world.ann.accessToken, json: ["text": "x"])
-                    .status == 404)
+                try await world.api.patch(
+                    world.path(id, "/messages/999999"), token: world.ann.accessToken, json: ["text": "x"]
+                )
+                .status == 404)
             #expect(
-                try await world.api.patch(world.path(id, "/messages/abc"), token: world.ann.accessToken, json: ["text": "x"])
-                    .status == 404)
+                try await world.api.patch(
+                    world.path(id, "/messages/abc"), token: world.ann.accessToken, json: ["text": "x"]
+                )
+                .status == 404)
             let second = try await world.message(world.bob, id, "ok")
             // and deletes it
             #expect(try await world.api.delete(message, token: world.ann.accessToken).status == 204)
@@ -54,14 +60,25 @@ import Testing
             let id = try await world.direct(world.ann, world.bob)
             #expect(try await world.send(world.ann, id, "").problem?.code == "invalid_text")
             #expect(try await world.send(world.ann, id, " \n ").problem?.code == "invalid_text")
-            #expect(try await world.send(world.ann, id, String(repeating: "a", count: 10_001)).problem?.code == "invalid_text")
+            #expect(
+                try await world.send(world.ann, id, String(repeating: "a", count: 10_001)).problem?.code
+                    == "invalid_text")
             #expect(try await world.send(world.ann, id, String(repeating: "a", count: 10_000)).status == 201)
             #expect(try await world.send(world.ann, id, "bell \u{7}").problem?.code == "invalid_text")
-            #expect(try await world.api.post(world.path(id, "/messages"), token: world.ann.accessToken, raw: "{\"text\": 5}").status == 400)
-            #expect(try await world.api.post(world.path(id, "/messages"), token: world.ann.accessToken, raw: "not json").status == 400)
-            #expect(try await world.send(world.ann, id, "topic in a direct chat", topic: "plans").problem?.code == "not_a_group")
+            #expect(
+                try await world.api.post(
+                    world.path(id, "/messages"), token: world.ann.accessToken, raw: "{\"text\": 5}"
+                ).status == 400)
+            #expect(
+                try await world.api.post(world.path(id, "/messages"), token: world.ann.accessToken, raw: "not json")
+                    .status == 400)
+            #expect(
+                try await world.send(world.ann, id, "topic in a direct chat", topic: "plans").problem?.code
+                    == "not_a_group")
             #expect(try await world.send(world.ann, "no-such-conversation", "hi").status == 404)
-            #expect(try await world.send(world.ann, id, "hi", key: String(repeating: "k", count: 101)).problem?.code == "invalid_idempotency_key")
+            #expect(
+                try await world.send(world.ann, id, "hi", key: String(repeating: "k", count: 101)).problem?.code
+                    == "invalid_idempotency_key")
             // a leading #tag in a direct conversation is just text
             #expect(try await world.send(world.ann, id, "#1 priority").object["text"] as? String == "#1 priority")
         }
@@ -161,16 +178,26 @@ import Testing
             #expect(cats.object["total"] as? Int == 5)
             // bad inputs: a message of another conversation, non-members, malformed bodies
             #expect(
-                try await world.api.post(world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": 999_999])
-                    .status == 404)
-            let psst = try #require(world.items(try await world.api.get(world.path(withAnn, "/messages"), token: world.bob.accessToken)).first?["id"] as? Int)
+                try await world.api.post(
+                    world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": 999_999]
+                )
+                .status == 404)
+            let psst = try #require(
+                world.items(try await world.api.get(world.path(withAnn, "/messages"), token: world.bob.accessToken))
+                    .first?["id"] as? Int)
             #expect(
-                try await world.api.post(world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": psst])
-                    .status == 404)
+                try await world.api.post(
+                    world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": psst]
+                )
+                .status == 404)
             #expect(
-                try await world.api.post(world.path(trip, "/read"), token: world.dan.accessToken, json: ["messageId": tripIDs[0]])
-                    .status == 404)
-            #expect(try await world.api.post(world.path(trip, "/read"), token: world.bob.accessToken, raw: "{}").status == 400)
+                try await world.api.post(
+                    world.path(trip, "/read"), token: world.dan.accessToken, json: ["messageId": tripIDs[0]]
+                )
+                .status == 404)
+            #expect(
+                try await world.api.post(world.path(trip, "/read"), token: world.bob.accessToken, raw: "{}").status
+                    == 400)
         }
     }
 }

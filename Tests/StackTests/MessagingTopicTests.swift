@@ -9,13 +9,21 @@ import Testing
         try await MessagingWorld.run { world in
             let id = try await world.group(world.ann, with: [world.bob, world.cat])
             // given ann creates a topic: she follows it
-            let created = try await world.api.post(world.path(id, "/topics"), token: world.ann.accessToken, json: ["name": "Dinner"])
+            let created = try await world.api.post(
+                world.path(id, "/topics"), token: world.ann.accessToken, json: ["name": "Dinner"])
             #expect(created.status == 201)
             let dinner = try #require(created.object["id"] as? Int)
             #expect(created.object["policy"] as? String == "followed")
-            #expect(try await world.api.post(world.path(id, "/topics"), token: world.bob.accessToken, json: ["name": "dinner"]).problem?.code == "topic_exists")
-            #expect(try await world.api.post(world.path(id, "/topics"), token: world.bob.accessToken, json: ["name": ""]).status == 400)
-            #expect(try await world.api.post(world.path(id, "/topics"), token: world.dan.accessToken, json: ["name": "x"]).status == 404)
+            #expect(
+                try await world.api.post(
+                    world.path(id, "/topics"), token: world.bob.accessToken, json: ["name": "dinner"]
+                ).problem?.code == "topic_exists")
+            #expect(
+                try await world.api.post(world.path(id, "/topics"), token: world.bob.accessToken, json: ["name": ""])
+                    .status == 400)
+            #expect(
+                try await world.api.post(world.path(id, "/topics"), token: world.dan.accessToken, json: ["name": "x"])
+                    .status == 404)
             // messages go into topics by id, by a leading #tag (creating it), or by name
             try await world.message(world.ann, id, "pizza or sushi?", topicId: dinner)
             let tagged = try await world.send(world.bob, id, "#flights I booked mine")
@@ -32,9 +40,12 @@ import Testing
             #expect(topics.compactMap { $0["unreadCount"] as? Int } == [2, 0])
             #expect(topics.compactMap { $0["policy"] as? String } == ["inherit", "followed"])
             // view messages sorted by topic
-            let onlyDinner = try await world.api.get(world.path(id, "/messages?topicId=\(dinner)"), token: world.bob.accessToken)
+            let onlyDinner = try await world.api.get(
+                world.path(id, "/messages?topicId=\(dinner)"), token: world.bob.accessToken)
             #expect(world.texts(onlyDinner) == ["pizza or sushi?", "sushi!"])
-            #expect(try await world.api.get(world.path(id, "/messages?topicId=999999"), token: world.bob.accessToken).status == 404)
+            #expect(
+                try await world.api.get(world.path(id, "/messages?topicId=999999"), token: world.bob.accessToken).status
+                    == 404)
             // reading inside a topic clears that topic only
             let last = try #require(world.items(onlyDinner).last?["id"] as? Int)
             let read = try await world.api.post(
@@ -44,7 +55,8 @@ import Testing
             let flightsMessage = try #require(tagged.object["id"] as? Int)
             #expect(
                 try await world.api.post(
-                    world.path(id, "/read"), token: world.ann.accessToken, json: ["messageId": flightsMessage, "topicId": dinner]
+                    world.path(id, "/read"), token: world.ann.accessToken,
+                    json: ["messageId": flightsMessage, "topicId": dinner]
                 ).status == 404)
             // rename and resolve keep the id and read state
             let renamed = try await world.api.patch(
@@ -55,12 +67,24 @@ import Testing
                 world.path(id, "/topics/\(dinner)"), token: world.bob.accessToken, json: ["resolved": true])
             #expect(resolved.object["resolved"] as? Bool == true)
             #expect(resolved.object["unreadCount"] as? Int == 0)
-            #expect(try await world.api.patch(world.path(id, "/topics/\(dinner)"), token: world.bob.accessToken, json: ["name": "FLIGHTS"]).problem?.code == "topic_exists")
-            #expect(try await world.api.patch(world.path(id, "/topics/\(dinner)"), token: world.bob.accessToken, json: [String: String]()).status == 400)
-            #expect(try await world.api.patch(world.path(id, "/topics/\(flights)"), token: world.dan.accessToken, json: ["resolved": true]).status == 404)
+            #expect(
+                try await world.api.patch(
+                    world.path(id, "/topics/\(dinner)"), token: world.bob.accessToken, json: ["name": "FLIGHTS"]
+                ).problem?.code == "topic_exists")
+            #expect(
+                try await world.api.patch(
+                    world.path(id, "/topics/\(dinner)"), token: world.bob.accessToken, json: [String: String]()
+                ).status == 400)
+            #expect(
+                try await world.api.patch(
+                    world.path(id, "/topics/\(flights)"), token: world.dan.accessToken, json: ["resolved": true]
+                ).status == 404)
             // topics belong to groups
             let direct = try await world.direct(world.ann, world.bob)
-            #expect(try await world.api.post(world.path(direct, "/topics"), token: world.ann.accessToken, json: ["name": "x"]).problem?.code == "not_a_group")
+            #expect(
+                try await world.api.post(
+                    world.path(direct, "/topics"), token: world.ann.accessToken, json: ["name": "x"]
+                ).problem?.code == "not_a_group")
             #expect(try await world.send(world.ann, direct, "hi", topicId: dinner).problem?.code == "not_a_group")
         }
     }
@@ -70,8 +94,10 @@ import Testing
             // given a group where bob follows "plans" and cat mutes it
             let id = try await world.group(world.ann, with: [world.bob, world.cat])
             let plans = try #require(
-                try await world.api.post(world.path(id, "/topics"), token: world.ann.accessToken, json: ["name": "plans"])
-                    .object["id"] as? Int)
+                try await world.api.post(
+                    world.path(id, "/topics"), token: world.ann.accessToken, json: ["name": "plans"]
+                )
+                .object["id"] as? Int)
             let policy: (TestUser, String) async throws -> APIResponse = { user, value in
                 try await world.api.send(
                     .PUT, world.path(id, "/topics/\(plans)/policy"), token: user.accessToken, json: ["policy": value])
@@ -107,7 +133,8 @@ import Testing
             try await world.message(world.ann, direct, "hey")
             #expect(notices().last?.recipients == [world.dan.id])
             #expect(notices().last?.kind == "messaging.message")
-            #expect(try await world.api.send(.PUT, world.path(direct, "/mute"), token: world.dan.accessToken).status == 200)
+            #expect(
+                try await world.api.send(.PUT, world.path(direct, "/mute"), token: world.dan.accessToken).status == 200)
             try await world.message(world.ann, direct, "hey again")
             #expect(notices().last?.text.contains("hey again") == false)
             // muted topics leave the conversation's unread count, not the topic's
@@ -124,8 +151,10 @@ import Testing
             let group = try await world.group(world.ann, with: [world.bob, world.cat])
             let withDan = try await world.direct(world.ann, world.dan)
             let food = try #require(
-                try await world.api.post(world.path(group, "/topics"), token: world.ann.accessToken, json: ["name": "food"])
-                    .object["id"] as? Int)
+                try await world.api.post(
+                    world.path(group, "/topics"), token: world.ann.accessToken, json: ["name": "food"]
+                )
+                .object["id"] as? Int)
             try await world.message(world.bob, group, "Pizza <tonight> & beer?", topicId: food)
             try await world.message(world.cat, group, "Pizza, pizza!")
             try await world.message(world.ann, withDan, "secret pizza plan")
@@ -148,12 +177,15 @@ import Testing
             #expect(world.items(try await search(world.cat, "query=secret")).isEmpty)
             // prefix of the last word, within one conversation or topic
             #expect(world.items(try await search(world.ann, "query=piz&conversationId=\(withDan)")).count == 1)
-            #expect(world.items(try await search(world.ann, "query=pizza&conversationId=\(group)&topicId=\(food)")).count == 1)
+            #expect(
+                world.items(try await search(world.ann, "query=pizza&conversationId=\(group)&topicId=\(food)")).count
+                    == 1)
             #expect(world.items(try await search(world.ann, "query=pizza%20beer")).count == 1)
             // pages
             let first = try await search(world.ann, "query=pizza&limit=2")
             #expect(world.items(first).count == 2)
-            let next = try await search(world.ann, "query=pizza&limit=2&cursor=\(try #require(first.object["nextCursor"] as? String))")
+            let next = try await search(
+                world.ann, "query=pizza&limit=2&cursor=\(try #require(first.object["nextCursor"] as? String))")
             #expect(world.items(next).count == 1)
             // bad inputs and outsiders
             #expect(try await search(world.cat, "query=pizza&conversationId=\(withDan)").status == 404)

@@ -10,7 +10,9 @@ import Testing
 /// The social graph at a URL known only once the stack runs (messaging starts before social).
 final class LateSocialGraph: SocialGraph {
     private let graph = Mutex<SocialServiceGraph?>(nil)
-    func bind(_ url: String, token: String) { graph.withLock { $0 = SocialServiceGraph(baseURL: url, internalToken: token) } }
+    func bind(_ url: String, token: String) {
+        graph.withLock { $0 = SocialServiceGraph(baseURL: url, internalToken: token) }
+    }
     private var bound: SocialServiceGraph {
         get throws { try graph.withLock { $0 } ?? { throw Problem.serviceUnavailable("social") }() }
     }
@@ -45,7 +47,9 @@ struct MessagingWorld {
                 stack: stack, notices: notices, ann: try await stack.register("ann"),
                 bob: try await stack.register("bob"), cat: try await stack.register("cat"),
                 dan: try await stack.register("dan"), eve: try await stack.register("eve"))
-            for (a, b) in [(world.ann, world.bob), (world.ann, world.cat), (world.ann, world.dan), (world.bob, world.dan)] {
+            for (a, b) in [
+                (world.ann, world.bob), (world.ann, world.cat), (world.ann, world.dan), (world.bob, world.dan),
+            ] {
                 try await world.befriend(a, b)
             }
             try await body(world)

@@ -15,7 +15,9 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
         jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
-    let social = configuration.socialGraph ?? SocialServiceGraph(baseURL: configuration.socialURL, internalToken: settings.internalToken)
+    let social =
+        configuration.socialGraph
+        ?? SocialServiceGraph(baseURL: configuration.socialURL, internalToken: settings.internalToken)
     let sink =
         configuration.noticeSink
         ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)

@@ -187,7 +187,9 @@ struct ConversationsController {
         }
         let groups = try await database.commonGroups(of: me, and: other)
         var views: [ConversationView] = []
-        for group in groups { views.append(Self.view(try await database.conversations(of: me, at: group.id), profiles: [:])) }
+        for group in groups {
+            views.append(Self.view(try await database.conversations(of: me, at: group.id), profiles: [:]))
+        }
         return ItemList(items: views)
     }
 

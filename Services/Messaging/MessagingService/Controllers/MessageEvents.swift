@@ -20,13 +20,16 @@ struct MessageEvents {
             let recipient = NotificationRule.Recipient(
                 isSender: member.userID == message.senderId, conversationMuted: member.muted,
                 topicPolicy: member.topicPolicy, mentioned: message.mentions.contains(member.userID))
-            if let reason = NotificationRule.reason(kind: kind, recipient) { reasons[reason, default: []].append(member.userID) }
+            if let reason = NotificationRule.reason(kind: kind, recipient) {
+                reasons[reason, default: []].append(member.userID)
+            }
         }
         if !reasons.isEmpty {
             let sender = (try? await directory.users(ids: [message.senderId]))?.first?.displayName ?? "Someone"
             let place =
                 kind == .direct
-                ? sender : "\(sender) in \(sent.conversation.name ?? "a group")\(message.topicName.map { " #\($0)" } ?? "")"
+                ? sender
+                : "\(sender) in \(sent.conversation.name ?? "a group")\(message.topicName.map { " #\($0)" } ?? "")"
             let preview = MessageText.preview(message.text)
             for (reason, recipients) in reasons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 let notice =

@@ -69,7 +69,9 @@ struct MessagesController {
         guard !names.isEmpty else { return [] }
         do {
             let byName = Dictionary(
-                try await directory.users(ids: members).compactMap { user in user.username.map { ($0.lowercased(), user.id) } },
+                try await directory.users(ids: members).compactMap { user in
+                    user.username.map { ($0.lowercased(), user.id) }
+                },
                 uniquingKeysWith: { first, _ in first })
             return names.compactMap { byName[$0] }
         } catch {
@@ -177,7 +179,7 @@ struct MessagesController {
         let query = request.uri.queryParameters
         let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
         let offset = try page.decodeCursor(as: SearchCursor.self)?.offset ?? 0
-        guard (0...1_000).contains(offset) else {
+        guard (0...MessagingDatabase.searchWindow).contains(offset) else {
             throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
         }
         let fts = try SearchQuery.fts(query["query"].map(String.init) ?? "")

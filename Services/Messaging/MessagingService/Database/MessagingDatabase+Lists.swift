@@ -115,35 +115,47 @@ extension MessagingDatabase {
             unread: try unread(db, conversation.id, userID: userID, readID: row["my_last_read_id"]).total)
     }
 
-    /// Ranked keyword search (bm25) over the conversations the caller is a member of, optionally one
-    /// conversation or one topic; `ftsQuery` comes from ``SearchQuery``.
+    /// How many of the newest matches in the caller's conversations a search ranks. Ranking every match
+    /// costs time in proportion to the word's frequency (bm25 and the membership check visit each match), so
+    /// a common word over a million messages would take a second; with this bound every search costs about
+    /// the same, and a word with fewer matches is ranked exactly.
+    static let searchWindow = 500
+
+    /// Keyword search over the conversations the caller is a member of, optionally one conversation or one
+    /// topic: the newest ``searchWindow`` matches ranked by bm25, best first (newest first on ties).
+    /// `ftsQuery` comes from ``SearchQuery``.
     func search(
         _ ftsQuery: String, for userID: String, conversation conversationID: String?, topic topicID: Int64?,
         offset: Int, limit: Int
     ) async throws -> [SearchHit] {
         try await writer.read { db in
             if let conversationID { _ = try Self.membership(db, conversationID, userID) }
-            // Private-use characters mark the matches, so the text can be escaped before they become <mark>.
-            // The snippet is made in the ranking query: a second query per result would match the whole
-            // index again for each.
+            // CROSS JOIN keeps the full-text index outermost, newest match first, so the window ends the scan.
+            // Private-use characters mark the matches, so the text can be escaped before they become <mark>;
+            // snippets are made here, for the window only: a query per result would match the index again.
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
                         SELECT \(MessageRecord.columns),
-                            snippet(message_search, 0, char(57344), char(57345), '…', 24)
+                            snippet(message_search, 0, char(57344), char(57345), '…', 24), bm25(message_search)
                         FROM message_search
-                        JOIN messages m ON m.id = message_search.rowid
+                        CROSS JOIN messages m ON m.id = message_search.rowid
                         LEFT JOIN topics t ON t.id = m.topic_id
                         WHERE message_search MATCH ?
                             AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?)
                             AND (? IS NULL OR m.conversation_id = ?)
                             AND (? IS NULL OR m.topic_id = ?)
-                        ORDER BY rank LIMIT ? OFFSET ?
+                        ORDER BY message_search.rowid DESC LIMIT ?
                         """),
-                arguments: [ftsQuery, userID, conversationID, conversationID, topicID, topicID, limit, offset])
-            return rows.map { row in
-                SearchHit(message: MessageRecord(row: row), snippet: Self.highlight(row[9] as String? ?? ""))
+                arguments: [ftsQuery, userID, conversationID, conversationID, topicID, topicID, Self.searchWindow])
+            let ranked = rows.map { row in
+                (
+                    hit: SearchHit(message: MessageRecord(row: row), snippet: Self.highlight(row[9] as String? ?? "")),
+                    score: row[10] as Double
+                )
             }
+            .sorted { ($0.score, $1.hit.message.id) < ($1.score, $0.hit.message.id) }
+            return Array(ranked.dropFirst(offset).prefix(limit).map(\.hit))
         }
     }
 

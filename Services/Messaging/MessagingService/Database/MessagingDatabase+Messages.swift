@@ -132,7 +132,9 @@ extension MessagingDatabase {
 
     // MARK: Reading
 
-    func messages(in conversationID: String, topic topicID: Int64?, asMember userID: String, anchor: MessageAnchor, limit: Int)
+    func messages(
+        in conversationID: String, topic topicID: Int64?, asMember userID: String, anchor: MessageAnchor, limit: Int
+    )
         async throws -> MessageWindow
     {
         try await writer.read { db in
@@ -279,7 +281,8 @@ extension MessagingDatabase {
                     """, arguments: [conversationID, conversationID])
             if let topicID = message.topicId {
                 try db.execute(
-                    sql: "UPDATE topics SET last_message_id = (SELECT MAX(id) FROM messages WHERE topic_id = ?) WHERE id = ?",
+                    sql:
+                        "UPDATE topics SET last_message_id = (SELECT MAX(id) FROM messages WHERE topic_id = ?) WHERE id = ?",
                     arguments: [topicID, topicID])
             }
             return try Self.members(db, conversationID).map(\.userId)

@@ -38,7 +38,9 @@ extension MessagingDatabase {
         }
     }
 
-    private static func requireUniqueTopicName(_ db: Database, _ name: String, in conversationID: String, except: Int64?)
+    private static func requireUniqueTopicName(
+        _ db: Database, _ name: String, in conversationID: String, except: Int64?
+    )
         throws
     {
         let clash = try TopicRow.filter(Column("conversation_id") == conversationID && Column("name") == name)
