@@ -22,8 +22,10 @@ import Testing
     }
 
     @Test func searchQueriesAreQuotedTerms() throws {
-        #expect(try SearchQuery.fts("pizza") == "\"pizza\" *")
-        #expect(try SearchQuery.fts("  late \"pizza\" OR * ") == "\"late\" \"pizza\" \"OR\" *")
+        #expect(try SearchQuery.fts("pizza") == "\"pizza\"")
+        #expect(try SearchQuery.fts("piz*") == "\"piz\" *")
+        #expect(try SearchQuery.fts("  late \"pizza\" OR * ") == "\"late\" \"pizza\" \"OR\"")
+        #expect(try SearchQuery.fts("e-mai* NEAR") == "\"e\" \"mai\" * \"NEAR\"")
         #expect(throws: Problem.self) { try SearchQuery.fts("   ") }
         #expect(throws: Problem.self) { try SearchQuery.fts("\"*^") }
         #expect(throws: Problem.self) { try SearchQuery.fts(String(repeating: "a", count: 201)) }

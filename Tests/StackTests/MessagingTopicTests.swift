@@ -175,8 +175,8 @@ import Testing
             #expect(cats.count == 2)
             #expect(cats.allSatisfy { ($0["message"] as? [String: Any])?["conversationId"] as? String == group })
             #expect(world.items(try await search(world.cat, "query=secret")).isEmpty)
-            // prefix of the last word, within one conversation or topic
-            #expect(world.items(try await search(world.ann, "query=piz&conversationId=\(withDan)")).count == 1)
+            // a prefix with *, within one conversation or topic
+            #expect(world.items(try await search(world.ann, "query=piz*&conversationId=\(withDan)")).count == 1)
             #expect(
                 world.items(try await search(world.ann, "query=pizza&conversationId=\(group)&topicId=\(food)")).count
                     == 1)

@@ -1,7 +1,8 @@
 import PlatformKit
 
 /// Turns what a user typed into an FTS5 query that cannot be a syntax error: each word becomes a quoted
-/// phrase (all must match), the last one also matches as a prefix, since people search while typing.
+/// phrase (all must match); a word typed with a trailing `*` matches as a prefix. Prefixes are opt-in: FTS5
+/// merges every matching term's list before the first result, ten times the cost of a common word.
 enum SearchQuery {
     static let maximumLength = 200
     static let maximumTerms = 10
@@ -13,10 +14,15 @@ enum SearchQuery {
             throw Problem.invalidField("query", "must be at most \(maximumLength) characters.")
         }
         // The tokenizer splits on anything that is not a letter or digit; do the same so that quoting is exact.
-        let terms = trimmed.split { !($0.isLetter || $0.isNumber) }.prefix(maximumTerms).map(String.init)
+        let words = trimmed.split(whereSeparator: \.isWhitespace).prefix(maximumTerms)
+        let terms = words.flatMap { word in
+            let parts = word.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+            // Only the word's last part can be the prefix: "e-mai*" is "e" and "mai*".
+            return parts.enumerated().map { index, part in
+                (part, word.hasSuffix("*") && index == parts.count - 1)
+            }
+        }
         guard !terms.isEmpty else { throw Problem.invalidField("query", "must contain a letter or digit.") }
-        return terms.enumerated().map { index, term in
-            index == terms.count - 1 ? "\"\(term)\" *" : "\"\(term)\""
-        }.joined(separator: " ")
+        return terms.map { term, prefix in prefix ? "\"\(term)\" *" : "\"\(term)\"" }.joined(separator: " ")
     }
 }
