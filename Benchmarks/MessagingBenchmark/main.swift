@@ -27,7 +27,9 @@ try FileManager.default.createDirectory(at: folder, withIntermediateDirectories:
 // KEEP_DATABASE=1 keeps the seeded database for a look at query plans.
 let keepDatabase = ProcessInfo.processInfo.environment["KEEP_DATABASE"] != nil
 defer { if !keepDatabase { try? FileManager.default.removeItem(at: folder) } }
-let databasePath = folder.appendingPathComponent("messaging.sqlite").path
+// SEEDED_DATABASE=<path> reuses a database a KEEP_DATABASE run left behind (seeding takes minutes).
+let seededPath = ProcessInfo.processInfo.environment["SEEDED_DATABASE"]
+let databasePath = seededPath ?? folder.appendingPathComponent("messaging.sqlite").path
 
 /// Everyone is a friend, nobody is blocked.
 struct EveryoneFriends: SocialGraph {
@@ -88,76 +90,87 @@ let user = { (n: Int) in String(format: "u%04d", n) }
 let group = { (n: Int) in String(format: "g%03d", n) }
 var members: [[Int]] = []
 let pool = try DatabasePool(path: databasePath)
-try pool.write { db in
-    var random = SeededRandom(state: 42)
-    let now = Date()
-    let conversation = try db.makeStatement(
-        sql:
-            "INSERT INTO conversations (id, kind, name, created_by, created_at, activity) VALUES (?, 'group', ?, ?, ?, 0)"
-    )
-    let member = try db.makeStatement(
-        sql:
-            "INSERT INTO members (conversation_id, user_id, role, muted, last_read_id, joined_at) VALUES (?, ?, ?, 0, 0, ?)"
-    )
-    let topic = try db.makeStatement(
-        sql:
-            "INSERT INTO topics (id, conversation_id, name, created_by, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?)"
-    )
+if seededPath != nil {
+    // The same deterministic membership as the seeding below.
     for g in 0..<groupCount {
-        // u0000 is in the first 50 groups; the others are spread evenly.
         var ids = Set((0..<membersPerGroup).map { (g * 5 + $0 * 40 + 1) % userCount })
         if g < myGroups { ids.insert(0) } else { ids.remove(0) }
-        let list = ids.sorted()
-        members.append(list)
-        try conversation.execute(arguments: [group(g), "Group \(g)", user(list[0]), now])
-        for (index, m) in list.enumerated() {
-            try member.execute(arguments: [group(g), user(m), index == 0 ? "admin" : "member", now])
+        members.append(ids.sorted())
+    }
+} else {
+    try pool.write { db in
+        var random = SeededRandom(state: 42)
+        let now = Date()
+        let conversation = try db.makeStatement(
+            sql:
+                "INSERT INTO conversations (id, kind, name, created_by, created_at, activity) VALUES (?, 'group', ?, ?, ?, 0)"
+        )
+        let member = try db.makeStatement(
+            sql:
+                "INSERT INTO members (conversation_id, user_id, role, muted, last_read_id, joined_at) VALUES (?, ?, ?, 0, 0, ?)"
+        )
+        let topic = try db.makeStatement(
+            sql:
+                "INSERT INTO topics (id, conversation_id, name, created_by, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        for g in 0..<groupCount {
+            // u0000 is in the first 50 groups; the others are spread evenly.
+            var ids = Set((0..<membersPerGroup).map { (g * 5 + $0 * 40 + 1) % userCount })
+            if g < myGroups { ids.insert(0) } else { ids.remove(0) }
+            let list = ids.sorted()
+            members.append(list)
+            try conversation.execute(arguments: [group(g), "Group \(g)", user(list[0]), now])
+            for (index, m) in list.enumerated() {
+                try member.execute(arguments: [group(g), user(m), index == 0 ? "admin" : "member", now])
+            }
+            for t in 0..<topicsPerGroup {
+                try topic.execute(arguments: [
+                    g * topicsPerGroup + t + 1, group(g), "topic \(t)", user(list[0]), now, now,
+                ])
+            }
         }
-        for t in 0..<topicsPerGroup {
-            try topic.execute(arguments: [g * topicsPerGroup + t + 1, group(g), "topic \(t)", user(list[0]), now, now])
+        let message = try db.makeStatement(
+            sql:
+                "INSERT INTO messages (id, conversation_id, topic_id, sender_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        for id in 1...messageCount {
+            let g = Int.random(in: 0..<groupCount, using: &random)
+            let t = Int.random(in: 0..<(topicsPerGroup + 2), using: &random)
+            let sender = members[g][Int.random(in: 0..<members[g].count, using: &random)]
+            let text = (0..<Int.random(in: 6...18, using: &random)).map { _ in word(&random) }.joined(separator: " ")
+            try message.execute(arguments: [
+                id, group(g), t < topicsPerGroup ? g * topicsPerGroup + t + 1 : nil, user(sender), text,
+                now.addingTimeInterval(Double(id - messageCount)),
+            ])
+        }
+        try db.execute(
+            sql: """
+                UPDATE conversations SET last_message_id = (SELECT MAX(id) FROM messages m WHERE m.conversation_id = conversations.id);
+                UPDATE conversations SET activity = COALESCE(last_message_id, 0);
+                UPDATE topics SET last_message_id = (SELECT MAX(id) FROM messages m WHERE m.topic_id = topics.id);
+                """)
+        // Everyone has read all but the last 0-100 messages of each group; u0000 follows two topics per group
+        // and mutes one.
+        for g in 0..<groupCount {
+            let ids = try Int64.fetchAll(
+                db, sql: "SELECT id FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT 101",
+                arguments: [group(g)])
+            for m in members[g] {
+                try db.execute(
+                    sql: "UPDATE members SET last_read_id = ? WHERE conversation_id = ? AND user_id = ?",
+                    arguments: [ids[Int.random(in: 0..<ids.count, using: &random)], group(g), user(m)])
+            }
+        }
+        for g in 0..<myGroups {
+            for (t, policy) in [(0, "followed"), (1, "followed"), (2, "muted")] {
+                try db.execute(
+                    sql: "INSERT INTO topic_states (topic_id, user_id, policy) VALUES (?, ?, ?)",
+                    arguments: [g * topicsPerGroup + t + 1, user(0), policy])
+            }
         }
     }
-    let message = try db.makeStatement(
-        sql:
-            "INSERT INTO messages (id, conversation_id, topic_id, sender_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)"
-    )
-    for id in 1...messageCount {
-        let g = Int.random(in: 0..<groupCount, using: &random)
-        let t = Int.random(in: 0..<(topicsPerGroup + 2), using: &random)
-        let sender = members[g][Int.random(in: 0..<members[g].count, using: &random)]
-        let text = (0..<Int.random(in: 6...18, using: &random)).map { _ in word(&random) }.joined(separator: " ")
-        try message.execute(arguments: [
-            id, group(g), t < topicsPerGroup ? g * topicsPerGroup + t + 1 : nil, user(sender), text,
-            now.addingTimeInterval(Double(id - messageCount)),
-        ])
-    }
-    try db.execute(
-        sql: """
-            UPDATE conversations SET last_message_id = (SELECT MAX(id) FROM messages m WHERE m.conversation_id = conversations.id);
-            UPDATE conversations SET activity = COALESCE(last_message_id, 0);
-            UPDATE topics SET last_message_id = (SELECT MAX(id) FROM messages m WHERE m.topic_id = topics.id);
-            """)
-    // Everyone has read all but the last 0-100 messages of each group; u0000 follows two topics per group
-    // and mutes one.
-    for g in 0..<groupCount {
-        let ids = try Int64.fetchAll(
-            db, sql: "SELECT id FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT 101",
-            arguments: [group(g)])
-        for m in members[g] {
-            try db.execute(
-                sql: "UPDATE members SET last_read_id = ? WHERE conversation_id = ? AND user_id = ?",
-                arguments: [ids[Int.random(in: 0..<ids.count, using: &random)], group(g), user(m)])
-        }
-    }
-    for g in 0..<myGroups {
-        for (t, policy) in [(0, "followed"), (1, "followed"), (2, "muted")] {
-            try db.execute(
-                sql: "INSERT INTO topic_states (topic_id, user_id, policy) VALUES (?, ?, ?)",
-                arguments: [g * topicsPerGroup + t + 1, user(0), policy])
-        }
-    }
+    try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE); ANALYZE") }
 }
-try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE); ANALYZE") }
 try pool.close()
 print("seeded in \(seedStart.duration(to: .now))\(keepDatabase ? " at \(databasePath)" : "")")
 
