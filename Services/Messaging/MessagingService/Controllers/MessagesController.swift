@@ -41,22 +41,25 @@ struct MessagesController {
         var topicName = try input.topic.map {
             try Validate.text($0, field: "topic", max: MessageText.maximumTopicLength)
         }
-        let (conversation, members) = try await database.conversation(conversationID, asMember: me)
+        // The member list is read only when needed: for a direct conversation's block check, or mentions.
+        let conversation = try await database.conversationRow(conversationID, asMember: me)
         if conversation.conversationKind == .group, input.topicId == nil, topicName == nil,
             let tagged = MessageText.leadingTopic(text)
         {
             topicName = tagged.topic
             text = try Validate.text(tagged.rest, field: "text", max: MessageText.maximumLength)
         }
-        if conversation.conversationKind == .direct, let other = members.first(where: { $0.userId != me }) {
-            guard try await !social.relationship(me, other.userId).blocked else {
+        let needsMembers = conversation.conversationKind == .direct || text.contains("@")
+        let members = needsMembers ? try await database.memberIDs(of: conversationID, asMember: me) : []
+        if conversation.conversationKind == .direct, let other = members.first(where: { $0 != me }) {
+            guard try await !social.relationship(me, other).blocked else {
                 throw Problem.forbidden("blocked", "You cannot send messages to this user.")
             }
         }
         let sent = try await database.send(
             NewMessage(
                 conversationID: conversationID, senderID: me, text: text, topicID: input.topicId,
-                topicName: topicName, mentions: await mentions(in: text, members: members.map(\.userId)),
+                topicName: topicName, mentions: await mentions(in: text, members: members),
                 idempotencyKey: key, now: clock.now))
         if sent.created { await events.created(sent) }
         return EditedResponse(status: sent.created ? .created : .ok, response: MessageView(sent.message))
@@ -135,10 +138,10 @@ struct MessagesController {
         let messageID = try context.parameters.id("message", "The message")
         let input = try await request.decode(as: EditRequest.self, context: context)
         let text = try Validate.text(input.text, field: "text", max: MessageText.maximumLength)
-        let (_, members) = try await database.conversation(conversationID, asMember: context.user.userID)
+        let members = try await database.memberIDs(of: conversationID, asMember: context.user.userID)
         let (message, recipients) = try await database.edit(
             messageID, in: conversationID, by: context.user.userID, text: text,
-            mentions: await mentions(in: text, members: members.map(\.userId)), now: clock.now)
+            mentions: await mentions(in: text, members: members), now: clock.now)
         await events.edited(message, members: recipients)
         return MessageView(message)
     }

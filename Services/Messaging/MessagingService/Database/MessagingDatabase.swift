@@ -53,6 +53,20 @@ struct MessagingDatabase: Sendable {
         }
     }
 
+    /// The conversation, for a member; cheaper than ``conversation(_:asMember:)`` on the send path.
+    func conversationRow(_ id: String, asMember userID: String) async throws -> ConversationRow {
+        try await writer.read { db in try Self.membership(db, id, userID).0 }
+    }
+
+    /// The ids of a conversation's members, for a member.
+    func memberIDs(of id: String, asMember userID: String) async throws -> [String] {
+        try await writer.read { db in
+            _ = try Self.membership(db, id, userID)
+            return try String.fetchAll(
+                db.cachedStatement(sql: "SELECT user_id FROM members WHERE conversation_id = ?"), arguments: [id])
+        }
+    }
+
     /// The highest message id so far: where a new conversation sorts in everyone's list.
     private static func currentActivity(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM messages") ?? 0
