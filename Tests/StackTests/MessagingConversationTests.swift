@@ -115,11 +115,17 @@ import Testing
             }
             #expect(try await invite(world.bob, world.eve).problem?.code == "not_friends")
             #expect(try await invite(world.eve, world.dan).status == 404)
+            try await world.message(world.ann, id, "before dan joined")
             let invited = try await invite(world.bob, world.dan)
             #expect(invited.status == 200)
             #expect((invited.object["members"] as? [Any])?.count == 4)
             #expect(world.notices.all.last?.recipients == [world.dan.id])
             #expect(try await invite(world.bob, world.dan).status == 200, "inviting a member again changes nothing")
+            let dans = try await world.api.get(world.path(id, "/messages"), token: world.dan.accessToken)
+            #expect(world.texts(dans) == ["before dan joined"], "newcomers see the history")
+            #expect(
+                try await world.api.get(world.path(id), token: world.dan.accessToken).object["unreadCount"] as? Int == 0
+            )
             // only admins rename and remove
             let rename: (TestUser, String) async throws -> APIResponse = { by, name in
                 try await world.api.patch(world.path(id), token: by.accessToken, json: ["name": name])

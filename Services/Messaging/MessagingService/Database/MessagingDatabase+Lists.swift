@@ -119,7 +119,7 @@ extension MessagingDatabase {
     /// costs time in proportion to the word's frequency (bm25 and the membership check visit each match), so
     /// a common word over a million messages would take a second; with this bound every search costs about
     /// the same, and a word with fewer matches is ranked exactly.
-    static let searchWindow = 500
+    static let searchWindow = 200
 
     /// Keyword search over the conversations the caller is a member of, optionally one conversation or one
     /// topic: the newest ``searchWindow`` matches ranked by bm25, best first (newest first on ties).

@@ -139,9 +139,13 @@ struct MessagingDatabase: Sendable {
                 throw Problem.conflict(
                     "group_full", "A group has at most \(MessagingLimits.maximumGroupSize) members.")
             }
+            // Newcomers see the history, but it is not unread for them (as in Zulip).
+            let read =
+                try Int64.fetchOne(
+                    db, sql: "SELECT MAX(id) FROM messages WHERE conversation_id = ?", arguments: [conversationID]) ?? 0
             for member in added {
                 try MemberRow(
-                    conversationId: conversationID, userId: member, role: "member", muted: false, lastReadId: 0,
+                    conversationId: conversationID, userId: member, role: "member", muted: false, lastReadId: read,
                     joinedAt: now
                 ).insert(db)
             }
