@@ -3,7 +3,7 @@ import PackageDescription
 
 // Every service is stamped out the same way: a library `<Name>Service` under `Services/<Name>/<Name>Service`
 // holding all of its code, a thin executable `<Name>` beside it, and a test target `<Name>ServiceTests`.
-let serviceNames = ["Identity", "Social", "Household", "Notifications"]
+let serviceNames = ["Identity", "Social", "Household", "Notifications", "Messaging"]
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -66,6 +66,7 @@ let package = Package(
         .executable(name: "HouseholdBenchmark", targets: ["HouseholdBenchmark"]),
         .executable(name: "SocialBenchmark", targets: ["SocialBenchmark"]),
         .executable(name: "NotificationsBenchmark", targets: ["NotificationsBenchmark"]),
+        .executable(name: "MessagingBenchmark", targets: ["MessagingBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -157,6 +158,15 @@ let package = Package(
             path: "Benchmarks/NotificationsBenchmark",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "MessagingBenchmark",
+            dependencies: [
+                "BenchmarkSupport", "MessagingService", "PlatformKit", "ServiceKit", "GatewayService", grdb,
+                asyncHTTPClient, nio,
+            ],
+            path: "Benchmarks/MessagingBenchmark",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
@@ -208,6 +218,7 @@ var extraDependencies: [String: [Target.Dependency]] {
         "Household": [crypto, configuration, httpTypes],
         "Social": [configuration],
         "Notifications": [jwtKit, asyncHTTPClient, nio, nioHTTP1, configuration, serviceLifecycle, httpTypes],
+        "Messaging": [configuration, httpTypes],
     ]
 }
 

@@ -7,6 +7,7 @@ import GatewayService
 import HouseholdService
 import IdentityService
 import Logging
+import MessagingService
 import NotificationsService
 import PlatformKit
 import ServiceKit
@@ -30,6 +31,8 @@ let services: [any Service] = [
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
     try await buildNotificationsApplication(
         NotificationsConfiguration(reader: reader(port: ServiceName.notifications.defaultPort))),
+    try await buildMessagingApplication(
+        MessagingConfiguration(reader: reader(port: ServiceName.messaging.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]
 

@@ -88,6 +88,23 @@ public enum NotificationsPaths {
     public static let internalEvents = "/internal/events"
 }
 
+/// The messaging service's public paths: conversations, their topics and messages, search.
+public enum MessagingPaths {
+    public static let prefix = "/v1/messaging"
+    /// My conversations; `/{id}` one of them, with `/messages`, `/topics`, `/members`, `/read`, `/mute`.
+    public static let conversations = prefix + "/conversations"
+    /// Opens (or finds) the direct conversation with one user.
+    public static let direct = conversations + "/direct"
+    /// Creates a group conversation.
+    public static let groups = conversations + "/groups"
+    /// Unread counts per conversation and topic.
+    public static let unread = prefix + "/unread"
+    /// Keyword search across my conversations.
+    public static let search = prefix + "/search"
+    /// `/{id}/groups`: the groups a friend and I are both in.
+    public static let users = prefix + "/users"
+}
+
 /// Which service owns which public path prefix, and which paths need no access token.
 /// The gateway routes with this table; it is the one place a new service's routes are added.
 public enum RouteTable {
@@ -112,6 +129,7 @@ public enum RouteTable {
         Entry(SocialPaths.prefix, .social),
         Entry(HouseholdPaths.households, .household),
         Entry(NotificationsPaths.notifications, .notifications),
+        Entry(MessagingPaths.prefix, .messaging),
     ]
 
     /// Paths reachable without an access token (exact match).

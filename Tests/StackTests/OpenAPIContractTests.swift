@@ -1,5 +1,6 @@
 import Foundation
 import HouseholdService
+import MessagingService
 import NotificationsService
 import PlatformKit
 import SocialService
@@ -11,17 +12,23 @@ import Testing
 /// one of the statuses the document lists for it.
 @Suite struct OpenAPIContractTests {
     @Test func everyDocumentedOperationAnswersAsDocumented() async throws {
+        let social = LateSocialGraph()
         try await withTestStack(services: [
             .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
+            .messaging: {
+                try await buildMessagingApplication(MessagingConfiguration(settings: $0, socialGraph: social))
+            },
         ]) { stack in
+            social.bind(try #require(stack.serviceURLs[.social]), token: stack.internalToken)
             let alice = try await stack.register("alice")
             let document = try await stack.gateway.get("/openapi.json")
             let paths = try #require(document.object["paths"] as? [String: [String: Any]])
             #expect(
                 paths.count >= 50, "identity's, the social graph's, the household's and the notifications' operations")
             #expect(paths[NotificationsPaths.notifications] != nil)
+            #expect(paths[MessagingPaths.search] != nil, "messaging's operations are merged in")
             for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
                 let path = template.replacingOccurrences(
                     of: #"\{[^}]+\}"#, with: "placeholder", options: .regularExpression)

@@ -1,0 +1,40 @@
+import Foundation
+import PlatformKit
+import ServiceKit
+import Synchronization
+
+/// Remembers profile basics for a minute, so member lists and @mentions do not ask the identity
+/// service on every request; names a member just changed show up within that minute.
+final class CachedUserDirectory: UserDirectory {
+    private let upstream: any UserDirectory
+    private let clock: WallClock
+    private let lifetime: TimeInterval
+    private let entries = Mutex<[String: (user: DirectoryUser, fetchedAt: Date)]>([:])
+
+    init(_ upstream: any UserDirectory, clock: WallClock, lifetime: TimeInterval = 60) {
+        self.upstream = upstream
+        self.clock = clock
+        self.lifetime = lifetime
+    }
+
+    func user(username: String) async throws -> DirectoryUser? {
+        try await upstream.user(username: username)
+    }
+
+    func users(ids: [String]) async throws -> [DirectoryUser] {
+        let now = clock.now
+        let cached = entries.withLock { entries in
+            ids.compactMap { id in
+                entries[id].flatMap { now.timeIntervalSince($0.fetchedAt) < lifetime ? $0.user : nil }
+            }
+        }
+        let missing = Set(ids).subtracting(cached.map(\.id))
+        guard !missing.isEmpty else { return cached }
+        let fetched = try await upstream.users(ids: Array(missing))
+        entries.withLock { entries in
+            if entries.count > 50_000 { entries.removeAll() }
+            for user in fetched { entries[user.id] = (user, now) }
+        }
+        return cached + fetched
+    }
+}
