@@ -196,40 +196,6 @@ let senders = try await (0..<64).asyncMap { index in
     return (group: group(g), topic: g * topicsPerGroup + 1, token: try await identity.token(for: user(members[g][1])))
 }
 
-/// Like BenchmarkSupport's `measure`, for routes whose success is not a 200 (a send answers 201).
-func measureAny(
-    _ name: String, count: Int, concurrency: Int, request: @escaping @Sendable (Int) -> HTTPClientRequest
-) async throws {
-    let started = ContinuousClock.now
-    let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
-        for worker in 0..<concurrency {
-            group.addTask {
-                var latencies: [Duration] = []
-                for index in stride(from: worker, to: count, by: concurrency) {
-                    let start = ContinuousClock.now
-                    let response = try await HTTPClient.platform.execute(request(index), timeout: .seconds(30))
-                    _ = try await response.body.collect(upTo: 1 << 24)
-                    latencies.append(ContinuousClock.now - start)
-                    guard (200..<300).contains(response.status.code) else {
-                        fatalError("\(name): status \(response.status)")
-                    }
-                }
-                return latencies
-            }
-        }
-        return try await group.reduce(into: []) { $0 += $1 }.sorted()
-    }
-    let seconds =
-        Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-        + Double((ContinuousClock.now - started).components.seconds)
-    func ms(_ d: Duration) -> String {
-        String(format: "%.2f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
-    }
-    let label = name.padding(toLength: 36, withPad: " ", startingAt: 0)
-    print(
-        "  \(label) \(String(format: "%8.0f", Double(count) / seconds)) req/s   p50 \(ms(latencies[latencies.count / 2]))   p99 \(ms(latencies[latencies.count * 99 / 100]))"
-    )
-}
 
 extension Sequence {
     func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
@@ -275,7 +241,7 @@ for (rank, matches) in frequencies {
     }
 }
 let body = ByteBuffer(string: #"{"text":"benchmark message with a few ordinary words in it"}"#)
-try await measureAny("send (64 clients)", count: requestsPerScenario * 2, concurrency: 64) { n in
+try await measure("send (64 clients)", count: requestsPerScenario * 2, concurrency: 64) { n in
     let sender = senders[n % senders.count]
     var request = HTTPClientRequest(
         url: base + MessagingPaths.conversations + "/\(sender.group)/messages")

@@ -162,6 +162,3 @@ struct ActivityView: ResponseEncodable, Sendable {
     var createdAt: Date
 }
 
-struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
-    var items: [Item]
-}

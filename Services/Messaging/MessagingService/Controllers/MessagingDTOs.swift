@@ -4,10 +4,6 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
-    var items: [Item]
-}
-
 struct UserView: Codable, Sendable {
     var userId: String
     var username: String?

@@ -164,6 +164,3 @@ struct FriendsController {
     }
 }
 
-struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
-    var items: [Item]
-}
