@@ -196,7 +196,6 @@ let senders = try await (0..<64).asyncMap { index in
     return (group: group(g), topic: g * topicsPerGroup + 1, token: try await identity.token(for: user(members[g][1])))
 }
 
-
 extension Sequence {
     func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
         var results: [T] = []

@@ -161,4 +161,3 @@ struct ActivityView: ResponseEncodable, Sendable {
     var subject: String
     var createdAt: Date
 }
-

@@ -163,4 +163,3 @@ struct FriendsController {
             to: UserSummary(known[row.recipientId], id: row.recipientId))
     }
 }
-
