@@ -3,7 +3,7 @@ import PackageDescription
 
 // Every service is stamped out the same way: a library `<Name>Service` under `Services/<Name>/<Name>Service`
 // holding all of its code, a thin executable `<Name>` beside it, and a test target `<Name>ServiceTests`.
-let serviceNames = ["Identity", "Social", "Household", "Habits"]
+let serviceNames = ["Identity", "Social", "Household", "Notifications", "Messaging", "Habits"]
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -28,7 +28,9 @@ let nioExtras = Target.Dependency.product(name: "NIOExtras", package: "swift-nio
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
 
 /// The library, executable and test target of one service.
-func service(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] {
+func service(
+    _ name: String, dependencies: [Target.Dependency] = [], testDependencies: [Target.Dependency] = []
+) -> [Target] {
     [
         .target(
             name: "\(name)Service",
@@ -48,7 +50,7 @@ func service(_ name: String, dependencies: [Target.Dependency] = []) -> [Target]
             dependencies: [
                 .target(name: "\(name)Service"), "TestSupport", "ServiceKit", "PlatformKit", hummingbirdTesting,
                 configuration, crypto,
-            ],
+            ] + testDependencies,
             path: "Tests/\(name)ServiceTests",
             swiftSettings: swiftSettings
         ),
@@ -63,6 +65,8 @@ let package = Package(
         .executable(name: "LocalStack", targets: ["LocalStack"]),
         .executable(name: "HouseholdBenchmark", targets: ["HouseholdBenchmark"]),
         .executable(name: "SocialBenchmark", targets: ["SocialBenchmark"]),
+        .executable(name: "NotificationsBenchmark", targets: ["NotificationsBenchmark"]),
+        .executable(name: "MessagingBenchmark", targets: ["MessagingBenchmark"]),
         .executable(name: "HabitsBenchmark", targets: ["HabitsBenchmark"]),
     ],
     dependencies: [
@@ -126,13 +130,17 @@ let package = Package(
         ),
         .target(
             name: "BenchmarkSupport",
-            dependencies: ["PlatformKit", hummingbird, jwtKit, crypto, asyncHTTPClient, nio, serviceLifecycle, logging],
+            dependencies: [
+                "PlatformKit", hummingbird, jwtKit, crypto, asyncHTTPClient, nio, serviceLifecycle, logging,
+            ],
             path: "Benchmarks/BenchmarkSupport",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "SocialBenchmark",
-            dependencies: ["BenchmarkSupport", "SocialService", "PlatformKit", "ServiceKit", grdb, asyncHTTPClient, nio],
+            dependencies: [
+                "BenchmarkSupport", "SocialService", "PlatformKit", "ServiceKit", grdb, asyncHTTPClient, nio,
+            ],
             path: "Benchmarks/SocialBenchmark",
             swiftSettings: swiftSettings
         ),
@@ -140,6 +148,24 @@ let package = Package(
             name: "HouseholdBenchmark",
             dependencies: ["BenchmarkSupport", "HouseholdService", "PlatformKit", "ServiceKit", grdb],
             path: "Benchmarks/HouseholdBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "NotificationsBenchmark",
+            dependencies: [
+                "BenchmarkSupport", "NotificationsService", "GatewayService", "PlatformKit", "ServiceKit",
+                asyncHTTPClient, nio,
+            ],
+            path: "Benchmarks/NotificationsBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "MessagingBenchmark",
+            dependencies: [
+                "BenchmarkSupport", "MessagingService", "PlatformKit", "ServiceKit", "GatewayService", grdb,
+                asyncHTTPClient, nio,
+            ],
+            path: "Benchmarks/MessagingBenchmark",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -155,6 +181,7 @@ let package = Package(
                 jwtKit, crypto, hummingbird, serviceLifecycle, logging, configuration, httpTypes,
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
             ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
@@ -183,7 +210,10 @@ let package = Package(
             path: "Tests/StackTests",
             swiftSettings: swiftSettings
         ),
-    ] + serviceNames.flatMap { service($0, dependencies: extraDependencies[$0] ?? []) }
+    ]
+        + serviceNames.flatMap {
+            service($0, dependencies: extraDependencies[$0] ?? [], testDependencies: extraTestDependencies[$0] ?? [])
+        }
 )
 
 var extraDependencies: [String: [Target.Dependency]] {
@@ -194,6 +224,12 @@ var extraDependencies: [String: [Target.Dependency]] {
         ],
         "Household": [crypto, configuration, httpTypes],
         "Social": [configuration],
+        "Notifications": [jwtKit, asyncHTTPClient, nio, nioHTTP1, configuration, serviceLifecycle, httpTypes],
+        "Messaging": [configuration, httpTypes],
         "Habits": [configuration, asyncHTTPClient, httpTypes],
     ]
+}
+
+var extraTestDependencies: [String: [Target.Dependency]] {
+    ["Notifications": [asyncHTTPClient, nioSSL, jwtKit, nio]]
 }

@@ -8,6 +8,8 @@ import HabitsService
 import HouseholdService
 import IdentityService
 import Logging
+import MessagingService
+import NotificationsService
 import PlatformKit
 import ServiceKit
 import ServiceLifecycle
@@ -18,6 +20,8 @@ func reader(port: Int) -> ConfigReader {
     var environment = ProcessInfo.processInfo.environment
     environment["PORT"] = String(port)
     environment["DATA_DIR"] = environment["DATA_DIR"] ?? "data"
+    environment["NOTIFICATIONS_URL"] =
+        environment["NOTIFICATIONS_URL"] ?? "http://127.0.0.1:\(ServiceName.notifications.defaultPort)"
     return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
 }
 
@@ -26,6 +30,10 @@ let services: [any Service] = [
     try await buildSocialApplication(SocialConfiguration(reader: reader(port: ServiceName.social.defaultPort))),
     try await buildHouseholdApplication(
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
+    try await buildNotificationsApplication(
+        NotificationsConfiguration(reader: reader(port: ServiceName.notifications.defaultPort))),
+    try await buildMessagingApplication(
+        MessagingConfiguration(reader: reader(port: ServiceName.messaging.defaultPort))),
     try await buildHabitsApplication(HabitsConfiguration(reader: reader(port: ServiceName.habits.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]

@@ -72,6 +72,39 @@ public enum HouseholdPaths {
     public static let households = "/v1/households"
 }
 
+/// The notifications service's paths, public and internal.
+public enum NotificationsPaths {
+    /// My inbox, newest first.
+    public static let notifications = "/v1/notifications"
+    public static let unreadCount = notifications + "/unread-count"
+    public static let readAll = notifications + "/read-all"
+    /// My live stream (Server-Sent Events).
+    public static let stream = notifications + "/stream"
+    public static let devices = notifications + "/devices"
+    public static let preferences = notifications + "/preferences"
+    /// Internal: other services post notices here.
+    public static let internalNotifications = "/internal/notifications"
+    /// Internal: other services post realtime events here.
+    public static let internalEvents = "/internal/events"
+}
+
+/// The messaging service's public paths: conversations, their topics and messages, search.
+public enum MessagingPaths {
+    public static let prefix = "/v1/messaging"
+    /// My conversations; `/{id}` one of them, with `/messages`, `/topics`, `/members`, `/read`, `/mute`.
+    public static let conversations = prefix + "/conversations"
+    /// Opens (or finds) the direct conversation with one user.
+    public static let direct = conversations + "/direct"
+    /// Creates a group conversation.
+    public static let groups = conversations + "/groups"
+    /// Unread counts per conversation and topic.
+    public static let unread = prefix + "/unread"
+    /// Keyword search across my conversations.
+    public static let search = prefix + "/search"
+    /// `/{id}/groups`: the groups a friend and I are both in.
+    public static let users = prefix + "/users"
+}
+
 /// The habit tracker's public paths.
 public enum HabitsPaths {
     public static let habits = "/v1/habits"
@@ -107,6 +140,8 @@ public enum RouteTable {
         Entry("/v1/users", .identity),
         Entry(SocialPaths.prefix, .social),
         Entry(HouseholdPaths.households, .household),
+        Entry(NotificationsPaths.notifications, .notifications),
+        Entry(MessagingPaths.prefix, .messaging),
         Entry(HabitsPaths.habits, .habits),
     ]
 

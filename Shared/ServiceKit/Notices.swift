@@ -67,10 +67,6 @@ public struct NotificationsNoticeSink: NoticeSink {
     private let client: InternalClient
     private let producer: ServiceName
     private let logger: Logger
-    /// The internal route notices are posted to.
-    public static let path = "/internal/notifications"
-    /// The internal route realtime events are posted to.
-    public static let eventsPath = "/internal/events"
 
     /// A sink posting to the notifications service at `baseURL`.
     public init(baseURL: String, settings: ServiceSettings, logger: Logger) {
@@ -87,7 +83,7 @@ public struct NotificationsNoticeSink: NoticeSink {
         let body = Body(
             recipientIds: notice.recipients, kind: notice.kind, text: notice.text, link: notice.link,
             producer: producer.rawValue, idempotencyKey: notice.idempotencyKey)
-        await post(Self.path, body, what: notice.kind)
+        await post(NotificationsPaths.internalNotifications, body, what: notice.kind)
     }
 
     public func publish(_ event: RealtimeEvent) async {
@@ -100,7 +96,7 @@ public struct NotificationsNoticeSink: NoticeSink {
         let body = Body(
             recipientIds: event.recipients, type: event.type, producer: producer.rawValue,
             payload: String(decoding: event.payload, as: UTF8.self))
-        await post(Self.eventsPath, body, what: event.type)
+        await post(NotificationsPaths.internalEvents, body, what: event.type)
     }
 
     /// Posts once and, on failure, once more: the idempotency key makes the retry safe.

@@ -55,8 +55,11 @@ public enum ServiceApplication {
         let onListening = settings.onListening
         return Application(
             router: router,
+            // A deep accept queue: the gateway opens connections in bursts (1,000 live streams reconnecting
+            // at once after a deploy), and Hummingbird's default of 256 refuses the rest.
             configuration: .init(
-                address: .hostname(settings.host, port: settings.port), serverName: settings.service.rawValue),
+                address: .hostname(settings.host, port: settings.port), serverName: settings.service.rawValue,
+                backlog: 4096),
             services: services,
             onServerRunning: { channel in await onListening?(channel.localAddress?.port ?? 0) },
             logger: logger

@@ -10,6 +10,8 @@ public struct SelfSignedCertificate: Sendable {
     public let certificatePEM: String
     /// A server-side TLS context presenting the certificate.
     public let serverContext: NIOSSLContext
+    /// The same as a configuration, for servers that build their own context (HTTP/2 with ALPN).
+    public let serverConfiguration: TLSConfiguration
 
     public static func make(commonName: String = "localhost") throws -> SelfSignedCertificate {
         let key = P256.Signing.PrivateKey()
@@ -29,6 +31,7 @@ public struct SelfSignedCertificate: Sendable {
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(pem.utf8), format: .pem))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))
         return SelfSignedCertificate(
-            certificatePEM: pem, serverContext: try NIOSSLContext(configuration: configuration))
+            certificatePEM: pem, serverContext: try NIOSSLContext(configuration: configuration),
+            serverConfiguration: configuration)
     }
 }

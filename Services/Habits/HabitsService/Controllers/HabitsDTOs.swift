@@ -3,10 +3,6 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
-    var items: [Item]
-}
-
 struct HabitView: ResponseEncodable, Sendable {
     var id: String
     var title: String

@@ -32,9 +32,10 @@ struct FollowsController {
         let target = try await FriendsController.resolve(
             try await request.decode(as: FriendsController.Target.self, context: context), directory: directory)
         try await database.follow(context.user.userID, target, now: clock.now)
+        let name = try await profiles.profiles([context.user.userID])[context.user.userID]?.displayName
         await notices.publish(
             Notice(
-                recipients: [target], kind: "social.follow_request", text: "Someone asks to follow you.",
+                recipients: [target], kind: "social.follow_request", text: "\(name ?? "Someone") asks to follow you.",
                 link: SocialPaths.followRequests))
         return EditedResponse(
             status: .created,
@@ -49,10 +50,11 @@ struct FollowsController {
     @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let follower = try context.parameters.require("user")
         try await database.answerFollow(of: follower, to: context.user.userID, approve: true)
+        let name = try await profiles.profiles([context.user.userID])[context.user.userID]?.displayName
         await notices.publish(
             Notice(
-                recipients: [follower], kind: "social.follow_approved", text: "Your follow request was approved.",
-                link: SocialPaths.following))
+                recipients: [follower], kind: "social.follow_approved",
+                text: "\(name ?? "Someone") approved your follow request.", link: SocialPaths.following))
         return .noContent
     }
 

@@ -52,19 +52,19 @@ struct FriendsController {
             try await request.decode(as: Target.self, context: context), directory: directory)
         let me = context.user.userID
         let outcome = try await database.sendFriendRequest(from: me, to: target, now: clock.now)
-        _ = try await profiles.profiles([me, target])
+        let name = try await profiles.profiles([me, target])[me]?.displayName ?? "Someone"
         switch outcome {
         case .sent(let row):
             await notices.publish(
                 Notice(
-                    recipients: [target], kind: "social.friend_request", text: "You have a new friend request.",
-                    link: SocialPaths.friendRequests))
+                    recipients: [target], kind: "social.friend_request", text: "\(name) wants to be your friend.",
+                    link: SocialPaths.friendRequests, idempotencyKey: "friend-request:\(row.id)"))
             return EditedResponse(status: .created, response: try await view(row))
         case .becameFriends(let row):
             await notices.publish(
                 Notice(
-                    recipients: [target], kind: "social.friend_accepted", text: "Your friend request was accepted.",
-                    link: SocialPaths.friends))
+                    recipients: [target], kind: "social.friend_accepted", text: "\(name) accepted your friend request.",
+                    link: SocialPaths.friends, idempotencyKey: "friend-accepted:\(row.id)"))
             return EditedResponse(status: .ok, response: try await view(row))
         }
     }
@@ -90,10 +90,12 @@ struct FriendsController {
         let row = try await database.answer(
             try context.parameters.require("request"), by: context.user.userID, answer, now: clock.now)
         if answer == .accept {
+            let name = try await profiles.profiles([context.user.userID])[context.user.userID]?.displayName
             await notices.publish(
                 Notice(
                     recipients: [row.senderId], kind: "social.friend_accepted",
-                    text: "Your friend request was accepted.", link: SocialPaths.friends))
+                    text: "\(name ?? "Someone") accepted your friend request.", link: SocialPaths.friends,
+                    idempotencyKey: "friend-accepted:\(row.id)"))
         }
         return try await view(row)
     }
@@ -160,8 +162,4 @@ struct FriendsController {
             from: UserSummary(known[row.senderId], id: row.senderId),
             to: UserSummary(known[row.recipientId], id: row.recipientId))
     }
-}
-
-struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
-    var items: [Item]
 }

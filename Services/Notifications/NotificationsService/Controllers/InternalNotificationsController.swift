@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// What other services post: notices for the inbox (and push), and realtime events for live streams.
+struct InternalNotificationsController {
+    let database: NotificationsDatabase
+    let pushes: PushDispatcher
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
+        router.post(RouterPath(NotificationsPaths.internalNotifications), use: postNotice)
+        router.post(RouterPath(NotificationsPaths.internalEvents), use: postEvent)
+    }
+
+    struct NoticeRequest: Decodable {
+        var recipientIds: [String]
+        var kind: String
+        var text: String
+        var link: String
+        var producer: String
+        var idempotencyKey: String
+    }
+
+    struct DeliveryReport: ResponseEncodable {
+        /// Recipients who got a new notice.
+        var created: Int
+        /// Recipients who already had it from an earlier post with the same key.
+        var duplicates: Int
+    }
+
+    @Sendable func postNotice(_ request: Request, context: ServiceRequestContext) async throws -> DeliveryReport {
+        let input = try await request.decode(as: NoticeRequest.self, context: context)
+        let notice = IncomingNotice(
+            recipientIDs: try NoticeValidation.recipients(input.recipientIds),
+            kind: try NoticeValidation.dottedName(input.kind, field: "kind"),
+            text: try Validate.text(input.text, field: "text", max: 500),
+            link: try NoticeValidation.link(input.link),
+            producer: try NoticeValidation.dottedName(input.producer, field: "producer"),
+            idempotencyKey: try Validate.text(input.idempotencyKey, field: "idempotencyKey", max: 200))
+        let result = try await database.deliver(notice, now: clock.now)
+        result.pushes.forEach(pushes.enqueue)
+        return DeliveryReport(created: result.created, duplicates: result.duplicates)
+    }
+
+    struct EventRequest: Decodable {
+        var recipientIds: [String]
+        var type: String
+        /// A JSON object, as a string (see `NotificationsNoticeSink`).
+        var payload: String
+    }
+
+    @Sendable func postEvent(_ request: Request, context: ServiceRequestContext) async throws -> HTTPResponse.Status {
+        let input = try await request.decode(as: EventRequest.self, context: context)
+        let event = IncomingEvent(
+            recipientIDs: try NoticeValidation.recipients(input.recipientIds),
+            type: try NoticeValidation.dottedName(input.type, field: "type"),
+            payload: try NoticeValidation.payload(input.payload))
+        try await database.append(event, now: clock.now)
+        return .accepted
+    }
+}

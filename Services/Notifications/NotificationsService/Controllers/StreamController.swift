@@ -1,0 +1,100 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlatformKit
+import ServiceKit
+import ServiceLifecycle
+
+/// The live stream: Server-Sent Events of my new notices and the realtime events other services publish for
+/// me, resumable with `Last-Event-ID`.
+struct StreamController {
+    let database: NotificationsDatabase
+    let hub: EventHub
+    let heartbeatInterval: Duration
+    /// A reconnecting client is sent at most this many missed events, then told to resync.
+    static let replayLimit = 5_000
+    static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
+    /// Tells nginx-style proxies in front of the platform not to buffer the stream.
+    static let noProxyBuffering = HTTPField.Name("X-Accel-Buffering")!
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.get(RouterPath(NotificationsPaths.stream), use: stream)
+    }
+
+    @Sendable func stream(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let user = context.user.userID
+        // Browsers' EventSource cannot set headers on the first connection, hence the query parameter too.
+        let given =
+            request.headers[StreamController.lastEventIDHeader]
+            ?? request.uri.queryParameters["lastEventId"].map(String.init)
+        guard let lastEventID = ServerSentEvents.lastEventID(given) else {
+            throw Problem.badRequest("invalid_last_event_id", "Last-Event-ID must be an id this stream sent.")
+        }
+        // Subscribe before reading what was missed: an event committed in between is then in both, and the
+        // live copy is skipped by its sequence number.
+        let subscription = hub.subscribe(user)
+        var missed: [StreamEvent] = []
+        var resync = false
+        if let lastEventID {
+            do {
+                let (events, gap) = try await database.events(
+                    for: user, after: lastEventID, limit: Self.replayLimit + 1)
+                missed = Array(events.prefix(Self.replayLimit))
+                resync = gap || events.count > Self.replayLimit
+            } catch {
+                subscription.continuation.finish()
+                throw error
+            }
+        }
+        let heartbeatInterval = self.heartbeatInterval
+        let replayed = missed
+        let startAfter = resync ? Int64.max : (missed.last?.seq ?? lastEventID ?? 0)
+        let tellResync = resync
+
+        let body = ResponseBody { writer in
+            defer { subscription.continuation.finish() }
+            var buffer = ByteBuffer()
+            ServerSentEvents.opening(into: &buffer)
+            if tellResync {
+                ServerSentEvents.resync(into: &buffer)
+            } else {
+                for event in replayed { ServerSentEvents.encode(event, into: &buffer) }
+            }
+            try await writer.write(buffer)
+            var lastSent = tellResync ? 0 : startAfter
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: heartbeatInterval)
+                            subscription.continuation.yield(.heartbeat)
+                        }
+                    }
+                    for await item in subscription.items {
+                        buffer.clear()
+                        switch item {
+                        case .heartbeat:
+                            ServerSentEvents.heartbeat(into: &buffer)
+                        case .event(let event):
+                            // Already sent in the replay; after a resync, everything live is new.
+                            guard tellResync || event.seq > lastSent else { continue }
+                            lastSent = event.seq
+                            ServerSentEvents.encode(event, into: &buffer)
+                        }
+                        try await writer.write(buffer)
+                    }
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                subscription.continuation.finish()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/event-stream", .cacheControl: "no-cache", StreamController.noProxyBuffering: "no",
+            ],
+            body: body)
+    }
+}

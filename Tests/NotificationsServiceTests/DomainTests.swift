@@ -1,0 +1,149 @@
+import Foundation
+import NIOCore
+import PlatformKit
+import Testing
+
+@testable import NotificationsService
+
+@Suite struct QuietHoursTests {
+    func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
+    @Test func aWindowPastMidnightCoversBothSides() throws {
+        let quiet = try QuietHours(start: "22:00", end: "07:00", timeZone: "Pacific/Honolulu")
+        #expect(quiet.contains(date("2026-11-23T08:30:00Z")))  // 22:30 in Honolulu
+        #expect(quiet.contains(date("2026-11-23T16:59:00Z")))  // 06:59
+        #expect(!quiet.contains(date("2026-11-23T17:00:00Z")))  // 07:00, the end is open
+        #expect(!quiet.contains(date("2026-11-23T07:59:00Z")))  // 21:59
+    }
+
+    @Test func aDaytimeWindowIsOneRange() throws {
+        let quiet = try QuietHours(start: "09:00", end: "17:00", timeZone: "UTC")
+        #expect(quiet.contains(date("2026-11-23T09:00:00Z")))
+        #expect(!quiet.contains(date("2026-11-23T17:00:00Z")))
+        #expect(!quiet.contains(date("2026-11-23T08:59:00Z")))
+    }
+
+    @Test func theWindowFollowsTheWallClockAcrossDaylightSaving() throws {
+        let quiet = try QuietHours(start: "22:00", end: "07:00", timeZone: "Europe/Paris")
+        // 29 March 2026: Paris moves from UTC+1 to UTC+2 at 02:00.
+        #expect(quiet.contains(date("2026-03-29T04:30:00Z")))  // 06:30 local, summer time
+        #expect(!quiet.contains(date("2026-03-29T05:30:00Z")))  // 07:30 local
+        #expect(!quiet.contains(date("2026-03-28T06:30:00Z")))  // 07:30 local the day before, winter time
+        #expect(quiet.contains(date("2026-03-28T05:30:00Z")))  // 06:30 local, winter time
+    }
+
+    @Test func disabledKindsAndQuietHoursDecidePush() throws {
+        let night = date("2026-11-23T23:00:00Z")
+        var preferences = Preferences(disabledKinds: ["social.follow_request"])
+        #expect(!preferences.allowsPush(of: "social.follow_request", at: night))
+        #expect(preferences.allowsPush(of: "social.friend_request", at: night))
+        preferences.quietHours = try QuietHours(start: "22:00", end: "07:00", timeZone: "UTC")
+        #expect(!preferences.allowsPush(of: "social.friend_request", at: night))
+    }
+
+    @Test func badBoundsAreRefused() {
+        for (start, end, zone) in [
+            ("22:00", "07:00", "Nowhere/Land"), ("25:00", "07:00", "UTC"), ("22:00", "7", "UTC"),
+            ("22:60", "07:00", "UTC"), ("10:00", "10:00", "UTC"),
+        ] {
+            #expect(throws: Problem.self) { try QuietHours(start: start, end: end, timeZone: zone) }
+        }
+    }
+}
+
+@Suite struct ServerSentEventsTests {
+    @Test func eventsAreFramedAsTheSpecSays() {
+        var buffer = ByteBuffer()
+        ServerSentEvents.encode(
+            StreamEvent(seq: 7, recipientID: "u", type: "message.created", payload: #"{"a":1}"#), into: &buffer)
+        #expect(String(buffer: buffer) == "id: 7\nevent: message.created\ndata: {\"a\":1}\n\n")
+    }
+
+    @Test func lastEventIDIsADecimalSequenceNumber() {
+        #expect(ServerSentEvents.lastEventID(nil) == .some(nil))
+        #expect(ServerSentEvents.lastEventID("") == .some(nil))
+        #expect(ServerSentEvents.lastEventID("42") == .some(42))
+        #expect(ServerSentEvents.lastEventID("-1") == nil)
+        #expect(ServerSentEvents.lastEventID("4x") == nil)
+        #expect(ServerSentEvents.lastEventID("99999999999999999999") == nil)
+    }
+
+    @Test func payloadsAreCompactedToOneLine() throws {
+        #expect(try NoticeValidation.payload("{\n  \"b\": \"x\\ny\",\n  \"a\": 1\n}") == #"{"a":1,"b":"x\ny"}"#)
+        #expect(throws: Problem.self) { try NoticeValidation.payload("[]") }
+        #expect(throws: Problem.self) { try NoticeValidation.payload("{") }
+        #expect(throws: Problem.self) {
+            try NoticeValidation.payload(#"{"a":""# + String(repeating: "x", count: 20_000) + #""}"#)
+        }
+    }
+
+    @Test func recipientsAreDistinctAndBounded() throws {
+        #expect(try NoticeValidation.recipients(["a-1", "a-1", "b-2"]) == ["a-1", "b-2"])
+        #expect(throws: Problem.self) { try NoticeValidation.recipients([]) }
+        #expect(throws: Problem.self) { try NoticeValidation.recipients(["Robert'); DROP"]) }
+        #expect(throws: Problem.self) { try NoticeValidation.recipients((0...1_000).map { "u\($0)" }) }
+    }
+}
+
+@Suite struct EventHubTests {
+    func event(_ seq: Int64, to user: String) -> StreamEvent {
+        StreamEvent(seq: seq, recipientID: user, type: "t", payload: "{}")
+    }
+
+    @Test func eventsReachOnlyTheirRecipientsConnections() async {
+        let hub = EventHub()
+        let ann = hub.subscribe("ann")
+        let annOtherPhone = hub.subscribe("ann")
+        let bob = hub.subscribe("bob")
+        hub.publish(event(1, to: "ann"))
+        hub.shutDown()
+        #expect(await seqs(ann.items) == [1])
+        #expect(await seqs(annOtherPhone.items) == [1])
+        #expect(await seqs(bob.items) == [])
+    }
+
+    @Test func aConnectionThatFallsBehindEndsBeforeTheGap() async {
+        let hub = EventHub(bufferLimit: 2)
+        let slow = hub.subscribe("ann")
+        for seq in 1...4 { hub.publish(event(Int64(seq), to: "ann")) }
+        // It keeps the oldest and ends: the client reconnects from 2 and misses nothing.
+        #expect(await seqs(slow.items) == [1, 2])
+        #expect(hub.connectionCount == 0)
+    }
+
+    @Test func aClosedConnectionLeavesTheHub() {
+        let hub = EventHub()
+        let subscription = hub.subscribe("ann")
+        #expect(hub.connectionCount == 1)
+        subscription.continuation.finish()
+        #expect(hub.connectionCount == 0)
+    }
+
+    func seqs(_ items: AsyncStream<EventHub.Item>) async -> [Int64] {
+        var result: [Int64] = []
+        for await item in items {
+            if case .event(let event) = item { result.append(event.seq) }
+        }
+        return result
+    }
+}
+
+@Suite struct StreamLogTests {
+    @Test func resumeKnowsWhenEventsWerePruned() async throws {
+        let database = try NotificationsDatabase(.inMemory) { _ in }
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for (offset, user) in ["ann", "bob", "ann"].enumerated() {
+            try await database.append(
+                IncomingEvent(recipientIDs: [user], type: "t", payload: #"{"n":\#(offset)}"#),
+                now: start.addingTimeInterval(Double(offset) * 3_600))
+        }
+        let all = try await database.events(for: "ann", after: 0, limit: 10)
+        #expect(all.events.map(\.seq) == [1, 3])
+        #expect(!all.gap)
+        try await database.pruneEvents(before: start.addingTimeInterval(1_800))
+        #expect(try await database.events(for: "ann", after: 0, limit: 10).gap)
+        let recent = try await database.events(for: "ann", after: 1, limit: 10)
+        #expect(recent.events.map(\.seq) == [3])
+        #expect(!recent.gap)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import NotificationsService
+import PlatformKit
+import ServiceKit
+import SocialService
+import Synchronization
+import TestSupport
+import Testing
+
+/// Pushes the notifications service handed to its delivery, in order; a test can wait for the next one.
+final class RecordedPushes: PushDelivery {
+    private let state = Mutex<[PushMessage]>([])
+    private let arrivals: AsyncStream<PushMessage>
+    private let continuation: AsyncStream<PushMessage>.Continuation
+
+    init() {
+        (arrivals, continuation) = AsyncStream.makeStream(of: PushMessage.self)
+    }
+
+    var all: [PushMessage] { state.withLock { $0 } }
+
+    func send(_ message: PushMessage) async -> PushOutcome {
+        state.withLock { $0.append(message) }
+        continuation.yield(message)
+        return .delivered
+    }
+
+    /// The next push to arrive (pushes are sent off the request path).
+    func next() async -> PushMessage? {
+        var iterator = arrivals.makeAsyncIterator()
+        return await iterator.next()
+    }
+}
+
+/// Hands notices on to a sink chosen once the stack runs (the notifications service's port is known only then).
+final class LateNoticeSink: NoticeSink {
+    private let target = Mutex<(any NoticeSink)?>(nil)
+
+    func connect(to sink: any NoticeSink) { target.withLock { $0 = sink } }
+    func publish(_ notice: Notice) async { await target.withLock { $0 }?.publish(notice) }
+    func publish(_ event: RealtimeEvent) async { await target.withLock { $0 }?.publish(event) }
+}
+
+/// A stack with the notifications service (pushes recorded, fast heartbeats) and the social service posting
+/// its notices to it for real, plus three users.
+struct NotificationsWorld {
+    let stack: TestStack
+    let pushes: RecordedPushes
+    let ann: TestUser, bob: TestUser, cat: TestUser
+    var api: APIClient { stack.gateway }
+
+    static func run(heartbeat: Duration = .seconds(30), _ body: (NotificationsWorld) async throws -> Void)
+        async throws
+    {
+        let pushes = RecordedPushes()
+        let socialNotices = LateNoticeSink()
+        try await withTestStack(services: [
+            .notifications: { settings in
+                try await buildNotificationsApplication(
+                    NotificationsConfiguration(settings: settings, pushDelivery: pushes, heartbeatInterval: heartbeat))
+            },
+            .social: { settings in
+                try await buildSocialApplication(SocialConfiguration(settings: settings, noticeSink: socialNotices))
+            },
+        ]) { stack in
+            let producer = ServiceSettings(
+                service: .social, internalToken: stack.internalToken, clock: stack.clock.wallClock)
+            socialNotices.connect(
+                to: NotificationsNoticeSink(
+                    baseURL: stack.serviceURLs[.notifications]!, settings: producer, logger: .init(label: "test")))
+            try await body(
+                NotificationsWorld(
+                    stack: stack, pushes: pushes, ann: try await stack.register("ann"),
+                    bob: try await stack.register("bob"), cat: try await stack.register("cat")))
+        }
+    }
+
+    /// Posts a notice the way a producer does: to the internal endpoint, with the service credential.
+    @discardableResult
+    func notify(
+        _ recipients: [TestUser], kind: String = "household.chore_completed", text: String = "Sam took out the trash",
+        key: String = UUID().uuidString
+    ) async throws -> APIResponse {
+        try await internalPost(
+            NotificationsPaths.internalNotifications,
+            [
+                "recipientIds": .array(recipients.map { .string($0.id) }), "kind": .string(kind),
+                "text": .string(text), "link": .string("/v1/households/h1/chores"), "producer": .string("household"),
+                "idempotencyKey": .string(key),
+            ])
+    }
+
+    /// Posts a realtime event the way a producer does.
+    @discardableResult
+    func publish(_ recipients: [TestUser], type: String, payload: String) async throws -> APIResponse {
+        try await internalPost(
+            NotificationsPaths.internalEvents,
+            [
+                "recipientIds": .array(recipients.map { .string($0.id) }), "type": .string(type),
+                "payload": .string(payload), "producer": .string("messaging"),
+            ])
+    }
+
+    func internalPost(_ path: String, _ body: [String: JSONValue], token: String? = nil) async throws -> APIResponse {
+        try await stack.direct(.notifications).send(
+            .POST, path, json: body, headers: [(PlatformHeaders.internalToken, token ?? stack.internalToken)])
+    }
+
+    func inbox(_ user: TestUser, query: String = "") async throws -> [[String: Any]] {
+        let response = try await api.get(NotificationsPaths.notifications + query, token: user.accessToken)
+        #expect(response.status == 200)
+        return response.object["items"] as? [[String: Any]] ?? []
+    }
+
+    func unread(_ user: TestUser) async throws -> Int {
+        try await api.get(NotificationsPaths.unreadCount, token: user.accessToken).object["unread"] as? Int ?? -1
+    }
+
+    func stream(_ user: TestUser, lastEventID: String? = nil) async throws -> EventStreamClient {
+        try await EventStreamClient.connect(
+            api.baseURL + NotificationsPaths.stream, token: user.accessToken, lastEventID: lastEventID)
+    }
+}
+
+/// A small JSON value for request bodies that mix types.
+enum JSONValue: Encodable, Sendable {
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+    case null
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
+    }
+}
