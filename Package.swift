@@ -3,7 +3,7 @@ import PackageDescription
 
 // Every service is stamped out the same way: a library `<Name>Service` under `Services/<Name>/<Name>Service`
 // holding all of its code, a thin executable `<Name>` beside it, and a test target `<Name>ServiceTests`.
-let serviceNames = ["Identity", "Social", "Household", "Notifications", "Geo"]
+let serviceNames = ["Identity", "Social", "Household", "Notifications", "Messaging", "Habits", "Geo"]
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -67,6 +67,8 @@ let package = Package(
         .executable(name: "HouseholdBenchmark", targets: ["HouseholdBenchmark"]),
         .executable(name: "SocialBenchmark", targets: ["SocialBenchmark"]),
         .executable(name: "NotificationsBenchmark", targets: ["NotificationsBenchmark"]),
+        .executable(name: "MessagingBenchmark", targets: ["MessagingBenchmark"]),
+        .executable(name: "HabitsBenchmark", targets: ["HabitsBenchmark"]),
         .executable(name: "GeoBenchmark", targets: ["GeoBenchmark"]),
     ],
     dependencies: [
@@ -160,6 +162,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "MessagingBenchmark",
+            dependencies: [
+                "BenchmarkSupport", "MessagingService", "PlatformKit", "ServiceKit", "GatewayService", grdb,
+                asyncHTTPClient, nio,
+            ],
+            path: "Benchmarks/MessagingBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "HabitsBenchmark",
+            dependencies: ["BenchmarkSupport", "HabitsService", "PlatformKit", "ServiceKit", grdb],
+            path: "Benchmarks/HabitsBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "GeoBenchmark",
             dependencies: ["BenchmarkSupport", "GeoService", "PlatformKit", "ServiceKit", grdb],
             path: "Benchmarks/GeoBenchmark",
@@ -218,6 +235,8 @@ var extraDependencies: [String: [Target.Dependency]] {
         "Household": [crypto, configuration, httpTypes],
         "Social": [configuration],
         "Notifications": [jwtKit, asyncHTTPClient, nio, nioHTTP1, configuration, serviceLifecycle, httpTypes],
+        "Messaging": [configuration, httpTypes],
+        "Habits": [configuration, asyncHTTPClient, httpTypes],
         "Geo": [crypto, configuration, httpTypes],
     ]
 }

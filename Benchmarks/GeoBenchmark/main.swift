@@ -26,16 +26,16 @@ defer { try? FileManager.default.removeItem(at: folder) }
 let databasePath = folder.appendingPathComponent("geo.sqlite").path
 
 /// Twenty friends per user, nobody blocked.
-struct StandInGraph: SocialGraph {
+struct StandInGraph: GeoSocialGraph {
     let users: Int
     func friendIDs(of viewer: String) async throws -> Set<String> {
         let n = Int(viewer.dropFirst()) ?? 0
         return Set((1...20).map { "u\((n + $0 * 4_999) % users)" })
     }
-    func facts(of viewer: String, about others: [String]) async throws -> [String: SocialFacts] {
+    func facts(of viewer: String, about others: [String]) async throws -> [String: GeoSocialFacts] {
         let friends = try await friendIDs(of: viewer)
         return Dictionary(
-            uniqueKeysWithValues: others.map { ($0, SocialFacts(friends: friends.contains($0), blocked: false)) })
+            uniqueKeysWithValues: others.map { ($0, GeoSocialFacts(friends: friends.contains($0), blocked: false)) })
     }
 }
 

@@ -5,9 +5,11 @@ import Configuration
 import Foundation
 import GatewayService
 import GeoService
+import HabitsService
 import HouseholdService
 import IdentityService
 import Logging
+import MessagingService
 import NotificationsService
 import PlatformKit
 import ServiceKit
@@ -31,6 +33,9 @@ let services: [any Service] = [
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
     try await buildNotificationsApplication(
         NotificationsConfiguration(reader: reader(port: ServiceName.notifications.defaultPort))),
+    try await buildMessagingApplication(
+        MessagingConfiguration(reader: reader(port: ServiceName.messaging.defaultPort))),
+    try await buildHabitsApplication(HabitsConfiguration(reader: reader(port: ServiceName.habits.defaultPort))),
     try await buildGeoApplication(GeoConfiguration(reader: reader(port: ServiceName.geo.defaultPort))),
     GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
 ]

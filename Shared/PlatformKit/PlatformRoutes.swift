@@ -105,6 +105,35 @@ public enum NotificationsPaths {
     public static let internalEvents = "/internal/events"
 }
 
+/// The messaging service's public paths: conversations, their topics and messages, search.
+public enum MessagingPaths {
+    public static let prefix = "/v1/messaging"
+    /// My conversations; `/{id}` one of them, with `/messages`, `/topics`, `/members`, `/read`, `/mute`.
+    public static let conversations = prefix + "/conversations"
+    /// Opens (or finds) the direct conversation with one user.
+    public static let direct = conversations + "/direct"
+    /// Creates a group conversation.
+    public static let groups = conversations + "/groups"
+    /// Unread counts per conversation and topic.
+    public static let unread = prefix + "/unread"
+    /// Keyword search across my conversations.
+    public static let search = prefix + "/search"
+    /// `/{id}/groups`: the groups a friend and I are both in.
+    public static let users = prefix + "/users"
+}
+
+/// The habit tracker's public paths.
+public enum HabitsPaths {
+    public static let habits = "/v1/habits"
+    public static let preferences = habits + "/preferences"
+    public static let today = habits + "/today"
+    public static let following = habits + "/following"
+    public static let events = habits + "/events"
+    public static let history = habits + "/history"
+    /// The history as GeoJSON for the map.
+    public static let historyMap = habits + "/history/map"
+}
+
 /// Which service owns which public path prefix, and which paths need no access token.
 /// The gateway routes with this table; it is the one place a new service's routes are added.
 public enum RouteTable {
@@ -129,6 +158,8 @@ public enum RouteTable {
         Entry(SocialPaths.prefix, .social),
         Entry(HouseholdPaths.households, .household),
         Entry(NotificationsPaths.notifications, .notifications),
+        Entry(MessagingPaths.prefix, .messaging),
+        Entry(HabitsPaths.habits, .habits),
         Entry(GeoPaths.prefix, .geo),
     ]
 

@@ -7,14 +7,14 @@ import TestSupport
 import Testing
 
 /// The social graph at an address known only once the stack runs (geo starts before social).
-final class LateSocialGraph: SocialGraph {
-    private let target = Mutex<InternalSocialGraph?>(nil)
+final class LateGeoSocialGraph: GeoSocialGraph {
+    private let target = Mutex<GeoSocialClient?>(nil)
 
     func connect(baseURL: String, token: String) {
-        target.withLock { $0 = InternalSocialGraph(baseURL: baseURL, token: token) }
+        target.withLock { $0 = GeoSocialClient(baseURL: baseURL, token: token) }
     }
 
-    private var graph: InternalSocialGraph {
+    private var graph: GeoSocialClient {
         get throws {
             guard let graph = target.withLock({ $0 }) else { throw Problem.serviceUnavailable("social") }
             return graph
@@ -25,7 +25,7 @@ final class LateSocialGraph: SocialGraph {
         try await graph.friendIDs(of: viewer)
     }
 
-    func facts(of viewer: String, about others: [String]) async throws -> [String: SocialFacts] {
+    func facts(of viewer: String, about others: [String]) async throws -> [String: GeoSocialFacts] {
         try await graph.facts(of: viewer, about: others)
     }
 }
@@ -38,7 +38,7 @@ struct GeoWorld {
     var api: APIClient { stack.gateway }
 
     static func run(gazetteer: Bool = false, _ body: (GeoWorld) async throws -> Void) async throws {
-        let graph = LateSocialGraph()
+        let graph = LateGeoSocialGraph()
         try await withTestStack(services: [
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .geo: { settings in

@@ -1,6 +1,8 @@
 import Foundation
 import GeoService
+import HabitsService
 import HouseholdService
+import MessagingService
 import NotificationsService
 import PlatformKit
 import SocialService
@@ -12,18 +14,32 @@ import Testing
 /// one of the statuses the document lists for it.
 @Suite struct OpenAPIContractTests {
     @Test func everyDocumentedOperationAnswersAsDocumented() async throws {
+        let social = LateSocialGraph()
+        let habitsSocial = LateSocialURL()
         try await withTestStack(services: [
             .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
+            .messaging: {
+                try await buildMessagingApplication(MessagingConfiguration(settings: $0, socialGraph: social))
+            },
+            .habits: { settings in
+                try await buildHabitsApplication(
+                    HabitsConfiguration(
+                        settings: settings,
+                        followGraph: SocialFollowGraph(socialURL: { habitsSocial.url }, token: settings.internalToken)))
+            },
             .geo: { try await buildGeoApplication(GeoConfiguration(settings: $0, loadGazetteer: false)) },
         ]) { stack in
+            social.bind(try #require(stack.serviceURLs[.social]), token: stack.internalToken)
+            habitsSocial.url = stack.serviceURLs[.social] ?? ""
             let alice = try await stack.register("alice")
             let document = try await stack.gateway.get("/openapi.json")
             let paths = try #require(document.object["paths"] as? [String: [String: Any]])
             #expect(
                 paths.count >= 50, "identity's, the social graph's, the household's and the notifications' operations")
             #expect(paths[NotificationsPaths.notifications] != nil)
+            #expect(paths[MessagingPaths.search] != nil, "messaging's operations are merged in")
             #expect(paths[GeoPaths.map] != nil)
             for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
                 let path = template.replacingOccurrences(

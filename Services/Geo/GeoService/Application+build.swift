@@ -13,10 +13,11 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
         settings.database, gazetteer: configuration.loadGazetteer ? GeoResources.gazetteer : nil)
     let verifier = AccessTokenVerifier.remote(
         jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
-    let directory = configuration.userDirectory ?? IdentityUserDirectory(settings: settings)
+    let directory = CachedUserDirectory(
+        configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
     let graph =
         configuration.socialGraph
-        ?? InternalSocialGraph(baseURL: configuration.socialURL, token: settings.internalToken)
+        ?? GeoSocialClient(baseURL: configuration.socialURL, token: settings.internalToken)
     let access = PinAccess(database: database, graph: graph)
 
     let router = ServiceApplication.router(

@@ -13,7 +13,7 @@ public struct GeoConfiguration: Sendable {
     public var settings: ServiceSettings
     public var socialURL: String
     /// Replaces the social graph lookups (tests start social after geo, benchmarks use none).
-    public var socialGraph: (any SocialGraph)?
+    public var socialGraph: (any GeoSocialGraph)?
     /// Replaces the identity lookups.
     public var userDirectory: (any UserDirectory)?
     /// Loads the embedded gazetteer at first start (benchmarks and focused tests may skip it).
@@ -21,7 +21,7 @@ public struct GeoConfiguration: Sendable {
 
     public init(
         settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
-        socialGraph: (any SocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true
+        socialGraph: (any GeoSocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true
     ) {
         self.settings = settings
         self.socialURL = socialURL

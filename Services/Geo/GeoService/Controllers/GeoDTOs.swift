@@ -115,7 +115,3 @@ struct Feature: Encodable, Sendable {
                 ownCount: own, friendCount: friend, otherCount: max(0, count - own - friend)))
     }
 }
-
-struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
-    var items: [Item]
-}

@@ -5,7 +5,7 @@ import PlatformKit
 /// A hidden pin reads as a missing one, so a blocked user learns nothing.
 struct PinAccess: Sendable {
     let database: GeoDatabase
-    let graph: any SocialGraph
+    let graph: any GeoSocialGraph
 
     /// The pin, and how it stands to the viewer; 404 when missing or hidden.
     func visiblePin(_ rawID: String, to viewer: String) async throws -> (PinRow, PinCategory) {

@@ -161,7 +161,3 @@ struct ActivityView: ResponseEncodable, Sendable {
     var subject: String
     var createdAt: Date
 }
-
-struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
-    var items: [Item]
-}

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// A small bar chart of points per member, as SVG a client can show as is.
 enum StatisticsChart {
@@ -25,8 +26,5 @@ enum StatisticsChart {
     }
 
     /// Escapes text for SVG: member names are user input.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ text: String) -> String { SVGChart.escape(text) }
 }

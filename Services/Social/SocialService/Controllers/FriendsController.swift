@@ -163,7 +163,3 @@ struct FriendsController {
             to: UserSummary(known[row.recipientId], id: row.recipientId))
     }
 }
-
-struct ItemList<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
-    var items: [Item]
-}

@@ -3,7 +3,7 @@ import PlatformKit
 import ServiceKit
 
 /// How a viewer stands to another user, as far as the map cares.
-public struct SocialFacts: Codable, Sendable, Equatable {
+public struct GeoSocialFacts: Codable, Sendable, Equatable {
     public var friends: Bool
     /// Either side blocked the other: their pins are hidden from each other.
     public var blocked: Bool
@@ -15,15 +15,15 @@ public struct SocialFacts: Codable, Sendable, Equatable {
 }
 
 /// The social graph's answers the geo service needs.
-public protocol SocialGraph: Sendable {
+public protocol GeoSocialGraph: Sendable {
     /// The viewer's friends.
     func friendIDs(of viewer: String) async throws -> Set<String>
     /// How the viewer stands to each of `others` (users missing from the answer are strangers).
-    func facts(of viewer: String, about others: [String]) async throws -> [String: SocialFacts]
+    func facts(of viewer: String, about others: [String]) async throws -> [String: GeoSocialFacts]
 }
 
 /// The social service's internal routes; its failures become 503 problems.
-public struct InternalSocialGraph: SocialGraph {
+public struct GeoSocialClient: GeoSocialGraph {
     private let client: InternalClient
     /// The social service answers at most this many users per call.
     static let batchSize = 10_000
@@ -46,13 +46,13 @@ public struct InternalSocialGraph: SocialGraph {
         }
     }
 
-    public func facts(of viewer: String, about others: [String]) async throws -> [String: SocialFacts] {
+    public func facts(of viewer: String, about others: [String]) async throws -> [String: GeoSocialFacts] {
         struct Request: Encodable {
             var viewer: String
             var others: [String]
         }
-        struct Reply: Decodable { var relationships: [String: SocialFacts] }
-        var result: [String: SocialFacts] = [:]
+        struct Reply: Decodable { var relationships: [String: GeoSocialFacts] }
+        var result: [String: GeoSocialFacts] = [:]
         do {
             for start in stride(from: 0, to: others.count, by: Self.batchSize) {
                 let batch = Array(others[start..<min(start + Self.batchSize, others.count)])

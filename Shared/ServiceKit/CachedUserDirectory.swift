@@ -1,27 +1,27 @@
 import Foundation
 import PlatformKit
-import ServiceKit
 import Synchronization
 
-/// Remembers profile basics for a minute, so member lists and statistics do not ask the identity
-/// service on every request; names a member just changed show up within that minute.
-final class CachedUserDirectory: UserDirectory {
+/// Remembers profile basics for a minute, so member lists, statistics and @mentions do not ask the identity
+/// service on every request; a name someone just changed shows up within that minute.
+public final class CachedUserDirectory: UserDirectory {
     private let upstream: any UserDirectory
     private let clock: WallClock
     private let lifetime: TimeInterval
     private let entries = Mutex<[String: (user: DirectoryUser, fetchedAt: Date)]>([:])
 
-    init(_ upstream: any UserDirectory, clock: WallClock, lifetime: TimeInterval = 60) {
+    /// Caches `upstream`'s answers for `lifetime` seconds of `clock` time.
+    public init(_ upstream: any UserDirectory, clock: WallClock, lifetime: TimeInterval = 60) {
         self.upstream = upstream
         self.clock = clock
         self.lifetime = lifetime
     }
 
-    func user(username: String) async throws -> DirectoryUser? {
+    public func user(username: String) async throws -> DirectoryUser? {
         try await upstream.user(username: username)
     }
 
-    func users(ids: [String]) async throws -> [DirectoryUser] {
+    public func users(ids: [String]) async throws -> [DirectoryUser] {
         let now = clock.now
         let cached = entries.withLock { entries in
             ids.compactMap { id in

@@ -1,0 +1,6 @@
+import HabitsService
+import ServiceKit
+
+let configuration = try HabitsConfiguration(reader: ServiceSettings.environmentReader())
+let application = try await buildHabitsApplication(configuration)
+try await application.runService()

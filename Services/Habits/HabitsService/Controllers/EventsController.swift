@@ -1,0 +1,166 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Habit events: at most one per habit per day, with an optional comment, photo and location.
+struct EventsController {
+    let database: HabitsDatabase
+    let graph: any FollowGraph
+    let clock: WallClock
+    /// "A photograph of size less than 65 536 bytes".
+    static let maximumPhotoBytes = 65_535
+    static let maximumCommentLength = 20
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(HabitsPaths.habits + "/:habit/events"), use: create)
+        router.get(RouterPath(HabitsPaths.events + "/:event"), use: show)
+        router.patch(RouterPath(HabitsPaths.events + "/:event"), use: update)
+        router.delete(RouterPath(HabitsPaths.events + "/:event"), use: delete)
+        router.get(RouterPath(HabitsPaths.events + "/:event/photo"), use: photo)
+    }
+
+    struct EventRequest: Decodable {
+        /// The day (`YYYY-MM-DD`, my time zone); today by default.
+        var date: String?
+        /// Empty clears it on an edit.
+        var comment: String?
+        var location: Coordinate?
+        /// On an edit: remove the location.
+        var removeLocation: Bool?
+        /// A JPEG, PNG or WebP image, base64, under 65,536 bytes decoded; "" removes it on an edit.
+        var photo: String?
+    }
+
+    /// Records today's (or an earlier due day's) event; the whole event is refused if any part is invalid.
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<EventView> {
+        let input = try await request.decode(as: EventRequest.self, context: context)
+        let me = context.user.userID
+        let today = try await HabitsController.today(of: me, database, clock)
+        let day = try input.date.map(Self.day) ?? today
+        let comment = try Validate.optionalText(input.comment, field: "comment", max: Self.maximumCommentLength)
+        let location = try input.location.map(Self.location)
+        let photo = try Self.photo(input.photo)
+        let key = request.headers[.init("Idempotency-Key")!]
+        if let key, key.isEmpty || key.count > 200 {
+            throw Problem.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 200 characters.")
+        }
+        let now = clock.now
+        let event = EventRow(
+            id: nil, habitId: try context.parameters.require("habit"), userId: me, day: day.description,
+            comment: comment, latitude: location?.latitude, longitude: location?.longitude, photoType: nil,
+            idempotencyKey: key, createdAt: now, updatedAt: now)
+        let (row, created) = try await database.createEvent(event, photo: photo ?? .keep) { habit in
+            try Self.check(day, for: habit, today: today)
+        }
+        return EditedResponse(status: created ? .created : .ok, response: EventView(row))
+    }
+
+    /// Mine, or of someone who approved my follow request.
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> EventView {
+        EventView(try await visibleEvent(request, context))
+    }
+
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> EventView {
+        let input = try await request.decode(as: EventRequest.self, context: context)
+        guard input.date == nil else {
+            throw Problem.badRequest("date_not_editable", "An event's day cannot change; delete it and add another.")
+        }
+        let comment = try input.comment.map {
+            try Validate.text($0, field: "comment", min: 0, max: Self.maximumCommentLength)
+        }
+        let location = try input.location.map(Self.location)
+        let remove = input.removeLocation == true
+        let photo = try Self.photo(input.photo) ?? .keep
+        let row = try await database.updateEvent(
+            try Self.eventID(context), owner: context.user.userID, now: clock.now, photo: photo
+        ) { event in
+            if let comment { event.comment = comment.isEmpty ? nil : comment }
+            if let location {
+                event.latitude = location.latitude
+                event.longitude = location.longitude
+            } else if remove {
+                event.latitude = nil
+                event.longitude = nil
+            }
+        }
+        return EventView(row)
+    }
+
+    @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.deleteEvent(try Self.eventID(context), owner: context.user.userID)
+        return .noContent
+    }
+
+    @Sendable func photo(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let event = try await visibleEvent(request, context)
+        guard let type = event.photoType, let bytes = try await database.photo(of: event.id) else {
+            throw Problem.notFound("The photo")
+        }
+        return Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=60"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    // MARK: Rules
+
+    /// An event is for a day the habit is due, on or after its start, and not in the future.
+    static func check(_ day: Day, for habit: HabitRow, today: Day) throws {
+        guard day <= today else {
+            throw Problem.badRequest("event_in_future", "You cannot record an event for a day that has not come.")
+        }
+        guard day >= habit.start else {
+            throw Problem.badRequest("event_before_start", "The habit starts on \(habit.startDate).")
+        }
+        guard habit.schedule.contains(day) else {
+            throw Problem.badRequest(
+                "event_not_due",
+                "The habit is not due on \(day) (it is due on \(habit.schedule.names.joined(separator: ", "))).")
+        }
+    }
+
+    static func day(_ text: String) throws -> Day {
+        guard let day = Day(text) else { throw Problem.invalidField("date", "must be a day as YYYY-MM-DD.") }
+        return day
+    }
+
+    static func location(_ coordinate: Coordinate) throws -> Coordinate {
+        try Validate.coordinate(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        return coordinate
+    }
+
+    /// `nil`: no change; "": remove; else a checked image.
+    static func photo(_ base64: String?) throws -> PhotoChange? {
+        guard let base64 else { return nil }
+        guard !base64.isEmpty else { return .remove }
+        guard let bytes = Data(base64Encoded: base64) else {
+            throw Problem.invalidField("photo", "must be base64-encoded image bytes.")
+        }
+        guard bytes.count <= maximumPhotoBytes else {
+            throw Problem(
+                status: 413, code: "photo_too_large", title: "Photo too large",
+                detail: "The photo must be smaller than 65,536 bytes; this one has \(bytes.count).")
+        }
+        let kind = try ImageKind.validate(bytes, maximumBytes: maximumPhotoBytes)
+        return .set(bytes, type: kind.mediaType)
+    }
+
+    static func eventID(_ context: AuthenticatedContext) throws -> Int64 {
+        guard let id = Int64(try context.parameters.require("event")), id > 0 else {
+            throw Problem.notFound("The event")
+        }
+        return id
+    }
+
+    private func visibleEvent(_ request: Request, _ context: AuthenticatedContext) async throws -> EventListRow {
+        let event = try await database.event(try Self.eventID(context))
+        let me = context.user.userID
+        if event.userId != me {
+            let followees = try await graph.followees(
+                of: me, requestID: request.headers[HTTPField.Name(PlatformHeaders.requestID)!])
+            guard followees.contains(event.userId) else { throw Problem.notFound("The event") }
+        }
+        return event
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+struct HabitView: ResponseEncodable, Sendable {
+    var id: String
+    var title: String
+    var reason: String
+    var weekdays: [String]
+    var startDate: String
+    var status: HabitProgress.Status
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ habit: HabitRow, status: HabitProgress.Status) {
+        id = habit.id
+        title = habit.title
+        reason = habit.reason
+        weekdays = habit.schedule.names
+        startDate = habit.startDate
+        self.status = status
+        createdAt = habit.createdAt
+        updatedAt = habit.updatedAt
+    }
+}
+
+/// My habits; `message` invites a first habit when there is none.
+struct HabitList: ResponseEncodable, Sendable {
+    var items: [HabitView]
+    var message: String?
+}
+
+/// Another user's habit as a follower sees it: title, schedule and status, nothing private.
+struct FollowedHabitView: Encodable, Sendable {
+    var id: String
+    var ownerId: String
+    var title: String
+    var weekdays: [String]
+    var status: HabitProgress.Status
+}
+
+struct Coordinate: Codable, Sendable, Equatable {
+    var latitude: Double
+    var longitude: Double
+}
+
+struct EventView: ResponseEncodable, Sendable {
+    var id: String
+    var habitId: String
+    var habitTitle: String
+    var userId: String
+    var date: String
+    var comment: String?
+    var location: Coordinate?
+    /// Where to fetch the photo (through the gateway), if the event has one.
+    var photoUrl: String?
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ row: EventListRow) {
+        id = String(row.id)
+        habitId = row.habitId
+        habitTitle = row.habitTitle
+        userId = row.userId
+        date = row.day
+        comment = row.comment
+        if let latitude = row.latitude, let longitude = row.longitude {
+            location = Coordinate(latitude: latitude, longitude: longitude)
+        }
+        photoUrl = row.photoType == nil ? nil : HabitsPaths.events + "/\(row.id)/photo"
+        createdAt = row.createdAt
+        updatedAt = row.updatedAt
+    }
+}
+
+/// RFC 7946 FeatureCollection of located events (longitude first), with the page cursor as a foreign member.
+struct EventMap: ResponseEncodable, Sendable {
+    struct Geometry: Encodable, Sendable {
+        var type = "Point"
+        var coordinates: [Double]
+    }
+
+    struct Feature: Encodable, Sendable {
+        var type = "Feature"
+        var id: String
+        var geometry: Geometry
+        var properties: EventView
+    }
+
+    var type = "FeatureCollection"
+    var features: [Feature]
+    var nextCursor: String?
+
+    init(_ page: Page<EventView>) {
+        features = page.items.compactMap { event in
+            event.location.map {
+                Feature(id: event.id, geometry: Geometry(coordinates: [$0.longitude, $0.latitude]), properties: event)
+            }
+        }
+        nextCursor = page.nextCursor
+    }
+}
+
+extension HabitProgress.Status: ResponseEncodable {}

@@ -1,0 +1,277 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Direct and group conversations, their members, the conversation list and per-member settings.
+struct ConversationsController {
+    let database: MessagingDatabase
+    let directory: any UserDirectory
+    let social: any SocialGraph
+    let notices: any NoticeSink
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        let one = MessagingPaths.conversations + "/:conversation"
+        router.get(RouterPath(MessagingPaths.conversations), use: list)
+        router.post(RouterPath(MessagingPaths.direct), use: openDirect)
+        router.post(RouterPath(MessagingPaths.groups), use: createGroup)
+        router.get(RouterPath(one), use: show)
+        router.patch(RouterPath(one), use: rename)
+        router.post(RouterPath(one + "/members"), use: addMembers)
+        router.patch(RouterPath(one + "/members/:member"), use: setRole)
+        router.delete(RouterPath(one + "/members/:member"), use: removeMember)
+        router.post(RouterPath(one + "/leave"), use: leave)
+        router.put(RouterPath(one + "/mute"), use: mute)
+        router.delete(RouterPath(one + "/mute"), use: unmute)
+        router.get(RouterPath(MessagingPaths.unread), use: unread)
+        router.get(RouterPath(MessagingPaths.users + "/:user/groups"), use: commonGroups)
+    }
+
+    // MARK: Creating
+
+    struct DirectRequest: Decodable {
+        var userId: String?
+        var username: String?
+    }
+
+    /// Opens the direct conversation with a user: the existing one (200) or a new one (201). A block either
+    /// way reads like an unknown user.
+    @Sendable func openDirect(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
+        ConversationView
+    > {
+        let input = try await request.decode(as: DirectRequest.self, context: context)
+        let me = context.user.userID
+        let other: DirectoryUser?
+        if let username = input.username {
+            other = try await directory.user(username: try Validate.username(username))
+        } else if let userID = input.userId, !userID.isEmpty, userID.count <= 100 {
+            other = try await directory.users(ids: [userID]).first
+        } else {
+            throw Problem.badRequest("missing_user", "Name the other person by userId or username.")
+        }
+        guard let other else { throw Problem.notFound("The user") }
+        guard other.id != me else {
+            throw Problem.badRequest("self_conversation", "A direct conversation needs someone else.")
+        }
+        guard try await !social.relationship(me, other.id).blocked else { throw Problem.notFound("The user") }
+        let (conversation, created) = try await database.openDirect(
+            me, with: other.id, id: UUID().uuidString.lowercased(), now: clock.now)
+        return EditedResponse(
+            status: created ? .created : .ok, response: try await detail(conversation.id, for: me))
+    }
+
+    struct GroupRequest: Decodable {
+        var name: String
+        var memberIds: [String]
+    }
+
+    /// Creates a group with a name and at least two of the creator's friends.
+    @Sendable func createGroup(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
+        ConversationView
+    > {
+        let input = try await request.decode(as: GroupRequest.self, context: context)
+        let me = context.user.userID
+        let name = try Validate.text(input.name, field: "name", max: MessagingLimits.maximumNameLength)
+        let others = try await friends(Self.distinct(input.memberIds, except: me), of: me)
+        guard others.count >= 2 else {
+            throw Problem.invalidField("memberIds", "choose at least two friends for a group.")
+        }
+        let conversation = try await database.createGroup(
+            id: UUID().uuidString.lowercased(), name: name, by: me, members: others, now: clock.now)
+        await notices.publish(
+            Notice(
+                recipients: others, kind: "messaging.added_to_group", text: "You were added to \(name).",
+                link: MessagingPaths.conversations + "/" + conversation.id,
+                idempotencyKey: "group:\(conversation.id):created"))
+        return EditedResponse(status: .created, response: try await detail(conversation.id, for: me))
+    }
+
+    static func distinct(_ ids: [String], except me: String) throws -> [String] {
+        guard ids.count <= MessagingLimits.maximumInvitesPerRequest else {
+            throw Problem.invalidField("memberIds", "at most \(MessagingLimits.maximumInvitesPerRequest) per request.")
+        }
+        var seen: Set<String> = [me]
+        return ids.filter { seen.insert($0).inserted }
+    }
+
+    /// `ids` if they are all the caller's friends; otherwise a 403 naming those who are not.
+    private func friends(_ ids: [String], of me: String) async throws -> [String] {
+        let facts = try await social.relationships(of: me, among: ids)
+        let strangers = ids.filter { facts[$0]?.friends != true }
+        guard strangers.isEmpty else {
+            throw Problem.forbidden(
+                "not_friends", "Only your friends can be added; not friends: \(strangers.joined(separator: ", ")).")
+        }
+        return ids
+    }
+
+    // MARK: Reading
+
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> ConversationView {
+        try await detail(try context.parameters.require("conversation"), for: context.user.userID)
+    }
+
+    /// One conversation with its members' profiles, as its member `userID` sees it.
+    private func detail(_ conversationID: String, for userID: String) async throws -> ConversationView {
+        let (conversation, members) = try await database.conversation(conversationID, asMember: userID)
+        let summary = try await database.conversations(of: userID, at: conversationID)
+        let profiles = await self.profiles(members.map(\.userId))
+        var view = Self.view(summary, profiles: profiles)
+        view.members = members.map {
+            MemberView(
+                userId: $0.userId, username: profiles[$0.userId]?.username,
+                displayName: profiles[$0.userId]?.displayName ?? "", avatarUrl: profiles[$0.userId]?.avatarUrl,
+                role: $0.role, joinedAt: $0.joinedAt)
+        }
+        view.createdBy = conversation.createdBy
+        return view
+    }
+
+    /// Profiles by id; an unreachable identity service leaves names empty rather than failing a read.
+    private func profiles(_ ids: [String]) async -> [String: DirectoryUser] {
+        guard !ids.isEmpty, let users = try? await directory.users(ids: ids) else { return [:] }
+        return Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func view(_ summary: ConversationSummary, profiles: [String: DirectoryUser]) -> ConversationView {
+        ConversationView(
+            id: summary.conversation.id, kind: summary.conversation.kind, name: summary.conversation.name,
+            createdBy: summary.conversation.createdBy, createdAt: summary.conversation.createdAt,
+            otherUser: summary.otherUserID.map { UserView(id: $0, profiles: profiles) },
+            memberCount: summary.memberCount, members: nil, muted: summary.muted, unreadCount: summary.unread,
+            lastMessage: summary.lastMessage.map(MessageView.init))
+    }
+
+    /// My conversations, most recent activity first ("users I have messaged previously").
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<ConversationView> {
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let cursor = try page.decodeCursor(as: ConversationCursor.self)
+        let rows = try await database.conversations(
+            of: context.user.userID, after: cursor.map { ($0.activity, $0.id) }, limit: page.limit + 1)
+        let profiles = await profiles(rows.compactMap(\.otherUserID))
+        let activity = Dictionary(rows.map { ($0.conversation.id, $0.conversation.activity) }) { a, _ in a }
+        return Page(fetched: rows.map { Self.view($0, profiles: profiles) }, limit: page.limit) {
+            ConversationCursor(activity: activity[$0.id] ?? 0, id: $0.id)
+        }
+    }
+
+    struct ConversationCursor: Codable {
+        var activity: Int64
+        var id: String
+    }
+
+    @Sendable func unread(_ request: Request, context: AuthenticatedContext) async throws -> UnreadView {
+        let counts = try await database.unreadCounts(of: context.user.userID)
+        return UnreadView(
+            total: counts.reduce(0) { $0 + $1.unread.total },
+            conversations: counts.map { id, count in
+                UnreadView.Conversation(
+                    conversationId: id, unreadCount: count.total,
+                    topics: count.byTopic.sorted { $0.key < $1.key }.map {
+                        UnreadView.Topic(topicId: $0.key, unreadCount: $0.value)
+                    })
+            })
+    }
+
+    /// The groups a friend and I are both in (requirement 10: "view groups that a friend is in").
+    @Sendable func commonGroups(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
+        ConversationView
+    > {
+        let other = try context.parameters.require("user")
+        let me = context.user.userID
+        guard other != me else { throw Problem.badRequest("self_lookup", "Name a friend, not yourself.") }
+        guard try await social.relationship(me, other).friends else {
+            throw Problem.forbidden("not_friends", "You can only see the groups of your friends.")
+        }
+        let groups = try await database.commonGroups(of: me, and: other)
+        var views: [ConversationView] = []
+        for group in groups {
+            views.append(Self.view(try await database.conversations(of: me, at: group.id), profiles: [:]))
+        }
+        return ItemList(items: views)
+    }
+
+    // MARK: Changing
+
+    struct RenameRequest: Decodable {
+        var name: String
+    }
+
+    @Sendable func rename(_ request: Request, context: AuthenticatedContext) async throws -> ConversationView {
+        let id = try context.parameters.require("conversation")
+        let input = try await request.decode(as: RenameRequest.self, context: context)
+        let name = try Validate.text(input.name, field: "name", max: MessagingLimits.maximumNameLength)
+        try await database.rename(id, to: name, by: context.user.userID)
+        return try await detail(id, for: context.user.userID)
+    }
+
+    struct MembersRequest: Decodable {
+        var userIds: [String]
+    }
+
+    /// Invites friends of the caller into a group they are in; those already in are skipped.
+    @Sendable func addMembers(_ request: Request, context: AuthenticatedContext) async throws -> ConversationView {
+        let id = try context.parameters.require("conversation")
+        let me = context.user.userID
+        let input = try await request.decode(as: MembersRequest.self, context: context)
+        let ids = try Self.distinct(input.userIds, except: me)
+        guard !ids.isEmpty else { throw Problem.invalidField("userIds", "name at least one friend.") }
+        let (conversation, _) = try await database.conversation(id, asMember: me)
+        try MessagingDatabase.requireGroup(conversation)
+        let added = try await database.addMembers(try await friends(ids, of: me), to: id, by: me, now: clock.now)
+        if !added.isEmpty {
+            await notices.publish(
+                Notice(
+                    recipients: added, kind: "messaging.added_to_group",
+                    text: "You were added to \(conversation.name ?? "a group").",
+                    link: MessagingPaths.conversations + "/" + id))
+        }
+        return try await detail(id, for: me)
+    }
+
+    struct RoleRequest: Decodable {
+        var role: String
+    }
+
+    @Sendable func setRole(_ request: Request, context: AuthenticatedContext) async throws -> ConversationView {
+        let id = try context.parameters.require("conversation")
+        let input = try await request.decode(as: RoleRequest.self, context: context)
+        guard ["admin", "member"].contains(input.role) else {
+            throw Problem.invalidField("role", "must be admin or member.")
+        }
+        try await database.setRole(
+            input.role, of: try context.parameters.require("member"), in: id, by: context.user.userID)
+        return try await detail(id, for: context.user.userID)
+    }
+
+    @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws
+        -> HTTPResponse.Status
+    {
+        _ = try await database.removeMember(
+            try context.parameters.require("member"), from: try context.parameters.require("conversation"),
+            by: context.user.userID)
+        return .noContent
+    }
+
+    @Sendable func leave(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        _ = try await database.removeMember(
+            context.user.userID, from: try context.parameters.require("conversation"), by: context.user.userID)
+        return .noContent
+    }
+
+    @Sendable func mute(_ request: Request, context: AuthenticatedContext) async throws -> MuteView {
+        try await setMuted(true, context)
+    }
+
+    @Sendable func unmute(_ request: Request, context: AuthenticatedContext) async throws -> MuteView {
+        try await setMuted(false, context)
+    }
+
+    private func setMuted(_ muted: Bool, _ context: AuthenticatedContext) async throws -> MuteView {
+        let id = try context.parameters.require("conversation")
+        try await database.setMuted(muted, conversation: id, for: context.user.userID)
+        return MuteView(conversationId: id, muted: muted)
+    }
+}

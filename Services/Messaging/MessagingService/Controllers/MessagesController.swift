@@ -1,0 +1,208 @@
+import Foundation
+import Hummingbird
+import Logging
+import PlatformKit
+import ServiceKit
+
+/// Sending, reading, editing and deleting messages, read markers, and keyword search.
+struct MessagesController {
+    let database: MessagingDatabase
+    let directory: any UserDirectory
+    let social: any SocialGraph
+    let events: MessageEvents
+    let clock: WallClock
+    let logger: Logger
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        let messages = MessagingPaths.conversations + "/:conversation/messages"
+        router.post(RouterPath(messages), use: send)
+        router.get(RouterPath(messages), use: list)
+        router.patch(RouterPath(messages + "/:message"), use: edit)
+        router.delete(RouterPath(messages + "/:message"), use: delete)
+        router.post(RouterPath(MessagingPaths.conversations + "/:conversation/read"), use: markRead)
+        router.get(RouterPath(MessagingPaths.search), use: search)
+    }
+
+    struct SendRequest: Decodable {
+        var text: String
+        /// File the message under this topic of the group.
+        var topicId: Int64?
+        /// Or under the topic with this name, created on first use (like a leading `#name` in the text).
+        var topic: String?
+    }
+
+    /// Sends a message; a repeated `Idempotency-Key` answers 200 with the message first sent.
+    @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<MessageView> {
+        let conversationID = try context.parameters.require("conversation")
+        let me = context.user.userID
+        let input = try await request.decode(as: SendRequest.self, context: context)
+        let key = try request.idempotencyKey()
+        var text = try Validate.text(input.text, field: "text", max: MessageText.maximumLength)
+        var topicName = try input.topic.map {
+            try Validate.text($0, field: "topic", max: MessageText.maximumTopicLength)
+        }
+        // The member list is read only when needed: for a direct conversation's block check, or mentions.
+        let conversation = try await database.conversationRow(conversationID, asMember: me)
+        if conversation.conversationKind == .group, input.topicId == nil, topicName == nil,
+            let tagged = MessageText.leadingTopic(text)
+        {
+            topicName = tagged.topic
+            text = try Validate.text(tagged.rest, field: "text", max: MessageText.maximumLength)
+        }
+        let needsMembers = conversation.conversationKind == .direct || text.contains("@")
+        let members = needsMembers ? try await database.memberIDs(of: conversationID, asMember: me) : []
+        if conversation.conversationKind == .direct, let other = members.first(where: { $0 != me }) {
+            guard try await !social.relationship(me, other).blocked else {
+                throw Problem.forbidden("blocked", "You cannot send messages to this user.")
+            }
+        }
+        let sent = try await database.send(
+            NewMessage(
+                conversationID: conversationID, senderID: me, text: text, topicID: input.topicId,
+                topicName: topicName, mentions: await mentions(in: text, members: members),
+                idempotencyKey: key, now: clock.now))
+        if sent.created { await events.created(sent) }
+        return EditedResponse(status: sent.created ? .created : .ok, response: MessageView(sent.message))
+    }
+
+    /// The ids of the members the text names as `@username`. Mentions are a courtesy: when the identity
+    /// service cannot be asked, the message is still sent, without them.
+    private func mentions(in text: String, members: [String]) async -> [String] {
+        let names = MessageText.mentionedUsernames(text)
+        guard !names.isEmpty else { return [] }
+        do {
+            let byName = Dictionary(
+                try await directory.users(ids: members).compactMap { user in
+                    user.username.map { ($0.lowercased(), user.id) }
+                },
+                uniquingKeysWith: { first, _ in first })
+            return names.compactMap { byName[$0] }
+        } catch {
+            logger.warning("mentions not resolved", metadata: ["error": "\(error)"])
+            return []
+        }
+    }
+
+    /// A page of messages around an anchor (`newest`, `oldest`, `first_unread` or a message id), or the
+    /// page a cursor continues to; optionally one topic's messages only.
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> MessagePage {
+        let conversationID = try context.parameters.require("conversation")
+        let query = request.uri.queryParameters
+        let page = try PageRequest(
+            limit: query["limit"].map(String.init) ?? "50", cursor: query["cursor"].map(String.init))
+        let topicID = try query["topicId"].map { value -> Int64 in
+            guard let id = Int64(String(value)), id > 0 else {
+                throw Problem.invalidField("topicId", "must be a topic's id.")
+            }
+            return id
+        }
+        let anchor: MessageAnchor
+        if let cursor = try page.decodeCursor(as: MessageCursor.self) {
+            switch (cursor.before, cursor.after) {
+            case (let before?, nil): anchor = .before(before)
+            case (nil, let after?): anchor = .after(after)
+            default: throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
+            }
+        } else {
+            anchor = try Self.anchor(query["anchor"].map(String.init))
+        }
+        let window = try await database.messages(
+            in: conversationID, topic: topicID, asMember: context.user.userID, anchor: anchor, limit: page.limit)
+        let items = window.messages.map(MessageView.init)
+        return MessagePage(
+            items: items,
+            olderCursor: window.foundOldest ? nil : items.first.map { PageCursor.encode(MessageCursor(before: $0.id)) },
+            newerCursor: window.foundNewest ? nil : items.last.map { PageCursor.encode(MessageCursor(after: $0.id)) },
+            foundOldest: window.foundOldest, foundNewest: window.foundNewest, anchor: window.anchor)
+    }
+
+    static func anchor(_ value: String?) throws -> MessageAnchor {
+        switch value {
+        case nil, "newest": return .newest
+        case "oldest": return .oldest
+        case "first_unread": return .firstUnread
+        case let value?:
+            guard let id = Int64(value), id > 0 else {
+                throw Problem.invalidField("anchor", "must be newest, oldest, first_unread or a message id.")
+            }
+            return .around(id)
+        }
+    }
+
+    struct EditRequest: Decodable {
+        var text: String
+    }
+
+    @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> MessageView {
+        let conversationID = try context.parameters.require("conversation")
+        let messageID = try context.parameters.id("message", "The message")
+        let input = try await request.decode(as: EditRequest.self, context: context)
+        let text = try Validate.text(input.text, field: "text", max: MessageText.maximumLength)
+        let members = try await database.memberIDs(of: conversationID, asMember: context.user.userID)
+        let (message, recipients) = try await database.edit(
+            messageID, in: conversationID, by: context.user.userID, text: text,
+            mentions: await mentions(in: text, members: members), now: clock.now)
+        await events.edited(message, members: recipients)
+        return MessageView(message)
+    }
+
+    @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let conversationID = try context.parameters.require("conversation")
+        let messageID = try context.parameters.id("message", "The message")
+        let members = try await database.delete(messageID, in: conversationID, by: context.user.userID)
+        await events.deleted(messageID, in: conversationID, members: members)
+        return .noContent
+    }
+
+    struct ReadRequest: Decodable {
+        /// Everything up to and including this message is read.
+        var messageId: Int64
+        /// Only within this topic (reading a topic view).
+        var topicId: Int64?
+    }
+
+    @Sendable func markRead(_ request: Request, context: AuthenticatedContext) async throws -> ReadView {
+        let conversationID = try context.parameters.require("conversation")
+        let input = try await request.decode(as: ReadRequest.self, context: context)
+        let (lastReadID, unread) = try await database.markRead(
+            conversationID, upTo: input.messageId, topic: input.topicId, by: context.user.userID)
+        let view = ReadView(
+            conversationId: conversationID, topicId: input.topicId, lastReadId: lastReadID, unreadCount: unread.total,
+            topicUnreadCount: input.topicId.map { unread.byTopic[$0] ?? 0 })
+        await events.read(view, by: context.user.userID)
+        return view
+    }
+
+    struct SearchCursor: Codable {
+        var offset: Int
+    }
+
+    /// Keyword search over my conversations, best matches first, optionally in one conversation or topic.
+    @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<SearchResultView> {
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let offset = try page.decodeCursor(as: SearchCursor.self)?.offset ?? 0
+        guard (0...MessagingDatabase.searchWindow).contains(offset) else {
+            throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
+        }
+        let fts = try SearchQuery.fts(query["query"].map(String.init) ?? "")
+        let topicID = try query["topicId"].map { value -> Int64 in
+            guard let id = Int64(String(value)), id > 0 else {
+                throw Problem.invalidField("topicId", "must be a topic's id.")
+            }
+            return id
+        }
+        let hits = try await database.search(
+            fts, for: context.user.userID, conversation: query["conversationId"].map(String.init), topic: topicID,
+            offset: offset, limit: page.limit + 1)
+        var position = offset
+        let results = hits.map { hit -> (SearchResultView, Int) in
+            position += 1
+            return (SearchResultView(message: MessageView(hit.message), snippet: hit.snippet), position)
+        }
+        let positions = Dictionary(results.map { ($0.0.message.id, $0.1) }) { a, _ in a }
+        return Page(fetched: results.map(\.0), limit: page.limit) {
+            SearchCursor(offset: positions[$0.message.id] ?? 0)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+struct UserView: Codable, Sendable {
+    var userId: String
+    var username: String?
+    var displayName: String
+    var avatarUrl: String?
+
+    init(id: String, profiles: [String: DirectoryUser]) {
+        userId = id
+        username = profiles[id]?.username
+        displayName = profiles[id]?.displayName ?? ""
+        avatarUrl = profiles[id]?.avatarUrl
+    }
+}
+
+struct MemberView: Codable, Sendable {
+    var userId: String
+    var username: String?
+    var displayName: String
+    var avatarUrl: String?
+    var role: String
+    var joinedAt: Date
+}
+
+struct MessageView: ResponseEncodable, Codable, Sendable {
+    var id: Int64
+    var conversationId: String
+    var topicId: Int64?
+    var topic: String?
+    var senderId: String
+    var text: String
+    /// Ids of the members the text mentions.
+    var mentions: [String]
+    var createdAt: Date
+    var editedAt: Date?
+
+    init(_ message: MessageRecord) {
+        id = message.id
+        conversationId = message.conversationId
+        topicId = message.topicId
+        topic = message.topicName
+        senderId = message.senderId
+        text = message.text
+        mentions = message.mentions
+        createdAt = message.createdAt
+        editedAt = message.editedAt
+    }
+}
+
+struct ConversationView: ResponseEncodable, Sendable {
+    var id: String
+    var kind: String
+    /// The group's name; `nil` for a direct conversation (show `otherUser`).
+    var name: String?
+    var createdBy: String
+    var createdAt: Date
+    /// For a direct conversation, the other person.
+    var otherUser: UserView?
+    var memberCount: Int
+    /// Every member, on single-conversation answers.
+    var members: [MemberView]?
+    var muted: Bool
+    var unreadCount: Int
+    var lastMessage: MessageView?
+}
+
+struct TopicView: ResponseEncodable, Sendable {
+    var id: Int64
+    var conversationId: String
+    var name: String
+    var resolved: Bool
+    var createdBy: String
+    var createdAt: Date
+    var lastActivityAt: Date
+    var lastMessageId: Int64?
+    /// The caller's policy: `inherit`, `followed` or `muted`.
+    var policy: String
+    var unreadCount: Int
+
+    init(_ summary: TopicSummary) {
+        id = summary.topic.id ?? 0
+        conversationId = summary.topic.conversationId
+        name = summary.topic.name
+        resolved = summary.topic.resolved
+        createdBy = summary.topic.createdBy
+        createdAt = summary.topic.createdAt
+        lastActivityAt = summary.topic.lastActivityAt
+        lastMessageId = summary.topic.lastMessageId
+        policy = summary.policy.rawValue
+        unreadCount = summary.unread
+    }
+}
+
+/// A page of messages around an anchor, oldest first; a cursor is `nil` where that end of the history is reached.
+struct MessagePage: ResponseEncodable, Sendable {
+    var items: [MessageView]
+    var olderCursor: String?
+    var newerCursor: String?
+    var foundOldest: Bool
+    var foundNewest: Bool
+    var anchor: Int64?
+}
+
+/// Where a message page's cursor continues: strictly before or after a message id.
+struct MessageCursor: Codable, Sendable {
+    var before: Int64?
+    var after: Int64?
+}
+
+struct ReadView: ResponseEncodable, Sendable {
+    var conversationId: String
+    var topicId: Int64?
+    var lastReadId: Int64
+    var unreadCount: Int
+    var topicUnreadCount: Int?
+}
+
+struct UnreadView: ResponseEncodable, Sendable {
+    struct Topic: Encodable, Sendable {
+        var topicId: Int64
+        var unreadCount: Int
+    }
+    struct Conversation: Encodable, Sendable {
+        var conversationId: String
+        var unreadCount: Int
+        var topics: [Topic]
+    }
+    var total: Int
+    var conversations: [Conversation]
+}
+
+struct SearchResultView: Encodable, Sendable {
+    var message: MessageView
+    /// HTML-escaped text around the matches, each in `<mark>`.
+    var snippet: String
+}
+
+struct MuteView: ResponseEncodable, Sendable {
+    var conversationId: String
+    var muted: Bool
+}
+
+extension Request {
+    /// The `Idempotency-Key` header, if sent: at most 100 characters.
+    func idempotencyKey() throws -> String? {
+        guard let key = headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
+        guard !key.isEmpty, key.count <= 100 else {
+            throw Problem.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 100 characters.")
+        }
+        return key
+    }
+}
+
+extension Parameters {
+    /// A numeric id from the path; anything else names nothing (404).
+    func id(_ name: String, _ what: String) throws -> Int64 {
+        guard let value = self.get(name), let id = Int64(value), id > 0 else { throw Problem.notFound(what) }
+        return id
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Topics inside a group: create, list with unread counts, rename, resolve, follow or mute.
+struct TopicsController {
+    let database: MessagingDatabase
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        let topics = MessagingPaths.conversations + "/:conversation/topics"
+        router.get(RouterPath(topics), use: list)
+        router.post(RouterPath(topics), use: create)
+        router.get(RouterPath(topics + "/:topic"), use: show)
+        router.patch(RouterPath(topics + "/:topic"), use: update)
+        router.put(RouterPath(topics + "/:topic/policy"), use: setPolicy)
+    }
+
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<TopicView> {
+        let topics = try await database.topics(
+            in: try context.parameters.require("conversation"), asMember: context.user.userID)
+        return ItemList(items: topics.map(TopicView.init))
+    }
+
+    struct CreateRequest: Decodable {
+        var name: String
+    }
+
+    static func name(_ value: String) throws -> String {
+        var name = try Validate.text(value, field: "name", max: MessageText.maximumTopicLength)
+        if name.hasPrefix("#") { name = try Validate.text(String(name.dropFirst()), field: "name", max: 60) }
+        return name
+    }
+
+    /// Creates a topic; its creator follows it.
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<TopicView> {
+        let input = try await request.decode(as: CreateRequest.self, context: context)
+        let topic = try await database.createTopic(
+            try Self.name(input.name), in: try context.parameters.require("conversation"), by: context.user.userID,
+            now: clock.now)
+        return EditedResponse(status: .created, response: TopicView(topic))
+    }
+
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> TopicView {
+        TopicView(
+            try await database.topic(
+                try context.parameters.id("topic", "The topic"), in: try context.parameters.require("conversation"),
+                asMember: context.user.userID))
+    }
+
+    struct UpdateRequest: Decodable {
+        var name: String?
+        var resolved: Bool?
+    }
+
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> TopicView {
+        let conversationID = try context.parameters.require("conversation")
+        let topicID = try context.parameters.id("topic", "The topic")
+        let input = try await request.decode(as: UpdateRequest.self, context: context)
+        guard input.name != nil || input.resolved != nil else {
+            throw Problem.badRequest("nothing_to_change", "Send a new name, resolved, or both.")
+        }
+        try await database.updateTopic(
+            topicID, in: conversationID, by: context.user.userID, name: try input.name.map(Self.name),
+            resolved: input.resolved)
+        return TopicView(try await database.topic(topicID, in: conversationID, asMember: context.user.userID))
+    }
+
+    struct PolicyRequest: Decodable {
+        var policy: String
+    }
+
+    /// Follows (`followed`), mutes (`muted`) or resets (`inherit`) a topic for the caller.
+    @Sendable func setPolicy(_ request: Request, context: AuthenticatedContext) async throws -> TopicView {
+        let conversationID = try context.parameters.require("conversation")
+        let topicID = try context.parameters.id("topic", "The topic")
+        let input = try await request.decode(as: PolicyRequest.self, context: context)
+        guard let policy = TopicPolicy(rawValue: input.policy) else {
+            throw Problem.invalidField("policy", "must be followed, muted or inherit.")
+        }
+        try await database.setTopicPolicy(policy, topic: topicID, in: conversationID, for: context.user.userID)
+        return TopicView(try await database.topic(topicID, in: conversationID, asMember: context.user.userID))
+    }
+}

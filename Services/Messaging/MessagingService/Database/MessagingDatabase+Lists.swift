@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+import PlatformKit
+import ServiceKit
+
+/// A member's unread messages in one conversation: exact counts, computed from the read markers.
+struct UnreadCount: Sendable, Equatable {
+    /// Unread messages outside muted topics.
+    var total: Int
+    /// Unread messages per topic, muted topics included (a topic view shows them).
+    var byTopic: [Int64: Int]
+}
+
+/// One line of a member's conversation list.
+struct ConversationSummary: Sendable {
+    var conversation: ConversationRow
+    var muted: Bool
+    var lastMessage: MessageRecord?
+    /// For a direct conversation, the other person.
+    var otherUserID: String?
+    var memberCount: Int
+    var unread: Int
+}
+
+/// One search result.
+struct SearchHit: Sendable {
+    var message: MessageRecord
+    /// HTML-escaped text around the matches, each match in `<mark>`.
+    var snippet: String
+}
+
+extension MessagingDatabase {
+    /// Counts what `userID` has not read in a conversation: others' messages after the conversation's read
+    /// marker and, for a topic, after the topic's own marker.
+    static func unread(_ db: Database, _ conversationID: String, userID: String, readID: Int64) throws -> UnreadCount {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT m.topic_id, ts.policy, COUNT(*) FROM messages m
+                    LEFT JOIN topic_states ts ON ts.topic_id = m.topic_id AND ts.user_id = ?
+                    WHERE m.conversation_id = ? AND m.id > ? AND m.sender_id <> ?
+                        AND m.id > COALESCE(ts.last_read_id, 0)
+                    GROUP BY m.topic_id
+                    """), arguments: [userID, conversationID, readID, userID])
+        var count = UnreadCount(total: 0, byTopic: [:])
+        for row in rows {
+            let n: Int = row[2]
+            if let topic: Int64 = row[0] { count.byTopic[topic] = n }
+            if (row[1] as String?) != TopicPolicy.muted.rawValue { count.total += n }
+        }
+        return count
+    }
+
+    /// The caller's unread counts in every conversation that has some, most recently active first.
+    func unreadCounts(of userID: String) async throws -> [(conversationID: String, unread: UnreadCount)] {
+        try await writer.read { db in
+            let memberships = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT mb.conversation_id, mb.last_read_id FROM members mb
+                        JOIN conversations c ON c.id = mb.conversation_id
+                        WHERE mb.user_id = ? AND c.last_message_id > mb.last_read_id
+                        ORDER BY c.activity DESC
+                        """), arguments: [userID])
+            return try memberships.compactMap { row in
+                let id: String = row[0]
+                let count = try Self.unread(db, id, userID: userID, readID: row[1])
+                return count.total > 0 || !count.byTopic.isEmpty ? (id, count) : nil
+            }
+        }
+    }
+
+    private static let summarySelect = """
+        SELECT c.*, mb.muted AS my_muted, mb.last_read_id AS my_last_read_id,
+            (SELECT COUNT(*) FROM members x WHERE x.conversation_id = c.id) AS member_count,
+            (SELECT o.user_id FROM members o WHERE o.conversation_id = c.id AND o.user_id <> mb.user_id
+                AND c.kind = 'direct') AS other_user_id
+        FROM members mb JOIN conversations c ON c.id = mb.conversation_id
+        """
+
+    /// The caller's conversations, most recent activity first, after the cursor's `(activity, id)`.
+    func conversations(of userID: String, after cursor: (Int64, String)?, limit: Int) async throws
+        -> [ConversationSummary]
+    {
+        try await writer.read { db in
+            let (activity, id) = cursor ?? (.max, "")
+            let rows = try Row.fetchAll(
+                db,
+                sql: Self.summarySelect + """
+                     WHERE mb.user_id = ? AND (c.activity < ? OR (c.activity = ? AND c.id < ?))
+                    ORDER BY c.activity DESC, c.id DESC LIMIT ?
+                    """, arguments: [userID, activity, activity, id, limit])
+            return try rows.map { try Self.summary(db, $0, for: userID) }
+        }
+    }
+
+    /// One conversation's line of the caller's list; a 404 if they are not in it.
+    func conversations(of userID: String, at conversationID: String) async throws -> ConversationSummary {
+        try await writer.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: Self.summarySelect + " WHERE mb.user_id = ? AND c.id = ?",
+                    arguments: [userID, conversationID])
+            else { throw Problem.notFound("The conversation") }
+            return try Self.summary(db, row, for: userID)
+        }
+    }
+
+    private static func summary(_ db: Database, _ row: Row, for userID: String) throws -> ConversationSummary {
+        let conversation = try ConversationRow(row: row)
+        let lastMessage = try conversation.lastMessageId.map { try message(db, $0, in: conversation.id) }
+        return ConversationSummary(
+            conversation: conversation, muted: row["my_muted"], lastMessage: lastMessage,
+            otherUserID: row["other_user_id"], memberCount: row["member_count"],
+            unread: try unread(db, conversation.id, userID: userID, readID: row["my_last_read_id"]).total)
+    }
+
+    /// How many of the newest matches in the caller's conversations a search ranks. Ranking every match
+    /// costs time in proportion to the word's frequency (bm25 and the membership check visit each match), so
+    /// a common word over a million messages would take a second; with this bound every search costs about
+    /// the same, and a word with fewer matches is ranked exactly.
+    static let searchWindow = 200
+
+    /// Keyword search over the conversations the caller is a member of, optionally one conversation or one
+    /// topic: the newest ``searchWindow`` matches ranked by bm25, best first (newest first on ties).
+    /// `ftsQuery` comes from ``SearchQuery``.
+    func search(
+        _ ftsQuery: String, for userID: String, conversation conversationID: String?, topic topicID: Int64?,
+        offset: Int, limit: Int
+    ) async throws -> [SearchHit] {
+        try await writer.read { db in
+            if let conversationID { _ = try Self.membership(db, conversationID, userID) }
+            // CROSS JOIN keeps the full-text index outermost, newest match first, so the window ends the scan.
+            // Private-use characters mark the matches, so the text can be escaped before they become <mark>;
+            // snippets are made here, for the window only: a query per result would match the index again.
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(MessageRecord.columns),
+                            snippet(message_search, 0, char(57344), char(57345), '…', 24), bm25(message_search)
+                        FROM message_search
+                        CROSS JOIN messages m ON m.id = message_search.rowid
+                        LEFT JOIN topics t ON t.id = m.topic_id
+                        WHERE message_search MATCH ?
+                            AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?)
+                            AND (? IS NULL OR m.conversation_id = ?)
+                            AND (? IS NULL OR m.topic_id = ?)
+                        ORDER BY message_search.rowid DESC LIMIT ?
+                        """),
+                arguments: [ftsQuery, userID, conversationID, conversationID, topicID, topicID, Self.searchWindow])
+            let ranked = rows.map { row in
+                (
+                    hit: SearchHit(message: MessageRecord(row: row), snippet: Self.highlight(row[9] as String? ?? "")),
+                    score: row[10] as Double
+                )
+            }
+            .sorted { ($0.score, $1.hit.message.id) < ($1.score, $0.hit.message.id) }
+            return Array(ranked.dropFirst(offset).prefix(limit).map(\.hit))
+        }
+    }
+
+    static func highlight(_ snippet: String) -> String {
+        var html = ""
+        for character in snippet {
+            switch character {
+            case "&": html += "&amp;"
+            case "<": html += "&lt;"
+            case ">": html += "&gt;"
+            case "\"": html += "&quot;"
+            case "\u{E000}": html += "<mark>"
+            case "\u{E001}": html += "</mark>"
+            default: html.append(character)
+            }
+        }
+        return html
+    }
+}

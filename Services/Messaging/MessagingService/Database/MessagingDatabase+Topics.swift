@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import PlatformKit
+import ServiceKit
+
+/// A topic as a member sees it: its activity, their policy and their unread count in it.
+struct TopicSummary: Sendable {
+    var topic: TopicRow
+    var policy: TopicPolicy
+    var unread: Int
+}
+
+extension MessagingDatabase {
+    /// Inserts a topic; its creator follows it (Zulip's default, and the requirement's use case 13).
+    static func createTopic(_ db: Database, name: String, in conversationID: String, by userID: String, now: Date)
+        throws -> TopicRow
+    {
+        var topic = TopicRow(
+            id: nil, conversationId: conversationID, name: name, resolved: false, createdBy: userID, createdAt: now,
+            lastMessageId: nil, lastActivityAt: now)
+        try topic.insert(db)
+        topic.id = db.lastInsertedRowID
+        try db.execute(
+            sql: "INSERT INTO topic_states (topic_id, user_id, policy) VALUES (?, ?, 'followed')",
+            arguments: [topic.id, userID])
+        return topic
+    }
+
+    func createTopic(_ name: String, in conversationID: String, by userID: String, now: Date) async throws
+        -> TopicSummary
+    {
+        try await writer.write { db in
+            let (conversation, _) = try Self.membership(db, conversationID, userID)
+            try Self.requireGroup(conversation)
+            try Self.requireUniqueTopicName(db, name, in: conversationID, except: nil)
+            let topic = try Self.createTopic(db, name: name, in: conversationID, by: userID, now: now)
+            return TopicSummary(topic: topic, policy: .followed, unread: 0)
+        }
+    }
+
+    private static func requireUniqueTopicName(
+        _ db: Database, _ name: String, in conversationID: String, except: Int64?
+    )
+        throws
+    {
+        let clash = try TopicRow.filter(Column("conversation_id") == conversationID && Column("name") == name)
+            .fetchOne(db)
+        if let clash, clash.id != except {
+            throw Problem.conflict("topic_exists", "This group already has a topic named '\(clash.name)'.")
+        }
+    }
+
+    /// The group's topics, most recently active first, with the caller's policy and unread count.
+    func topics(in conversationID: String, asMember userID: String) async throws -> [TopicSummary] {
+        try await writer.read { db in
+            let (conversation, member) = try Self.membership(db, conversationID, userID)
+            try Self.requireGroup(conversation)
+            let unread = try Self.unread(db, conversationID, userID: userID, readID: member.lastReadId).byTopic
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.*, ts.policy AS my_policy FROM topics t
+                    LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
+                    WHERE t.conversation_id = ?
+                    ORDER BY COALESCE(t.last_message_id, 0) DESC, t.id DESC
+                    """, arguments: [userID, conversationID]
+            ).map { row in
+                let topic = try TopicRow(row: row)
+                return TopicSummary(
+                    topic: topic, policy: (row["my_policy"] as String?).flatMap(TopicPolicy.init) ?? .inherit,
+                    unread: unread[topic.id ?? 0] ?? 0)
+            }
+        }
+    }
+
+    func topic(_ topicID: Int64, in conversationID: String, asMember userID: String) async throws -> TopicSummary {
+        try await topics(in: conversationID, asMember: userID).first { $0.topic.id == topicID }
+            ?? { throw Problem.notFound("The topic") }()
+    }
+
+    /// Renames and/or resolves a topic; any member may (Zulip's default). Its id, messages and everyone's
+    /// read state stay as they are.
+    func updateTopic(
+        _ topicID: Int64, in conversationID: String, by userID: String, name: String?, resolved: Bool?
+    ) async throws {
+        try await writer.write { db in
+            let (conversation, _) = try Self.membership(db, conversationID, userID)
+            try Self.requireGroup(conversation)
+            guard var topic = try TopicRow.fetchOne(db, key: topicID), topic.conversationId == conversationID else {
+                throw Problem.notFound("The topic")
+            }
+            if let name {
+                try Self.requireUniqueTopicName(db, name, in: conversationID, except: topicID)
+                topic.name = name
+            }
+            if let resolved { topic.resolved = resolved }
+            try topic.update(db)
+        }
+    }
+
+    func setTopicPolicy(_ policy: TopicPolicy, topic topicID: Int64, in conversationID: String, for userID: String)
+        async throws
+    {
+        try await writer.write { db in
+            let (conversation, _) = try Self.membership(db, conversationID, userID)
+            try Self.requireGroup(conversation)
+            guard let topic = try TopicRow.fetchOne(db, key: topicID), topic.conversationId == conversationID else {
+                throw Problem.notFound("The topic")
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO topic_states (topic_id, user_id, policy) VALUES (?, ?, ?)
+                    ON CONFLICT (topic_id, user_id) DO UPDATE SET policy = excluded.policy
+                    """, arguments: [topicID, userID, policy.rawValue])
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import GRDB
+
+/// The messaging database's schema, one append-only migration at a time. Never edit a landed migration.
+enum MessagingMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: conversations, members, topics, topic states, messages, search") { db in
+            try db.execute(
+                sql: """
+                    -- `activity` orders the conversation list: the id of the latest message, or the highest message
+                    -- id when the conversation was created (message ids only grow, so it follows time).
+                    CREATE TABLE conversations (
+                        id TEXT PRIMARY KEY,
+                        kind TEXT NOT NULL CHECK (kind IN ('direct', 'group')),
+                        name TEXT,
+                        -- "<smaller id> <larger id>" for a direct conversation: one per pair.
+                        direct_key TEXT UNIQUE,
+                        created_by TEXT NOT NULL,
+                        created_at DATETIME NOT NULL,
+                        last_message_id INTEGER,
+                        activity INTEGER NOT NULL DEFAULT 0
+                    );
+
+                    -- last_read_id: every message up to it is read (a monotonic marker).
+                    CREATE TABLE members (
+                        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('admin', 'member')),
+                        muted INTEGER NOT NULL DEFAULT 0,
+                        last_read_id INTEGER NOT NULL DEFAULT 0,
+                        joined_at DATETIME NOT NULL,
+                        PRIMARY KEY (conversation_id, user_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX members_by_user ON members(user_id, conversation_id);
+
+                    CREATE TABLE topics (
+                        id INTEGER PRIMARY KEY,
+                        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL COLLATE NOCASE,
+                        resolved INTEGER NOT NULL DEFAULT 0,
+                        created_by TEXT NOT NULL,
+                        created_at DATETIME NOT NULL,
+                        last_message_id INTEGER,
+                        last_activity_at DATETIME NOT NULL,
+                        UNIQUE (conversation_id, name)
+                    );
+
+                    -- A member's policy for a topic and their read marker inside it (read from a topic view).
+                    CREATE TABLE topic_states (
+                        topic_id INTEGER NOT NULL REFERENCES topics(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        policy TEXT NOT NULL DEFAULT 'inherit' CHECK (policy IN ('inherit', 'followed', 'muted')),
+                        last_read_id INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (topic_id, user_id)
+                    ) WITHOUT ROWID;
+
+                    -- mentions: the ids of the members the text names, space separated.
+                    CREATE TABLE messages (
+                        id INTEGER PRIMARY KEY,
+                        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                        topic_id INTEGER REFERENCES topics(id),
+                        sender_id TEXT NOT NULL,
+                        text TEXT NOT NULL,
+                        mentions TEXT NOT NULL DEFAULT '',
+                        idempotency_key TEXT,
+                        created_at DATETIME NOT NULL,
+                        edited_at DATETIME
+                    );
+                    -- Covering for unread counts: the range after a read marker, the sender and topic in the index.
+                    CREATE INDEX messages_by_conversation ON messages(conversation_id, id, sender_id, topic_id);
+                    CREATE INDEX messages_by_topic ON messages(topic_id, id, sender_id) WHERE topic_id IS NOT NULL;
+                    CREATE UNIQUE INDEX messages_by_idempotency_key
+                        ON messages(conversation_id, sender_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+
+                    -- Keyword search (FTS5, bm25): an external-content index over messages.text kept by triggers.
+                    CREATE VIRTUAL TABLE message_search USING fts5(
+                        text, content = 'messages', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+                    );
+                    CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
+                        INSERT INTO message_search(rowid, text) VALUES (new.id, new.text);
+                    END;
+                    CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
+                        INSERT INTO message_search(message_search, rowid, text) VALUES ('delete', old.id, old.text);
+                    END;
+                    CREATE TRIGGER messages_search_update AFTER UPDATE OF text ON messages BEGIN
+                        INSERT INTO message_search(message_search, rowid, text) VALUES ('delete', old.id, old.text);
+                        INSERT INTO message_search(rowid, text) VALUES (new.id, new.text);
+                    END;
+                    """)
+        }
+        return migrator
+    }
+}

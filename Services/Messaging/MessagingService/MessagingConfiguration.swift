@@ -1,0 +1,44 @@
+import Configuration
+import Foundation
+import PlatformKit
+import ServiceKit
+
+/// Everything the messaging service needs to start, from the environment or built by tests.
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `SOCIAL_URL` | the social service, for friendships and blocks | http://127.0.0.1:8082 |
+/// | `NOTIFICATIONS_URL` | the notifications service, for notices and live events | unset: notices are logged |
+/// | and those of ``ServiceSettings`` | | |
+public struct MessagingConfiguration: Sendable {
+    public var settings: ServiceSettings
+    public var socialURL: String
+    public var notificationsURL: String?
+    /// Replaces the notices' and events' destination (tests record them).
+    public var noticeSink: (any NoticeSink)?
+    /// Replaces the identity lookups.
+    public var userDirectory: (any UserDirectory)?
+    /// Replaces the social graph lookups.
+    public var socialGraph: (any SocialGraph)?
+
+    public init(
+        settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
+        notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil, userDirectory: (any UserDirectory)? = nil,
+        socialGraph: (any SocialGraph)? = nil
+    ) {
+        self.settings = settings
+        self.socialURL = socialURL
+        self.notificationsURL = notificationsURL
+        self.noticeSink = noticeSink
+        self.userDirectory = userDirectory
+        self.socialGraph = socialGraph
+    }
+
+    public init(reader: ConfigReader) throws {
+        self.init(
+            settings: try ServiceSettings(service: .messaging, reader: reader),
+            socialURL: reader.string(
+                forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
+            notificationsURL: reader.string(forKey: "notifications.url"))
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import HabitsService
+import PlatformKit
+import ServiceKit
+import SocialService
+import Synchronization
+import TestSupport
+import Testing
+
+/// A stack with the social graph and the habits service, and three users.
+struct HabitsWorld {
+    let stack: TestStack
+    let ann: TestUser, bob: TestUser, cat: TestUser
+    let tokens = TokenBook()
+    var api: APIClient { stack.gateway }
+
+    /// Starts the stack; with `at`, the clock is first moved to that instant (RFC 3339).
+    static func run(at instant: String? = nil, _ body: (HabitsWorld) async throws -> Void) async throws {
+        // Services start in name order, habits before social: the social URL is known only afterwards.
+        let social = LateSocialURL()
+        try await withTestStack(services: [
+            .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
+            .habits: { settings in
+                try await buildHabitsApplication(
+                    HabitsConfiguration(
+                        settings: settings,
+                        followGraph: SocialFollowGraph(socialURL: { social.url }, token: settings.internalToken)))
+            },
+        ]) { stack in
+            social.url = stack.serviceURLs[.social] ?? ""
+            if let instant { stack.clock.advance(by: try date(instant).timeIntervalSince(stack.clock.now)) }
+            try await body(
+                HabitsWorld(
+                    stack: stack, ann: try await stack.register("ann"), bob: try await stack.register("bob"),
+                    cat: try await stack.register("cat")))
+        }
+    }
+
+    static func date(_ text: String) throws -> Date {
+        try #require(ISO8601DateFormatter().date(from: text))
+    }
+
+    /// The user's current access token.
+    func token(_ user: TestUser) -> String { tokens.get(user.id) ?? user.accessToken }
+
+    /// Moves the clock to `instant`; access tokens (15 minutes) would expire, so everyone signs in again.
+    func move(to instant: String) async throws {
+        stack.clock.advance(by: try Self.date(instant).timeIntervalSince(stack.clock.now))
+        for user in [ann, bob, cat] {
+            let login = try await api.post(
+                IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
+            tokens.set(user.id, try #require(login.object["accessToken"] as? String))
+        }
+    }
+
+    func setTimeZone(_ user: TestUser, _ zone: String) async throws {
+        let response = try await api.send(.PUT, HabitsPaths.preferences, token: token(user), json: ["timeZone": zone])
+        #expect(response.status == 200, "\(response.text)")
+    }
+
+    /// Creates a habit and returns its id.
+    @discardableResult
+    func habit(
+        _ user: TestUser, _ title: String, weekdays: [String] = HabitBody.everyDay, startDate: String? = nil
+    ) async throws -> String {
+        let response = try await api.post(
+            HabitsPaths.habits, token: token(user),
+            json: HabitBody(title: title, reason: "because", weekdays: weekdays, startDate: startDate))
+        #expect(response.status == 201, "\(response.text)")
+        return try #require(response.object["id"] as? String)
+    }
+
+    /// Records an event and returns the response.
+    func event(_ user: TestUser, _ habit: String, _ body: EventBody = EventBody()) async throws -> APIResponse {
+        try await api.post("\(HabitsPaths.habits)/\(habit)/events", token: token(user), json: body)
+    }
+
+    /// Records an event that must succeed and returns its id.
+    @discardableResult
+    func recorded(_ user: TestUser, _ habit: String, _ body: EventBody = EventBody()) async throws -> String {
+        let response = try await event(user, habit, body)
+        #expect(response.status == 201, "\(response.text)")
+        return try #require(response.object["id"] as? String)
+    }
+
+    /// `follower` asks to follow `followee`, who approves.
+    func follow(_ follower: TestUser, approvedBy followee: TestUser) async throws {
+        let asked = try await api.post(
+            SocialPaths.follows, token: token(follower), json: ["username": followee.username])
+        #expect(asked.status == 201)
+        let approved = try await api.post(
+            "\(SocialPaths.followRequests)/\(follower.id)/approve", token: token(followee))
+        #expect(approved.status == 204)
+    }
+
+    func items(_ response: APIResponse) -> [[String: Any]] {
+        response.object["items"] as? [[String: Any]] ?? []
+    }
+
+    func titles(_ response: APIResponse) -> [String] {
+        items(response).compactMap { $0["title"] as? String }
+    }
+}
+
+/// The social service's URL, set once the stack has started it.
+final class LateSocialURL: Sendable {
+    private let storage = Mutex("http://127.0.0.1:1")
+    var url: String {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
+
+struct HabitBody: Encodable, Sendable {
+    static let everyDay = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    var title: String? = nil
+    var reason: String? = nil
+    var weekdays: [String]? = nil
+    var startDate: String? = nil
+}
+
+struct EventBody: Encodable, Sendable {
+    struct Location: Encodable, Sendable {
+        var latitude: Double
+        var longitude: Double
+    }
+    var date: String? = nil
+    var comment: String? = nil
+    var location: Location? = nil
+    var removeLocation: Bool? = nil
+    var photo: String? = nil
+}
+
+/// Image-shaped bytes of an exact size: the right signature, then padding.
+enum TestImages {
+    static func png(size: Int) -> Data {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes += [UInt8](repeating: 0, count: max(0, size - bytes.count))
+        return Data(bytes.prefix(size))
+    }
+
+    static func jpeg(size: Int) -> Data {
+        Data(([0xFF, 0xD8, 0xFF] + [UInt8](repeating: 7, count: max(0, size - 3))).prefix(size))
+    }
+
+    static func webp(size: Int) -> Data {
+        Data(
+            (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8) + [UInt8](repeating: 1, count: size)).prefix(size))
+    }
+}

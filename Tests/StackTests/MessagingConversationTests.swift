@@ -1,0 +1,239 @@
+import Foundation
+import PlatformKit
+import TestSupport
+import Testing
+
+/// Direct and group conversations through the gateway: who may open, see and change them.
+@Suite struct MessagingConversationTests {
+    @Test func aDirectConversationIsOnePerPair() async throws {
+        try await MessagingWorld.run { world in
+            // given ann opened a conversation with bob
+            let first = try await world.api.post(
+                MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.bob.id])
+            #expect(first.status == 201)
+            let id = try #require(first.object["id"] as? String)
+            #expect(first.object["kind"] as? String == "direct")
+            #expect((first.object["otherUser"] as? [String: Any])?["username"] as? String == "bob")
+            #expect((first.object["members"] as? [Any])?.count == 2)
+            // when either opens it again, by id or username, then it is the same one
+            let again = try await world.api.post(
+                MessagingPaths.direct, token: world.ann.accessToken, json: ["username": "bob"])
+            #expect(again.status == 200)
+            #expect(again.object["id"] as? String == id)
+            let back = try await world.api.post(
+                MessagingPaths.direct, token: world.bob.accessToken, json: ["userId": world.ann.id])
+            #expect(back.object["id"] as? String == id)
+            // strangers need no friendship to talk, but outsiders never see the conversation
+            #expect(try await world.direct(world.eve, world.ann) != id)
+            #expect(try await world.api.get(world.path(id), token: world.cat.accessToken).status == 404)
+            #expect(try await world.send(world.cat, id, "hi").status == 404)
+            #expect(try await world.api.get(world.path(id, "/messages"), token: world.cat.accessToken).status == 404)
+        }
+    }
+
+    @Test func directConversationBadInputs() async throws {
+        try await MessagingWorld.run { (world: MessagingWorld) async throws in
+            let openWith: ([String: String]) async throws -> APIResponse = { body in
+                try await world.api.post(MessagingPaths.direct, token: world.ann.accessToken, json: body)
+            }
+            #expect(try await openWith(["userId": world.ann.id]).problem?.code == "self_conversation")
+            #expect(try await openWith(["userId": "nobody"]).status == 404)
+            #expect(try await openWith(["username": "nobody"]).status == 404)
+            #expect(try await openWith(["username": "x"]).problem?.code == "invalid_username")
+            #expect(try await openWith([:]).problem?.code == "missing_user")
+            #expect(
+                try await world.api.post(MessagingPaths.direct, token: world.ann.accessToken, raw: "{").status == 400)
+            #expect(try await world.api.post(MessagingPaths.direct, json: ["userId": world.bob.id]).status == 401)
+        }
+    }
+
+    @Test func blockedUsersCannotMessageEachOther() async throws {
+        try await MessagingWorld.run { world in
+            // given ann and eve talk
+            let id = try await world.direct(world.ann, world.eve)
+            #expect(try await world.send(world.ann, id, "hello").status == 201)
+            // when eve blocks ann
+            let block = try await world.api.send(
+                .PUT, "\(SocialPaths.blocks)/\(world.ann.id)", token: world.eve.accessToken)
+            #expect([200, 204].contains(block.status))
+            // then neither can send, and a new conversation reads like an unknown user
+            let refused = try await world.send(world.ann, id, "are you there?")
+            #expect(refused.status == 403)
+            #expect(refused.problem?.code == "blocked")
+            #expect(try await world.send(world.eve, id, "go away").problem?.code == "blocked")
+            #expect(
+                try await world.api.post(
+                    MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.eve.id]
+                )
+                .status == 404)
+            // the history stays readable
+            #expect(
+                world.texts(try await world.api.get(world.path(id, "/messages"), token: world.ann.accessToken)) == [
+                    "hello"
+                ])
+        }
+    }
+
+    @Test func aGroupNeedsANameAndTwoFriends() async throws {
+        try await MessagingWorld.run { world in
+            let create: (String, [TestUser]) async throws -> APIResponse = { name, members in
+                try await world.api.post(
+                    MessagingPaths.groups, token: world.ann.accessToken,
+                    json: MessagingWorld.GroupBody(name: name, memberIds: members.map(\.id)))
+            }
+            #expect(try await create("Trip", [world.bob]).problem?.code == "invalid_member_ids")
+            #expect(try await create("Trip", [world.bob, world.bob, world.ann]).problem?.code == "invalid_member_ids")
+            let stranger = try await create("Trip", [world.bob, world.eve])
+            #expect(stranger.status == 403)
+            #expect(stranger.problem?.code == "not_friends")
+            #expect(try await create("   ", [world.bob, world.cat]).problem?.code == "invalid_name")
+            #expect(try await create(String(repeating: "n", count: 81), [world.bob, world.cat]).status == 400)
+            // when the creator picks two friends
+            let created = try await create("Trip", [world.bob, world.cat])
+            #expect(created.status == 201)
+            let id = try #require(created.object["id"] as? String)
+            let members = try #require(created.object["members"] as? [[String: Any]])
+            #expect(Set(members.compactMap { $0["username"] as? String }) == ["ann", "bob", "cat"])
+            #expect(members.first { $0["username"] as? String == "ann" }?["role"] as? String == "admin")
+            #expect(world.notices.all.last?.kind == "messaging.added_to_group")
+            #expect(Set(world.notices.all.last?.recipients ?? []) == [world.bob.id, world.cat.id])
+            // then only its members see it
+            #expect(try await world.api.get(world.path(id), token: world.cat.accessToken).status == 200)
+            #expect(try await world.api.get(world.path(id), token: world.dan.accessToken).status == 404)
+            #expect(try await world.send(world.dan, id, "let me in").status == 404)
+            #expect(try await world.api.get(world.path(id, "/topics"), token: world.dan.accessToken).status == 404)
+        }
+    }
+
+    @Test func membersInviteFriendsAdminsRenameAndRemove() async throws {
+        try await MessagingWorld.run { world in
+            let id = try await world.group(world.ann, with: [world.bob, world.cat])
+            // a member invites their own friend, not a stranger
+            let invite: (TestUser, TestUser) async throws -> APIResponse = { by, who in
+                try await world.api.post(
+                    world.path(id, "/members"), token: by.accessToken, json: ["userIds": [who.id]])
+            }
+            #expect(try await invite(world.bob, world.eve).problem?.code == "not_friends")
+            #expect(try await invite(world.eve, world.dan).status == 404)
+            try await world.message(world.ann, id, "before dan joined")
+            let invited = try await invite(world.bob, world.dan)
+            #expect(invited.status == 200)
+            #expect((invited.object["members"] as? [Any])?.count == 4)
+            #expect(world.notices.all.last?.recipients == [world.dan.id])
+            #expect(try await invite(world.bob, world.dan).status == 200, "inviting a member again changes nothing")
+            let dans = try await world.api.get(world.path(id, "/messages"), token: world.dan.accessToken)
+            #expect(world.texts(dans) == ["before dan joined"], "newcomers see the history")
+            #expect(
+                try await world.api.get(world.path(id), token: world.dan.accessToken).object["unreadCount"] as? Int == 0
+            )
+            // only admins rename and remove
+            let rename: (TestUser, String) async throws -> APIResponse = { by, name in
+                try await world.api.patch(world.path(id), token: by.accessToken, json: ["name": name])
+            }
+            #expect(try await rename(world.bob, "Mine").problem?.code == "not_admin")
+            #expect(try await rename(world.ann, "").status == 400)
+            #expect(try await rename(world.eve, "Mine").status == 404)
+            #expect(try await rename(world.ann, "Road trip").object["name"] as? String == "Road trip")
+            #expect(
+                try await world.api.delete(world.path(id, "/members/\(world.cat.id)"), token: world.bob.accessToken)
+                    .problem?.code == "not_admin")
+            #expect(
+                try await world.api.delete(world.path(id, "/members/\(world.cat.id)"), token: world.ann.accessToken)
+                    .status == 204)
+            #expect(try await world.api.get(world.path(id), token: world.cat.accessToken).status == 404)
+            #expect(
+                try await world.api.delete(world.path(id, "/members/\(world.eve.id)"), token: world.ann.accessToken)
+                    .status == 404)
+            // bob becomes an admin; the creator cannot be removed by him
+            let promoted = try await world.api.patch(
+                world.path(id, "/members/\(world.bob.id)"), token: world.ann.accessToken, json: ["role": "admin"])
+            #expect(promoted.status == 200)
+            #expect(
+                try await world.api.patch(
+                    world.path(id, "/members/\(world.bob.id)"), token: world.ann.accessToken, json: ["role": "owner"]
+                ).status == 400)
+            #expect(
+                try await world.api.delete(world.path(id, "/members/\(world.ann.id)"), token: world.bob.accessToken)
+                    .status == 403)
+            // members leave; the group lives on with an admin
+            #expect(try await world.api.post(world.path(id, "/leave"), token: world.ann.accessToken).status == 204)
+            #expect(try await world.api.post(world.path(id, "/leave"), token: world.bob.accessToken).status == 204)
+            let left = try await world.api.get(world.path(id), token: world.dan.accessToken)
+            #expect((left.object["members"] as? [[String: Any]])?.map { $0["role"] as? String } == ["admin"])
+            // a direct conversation has no members to change
+            let direct = try await world.direct(world.ann, world.bob)
+            #expect(try await world.api.post(world.path(direct, "/leave"), token: world.ann.accessToken).status == 409)
+            #expect(try await rename(world.ann, "x").status == 404, "ann left the group")
+        }
+    }
+
+    @Test func theConversationListIsOrderedByActivity() async throws {
+        try await MessagingWorld.run { world in
+            // given three conversations of ann's, the oldest with the latest message
+            let trip = try await world.group(world.ann, "Trip", with: [world.bob, world.cat])
+            let withBob = try await world.direct(world.ann, world.bob)
+            let withDan = try await world.direct(world.dan, world.ann)
+            try await world.message(world.bob, withBob, "lunch?")
+            try await world.message(world.cat, trip, "tickets are booked, see the attached plan for details")
+            #expect(
+                try await world.api.send(.PUT, world.path(withDan, "/mute"), token: world.ann.accessToken).status == 200
+            )
+            // when ann lists them
+            let list = try await world.api.get(MessagingPaths.conversations, token: world.ann.accessToken)
+            let items = world.items(list)
+            // then the newest activity comes first, with preview, unread count and mute state
+            #expect(items.compactMap { $0["id"] as? String } == [trip, withBob, withDan])
+            #expect(
+                (items[0]["lastMessage"] as? [String: Any])?["text"] as? String
+                    == "tickets are booked, see the attached plan for details")
+            #expect(items[0]["unreadCount"] as? Int == 1)
+            #expect(items[0]["name"] as? String == "Trip")
+            #expect((items[1]["otherUser"] as? [String: Any])?["username"] as? String == "bob")
+            #expect(items[2]["muted"] as? Bool == true)
+            #expect(items[2]["lastMessage"] == nil)
+            // and pages follow on
+            let first = try await world.api.get(MessagingPaths.conversations + "?limit=2", token: world.ann.accessToken)
+            #expect(world.items(first).count == 2)
+            let cursor = try #require(first.object["nextCursor"] as? String)
+            let second = try await world.api.get(
+                MessagingPaths.conversations + "?limit=2&cursor=\(cursor)", token: world.ann.accessToken)
+            #expect(world.items(second).compactMap { $0["id"] as? String } == [withDan])
+            #expect(second.object["nextCursor"] == nil)
+            let bad = try await world.api.get(
+                MessagingPaths.conversations + "?cursor=garbage", token: world.ann.accessToken)
+            #expect(bad.problem?.code == "invalid_cursor")
+            #expect(
+                try await world.api.get(MessagingPaths.conversations + "?limit=0", token: world.ann.accessToken).status
+                    == 400)
+            // others see only their own
+            let cats = try await world.api.get(MessagingPaths.conversations, token: world.cat.accessToken)
+            #expect(world.items(cats).compactMap { $0["id"] as? String } == [trip])
+            #expect(
+                try await world.api.send(.DELETE, world.path(withDan, "/mute"), token: world.ann.accessToken).object[
+                    "muted"] as? Bool == false)
+            #expect(
+                try await world.api.send(.PUT, world.path(withDan, "/mute"), token: world.cat.accessToken).status == 404
+            )
+        }
+    }
+
+    @Test func groupsAFriendIsIn() async throws {
+        try await MessagingWorld.run { world in
+            let trip = try await world.group(world.ann, "Trip", with: [world.bob, world.cat])
+            let dinner = try await world.group(world.bob, "Dinner", with: [world.ann, world.dan])
+            _ = try await world.group(world.ann, "Cats only", with: [world.cat, world.dan])
+            try await world.message(world.bob, trip, "newest activity")
+            let shared = try await world.api.get(
+                "\(MessagingPaths.users)/\(world.bob.id)/groups", token: world.ann.accessToken)
+            #expect(shared.status == 200)
+            #expect(world.items(shared).compactMap { $0["id"] as? String } == [trip, dinner])
+            #expect(world.items(shared).first?["name"] as? String == "Trip")
+            let stranger = try await world.api.get(
+                "\(MessagingPaths.users)/\(world.eve.id)/groups", token: world.ann.accessToken)
+            #expect(stranger.problem?.code == "not_friends")
+            #expect(
+                try await world.api.get("\(MessagingPaths.users)/\(world.ann.id)/groups", token: world.ann.accessToken)
+                    .status == 400)
+        }
+    }
+}

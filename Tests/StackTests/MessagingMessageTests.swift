@@ -1,0 +1,203 @@
+import Foundation
+import PlatformKit
+import TestSupport
+import Testing
+
+/// Messages through the gateway: sending, idempotency, editing, deleting, pages around anchors, read markers.
+@Suite struct MessagingMessageTests {
+    @Test func sendEditAndDeleteOwnMessages() async throws {
+        try await MessagingWorld.run { world in
+            let id = try await world.group(world.ann, with: [world.bob, world.cat])
+            // given ann sent a message
+            let sent = try await world.send(world.ann, id, "  see you at 8  ")
+            #expect(sent.status == 201)
+            let messageID = try #require(sent.object["id"] as? Int)
+            #expect(sent.object["text"] as? String == "see you at 8")
+            #expect(sent.object["senderId"] as? String == world.ann.id)
+            // when someone else edits or deletes it, then they may not
+            let message = world.path(id, "/messages/\(messageID)")
+            let foreign = try await world.api.patch(message, token: world.bob.accessToken, json: ["text": "mine now"])
+            #expect(foreign.status == 403)
+            #expect(foreign.problem?.code == "not_your_message")
+            #expect(
+                try await world.api.delete(message, token: world.bob.accessToken).problem?.code == "not_your_message")
+            #expect(try await world.api.patch(message, token: world.eve.accessToken, json: ["text": "x"]).status == 404)
+            // the sender edits it
+            let edited = try await world.api.patch(
+                message, token: world.ann.accessToken, json: ["text": "see you at 9"])
+            #expect(edited.status == 200)
+            #expect(edited.object["text"] as? String == "see you at 9")
+            #expect(edited.object["editedAt"] is String)
+            #expect(try await world.api.patch(message, token: world.ann.accessToken, json: ["text": ""]).status == 400)
+            #expect(
+                try await world.api.patch(
+                    world.path(id, "/messages/999999"), token: world.ann.accessToken, json: ["text": "x"]
+                )
+                .status == 404)
+            #expect(
+                try await world.api.patch(
+                    world.path(id, "/messages/abc"), token: world.ann.accessToken, json: ["text": "x"]
+                )
+                .status == 404)
+            let second = try await world.message(world.bob, id, "ok")
+            // and deletes it
+            #expect(try await world.api.delete(message, token: world.ann.accessToken).status == 204)
+            #expect(try await world.api.delete(message, token: world.ann.accessToken).status == 404)
+            let list = try await world.api.get(world.path(id, "/messages"), token: world.cat.accessToken)
+            #expect(world.texts(list) == ["ok"])
+            #expect(world.items(list).first?["id"] as? Int == second)
+            // live events reached every member
+            let types = world.notices.live.map(\.type)
+            #expect(types == ["message.created", "message.edited", "message.created", "message.deleted"])
+            #expect(Set(world.notices.live[0].recipients) == [world.ann.id, world.bob.id, world.cat.id])
+            let payload = try JSONSerialization.jsonObject(with: world.notices.live[3].payload) as? [String: Any]
+            #expect(payload?["messageId"] as? Int == messageID)
+        }
+    }
+
+    @Test func badMessagesAreClearErrors() async throws {
+        try await MessagingWorld.run { world in
+            let id = try await world.direct(world.ann, world.bob)
+            #expect(try await world.send(world.ann, id, "").problem?.code == "invalid_text")
+            #expect(try await world.send(world.ann, id, " \n ").problem?.code == "invalid_text")
+            #expect(
+                try await world.send(world.ann, id, String(repeating: "a", count: 10_001)).problem?.code
+                    == "invalid_text")
+            #expect(try await world.send(world.ann, id, String(repeating: "a", count: 10_000)).status == 201)
+            #expect(try await world.send(world.ann, id, "bell \u{7}").problem?.code == "invalid_text")
+            #expect(
+                try await world.api.post(
+                    world.path(id, "/messages"), token: world.ann.accessToken, raw: "{\"text\": 5}"
+                ).status == 400)
+            #expect(
+                try await world.api.post(world.path(id, "/messages"), token: world.ann.accessToken, raw: "not json")
+                    .status == 400)
+            #expect(
+                try await world.send(world.ann, id, "topic in a direct chat", topic: "plans").problem?.code
+                    == "not_a_group")
+            #expect(try await world.send(world.ann, "no-such-conversation", "hi").status == 404)
+            #expect(
+                try await world.send(world.ann, id, "hi", key: String(repeating: "k", count: 101)).problem?.code
+                    == "invalid_idempotency_key")
+            // a leading #tag in a direct conversation is just text
+            #expect(try await world.send(world.ann, id, "#1 priority").object["text"] as? String == "#1 priority")
+        }
+    }
+
+    @Test func aRepeatedIdempotencyKeyStoresOneMessage() async throws {
+        try await MessagingWorld.run { world in
+            let id = try await world.group(world.ann, with: [world.bob, world.cat])
+            let first = try await world.send(world.ann, id, "order pizza", key: "retry-1")
+            let again = try await world.send(world.ann, id, "order pizza", key: "retry-1")
+            #expect(first.status == 201)
+            #expect(again.status == 200)
+            #expect(again.object["id"] as? Int == first.object["id"] as? Int)
+            // the same key from someone else is their own message
+            #expect(try await world.send(world.bob, id, "order pizza", key: "retry-1").status == 201)
+            let list = try await world.api.get(world.path(id, "/messages"), token: world.ann.accessToken)
+            #expect(world.texts(list) == ["order pizza", "order pizza"])
+            #expect(world.notices.live.filter { $0.type == "message.created" }.count == 2)
+        }
+    }
+
+    @Test func pagesGoBothWaysAroundAnAnchor() async throws {
+        try await MessagingWorld.run { world in
+            let id = try await world.direct(world.ann, world.bob)
+            var ids: [Int] = []
+            for n in 1...25 { ids.append(try await world.message(world.ann, id, "m\(n)")) }
+            let get: (String) async throws -> APIResponse = { query in
+                try await world.api.get(world.path(id, "/messages") + query, token: world.bob.accessToken)
+            }
+            // newest: the last ten, oldest first, a cursor back
+            let newest = try await get("?limit=10")
+            #expect(world.texts(newest) == (16...25).map { "m\($0)" })
+            #expect(newest.object["foundNewest"] as? Bool == true)
+            #expect(newest.object["foundOldest"] as? Bool == false)
+            #expect(newest.object["newerCursor"] == nil)
+            let older = try await get("?limit=10&cursor=\(try #require(newest.object["olderCursor"] as? String))")
+            #expect(world.texts(older) == (6...15).map { "m\($0)" })
+            let oldest = try await get("?limit=10&cursor=\(try #require(older.object["olderCursor"] as? String))")
+            #expect(world.texts(oldest) == (1...5).map { "m\($0)" })
+            #expect(oldest.object["foundOldest"] as? Bool == true)
+            #expect(oldest.object["olderCursor"] == nil)
+            // and forward again from there
+            let forward = try await get("?limit=10&cursor=\(try #require(oldest.object["newerCursor"] as? String))")
+            #expect(world.texts(forward) == (6...15).map { "m\($0)" })
+            // oldest anchor
+            let start = try await get("?limit=3&anchor=oldest")
+            #expect(world.texts(start) == ["m1", "m2", "m3"])
+            #expect(start.object["foundOldest"] as? Bool == true)
+            // around a message: half before, the message and the rest after
+            let around = try await get("?limit=4&anchor=\(ids[9])")
+            #expect(world.texts(around) == ["m8", "m9", "m10", "m11"])
+            #expect(around.object["anchor"] as? Int == ids[9])
+            // first unread: bob read up to m20
+            let read = try await world.api.post(
+                world.path(id, "/read"), token: world.bob.accessToken, json: ["messageId": ids[19]])
+            #expect(read.object["unreadCount"] as? Int == 5)
+            let unread = try await get("?limit=4&anchor=first_unread")
+            #expect(world.texts(unread) == ["m19", "m20", "m21", "m22"])
+            #expect(unread.object["anchor"] as? Int == ids[20])
+            // bad inputs
+            #expect(try await get("?cursor=not-a-cursor").problem?.code == "invalid_cursor")
+            #expect(try await get("?cursor=\(PageCursor.encode(["x": 1]))").problem?.code == "invalid_cursor")
+            #expect(try await get("?anchor=latest").problem?.code == "invalid_anchor")
+            #expect(try await get("?limit=101").problem?.code == "invalid_limit")
+            #expect(try await get("?topicId=abc").problem?.code == "invalid_topic_id")
+        }
+    }
+
+    @Test func readMarkersDriveUnreadCounts() async throws {
+        try await MessagingWorld.run { world in
+            let trip = try await world.group(world.ann, "Trip", with: [world.bob, world.cat])
+            let withAnn = try await world.direct(world.bob, world.ann)
+            var tripIDs: [Int] = []
+            for n in 1...4 { tripIDs.append(try await world.message(world.ann, trip, "trip \(n)")) }
+            try await world.message(world.ann, withAnn, "psst")
+            try await world.message(world.bob, trip, "my own message is never unread")
+            // unread per conversation
+            let summary = try await world.api.get(MessagingPaths.unread, token: world.bob.accessToken)
+            #expect(summary.object["total"] as? Int == 5)
+            let counts = (summary.object["conversations"] as? [[String: Any]] ?? []).reduce(into: [String: Int]()) {
+                $0[$1["conversationId"] as? String ?? ""] = $1["unreadCount"] as? Int
+            }
+            #expect(counts == [trip: 4, withAnn: 1])
+            // marking read up to a message; markers never go back
+            let read = try await world.api.post(
+                world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": tripIDs[2]])
+            #expect(read.status == 200)
+            #expect(read.object["unreadCount"] as? Int == 1)
+            let back = try await world.api.post(
+                world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": tripIDs[0]])
+            #expect(back.object["unreadCount"] as? Int == 1)
+            #expect(back.object["lastReadId"] as? Int == tripIDs[2])
+            #expect(world.notices.live.last?.type == "conversation.read")
+            #expect(world.notices.live.last?.recipients == [world.bob.id])
+            // others' markers are their own
+            let cats = try await world.api.get(MessagingPaths.unread, token: world.cat.accessToken)
+            #expect(cats.object["total"] as? Int == 5)
+            // bad inputs: a message of another conversation, non-members, malformed bodies
+            #expect(
+                try await world.api.post(
+                    world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": 999_999]
+                )
+                .status == 404)
+            let psst = try #require(
+                world.items(try await world.api.get(world.path(withAnn, "/messages"), token: world.bob.accessToken))
+                    .first?["id"] as? Int)
+            #expect(
+                try await world.api.post(
+                    world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": psst]
+                )
+                .status == 404)
+            #expect(
+                try await world.api.post(
+                    world.path(trip, "/read"), token: world.dan.accessToken, json: ["messageId": tripIDs[0]]
+                )
+                .status == 404)
+            #expect(
+                try await world.api.post(world.path(trip, "/read"), token: world.bob.accessToken, raw: "{}").status
+                    == 400)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import MessagingService
+import PlatformKit
+import ServiceKit
+import SocialService
+import Synchronization
+import TestSupport
+import Testing
+
+/// The social graph at a URL known only once the stack runs (messaging starts before social).
+final class LateSocialGraph: SocialGraph {
+    private let graph = Mutex<SocialServiceGraph?>(nil)
+    func bind(_ url: String, token: String) {
+        graph.withLock { $0 = SocialServiceGraph(baseURL: url, internalToken: token) }
+    }
+    private var bound: SocialServiceGraph {
+        get throws { try graph.withLock { $0 } ?? { throw Problem.serviceUnavailable("social") }() }
+    }
+    func relationship(_ a: String, _ b: String) async throws -> RelationshipFacts {
+        try await bound.relationship(a, b)
+    }
+    func relationships(of viewer: String, among others: [String]) async throws -> [String: RelationshipFacts] {
+        try await bound.relationships(of: viewer, among: others)
+    }
+}
+
+/// A stack with the social and messaging services, messaging's notices and live events recorded, and five
+/// users: ann is friends with bob, cat and dan; bob with dan; eve is nobody's friend.
+struct MessagingWorld {
+    let stack: TestStack
+    let notices: RecordedNotices
+    let ann: TestUser, bob: TestUser, cat: TestUser, dan: TestUser, eve: TestUser
+    var api: APIClient { stack.gateway }
+
+    static func run(_ body: (MessagingWorld) async throws -> Void) async throws {
+        let notices = RecordedNotices()
+        let social = LateSocialGraph()
+        try await withTestStack(services: [
+            .social: { settings in try await buildSocialApplication(SocialConfiguration(settings: settings)) },
+            .messaging: { settings in
+                try await buildMessagingApplication(
+                    MessagingConfiguration(settings: settings, noticeSink: notices, socialGraph: social))
+            },
+        ]) { stack in
+            social.bind(try #require(stack.serviceURLs[.social]), token: stack.internalToken)
+            let world = MessagingWorld(
+                stack: stack, notices: notices, ann: try await stack.register("ann"),
+                bob: try await stack.register("bob"), cat: try await stack.register("cat"),
+                dan: try await stack.register("dan"), eve: try await stack.register("eve"))
+            for (a, b) in [
+                (world.ann, world.bob), (world.ann, world.cat), (world.ann, world.dan), (world.bob, world.dan),
+            ] {
+                try await world.befriend(a, b)
+            }
+            try await body(world)
+        }
+    }
+
+    func befriend(_ a: TestUser, _ b: TestUser) async throws {
+        let request = try await api.post(SocialPaths.friendRequests, token: a.accessToken, json: ["userId": b.id])
+        let id = try #require(request.object["id"] as? String)
+        #expect(try await api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: b.accessToken).status == 200)
+    }
+
+    func path(_ conversation: String, _ rest: String = "") -> String {
+        "\(MessagingPaths.conversations)/\(conversation)\(rest)"
+    }
+
+    /// Opens the direct conversation between two users and returns its id.
+    func direct(_ a: TestUser, _ b: TestUser) async throws -> String {
+        let response = try await api.post(MessagingPaths.direct, token: a.accessToken, json: ["userId": b.id])
+        #expect([200, 201].contains(response.status), "\(response.text)")
+        return try #require(response.object["id"] as? String)
+    }
+
+    /// Creates a group of `owner` and `members` and returns its id.
+    func group(_ owner: TestUser, _ name: String = "Weekend", with members: [TestUser]) async throws -> String {
+        let response = try await api.post(
+            MessagingPaths.groups, token: owner.accessToken, json: GroupBody(name: name, memberIds: members.map(\.id)))
+        #expect(response.status == 201, "\(response.text)")
+        return try #require(response.object["id"] as? String)
+    }
+
+    struct GroupBody: Encodable, Sendable {
+        var name: String
+        var memberIds: [String]
+    }
+
+    struct MessageBody: Encodable, Sendable {
+        var text: String
+        var topicId: Int? = nil
+        var topic: String? = nil
+    }
+
+    func send(
+        _ user: TestUser, _ conversation: String, _ text: String, topicId: Int? = nil, topic: String? = nil,
+        key: String? = nil
+    ) async throws -> APIResponse {
+        try await api.send(
+            .POST, path(conversation, "/messages"), token: user.accessToken,
+            json: MessageBody(text: text, topicId: topicId, topic: topic),
+            headers: key.map { [("Idempotency-Key", $0)] } ?? [])
+    }
+
+    /// Sends and returns the new message's id.
+    @discardableResult
+    func message(_ user: TestUser, _ conversation: String, _ text: String, topicId: Int? = nil) async throws -> Int {
+        let response = try await send(user, conversation, text, topicId: topicId)
+        #expect(response.status == 201, "\(response.text)")
+        return try #require(response.object["id"] as? Int)
+    }
+
+    /// The texts of a page of messages.
+    func texts(_ response: APIResponse) -> [String] {
+        (response.object["items"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+    }
+
+    func items(_ response: APIResponse) -> [[String: Any]] {
+        response.object["items"] as? [[String: Any]] ?? []
+    }
+}

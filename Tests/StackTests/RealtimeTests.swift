@@ -1,0 +1,66 @@
+import Foundation
+import MessagingService
+import NotificationsService
+import PlatformKit
+import ServiceKit
+import SocialService
+import TestSupport
+import Testing
+
+/// The producers and the notifications service together, over real internal HTTP: what messaging publishes
+/// reaches the other member's live stream and inbox through the gateway.
+@Suite struct RealtimeTests {
+    @Test func aDirectMessageReachesTheOtherMembersStreamAndInbox() async throws {
+        let notices = LateNoticeSink()
+        let social = LateSocialGraph()
+        try await withTestStack(services: [
+            .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
+            .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
+            .messaging: {
+                try await buildMessagingApplication(
+                    MessagingConfiguration(settings: $0, noticeSink: notices, socialGraph: social))
+            },
+        ]) { stack in
+            social.bind(try #require(stack.serviceURLs[.social]), token: stack.internalToken)
+            notices.connect(
+                to: NotificationsNoticeSink(
+                    baseURL: try #require(stack.serviceURLs[.notifications]),
+                    settings: ServiceSettings(service: .messaging, internalToken: stack.internalToken),
+                    logger: .init(label: "test")))
+            let ann = try await stack.register("ann")
+            let bob = try await stack.register("bob")
+            let api = stack.gateway
+            let request = try await api.post(
+                SocialPaths.friendRequests, token: ann.accessToken, json: ["userId": bob.id])
+            let requestID = try #require(request.object["id"] as? String)
+            _ = try await api.post("\(SocialPaths.friendRequests)/\(requestID)/accept", token: bob.accessToken)
+            let direct = try await api.post(MessagingPaths.direct, token: ann.accessToken, json: ["userId": bob.id])
+            let conversation = try #require(direct.object["id"] as? String)
+
+            let bobsStream = try await EventStreamClient.connect(
+                api.baseURL + NotificationsPaths.stream, token: bob.accessToken)
+            let sent = try await api.post(
+                "\(MessagingPaths.conversations)/\(conversation)/messages", token: ann.accessToken,
+                json: ["text": "Dinner at eight?"])
+            #expect(sent.status == 201)
+
+            var received: [EventStreamClient.Message] = []
+            while !received.contains(where: { $0.event == "message.created" }) {
+                received.append(try await bobsStream.nextEvent())
+            }
+            let message = try #require(received.first { $0.event == "message.created" })
+            #expect(message.data?.contains("Dinner at eight?") == true)
+            bobsStream.close()
+
+            let inbox = try await api.get(NotificationsPaths.notifications, token: bob.accessToken)
+            let kinds = (inbox.object["items"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } ?? []
+            #expect(kinds.contains("messaging.message"))
+            // Ann wrote it: nothing of it is in her inbox.
+            let annsInbox = try await api.get(NotificationsPaths.notifications, token: ann.accessToken)
+            #expect(
+                (annsInbox.object["items"] as? [[String: Any]])?.contains {
+                    $0["kind"] as? String == "messaging.message"
+                } == false)
+        }
+    }
+}
