@@ -1,4 +1,5 @@
 import Foundation
+import GeoService
 import PlatformKit
 import TestSupport
 import Testing
@@ -129,6 +130,35 @@ import Testing
             #expect(try await world.api.delete(GeoPaths.pins + "/\(first)", token: world.bob.accessToken).status == 204)
             let after = try await world.map(world.ann, bbox: "-180,-85,180,85", zoom: 2)
             #expect(after.values.contains { $0["pointCount"] as? Int == 11 && $0["friendCount"] as? Int == 3 })
+        }
+    }
+}
+
+/// When the social service cannot be reached, routes that need it answer 503 with a problem body; my own
+/// pins still show.
+@Suite struct GeoSocialOutageTests {
+    @Test func anUnreachableSocialGraphIsA503NotA500() async throws {
+        try await withTestStack(services: [
+            .geo: { settings in
+                try await buildGeoApplication(
+                    GeoConfiguration(
+                        settings: settings,
+                        socialGraph: GeoSocialClient(baseURL: "http://127.0.0.1:1", token: settings.internalToken),
+                        loadGazetteer: false))
+            }
+        ]) { stack in
+            let ann = try await stack.register("ann")
+            let pin = try await stack.gateway.post(
+                GeoPaths.pins, token: ann.accessToken,
+                json: GeoWorld.NewPin(latitude: 1, longitude: 1, placeName: "Gulf of Guinea"))
+            #expect(pin.status == 201)
+            let world = try await stack.gateway.get(
+                GeoPaths.map + "?bbox=-180,-85,180,85&zoom=2", token: ann.accessToken)
+            #expect(world.status == 503)
+            #expect(world.problem?.code == "service_unavailable")
+            let mine = try await stack.gateway.get(
+                GeoPaths.map + "?bbox=-180,-85,180,85&zoom=2&filter=mine", token: ann.accessToken)
+            #expect(mine.status == 200)
         }
     }
 }
