@@ -185,7 +185,7 @@ var extraDependencies: [String: [Target.Dependency]] {
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), jwtKit, crypto, asyncHTTPClient,
             nio, nioPosix, nioSSL, nioExtras, httpTypes,
         ],
-        "Household": [crypto, configuration, httpTypes],
+        "Household": [crypto, configuration, httpTypes, serviceLifecycle],
         "Social": [configuration],
     ]
 }
