@@ -232,7 +232,7 @@ var extraDependencies: [String: [Target.Dependency]] {
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), jwtKit, crypto, asyncHTTPClient,
             nio, nioPosix, nioSSL, nioExtras, httpTypes,
         ],
-        "Household": [crypto, configuration, httpTypes],
+        "Household": [crypto, configuration, httpTypes, serviceLifecycle],
         "Social": [configuration],
         "Notifications": [jwtKit, asyncHTTPClient, nio, nioHTTP1, configuration, serviceLifecycle, httpTypes],
         "Messaging": [configuration, httpTypes],

@@ -2,6 +2,7 @@
 // statistics over a year and the activity feed through HTTP, with p50/p99 per scenario.
 //
 //   swift run -c release HouseholdBenchmark [households] [requests per scenario] [concurrent clients]
+//   swift run -c release HouseholdBenchmark money ...   (the money scenario, MoneyBenchmark.swift)
 //
 // The service runs in this process on loopback with a temporary database, seeded directly with SQL
 // (HTTP would take hours for millions of completions). A stand-in identity serves the JWKS whose key
@@ -13,6 +14,10 @@ import HouseholdService
 import PlatformKit
 import ServiceKit
 
+if CommandLine.arguments.dropFirst().first == "money" {
+    try await runMoneyBenchmark(CommandLine.arguments.dropFirst(2).compactMap(Int.init))
+    exit(0)
+}
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let householdCount = arguments.first ?? 10_000
 let requestsPerScenario = arguments.dropFirst().first ?? 5_000

@@ -11,21 +11,25 @@ struct HouseholdWorld {
     let stack: TestStack
     let notices: RecordedNotices
     let ann: TestUser, bob: TestUser, cat: TestUser
+    /// The service's background jobs, to run at the manual clock's time.
+    var jobs = HouseholdJobs()
 
     var api: APIClient { stack.gateway }
 
     static func run(_ body: (HouseholdWorld) async throws -> Void) async throws {
         let notices = RecordedNotices()
+        let jobs = HouseholdJobs()
         try await withTestStack(services: [
             .household: { settings in
-                try await buildHouseholdApplication(HouseholdConfiguration(settings: settings, eventSink: notices))
+                try await buildHouseholdApplication(
+                    HouseholdConfiguration(settings: settings, eventSink: notices, jobs: jobs))
             }
         ]) { stack in
             try await body(
                 HouseholdWorld(
                     stack: stack, notices: notices, ann: try await stack.register("ann"),
                     bob: try await stack.register("bob"),
-                    cat: try await stack.register("cat")))
+                    cat: try await stack.register("cat"), jobs: jobs))
         }
     }
 

@@ -29,5 +29,12 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     StatisticsController(database: database, directory: directory, clock: settings.clock).addRoutes(to: signedIn)
     NotesController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
     BillsController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
-    return ServiceApplication.application(router: router, settings: settings)
+    GroceriesController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
+    TripsController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
+    SettleController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
+    let jobs = configuration.jobs ?? HouseholdJobs()
+    jobs.install(database, events)
+    let monthEnd = MonthEndReminderLoop(
+        jobs: jobs, clock: settings.clock, interval: configuration.monthEndCheckInterval, logger: logger)
+    return ServiceApplication.application(router: router, settings: settings, services: [monthEnd])
 }

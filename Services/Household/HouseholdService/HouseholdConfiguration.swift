@@ -16,15 +16,22 @@ public struct HouseholdConfiguration: Sendable {
     public var eventSink: (any NoticeSink)?
     /// Replaces the identity lookups (unit tests use a fake).
     public var userDirectory: (any UserDirectory)?
+    /// The background jobs, given so tests can run them at the manual clock's time.
+    public var jobs: HouseholdJobs?
+    /// How often the service checks whether a household's month is ending.
+    public var monthEndCheckInterval: Duration
 
     public init(
         settings: ServiceSettings, notificationsURL: String? = nil, eventSink: (any NoticeSink)? = nil,
-        userDirectory: (any UserDirectory)? = nil
+        userDirectory: (any UserDirectory)? = nil, jobs: HouseholdJobs? = nil,
+        monthEndCheckInterval: Duration = .seconds(900)
     ) {
         self.settings = settings
         self.notificationsURL = notificationsURL
         self.eventSink = eventSink
         self.userDirectory = userDirectory
+        self.jobs = jobs
+        self.monthEndCheckInterval = monthEndCheckInterval
     }
 
     public init(reader: ConfigReader) throws {

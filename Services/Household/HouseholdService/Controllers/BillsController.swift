@@ -48,6 +48,8 @@ struct BillsController {
         var payerId: String
         var split: String
         var shares: [String: Int]
+        /// Set when the bill is the cost of a shopping trip (then it changes only through the trip).
+        var tripId: String?
         var createdAt: Date
     }
 
@@ -233,7 +235,7 @@ struct BillsController {
         BillView(
             id: bill.id, description: bill.description, amount: bill.amount, currency: bill.currency,
             payerId: bill.payerId,
-            split: bill.splitKind, shares: shares, createdAt: bill.createdAt)
+            split: bill.splitKind, shares: shares, tripId: bill.tripId, createdAt: bill.createdAt)
     }
 }
 

@@ -18,6 +18,7 @@ extension HouseholdDatabase {
             }
             try bill.insert(db)
             try Self.insertShares(db, bill.id, shares)
+            try Self.adjustBalances(db, bill, shares, sign: 1)
             try Self.record(
                 db, bill.householdId, "bill_added", bill.createdBy, "added the bill \(bill.description)", bill.createdAt
             )
@@ -30,14 +31,15 @@ extension HouseholdDatabase {
         try await writer.write { db in
             let members = try Self.members(db, bill.householdId, asMember: userID).map(\.userId)
             try Self.requireMembers(Array(shares.keys) + [bill.payerId], in: members)
-            guard
-                try BillRow.filter(key: bill.id).filter(Column("household_id") == bill.householdId).fetchCount(db) == 1
-            else {
+            guard let old = try BillRow.fetchOne(db, key: bill.id), old.householdId == bill.householdId else {
                 throw Problem.notFound("The bill")
             }
+            guard old.tripId == nil || bill.tripId == old.tripId else { throw Self.billOfTrip }
+            try Self.adjustBalances(db, old, try Self.shares(db, old.id), sign: -1)
             try bill.update(db)
             try db.execute(sql: "DELETE FROM bill_shares WHERE bill_id = ?", arguments: [bill.id])
             try Self.insertShares(db, bill.id, shares)
+            try Self.adjustBalances(db, bill, shares, sign: 1)
         }
     }
 
@@ -59,6 +61,8 @@ extension HouseholdDatabase {
             guard let bill = try BillRow.fetchOne(db, key: billID), bill.householdId == householdID else {
                 throw Problem.notFound("The bill")
             }
+            guard bill.tripId == nil else { throw Self.billOfTrip }
+            try Self.adjustBalances(db, bill, try Self.shares(db, bill.id), sign: -1)
             try bill.delete(db)
             try Self.record(db, householdID, "bill_deleted", userID, "deleted the bill \(bill.description)", now)
         }
@@ -85,13 +89,36 @@ extension HouseholdDatabase {
             let members = try Self.members(db, payment.householdId, asMember: payment.fromId).map(\.userId)
             try Self.requireMembers([payment.toId], in: members)
             try payment.insert(db)
+            try Self.adjustBalances(
+                db, payment.householdId, payment.currency,
+                [payment.fromId: payment.amount, payment.toId: -payment.amount])
             try Self.record(db, payment.householdId, "payment", payment.fromId, "paid a roommate", payment.createdAt)
         }
     }
 
     /// Each member's net balance per currency: what they paid (bills, payments made) minus what they owe
-    /// (their shares, payments received). Every currency sums to zero.
+    /// (their shares, payments received). Every currency sums to zero. Read from the running balances.
     func balances(of householdID: String, asMember userID: String) async throws -> (
+        members: [String], net: [String: [String: Int]]
+    ) {
+        try await writer.read { db in
+            (try Self.members(db, householdID, asMember: userID).map(\.userId), try Self.balances(db, householdID))
+        }
+    }
+
+    static func balances(_ db: Database, _ householdID: String) throws -> [String: [String: Int]] {
+        var net: [String: [String: Int]] = [:]
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT currency, user_id, net FROM member_balances WHERE household_id = ?",
+            arguments: [householdID])
+        while let row = try rows.next() {
+            net[row[0], default: [:]][row[1]] = row[2] as Int
+        }
+        return net
+    }
+
+    /// The same balances summed from every bill, share and payment (what the running balances must equal).
+    func recomputedBalances(of householdID: String, asMember userID: String) async throws -> (
         members: [String], net: [String: [String: Int]]
     ) {
         try await writer.read { db in
@@ -120,13 +147,40 @@ extension HouseholdDatabase {
         }
     }
 
-    private static func requireMembers(_ ids: [String], in members: [String]) throws {
+    static let billOfTrip = Problem.conflict(
+        "bill_of_trip", "This bill is the cost of a shopping trip; edit the trip instead.")
+
+    /// Adds (`sign` 1) or takes back (-1) what a bill does to its members' running balances.
+    static func adjustBalances(_ db: Database, _ bill: BillRow, _ shares: [String: Int], sign: Int) throws {
+        var change = shares.mapValues { -$0 * sign }
+        change[bill.payerId, default: 0] += bill.amount * sign
+        try adjustBalances(db, bill.householdId, bill.currency, change)
+    }
+
+    /// Moves members' running balances in one currency; a balance back at zero is removed.
+    static func adjustBalances(_ db: Database, _ householdID: String, _ currency: String, _ change: [String: Int])
+        throws
+    {
+        for (user, amount) in change where amount != 0 {
+            try db.execute(
+                sql: """
+                    INSERT INTO member_balances (household_id, currency, user_id, net) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (household_id, currency, user_id) DO UPDATE SET net = net + excluded.net
+                    """,
+                arguments: [householdID, currency, user, amount])
+        }
+        try db.execute(
+            sql: "DELETE FROM member_balances WHERE household_id = ? AND currency = ? AND net = 0",
+            arguments: [householdID, currency])
+    }
+
+    static func requireMembers(_ ids: [String], in members: [String]) throws {
         guard ids.allSatisfy(members.contains) else {
             throw Problem.invalidField("members", "everyone named must be a member of the household.")
         }
     }
 
-    private static func insertShares(_ db: Database, _ billID: String, _ shares: [String: Int]) throws {
+    static func insertShares(_ db: Database, _ billID: String, _ shares: [String: Int]) throws {
         for (user, amount) in shares {
             try db.execute(
                 sql: "INSERT INTO bill_shares (bill_id, user_id, amount) VALUES (?, ?, ?)",
@@ -134,7 +188,7 @@ extension HouseholdDatabase {
         }
     }
 
-    private static func shares(_ db: Database, _ billID: String) throws -> [String: Int] {
+    static func shares(_ db: Database, _ billID: String) throws -> [String: Int] {
         try Row.fetchAll(db, sql: "SELECT user_id, amount FROM bill_shares WHERE bill_id = ?", arguments: [billID])
             .reduce(into: [:]) { $0[$1["user_id"]] = $1["amount"] }
     }

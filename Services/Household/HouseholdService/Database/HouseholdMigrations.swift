@@ -141,6 +141,104 @@ enum HouseholdMigrations {
                     CREATE INDEX payments_by_household ON payments(household_id, currency);
                     """)
         }
+        migrator.registerMigration("v3: groceries, shopping trips, running balances, payment handles, reminders") {
+            db in
+            try db.execute(
+                sql: """
+                    -- owner_id NULL: the communal list; otherwise the owner's personal list. merge_key is the
+                    -- name folded for case and plural, so "Eggs" and "egg" make one line of the household list.
+                    CREATE TABLE grocery_items (
+                        id TEXT PRIMARY KEY,
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        owner_id TEXT,
+                        name TEXT NOT NULL,
+                        merge_key TEXT NOT NULL,
+                        quantity INTEGER NOT NULL CHECK (quantity > 0),
+                        note TEXT,
+                        visible INTEGER NOT NULL DEFAULT 1,
+                        created_by TEXT NOT NULL,
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX grocery_items_by_household ON grocery_items(household_id, merge_key);
+
+                    -- A completed shopping trip; its cost is the bill `bill_id` (bills.trip_id points back).
+                    CREATE TABLE shopping_trips (
+                        id TEXT PRIMARY KEY,
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        shopper_id TEXT NOT NULL,
+                        total INTEGER NOT NULL CHECK (total > 0),
+                        currency TEXT NOT NULL,
+                        bill_id TEXT NOT NULL,
+                        idempotency_key TEXT,
+                        receipt BLOB,
+                        receipt_type TEXT,
+                        receipt_etag TEXT,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX shopping_trips_by_household ON shopping_trips(household_id, created_at, id);
+                    CREATE UNIQUE INDEX shopping_trips_by_idempotency_key
+                        ON shopping_trips(household_id, shopper_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+
+                    -- wanted_by: JSON object member id -> quantity they wanted.
+                    CREATE TABLE trip_items (
+                        trip_id TEXT NOT NULL REFERENCES shopping_trips(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        price INTEGER,
+                        communal_quantity INTEGER NOT NULL,
+                        wanted_by TEXT NOT NULL,
+                        PRIMARY KEY (trip_id, position)
+                    ) WITHOUT ROWID;
+
+                    ALTER TABLE bills ADD COLUMN trip_id TEXT;
+
+                    -- Each member's net per currency, kept in the same transaction as every bill, trip and
+                    -- payment write, so balances read 20 rows instead of summing every share ever made.
+                    CREATE TABLE member_balances (
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        currency TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        net INTEGER NOT NULL,
+                        PRIMARY KEY (household_id, currency, user_id)
+                    ) WITHOUT ROWID;
+                    INSERT INTO member_balances (household_id, currency, user_id, net)
+                    SELECT household_id, currency, user_id, SUM(amount) FROM (
+                        SELECT household_id, currency, payer_id AS user_id, amount FROM bills
+                        UNION ALL
+                        SELECT b.household_id, b.currency, s.user_id, -s.amount
+                        FROM bill_shares s JOIN bills b ON b.id = s.bill_id
+                        UNION ALL
+                        SELECT household_id, currency, from_id, amount FROM payments
+                        UNION ALL
+                        SELECT household_id, currency, to_id, -amount FROM payments
+                    ) GROUP BY household_id, currency, user_id HAVING SUM(amount) != 0;
+
+                    CREATE TABLE payment_handles (
+                        user_id TEXT PRIMARY KEY,
+                        venmo TEXT,
+                        paypal TEXT,
+                        updated_at DATETIME NOT NULL
+                    );
+
+                    -- The last reminder a creditor sent a debtor (one per 24 hours).
+                    CREATE TABLE reminders (
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        creditor_id TEXT NOT NULL,
+                        debtor_id TEXT NOT NULL,
+                        sent_at DATETIME NOT NULL,
+                        PRIMARY KEY (household_id, creditor_id, debtor_id)
+                    ) WITHOUT ROWID;
+
+                    -- Months whose end-of-month reminders a household has had (month is YYYY-MM, local).
+                    CREATE TABLE month_end_reminders (
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        month TEXT NOT NULL,
+                        sent_at DATETIME NOT NULL,
+                        PRIMARY KEY (household_id, month)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

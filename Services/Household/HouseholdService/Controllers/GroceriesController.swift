@@ -1,0 +1,164 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Grocery lists: mine, the communal one, and the household list that merges both; "I'm going shopping".
+struct GroceriesController {
+    let database: HouseholdDatabase
+    let events: any NoticeSink
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        let groceries = HouseholdPaths.households + "/:household/groceries"
+        router.get(RouterPath(groceries), use: household)
+        router.get(RouterPath(groceries + "/personal"), use: personal)
+        router.get(RouterPath(groceries + "/communal"), use: communal)
+        router.post(RouterPath(groceries), use: add)
+        router.patch(RouterPath(groceries + "/:item"), use: edit)
+        router.delete(RouterPath(groceries + "/:item"), use: delete)
+        router.post(RouterPath(HouseholdPaths.households + "/:household/shopping"), use: goShopping)
+    }
+
+    struct ItemView: ResponseEncodable, Sendable {
+        var id: String
+        var name: String
+        var quantity: Int
+        var note: String?
+        /// Nil for a communal item.
+        var ownerId: String?
+        var communal: Bool
+        var visible: Bool
+        var createdAt: Date
+
+        init(_ item: GroceryItemRow) {
+            (id, name, quantity, note) = (item.id, item.name, item.quantity, item.note)
+            (ownerId, communal, visible, createdAt) = (item.ownerId, item.ownerId == nil, item.visible, item.createdAt)
+        }
+    }
+
+    struct LineView: ResponseEncodable, Sendable {
+        struct Want: Encodable, Sendable {
+            var userId: String
+            var quantity: Int
+        }
+        var key: String
+        var name: String
+        var quantity: Int
+        var communalQuantity: Int
+        var wantedBy: [Want]
+        var notes: [String]
+        var itemIds: [String]
+
+        init(_ line: Groceries.Line) {
+            (key, name, quantity, communalQuantity) = (line.key, line.name, line.quantity, line.communalQuantity)
+            wantedBy = line.wantedBy.sorted { $0.key < $1.key }.map { Want(userId: $0.key, quantity: $0.value) }
+            (notes, itemIds) = (line.notes, line.itemIDs)
+        }
+    }
+
+    @Sendable func household(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<LineView> {
+        let lines = try await database.householdGroceries(
+            of: try context.parameters.require("household"), asMember: context.user.userID)
+        return ItemList(items: lines.map(LineView.init))
+    }
+
+    @Sendable func personal(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ItemView> {
+        let items = try await database.personalGroceries(
+            of: try context.parameters.require("household"), asMember: context.user.userID)
+        return ItemList(items: items.map(ItemView.init))
+    }
+
+    @Sendable func communal(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ItemView> {
+        let items = try await database.communalGroceries(
+            of: try context.parameters.require("household"), asMember: context.user.userID)
+        return ItemList(items: items.map(ItemView.init))
+    }
+
+    struct AddRequest: Decodable {
+        var name: String
+        var quantity: Int?
+        var note: String?
+        /// On the communal list rather than my personal one.
+        var communal: Bool?
+        /// For a personal item: whether it shows in the household list (default true).
+        var visible: Bool?
+    }
+
+    @Sendable func add(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<ItemView> {
+        let householdID = try context.parameters.require("household")
+        let input = try await request.decode(as: AddRequest.self, context: context)
+        let name = try Self.name(input.name)
+        let communal = input.communal ?? false
+        let item = GroceryItemRow(
+            id: UUID().uuidString.lowercased(), householdId: householdID,
+            ownerId: communal ? nil : context.user.userID, name: name, mergeKey: Groceries.mergeKey(name),
+            quantity: try Self.quantity(input.quantity ?? 1),
+            note: try Validate.optionalText(input.note, field: "note", max: 200),
+            visible: communal ? true : (input.visible ?? true), createdBy: context.user.userID, createdAt: clock.now)
+        try await database.addGrocery(item)
+        return EditedResponse(status: .created, response: ItemView(item))
+    }
+
+    struct EditRequest: Decodable {
+        var name: String?
+        var quantity: Int?
+        /// An empty note removes it.
+        var note: String?
+        var visible: Bool?
+    }
+
+    @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> ItemView {
+        let input = try await request.decode(as: EditRequest.self, context: context)
+        let name = try input.name.map(Self.name)
+        let quantity = try input.quantity.map(Self.quantity)
+        let note = try input.note.map { try Validate.optionalText($0, field: "note", max: 200) ?? "" }
+        let item = try await database.changeGrocery(
+            try context.parameters.require("item"), in: try context.parameters.require("household"),
+            by: context.user.userID
+        ) { item in
+            if let name { (item.name, item.mergeKey) = (name, Groceries.mergeKey(name)) }
+            if let quantity { item.quantity = quantity }
+            if let note { item.note = note.isEmpty ? nil : note }
+            if let visible = input.visible, item.ownerId != nil { item.visible = visible }
+        }
+        return ItemView(item)
+    }
+
+    @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await database.deleteGrocery(
+            try context.parameters.require("item"), in: try context.parameters.require("household"),
+            by: context.user.userID)
+        return .noContent
+    }
+
+    struct ShoppingStarted: ResponseEncodable {
+        var notified: [String]
+    }
+
+    /// Tells everyone else I am going shopping, so they can add or remove items while there is time.
+    @Sendable func goShopping(_ request: Request, context: AuthenticatedContext) async throws -> ShoppingStarted {
+        let householdID = try context.parameters.require("household")
+        let members = try await database.members(of: householdID, asMember: context.user.userID)
+        let others = members.map(\.userId).filter { $0 != context.user.userID }
+        if !others.isEmpty {
+            await events.publish(
+                Notice(
+                    recipients: others, kind: "household.shopping_started",
+                    text: "A roommate is going shopping: add what you need to the list now.",
+                    link: HouseholdPaths.households + "/" + householdID + "/groceries"))
+        }
+        return ShoppingStarted(notified: others)
+    }
+
+    static func name(_ text: String) throws -> String {
+        let name = try Validate.text(text, field: "name", max: 80)
+        guard !Groceries.mergeKey(name).isEmpty else { throw Problem.invalidField("name", "must not be blank.") }
+        return name
+    }
+
+    static func quantity(_ value: Int) throws -> Int {
+        guard (1...999).contains(value) else { throw Problem.invalidField("quantity", "must be from 1 to 999.") }
+        return value
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Getting paid: reminders to members who owe me (one per debtor per 24 hours), members' Venmo and PayPal
+/// handles, and deep links that open a payment app for a settle-up payment.
+struct SettleController {
+    let database: HouseholdDatabase
+    let events: any NoticeSink
+    let clock: WallClock
+    static let reminderInterval: TimeInterval = 86_400
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        let household = HouseholdPaths.households + "/:household"
+        router.post(RouterPath(household + "/reminders"), use: remind)
+        router.post(RouterPath(household + "/reminders/all"), use: remindAll)
+        router.get(RouterPath(household + "/payment-handles"), use: handles)
+        router.put(RouterPath(household + "/payment-handles"), use: setHandles)
+        router.get(RouterPath(household + "/payment-link"), use: link)
+    }
+
+    struct RemindRequest: Decodable {
+        /// The member who owes me.
+        var to: String
+    }
+
+    struct Reminded: ResponseEncodable {
+        struct Debt: Encodable {
+            var userId: String
+            /// Currency -> amount owed to me, minor units.
+            var owes: [String: Int]
+        }
+        struct Skipped: Encodable {
+            var userId: String
+            /// When this member may be reminded again.
+            var retryAt: Date
+        }
+        var reminded: [Debt]
+        var skipped: [Skipped]
+    }
+
+    /// Reminds one member who owes me; 429 if I reminded them less than 24 hours ago.
+    @Sendable func remind(_ request: Request, context: AuthenticatedContext) async throws -> Reminded {
+        let input = try await request.decode(as: RemindRequest.self, context: context)
+        return try await send(to: [input.to], context: context)
+    }
+
+    /// Reminds every member who owes me, except those reminded in the last 24 hours.
+    @Sendable func remindAll(_ request: Request, context: AuthenticatedContext) async throws -> Reminded {
+        try await send(to: nil, context: context)
+    }
+
+    private func send(to debtors: [String]?, context: AuthenticatedContext) async throws -> Reminded {
+        let householdID = try context.parameters.require("household")
+        let now = clock.now
+        let (sent, tooSoon) = try await database.remind(
+            in: householdID, by: context.user.userID, debtors: debtors, now: now, interval: Self.reminderInterval)
+        if sent.isEmpty, let next = tooSoon.values.min() {
+            throw Problem(
+                status: 429, code: "reminder_too_soon", title: "Too many requests",
+                detail: "You can remind a member once every 24 hours; try again after \(next.formatted(.iso8601)).",
+                retryAfter: Int((next.timeIntervalSince(now) - 0.001).rounded(.up)))
+        }
+        for (debtor, owes) in sent.sorted(by: { $0.key < $1.key }) {
+            await events.publish(
+                Notice(
+                    recipients: [debtor], kind: "household.payment_reminder",
+                    text: "Friendly reminder: you owe a roommate \(Self.describe(owes)).",
+                    link: HouseholdPaths.households + "/" + householdID + "/balances",
+                    idempotencyKey:
+                        "reminder:\(householdID):\(context.user.userID):\(debtor):\(now.timeIntervalSince1970)"))
+        }
+        return Reminded(
+            reminded: sent.sorted { $0.key < $1.key }.map { .init(userId: $0.key, owes: $0.value) },
+            skipped: tooSoon.sorted { $0.key < $1.key }.map { .init(userId: $0.key, retryAt: $0.value) })
+    }
+
+    /// "12.34 EUR and 5.00 USD".
+    static func describe(_ owes: Owed) -> String {
+        owes.sorted { $0.key < $1.key }.map { "\(MinorUnits.decimal($0.value, $0.key)) \($0.key)" }
+            .joined(separator: " and ")
+    }
+
+    struct Handles: Codable, ResponseEncodable {
+        var userId: String?
+        var venmo: String?
+        var paypal: String?
+    }
+
+    @Sendable func handles(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<Handles> {
+        let rows = try await database.paymentHandles(
+            in: try context.parameters.require("household"), asMember: context.user.userID)
+        return ItemList(items: rows.map { Handles(userId: $0.userID, venmo: $0.venmo, paypal: $0.paypal) })
+    }
+
+    /// Sets my Venmo and PayPal.Me handles (absent or empty removes one).
+    @Sendable func setHandles(_ request: Request, context: AuthenticatedContext) async throws -> Handles {
+        let input = try await request.decode(as: Handles.self, context: context)
+        let venmo = try input.venmo.flatMap { $0.isEmpty ? nil : try PaymentLink.venmoHandle($0) }
+        let paypal = try input.paypal.flatMap { $0.isEmpty ? nil : try PaymentLink.paypalHandle($0) }
+        try await database.setPaymentHandles(
+            of: context.user.userID, in: try context.parameters.require("household"), venmo: venmo, paypal: paypal,
+            now: clock.now)
+        return Handles(userId: context.user.userID, venmo: venmo, paypal: paypal)
+    }
+
+    struct LinkView: ResponseEncodable {
+        var provider: PaymentLink.Provider
+        var url: String
+        var to: String
+        var amount: Int
+        var currency: String
+    }
+
+    /// `?to=<member>&provider=venmo|paypal&currency=USD[&amount=<minor units>]`: a deep link paying what
+    /// the settle-up plan says I owe that member (or `amount`). Recording the payment stays a separate step.
+    @Sendable func link(_ request: Request, context: AuthenticatedContext) async throws -> LinkView {
+        let query = request.uri.queryParameters
+        guard let payee = query["to"].map(String.init), !payee.isEmpty else {
+            throw Problem.invalidField("to", "must name the member to pay.")
+        }
+        guard let provider = query["provider"].flatMap({ PaymentLink.Provider(rawValue: String($0)) }) else {
+            throw Problem.invalidField("provider", "must be venmo or paypal.")
+        }
+        let currency = try BillsController.currency(query["currency"].map(String.init) ?? "")
+        var amount: Int?
+        if let text = query["amount"] {
+            guard let value = Int(text), value > 0, value <= 100_000_000 else {
+                throw Problem.invalidField("amount", "must be a positive amount in minor units.")
+            }
+            amount = value
+        }
+        let target = try await database.paymentTarget(
+            in: try context.parameters.require("household"), from: context.user.userID, to: payee, currency: currency)
+        guard let handle = provider == .venmo ? target.venmo : target.paypal else {
+            throw Problem.conflict("no_payment_handle", "That member has not added a \(provider.rawValue) handle.")
+        }
+        let due = amount ?? target.owed
+        guard due > 0 else { throw Problem.conflict("nothing_owed", "You do not owe that member anything.") }
+        let url = try PaymentLink.url(
+            provider, handle: handle, amount: due, currency: currency, note: "RooMate settle-up")
+        return LinkView(provider: provider, url: url, to: payee, amount: due, currency: currency)
+    }
+}

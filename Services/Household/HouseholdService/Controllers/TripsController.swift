@@ -1,0 +1,172 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Shopping trips: completing one turns bought items into an expense; history; edits; the receipt photo.
+struct TripsController {
+    let database: HouseholdDatabase
+    let events: any NoticeSink
+    let clock: WallClock
+    static let maximumReceiptBytes = 4 << 20
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        let trips = HouseholdPaths.households + "/:household/trips"
+        router.post(RouterPath(trips), use: complete)
+        router.get(RouterPath(trips), use: list)
+        router.get(RouterPath(trips + "/:trip"), use: show)
+        router.put(RouterPath(trips + "/:trip"), use: edit)
+        router.put(RouterPath(trips + "/:trip/receipt"), use: uploadReceipt)
+        router.get(RouterPath(trips + "/:trip/receipt"), use: receipt)
+    }
+
+    struct TripView: ResponseEncodable, Sendable {
+        var id: String
+        var shopperId: String
+        var total: Int
+        var currency: String
+        /// The bill that carries the trip's cost into the balances.
+        var billId: String
+        var items: [TripLine]
+        /// Each member's part of the total.
+        var shares: [String: Int]
+        var hasReceipt: Bool
+        var createdAt: Date
+        var updatedAt: Date
+
+        init(_ stored: StoredTrip) {
+            let trip = stored.trip
+            (id, shopperId, total, currency, billId) = (trip.id, trip.shopperId, trip.total, trip.currency, trip.billId)
+            (items, shares, hasReceipt) = (stored.lines, stored.shares, trip.receiptEtag != nil)
+            (createdAt, updatedAt) = (trip.createdAt, trip.updatedAt)
+        }
+    }
+
+    struct Pick: Decodable {
+        /// The item's name as on the household list (case and plural do not matter).
+        var name: String
+        var price: Int?
+    }
+
+    struct CompleteRequest: Decodable {
+        /// What the shopper paid, in minor units of `currency`.
+        var total: Int
+        var currency: String
+        var items: [Pick]
+    }
+
+    @Sendable func complete(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<TripView>
+    {
+        let householdID = try context.parameters.require("household")
+        let input = try await request.decode(as: CompleteRequest.self, context: context)
+        let key = request.headers[HTTPField.Name("Idempotency-Key")!].map { String($0.prefix(100)) }
+        let picks = input.items.map { (key: Groceries.mergeKey($0.name), price: $0.price) }
+        guard !picks.isEmpty, picks.count <= 200 else {
+            throw Problem.invalidField("items", "must pick from 1 to 200 items of the household list.")
+        }
+        guard Set(picks.map(\.key)).count == picks.count else {
+            throw Problem.invalidField("items", "must name each item once.")
+        }
+        let (stored, members, created) = try await database.completeTrip(
+            id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, total: input.total,
+            currency: try BillsController.currency(input.currency), picks: picks, idempotencyKey: key, now: clock.now)
+        if created {
+            await notify(
+                members, but: context.user.userID, kind: "household.trip_completed",
+                text: "Shopping is done: \(stored.lines.count) items bought for the household.", stored, householdID)
+        }
+        return EditedResponse(status: created ? .created : .ok, response: TripView(stored))
+    }
+
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<TripView> {
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let rows = try await database.trips(
+            of: try context.parameters.require("household"), asMember: context.user.userID,
+            after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
+        return Page(fetched: rows.map(TripView.init), limit: page.limit) {
+            [String($0.createdAt.timeIntervalSince1970), $0.id]
+        }
+    }
+
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> TripView {
+        TripView(
+            try await database.trip(
+                try context.parameters.require("trip"), in: try context.parameters.require("household"),
+                asMember: context.user.userID))
+    }
+
+    struct LineBody: Decodable {
+        var name: String
+        var price: Int?
+        var communalQuantity: Int?
+        var wantedBy: [String: Int]?
+    }
+
+    struct EditRequest: Decodable {
+        var total: Int?
+        var currency: String?
+        /// The trip's items after the edit: remove, add or revise any.
+        var items: [LineBody]
+    }
+
+    /// Revises a completed trip (its shopper only); the expense is recomputed and everyone is told.
+    @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> TripView {
+        let householdID = try context.parameters.require("household")
+        let input = try await request.decode(as: EditRequest.self, context: context)
+        guard (1...200).contains(input.items.count) else {
+            throw Problem.invalidField("items", "must list from 1 to 200 items.")
+        }
+        let lines = try input.items.map { line in
+            TripLine(
+                name: try GroceriesController.name(line.name), price: line.price,
+                communalQuantity: line.communalQuantity ?? 0, wantedBy: line.wantedBy ?? [:])
+        }
+        let (stored, members) = try await database.editTrip(
+            try context.parameters.require("trip"), in: householdID, by: context.user.userID, total: input.total,
+            currency: try input.currency.map(BillsController.currency), lines: lines, now: clock.now)
+        await notify(
+            members, but: context.user.userID, kind: "household.trip_edited",
+            text: "A shopping trip was revised; balances are updated.", stored, householdID)
+        return TripView(stored)
+    }
+
+    /// Attaches the receipt (the raw JPEG, PNG or WebP body, at most 4 MiB), recognised by its magic bytes.
+    @Sendable func uploadReceipt(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status
+    {
+        let body = try await request.body.collect(upTo: Self.maximumReceiptBytes)
+        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: Self.maximumReceiptBytes)
+        let bytes = Data(body.readableBytesView)
+        let etag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        try await database.setReceipt(
+            of: try context.parameters.require("trip"), in: try context.parameters.require("household"),
+            by: context.user.userID, bytes: bytes, type: kind.mediaType, etag: etag)
+        return .noContent
+    }
+
+    @Sendable func receipt(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard
+            let receipt = try await database.receipt(
+                of: try context.parameters.require("trip"), in: try context.parameters.require("household"),
+                asMember: context.user.userID)
+        else { throw Problem.notFound("The receipt") }
+        var headers: HTTPFields = [.eTag: receipt.etag, .cacheControl: "private, max-age=60, must-revalidate"]
+        if request.headers[.ifNoneMatch] == receipt.etag { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = receipt.type
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: receipt.bytes)))
+    }
+
+    private func notify(
+        _ members: [String], but me: String, kind: String, text: String, _ stored: StoredTrip, _ householdID: String
+    ) async {
+        let others = members.filter { $0 != me }
+        guard !others.isEmpty else { return }
+        await events.publish(
+            Notice(
+                recipients: others, kind: kind, text: text,
+                link: HouseholdPaths.households + "/" + householdID + "/trips/" + stored.trip.id,
+                idempotencyKey: "\(kind):\(stored.trip.id):\(stored.trip.updatedAt.timeIntervalSince1970)"))
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import PlatformKit
+
+/// What one member owes, per currency, under the settle-up plan.
+typealias Owed = [String: Int]
+
+extension HouseholdDatabase {
+    /// Who owes `creditor` what under each currency's settle-up plan.
+    static func owed(to creditor: String, _ db: Database, _ householdID: String) throws -> [String: Owed] {
+        var owed: [String: Owed] = [:]
+        for (currency, net) in try balances(db, householdID) {
+            for transfer in SettleUp.plan(net) where transfer.to == creditor {
+                owed[transfer.from, default: [:]][currency, default: 0] += transfer.amount
+            }
+        }
+        return owed
+    }
+
+    /// Records reminders from `creditor` to `debtors` (all who owe them when nil), at most one per debtor per
+    /// `interval`, in one transaction so two quick taps cannot both send.
+    func remind(
+        in householdID: String, by creditor: String, debtors: [String]?, now: Date, interval: TimeInterval
+    ) async throws -> (sent: [String: Owed], tooSoon: [String: Date]) {
+        try await writer.write { db in
+            let members = try Self.members(db, householdID, asMember: creditor).map(\.userId)
+            let owed = try Self.owed(to: creditor, db, householdID)
+            if let debtors {
+                guard debtors.allSatisfy(members.contains) else { throw Problem.notFound("The member") }
+                guard debtors.allSatisfy({ owed[$0] != nil }) else {
+                    throw Problem.conflict("nothing_owed", "That member does not owe you anything.")
+                }
+            }
+            guard !owed.isEmpty else { throw Problem.conflict("nothing_owed", "Nobody owes you anything.") }
+            var sent: [String: Owed] = [:]
+            var tooSoon: [String: Date] = [:]
+            for debtor in debtors ?? owed.keys.sorted() {
+                let last = try Date.fetchOne(
+                    db,
+                    sql: "SELECT sent_at FROM reminders WHERE household_id = ? AND creditor_id = ? AND debtor_id = ?",
+                    arguments: [householdID, creditor, debtor])
+                if let last, now.timeIntervalSince(last) < interval {
+                    tooSoon[debtor] = last.addingTimeInterval(interval)
+                    continue
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO reminders (household_id, creditor_id, debtor_id, sent_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (household_id, creditor_id, debtor_id) DO UPDATE SET sent_at = excluded.sent_at
+                        """,
+                    arguments: [householdID, creditor, debtor, now])
+                sent[debtor] = owed[debtor]
+            }
+            return (sent, tooSoon)
+        }
+    }
+
+    /// Households where `now` is the last local day of a month whose reminders were not sent yet, with
+    /// each debtor's debts; marks them sent in the same transaction, so each month is reminded once.
+    func claimMonthEndReminders(now: Date) async throws -> [(householdID: String, month: String, debts: [String: Owed])]
+    {
+        try await writer.write { db in
+            let candidates = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, time_zone FROM households
+                    WHERE id IN (SELECT DISTINCT household_id FROM member_balances WHERE net < 0)
+                    """)
+            var due: [(householdID: String, month: String, debts: [String: Owed])] = []
+            for row in candidates {
+                let householdID: String = row["id"]
+                let today = LocalDate(now, in: TimeZone(identifier: row["time_zone"]) ?? .gmt)
+                guard today.adding(days: 1).month != today.month else { continue }
+                let month = String(format: "%04d-%02d", today.year, today.month)
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO month_end_reminders (household_id, month, sent_at) VALUES (?, ?, ?)",
+                    arguments: [householdID, month, now])
+                guard db.changesCount > 0 else { continue }
+                var debts: [String: Owed] = [:]
+                for (currency, net) in try Self.balances(db, householdID) {
+                    for (member, amount) in net where amount < 0 { debts[member, default: [:]][currency] = -amount }
+                }
+                due.append((householdID, month, debts))
+            }
+            return due
+        }
+    }
+
+    // MARK: Payment handles
+
+    func setPaymentHandles(of userID: String, in householdID: String, venmo: String?, paypal: String?, now: Date)
+        async throws
+    {
+        try await writer.write { db in
+            _ = try Self.members(db, householdID, asMember: userID)
+            try db.execute(
+                sql: """
+                    INSERT INTO payment_handles (user_id, venmo, paypal, updated_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET venmo = excluded.venmo, paypal = excluded.paypal,
+                        updated_at = excluded.updated_at
+                    """,
+                arguments: [userID, venmo, paypal, now])
+        }
+    }
+
+    /// The members' handles (members without any are left out).
+    func paymentHandles(in householdID: String, asMember userID: String) async throws
+        -> [(userID: String, venmo: String?, paypal: String?)]
+    {
+        try await writer.read { db in
+            let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.user_id, p.venmo, p.paypal FROM payment_handles p
+                    JOIN members m ON m.user_id = p.user_id AND m.household_id = ?
+                    """,
+                arguments: [householdID]
+            )
+            .map { ($0["user_id"], $0["venmo"], $0["paypal"]) }
+            .sorted { (members.firstIndex(of: $0.0) ?? 0) < (members.firstIndex(of: $1.0) ?? 0) }
+        }
+    }
+
+    /// The payee's handles and what I owe them in `currency` under the plan (0 when nothing).
+    func paymentTarget(in householdID: String, from userID: String, to payee: String, currency: String) async throws
+        -> (venmo: String?, paypal: String?, owed: Int)
+    {
+        try await writer.read { db in
+            let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
+            guard members.contains(payee), payee != userID else { throw Problem.notFound("The member") }
+            let row = try Row.fetchOne(
+                db, sql: "SELECT venmo, paypal FROM payment_handles WHERE user_id = ?", arguments: [payee])
+            let owed = try Self.owed(to: payee, db, householdID)[userID]?[currency] ?? 0
+            return (row?["venmo"], row?["paypal"], owed)
+        }
+    }
+}

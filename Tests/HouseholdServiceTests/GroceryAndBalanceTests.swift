@@ -1,0 +1,111 @@
+import Foundation
+import ServiceKit
+import Testing
+
+@testable import HouseholdService
+
+@Suite struct GroceryMergeTests {
+    @Test(arguments: [
+        ("Eggs", "egg"), ("EGGS ", "Egg"), ("tomatoes", "Tomato"), ("berries", "berry"), ("boxes", "box"),
+        ("Cookies", "cookie"), ("apples", "apple"), ("Paper  towels", "paper towel"), ("glasses", "glass"),
+        ("Jalapeños", "jalapeno"), ("peaches", "peach"), ("pies", "pie"),
+    ])
+    func theSameItemMergesWhateverItsCaseOrPlural(a: String, b: String) {
+        #expect(Groceries.mergeKey(a) == Groceries.mergeKey(b))
+    }
+
+    @Test(arguments: [("milk", "oat milk"), ("hummus", "hummu"), ("bus", "bu"), ("rice", "ricotta")])
+    func differentItemsStayApart(a: String, b: String) {
+        #expect(Groceries.mergeKey(a) != Groceries.mergeKey(b))
+    }
+}
+
+@Suite struct TripChargeTests {
+    let members = ["a", "b", "c"]
+
+    @Test func randomTripsAlwaysAddUpToTheTotal() throws {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<500 {
+            let lines = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                let communal = Int.random(in: 0...2, using: &generator)
+                var wanted: [String: Int] = [:]
+                for member in members where Bool.random(using: &generator) { wanted[member] = Int.random(in: 1...3) }
+                if communal == 0 && wanted.isEmpty { wanted["a"] = 1 }
+                return TripLine(
+                    name: "x", price: Bool.random() ? Int.random(in: 0...500) : nil, communalQuantity: communal,
+                    wantedBy: wanted)
+            }
+            let priced = lines.compactMap(\.price).reduce(0, +)
+            let total = Int.random(in: max(1, priced)...(priced + 5_000), using: &generator)
+            let shares = try TripCharge.shares(total: total, lines: lines, members: members, seed: "t\(round)")
+            #expect(shares.values.reduce(0, +) == total)
+            #expect(shares.values.allSatisfy { $0 > 0 })
+        }
+    }
+
+    @Test func personalItemsGoOnlyToWhoeverWantedThem() throws {
+        let shares = try TripCharge.shares(
+            total: 1_000, lines: [TripLine(name: "wine", price: 700, communalQuantity: 0, wantedBy: ["b": 1])],
+            members: members, seed: "t")
+        #expect(shares == ["b": 1_000])
+    }
+}
+
+@Suite struct RunningBalanceTests {
+    /// The running per-member balances equal the sum over every bill, share and payment after any mix of writes.
+    @Test func runningBalancesMatchTheRecomputedAggregate() async throws {
+        let database = try HouseholdDatabase(.inMemory)
+        let now = Date()
+        let people = ["p0", "p1", "p2", "p3"]
+        try await database.createHousehold(
+            HouseholdRow(id: "h", name: "Flat", timeZone: "UTC", createdBy: "p0", noteLifetimeDays: 7, createdAt: now))
+        for person in people.dropFirst() {
+            try await database.invite(
+                InvitationRow(
+                    id: "i-\(person)", householdId: "h", inviterId: "p0", inviteeId: person, status: "pending",
+                    createdAt: now))
+            _ = try await database.respond(to: "i-\(person)", as: person, accept: true, now: now)
+        }
+        var bills: [String] = []
+        for step in 0..<300 {
+            let currency = ["EUR", "USD"][step % 2]
+            switch Int.random(in: 0..<10) {
+            case 0..<5:
+                let id = "b\(step)"
+                let amount = Int.random(in: 1...10_000)
+                let among = Array(Set(people.filter { _ in Bool.random() } + ["p0"])).sorted()
+                let shares = try Splitter.split(total: amount, among: among, rule: .equal, seed: id)
+                _ = try await database.createBill(
+                    bill(id, amount, currency, payer: people.randomElement()!, now), shares: shares)
+                bills.append(id)
+            case 5..<7 where !bills.isEmpty:
+                let id = bills.randomElement()!
+                let amount = Int.random(in: 1...10_000)
+                let shares = try Splitter.split(total: amount, among: people, rule: .equal, seed: id)
+                try await database.updateBill(
+                    bill(id, amount, currency, payer: people.randomElement()!, now), shares: shares, by: "p1")
+            case 7 where !bills.isEmpty:
+                let id = bills.remove(at: Int.random(in: 0..<bills.count))
+                try await database.deleteBill(id, in: "h", by: "p2", now: now)
+            default:
+                let from = people.randomElement()!
+                let to = people.filter { $0 != from }.randomElement()!
+                try await database.recordPayment(
+                    PaymentRow(
+                        id: "pay\(step)", householdId: "h", fromId: from, toId: to, amount: Int.random(in: 1...500),
+                        currency: currency, createdAt: now))
+            }
+            let running = try await database.balances(of: "h", asMember: "p0").net
+            let recomputed = try await database.recomputedBalances(of: "h", asMember: "p0").net
+                .mapValues { $0.filter { $0.value != 0 } }.filter { !$0.value.isEmpty }
+            #expect(running == recomputed, "step \(step)")
+            #expect(running.values.allSatisfy { $0.values.reduce(0, +) == 0 })
+        }
+    }
+
+    func bill(_ id: String, _ amount: Int, _ currency: String, payer: String, _ now: Date) -> BillRow {
+        BillRow(
+            id: id, householdId: "h", description: "x", amount: amount, currency: currency, payerId: payer,
+            splitKind: "equal", createdBy: "p0", idempotencyKey: nil, createdAt: now, updatedAt: now)
+    }
+}
