@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ServiceKit
 import Testing
 
@@ -107,5 +108,37 @@ import Testing
         BillRow(
             id: id, householdId: "h", description: "x", amount: amount, currency: currency, payerId: payer,
             splitKind: "equal", createdBy: "p0", idempotencyKey: nil, createdAt: now, updatedAt: now)
+    }
+}
+
+@Suite struct MigrationV3Tests {
+    /// Bills and payments stored before v3 are summed into the running balances when v3 runs.
+    @Test func theRunningBalancesAreBackfilledFromExistingBills() async throws {
+        // given a v2 database with bills and a payment
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("v3-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        try HouseholdMigrations.migrator.migrate(queue, upTo: "v2: bills, their shares, payments")
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO households VALUES ('h', 'Flat', 'UTC', 'a', 7, '2026-01-01');
+                    INSERT INTO members VALUES ('h', 'a', '2026-01-01'), ('h', 'b', '2026-01-01'),
+                        ('h', 'c', '2026-01-01');
+                    INSERT INTO bills VALUES ('b1', 'h', 'x', 1000, 'EUR', 'a', 'equal', 'a', NULL, '2026-01-02',
+                        '2026-01-02');
+                    INSERT INTO bill_shares VALUES ('b1', 'a', 334), ('b1', 'b', 333), ('b1', 'c', 333);
+                    INSERT INTO bills VALUES ('b2', 'h', 'y', 500, 'USD', 'b', 'equal', 'b', NULL, '2026-01-03',
+                        '2026-01-03');
+                    INSERT INTO bill_shares VALUES ('b2', 'b', 250), ('b2', 'c', 250);
+                    INSERT INTO payments VALUES ('p1', 'h', 'b', 'a', 333, 'EUR', '2026-01-04');
+                    """)
+        }
+        try queue.close()
+        // when
+        let database = try HouseholdDatabase(.file(path))
+        // then
+        let running = try await database.balances(of: "h", asMember: "a").net
+        #expect(running == ["EUR": ["a": 333, "c": -333], "USD": ["b": 250, "c": -250]])
     }
 }

@@ -47,16 +47,14 @@ enum Groceries {
         var lines: [Line] = []
         var index: [String: Int] = [:]
         for item in items where item.visible && (item.ownerId.map(members.contains) ?? true) {
-            let position =
-                index[item.mergeKey]
-                ?? {
-                    lines.append(
-                        Line(
-                            key: item.mergeKey, name: item.name, communalQuantity: 0, wantedBy: [:], notes: [],
-                            itemIDs: []))
-                    index[item.mergeKey] = lines.count - 1
-                    return lines.count - 1
-                }()
+            if index[item.mergeKey] == nil {
+                index[item.mergeKey] = lines.count
+                lines.append(
+                    Line(
+                        key: item.mergeKey, name: item.name, communalQuantity: 0, wantedBy: [:], notes: [], itemIDs: [])
+                )
+            }
+            let position = index[item.mergeKey] ?? 0
             if let owner = item.ownerId {
                 lines[position].wantedBy[owner, default: 0] += item.quantity
             } else {
