@@ -173,6 +173,45 @@ import Testing
         }
     }
 
+    @Test func aBillCarriesACheckedImageThatOnlyItsHouseholdSees() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            _ = try await world.household(world.cat)
+            let bill = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 4_250, split: Split(kind: "equal")))
+            let image = world.path(id, "/bills/\(try #require(bill.object["id"] as? String))/image")
+            let receipt = HouseholdBoardTests.png
+            #expect(try await world.api.get(image, token: world.ann.accessToken).status == 404)
+            let fake = try await world.api.put(image, token: world.ann.accessToken, body: Data("%PDF-1.7".utf8))
+            #expect(fake.status == 415)
+            #expect(fake.problem != nil)
+            let huge = try await world.api.put(
+                image, token: world.ann.accessToken, body: receipt + Data(count: 2 << 20))
+            #expect(huge.status == 413)
+            // Another household's member reaches nothing, and attaches nothing.
+            #expect(try await world.api.put(image, token: world.cat.accessToken, body: receipt).status == 404)
+            #expect(try await world.api.get(image, token: world.ann.accessToken).status == 404)
+
+            // Any member may attach it; every member sees it.
+            #expect(try await world.api.put(image, token: world.bob.accessToken, body: receipt).status == 204)
+            let shown = try await world.api.get(image, token: world.ann.accessToken)
+            #expect(shown.status == 200)
+            #expect(shown.body == receipt)
+            #expect(shown.headers.first(name: "content-type") == "image/png")
+            let etag = try #require(shown.headers.first(name: "etag"))
+            #expect(
+                try await world.api.get(image, token: world.bob.accessToken, headers: [("If-None-Match", etag)]).status
+                    == 304)
+            #expect(try await world.api.get(image, token: world.cat.accessToken).status == 404)
+            #expect(try await world.api.delete(image, token: world.cat.accessToken).status == 404)
+
+            #expect(try await world.api.delete(image, token: world.ann.accessToken).status == 204)
+            #expect(try await world.api.get(image, token: world.ann.accessToken).status == 404)
+            #expect(try await world.api.delete(image, token: world.ann.accessToken).status == 404)
+        }
+    }
+
     @Test func aMemberOfAnotherHouseholdCannotReachTheMoney() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])

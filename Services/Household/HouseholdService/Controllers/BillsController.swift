@@ -16,6 +16,9 @@ struct BillsController {
         router.get(RouterPath(bills), use: list)
         router.get(RouterPath(bills + "/:bill"), use: show)
         router.put(RouterPath(bills + "/:bill"), use: replace)
+        router.put(RouterPath(bills + "/:bill/image"), use: uploadImage)
+        router.get(RouterPath(bills + "/:bill/image"), use: image)
+        router.delete(RouterPath(bills + "/:bill/image"), use: deleteImage)
         router.delete(RouterPath(bills + "/:bill"), use: delete)
         router.get(RouterPath(HouseholdPaths.households + "/:household/balances"), use: balances)
         router.post(RouterPath(HouseholdPaths.households + "/:household/payments"), use: pay)
@@ -237,6 +240,39 @@ struct BillsController {
             payerId: bill.payerId,
             split: bill.splitKind, shares: shares, tripId: bill.tripId, createdAt: bill.createdAt)
     }
+
+    // MARK: The bill's image
+
+    /// Attaches an image (the raw JPEG, PNG or WebP body, at most 2 MiB), replacing any earlier one.
+    @Sendable func uploadImage(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let body = try await request.body.collect(upTo: NotesController.maximumPhotoBytes)
+        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: NotesController.maximumPhotoBytes)
+        let bytes = Data(body.readableBytesView)
+        try await database.setImage(
+            of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
+            by: context.user.userID, bytes: bytes, type: kind.mediaType, etag: NotesController.etag(of: bytes),
+            now: clock.now)
+        return .noContent
+    }
+
+    @Sendable func image(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard
+            let image = try await database.image(
+                of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
+                asMember: context.user.userID)
+        else { throw Problem.notFound("The image") }
+        return NotesController.imageResponse(image, for: request)
+    }
+
+    @Sendable func deleteImage(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        guard
+            try await database.deleteImage(
+                of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
+                by: context.user.userID)
+        else { throw Problem.notFound("The image") }
+        return .noContent
+    }
+
 }
 
 extension Transfer: ResponseGenerator, ResponseEncodable {}

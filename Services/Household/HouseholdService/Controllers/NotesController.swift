@@ -84,7 +84,7 @@ struct NotesController {
         let body = try await request.body.collect(upTo: Self.maximumPhotoBytes)
         let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: Self.maximumPhotoBytes)
         let bytes = Data(body.readableBytesView)
-        let etag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        let etag = Self.etag(of: bytes)
         try await database.setPhoto(
             of: try context.parameters.require("note"), in: try context.parameters.require("household"),
             by: context.user.userID, bytes: bytes, type: kind.mediaType, etag: etag, now: clock.now)
@@ -97,9 +97,19 @@ struct NotesController {
                 of: try context.parameters.require("note"), in: try context.parameters.require("household"),
                 asMember: context.user.userID, now: clock.now)
         else { throw Problem.notFound("The photo") }
-        var headers: HTTPFields = [.eTag: photo.etag, .cacheControl: "private, max-age=60, must-revalidate"]
-        if request.headers[.ifNoneMatch] == photo.etag { return Response(status: .notModified, headers: headers) }
-        headers[.contentType] = photo.type
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: photo.bytes)))
+        return Self.imageResponse(photo, for: request)
+    }
+
+    /// A strong ETag for stored image bytes.
+    static func etag(of bytes: Data) -> String {
+        "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// A stored image as a response, or 304 when the client's copy is current.
+    static func imageResponse(_ image: (bytes: Data, type: String, etag: String), for request: Request) -> Response {
+        var headers: HTTPFields = [.eTag: image.etag, .cacheControl: "private, max-age=60, must-revalidate"]
+        if request.headers[.ifNoneMatch] == image.etag { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = image.type
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
     }
 }

@@ -239,6 +239,20 @@ enum HouseholdMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v4: bill images") { db in
+            try db.execute(
+                sql: """
+                    -- A bill's optional image (a photo of the receipt or invoice); it goes when the bill goes.
+                    CREATE TABLE bill_images (
+                        bill_id TEXT PRIMARY KEY REFERENCES bills(id) ON DELETE CASCADE,
+                        bytes BLOB NOT NULL,
+                        type TEXT NOT NULL,
+                        etag TEXT NOT NULL,
+                        uploaded_by TEXT NOT NULL,
+                        uploaded_at DATETIME NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }
