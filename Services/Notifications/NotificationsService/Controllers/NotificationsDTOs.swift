@@ -11,7 +11,7 @@ struct NotificationView: ResponseEncodable, Sendable {
     var producer: String
     var createdAt: Date
     var readAt: Date?
-    var read: Bool { readAt != nil }
+    var read: Bool
 
     init(_ row: NotificationRow) {
         id = row.id
@@ -21,20 +21,7 @@ struct NotificationView: ResponseEncodable, Sendable {
         producer = row.producer
         createdAt = row.createdAt
         readAt = row.readAt
-    }
-
-    enum CodingKeys: String, CodingKey { case id, kind, text, link, producer, createdAt, readAt, read }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(text, forKey: .text)
-        try container.encode(link, forKey: .link)
-        try container.encode(producer, forKey: .producer)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encodeIfPresent(readAt, forKey: .readAt)
-        try container.encode(read, forKey: .read)
+        read = row.readAt != nil
     }
 }
 

@@ -48,7 +48,6 @@ struct StreamController {
         }
         let heartbeatInterval = self.heartbeatInterval
         let replayed = missed
-        let startAfter = resync ? Int64.max : (missed.last?.seq ?? lastEventID ?? 0)
         let tellResync = resync
 
         let body = ResponseBody { writer in
@@ -61,7 +60,7 @@ struct StreamController {
                 for event in replayed { ServerSentEvents.encode(event, into: &buffer) }
             }
             try await writer.write(buffer)
-            var lastSent = tellResync ? 0 : startAfter
+            var lastSent = replayed.last?.seq ?? lastEventID ?? 0
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
