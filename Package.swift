@@ -70,6 +70,7 @@ let package = Package(
         .executable(name: "MessagingBenchmark", targets: ["MessagingBenchmark"]),
         .executable(name: "HabitsBenchmark", targets: ["HabitsBenchmark"]),
         .executable(name: "GeoBenchmark", targets: ["GeoBenchmark"]),
+        .executable(name: "PacksBenchmark", targets: ["PacksBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -182,6 +183,12 @@ let package = Package(
             path: "Benchmarks/GeoBenchmark",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "PacksBenchmark",
+            dependencies: ["BenchmarkSupport", "GeoService", "PlatformKit", "ServiceKit", grdb, asyncHTTPClient],
+            path: "Benchmarks/PacksBenchmark",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
@@ -237,7 +244,7 @@ var extraDependencies: [String: [Target.Dependency]] {
         "Notifications": [jwtKit, asyncHTTPClient, nio, nioHTTP1, configuration, serviceLifecycle, httpTypes],
         "Messaging": [configuration, httpTypes],
         "Habits": [configuration, asyncHTTPClient, httpTypes],
-        "Geo": [crypto, configuration, httpTypes],
+        "Geo": [crypto, configuration, httpTypes, serviceLifecycle],
     ]
 }
 
@@ -247,5 +254,5 @@ var extraResources: [String: [Resource]] {
 }
 
 var extraTestDependencies: [String: [Target.Dependency]] {
-    ["Notifications": [asyncHTTPClient, nioSSL, jwtKit, nio]]
+    ["Notifications": [asyncHTTPClient, nioSSL, jwtKit, nio], "Geo": [grdb]]
 }

@@ -45,6 +45,8 @@ public enum IdentityPaths {
     public static let internalUsersBatch = "/internal/users/batch"
     /// Internal: one user by username, for other services.
     public static let internalUserByUsername = "/internal/users/by-username"
+    /// Internal: a user's roles (`PUT {id}/roles`), for operators granting `admin`.
+    public static let internalUsers = "/internal/users"
 }
 
 /// The social graph's paths, public and internal.
@@ -72,7 +74,7 @@ public enum HouseholdPaths {
     public static let households = "/v1/households"
 }
 
-/// The geo service's public paths: pins, the map, places and who visited them.
+/// The geo service's public paths: pins, the map, places and who visited them, and the anonymous packs.
 public enum GeoPaths {
     public static let prefix = "/v1/geo"
     /// My pins (`GET`, `POST`), one pin (`/{id}`), its photos (`/{id}/photos`) and my colour for it (`/{id}/color`).
@@ -87,6 +89,18 @@ public enum GeoPaths {
     public static let colors = prefix + "/colors"
     /// Whether strangers see my name in who-visited lists.
     public static let privacy = prefix + "/privacy"
+    /// Anonymous local packs (`POST`), my packs (`/mine`), one pack (`/{id}`), its membership and posts.
+    public static let packs = prefix + "/packs"
+    /// One anonymous post (`/{id}`), its vote (`/{id}/vote`) and comments (`/{id}/comments`).
+    public static let posts = prefix + "/posts"
+    /// One comment (`/{id}`), for deleting my own.
+    public static let comments = prefix + "/comments"
+    /// New or top posts of my packs.
+    public static let feed = prefix + "/feed"
+    /// Packs (`/packs`) and public posts (`/posts`) near me.
+    public static let discover = prefix + "/discover"
+    /// My posts, comments, earned votes and packs.
+    public static let den = prefix + "/den"
 }
 
 /// The notifications service's paths, public and internal.

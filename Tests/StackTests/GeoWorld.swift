@@ -37,13 +37,18 @@ struct GeoWorld {
     let ann: TestUser, bob: TestUser, cat: TestUser, dan: TestUser
     var api: APIClient { stack.gateway }
 
-    static func run(gazetteer: Bool = false, _ body: (GeoWorld) async throws -> Void) async throws {
+    /// Runs `body` in a fresh world; `configure` adjusts the geo service's configuration (jobs, limits, notices).
+    static func run(
+        gazetteer: Bool = false, configure: @escaping @Sendable (inout GeoConfiguration) -> Void = { _ in },
+        _ body: (GeoWorld) async throws -> Void
+    ) async throws {
         let graph = LateGeoSocialGraph()
         try await withTestStack(services: [
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .geo: { settings in
-                try await buildGeoApplication(
-                    GeoConfiguration(settings: settings, socialGraph: graph, loadGazetteer: gazetteer))
+                var configuration = GeoConfiguration(settings: settings, socialGraph: graph, loadGazetteer: gazetteer)
+                configure(&configuration)
+                return try await buildGeoApplication(configuration)
             },
         ]) { stack in
             graph.connect(baseURL: stack.serviceURLs[.social]!, token: stack.internalToken)

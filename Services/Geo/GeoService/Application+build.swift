@@ -19,6 +19,10 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
         configuration.socialGraph
         ?? GeoSocialClient(baseURL: configuration.socialURL, token: settings.internalToken)
     let access = PinAccess(database: database, graph: graph)
+    let notices =
+        configuration.noticeSink
+        ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)
+    let packs = PackAccess(database: database, clock: settings.clock)
 
     let router = ServiceApplication.router(
         metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
@@ -31,7 +35,21 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     PlacesController(database: database, graph: graph, directory: directory).addRoutes(to: signedIn)
     ColorsController(database: database).addRoutes(to: signedIn)
     PrivacyController(database: database).addRoutes(to: signedIn)
-    return ServiceApplication.application(router: router, settings: settings)
+    PacksController(database: database, access: packs, clock: settings.clock).addRoutes(to: signedIn)
+    PackPostsController(
+        database: database, access: packs, clock: settings.clock,
+        postLimiter: RateLimiter(
+            capacity: configuration.postsPerWindow, period: configuration.writeWindow, clock: settings.clock),
+        commentLimiter: RateLimiter(
+            capacity: configuration.commentsPerWindow, period: configuration.writeWindow, clock: settings.clock)
+    ).addRoutes(to: signedIn)
+    FeedController(database: database, clock: settings.clock).addRoutes(to: signedIn)
+
+    let jobs = configuration.jobs ?? GeoJobs()
+    jobs.install(database, notices)
+    let maintenance = PackMaintenanceLoop(
+        jobs: jobs, clock: settings.clock, interval: configuration.packMaintenanceInterval, logger: logger)
+    return ServiceApplication.application(router: router, settings: settings, services: [maintenance])
 }
 
 /// Files the geo service ships.

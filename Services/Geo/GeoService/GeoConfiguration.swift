@@ -8,6 +8,7 @@ import ServiceKit
 /// | variable | meaning | default |
 /// |---|---|---|
 /// | `SOCIAL_URL` | the social service, for friends and blocks | http://127.0.0.1:8082 |
+/// | `NOTIFICATIONS_URL` | the notifications service, for pack expiry notices | unset: notices are logged |
 /// | and those of ``ServiceSettings`` | | |
 public struct GeoConfiguration: Sendable {
     public var settings: ServiceSettings
@@ -18,22 +19,44 @@ public struct GeoConfiguration: Sendable {
     public var userDirectory: (any UserDirectory)?
     /// Loads the embedded gazetteer at first start (benchmarks and focused tests may skip it).
     public var loadGazetteer: Bool
+    public var notificationsURL: String?
+    /// Replaces the notices' destination (tests record them).
+    public var noticeSink: (any NoticeSink)?
+    /// The pack jobs (expiry warnings and flushing), given so tests can run them at the manual clock's time.
+    public var jobs: GeoJobs?
+    /// How often the pack jobs run.
+    public var packMaintenanceInterval: Duration
+    /// Posts and comments one user may write per ``writeWindow`` seconds (refilled evenly).
+    public var postsPerWindow: Int
+    public var commentsPerWindow: Int
+    public var writeWindow: TimeInterval
 
     public init(
         settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
-        socialGraph: (any GeoSocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true
+        socialGraph: (any GeoSocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
+        notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil, jobs: GeoJobs? = nil,
+        packMaintenanceInterval: Duration = .seconds(60), postsPerWindow: Int = 10, commentsPerWindow: Int = 30,
+        writeWindow: TimeInterval = 600
     ) {
         self.settings = settings
         self.socialURL = socialURL
         self.socialGraph = socialGraph
         self.userDirectory = userDirectory
         self.loadGazetteer = loadGazetteer
+        self.notificationsURL = notificationsURL
+        self.noticeSink = noticeSink
+        self.jobs = jobs
+        self.packMaintenanceInterval = packMaintenanceInterval
+        self.postsPerWindow = postsPerWindow
+        self.commentsPerWindow = commentsPerWindow
+        self.writeWindow = writeWindow
     }
 
     public init(reader: ConfigReader) throws {
         self.init(
             settings: try ServiceSettings(service: .geo, reader: reader),
             socialURL: reader.string(
-                forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"))
+                forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
+            notificationsURL: reader.string(forKey: "notifications.url"))
     }
 }

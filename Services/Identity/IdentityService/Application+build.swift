@@ -43,7 +43,7 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         verifier: OIDCVerifier(providers: configuration.oidcProviders, httpClient: .platform, clock: clock)
     ).addRoutes(to: publicRoutes)
     UsersController(database: database, clock: clock).addRoutes(to: signedIn)
-    InternalUsersController(database: database)
+    InternalUsersController(database: database, clock: clock)
         .addRoutes(
             to: router.group().add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
 

@@ -6,12 +6,17 @@ import ServiceKit
 /// The geo service's storage: the only place that knows SQL. Each method is one transaction.
 struct GeoDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// The secret of the per-pack pseudonyms (made by the v2 migration, never leaves the database).
+    let pseudonymKey: Data
     /// A user keeps at most this many pins (a travel map, not a GPS log).
     static let maximumPinsPerUser = 10_000
 
     /// Opens the database, migrates it, and loads the gazetteer when its table is still empty.
     init(_ location: DatabaseLocation, gazetteer: URL? = nil) throws {
         self.writer = try ServiceDatabase.open(location, migrator: GeoMigrations.migrator)
+        self.pseudonymKey = try writer.read { db in
+            try Data.fetchOne(db, sql: "SELECT key FROM pseudonym_key WHERE id = 1") ?? Data()
+        }
         if let gazetteer { try Self.loadGazetteer(from: gazetteer, into: writer) }
     }
 

@@ -145,6 +145,111 @@ enum GeoMigrations {
                         folded, content='place_names', content_rowid='id', tokenize='trigram');
                     """)
         }
+        migrator.registerMigration("v2: packs, members, anonymous posts, comments, votes") { db in
+            try db.execute(
+                sql: """
+                    -- Anonymous local packs (Skwad). Author and member ids never leave the service: responses
+                    -- carry per-pack pseudonyms and "this is mine" flags only.
+                    CREATE TABLE packs (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        latitude REAL NOT NULL,
+                        longitude REAL NOT NULL,
+                        radius_meters INTEGER NOT NULL,
+                        tags TEXT NOT NULL, -- JSON array of lower-case tags
+                        color TEXT NOT NULL,
+                        icon TEXT NOT NULL,
+                        locked INTEGER NOT NULL,
+                        alpha_id TEXT NOT NULL,
+                        official INTEGER NOT NULL, -- made by an admin: never expires
+                        member_count INTEGER NOT NULL DEFAULT 0,
+                        post_count INTEGER NOT NULL DEFAULT 0,
+                        up_votes INTEGER NOT NULL DEFAULT 0,
+                        down_votes INTEGER NOT NULL DEFAULT 0,
+                        created_at DATETIME NOT NULL,
+                        expires_at DATETIME, -- NULL: never
+                        warned INTEGER NOT NULL DEFAULT 0 -- members were told it expires within the hour
+                    );
+                    CREATE INDEX packs_by_expiry ON packs(expires_at) WHERE expires_at IS NOT NULL;
+                    CREATE INDEX packs_by_alpha ON packs(alpha_id);
+
+                    -- Pack centres; discover widens its box by the largest pack radius to find packs around me.
+                    CREATE VIRTUAL TABLE packs_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+
+                    -- A member's pseudonym is reserved for the pack's lifetime, also after leaving, so two
+                    -- writers never share one. `active = 0`: left the pack.
+                    CREATE TABLE pack_members (
+                        pack_id INTEGER NOT NULL REFERENCES packs(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        pseudonym TEXT NOT NULL,
+                        active INTEGER NOT NULL,
+                        joined_at DATETIME NOT NULL,
+                        PRIMARY KEY (pack_id, user_id),
+                        UNIQUE (pack_id, pseudonym)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX pack_members_by_user ON pack_members(user_id, pack_id) WHERE active = 1;
+
+                    -- `hot` is the time-decayed vote score (see PostRanking); it is fixed between votes, so
+                    -- "top" is an index walk per pack.
+                    CREATE TABLE posts (
+                        id INTEGER PRIMARY KEY,
+                        pack_id INTEGER NOT NULL REFERENCES packs(id) ON DELETE CASCADE,
+                        author_id TEXT NOT NULL,
+                        pseudonym TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        tags TEXT NOT NULL,
+                        up_votes INTEGER NOT NULL DEFAULT 0,
+                        down_votes INTEGER NOT NULL DEFAULT 0,
+                        comment_count INTEGER NOT NULL DEFAULT 0,
+                        hot REAL NOT NULL,
+                        hidden INTEGER NOT NULL DEFAULT 0, -- fell to a score of -5: gone for everyone but its writer
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX posts_by_pack ON posts(pack_id, id);
+                    CREATE INDEX posts_by_pack_hot ON posts(pack_id, hot, id);
+                    CREATE INDEX posts_by_author ON posts(author_id, id);
+
+                    CREATE TABLE comments (
+                        id INTEGER PRIMARY KEY,
+                        post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                        author_id TEXT NOT NULL,
+                        pseudonym TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX comments_by_post ON comments(post_id, id);
+                    CREATE INDEX comments_by_author ON comments(author_id, id);
+
+                    CREATE TABLE votes (
+                        post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        value INTEGER NOT NULL CHECK (value IN (-1, 1)),
+                        PRIMARY KEY (post_id, user_id)
+                    ) WITHOUT ROWID;
+
+                    -- Votes a writer's posts earned, kept after their packs are flushed (the den's total).
+                    CREATE TABLE karma (
+                        user_id TEXT PRIMARY KEY,
+                        up_votes INTEGER NOT NULL,
+                        down_votes INTEGER NOT NULL
+                    );
+
+                    -- The key of the pseudonym hash, made once per database.
+                    CREATE TABLE pseudonym_key (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        key BLOB NOT NULL
+                    );
+                    INSERT INTO pseudonym_key VALUES (1, randomblob(32));
+
+                    CREATE TRIGGER packs_added AFTER INSERT ON packs BEGIN
+                        INSERT INTO packs_rtree VALUES (NEW.id, NEW.latitude, NEW.latitude, NEW.longitude, NEW.longitude);
+                    END;
+                    CREATE TRIGGER packs_removed AFTER DELETE ON packs BEGIN
+                        DELETE FROM packs_rtree WHERE id = OLD.id;
+                    END;
+                    """)
+        }
         return migrator
     }
 }

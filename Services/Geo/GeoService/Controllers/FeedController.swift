@@ -1,0 +1,200 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// The three ways into packs besides a pack itself: my feed, discover near me, and my den.
+struct FeedController {
+    let database: GeoDatabase
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.get(RouterPath(GeoPaths.feed), use: feed)
+        router.get(RouterPath(GeoPaths.discover + "/packs"), use: discoverPacks)
+        router.get(RouterPath(GeoPaths.discover + "/posts"), use: discoverPosts)
+        router.get(RouterPath(GeoPaths.den), use: den)
+        router.get(RouterPath(GeoPaths.den + "/posts"), use: myPosts)
+        router.get(RouterPath(GeoPaths.den + "/comments"), use: myComments)
+    }
+
+    /// New (default) or top posts of the packs I am in; a locked pack's posts only while I am inside it.
+    @Sendable func feed(_ request: Request, context: AuthenticatedContext) async throws -> Page<PostView> {
+        let position = try PackAccess.position(of: request)
+        let (order, page) = try PackPostsController.listQuery(request)
+        let viewer = context.user.userID
+        let packs = try await database.packs(of: viewer, now: clock.now).filter {
+            PackAccess.contentVisible($0, at: position)
+        }
+        let listings = try await database.posts(
+            in: packs, order: order, after: try page.decodeCursor(as: PostCursor.self), limit: page.limit + 1,
+            viewer: viewer)
+        return PackPostsController.page(listings, order: order, limit: page.limit, viewer: viewer)
+    }
+
+    /// How discover sorts.
+    enum DiscoverOrder: String {
+        case distance, popularity, created
+    }
+
+    /// The search around the client: its position, radius, sort and tags.
+    struct DiscoverQuery {
+        var position: ClientPosition
+        var radius: Int
+        var order: DiscoverOrder
+        var tags: [String]
+        var page: PageRequest
+
+        init(_ request: Request) throws {
+            guard let position = try PackAccess.position(of: request) else {
+                throw Problem.badRequest(
+                    "missing_position", "Send your location in the \(ClientPosition.header) header to discover.")
+            }
+            self.position = position
+            let query = request.uri.queryParameters
+            if let raw = query["radius"].map(String.init) {
+                guard let radius = Int(raw), (1...PackLimits.maximumDiscoverRadius).contains(radius) else {
+                    throw Problem.invalidField(
+                        "radius", "must be whole metres from 1 to \(PackLimits.maximumDiscoverRadius).")
+                }
+                self.radius = radius
+            } else {
+                self.radius = PackLimits.discoverRadius
+            }
+            guard let order = DiscoverOrder(rawValue: query["sort"].map(String.init) ?? "distance") else {
+                throw Problem.invalidField("sort", "must be distance, popularity or created.")
+            }
+            self.order = order
+            let tags = query["tags"].map { $0.split(separator: ",").map(String.init) }
+            self.tags = try AnonymousText.tags(tags, required: false)
+            self.page = try PageRequest(
+                limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        }
+
+        /// Whether a pack is near: its centre within the radius, or the client inside the pack.
+        func isNear(_ pack: PackRow) -> Bool {
+            let distance = position.distance(toLatitude: pack.latitude, longitude: pack.longitude)
+            return distance <= Double(radius) || distance <= Double(pack.radiusMeters)
+        }
+
+        func distance(_ pack: PackRow) -> Double {
+            position.distance(toLatitude: pack.latitude, longitude: pack.longitude)
+        }
+    }
+
+    /// Live packs near me (centre within `radius`, or I am inside them), locked ones listed without content.
+    /// The tags filter keeps packs carrying any of them.
+    func nearbyPacks(_ query: DiscoverQuery) async throws -> [PackRow] {
+        let box = BoundingBox.around(
+            latitude: query.position.latitude, longitude: query.position.longitude,
+            radius: Double(max(query.radius, PackLimits.radius.upperBound)))
+        let wanted = Set(query.tags)
+        return try await database.packs(in: box, now: clock.now).filter {
+            query.isNear($0) && (wanted.isEmpty || !wanted.isDisjoint(with: $0.tagList))
+        }
+    }
+
+    struct OffsetCursor: Codable {
+        var offset: Int
+    }
+
+    @Sendable func discoverPacks(_ request: Request, context: AuthenticatedContext) async throws -> PackList {
+        let query = try DiscoverQuery(request)
+        var packs = try await nearbyPacks(query)
+        switch query.order {
+        case .distance: packs.sort { (query.distance($0), $0.id ?? 0) < (query.distance($1), $1.id ?? 0) }
+        case .popularity: packs.sort { ($0.popularity, $0.id ?? 0) > ($1.popularity, $1.id ?? 0) }
+        case .created: packs.sort { $0.id ?? 0 > $1.id ?? 0 }
+        }
+        let offset = try query.page.decodeCursor(as: OffsetCursor.self)?.offset ?? 0
+        guard offset >= 0 else { throw Problem.badRequest("invalid_cursor", "The cursor is not one this API made.") }
+        let slice = Array(packs.dropFirst(offset).prefix(query.page.limit))
+        let viewer = context.user.userID
+        let names = try await database.memberships(of: viewer, in: slice.compactMap(\.id))
+        return PackList(
+            items: slice.map { PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: query.position) },
+            nextCursor: offset + slice.count < packs.count
+                ? PageCursor.encode(OffsetCursor(offset: offset + slice.count)) : nil)
+    }
+
+    struct DistanceCursor: Codable {
+        var pack: Int64
+        var post: Int64
+    }
+
+    /// Posts near me whose content I may see (open packs, and locked ones I am inside), from the nearest
+    /// ``PackLimits/discoverPostPacks`` packs: newest (`created`), by time-decayed votes (`popularity`), or pack
+    /// by pack from the nearest (`distance`, newest first within a pack). The tags filter keeps posts carrying one
+    /// or in a pack carrying one.
+    @Sendable func discoverPosts(_ request: Request, context: AuthenticatedContext) async throws -> Page<PostView> {
+        var query = try DiscoverQuery(request)
+        let tags = query.tags
+        query.tags = []
+        let packs = try await nearbyPacks(query)
+            .filter { PackAccess.contentVisible($0, at: query.position) }
+            .sorted { (query.distance($0), $0.id ?? 0) < (query.distance($1), $1.id ?? 0) }
+            .prefix(PackLimits.discoverPostPacks)
+        let viewer = context.user.userID
+        let limit = query.page.limit
+        switch query.order {
+        case .distance:
+            let cursor = try query.page.decodeCursor(as: DistanceCursor.self)
+            let listings = try await database.postsPackByPack(
+                in: Array(packs), after: cursor.map { ($0.pack, $0.post) }, limit: limit + 1, viewer: viewer,
+                tags: tags)
+            let cursors = Dictionary(
+                listings.map { (String($0.post.id ?? 0), DistanceCursor(pack: $0.post.packId, post: $0.post.id ?? 0)) }
+            ) { first, _ in first }
+            return Page(fetched: listings.map { PostView($0, viewer: viewer) }, limit: limit) { cursors[$0.id] }
+        case .popularity, .created:
+            let order: PostOrder = query.order == .created ? .new : .top
+            let listings = try await database.posts(
+                in: Array(packs), order: order, after: try query.page.decodeCursor(as: PostCursor.self),
+                limit: limit + 1, viewer: viewer, tags: tags)
+            return PackPostsController.page(listings, order: order, limit: limit, viewer: viewer)
+        }
+    }
+
+    /// Totals and my packs.
+    @Sendable func den(_ request: Request, context: AuthenticatedContext) async throws -> DenView {
+        let viewer = context.user.userID
+        let now = clock.now
+        let position = try PackAccess.position(of: request)
+        let totals = try await database.denTotals(of: viewer, now: now)
+        let packs = try await database.packs(of: viewer, now: now)
+        let names = try await database.memberships(of: viewer, in: packs.compactMap(\.id))
+        return DenView(
+            postCount: totals.posts, commentCount: totals.comments, upVotesEarned: totals.upVotes,
+            downVotesEarned: totals.downVotes,
+            packs: packs.map { PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: position) })
+    }
+
+    /// My posts in live packs, newest first (hidden ones too, marked): they are mine wherever I am.
+    @Sendable func myPosts(_ request: Request, context: AuthenticatedContext) async throws -> Page<PostView> {
+        let viewer = context.user.userID
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let listings = try await database.posts(
+            by: viewer, before: try page.decodeCursor(as: Int64.self), limit: page.limit + 1, now: clock.now)
+        return Page(fetched: listings.map { PostView($0, viewer: viewer) }, limit: page.limit) { Int64($0.id) ?? 0 }
+    }
+
+    /// My comments in live packs, newest first, each with its post unless that is hidden or fenced off.
+    @Sendable func myComments(_ request: Request, context: AuthenticatedContext) async throws -> Page<MyCommentView> {
+        let viewer = context.user.userID
+        let query = request.uri.queryParameters
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let rows = try await database.comments(
+            by: viewer, before: try page.decodeCursor(as: Int64.self), limit: page.limit + 1, now: clock.now)
+        let position = try PackAccess.position(of: request)
+        let views = rows.map { comment, listing in
+            // The comment is mine; the post under it is someone's content, fenced like any other.
+            let postVisible =
+                listing.post.authorId == viewer
+                || (!listing.post.hidden && PackAccess.contentVisible(listing.pack, at: position))
+            return MyCommentView(
+                comment: CommentView(comment, postAuthor: listing.post.authorId, viewer: viewer),
+                post: postVisible ? PostView(listing, viewer: viewer) : nil)
+        }
+        return Page(fetched: views, limit: page.limit) { Int64($0.comment.id) ?? 0 }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Packs: create (the creator is the alpha), look at one, my packs, join, leave, close.
+struct PacksController {
+    let database: GeoDatabase
+    let access: PackAccess
+    let clock: WallClock
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(GeoPaths.packs), use: create)
+        router.get(RouterPath(GeoPaths.packs + "/mine"), use: mine)
+        router.get(RouterPath(GeoPaths.packs + "/:pack"), use: show)
+        router.delete(RouterPath(GeoPaths.packs + "/:pack"), use: close)
+        router.put(RouterPath(GeoPaths.packs + "/:pack/membership"), use: join)
+        router.delete(RouterPath(GeoPaths.packs + "/:pack/membership"), use: leave)
+    }
+
+    struct CreateRequest: Decodable {
+        var name: String
+        var latitude: Double
+        var longitude: Double
+        var radiusMeters: Int
+        var tags: [String]
+        var color: String
+        var icon: String?
+        var locked: Bool?
+    }
+
+    /// A new pack; an admin's is official and never expires, anyone else's lives 24 to 48 hours.
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<PackView> {
+        let input = try await request.decode(as: CreateRequest.self, context: context)
+        try Validate.coordinate(latitude: input.latitude, longitude: input.longitude)
+        guard PackLimits.radius.contains(input.radiusMeters) else {
+            throw Problem.invalidField(
+                "radiusMeters",
+                "must be from \(PackLimits.radius.lowerBound) to \(PackLimits.radius.upperBound) metres.")
+        }
+        let now = clock.now
+        let official = context.user.isAdmin
+        let tags = try AnonymousText.tags(input.tags, required: true)
+        let pack = try await database.createPack(
+            PackRow(
+                id: nil, name: try AnonymousText.line(input.name, field: "name", max: PackLimits.nameLength),
+                latitude: input.latitude, longitude: input.longitude, radiusMeters: input.radiusMeters,
+                tags: GeoDatabase.jsonArray(tags), color: try ColorScheme.validate(input.color, field: "color"),
+                icon: try AnonymousText.line(input.icon ?? "pawprint", field: "icon", max: PackLimits.iconLength),
+                locked: input.locked ?? false, alphaId: context.user.userID, official: official, memberCount: 0,
+                postCount: 0, upVotes: 0, downVotes: 0, createdAt: now,
+                expiresAt: official ? nil : now.addingTimeInterval(PackLifetime.base), warned: false),
+            now: now)
+        return EditedResponse(status: .created, response: try await view(pack, request: request, context: context))
+    }
+
+    @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> PackList {
+        let position = try PackAccess.position(of: request)
+        let viewer = context.user.userID
+        let packs = try await database.packs(of: viewer, now: clock.now)
+        let names = try await database.memberships(of: viewer, in: packs.compactMap(\.id))
+        return PackList(
+            items: packs.map {
+                PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: position)
+            })
+    }
+
+    /// A live pack; locked packs are shown from anywhere, only their content is fenced.
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> PackView {
+        try await view(
+            try await access.pack(try context.parameters.require("pack")), request: request, context: context)
+    }
+
+    /// The alpha or an admin ends a pack now; its content is flushed by the next sweep.
+    @Sendable func close(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let pack = try await access.pack(try context.parameters.require("pack"))
+        guard pack.alphaId == context.user.userID || context.user.isAdmin else {
+            throw Problem.forbidden("not_alpha", "Only the pack's alpha can close it.")
+        }
+        try await database.closePack(pack.id ?? 0, now: clock.now)
+        return .noContent
+    }
+
+    /// Joins; a locked pack only from inside its radius.
+    @Sendable func join(_ request: Request, context: AuthenticatedContext) async throws -> PackView {
+        let position = try PackAccess.position(of: request)
+        let pack = try await access.readablePack(try context.parameters.require("pack"), at: position)
+        let joined = try await database.join(pack.id ?? 0, user: context.user.userID, now: clock.now)
+        return try await view(joined, request: request, context: context)
+    }
+
+    @Sendable func leave(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let id = try PackAccess.id(try context.parameters.require("pack"), "The pack")
+        try await database.leave(id, user: context.user.userID, now: clock.now)
+        return .noContent
+    }
+
+    private func view(_ pack: PackRow, request: Request, context: AuthenticatedContext) async throws -> PackView {
+        let viewer = context.user.userID
+        let names = try await database.memberships(of: viewer, in: [pack.id ?? 0])
+        return PackView(
+            pack, viewer: viewer, pseudonym: names[pack.id ?? 0], position: try PackAccess.position(of: request))
+    }
+}

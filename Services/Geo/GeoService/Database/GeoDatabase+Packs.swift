@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+import PlatformKit
+
+/// Packs and their members. Every read takes `now`: a pack past its expiry is gone at once, before the sweep
+/// flushes its rows.
+extension GeoDatabase {
+    /// Creates a pack with its alpha as the first member; a user (not an admin) has at most
+    /// ``PackLimits/livePacksPerAlpha`` live packs.
+    func createPack(_ pack: PackRow, now: Date) async throws -> PackRow {
+        try await writer.write { db in
+            if !pack.official {
+                let live =
+                    try Int.fetchOne(
+                        db,
+                        sql: "SELECT count(*) FROM packs WHERE alpha_id = ? AND official = 0 AND expires_at > ?",
+                        arguments: [pack.alphaId, now]) ?? 0
+                guard live < PackLimits.livePacksPerAlpha else {
+                    throw Problem.conflict(
+                        "too_many_packs", "You are the alpha of \(PackLimits.livePacksPerAlpha) live packs already.")
+                }
+            }
+            try Self.checkMembershipRoom(db, user: pack.alphaId, now: now)
+            var pack = pack
+            try pack.insert(db)
+            try Self.addMember(db, pack: &pack, user: pack.alphaId, key: pseudonymKey, now: now)
+            return pack
+        }
+    }
+
+    /// A live pack, or `nil` when it never existed or has expired.
+    func livePack(_ id: Int64, now: Date) async throws -> PackRow? {
+        try await writer.read { db in try PackRow.fetchOne(db, key: id).flatMap { $0.isLive(at: now) ? $0 : nil } }
+    }
+
+    /// The viewer's pseudonym in each of these packs they are an active member of.
+    func memberships(of user: String, in packIDs: [Int64]) async throws -> [Int64: String] {
+        guard !packIDs.isEmpty else { return [:] }
+        return try await writer.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT pack_id, pseudonym FROM pack_members
+                    WHERE user_id = ? AND active = 1 AND pack_id IN (SELECT value FROM json_each(?))
+                    """, arguments: [user, Self.jsonArray(packIDs)])
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as String) })
+        }
+    }
+
+    /// Joins a live pack (again); the pseudonym is the one the user had there before, if any.
+    func join(_ packID: Int64, user: String, now: Date) async throws -> PackRow {
+        try await writer.write { db in
+            guard var pack = try PackRow.fetchOne(db, key: packID), pack.isLive(at: now) else {
+                throw Problem.notFound("The pack")
+            }
+            let active = try Bool.fetchOne(
+                db, sql: "SELECT active FROM pack_members WHERE pack_id = ? AND user_id = ?",
+                arguments: [packID, user])
+            if active == true { return pack }
+            try Self.checkMembershipRoom(db, user: user, now: now)
+            try Self.addMember(db, pack: &pack, user: user, key: pseudonymKey, now: now)
+            return pack
+        }
+    }
+
+    /// Leaves a pack; the pseudonym stays reserved so nobody else writes under it.
+    func leave(_ packID: Int64, user: String, now: Date) async throws {
+        try await writer.write { db in
+            guard let pack = try PackRow.fetchOne(db, key: packID), pack.isLive(at: now) else {
+                throw Problem.notFound("The pack")
+            }
+            try db.execute(
+                sql: "UPDATE pack_members SET active = 0 WHERE pack_id = ? AND user_id = ? AND active = 1",
+                arguments: [packID, user])
+            guard db.changesCount > 0 else { throw Problem.conflict("not_a_member", "You are not in this pack.") }
+            try db.execute(sql: "UPDATE packs SET member_count = member_count - 1 WHERE id = ?", arguments: [packID])
+        }
+    }
+
+    /// Ends a pack now; the sweep flushes its content.
+    func closePack(_ packID: Int64, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE packs SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)",
+                arguments: [now, packID, now])
+            guard db.changesCount > 0 else { throw Problem.notFound("The pack") }
+        }
+    }
+
+    /// The live packs a user is an active member of, newest first.
+    func packs(of user: String, now: Date) async throws -> [PackRow] {
+        try await writer.read { db in
+            try PackRow.fetchAll(
+                db,
+                sql: """
+                    SELECT packs.* FROM pack_members JOIN packs ON packs.id = pack_members.pack_id
+                    WHERE pack_members.user_id = ? AND pack_members.active = 1
+                        AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                    ORDER BY packs.id DESC
+                    """, arguments: [user, now])
+        }
+    }
+
+    /// Live packs whose centre lies in the box (discover widens it by the largest pack radius first).
+    func packs(in box: BoundingBox, now: Date) async throws -> [PackRow] {
+        try await writer.read { db in
+            var packs: [PackRow] = []
+            for range in box.longitudeRanges {
+                packs += try PackRow.fetchAll(
+                    db,
+                    sql: """
+                        SELECT packs.* FROM packs_rtree JOIN packs ON packs.id = packs_rtree.id
+                        WHERE packs_rtree.min_lat <= ? AND packs_rtree.max_lat >= ?
+                            AND packs_rtree.min_lon <= ? AND packs_rtree.max_lon >= ?
+                            AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                        """, arguments: [box.north, box.south, range.upperBound, range.lowerBound, now])
+            }
+            return packs
+        }
+    }
+
+    // MARK: Shared steps
+
+    static func checkMembershipRoom(_ db: Database, user: String, now: Date) throws {
+        let count =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM pack_members JOIN packs ON packs.id = pack_members.pack_id
+                    WHERE pack_members.user_id = ? AND pack_members.active = 1
+                        AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                    """, arguments: [user, now]) ?? 0
+        guard count < PackLimits.membershipsPerUser else {
+            throw Problem.conflict(
+                "too_many_packs", "You are in \(PackLimits.membershipsPerUser) packs already; leave one first.")
+        }
+    }
+
+    /// Adds or reactivates a member, giving a first-time member a pseudonym nobody in the pack holds.
+    static func addMember(_ db: Database, pack: inout PackRow, user: String, key: Data, now: Date) throws {
+        let packID = pack.id ?? 0
+        let known = try String.fetchOne(
+            db, sql: "SELECT pseudonym FROM pack_members WHERE pack_id = ? AND user_id = ?", arguments: [packID, user])
+        if known != nil {
+            try db.execute(
+                sql: "UPDATE pack_members SET active = 1, joined_at = ? WHERE pack_id = ? AND user_id = ?",
+                arguments: [now, packID, user])
+        } else {
+            var attempt = 0
+            while true {
+                let name = Pseudonyms.candidate(key: key, pack: packID, user: user, attempt: attempt)
+                let taken = try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM pack_members WHERE pack_id = ? AND pseudonym = ?",
+                    arguments: [packID, name])
+                if taken == nil {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO pack_members (pack_id, user_id, pseudonym, active, joined_at)
+                            VALUES (?, ?, ?, 1, ?)
+                            """, arguments: [packID, user, name, now])
+                    break
+                }
+                attempt += 1
+            }
+        }
+        pack.memberCount += 1
+        try db.execute(sql: "UPDATE packs SET member_count = member_count + 1 WHERE id = ?", arguments: [packID])
+        try refreshExpiry(db, packID: packID, now: now)
+        if let refreshed = try PackRow.fetchOne(db, key: packID) { pack = refreshed }
+    }
+
+    /// Moves a user pack's expiry later when it became more popular (never earlier).
+    static func refreshExpiry(_ db: Database, packID: Int64, now: Date) throws {
+        guard let pack = try PackRow.fetchOne(db, key: packID), !pack.official, let current = pack.expiresAt else {
+            return
+        }
+        let computed = PackLifetime.expiry(
+            createdAt: pack.createdAt, members: pack.memberCount, posts: pack.postCount, upVotes: pack.upVotes,
+            downVotes: pack.downVotes)
+        guard computed > current else { return }
+        // A pack whose expiry moved beyond the warning window will be announced again before its new end.
+        let warned = pack.warned && computed <= now.addingTimeInterval(PackLifetime.warning)
+        try db.execute(
+            sql: "UPDATE packs SET expires_at = ?, warned = ? WHERE id = ?", arguments: [computed, warned, packID])
+    }
+}

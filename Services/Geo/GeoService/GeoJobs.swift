@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+import PlatformKit
+import ServiceKit
+import ServiceLifecycle
+import Synchronization
+
+/// The geo service's background work on packs, runnable at a chosen instant (tests pass the manual clock's).
+public final class GeoJobs: Sendable {
+    private let installed = Mutex<(database: GeoDatabase, notices: any NoticeSink)?>(nil)
+    /// Posts deleted per transaction: small enough that a waiting request's write is never held up long.
+    public static let sweepBatch = 200
+
+    public init() {}
+
+    func install(_ database: GeoDatabase, _ notices: any NoticeSink) {
+        installed.withLock { $0 = (database, notices) }
+    }
+
+    /// What one run did.
+    public struct Report: Sendable, Equatable {
+        /// Packs whose members were told they expire within the hour.
+        public var warnedPacks: Int
+        public var flushedPacks: Int
+        public var flushedPosts: Int
+
+        public init(warnedPacks: Int, flushedPacks: Int, flushedPosts: Int) {
+            self.warnedPacks = warnedPacks
+            self.flushedPacks = flushedPacks
+            self.flushedPosts = flushedPosts
+        }
+    }
+
+    /// Warns members of packs expiring within the hour, then flushes every expired pack with its posts, comments
+    /// and votes, batch by batch. Does nothing before the service is built.
+    @discardableResult
+    public func run(now: Date) async throws -> Report {
+        guard let (database, notices) = installed.withLock({ $0 }) else {
+            return Report(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0)
+        }
+        var report = Report(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0)
+        while true {
+            let warnings = try await database.claimExpiryWarnings(now: now)
+            if warnings.isEmpty { break }
+            for warning in warnings {
+                await notices.publish(Self.notice(warning))
+            }
+            report.warnedPacks += warnings.count
+        }
+        while true {
+            let step = try await database.sweepExpiredStep(now: now, batch: Self.sweepBatch)
+            if step.isEmpty { break }
+            report.flushedPosts += step.posts
+            report.flushedPacks += step.packs
+            // Lets requests waiting for the database's writer go first.
+            await Task.yield()
+        }
+        return report
+    }
+
+    static func notice(_ warning: GeoDatabase.ExpiryWarning) -> Notice {
+        let id = warning.pack.id ?? 0
+        let end = Int(warning.pack.expiresAt?.timeIntervalSince1970 ?? 0)
+        return Notice(
+            recipients: warning.members, kind: "geo.pack_expiring",
+            text: "The pack \(warning.pack.name) expires within the hour.",
+            link: GeoPaths.packs + "/\(id)", idempotencyKey: "pack-expiring:\(id):\(end)")
+    }
+}
+
+/// Runs the pack jobs every `interval` by the injected clock's time, until shutdown.
+struct PackMaintenanceLoop: Service {
+    let jobs: GeoJobs
+    let clock: WallClock
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let report = try await jobs.run(now: clock.now)
+                    if report.flushedPacks > 0 || report.warnedPacks > 0 {
+                        logger.info(
+                            "packs maintained",
+                            metadata: [
+                                "warned": "\(report.warnedPacks)", "flushedPacks": "\(report.flushedPacks)",
+                                "flushedPosts": "\(report.flushedPosts)",
+                            ])
+                    }
+                } catch {
+                    logger.error("pack maintenance failed", metadata: ["error": "\(error)"])
+                }
+                try await Task.sleep(for: interval)
+            }
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GeoService
+import PlatformKit
+import TestSupport
+import Testing
+
+/// Votes, the -5 rule, ranking, expiry and the den, on the manual clock.
+@Suite struct GeoPackLifecycleTests {
+    @Test func votesChangeAndAPostAtMinusFiveIsHiddenForGood() async throws {
+        try await GeoWorld.run { world in
+            let pack = try await world.packID(world.ann)
+            let post = try await world.post(world.ann, pack, "Hot take")
+            var voters: [TestUser] = []
+            for index in 0..<6 {
+                let voter = try await world.stack.register("voter\(index)")
+                try await world.join(voter, pack)
+                voters.append(voter)
+            }
+            func score(_ response: APIResponse) -> (Int?, Int?, Int?) {
+                (
+                    response.object["score"] as? Int, response.object["upVotes"] as? Int,
+                    response.object["myVote"] as? Int
+                )
+            }
+            #expect(score(try await world.vote(voters[0], post, 1)) == (1, 1, 1))
+            #expect(score(try await world.vote(voters[0], post, 1)) == (1, 1, 1), "one vote per user")
+            #expect(score(try await world.vote(voters[0], post, -1)) == (-1, 0, -1), "changeable")
+            #expect(score(try await world.vote(voters[0], post, 0)) == (0, 0, 0), "withdrawn")
+            #expect(try await world.vote(world.ann, post, 1).problem?.code == "own_post")
+
+            for voter in voters.prefix(4) { #expect(try await world.vote(voter, post, -1).status == 200) }
+            #expect(try await world.read(world.bob, GeoPaths.posts + "/\(post)")["score"] as? Int == -4)
+            let fifth = try await world.vote(voters[4], post, -1)
+            #expect(fifth.object["score"] as? Int == -5)
+            #expect(fifth.object["hidden"] as? Bool == true)
+
+            // Gone for everyone but its writer, and for good: no more votes bring it back.
+            #expect(try await world.api.get(GeoPaths.posts + "/\(post)", token: world.bob.accessToken).status == 404)
+            #expect(try await world.ids(world.bob, GeoPaths.packs + "/\(pack)/posts").isEmpty)
+            #expect(try await world.ids(voters[5], GeoPaths.feed).isEmpty)
+            #expect(try await world.vote(voters[5], post, 1).status == 404)
+            #expect(try await world.vote(voters[0], post, 0).status == 404)
+            #expect(try await world.comment(voters[5], post, "x").status == 404)
+            let mine = try await world.read(world.ann, GeoPaths.posts + "/\(post)")
+            #expect(mine["hidden"] as? Bool == true)
+            let den = try await world.read(world.ann, GeoPaths.den + "/posts")
+            #expect((den["items"] as? [[String: Any]])?.first?["hidden"] as? Bool == true)
+            let totals = try await world.read(world.ann, GeoPaths.den)
+            #expect(totals["downVotesEarned"] as? Int == 5)
+            #expect(totals["upVotesEarned"] as? Int == 0)
+        }
+    }
+
+    @Test func topRanksByTimeDecayedScoreAcrossMyPacks() async throws {
+        try await GeoWorld.run { world in
+            let first = try await world.packID(world.ann)
+            let second = try await world.packID(world.ann, .init(name: "Second", tags: ["other"]))
+            var voters: [TestUser] = []
+            for index in 0..<3 {
+                let voter = try await world.stack.register("fan\(index)")
+                try await world.join(voter, first)
+                try await world.join(voter, second)
+                voters.append(voter)
+            }
+            let clock = world.stack.clock
+            let start = clock.now
+            // Fixed data: (pack, offset from start, net votes).
+            let plan: [(pack: String, hours: Double, votes: Int)] = [
+                (first, 0, 3), (second, 2, 1), (first, 3, 0), (second, 20, 2), (first, 21, -1),
+            ]
+            var posts: [String] = []
+            var ann = world.ann
+            for (index, item) in plan.enumerated() {
+                clock.advance(by: start.addingTimeInterval(item.hours * 3600).timeIntervalSince(clock.now))
+                ann = try await world.renew(ann)
+                for index in voters.indices { voters[index] = try await world.renew(voters[index]) }
+                let id = try await world.post(ann, item.pack, "Post \(index)")
+                for voter in voters.prefix(abs(item.votes)) {
+                    #expect(try await world.vote(voter, id, item.votes > 0 ? 1 : -1).status == 200)
+                }
+                posts.append(id)
+            }
+            // Reddit's hot score, written out independently of the service.
+            func hot(_ item: (pack: String, hours: Double, votes: Int)) -> Double {
+                let s = Double(item.votes)
+                let order = log10(max(abs(s), 1))
+                let sign: Double = s > 0 ? 1 : (s < 0 ? -1 : 0)
+                return sign * order + (start.timeIntervalSince1970 + item.hours * 3600) / 45_000
+            }
+            let expected = posts.indices.sorted { hot(plan[$0]) > hot(plan[$1]) }.map { posts[$0] }
+            #expect(expected == [posts[3], posts[4], posts[0], posts[2], posts[1]])
+
+            let viewer = voters[0]
+            #expect(try await world.ids(viewer, GeoPaths.feed + "?sort=top") == expected)
+            #expect(try await world.ids(viewer, GeoPaths.feed) == posts.reversed())
+            #expect(
+                try await world.ids(viewer, GeoPaths.packs + "/\(first)/posts?sort=top")
+                    == expected.filter { [posts[0], posts[2], posts[4]].contains($0) })
+            // Paged two at a time, the top feed is the same list.
+            var paged: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await world.read(
+                    viewer, GeoPaths.feed + "?sort=top&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                paged += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                cursor = page["nextCursor"] as? String
+            } while cursor != nil
+            #expect(paged == expected)
+        }
+    }
+
+    @Test func userPacksExpireAndAreFlushedAdminPacksStay() async throws {
+        let notices = RecordedNotices()
+        let jobs = GeoJobs()
+        try await GeoWorld.run(configure: {
+            $0.noticeSink = notices
+            $0.jobs = jobs
+        }) { world in
+            let clock = world.stack.clock
+            let created = clock.now
+            let quiet = try await world.createPack(world.ann, .init(name: "Quiet"))
+            let quietID = try #require(quiet["id"] as? String)
+            let expiresAt = try #require(quiet["expiresAt"] as? String)
+            #expect(ISO8601DateFormatter().date(from: expiresAt) == created.addingTimeInterval(24 * 3600).rounded)
+            let admin = try await world.makeAdmin(world.dan)
+            let official = try await world.api.send(
+                .POST, GeoPaths.packs, token: admin.accessToken, json: GeoWorld.NewPack(name: "Campus news")
+            ).object
+            #expect(official["official"] as? Bool == true)
+            #expect(official["expiresAt"] == nil)
+            let officialID = try #require(official["id"] as? String)
+
+            // A busy pack lives longer: 24 h + 24 h × (1 − e^(−points/50)).
+            let busy = try await world.packID(world.ann, .init(name: "Busy"))
+            try await world.join(world.bob, busy)
+            try await world.join(world.cat, busy)
+            let post = try await world.post(world.bob, busy, "Party at 9")
+            _ = try await world.post(world.cat, busy, "Where?")
+            #expect(try await world.vote(world.ann, post, 1).status == 200)
+            #expect(try await world.vote(world.cat, post, 1).status == 200)
+            #expect(try await world.comment(world.ann, post, "On my way").status == 201)
+            let z = 1.28
+            let n = 2.0
+            let wilson = (1 + z * z / (2 * n) - z * sqrt(z * z / (4 * n) / n)) / (1 + z * z / n)
+            let points = 2 + 2 * 2 + n * wilson
+            let busyEnd = created.addingTimeInterval(24 * 3600 + 24 * 3600 * (1 - exp(-points / 50)))
+            let busyView = try await world.read(world.bob, GeoPaths.packs + "/\(busy)")
+            let busyExpiry = try #require(ISO8601DateFormatter().date(from: busyView["expiresAt"] as? String ?? ""))
+            #expect(abs(busyExpiry.timeIntervalSince(busyEnd)) < 1)
+            #expect(busyExpiry > created.addingTimeInterval(26 * 3600))
+
+            // An hour before its end each member is told once.
+            clock.advance(by: 23 * 3600 - 60)
+            #expect(try await jobs.run(now: clock.now).warnedPacks == 0)
+            clock.advance(by: 120)
+            let warned = try await jobs.run(now: clock.now)
+            #expect(warned.warnedPacks == 1)
+            #expect(notices.all.map(\.recipients) == [[world.ann.id]])
+            #expect(notices.kinds == ["geo.pack_expiring"])
+            #expect(notices.all.first?.link == GeoPaths.packs + "/\(quietID)")
+            #expect(try await jobs.run(now: clock.now).warnedPacks == 0, "once")
+
+            // Past its end the pack is gone at once, before any sweep; the sweep then flushes it.
+            clock.advance(by: 3600)
+            var (ann, bob) = (try await world.renew(world.ann), try await world.renew(world.bob))
+            #expect(try await world.api.get(GeoPaths.packs + "/\(quietID)", token: ann.accessToken).status == 404)
+            #expect(try await world.ids(bob, GeoPaths.packs + "/mine") == [busy])
+            let busyPosts = try await world.ids(bob, GeoPaths.feed)
+            #expect(busyPosts.count == 2)
+
+            clock.advance(by: busyExpiry.timeIntervalSince(clock.now) - 1800)
+            #expect(try await jobs.run(now: clock.now) == .init(warnedPacks: 1, flushedPacks: 1, flushedPosts: 0))
+            #expect(Set(notices.all.last?.recipients ?? []) == [world.ann.id, world.bob.id, world.cat.id])
+            clock.advance(by: 1801)
+            (ann, bob) = (try await world.renew(ann), try await world.renew(bob))
+            #expect(try await world.ids(bob, GeoPaths.feed).isEmpty)
+            #expect(try await world.api.get(GeoPaths.posts + "/\(post)", token: ann.accessToken).status == 404)
+            let flushed = try await jobs.run(now: clock.now)
+            #expect(flushed.flushedPacks == 1)
+            #expect(flushed.flushedPosts == 2)
+            #expect(try await jobs.run(now: clock.now) == .init(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0))
+
+            // The den keeps the votes earned; the content is gone.
+            let den = try await world.read(bob, GeoPaths.den)
+            #expect(den["upVotesEarned"] as? Int == 2)
+            #expect(den["postCount"] as? Int == 0)
+            #expect(den["commentCount"] as? Int == 0)
+            #expect((den["packs"] as? [Any])?.isEmpty == true)
+
+            // The admin pack is still there a hundred days on.
+            clock.advance(by: 100 * 86_400)
+            _ = try await jobs.run(now: clock.now)
+            let newcomer = try await world.stack.register("newcomer")
+            #expect(
+                try await world.api.get(GeoPaths.packs + "/\(officialID)", token: newcomer.accessToken).status == 200)
+        }
+    }
+
+    @Test func theDenCountsWhatIWroteAndListsMyPacks() async throws {
+        try await GeoWorld.run { world in
+            let pack = try await world.packID(world.ann)
+            try await world.join(world.bob, pack)
+            let post = try await world.post(world.bob, pack, "Mine")
+            let other = try await world.post(world.ann, pack, "Ann's")
+            let comment = try #require(try await world.comment(world.bob, other, "Reply").object["id"] as? String)
+            #expect(try await world.vote(world.ann, post, 1).status == 200)
+            let den = try await world.read(world.bob, GeoPaths.den)
+            #expect(den["postCount"] as? Int == 1)
+            #expect(den["commentCount"] as? Int == 1)
+            #expect(den["upVotesEarned"] as? Int == 1)
+            #expect((den["packs"] as? [[String: Any]])?.map { $0["id"] as? String } == [pack])
+            #expect(try await world.ids(world.bob, GeoPaths.den + "/posts") == [post])
+            let comments = try await world.read(world.bob, GeoPaths.den + "/comments")
+            let item = try #require((comments["items"] as? [[String: Any]])?.first)
+            #expect((item["comment"] as? [String: Any])?["id"] as? String == comment)
+            #expect((item["post"] as? [String: Any])?["id"] as? String == other)
+            // Nobody else's den shows my things.
+            #expect(try await world.ids(world.cat, GeoPaths.den + "/posts").isEmpty)
+            #expect(try await world.read(world.cat, GeoPaths.den)["postCount"] as? Int == 0)
+        }
+    }
+}
+
+extension Date {
+    /// This instant to whole seconds, as an ISO 8601 string carries it.
+    fileprivate var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import GeoService
+import PlatformKit
+import TestSupport
+import Testing
+
+/// Helpers for the anonymous packs, all through the gateway.
+extension GeoWorld {
+    /// A place to put packs: the Sorbonne, Paris.
+    static let campus = (latitude: 48.8486, longitude: 2.3431)
+
+    /// The `Geo-Position` header for a point.
+    static func at(_ latitude: Double, _ longitude: Double) -> [(String, String)] {
+        [("Geo-Position", "\(latitude);\(longitude)")]
+    }
+
+    /// The header for the campus, or `metres` due north of it.
+    static func atCampus(north metres: Double = 0) -> [(String, String)] {
+        at(campus.latitude + metres / 6_371_008.8 * 180 / .pi, campus.longitude)
+    }
+
+    struct NewPack: Encodable, Sendable {
+        var name = "Library crew"
+        var latitude = GeoWorld.campus.latitude
+        var longitude = GeoWorld.campus.longitude
+        var radiusMeters = 1_000
+        var tags = ["campus"]
+        var color = "#FF8800"
+        var icon: String? = "book"
+        var locked: Bool? = false
+    }
+
+    /// Creates a pack and returns its JSON.
+    func createPack(_ user: TestUser, _ pack: NewPack = NewPack()) async throws -> [String: Any] {
+        let response = try await api.send(
+            .POST, GeoPaths.packs, token: user.accessToken, json: pack, headers: Self.atCampus())
+        #expect(response.status == 201, "\(response.text)")
+        return response.object
+    }
+
+    func packID(_ user: TestUser, _ pack: NewPack = NewPack()) async throws -> String {
+        try #require(try await createPack(user, pack)["id"] as? String)
+    }
+
+    func join(_ user: TestUser, _ pack: String, at position: [(String, String)] = GeoWorld.atCampus()) async throws {
+        let response = try await api.send(
+            .PUT, GeoPaths.packs + "/\(pack)/membership", token: user.accessToken, headers: position)
+        #expect(response.status == 200, "\(response.text)")
+    }
+
+    struct NewPost: Encodable, Sendable {
+        var title: String
+        var body: String?
+        var tags: [String]?
+    }
+
+    func sendPost(
+        _ user: TestUser, _ pack: String, _ title: String, body: String = "", tags: [String]? = nil,
+        at position: [(String, String)] = GeoWorld.atCampus()
+    ) async throws -> APIResponse {
+        try await api.send(
+            .POST, GeoPaths.packs + "/\(pack)/posts", token: user.accessToken,
+            json: NewPost(title: title, body: body, tags: tags), headers: position)
+    }
+
+    /// Posts and returns the post's id.
+    func post(
+        _ user: TestUser, _ pack: String, _ title: String, body: String = "", tags: [String]? = nil,
+        at position: [(String, String)] = GeoWorld.atCampus()
+    ) async throws -> String {
+        let response = try await sendPost(user, pack, title, body: body, tags: tags, at: position)
+        #expect(response.status == 201, "\(response.text)")
+        return try #require(response.object["id"] as? String)
+    }
+
+    func vote(
+        _ user: TestUser, _ post: String, _ value: Int, at position: [(String, String)] = GeoWorld.atCampus()
+    ) async throws -> APIResponse {
+        try await api.send(
+            .PUT, GeoPaths.posts + "/\(post)/vote", token: user.accessToken, json: ["value": value], headers: position)
+    }
+
+    func comment(
+        _ user: TestUser, _ post: String, _ body: String, at position: [(String, String)] = GeoWorld.atCampus()
+    ) async throws -> APIResponse {
+        try await api.send(
+            .POST, GeoPaths.posts + "/\(post)/comments", token: user.accessToken, json: ["body": body],
+            headers: position)
+    }
+
+    /// A GET with a position, answered 200; the JSON object.
+    func read(
+        _ user: TestUser, _ path: String, at position: [(String, String)] = GeoWorld.atCampus()
+    ) async throws -> [String: Any] {
+        let response = try await api.get(path, token: user.accessToken, headers: position)
+        #expect(response.status == 200, "\(path): \(response.text)")
+        return response.object
+    }
+
+    /// The ids of a list's items, in order.
+    func ids(
+        _ user: TestUser, _ path: String, at position: [(String, String)] = GeoWorld.atCampus()
+    ) async throws -> [String] {
+        (try await read(user, path, at: position)["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    /// Grants the admin role through identity's internal route and returns the user with a refreshed token.
+    func makeAdmin(_ user: TestUser) async throws -> TestUser {
+        let granted = try await stack.direct(.identity).send(
+            .PUT, IdentityPaths.internalUsers + "/\(user.id)/roles", json: ["roles": ["admin"]],
+            headers: [(PlatformHeaders.internalToken, stack.internalToken)])
+        #expect(granted.status == 200, "\(granted.text)")
+        return try await renew(user)
+    }
+
+    /// The user with fresh tokens (access tokens last 15 minutes; tests move the clock by hours).
+    func renew(_ user: TestUser) async throws -> TestUser {
+        let refreshed = try await api.post(IdentityPaths.refresh, json: ["refreshToken": user.refreshToken])
+        #expect(refreshed.status == 200, "\(refreshed.text)")
+        var renewed = user
+        renewed.accessToken = try #require(refreshed.object["accessToken"] as? String)
+        renewed.refreshToken = try #require(refreshed.object["refreshToken"] as? String)
+        return renewed
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import GeoService
+import PlatformKit
+import TestSupport
+import Testing
+
+/// Packs through the gateway: anonymity, pseudonyms, membership and who may do what.
+@Suite struct GeoPackTests {
+    @Test func noResponseRevealsAnotherUsersIdentity() async throws {
+        try await GeoWorld.run { world in
+            let stack = world.stack
+            // Distinctive names, so a scan cannot match a pseudonym word by accident.
+            let alpha = try await stack.register("zq_alpha_x7")
+            let writer = try await stack.register("zq_writer_k3")
+            let reader = try await stack.register("zq_reader_m9")
+            let users = [alpha, writer, reader]
+            let pack = try await world.packID(alpha)
+            try await world.join(writer, pack)
+            try await world.join(reader, pack)
+            let first = try await world.post(writer, pack, "Quiet floor tonight?", body: "Anyone up for it")
+            let second = try await world.post(writer, pack, "Update", tags: ["study"])
+            let mine = try await world.post(reader, pack, "Coffee machine is fixed")
+            #expect(try await world.comment(reader, first, "Count me in").status == 201)
+            #expect(try await world.comment(writer, first, "Great, 8 pm").status == 201)
+            #expect(try await world.vote(reader, first, 1).status == 200)
+            #expect(try await world.vote(alpha, first, -1).status == 200)
+            #expect(try await world.vote(writer, mine, 1).status == 200)
+
+            for viewer in users {
+                let others = users.filter { $0.id != viewer.id }
+                var paths = [
+                    GeoPaths.packs + "/\(pack)", GeoPaths.packs + "/mine", GeoPaths.packs + "/\(pack)/posts",
+                    GeoPaths.packs + "/\(pack)/posts?sort=top", GeoPaths.feed, GeoPaths.feed + "?sort=top",
+                    GeoPaths.den, GeoPaths.den + "/posts", GeoPaths.den + "/comments", GeoPaths.discover + "/packs",
+                    GeoPaths.discover + "/posts", GeoPaths.discover + "/posts?sort=popularity",
+                ]
+                for post in [first, second, mine] {
+                    paths += [GeoPaths.posts + "/\(post)", GeoPaths.posts + "/\(post)/comments"]
+                }
+                var bodies: [String] = []
+                for path in paths {
+                    let response = try await world.api.get(
+                        path, token: viewer.accessToken, headers: GeoWorld.atCampus())
+                    #expect(response.status == 200, "\(path): \(response.text)")
+                    bodies.append(response.text)
+                }
+                // Write responses too: a new post, a comment, a vote, a join.
+                let written = try await world.sendPost(viewer, pack, "Hello again")
+                bodies.append(written.text)
+                bodies.append(try await world.comment(viewer, second, "ok").text)
+                bodies.append(try await world.vote(viewer, mine, -1).text)
+                bodies.append(
+                    try await world.api.send(
+                        .PUT, GeoPaths.packs + "/\(pack)/membership", token: viewer.accessToken,
+                        headers: GeoWorld.atCampus()
+                    ).text)
+                for body in bodies {
+                    for other in others {
+                        for secret in [other.id, other.username, other.email] {
+                            #expect(!body.localizedCaseInsensitiveContains(secret), "\(viewer.username) saw \(secret)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aWriterKeepsOnePseudonymPerPackAndOnlyTheyAreToldItIsTheirs() async throws {
+        try await GeoWorld.run { world in
+            let pack = try await world.packID(world.ann)
+            let other = try await world.packID(world.ann, .init(name: "Gym rats", tags: ["gym"]))
+            try await world.join(world.bob, pack)
+            try await world.join(world.bob, other)
+            try await world.join(world.cat, pack)
+            let one = try await world.post(world.bob, pack, "One")
+            let two = try await world.post(world.bob, pack, "Two")
+            let elsewhere = try await world.post(world.bob, other, "Elsewhere")
+            let cats = try await world.post(world.cat, pack, "Cat's")
+
+            func author(_ viewer: TestUser, _ post: String) async throws -> [String: Any] {
+                try #require(try await world.read(viewer, GeoPaths.posts + "/\(post)")["author"] as? [String: Any])
+            }
+            let name = try #require(try await author(world.ann, one)["name"] as? String)
+            #expect(try await author(world.ann, two)["name"] as? String == name, "stable inside a pack")
+            #expect(try await author(world.ann, cats)["name"] as? String != name, "distinct writers, distinct names")
+            #expect(try await author(world.ann, elsewhere)["name"] as? String != name, "a new name in another pack")
+            #expect(try await author(world.ann, one)["isMine"] as? Bool == false)
+            #expect(try await author(world.bob, one)["isMine"] as? Bool == true)
+            let packView = try await world.read(world.bob, GeoPaths.packs + "/\(pack)")
+            #expect(packView["myPseudonym"] as? String == name)
+            #expect(packView["isAlpha"] as? Bool == false)
+            #expect(try await world.read(world.ann, GeoPaths.packs + "/\(pack)")["isAlpha"] as? Bool == true)
+
+            // Comments: the post's writer is marked as the original poster, to everyone.
+            #expect(try await world.comment(world.bob, one, "me again").status == 201)
+            #expect(try await world.comment(world.cat, one, "hi").status == 201)
+            let comments = try #require(
+                try await world.read(world.ann, GeoPaths.posts + "/\(one)/comments")["items"] as? [[String: Any]])
+            let authors = comments.compactMap { $0["author"] as? [String: Any] }
+            #expect(authors.map { $0["isOriginalPoster"] as? Bool } == [true, false])
+            #expect(authors.first?["name"] as? String == name)
+
+            // Leaving and coming back keeps the name; nobody else can take it meanwhile.
+            #expect(
+                try await world.api.delete(GeoPaths.packs + "/\(pack)/membership", token: world.bob.accessToken)
+                    .status == 204)
+            try await world.join(world.dan, pack)
+            try await world.join(world.bob, pack)
+            let again = try await world.post(world.bob, pack, "Back")
+            #expect(try await author(world.ann, again)["name"] as? String == name)
+            let dans = try await world.post(world.dan, pack, "New here")
+            #expect(try await author(world.ann, dans)["name"] as? String != name)
+        }
+    }
+
+    @Test func membershipDecidesWhoWritesAndOwnershipWhoDeletes() async throws {
+        try await GeoWorld.run { world in
+            let pack = try await world.packID(world.ann)
+            let path = GeoPaths.packs + "/\(pack)"
+            // A stranger reads an open pack but cannot write in it.
+            #expect(try await world.sendPost(world.bob, pack, "Hi").problem?.code == "not_a_member")
+            try await world.join(world.bob, pack)
+            let post = try await world.post(world.bob, pack, "Hi")
+            #expect(try await world.vote(world.cat, post, 1).problem?.code == "not_a_member")
+            #expect(try await world.comment(world.cat, post, "x").problem?.code == "not_a_member")
+            #expect(try await world.ids(world.cat, path + "/posts") == [post])
+
+            // Only the writer, the alpha or an admin deletes.
+            try await world.join(world.cat, pack)
+            let comment = try #require(try await world.comment(world.cat, post, "mine").object["id"] as? String)
+            #expect(
+                try await world.api.delete(GeoPaths.posts + "/\(post)", token: world.cat.accessToken)
+                    .problem?.code == "not_yours")
+            #expect(
+                try await world.api.delete(GeoPaths.comments + "/\(comment)", token: world.bob.accessToken)
+                    .problem?.code == "not_yours")
+            #expect(
+                try await world.api.delete(GeoPaths.comments + "/\(comment)", token: world.cat.accessToken)
+                    .status == 204)
+            let second = try await world.post(world.bob, pack, "Second")
+            #expect(
+                try await world.api.delete(GeoPaths.posts + "/\(second)", token: world.bob.accessToken)
+                    .status == 204)
+            #expect(
+                try await world.api.delete(GeoPaths.posts + "/\(post)", token: world.ann.accessToken)
+                    .status == 204, "the alpha moderates")
+            #expect(try await world.api.get(GeoPaths.posts + "/\(post)", token: world.bob.accessToken).status == 404)
+            #expect(try await world.read(world.ann, path)["postCount"] as? Int == 0)
+
+            // Leaving stops writing; only the alpha or an admin closes the pack.
+            #expect(try await world.api.delete(path + "/membership", token: world.cat.accessToken).status == 204)
+            #expect(try await world.sendPost(world.cat, pack, "Hi").problem?.code == "not_a_member")
+            #expect(
+                try await world.api.delete(path + "/membership", token: world.cat.accessToken)
+                    .problem?.code == "not_a_member")
+            #expect(try await world.api.delete(path, token: world.bob.accessToken).problem?.code == "not_alpha")
+            let admin = try await world.makeAdmin(world.dan)
+            #expect(try await world.api.delete(path, token: admin.accessToken).status == 204)
+            #expect(try await world.api.get(path, token: world.ann.accessToken).status == 404)
+            #expect(try await world.api.get(path, token: world.ann.accessToken).problem?.status == 404)
+            for bad in ["abc", "99999", "-1"] {
+                #expect(try await world.api.get(GeoPaths.packs + "/\(bad)", token: world.ann.accessToken).status == 404)
+                #expect(try await world.api.get(GeoPaths.posts + "/\(bad)", token: world.ann.accessToken).status == 404)
+            }
+        }
+    }
+
+    @Test func badPacksAndPostsGetClearProblems() async throws {
+        try await GeoWorld.run(configure: { $0.postsPerWindow = 3 }) { world in
+            func create(_ pack: GeoWorld.NewPack) async throws -> APIResponse {
+                try await world.api.send(.POST, GeoPaths.packs, token: world.ann.accessToken, json: pack)
+            }
+            var pack = GeoWorld.NewPack()
+            pack.radiusMeters = 10
+            #expect(try await create(pack).problem?.code == "invalid_radius_meters")
+            pack = GeoWorld.NewPack(radiusMeters: 25_001)
+            #expect(try await create(pack).status == 400)
+            pack = GeoWorld.NewPack(latitude: 91)
+            #expect(try await create(pack).status == 400)
+            pack = GeoWorld.NewPack(tags: [])
+            #expect(try await create(pack).status == 400, "a pack needs a tag")
+            pack = GeoWorld.NewPack(tags: ["a b"])
+            #expect(try await create(pack).status == 400)
+            pack = GeoWorld.NewPack(tags: ["1", "2", "3", "4", "5", "6"])
+            #expect(try await create(pack).status == 400)
+            pack = GeoWorld.NewPack(color: "orange")
+            #expect(try await create(pack).status == 400)
+            pack = GeoWorld.NewPack(name: String(repeating: "n", count: 61))
+            #expect(try await create(pack).status == 400)
+            pack = GeoWorld.NewPack(name: "\u{0007}\u{0001}")
+            #expect(try await create(pack).status == 400, "nothing left after stripping")
+            #expect(try await world.api.post(GeoPaths.packs, token: world.ann.accessToken, raw: "{").status == 400)
+            #expect(try await world.read(world.ann, GeoPaths.packs + "/mine")["items"] as? [Any] != nil)
+            #expect((try await world.ids(world.ann, GeoPaths.packs + "/mine")).isEmpty, "nothing was stored")
+
+            let created = try await world.createPack(
+                world.ann, .init(name: "  Night\u{0000} owls\u{202E} ", tags: ["#Study", "study", "Late_Night"]))
+            #expect(created["name"] as? String == "Night owls", "control and bidi characters stripped")
+            #expect(created["tags"] as? [String] == ["study", "late_night"])
+            let id = try #require(created["id"] as? String)
+
+            let stripped = try await world.sendPost(world.ann, id, "Bell\u{0007}s", body: "line one\nline\u{001B} two")
+            #expect(stripped.object["title"] as? String == "Bells")
+            #expect(stripped.object["body"] as? String == "line one\nline two")
+            #expect(try await world.sendPost(world.ann, id, String(repeating: "t", count: 121)).status == 400)
+            #expect(
+                try await world.sendPost(world.ann, id, "t", body: String(repeating: "b", count: 2_001)).status == 400)
+            #expect(try await world.sendPost(world.ann, id, " \u{0003} ").status == 400)
+            let post = try #require(stripped.object["id"] as? String)
+            #expect(try await world.comment(world.ann, post, String(repeating: "c", count: 1_001)).status == 400)
+            #expect(try await world.vote(world.bob, post, 2).status == 400)
+            let badPosition = try await world.api.get(
+                GeoPaths.packs + "/\(id)", token: world.ann.accessToken, headers: [("Geo-Position", "north")])
+            #expect(badPosition.problem?.code == "invalid_position")
+            #expect(try await world.api.get(GeoPaths.feed + "?sort=best", token: world.ann.accessToken).status == 400)
+
+            // The rate limit: three posts per window, then 429 with Retry-After until the clock moves on.
+            #expect(try await world.sendPost(world.ann, id, "two").status == 201)
+            #expect(try await world.sendPost(world.ann, id, "three").status == 201)
+            let limited = try await world.sendPost(world.ann, id, "four")
+            #expect(limited.status == 429)
+            #expect(limited.headers.first(name: "Retry-After") != nil)
+            world.stack.clock.advance(by: 201)
+            #expect(try await world.sendPost(world.ann, id, "four").status == 201)
+            #expect(try await world.read(world.ann, GeoPaths.packs + "/\(id)")["postCount"] as? Int == 4)
+        }
+    }
+}
