@@ -153,6 +153,47 @@ import Testing
             #expect(byName.object["id"] as? String == alice.id)
         }
     }
+
+    @Test func operatorsGrantRolesThatReachTheNextAccessToken() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            let identity = stack.direct(.identity)
+            let path = IdentityPaths.internalUsers + "/\(alice.id)/roles"
+            let service = [("X-Internal-Token", stack.internalToken)]
+            // Only with the service credential, and never through the gateway.
+            #expect(
+                try await identity.send(.PUT, path, token: alice.accessToken, json: ["roles": ["admin"]]).status == 403)
+            #expect(
+                try await stack.gateway.send(.PUT, path, token: alice.accessToken, json: ["roles": ["admin"]]).status
+                    == 404)
+            for bad in [["Admin"], ["a b"], [""], Array(repeating: "r", count: 9).enumerated().map { "r\($0.offset)" }]
+            {
+                #expect(try await identity.send(.PUT, path, json: ["roles": bad], headers: service).status == 400)
+            }
+            let missing = try await identity.send(
+                .PUT, IdentityPaths.internalUsers + "/nobody/roles", json: ["roles": ["admin"]], headers: service)
+            #expect(missing.status == 404)
+            #expect(
+                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).object["roles"] as? [String]
+                    == [])
+
+            let granted = try await identity.send(.PUT, path, json: ["roles": ["admin", "admin"]], headers: service)
+            #expect(granted.object["roles"] as? [String] == ["admin"])
+            let refreshed = try await stack.gateway.post(
+                IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])
+            let token = try #require(refreshed.object["accessToken"] as? String)
+            #expect(
+                try await stack.gateway.get(IdentityPaths.me, token: token).object["roles"] as? [String] == ["admin"])
+            let payload = try #require(token.split(separator: ".").dropFirst().first)
+            var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            let claims = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: base64)))
+            #expect((claims as? [String: Any])?["roles"] as? [String] == ["admin"])
+
+            #expect(try await identity.send(.PUT, path, json: ["roles": [String]()], headers: service).status == 200)
+            #expect(try await stack.gateway.get(IdentityPaths.me, token: token).object["roles"] as? [String] == [])
+        }
+    }
 }
 
 extension Array {

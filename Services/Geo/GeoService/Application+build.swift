@@ -41,7 +41,8 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
         postLimiter: RateLimiter(
             capacity: configuration.postsPerWindow, period: configuration.writeWindow, clock: settings.clock),
         commentLimiter: RateLimiter(
-            capacity: configuration.commentsPerWindow, period: configuration.writeWindow, clock: settings.clock)
+            capacity: configuration.commentsPerWindow, period: configuration.writeWindow, clock: settings.clock),
+        notices: notices
     ).addRoutes(to: signedIn)
     FeedController(database: database, clock: settings.clock).addRoutes(to: signedIn)
 

@@ -12,6 +12,7 @@ struct PackPostsController {
     let clock: WallClock
     let postLimiter: RateLimiter
     let commentLimiter: RateLimiter
+    let notices: any NoticeSink
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         router.get(RouterPath(GeoPaths.packs + "/:pack/posts"), use: packPosts)
@@ -125,6 +126,15 @@ struct PackPostsController {
         try commentLimiter.enforce(viewer, "You are commenting too fast; try again later.")
         let comment = try await database.createComment(
             on: listing.post.id ?? 0, author: viewer, body: body, now: clock.now)
+        if listing.post.authorId != viewer {
+            // Tells the writer that someone answered, never who.
+            await notices.publish(
+                Notice(
+                    recipients: [listing.post.authorId], kind: "geo.post_comment",
+                    text: "Someone in \(listing.pack.name) commented on your post \"\(listing.post.title)\".",
+                    link: GeoPaths.posts + "/\(listing.post.id ?? 0)", idempotencyKey: "post-comment:\(comment.id ?? 0)"
+                ))
+        }
         return EditedResponse(
             status: .created, response: CommentView(comment, postAuthor: listing.post.authorId, viewer: viewer))
     }
