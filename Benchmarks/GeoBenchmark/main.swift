@@ -32,6 +32,7 @@ struct StandInGraph: GeoSocialGraph {
         let n = Int(viewer.dropFirst()) ?? 0
         return Set((1...20).map { "u\((n + $0 * 4_999) % users)" })
     }
+    func blockedIDs(of viewer: String) async throws -> Set<String> { [] }
     func facts(of viewer: String, about others: [String]) async throws -> [String: GeoSocialFacts] {
         let friends = try await friendIDs(of: viewer)
         return Dictionary(

@@ -65,7 +65,7 @@ public enum SocialPaths {
     public static let internalRelationship = "/internal/social/relationship"
     /// Internal: `{viewer, others}` -> how viewer stands to each.
     public static let internalRelationships = "/internal/social/relationships"
-    /// Internal: `/{id}/friend-ids`, `/{id}/following-ids`.
+    /// Internal: `/{id}/friend-ids`, `/{id}/following-ids`, `/{id}/blocked-ids` (either way).
     public static let internalUsers = "/internal/social/users"
 }
 

@@ -132,6 +132,32 @@ import Testing
             #expect(after.values.contains { $0["pointCount"] as? Int == 11 && $0["friendCount"] as? Int == 3 })
         }
     }
+
+    @Test func pinsOfUsersBlockedEitherWayAreNotEvenCounted() async throws {
+        try await GeoWorld.run { world in
+            // given: Paris with two of cat's pins and three of dan's; Tokyo with one of cat's and one of dan's;
+            // Lima with only dan's
+            for index in 0..<2 { try await world.pin(world.cat, 48.85 + Double(index) * 0.01, 2.35) }
+            for index in 0..<3 { try await world.pin(world.dan, 48.86 + Double(index) * 0.01, 2.36) }
+            let tokyo = try await world.pin(world.cat, 35.68, 139.69, "Tokyo")
+            try await world.pin(world.dan, 35.69, 139.70, "Tokyo")
+            try await world.pin(world.dan, -12.05, -77.04, "Lima")
+            let world2 = "-180,-85,180,85"
+            let before = try await world.map(world.ann, bbox: world2, zoom: 2)
+            #expect(before.values.map { $0["pointCount"] as? Int ?? 1 }.sorted() == [1, 2, 5])
+            // when: dan blocks ann (the other way round hides them just the same)
+            try await world.block(world.dan, world.ann)
+            // then
+            let after = try await world.map(world.ann, bbox: world2, zoom: 2)
+            #expect(after.values.contains { $0["pointCount"] as? Int == 2 && $0["otherCount"] as? Int == 2 })
+            #expect(after[tokyo]?["category"] as? String == "other", "a cell left with one pin shows that pin")
+            #expect(after.count == 2, "Lima's cell held only dan's pin")
+            #expect(!after.values.contains { $0["userId"] as? String == world.dan.id })
+            // bob, not blocked, still counts everyone
+            let bobs = try await world.map(world.bob, bbox: world2, zoom: 2)
+            #expect(bobs.values.map { $0["pointCount"] as? Int ?? 1 }.sorted() == [1, 2, 5])
+        }
+    }
 }
 
 /// When the social service cannot be reached, routes that need it answer 503 with a problem body; my own

@@ -25,6 +25,10 @@ final class LateGeoSocialGraph: GeoSocialGraph {
         try await graph.friendIDs(of: viewer)
     }
 
+    func blockedIDs(of viewer: String) async throws -> Set<String> {
+        try await graph.blockedIDs(of: viewer)
+    }
+
     func facts(of viewer: String, about others: [String]) async throws -> [String: GeoSocialFacts] {
         try await graph.facts(of: viewer, about: others)
     }

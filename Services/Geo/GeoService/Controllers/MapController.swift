@@ -54,13 +54,15 @@ struct MapController {
         }
     }
 
-    /// Everyone's pins by grid cell: totals from `pin_cells`, my and my friends' share counted from our own
-    /// pins, and cells of one pin shown as that pin (hidden when a block stands between its owner and me).
-    /// Clusters are anonymous counts; a blocked user's pin is never shown or named.
+    /// Everyone's pins by grid cell: totals from `pin_cells` less the pins of users blocked either way, my and
+    /// my friends' share counted from our own pins, and cells of one pin shown as that pin. Clusters are
+    /// anonymous counts; a blocked user's pin is never shown, named or counted.
     private func clustered(_ box: BoundingBox, grid: MapGrid, viewer: String, scheme: ColorScheme) async throws
         -> FeatureCollection
     {
-        let friends = try await graph.friendIDs(of: viewer)
+        async let friendIDs = graph.friendIDs(of: viewer)
+        async let blockedIDs = graph.blockedIDs(of: viewer)
+        let (friends, blocked) = try await (friendIDs, blockedIDs)
         async let cells = database.cells(grid, in: box)
         let personal = try await database.points(
             of: [viewer] + friends.sorted(), in: box, limit: Self.maximumPersonalPoints)
@@ -70,17 +72,29 @@ struct MapController {
             let cell = grid.cell(latitude: point.latitude, longitude: point.longitude)
             if point.userId == viewer { own[cell, default: 0] += 1 } else { friendly[cell, default: 0] += 1 }
         }
+        var hidden: [MapGrid.Cell: (count: Int, latitude: Double, longitude: Double)] = [:]
+        if !blocked.isEmpty {
+            for point in try await database.points(of: blocked.sorted(), in: box, limit: Self.maximumPersonalPoints) {
+                let cell = grid.cell(latitude: point.latitude, longitude: point.longitude)
+                let sum = hidden[cell] ?? (0, 0, 0)
+                hidden[cell] = (sum.count + 1, sum.latitude + point.latitude, sum.longitude + point.longitude)
+            }
+        }
         var features: [Feature] = []
         var lone: [MapGrid.Cell] = []
         for cell in try await cells {
-            guard cell.count > 1 else {
-                lone.append(cell.cell)
+            let less = hidden[cell.cell] ?? (0, 0, 0)
+            let count = cell.count - less.count
+            guard count > 1 else {
+                // The one pin left (if any) is fetched and shown as itself; a blocked owner's is filtered out.
+                if count == 1 { lone.append(cell.cell) }
                 continue
             }
             features.append(
                 Feature.cluster(
-                    cell.cell, zoom: grid.zoom, count: cell.count, latitude: cell.sumLatitude / Double(cell.count),
-                    longitude: cell.sumLongitude / Double(cell.count), own: own[cell.cell] ?? 0,
+                    cell.cell, zoom: grid.zoom, count: count,
+                    latitude: (cell.sumLatitude - less.latitude) / Double(count),
+                    longitude: (cell.sumLongitude - less.longitude) / Double(count), own: own[cell.cell] ?? 0,
                     friend: friendly[cell.cell] ?? 0, scheme: scheme))
         }
         let points = try await database.lonePoints(lone, grid: grid)

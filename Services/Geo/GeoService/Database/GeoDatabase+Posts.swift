@@ -151,40 +151,45 @@ extension GeoDatabase {
 
     // MARK: Lists
 
-    /// One page of the visible posts of these packs in `order`, merged from an index walk per pack (so the
-    /// cost does not grow with the packs' sizes). With `tags`, only posts carrying one, or in a pack carrying one.
+    /// One page of the visible posts of these packs in `order`, merged from an index walk per pack that reads
+    /// only (id, hot), so the cost does not grow with the packs' sizes; then the page's rows. With `tags`, only
+    /// posts carrying one, or in a pack carrying one.
     func posts(
         in packs: [PackRow], order: PostOrder, after cursor: PostCursor?, limit: Int, viewer: String,
         tags: [String] = []
     ) async throws -> [PostListing] {
         guard !packs.isEmpty else { return [] }
         return try await writer.read { db in
-            var merged: [PostRow] = []
             let wanted = Set(tags)
+            let bound =
+                order == .new
+                ? "id < ? ORDER BY id DESC" : "(hot < ? OR (hot = ? AND id < ?)) ORDER BY hot DESC, id DESC"
+            let all = try db.cachedStatement(
+                sql: "SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0 AND \(bound) LIMIT ?")
+            let tagged = try db.cachedStatement(
+                sql: """
+                    SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
+                        AND EXISTS (SELECT 1 FROM json_each(posts.tags) WHERE value IN (SELECT value FROM json_each(?)))
+                        AND \(bound) LIMIT ?
+                    """)
+            let hot = cursor?.hot ?? .greatestFiniteMagnitude
+            let after: StatementArguments =
+                order == .new ? [cursor?.id ?? Int64.max] : [hot, hot, cursor?.id ?? Int64.max]
+            var keys: [(id: Int64, hot: Double)] = []
             for pack in packs {
-                let packMatches = wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList)
-                let (bound, arguments): (String, StatementArguments)
-                switch order {
-                case .new:
-                    bound = "id < ? ORDER BY id DESC"
-                    arguments = [cursor?.id ?? Int64.max]
-                case .top:
-                    let hot = cursor?.hot ?? .greatestFiniteMagnitude
-                    bound = "(hot < ? OR (hot = ? AND id < ?)) ORDER BY hot DESC, id DESC"
-                    arguments = [hot, hot, cursor?.id ?? Int64.max]
+                let rows: [Row]
+                if wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList) {
+                    rows = try Row.fetchAll(all, arguments: [pack.id] + after + [limit])
+                } else {
+                    rows = try Row.fetchAll(tagged, arguments: [pack.id, Self.jsonArray(tags)] + after + [limit])
                 }
-                merged += try PostRow.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM posts WHERE pack_id = ? AND hidden = 0
-                            AND (? OR EXISTS (SELECT 1 FROM json_each(posts.tags)
-                                WHERE value IN (SELECT value FROM json_each(?))))
-                            AND \(bound) LIMIT ?
-                        """,
-                    arguments: [pack.id, packMatches, Self.jsonArray(tags)] + arguments + [limit])
+                keys += rows.map { (id: $0[0], hot: $0[1]) }
             }
-            merged.sort { order == .new ? $0.id ?? 0 > $1.id ?? 0 : ($0.hot, $0.id ?? 0) > ($1.hot, $1.id ?? 0) }
-            return try Self.listings(db, Array(merged.prefix(limit)), packs: packs, viewer: viewer)
+            keys.sort { order == .new ? $0.id > $1.id : ($0.hot, $0.id) > ($1.hot, $1.id) }
+            let page = keys.prefix(limit).map(\.id)
+            let rows = Dictionary(
+                try PostRow.fetchAll(db, keys: page).map { ($0.id ?? 0, $0) }, uniquingKeysWith: { first, _ in first })
+            return try Self.listings(db, page.compactMap { rows[$0] }, packs: packs, viewer: viewer)
         }
     }
 

@@ -18,6 +18,8 @@ public struct GeoSocialFacts: Codable, Sendable, Equatable {
 public protocol GeoSocialGraph: Sendable {
     /// The viewer's friends.
     func friendIDs(of viewer: String) async throws -> Set<String>
+    /// Users the viewer blocked or was blocked by: their pins are not even counted in the viewer's clusters.
+    func blockedIDs(of viewer: String) async throws -> Set<String>
     /// How the viewer stands to each of `others` (users missing from the answer are strangers).
     func facts(of viewer: String, about others: [String]) async throws -> [String: GeoSocialFacts]
 }
@@ -36,11 +38,19 @@ public struct GeoSocialClient: GeoSocialGraph {
     }
 
     public func friendIDs(of viewer: String) async throws -> Set<String> {
+        try await ids(of: viewer, "friend-ids")
+    }
+
+    public func blockedIDs(of viewer: String) async throws -> Set<String> {
+        try await ids(of: viewer, "blocked-ids")
+    }
+
+    private func ids(of viewer: String, _ list: String) async throws -> Set<String> {
         struct Reply: Decodable { var ids: [String] }
         // Unreserved characters stay as they are (ids are UUIDs): the router matches the raw segment.
         let user = viewer.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
         do {
-            return Set(try await client.get(SocialPaths.internalUsers + "/\(user)/friend-ids", as: Reply.self).ids)
+            return Set(try await client.get(SocialPaths.internalUsers + "/\(user)/\(list)", as: Reply.self).ids)
         } catch let error as InternalCallError {
             throw error.problem
         }

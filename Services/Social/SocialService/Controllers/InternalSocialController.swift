@@ -13,6 +13,7 @@ struct InternalSocialController {
         router.post(RouterPath(SocialPaths.internalRelationships), use: relationships)
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/friend-ids"), use: friendIDs)
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/following-ids"), use: followingIDs)
+        router.get(RouterPath(SocialPaths.internalUsers + "/:user/blocked-ids"), use: blockedIDs)
     }
 
     /// How `a` stands to `b`.
@@ -63,6 +64,11 @@ struct InternalSocialController {
 
     @Sendable func followingIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {
         IDs(ids: try await database.followingIDs(of: try context.parameters.require("user")))
+    }
+
+    /// Users blocked by or blocking the user: what they share must be hidden between them.
+    @Sendable func blockedIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {
+        IDs(ids: try await database.blockedEitherWay(of: try context.parameters.require("user")).sorted())
     }
 }
 

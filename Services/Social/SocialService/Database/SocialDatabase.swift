@@ -76,12 +76,7 @@ struct SocialDatabase: Sendable {
                 try String.fetchAll(
                     db, sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'",
                     arguments: [viewer]))
-            let blocked = Set(
-                try String.fetchAll(
-                    db,
-                    sql:
-                        "SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
-                    arguments: [viewer, viewer]))
+            let blocked = Set(try Self.blockedEitherWay(db, viewer))
             var result: [String: Relationship] = [:]
             for other in others {
                 var relationship = Relationship()
@@ -104,6 +99,19 @@ struct SocialDatabase: Sendable {
 
     func friendIDs(of userID: String) async throws -> [String] {
         try await writer.read { db in try Self.friendIDs(db, userID) }
+    }
+
+    /// Those the user blocked and those who blocked the user.
+    static func blockedEitherWay(_ db: Database, _ userID: String) throws -> [String] {
+        try String.fetchAll(
+            db,
+            sql:
+                "SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
+            arguments: [userID, userID])
+    }
+
+    func blockedEitherWay(of userID: String) async throws -> [String] {
+        try await writer.read { db in try Self.blockedEitherWay(db, userID) }
     }
 
     func followingIDs(of userID: String) async throws -> [String] {
