@@ -41,18 +41,6 @@ struct EveryoneFriends: SocialGraph {
     }
 }
 
-/// A deterministic generator (SplitMix64), so every run seeds the same data.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 // A 5,000-word vocabulary used with Zipf frequencies (rank r drawn with probability ~ 1/r), like real text.
 let syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "do", "fi", "gu", "he", "ja", "be"]
 let vocabulary: [String] = (0..<5_000).map { (n: Int) -> String in

@@ -40,24 +40,12 @@ var settings = ServiceSettings(
     logLevel: .error)
 _ = try await buildGeoApplication(GeoConfiguration(settings: settings, loadGazetteer: false))  // the schema
 
-/// A deterministic generator, so runs seed the same data.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 print("seeding \(packCount) packs, \(postCount) posts, \(userCount) users in \(packsPerUser) packs each ...")
 let seedStart = ContinuousClock.now
 let now = Date()
 let pool = try DatabasePool(path: databasePath)
 try pool.write { db in
-    var random = SplitMix64(state: 7)
+    var random = SeededRandom(state: 7)
     let packsPerCity = max(1, packCount / cities.count)
     let insertPack = try db.makeStatement(
         sql: """
@@ -181,7 +169,7 @@ try pool.write { db in
 let doomedPosts = try pool.read { db in
     try Int.fetchOne(db, sql: "SELECT count(*) FROM posts WHERE pack_id <= ?", arguments: [expiring]) ?? 0
 }
-print("sweeping \(expiring) expired packs with \(doomedPosts) posts while \(concurrency) clients read:")
+print("sweeping \(expiring) expired packs with \(doomedPosts) posts while \(concurrency) clients read and join:")
 let sweepStart = ContinuousClock.now
 let sweepFinished = Mutex(false)
 let sweep = Task {
@@ -192,8 +180,18 @@ let sweep = Task {
 var round = 0
 repeat {
     round += 1
-    try await measure("during sweep: top feed + discover #\(round)", count: 1_000, concurrency: concurrency) {
-        request($0 % 2 == 0 ? GeoPaths.feed + "?sort=top" : GeoPaths.discover + "/packs", $0)
+    let offset = round * 1_000
+    try await measure("sweep: feed, discover, join #\(round)", count: 1_000, concurrency: concurrency) {
+        switch $0 % 3 {
+        case 0: return request(GeoPaths.feed + "?sort=top", $0)
+        case 1: return request(GeoPaths.discover + "/packs", $0)
+        default:
+            // A write: joining an open pack that is not expiring (ids above the expired fifth; open: id % 10 >= 3).
+            let pack = Int(expiring) + 1 + ((offset + $0) * 37 % (packCount - Int(expiring))) / 10 * 10 + 5
+            var join = request(GeoPaths.packs + "/\(min(pack, packCount - 4))/membership", $0)
+            join.method = .PUT
+            return join
+        }
     }
 } while !sweepFinished.withLock({ $0 }) && round < 60
 let report = try await sweep.value

@@ -9,7 +9,7 @@ import Synchronization
 public final class GeoJobs: Sendable {
     private let installed = Mutex<(database: GeoDatabase, notices: any NoticeSink)?>(nil)
     /// Posts deleted per transaction: small enough that a waiting request's write is never held up long.
-    public static let sweepBatch = 200
+    public static let sweepBatch = 100
 
     public init() {}
 

@@ -70,27 +70,24 @@ struct FeedController {
                 limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
         }
 
-        /// Whether a pack is near: its centre within the radius, or the client inside the pack.
-        func isNear(_ pack: PackRow) -> Bool {
-            let distance = position.distance(toLatitude: pack.latitude, longitude: pack.longitude)
-            return distance <= Double(radius) || distance <= Double(pack.radiusMeters)
-        }
-
-        func distance(_ pack: PackRow) -> Double {
-            position.distance(toLatitude: pack.latitude, longitude: pack.longitude)
-        }
     }
 
-    /// Live packs near me (centre within `radius`, or I am inside them), locked ones listed without content.
-    /// The tags filter keeps packs carrying any of them.
+    /// Live packs near me (centre within `radius`, or I am inside them), nearest first, locked ones included
+    /// (listed without content). The tags filter keeps packs carrying any of them.
     func nearbyPacks(_ query: DiscoverQuery) async throws -> [PackRow] {
         let box = BoundingBox.around(
             latitude: query.position.latitude, longitude: query.position.longitude,
             radius: Double(max(query.radius, PackLimits.radius.upperBound)))
         let wanted = Set(query.tags)
-        return try await database.packs(in: box, now: clock.now).filter {
-            query.isNear($0) && (wanted.isEmpty || !wanted.isDisjoint(with: $0.tagList))
+        var near: [(pack: PackRow, distance: Double)] = []
+        for pack in try await database.packs(in: box, now: clock.now) {
+            let distance = query.position.distance(toLatitude: pack.latitude, longitude: pack.longitude)
+            guard distance <= Double(query.radius) || distance <= Double(pack.radiusMeters),
+                wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList)
+            else { continue }
+            near.append((pack, distance))
         }
+        return near.sorted { ($0.distance, $0.pack.id ?? 0) < ($1.distance, $1.pack.id ?? 0) }.map(\.pack)
     }
 
     struct OffsetCursor: Codable {
@@ -101,8 +98,9 @@ struct FeedController {
         let query = try DiscoverQuery(request)
         var packs = try await nearbyPacks(query)
         switch query.order {
-        case .distance: packs.sort { (query.distance($0), $0.id ?? 0) < (query.distance($1), $1.id ?? 0) }
-        case .popularity: packs.sort { ($0.popularity, $0.id ?? 0) > ($1.popularity, $1.id ?? 0) }
+        case .distance: break
+        case .popularity:
+            packs = packs.map { ($0, $0.popularity) }.sorted { ($0.1, $0.0.id ?? 0) > ($1.1, $1.0.id ?? 0) }.map(\.0)
         case .created: packs.sort { $0.id ?? 0 > $1.id ?? 0 }
         }
         let offset = try query.page.decodeCursor(as: OffsetCursor.self)?.offset ?? 0
@@ -131,7 +129,6 @@ struct FeedController {
         query.tags = []
         let packs = try await nearbyPacks(query)
             .filter { PackAccess.contentVisible($0, at: query.position) }
-            .sorted { (query.distance($0), $0.id ?? 0) < (query.distance($1), $1.id ?? 0) }
             .prefix(PackLimits.discoverPostPacks)
         let viewer = context.user.userID
         let limit = query.page.limit

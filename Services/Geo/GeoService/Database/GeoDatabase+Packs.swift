@@ -79,10 +79,12 @@ extension GeoDatabase {
 
     /// Ends a pack now; the sweep flushes its content.
     func closePack(_ packID: Int64, now: Date) async throws {
+        // Stored dates keep milliseconds, rounded: a millisecond back, the pack reads as ended at `now` everywhere.
+        let end = now.addingTimeInterval(-0.001)
         try await writer.write { db in
             try db.execute(
                 sql: "UPDATE packs SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)",
-                arguments: [now, packID, now])
+                arguments: [end, packID, now])
             guard db.changesCount > 0 else { throw Problem.notFound("The pack") }
         }
     }
