@@ -244,7 +244,7 @@ var extraDependencies: [String: [Target.Dependency]] {
         "Notifications": [jwtKit, asyncHTTPClient, nio, nioHTTP1, configuration, serviceLifecycle, httpTypes],
         "Messaging": [configuration, httpTypes],
         "Habits": [configuration, asyncHTTPClient, httpTypes],
-        "Geo": [crypto, configuration, httpTypes, serviceLifecycle],
+        "Geo": [crypto, configuration, httpTypes],
     ]
 }
 

@@ -48,8 +48,18 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
 
     let jobs = configuration.jobs ?? GeoJobs()
     jobs.install(database, notices)
-    let maintenance = PackMaintenanceLoop(
-        jobs: jobs, clock: settings.clock, interval: configuration.packMaintenanceInterval, logger: logger)
+    let maintenance = PeriodicJob("pack maintenance", every: configuration.packMaintenanceInterval, logger: logger) {
+        [clock = settings.clock, logger] in
+        let report = try await jobs.run(now: clock.now)
+        if report.warnedPacks > 0 || report.flushedPacks > 0 {
+            logger.info(
+                "packs maintained",
+                metadata: [
+                    "warned": "\(report.warnedPacks)", "flushedPacks": "\(report.flushedPacks)",
+                    "flushedPosts": "\(report.flushedPosts)",
+                ])
+        }
+    }
     return ServiceApplication.application(router: router, settings: settings, services: [maintenance])
 }
 

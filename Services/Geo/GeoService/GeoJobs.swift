@@ -1,8 +1,6 @@
 import Foundation
-import Logging
 import PlatformKit
 import ServiceKit
-import ServiceLifecycle
 import Synchronization
 
 /// The geo service's background work on packs, runnable at a chosen instant (tests pass the manual clock's).
@@ -65,34 +63,5 @@ public final class GeoJobs: Sendable {
             recipients: warning.members, kind: "geo.pack_expiring",
             text: "The pack \(warning.pack.name) expires within the hour.",
             link: GeoPaths.packs + "/\(id)", idempotencyKey: "pack-expiring:\(id):\(end)")
-    }
-}
-
-/// Runs the pack jobs every `interval` by the injected clock's time, until shutdown.
-struct PackMaintenanceLoop: Service {
-    let jobs: GeoJobs
-    let clock: WallClock
-    let interval: Duration
-    let logger: Logger
-
-    func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    let report = try await jobs.run(now: clock.now)
-                    if report.flushedPacks > 0 || report.warnedPacks > 0 {
-                        logger.info(
-                            "packs maintained",
-                            metadata: [
-                                "warned": "\(report.warnedPacks)", "flushedPacks": "\(report.flushedPacks)",
-                                "flushedPosts": "\(report.flushedPosts)",
-                            ])
-                    }
-                } catch {
-                    logger.error("pack maintenance failed", metadata: ["error": "\(error)"])
-                }
-                try await Task.sleep(for: interval)
-            }
-        }
     }
 }

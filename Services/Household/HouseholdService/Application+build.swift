@@ -34,7 +34,9 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     SettleController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
     let jobs = configuration.jobs ?? HouseholdJobs()
     jobs.install(database, events)
-    let monthEnd = MonthEndReminderLoop(
-        jobs: jobs, clock: settings.clock, interval: configuration.monthEndCheckInterval, logger: logger)
+    let monthEnd = PeriodicJob("month-end reminders", every: configuration.monthEndCheckInterval, logger: logger) {
+        [clock = settings.clock] in
+        _ = try await jobs.sendMonthEndReminders(now: clock.now)
+    }
     return ServiceApplication.application(router: router, settings: settings, services: [monthEnd])
 }

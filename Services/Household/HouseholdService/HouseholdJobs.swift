@@ -1,8 +1,6 @@
 import Foundation
-import Logging
 import PlatformKit
 import ServiceKit
-import ServiceLifecycle
 import Synchronization
 
 /// The household service's background work, runnable at a chosen instant (tests pass the manual clock's).
@@ -37,26 +35,5 @@ public final class HouseholdJobs: Sendable {
             }
         }
         return reminded
-    }
-}
-
-/// Runs the month-end reminders every `interval` by the injected clock's time, until shutdown.
-struct MonthEndReminderLoop: Service {
-    let jobs: HouseholdJobs
-    let clock: WallClock
-    let interval: Duration
-    let logger: Logger
-
-    func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    _ = try await jobs.sendMonthEndReminders(now: clock.now)
-                } catch {
-                    logger.error("month-end reminders failed", metadata: ["error": "\(error)"])
-                }
-                try await Task.sleep(for: interval)
-            }
-        }
     }
 }

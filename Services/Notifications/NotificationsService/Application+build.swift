@@ -24,7 +24,11 @@ public func buildNotificationsApplication(_ configuration: NotificationsConfigur
             LoggingPushDelivery(logger: logger)
         }
     let pushes = PushDispatcher(delivery: delivery, database: database, logger: logger)
-    let pruner = StreamLogPruner(database: database, retention: configuration.streamRetention, clock: settings.clock)
+    // Stream events past their retention go every ten minutes; the inbox is not touched.
+    let pruner = PeriodicJob("stream log pruning", every: .seconds(600), logger: logger) {
+        [retention = configuration.streamRetention, clock = settings.clock] in
+        try await database.pruneEvents(before: clock.now.addingTimeInterval(-retention))
+    }
 
     let router = ServiceApplication.router(
         metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
