@@ -33,10 +33,10 @@ struct StandInGraph: GeoSocialGraph {
         return Set((1...20).map { "u\((n + $0 * 4_999) % users)" })
     }
     func blockedIDs(of viewer: String) async throws -> Set<String> { [] }
-    func facts(of viewer: String, about others: [String]) async throws -> [String: GeoSocialFacts] {
+    func relationships(of viewer: String, among others: [String]) async throws -> [String: SocialFacts] {
         let friends = try await friendIDs(of: viewer)
         return Dictionary(
-            uniqueKeysWithValues: others.map { ($0, GeoSocialFacts(friends: friends.contains($0), blocked: false)) })
+            uniqueKeysWithValues: others.map { ($0, SocialFacts(friends: friends.contains($0), blocked: false)) })
     }
 }
 

@@ -33,11 +33,11 @@ let databasePath = seededPath ?? folder.appendingPathComponent("messaging.sqlite
 
 /// Everyone is a friend, nobody is blocked.
 struct EveryoneFriends: SocialGraph {
-    func relationship(_ a: String, _ b: String) async throws -> RelationshipFacts {
-        RelationshipFacts(friends: true, blocked: false)
+    func relationship(_ a: String, _ b: String) async throws -> SocialFacts {
+        SocialFacts(friends: true, blocked: false)
     }
-    func relationships(of viewer: String, among others: [String]) async throws -> [String: RelationshipFacts] {
-        Dictionary(uniqueKeysWithValues: others.map { ($0, RelationshipFacts(friends: true, blocked: false)) })
+    func relationships(of viewer: String, among others: [String]) async throws -> [String: SocialFacts] {
+        Dictionary(uniqueKeysWithValues: others.map { ($0, SocialFacts(friends: true, blocked: false)) })
     }
 }
 

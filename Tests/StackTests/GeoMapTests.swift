@@ -1,6 +1,7 @@
 import Foundation
 import GeoService
 import PlatformKit
+import ServiceKit
 import TestSupport
 import Testing
 
@@ -169,7 +170,7 @@ import Testing
                 try await buildGeoApplication(
                     GeoConfiguration(
                         settings: settings,
-                        socialGraph: GeoSocialClient(baseURL: "http://127.0.0.1:1", token: settings.internalToken),
+                        socialGraph: SocialGraphClient(baseURL: "http://127.0.0.1:1", token: settings.internalToken),
                         loadGazetteer: false))
             }
         ]) { stack in

@@ -1,38 +1,10 @@
 import Foundation
 import GeoService
 import PlatformKit
+import ServiceKit
 import SocialService
-import Synchronization
 import TestSupport
 import Testing
-
-/// The social graph at an address known only once the stack runs (geo starts before social).
-final class LateGeoSocialGraph: GeoSocialGraph {
-    private let target = Mutex<GeoSocialClient?>(nil)
-
-    func connect(baseURL: String, token: String) {
-        target.withLock { $0 = GeoSocialClient(baseURL: baseURL, token: token) }
-    }
-
-    private var graph: GeoSocialClient {
-        get throws {
-            guard let graph = target.withLock({ $0 }) else { throw Problem.serviceUnavailable("social") }
-            return graph
-        }
-    }
-
-    func friendIDs(of viewer: String) async throws -> Set<String> {
-        try await graph.friendIDs(of: viewer)
-    }
-
-    func blockedIDs(of viewer: String) async throws -> Set<String> {
-        try await graph.blockedIDs(of: viewer)
-    }
-
-    func facts(of viewer: String, about others: [String]) async throws -> [String: GeoSocialFacts] {
-        try await graph.facts(of: viewer, about: others)
-    }
-}
 
 /// A stack with the social and geo services, and four users: ann and bob are friends, cat is a stranger
 /// to both, dan is whoever a test blocks.
@@ -46,16 +18,19 @@ struct GeoWorld {
         gazetteer: Bool = false, configure: @escaping @Sendable (inout GeoConfiguration) -> Void = { _ in },
         _ body: (GeoWorld) async throws -> Void
     ) async throws {
-        let graph = LateGeoSocialGraph()
+        let social = LateSocialURL()
         try await withTestStack(services: [
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .geo: { settings in
-                var configuration = GeoConfiguration(settings: settings, socialGraph: graph, loadGazetteer: gazetteer)
+                var configuration = GeoConfiguration(
+                    settings: settings,
+                    socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
+                    loadGazetteer: gazetteer)
                 configure(&configuration)
                 return try await buildGeoApplication(configuration)
             },
         ]) { stack in
-            graph.connect(baseURL: stack.serviceURLs[.social]!, token: stack.internalToken)
+            social.url = try #require(stack.serviceURLs[.social])
             let world = GeoWorld(
                 stack: stack, ann: try await stack.register("ann"), bob: try await stack.register("bob"),
                 cat: try await stack.register("cat"), dan: try await stack.register("dan"))

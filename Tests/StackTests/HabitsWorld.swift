@@ -3,7 +3,6 @@ import HabitsService
 import PlatformKit
 import ServiceKit
 import SocialService
-import Synchronization
 import TestSupport
 import Testing
 
@@ -24,7 +23,7 @@ struct HabitsWorld {
                 try await buildHabitsApplication(
                     HabitsConfiguration(
                         settings: settings,
-                        followGraph: SocialFollowGraph(socialURL: { social.url }, token: settings.internalToken)))
+                        followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
             },
         ]) { stack in
             social.url = stack.serviceURLs[.social] ?? ""
@@ -99,15 +98,6 @@ struct HabitsWorld {
 
     func titles(_ response: APIResponse) -> [String] {
         items(response).compactMap { $0["title"] as? String }
-    }
-}
-
-/// The social service's URL, set once the stack has started it.
-final class LateSocialURL: Sendable {
-    private let storage = Mutex("http://127.0.0.1:1")
-    var url: String {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
     }
 }
 

@@ -3,26 +3,8 @@ import MessagingService
 import PlatformKit
 import ServiceKit
 import SocialService
-import Synchronization
 import TestSupport
 import Testing
-
-/// The social graph at a URL known only once the stack runs (messaging starts before social).
-final class LateSocialGraph: SocialGraph {
-    private let graph = Mutex<SocialServiceGraph?>(nil)
-    func bind(_ url: String, token: String) {
-        graph.withLock { $0 = SocialServiceGraph(baseURL: url, internalToken: token) }
-    }
-    private var bound: SocialServiceGraph {
-        get throws { try graph.withLock { $0 } ?? { throw Problem.serviceUnavailable("social") }() }
-    }
-    func relationship(_ a: String, _ b: String) async throws -> RelationshipFacts {
-        try await bound.relationship(a, b)
-    }
-    func relationships(of viewer: String, among others: [String]) async throws -> [String: RelationshipFacts] {
-        try await bound.relationships(of: viewer, among: others)
-    }
-}
 
 /// A stack with the social and messaging services, messaging's notices and live events recorded, and five
 /// users: ann is friends with bob, cat and dan; bob with dan; eve is nobody's friend.
@@ -34,15 +16,17 @@ struct MessagingWorld {
 
     static func run(_ body: (MessagingWorld) async throws -> Void) async throws {
         let notices = RecordedNotices()
-        let social = LateSocialGraph()
+        let social = LateSocialURL()
         try await withTestStack(services: [
             .social: { settings in try await buildSocialApplication(SocialConfiguration(settings: settings)) },
             .messaging: { settings in
                 try await buildMessagingApplication(
-                    MessagingConfiguration(settings: settings, noticeSink: notices, socialGraph: social))
+                    MessagingConfiguration(
+                        settings: settings, noticeSink: notices,
+                        socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
             },
         ]) { stack in
-            social.bind(try #require(stack.serviceURLs[.social]), token: stack.internalToken)
+            social.url = try #require(stack.serviceURLs[.social])
             let world = MessagingWorld(
                 stack: stack, notices: notices, ann: try await stack.register("ann"),
                 bob: try await stack.register("bob"), cat: try await stack.register("cat"),

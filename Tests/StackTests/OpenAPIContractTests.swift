@@ -5,6 +5,7 @@ import HouseholdService
 import MessagingService
 import NotificationsService
 import PlatformKit
+import ServiceKit
 import SocialService
 import TestSupport
 import Testing
@@ -14,25 +15,25 @@ import Testing
 /// one of the statuses the document lists for it.
 @Suite struct OpenAPIContractTests {
     @Test func everyDocumentedOperationAnswersAsDocumented() async throws {
-        let social = LateSocialGraph()
-        let habitsSocial = LateSocialURL()
+        let social = LateSocialURL()
         try await withTestStack(services: [
             .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
             .messaging: {
-                try await buildMessagingApplication(MessagingConfiguration(settings: $0, socialGraph: social))
+                try await buildMessagingApplication(
+                    MessagingConfiguration(
+                        settings: $0, socialGraph: SocialGraphClient(baseURL: { social.url }, token: $0.internalToken)))
             },
             .habits: { settings in
                 try await buildHabitsApplication(
                     HabitsConfiguration(
                         settings: settings,
-                        followGraph: SocialFollowGraph(socialURL: { habitsSocial.url }, token: settings.internalToken)))
+                        followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
             },
             .geo: { try await buildGeoApplication(GeoConfiguration(settings: $0, loadGazetteer: false)) },
         ]) { stack in
-            social.bind(try #require(stack.serviceURLs[.social]), token: stack.internalToken)
-            habitsSocial.url = stack.serviceURLs[.social] ?? ""
+            social.url = try #require(stack.serviceURLs[.social])
             let alice = try await stack.register("alice")
             let document = try await stack.gateway.get("/openapi.json")
             let paths = try #require(document.object["paths"] as? [String: [String: Any]])

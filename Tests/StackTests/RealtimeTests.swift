@@ -12,16 +12,18 @@ import Testing
 @Suite struct RealtimeTests {
     @Test func aDirectMessageReachesTheOtherMembersStreamAndInbox() async throws {
         let notices = LateNoticeSink()
-        let social = LateSocialGraph()
+        let social = LateSocialURL()
         try await withTestStack(services: [
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
             .messaging: {
                 try await buildMessagingApplication(
-                    MessagingConfiguration(settings: $0, noticeSink: notices, socialGraph: social))
+                    MessagingConfiguration(
+                        settings: $0, noticeSink: notices,
+                        socialGraph: SocialGraphClient(baseURL: { social.url }, token: $0.internalToken)))
             },
         ]) { stack in
-            social.bind(try #require(stack.serviceURLs[.social]), token: stack.internalToken)
+            social.url = try #require(stack.serviceURLs[.social])
             notices.connect(
                 to: NotificationsNoticeSink(
                     baseURL: try #require(stack.serviceURLs[.notifications]),

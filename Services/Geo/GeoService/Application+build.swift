@@ -17,7 +17,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
     let graph =
         configuration.socialGraph
-        ?? GeoSocialClient(baseURL: configuration.socialURL, token: settings.internalToken)
+        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
     let access = PinAccess(database: database, graph: graph)
     let notices =
         configuration.noticeSink

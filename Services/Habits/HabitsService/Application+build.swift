@@ -10,10 +10,9 @@ public func buildHabitsApplication(_ configuration: HabitsConfiguration) async t
     let database = try HabitsDatabase(settings.database)
     let verifier = AccessTokenVerifier.remote(
         jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
-    let socialURL = configuration.socialURL
     let graph =
         configuration.followGraph
-        ?? SocialFollowGraph(socialURL: { socialURL }, token: settings.internalToken)
+        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
 
     let router = ServiceApplication.router(
         metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),

@@ -17,7 +17,7 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
     let social =
         configuration.socialGraph
-        ?? SocialServiceGraph(baseURL: configuration.socialURL, internalToken: settings.internalToken)
+        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
     let sink =
         configuration.noticeSink
         ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)

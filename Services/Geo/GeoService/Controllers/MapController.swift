@@ -108,7 +108,7 @@ struct MapController {
         async throws -> [Feature]
     {
         let owners = Set(points.map(\.userId)).subtracting([viewer]).subtracting(friends ?? [])
-        let facts = owners.isEmpty ? [:] : try await graph.facts(of: viewer, about: owners.sorted())
+        let facts = owners.isEmpty ? [:] : try await graph.relationships(of: viewer, among: owners.sorted())
         return points.compactMap { point in
             if point.userId == viewer { return Feature.pin(point, category: .own, scheme: scheme) }
             if friends?.contains(point.userId) == true { return Feature.pin(point, category: .friend, scheme: scheme) }

@@ -16,7 +16,7 @@ struct PinAccess: Sendable {
     /// How another user's pins stand to the viewer; 404 when a block stands between them.
     func category(of owner: String, for viewer: String) async throws -> PinCategory {
         if owner == viewer { return .own }
-        let facts = try await graph.facts(of: viewer, about: [owner])[owner]
+        let facts = try await graph.relationships(of: viewer, among: [owner])[owner]
         guard facts?.blocked != true else { throw Problem.notFound("The pin") }
         return facts?.friends == true ? .friend : .other
     }

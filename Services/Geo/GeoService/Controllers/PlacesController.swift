@@ -106,7 +106,7 @@ struct PlacesController {
             let current = byUser[point.userId] ?? (0, .infinity)
             byUser[point.userId] = (current.count + 1, min(current.distance, distance))
         }
-        let facts = byUser.isEmpty ? [:] : try await graph.facts(of: viewer, about: byUser.keys.sorted())
+        let facts = byUser.isEmpty ? [:] : try await graph.relationships(of: viewer, among: byUser.keys.sorted())
         let visible = byUser.filter { facts[$0.key]?.blocked != true }
         let unlisted = try await database.unlistedToStrangers(
             among: visible.keys.filter { facts[$0]?.friends != true }.sorted())

@@ -1,0 +1,102 @@
+import Foundation
+import PlatformKit
+
+/// How one user stands to another in the social graph, as other services need it.
+public struct SocialFacts: Codable, Sendable, Equatable {
+    /// The two are friends.
+    public var friends: Bool
+    /// Either blocked the other.
+    public var blocked: Bool
+
+    /// Creates the facts.
+    public init(friends: Bool, blocked: Bool) {
+        self.friends = friends
+        self.blocked = blocked
+    }
+}
+
+/// The social service's internal routes, for the services that need friends, follows and blocks; its failures
+/// become 503 problems. Each service declares the part it needs as a protocol (its test seam) and this client
+/// conforms to it.
+public struct SocialGraphClient: Sendable {
+    private let baseURL: @Sendable () -> String
+    private let token: String
+    /// The social service answers at most this many users per relationships call.
+    static let batchSize = 10_000
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    /// A client reading `baseURL` on each call, so a test stack may start the social service after this one.
+    public init(baseURL: @escaping @Sendable () -> String, token: String) {
+        self.baseURL = baseURL
+        self.token = token
+    }
+
+    /// A client for the social service at `baseURL`.
+    public init(baseURL: String, token: String) {
+        self.init(baseURL: { baseURL }, token: token)
+    }
+
+    /// How `a` stands to `b`.
+    public func relationship(_ a: String, _ b: String) async throws -> SocialFacts {
+        try await call { client in
+            try await client.get(SocialPaths.internalRelationship + "?a=\(Self.escaped(a))&b=\(Self.escaped(b))")
+        }
+    }
+
+    /// How `viewer` stands to each of `others`; users the graph does not know are neither friends nor blocked.
+    public func relationships(of viewer: String, among others: [String]) async throws -> [String: SocialFacts] {
+        struct Body: Encodable, Sendable {
+            var viewer: String
+            var others: [String]
+        }
+        struct Reply: Decodable { var relationships: [String: SocialFacts] }
+        var result: [String: SocialFacts] = [:]
+        for start in stride(from: 0, to: others.count, by: Self.batchSize) {
+            let batch = Array(others[start..<min(start + Self.batchSize, others.count)])
+            let reply = try await call { client in
+                try await client.post(
+                    SocialPaths.internalRelationships, body: Body(viewer: viewer, others: batch), as: Reply.self)
+            }
+            result.merge(reply.relationships) { _, new in new }
+        }
+        return result
+    }
+
+    /// The user's friends.
+    public func friendIDs(of user: String) async throws -> Set<String> {
+        Set(try await ids(of: user, "friend-ids", requestID: nil))
+    }
+
+    /// Those the user follows with their approval.
+    public func followingIDs(of user: String, requestID: String? = nil) async throws -> [String] {
+        try await ids(of: user, "following-ids", requestID: requestID)
+    }
+
+    /// Those the user blocked or was blocked by.
+    public func blockedIDs(of user: String) async throws -> Set<String> {
+        Set(try await ids(of: user, "blocked-ids", requestID: nil))
+    }
+
+    private func ids(of user: String, _ list: String, requestID: String?) async throws -> [String] {
+        struct Reply: Decodable { var ids: [String] }
+        return try await call { client in
+            try await client.get(
+                SocialPaths.internalUsers + "/\(Self.escaped(user))/\(list)", as: Reply.self, requestID: requestID)
+        }.ids
+    }
+
+    private func call<Reply>(_ body: (InternalClient) async throws -> Reply) async throws -> Reply {
+        do {
+            return try await body(InternalClient(service: .social, baseURL: baseURL(), token: token))
+        } catch let error as InternalCallError {
+            throw error.problem
+        }
+    }
+
+    /// Unreserved characters stay as they are (ids are UUIDs): the router matches the raw segment.
+    private static func escaped(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+}
