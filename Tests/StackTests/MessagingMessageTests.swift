@@ -5,6 +5,34 @@ import Testing
 
 /// Messages through the gateway: sending, idempotency, editing, deleting, pages around anchors, read markers.
 @Suite struct MessagingMessageTests {
+    @Test func anEditThatAddsAMentionTellsOnlyTheNewlyMentioned() async throws {
+        try await MessagingWorld.run { world in
+            let id = try await world.group(world.ann, with: [world.bob, world.cat, world.dan])
+            #expect(try await world.api.send(.PUT, world.path(id, "/mute"), token: world.dan.accessToken).status == 200)
+            let messageID = try await world.message(world.ann, id, "lunch?")
+            let before = world.notices.all.count
+            let notices = { Array(world.notices.all.dropFirst(before)) }
+            func edit(_ text: String) async throws {
+                let response = try await world.api.patch(
+                    world.path(id, "/messages/\(messageID)"), token: world.ann.accessToken, json: ["text": text])
+                #expect(response.status == 200)
+            }
+            try await edit("lunch @bob?")
+            #expect(notices().map(\.recipients) == [[world.bob.id]])
+            #expect(notices().first?.kind == "messaging.mention")
+            #expect(notices().first?.idempotencyKey == "message:\(messageID):mention")
+            try await edit("lunch @bob?!")
+            #expect(notices().count == 1, "bob was mentioned already")
+            // cat is new; dan muted the conversation; ann mentioning herself is no news
+            try await edit("lunch @bob @cat @dan @ann?")
+            #expect(notices().count == 2)
+            #expect(notices().last?.recipients == [world.cat.id])
+            try await edit("never mind")
+            #expect(notices().count == 2)
+            #expect(world.notices.live.last?.type == "message.edited")
+        }
+    }
+
     @Test func sendEditAndDeleteOwnMessages() async throws {
         try await MessagingWorld.run { world in
             let id = try await world.group(world.ann, with: [world.bob, world.cat])

@@ -139,11 +139,11 @@ struct MessagesController {
         let input = try await request.decode(as: EditRequest.self, context: context)
         let text = try Validate.text(input.text, field: "text", max: MessageText.maximumLength)
         let members = try await database.memberIDs(of: conversationID, asMember: context.user.userID)
-        let (message, recipients) = try await database.edit(
+        let edited = try await database.edit(
             messageID, in: conversationID, by: context.user.userID, text: text,
             mentions: await mentions(in: text, members: members), now: clock.now)
-        await events.edited(message, members: recipients)
-        return MessageView(message)
+        await events.edited(edited)
+        return MessageView(edited.message)
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {

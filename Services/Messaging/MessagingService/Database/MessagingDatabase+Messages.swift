@@ -25,6 +25,15 @@ struct MemberState: Sendable, Equatable {
     var topicPolicy: TopicPolicy
 }
 
+/// The outcome of an edit: the message as it is now, and who it mentioned before.
+struct EditedMessage: Sendable {
+    var message: MessageRecord
+    var previousMentions: [String]
+    var conversation: ConversationRow
+    /// Every member, for notices and live events.
+    var members: [MemberState]
+}
+
 /// The outcome of a send.
 struct SentMessage: Sendable {
     var message: MessageRecord
@@ -90,21 +99,26 @@ extension MessagingDatabase {
             }
             conversation.lastMessageId = id
             conversation.activity = id
-            let members = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT m.user_id, m.muted, ts.policy FROM members m
-                        LEFT JOIN topic_states ts ON ts.topic_id = ? AND ts.user_id = m.user_id
-                        WHERE m.conversation_id = ?
-                        """), arguments: [topic?.id, new.conversationID]
-            ).map {
-                MemberState(
-                    userID: $0[0], muted: $0[1], topicPolicy: ($0[2] as String?).flatMap(TopicPolicy.init) ?? .inherit)
-            }
+            let members = try Self.memberStates(db, new.conversationID, topic: topic?.id)
             let message = MessageRecord(
                 id: id, conversationId: new.conversationID, topicId: topic?.id, topicName: topic?.name,
                 senderId: new.senderID, text: new.text, mentions: new.mentions, createdAt: new.now)
             return SentMessage(message: message, created: true, conversation: conversation, members: members)
+        }
+    }
+
+    /// Each member's mute and their policy for the topic, as the notification rule reads them.
+    private static func memberStates(_ db: Database, _ conversationID: String, topic: Int64?) throws -> [MemberState] {
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT m.user_id, m.muted, ts.policy FROM members m
+                    LEFT JOIN topic_states ts ON ts.topic_id = ? AND ts.user_id = m.user_id
+                    WHERE m.conversation_id = ?
+                    """), arguments: [topic, conversationID]
+        ).map {
+            MemberState(
+                userID: $0[0], muted: $0[1], topicPolicy: ($0[2] as String?).flatMap(TopicPolicy.init) ?? .inherit)
         }
     }
 
@@ -247,9 +261,9 @@ extension MessagingDatabase {
     /// Replaces the text of the caller's own message; returns it and the members to tell.
     func edit(
         _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
-    ) async throws -> (MessageRecord, [String]) {
+    ) async throws -> EditedMessage {
         try await writer.write { db in
-            _ = try Self.membership(db, conversationID, userID)
+            let (conversation, _) = try Self.membership(db, conversationID, userID)
             var message = try Self.message(db, messageID, in: conversationID)
             guard message.senderId == userID else {
                 throw Problem.forbidden("not_your_message", "You can only edit your own messages.")
@@ -257,10 +271,13 @@ extension MessagingDatabase {
             try db.execute(
                 sql: "UPDATE messages SET text = ?, mentions = ?, edited_at = ? WHERE id = ?",
                 arguments: [text, mentions.joined(separator: " "), now, messageID])
+            let previousMentions = message.mentions
             message.text = text
             message.mentions = mentions
             message.editedAt = now
-            return (message, try Self.members(db, conversationID).map(\.userId))
+            return EditedMessage(
+                message: message, previousMentions: previousMentions, conversation: conversation,
+                members: try Self.memberStates(db, conversationID, topic: message.topicId))
         }
     }
 
