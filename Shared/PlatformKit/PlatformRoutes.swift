@@ -117,6 +117,8 @@ public enum NotificationsPaths {
     public static let internalNotifications = "/internal/notifications"
     /// Internal: other services post realtime events here.
     public static let internalEvents = "/internal/events"
+    /// Internal: `{userId, sessionIds}` identity ended; their device tokens are forgotten.
+    public static let internalEndedSessions = "/internal/sessions/ended"
 }
 
 /// The messaging service's public paths: conversations, their topics and messages, search.

@@ -92,11 +92,13 @@ import Testing
                 tokenHash: "r1", userId: "u1", createdAt: now, expiresAt: now.addingTimeInterval(1800)),
             mail: MailMessage(recipient: "a@b.co", subject: "s", body: "b"))
         #expect(try await database.userForResetToken(tokenHash: "r1", now: now.addingTimeInterval(1800)) == nil)
+        let revoked = try await database.resetPassword(
+            tokenHash: "r1", userID: "u1", passwordHash: "new", notice: nil, now: now)
+        #expect(revoked?.count == 1, "the revoked sessions, to forget their devices")
         #expect(
-            try await database.resetPassword(tokenHash: "r1", userID: "u1", passwordHash: "new", notice: nil, now: now))
-        #expect(
-            !(try await database.resetPassword(
-                tokenHash: "r1", userID: "u1", passwordHash: "again", notice: nil, now: now)))
+            try await database.resetPassword(
+                tokenHash: "r1", userID: "u1", passwordHash: "again", notice: nil, now: now)
+                == nil)
         #expect(try await database.user(id: "u1")?.passwordHash == "new")
         #expect(try await database.activeSessions(userID: "u1").isEmpty)
     }

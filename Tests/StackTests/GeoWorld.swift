@@ -18,7 +18,7 @@ struct GeoWorld {
         gazetteer: Bool = false, configure: @escaping @Sendable (inout GeoConfiguration) -> Void = { _ in },
         _ body: (GeoWorld) async throws -> Void
     ) async throws {
-        let social = LateSocialURL()
+        let social = LateServiceURL()
         try await withTestStack(services: [
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .geo: { settings in

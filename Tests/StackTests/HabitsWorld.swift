@@ -16,7 +16,7 @@ struct HabitsWorld {
     /// Starts the stack; with `at`, the clock is first moved to that instant (RFC 3339).
     static func run(at instant: String? = nil, _ body: (HabitsWorld) async throws -> Void) async throws {
         // Services start in name order, habits before social: the social URL is known only afterwards.
-        let social = LateSocialURL()
+        let social = LateServiceURL()
         try await withTestStack(services: [
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .habits: { settings in

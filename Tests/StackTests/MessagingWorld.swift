@@ -16,7 +16,7 @@ struct MessagingWorld {
 
     static func run(_ body: (MessagingWorld) async throws -> Void) async throws {
         let notices = RecordedNotices()
-        let social = LateSocialURL()
+        let social = LateServiceURL()
         try await withTestStack(services: [
             .social: { settings in try await buildSocialApplication(SocialConfiguration(settings: settings)) },
             .messaging: { settings in

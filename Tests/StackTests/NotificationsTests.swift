@@ -249,6 +249,60 @@ import Testing
         world.stack.clock.advance(by: next.timeIntervalSince(world.stack.clock.now))
     }
 
+    @Test func endedSessionsTakeTheirDevicesWithThem() async throws {
+        try await NotificationsWorld.run { world in
+            func register(_ token: String, _ accessToken: String) async throws {
+                let response = try await world.api.send(
+                    .PUT, NotificationsPaths.devices + "/\(token)", token: accessToken, json: ["environment": "sandbox"]
+                )
+                #expect(response.status == 200)
+            }
+            func devices(_ accessToken: String) async throws -> [String] {
+                let list = try await world.api.get(NotificationsPaths.devices, token: accessToken)
+                return (list.object["items"] as? [[String: Any]] ?? []).compactMap { $0["token"] as? String }
+            }
+            func signIn(_ user: TestUser, _ password: String? = nil) async throws -> String {
+                let response = try await world.api.post(
+                    IdentityPaths.login, json: ["identifier": user.username, "password": password ?? user.password])
+                return try #require(response.object["accessToken"] as? String)
+            }
+            let (phone, tablet, laptop) = (
+                String(repeating: "a1", count: 32), String(repeating: "b2", count: 32),
+                String(repeating: "c3", count: 32)
+            )
+            // ann on three devices
+            let tabletSession = try await signIn(world.ann)
+            let laptopSession = try await signIn(world.ann)
+            try await register(phone, world.ann.accessToken)
+            try await register(tablet, tabletSession)
+            try await register(laptop, laptopSession)
+            // signing out on the tablet forgets the tablet only
+            #expect(try await world.api.post(IdentityPaths.logout, token: tabletSession).status == 204)
+            #expect(Set(try await devices(world.ann.accessToken)) == [phone, laptop])
+            // a password change on the phone signs the laptop out, and forgets it
+            let changed = try await world.api.post(
+                IdentityPaths.changePassword, token: world.ann.accessToken,
+                json: ["currentPassword": world.ann.password, "newPassword": "another long passphrase"])
+            #expect(changed.status == 200)
+            #expect(try await devices(world.ann.accessToken) == [phone])
+            // bob's sign-out everywhere does not touch ann's devices
+            try await register(String(repeating: "d4", count: 32), world.bob.accessToken)
+            #expect(try await world.api.post(IdentityPaths.logoutAll, token: world.bob.accessToken).status == 204)
+            #expect(try await devices(world.bob.accessToken).isEmpty)
+            #expect(try await devices(world.ann.accessToken) == [phone])
+            // the internal route checks what it is given, and wants the service credential
+            let path = NotificationsPaths.internalEndedSessions
+            #expect(
+                try await world.internalPost(path, ["userId": .string(""), "sessionIds": .array([])]).status == 400)
+            #expect(try await world.internalPost(path, ["userId": .string(world.ann.id)]).status == 400)
+            let asUser = try await world.stack.direct(.notifications).send(
+                .POST, path, token: world.ann.accessToken,
+                json: JSONValue.object(["userId": .string(world.ann.id), "sessionIds": .array([])]))
+            #expect(asUser.status == 403)
+            #expect(try await devices(world.ann.accessToken) == [phone])
+        }
+    }
+
     @Test func quietHoursSuppressPushButNotTheInbox() async throws {
         try await NotificationsWorld.run { world in
             let device = try await world.api.send(

@@ -1,4 +1,5 @@
 import Foundation
+import IdentityService
 import NotificationsService
 import PlatformKit
 import ServiceKit
@@ -54,15 +55,25 @@ struct NotificationsWorld {
     {
         let pushes = RecordedPushes()
         let socialNotices = LateNoticeSink()
-        try await withTestStack(services: [
-            .notifications: { settings in
-                try await buildNotificationsApplication(
-                    NotificationsConfiguration(settings: settings, pushDelivery: pushes, heartbeatInterval: heartbeat))
-            },
-            .social: { settings in
-                try await buildSocialApplication(SocialConfiguration(settings: settings, noticeSink: socialNotices))
-            },
-        ]) { stack in
+        let notifications = LateServiceURL()
+        try await withTestStack(
+            services: [
+                .notifications: { settings in
+                    try await buildNotificationsApplication(
+                        NotificationsConfiguration(
+                            settings: settings, pushDelivery: pushes, heartbeatInterval: heartbeat))
+                },
+                .social: { settings in
+                    try await buildSocialApplication(SocialConfiguration(settings: settings, noticeSink: socialNotices))
+                },
+            ],
+            configureIdentity: {
+                // Identity reports ended sessions, whose devices are forgotten.
+                $0.endedSessionSink = NotificationsEndedSessionSink(
+                    baseURL: { notifications.url }, token: $0.settings.internalToken, logger: .init(label: "test"))
+            }
+        ) { stack in
+            notifications.url = stack.serviceURLs[.notifications]!
             let producer = ServiceSettings(
                 service: .social, internalToken: stack.internalToken, clock: stack.clock.wallClock)
             socialNotices.connect(

@@ -15,7 +15,7 @@ import Testing
 /// one of the statuses the document lists for it.
 @Suite struct OpenAPIContractTests {
     @Test func everyDocumentedOperationAnswersAsDocumented() async throws {
-        let social = LateSocialURL()
+        let social = LateServiceURL()
         try await withTestStack(services: [
             .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },

@@ -12,7 +12,7 @@ import Testing
 @Suite struct RealtimeTests {
     @Test func aDirectMessageReachesTheOtherMembersStreamAndInbox() async throws {
         let notices = LateNoticeSink()
-        let social = LateSocialURL()
+        let social = LateServiceURL()
         try await withTestStack(services: [
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },

@@ -22,7 +22,12 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         ?? FolderMailTransport(directory: URL(fileURLWithPath: configuration.mailFolder))
     let outbox = OutboxDelivery(database: database, transport: mailTransport, clock: clock, logger: logger)
     let hasher = PasswordHasher(cost: UInt8(configuration.bcryptCost))
-    let sessions = SessionIssuer(database: database, signer: signer, clock: clock)
+    let endedSessions: any EndedSessionSink =
+        configuration.endedSessionSink
+        ?? configuration.notificationsURL.map { url in
+            NotificationsEndedSessionSink(baseURL: { url }, token: settings.internalToken, logger: logger)
+        } ?? LoggedEndedSessionSink(logger: logger)
+    let sessions = SessionIssuer(database: database, signer: signer, clock: clock, endedSessions: endedSessions)
     let limits = RateLimits(configuration.limits, clock: clock)
 
     let metrics = ServiceMetrics()
@@ -32,10 +37,13 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
     let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
         .group(context: AuthenticatedContext.self)
 
-    AuthController(database: database, hasher: hasher, sessions: sessions, limits: limits, signer: signer, clock: clock)
-        .addRoutes(public: publicRoutes, signedIn: signedIn)
+    AuthController(
+        database: database, hasher: hasher, sessions: sessions, limits: limits, signer: signer, clock: clock,
+        endedSessions: endedSessions
+    ).addRoutes(public: publicRoutes, signedIn: signedIn)
     PasswordController(
         database: database, hasher: hasher, limits: limits, outbox: outbox, clock: clock,
+        endedSessions: endedSessions,
         resetURL: configuration.passwordResetURL, resetTokenLifetime: configuration.resetTokenLifetime
     ).addRoutes(public: publicRoutes, signedIn: signedIn)
     OIDCController(

@@ -15,6 +15,7 @@ import ServiceKit
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_SECURITY` (`plain`/`starttls`), `SMTP_USERNAME`, `SMTP_PASSWORD`, `MAIL_FROM` | the relay | unset: mail goes to `DATA_DIR/mail/` |
 /// | `PASSWORD_RESET_URL` | the page the reset link opens | http://localhost:8080/reset-password |
 /// | `LOGIN_RATE_LIMIT_PER_MINUTE` | sign-in attempts per client address per minute | 30 |
+/// | `NOTIFICATIONS_URL` | the notifications service, told of ended sessions so their devices get no pushes | unset: logged |
 public struct IdentityConfiguration: Sendable {
     public var settings: ServiceSettings
     public var signingKey: Curve25519.Signing.PrivateKey
@@ -27,12 +28,16 @@ public struct IdentityConfiguration: Sendable {
     public var passwordResetURL: String
     public var resetTokenLifetime: TimeInterval
     public var limits: IdentityRateLimits
+    public var notificationsURL: String?
+    /// Replaces where ended sessions are reported (tests bind the notifications service once it runs).
+    public var endedSessionSink: (any EndedSessionSink)?
 
     public init(
         settings: ServiceSettings, signingKey: Curve25519.Signing.PrivateKey, signingKeyID: String? = nil,
         bcryptCost: Int = 12, oidcProviders: [OIDCProvider] = [], smtp: SMTPSettings? = nil, mailFolder: String? = nil,
         passwordResetURL: String = "http://localhost:8080/reset-password", resetTokenLifetime: TimeInterval = 30 * 60,
-        limits: IdentityRateLimits = .init()
+        limits: IdentityRateLimits = .init(), notificationsURL: String? = nil,
+        endedSessionSink: (any EndedSessionSink)? = nil
     ) {
         self.settings = settings
         self.signingKey = signingKey
@@ -44,6 +49,8 @@ public struct IdentityConfiguration: Sendable {
         self.passwordResetURL = passwordResetURL
         self.resetTokenLifetime = resetTokenLifetime
         self.limits = limits
+        self.notificationsURL = notificationsURL
+        self.endedSessionSink = endedSessionSink
     }
 
     /// Reads the configuration from the environment (see the table above and ``ServiceSettings``).
@@ -87,7 +94,7 @@ public struct IdentityConfiguration: Sendable {
             bcryptCost: cost, oidcProviders: providers, smtp: smtp,
             passwordResetURL: reader.string(
                 forKey: "password.reset.url", default: "http://localhost:8080/reset-password"),
-            limits: limits)
+            limits: limits, notificationsURL: reader.string(forKey: "notifications.url"))
     }
 }
 

@@ -11,6 +11,7 @@ struct AuthController {
     let limits: RateLimits
     let signer: TokenSigner
     let clock: WallClock
+    let endedSessions: any EndedSessionSink
 
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.register), use: register)
@@ -102,14 +103,18 @@ struct AuthController {
     /// Ends the session the access token belongs to; its refresh tokens stop working at once, the
     /// access token itself when it expires (at most 15 minutes later).
     @Sendable func logout(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        _ = try await database.revokeSession(
+        if try await database.revokeSession(
             id: context.user.sessionID, userID: context.user.userID, reason: "logout", now: clock.now)
+        {
+            await endedSessions.sessionsEnded(userID: context.user.userID, sessionIDs: [context.user.sessionID])
+        }
         return .noContent
     }
 
     @Sendable func logoutAll(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.revokeSessions(
+        let revoked = try await database.revokeSessions(
             userID: context.user.userID, keeping: nil, reason: "logout_all", now: clock.now)
+        await endedSessions.sessionsEnded(userID: context.user.userID, sessionIDs: revoked)
         return .noContent
     }
 
@@ -140,6 +145,7 @@ struct AuthController {
         let id = try context.parameters.require("id")
         guard try await database.revokeSession(id: id, userID: context.user.userID, reason: "revoked", now: clock.now)
         else { throw Problem.notFound("The session") }
+        await endedSessions.sessionsEnded(userID: context.user.userID, sessionIDs: [id])
         return .noContent
     }
 }

@@ -10,6 +10,7 @@ struct PasswordController {
     let limits: RateLimits
     let outbox: OutboxDelivery
     let clock: WallClock
+    let endedSessions: any EndedSessionSink
     let resetURL: String
     let resetTokenLifetime: TimeInterval
 
@@ -38,10 +39,11 @@ struct PasswordController {
         }
         try PasswordPolicy.check(input.newPassword, username: user.username, email: user.email, field: "newPassword")
         let hash = try await hasher.hash(input.newPassword)
-        try await database.changePassword(
+        let revoked = try await database.changePassword(
             userID: user.id, hash: hash, keepingSession: context.user.sessionID,
             notice: user.email.map(IdentityMail.passwordChanged(to:)), now: clock.now)
         outbox.wakeUp()
+        await endedSessions.sessionsEnded(userID: user.id, sessionIDs: revoked)
         return StatusMessage(
             status: "password_changed", message: "Your password was changed; other devices were signed out.")
     }
@@ -102,11 +104,12 @@ struct PasswordController {
         try PasswordPolicy.check(input.newPassword, username: user.username, email: user.email, field: "newPassword")
         let hash = try await hasher.hash(input.newPassword)
         guard
-            try await database.resetPassword(
+            let revoked = try await database.resetPassword(
                 tokenHash: tokenHash, userID: user.id, passwordHash: hash,
                 notice: user.email.map(IdentityMail.passwordChanged(to:)), now: clock.now)
         else { throw invalid }
         outbox.wakeUp()
+        await endedSessions.sessionsEnded(userID: user.id, sessionIDs: revoked)
         return StatusMessage(
             status: "password_reset", message: "Your password was reset; sign in with the new password.")
     }

@@ -160,7 +160,7 @@ struct IdentityDatabase: Sendable {
         /// Unknown, or its session was revoked or ended.
         case invalid
         /// Already rotated outside the grace window: the session has now been revoked.
-        case reused
+        case reused(userID: String, sessionID: String)
     }
 
     /// Rotates a refresh token, or detects its reuse (RefreshPolicy decides which).
@@ -175,7 +175,7 @@ struct IdentityDatabase: Sendable {
                 session.revokedAt = now
                 session.revokeReason = "refresh_token_reused"
                 try session.update(db)
-                return .reused
+                return .reused(userID: session.userId, sessionID: session.id)
             case .rotate:
                 try db.execute(
                     sql: "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL",
@@ -201,20 +201,22 @@ struct IdentityDatabase: Sendable {
         }
     }
 
-    /// Revokes every active session of the user except `keeping`.
-    func revokeSessions(userID: String, keeping: String?, reason: String, now: Date) async throws {
+    /// Revokes every active session of the user except `keeping`; returns the revoked sessions' ids.
+    func revokeSessions(userID: String, keeping: String?, reason: String, now: Date) async throws -> [String] {
         try await writer.write { db in
             try Self.revokeSessions(db, userID: userID, keeping: keeping, reason: reason, now: now)
         }
     }
 
     private static func revokeSessions(_ db: Database, userID: String, keeping: String?, reason: String, now: Date)
-        throws
+        throws -> [String]
     {
-        try db.execute(
+        try String.fetchAll(
+            db,
             sql: """
                 UPDATE sessions SET revoked_at = ?, revoke_reason = ?
                 WHERE user_id = ? AND revoked_at IS NULL AND id IS NOT ?
+                RETURNING id
                 """,
             arguments: [now, reason, userID, keeping])
     }
@@ -229,15 +231,18 @@ struct IdentityDatabase: Sendable {
 
     // MARK: Passwords
 
-    /// Sets a new password hash, revokes the user's other sessions and queues the "password changed" mail.
+    /// Sets a new password hash, revokes the user's other sessions and queues the "password changed" mail;
+    /// returns the revoked sessions' ids.
     func changePassword(userID: String, hash: String, keepingSession: String?, notice: MailMessage?, now: Date)
-        async throws
+        async throws -> [String]
     {
         try await writer.write { db in
             try db.execute(
                 sql: "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?", arguments: [hash, now, userID])
-            try Self.revokeSessions(db, userID: userID, keeping: keepingSession, reason: "password_changed", now: now)
+            let revoked = try Self.revokeSessions(
+                db, userID: userID, keeping: keepingSession, reason: "password_changed", now: now)
             if let notice { try Self.enqueue(db, notice, now: now) }
+            return revoked
         }
     }
 
@@ -250,24 +255,25 @@ struct IdentityDatabase: Sendable {
     }
 
     /// Uses a reset token: if it is still unused and unexpired, sets the password, marks every reset token
-    /// of the user used, revokes all sessions and queues the notice. `false` if the token is not valid
-    /// (unknown, used and expired look the same to the caller).
+    /// of the user used, revokes all sessions and queues the notice; returns the revoked sessions' ids. `nil` if
+    /// the token is not valid (unknown, used and expired look the same to the caller).
     func resetPassword(tokenHash: String, userID: String, passwordHash: String, notice: MailMessage?, now: Date)
-        async throws -> Bool
+        async throws -> [String]?
     {
         try await writer.write { db in
             guard let token = try PasswordResetTokenRecord.fetchOne(db, key: tokenHash), token.usedAt == nil,
                 token.expiresAt > now, token.userId == userID
-            else { return false }
+            else { return nil }
             try db.execute(
                 sql: "UPDATE password_reset_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL",
                 arguments: [now, userID])
             try db.execute(
                 sql: "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?",
                 arguments: [passwordHash, now, userID])
-            try Self.revokeSessions(db, userID: userID, keeping: nil, reason: "password_reset", now: now)
+            let revoked = try Self.revokeSessions(
+                db, userID: userID, keeping: nil, reason: "password_reset", now: now)
             if let notice { try Self.enqueue(db, notice, now: now) }
-            return true
+            return revoked
         }
     }
 

@@ -6,6 +6,7 @@ struct SessionIssuer: Sendable {
     let database: IdentityDatabase
     let signer: TokenSigner
     let clock: WallClock
+    let endedSessions: any EndedSessionSink
 
     /// Starts a new session (a device signing in) for `user`.
     func start(for user: UserRecord, userAgent: String?) async throws -> TokenPair {
@@ -29,7 +30,8 @@ struct SessionIssuer: Sendable {
             return try await pair(user: user, sessionID: session.id, refreshToken: next, now: now)
         case .invalid:
             throw Problem.unauthorized("invalid_refresh_token", "The refresh token is not valid; sign in again.")
-        case .reused:
+        case .reused(let userID, let sessionID):
+            await endedSessions.sessionsEnded(userID: userID, sessionIDs: [sessionID])
             throw Problem.unauthorized(
                 "refresh_token_reused", "This refresh token was already used; the session has been signed out.")
         }

@@ -3,7 +3,8 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-/// What other services post: notices for the inbox (and push), and realtime events for live streams.
+/// What other services post: notices for the inbox (and push), realtime events for live streams, and the
+/// sessions identity ended (their devices are pushed to no more).
 struct InternalNotificationsController {
     let database: NotificationsDatabase
     let pushes: PushDispatcher
@@ -12,6 +13,26 @@ struct InternalNotificationsController {
     func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
         router.post(RouterPath(NotificationsPaths.internalNotifications), use: postNotice)
         router.post(RouterPath(NotificationsPaths.internalEvents), use: postEvent)
+        router.post(RouterPath(NotificationsPaths.internalEndedSessions), use: sessionsEnded)
+    }
+
+    struct EndedSessions: Decodable {
+        var userId: String
+        var sessionIds: [String]
+    }
+
+    struct ForgottenDevices: ResponseEncodable {
+        var removed: Int
+    }
+
+    /// A signed-out phone must not show the account's notices: its device token goes with its session.
+    @Sendable func sessionsEnded(_ request: Request, context: ServiceRequestContext) async throws -> ForgottenDevices {
+        let input = try await request.decode(as: EndedSessions.self, context: context)
+        guard (1...64).contains(input.userId.count), input.sessionIds.count <= 1_000 else {
+            throw Problem.badRequest("invalid_sessions", "Name one user and at most 1,000 sessions.")
+        }
+        return ForgottenDevices(
+            removed: try await database.removeDevices(of: input.userId, sessions: input.sessionIds))
     }
 
     struct NoticeRequest: Decodable {

@@ -208,6 +208,13 @@ struct NotificationsDatabase: Sendable {
         }
     }
 
+    /// Forgets the devices of sessions that ended (signed out, revoked, password changed); returns how many.
+    func removeDevices(of user: String, sessions: [String]) async throws -> Int {
+        try await writer.write { db in
+            try DeviceRow.filter(Column("user_id") == user && sessions.contains(Column("session_id"))).deleteAll(db)
+        }
+    }
+
     /// Removes a token: only its owner's when `user` is given; any when APNs says it is no longer valid.
     func removeDevice(_ token: String, of user: String?) async throws -> Bool {
         try await writer.write { db in

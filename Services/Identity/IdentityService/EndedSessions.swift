@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import PlatformKit
+import ServiceKit
+
+/// Where identity reports sessions that ended (sign-out, revocation, password change or reset, a reused
+/// refresh token), so the notifications service stops pushing to their devices.
+public protocol EndedSessionSink: Sendable {
+    /// Reports the ended sessions; never fails the caller's request.
+    func sessionsEnded(userID: String, sessionIDs: [String]) async
+}
+
+/// Posts ended sessions to the notifications service; a failure is retried once, then logged (the device keeps
+/// its token until APNs or the user removes it).
+public struct NotificationsEndedSessionSink: EndedSessionSink {
+    private let baseURL: @Sendable () -> String
+    private let token: String
+    private let logger: Logger
+
+    /// A sink reading `baseURL` on each call, so a test stack may start notifications after identity.
+    public init(baseURL: @escaping @Sendable () -> String, token: String, logger: Logger) {
+        self.baseURL = baseURL
+        self.token = token
+        self.logger = logger
+    }
+
+    public func sessionsEnded(userID: String, sessionIDs: [String]) async {
+        struct Body: Encodable, Sendable {
+            var userId: String
+            var sessionIds: [String]
+        }
+        struct Reply: Decodable {}
+        guard !sessionIDs.isEmpty else { return }
+        let client = InternalClient(service: .notifications, baseURL: baseURL(), token: token)
+        for attempt in 1...2 {
+            do {
+                _ = try await client.post(
+                    NotificationsPaths.internalEndedSessions, body: Body(userId: userID, sessionIds: sessionIDs),
+                    as: Reply.self)
+                return
+            } catch {
+                if attempt == 2 {
+                    logger.warning(
+                        "ended sessions not reported", metadata: ["user": "\(userID)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+}
+
+/// Without a notifications service: the ended sessions are only logged.
+struct LoggedEndedSessionSink: EndedSessionSink {
+    let logger: Logger
+
+    func sessionsEnded(userID: String, sessionIDs: [String]) async {
+        guard !sessionIDs.isEmpty else { return }
+        logger.debug("sessions ended", metadata: ["user": "\(userID)", "sessions": "\(sessionIDs.count)"])
+    }
+}
