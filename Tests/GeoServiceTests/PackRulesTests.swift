@@ -100,6 +100,53 @@ import Testing
         #expect(throws: Problem.self) { try AnonymousText.tags([], required: true) }
     }
 
+    @Test func mergedPagesMatchASortOfEverything() async throws {
+        let database = try GeoDatabase(.inMemory)
+        let now = Date()
+        var generator = SystemRandomNumberGenerator()
+        var packs: [PackRow] = []
+        for index in 0..<8 {
+            packs.append(
+                try await database.createPack(
+                    PackRow(
+                        id: nil, name: "P\(index)", latitude: 0, longitude: 0, radiusMeters: 1_000, tags: "[]",
+                        color: "#000000", icon: "x", locked: false, alphaId: "writer", official: true, memberCount: 0,
+                        postCount: 0, upVotes: 0, downVotes: 0, createdAt: now, expiresAt: nil, warned: false), now: now
+                ))
+        }
+        // Uneven packs (one empty), scores spread so that hot and id orders differ.
+        for (index, pack) in packs.enumerated() where index > 0 {
+            for _ in 0..<(index * 3) {
+                let post = try await database.createPost(
+                    pack: pack.id!, author: "writer", title: "t", body: "", tags: [], now: now)
+                let hot = Double.random(in: 0...10, using: &generator)
+                try await database.writer.write { db in
+                    try db.execute(sql: "UPDATE posts SET hot = ? WHERE id = ?", arguments: [hot, post.id])
+                }
+            }
+        }
+        let everything = try await database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, hot FROM posts").map { (id: $0[0] as Int64, hot: $0[1] as Double) }
+        }
+        for order in [PostOrder.new, .top] {
+            let expected = everything.sorted {
+                order == .new ? $0.id > $1.id : ($0.hot, $0.id) > ($1.hot, $1.id)
+            }.map(\.id)
+            for limit in [1, 2, 5, 7, 200] {
+                var seen: [Int64] = []
+                var cursor: PostCursor?
+                while true {
+                    let page = try await database.posts(
+                        in: packs, order: order, after: cursor, limit: limit, viewer: "reader")
+                    seen += page.compactMap(\.post.id)
+                    guard page.count == limit, let last = page.last?.post else { break }
+                    cursor = PostCursor(id: last.id!, hot: order == .top ? last.hot : nil)
+                }
+                #expect(seen == expected, "\(order) in pages of \(limit)")
+            }
+        }
+    }
+
     @Test func theSweepDeletesInBatchesAndLeavesLivePacksAlone() async throws {
         let database = try GeoDatabase(.inMemory)
         let now = Date()

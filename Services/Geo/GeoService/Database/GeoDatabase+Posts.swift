@@ -175,17 +175,35 @@ extension GeoDatabase {
             let hot = cursor?.hot ?? .greatestFiniteMagnitude
             let after: StatementArguments =
                 order == .new ? [cursor?.id ?? Int64.max] : [hot, hot, cursor?.id ?? Int64.max]
-            var keys: [(id: Int64, hot: Double)] = []
-            for pack in packs {
+            typealias Key = (id: Int64, hot: Double)
+            func precedes(_ a: Key, _ b: Key) -> Bool { order == .new ? a.id > b.id : (a.hot, a.id) > (b.hot, b.id) }
+            func walk(_ pack: PackRow, count: Int) throws -> [Key] {
                 let rows: [Row]
                 if wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList) {
-                    rows = try Row.fetchAll(all, arguments: [pack.id] + after + [limit])
+                    rows = try Row.fetchAll(all, arguments: [pack.id] + after + [count])
                 } else {
-                    rows = try Row.fetchAll(tagged, arguments: [pack.id, Self.jsonArray(tags)] + after + [limit])
+                    rows = try Row.fetchAll(tagged, arguments: [pack.id, Self.jsonArray(tags)] + after + [count])
                 }
-                keys += rows.map { (id: $0[0], hot: $0[1]) }
+                return rows.map { (id: $0[0], hot: $0[1]) }
             }
-            keys.sort { order == .new ? $0.id > $1.id : ($0.hot, $0.id) > ($1.hot, $1.id) }
+            // With more packs than the page holds, each pack's first post comes first: the page's last post ranks
+            // no lower than the limit-th of those, so a pack whose first post ranks below it adds nothing and is
+            // not walked further.
+            var candidates = packs
+            if packs.count > limit {
+                var firsts: [(pack: PackRow, key: Key)] = []
+                for pack in packs { if let first = try walk(pack, count: 1).first { firsts.append((pack, first)) } }
+                firsts.sort { precedes($0.key, $1.key) }
+                if firsts.count > limit {
+                    let threshold = firsts[limit - 1].key
+                    candidates = firsts.filter { !precedes(threshold, $0.key) }.map(\.pack)
+                } else {
+                    candidates = firsts.map(\.pack)
+                }
+            }
+            var keys: [Key] = []
+            for pack in candidates { keys += try walk(pack, count: limit) }
+            keys.sort(by: precedes)
             let page = keys.prefix(limit).map(\.id)
             let rows = Dictionary(
                 try PostRow.fetchAll(db, keys: page).map { ($0.id ?? 0, $0) }, uniquingKeysWith: { first, _ in first })
