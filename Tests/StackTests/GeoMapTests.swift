@@ -143,20 +143,24 @@ import Testing
             let tokyo = try await world.pin(world.cat, 35.68, 139.69, "Tokyo")
             try await world.pin(world.dan, 35.69, 139.70, "Tokyo")
             try await world.pin(world.dan, -12.05, -77.04, "Lima")
+            // Sydney: seventeen of dan's pins, then one of cat's
+            for index in 0..<17 { try await world.pin(world.dan, -33.80 - Double(index) * 0.01, 151.2, "Sydney") }
+            let sydney = try await world.pin(world.cat, -33.87, 151.21, "Sydney")
             let world2 = "-180,-85,180,85"
             let before = try await world.map(world.ann, bbox: world2, zoom: 2)
-            #expect(before.values.map { $0["pointCount"] as? Int ?? 1 }.sorted() == [1, 2, 5])
+            #expect(before.values.map { $0["pointCount"] as? Int ?? 1 }.sorted() == [1, 2, 5, 18])
             // when: dan blocks ann (the other way round hides them just the same)
             try await world.block(world.dan, world.ann)
             // then
             let after = try await world.map(world.ann, bbox: world2, zoom: 2)
             #expect(after.values.contains { $0["pointCount"] as? Int == 2 && $0["otherCount"] as? Int == 2 })
             #expect(after[tokyo]?["category"] as? String == "other", "a cell left with one pin shows that pin")
-            #expect(after.count == 2, "Lima's cell held only dan's pin")
+            #expect(after[sydney]?["category"] as? String == "other", "found past the blocked user's pins")
+            #expect(after.count == 3, "Lima's cell held only dan's pin")
             #expect(!after.values.contains { $0["userId"] as? String == world.dan.id })
             // bob, not blocked, still counts everyone
             let bobs = try await world.map(world.bob, bbox: world2, zoom: 2)
-            #expect(bobs.values.map { $0["pointCount"] as? Int ?? 1 }.sorted() == [1, 2, 5])
+            #expect(bobs.values.map { $0["pointCount"] as? Int ?? 1 }.sorted() == [1, 2, 5, 18])
         }
     }
 }

@@ -97,7 +97,7 @@ struct MapController {
                     longitude: (cell.sumLongitude - less.longitude) / Double(count), own: own[cell.cell] ?? 0,
                     friend: friendly[cell.cell] ?? 0, scheme: scheme))
         }
-        let points = try await database.lonePoints(lone, grid: grid)
+        let points = try await database.lonePoints(lone, grid: grid, hidden: hidden.mapValues(\.count))
         features += try await visibleFeatures(points, viewer: viewer, friends: friends, scheme: scheme)
         return FeatureCollection(features: features, clustered: true, zoom: grid.zoom)
     }

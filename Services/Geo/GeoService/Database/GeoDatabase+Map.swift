@@ -77,14 +77,17 @@ extension GeoDatabase {
         }
     }
 
-    /// The one pin of each single-pin cell (a cell of one pin is shown as that pin, not as a cluster).
-    func lonePoints(_ cells: [MapGrid.Cell], grid: MapGrid) async throws -> [MapPoint] {
+    /// The pins of cells left with one pin to show (a cell of one pin is shown as that pin, not as a cluster);
+    /// `hidden` says how many pins of blocked users a cell also holds, so the one pin is read past them.
+    func lonePoints(_ cells: [MapGrid.Cell], grid: MapGrid, hidden: [MapGrid.Cell: Int] = [:]) async throws
+        -> [MapPoint]
+    {
         try await writer.read { db in
             var found: [Int64: MapPoint] = [:]
             for cell in cells {
                 // Bounds are closed, so a pin on a cell's edge is also found by its neighbour: keep it once,
                 // in the cell the grid puts it in.
-                for point in try Self.points(db, in: grid.bounds(cell), limit: 16)
+                for point in try Self.points(db, in: grid.bounds(cell), limit: 16 + (hidden[cell] ?? 0))
                 where grid.cell(latitude: point.latitude, longitude: point.longitude) == cell {
                     found[point.id] = point
                 }
