@@ -66,8 +66,7 @@ struct FeedController {
             self.order = order
             let tags = query["tags"].map { $0.split(separator: ",").map(String.init) }
             self.tags = try AnonymousText.tags(tags, required: false)
-            self.page = try PageRequest(
-                limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+            self.page = try request.pageRequest()
         }
 
     }
@@ -168,8 +167,7 @@ struct FeedController {
     /// My posts in live packs, newest first (hidden ones too, marked): they are mine wherever I am.
     @Sendable func myPosts(_ request: Request, context: AuthenticatedContext) async throws -> Page<PostView> {
         let viewer = context.user.userID
-        let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let listings = try await database.posts(
             by: viewer, before: try page.decodeCursor(as: Int64.self), limit: page.limit + 1, now: clock.now)
         return Page(fetched: listings.map { PostView($0, viewer: viewer) }, limit: page.limit) { Int64($0.id) ?? 0 }
@@ -178,8 +176,7 @@ struct FeedController {
     /// My comments in live packs, newest first, each with its post unless that is hidden or fenced off.
     @Sendable func myComments(_ request: Request, context: AuthenticatedContext) async throws -> Page<MyCommentView> {
         let viewer = context.user.userID
-        let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let rows = try await database.comments(
             by: viewer, before: try page.decodeCursor(as: Int64.self), limit: page.limit + 1, now: clock.now)
         let position = try PackAccess.position(of: request)

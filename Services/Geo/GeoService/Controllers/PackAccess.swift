@@ -53,10 +53,4 @@ struct PackAccess: Sendable {
     static func position(of request: Request) throws -> ClientPosition? {
         try ClientPosition.parse(request.headers[HTTPField.Name(ClientPosition.header)!])
     }
-
-    /// An id from the path; anything but a number is a 404 like a missing thing.
-    static func id(_ raw: String, _ what: String) throws -> Int64 {
-        guard let id = Int64(raw) else { throw Problem.notFound(what) }
-        return id
-    }
 }

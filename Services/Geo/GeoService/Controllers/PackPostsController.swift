@@ -69,7 +69,7 @@ struct PackPostsController {
     /// The writer, the pack's alpha or an admin deletes a post (from anywhere: it is their own or their pack).
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let viewer = context.user.userID
-        let id = try PackAccess.id(try context.parameters.require("post"), "The post")
+        let id = try context.parameters.id("post", "The post")
         guard let listing = try await database.post(id, viewer: viewer, now: clock.now) else {
             throw Problem.notFound("The post")
         }
@@ -103,8 +103,7 @@ struct PackPostsController {
         let viewer = context.user.userID
         let listing = try await access.readablePost(
             try context.parameters.require("post"), viewer: viewer, at: try PackAccess.position(of: request))
-        let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let rows = try await database.comments(
             on: listing.post.id ?? 0, after: try page.decodeCursor(as: Int64.self), limit: page.limit + 1)
         let views = rows.map { CommentView($0, postAuthor: listing.post.authorId, viewer: viewer) }
@@ -144,7 +143,7 @@ struct PackPostsController {
         -> HTTPResponse.Status
     {
         let viewer = context.user.userID
-        let id = try PackAccess.id(try context.parameters.require("comment"), "The comment")
+        let id = try context.parameters.id("comment", "The comment")
         guard let comment = try await database.comment(id),
             let listing = try await database.post(comment.postId, viewer: viewer, now: clock.now)
         else { throw Problem.notFound("The comment") }
@@ -165,7 +164,7 @@ struct PackPostsController {
             throw Problem.invalidField("sort", "must be new or top.")
         }
         return (
-            order, try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+            order, try request.pageRequest()
         )
     }
 

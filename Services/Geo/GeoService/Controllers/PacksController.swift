@@ -90,7 +90,7 @@ struct PacksController {
     }
 
     @Sendable func leave(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let id = try PackAccess.id(try context.parameters.require("pack"), "The pack")
+        let id = try context.parameters.id("pack", "The pack")
         try await database.leave(id, user: context.user.userID, now: clock.now)
         return .noContent
     }

@@ -39,7 +39,7 @@ struct PhotosController {
 
     /// Adds a photo to my pin: the raw JPEG, PNG or WebP body (recognised by its bytes), at most 4 MiB.
     @Sendable func upload(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<PhotoView> {
-        let pinID = try PinAccess.pinID(try context.parameters.require("pin"))
+        let pinID = try context.parameters.id("pin", "The pin")
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.maximumPhotoBytes)
@@ -75,7 +75,7 @@ struct PhotosController {
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         try await database.deletePhoto(
-            try context.parameters.require("photo"), of: try PinAccess.pinID(try context.parameters.require("pin")),
+            try context.parameters.require("photo"), of: try context.parameters.id("pin", "The pin"),
             by: context.user.userID)
         return .noContent
     }

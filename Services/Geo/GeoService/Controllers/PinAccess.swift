@@ -20,10 +20,4 @@ struct PinAccess: Sendable {
         guard facts?.blocked != true else { throw Problem.notFound("The pin") }
         return facts?.friends == true ? .friend : .other
     }
-
-    /// My pin id from the path; anything else is a 404.
-    static func pinID(_ raw: String) throws -> Int64 {
-        guard let id = Int64(raw) else { throw Problem.notFound("The pin") }
-        return id
-    }
 }

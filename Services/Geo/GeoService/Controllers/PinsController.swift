@@ -63,7 +63,7 @@ struct PinsController {
     /// My pins, or with `userId` another user's (unless a block stands between us), newest first.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<PinView> {
         let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let viewer = context.user.userID
         let owner = query["userId"].map(String.init) ?? viewer
         guard owner.count <= 64 else { throw Problem.notFound("The user") }
@@ -100,7 +100,7 @@ struct PinsController {
     }
 
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> PinView {
-        let id = try PinAccess.pinID(try context.parameters.require("pin"))
+        let id = try context.parameters.id("pin", "The pin")
         let input = try await request.decode(as: UpdateRequest.self, context: context)
         let now = clock.now
         let name = try input.placeName.map { try Validate.text($0, field: "placeName", max: 200) }
@@ -137,7 +137,7 @@ struct PinsController {
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         try await database.deletePin(
-            try PinAccess.pinID(try context.parameters.require("pin")), of: context.user.userID)
+            try context.parameters.id("pin", "The pin"), of: context.user.userID)
         return .noContent
     }
 

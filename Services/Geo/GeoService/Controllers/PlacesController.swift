@@ -72,7 +72,7 @@ struct PlacesController {
     /// strangers who asked not to be named are only counted.
     @Sendable func visitors(_ request: Request, context: AuthenticatedContext) async throws -> VisitorsPage {
         let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         var place: PlaceRow?
         let latitude: Double
         let longitude: Double

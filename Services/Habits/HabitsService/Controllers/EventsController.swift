@@ -74,7 +74,7 @@ struct EventsController {
         let remove = input.removeLocation == true
         let photo = try Self.photo(input.photo) ?? .keep
         let row = try await database.updateEvent(
-            try Self.eventID(context), owner: context.user.userID, now: clock.now, photo: photo
+            try context.parameters.id("event", "The event"), owner: context.user.userID, now: clock.now, photo: photo
         ) { event in
             if let comment { event.comment = comment.isEmpty ? nil : comment }
             if let location {
@@ -89,7 +89,7 @@ struct EventsController {
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.deleteEvent(try Self.eventID(context), owner: context.user.userID)
+        try await database.deleteEvent(try context.parameters.id("event", "The event"), owner: context.user.userID)
         return .noContent
     }
 
@@ -146,15 +146,8 @@ struct EventsController {
         return .set(bytes, type: kind.mediaType)
     }
 
-    static func eventID(_ context: AuthenticatedContext) throws -> Int64 {
-        guard let id = Int64(try context.parameters.require("event")), id > 0 else {
-            throw Problem.notFound("The event")
-        }
-        return id
-    }
-
     private func visibleEvent(_ request: Request, _ context: AuthenticatedContext) async throws -> EventListRow {
-        let event = try await database.event(try Self.eventID(context))
+        let event = try await database.event(try context.parameters.id("event", "The event"))
         let me = context.user.userID
         if event.userId != me {
             let followees = try await graph.followees(

@@ -31,7 +31,7 @@ struct HistoryController {
         EventView
     > {
         let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         guard let tab = Tab(rawValue: query["tab"].map(String.init) ?? "mine") else {
             throw Problem.badRequest("invalid_tab", "tab must be mine, friends or all.")
         }

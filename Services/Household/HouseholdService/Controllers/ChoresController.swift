@@ -150,7 +150,7 @@ struct ChoresController {
     /// Completion history, newest first, by member, chore and day range.
     @Sendable func history(_ request: Request, context: AuthenticatedContext) async throws -> Page<CompletionView> {
         let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let rows = try await database.completions(
             of: try context.parameters.require("household"), asMember: context.user.userID,
             member: query["member"].map(String.init), choreID: query["chore"].map(String.init),

@@ -81,8 +81,7 @@ struct TripsController {
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<TripView> {
-        let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let rows = try await database.trips(
             of: try context.parameters.require("household"), asMember: context.user.userID,
             after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)

@@ -91,7 +91,7 @@ struct UsersController {
     /// Users whose username or display name starts with `query`, by username, paginated.
     @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<PublicProfile> {
         let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let text = try Validate.text(String(query["query"] ?? ""), field: "query", min: 1, max: 50).lowercased()
         let after = try page.decodeCursor(as: String.self)
         let users = try await database.searchUsers(prefix: text, after: after, limit: page.limit + 1)

@@ -145,8 +145,7 @@ struct ConversationsController {
 
     /// My conversations, most recent activity first ("users I have messaged previously").
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<ConversationView> {
-        let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let cursor = try page.decodeCursor(as: ConversationCursor.self)
         let rows = try await database.conversations(
             of: context.user.userID, after: cursor.map { ($0.activity, $0.id) }, limit: page.limit + 1)

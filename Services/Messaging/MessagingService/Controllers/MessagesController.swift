@@ -180,7 +180,7 @@ struct MessagesController {
     /// Keyword search over my conversations, best matches first, optionally in one conversation or topic.
     @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<SearchResultView> {
         let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let offset = try page.decodeCursor(as: SearchCursor.self)?.offset ?? 0
         guard (0...MessagingDatabase.searchWindow).contains(offset) else {
             throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")

@@ -155,11 +155,3 @@ extension Request {
         return key
     }
 }
-
-extension Parameters {
-    /// A numeric id from the path; anything else names nothing (404).
-    func id(_ name: String, _ what: String) throws -> Int64 {
-        guard let value = self.get(name), let id = Int64(value), id > 0 else { throw Problem.notFound(what) }
-        return id
-    }
-}

@@ -19,7 +19,7 @@ struct InboxController {
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<NotificationView> {
         let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let unreadOnly = try Self.flag(query["unread"].map(String.init), field: "unread")
         let rows = try await database.notifications(
             of: context.user.userID, after: try page.decodeCursor(as: Int64.self), limit: page.limit + 1,

@@ -103,7 +103,7 @@ struct FriendsController {
     /// My friends, by username; `query` keeps those whose username or display name contains it.
     @Sendable func friends(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {
         let query = request.uri.queryParameters
-        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init))
+        let page = try request.pageRequest()
         let keyword = try query["query"].map { try Validate.text(String($0), field: "query", max: 50) }
         // The search runs on the local copy of profiles (stored when a friendship starts); only the rows
         // of this page are refreshed from identity when stale.
