@@ -33,6 +33,21 @@ public struct InternalClient: Sendable {
         try await send(.POST, path, body: try PlatformJSON.encoder.encode(body), requestID: requestID)
     }
 
+    /// Posts a body whose reply does not matter, once more if the first attempt fails (the caller makes the post
+    /// safe to repeat, e.g. with an idempotency key); returns the second attempt's error, `nil` on success.
+    public func deliver(_ path: String, body: some Encodable & Sendable) async -> (any Error)? {
+        var failure: (any Error)?
+        for _ in 1...2 {
+            do {
+                _ = try await post(path, body: body, as: IgnoredReply.self)
+                return nil
+            } catch {
+                failure = error
+            }
+        }
+        return failure
+    }
+
     /// Sends a GET and decodes the JSON reply.
     public func get<Reply: Decodable>(_ path: String, as reply: Reply.Type = Reply.self, requestID: String? = nil)
         async throws -> Reply
@@ -71,6 +86,9 @@ public struct InternalClient: Sendable {
         }
     }
 }
+
+/// A reply whose content does not matter (any JSON object decodes as it).
+private struct IgnoredReply: Decodable {}
 
 /// Why a call to another service did not produce a reply.
 public enum InternalCallError: Error, Sendable {

@@ -101,21 +101,11 @@ public struct NotificationsNoticeSink: NoticeSink {
 
     /// Posts once and, on failure, once more: the idempotency key makes the retry safe.
     private func post(_ path: String, _ body: some Encodable & Sendable, what: String) async {
-        for attempt in 1...2 {
-            do {
-                _ = try await client.post(path, body: body, as: Acknowledgement.self)
-                return
-            } catch {
-                if attempt == 2 {
-                    logger.warning("notice not delivered", metadata: ["what": "\(what)", "error": "\(error)"])
-                }
-            }
+        if let error = await client.deliver(path, body: body) {
+            logger.warning("notice not delivered", metadata: ["what": "\(what)", "error": "\(error)"])
         }
     }
 }
-
-/// The notifications service's empty acknowledgement.
-private struct Acknowledgement: Decodable {}
 
 /// Notices to the log, while no notifications service is configured.
 public struct LoggingNoticeSink: NoticeSink {

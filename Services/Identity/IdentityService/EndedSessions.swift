@@ -29,21 +29,13 @@ public struct NotificationsEndedSessionSink: EndedSessionSink {
             var userId: String
             var sessionIds: [String]
         }
-        struct Reply: Decodable {}
         guard !sessionIDs.isEmpty else { return }
+        // Forgetting a session's devices twice does no harm, so a failed post is retried.
         let client = InternalClient(service: .notifications, baseURL: baseURL(), token: token)
-        for attempt in 1...2 {
-            do {
-                _ = try await client.post(
-                    NotificationsPaths.internalEndedSessions, body: Body(userId: userID, sessionIds: sessionIDs),
-                    as: Reply.self)
-                return
-            } catch {
-                if attempt == 2 {
-                    logger.warning(
-                        "ended sessions not reported", metadata: ["user": "\(userID)", "error": "\(error)"])
-                }
-            }
+        if let error = await client.deliver(
+            NotificationsPaths.internalEndedSessions, body: Body(userId: userID, sessionIds: sessionIDs))
+        {
+            logger.warning("ended sessions not reported", metadata: ["user": "\(userID)", "error": "\(error)"])
         }
     }
 }

@@ -104,7 +104,7 @@ extension GeoDatabase {
                         down_votes = down_votes + excluded.down_votes
                     """, arguments: [post.authorId, up, down])
             try Self.refreshExpiry(db, packID: post.packId, now: now)
-            return PostListing(post: post, pack: try PackRow.fetchOne(db, key: post.packId) ?? pack, myVote: value)
+            return PostListing(post: post, pack: pack, myVote: value)
         }
     }
 
