@@ -40,6 +40,12 @@ public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
     /// The cursor to pass for the next page, or `nil` when there is none.
     public var nextCursor: String?
 
+    /// Creates a page from items and the cursor of the next page (for lists that know it otherwise, e.g. by offset).
+    public init(items: [Item], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+
     /// Creates a page from items fetched with one extra row: the extra row only says that more exist.
     public init<Key: Encodable>(fetched: [Item], limit: Int, key: (Item) -> Key) {
         if fetched.count > limit {

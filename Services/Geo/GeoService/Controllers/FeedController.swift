@@ -93,7 +93,7 @@ struct FeedController {
         var offset: Int
     }
 
-    @Sendable func discoverPacks(_ request: Request, context: AuthenticatedContext) async throws -> PackList {
+    @Sendable func discoverPacks(_ request: Request, context: AuthenticatedContext) async throws -> Page<PackView> {
         let query = try DiscoverQuery(request)
         var packs = try await nearbyPacks(query)
         switch query.order {
@@ -107,7 +107,7 @@ struct FeedController {
         let slice = Array(packs.dropFirst(offset).prefix(query.page.limit))
         let viewer = context.user.userID
         let names = try await database.memberships(of: viewer, in: slice.compactMap(\.id))
-        return PackList(
+        return Page(
             items: slice.map { PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: query.position) },
             nextCursor: offset + slice.count < packs.count
                 ? PageCursor.encode(OffsetCursor(offset: offset + slice.count)) : nil)

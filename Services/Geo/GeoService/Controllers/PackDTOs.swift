@@ -152,9 +152,3 @@ struct DenView: ResponseEncodable, Sendable {
     var downVotesEarned: Int
     var packs: [PackView]
 }
-
-/// A list without paging (my packs, discover's packs on one page).
-struct PackList: ResponseEncodable, Sendable {
-    var items: [PackView]
-    var nextCursor: String? = nil
-}

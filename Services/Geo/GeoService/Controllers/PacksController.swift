@@ -54,12 +54,12 @@ struct PacksController {
         return EditedResponse(status: .created, response: try await view(pack, request: request, context: context))
     }
 
-    @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> PackList {
+    @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<PackView> {
         let position = try PackAccess.position(of: request)
         let viewer = context.user.userID
         let packs = try await database.packs(of: viewer, now: clock.now)
         let names = try await database.memberships(of: viewer, in: packs.compactMap(\.id))
-        return PackList(
+        return ItemList(
             items: packs.map {
                 PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: position)
             })
