@@ -313,6 +313,15 @@ struct SocialWorld {
             let following = try await social.get(
                 "\(SocialPaths.internalUsers)/\(world.ann.id)/following-ids", headers: credential)
             #expect(following.object["ids"] as? [String] == [world.cat.id])
+            // blocks either way: dan blocked ann, so each is on the other's list; bob is on nobody's
+            for (user, blocked) in [(world.ann, [world.dan.id]), (world.dan, [world.ann.id]), (world.bob, [])] {
+                let ids = try await social.get(
+                    "\(SocialPaths.internalUsers)/\(user.id)/blocked-ids", headers: credential)
+                #expect(ids.object["ids"] as? [String] == blocked)
+            }
+            let blockedPath = "\(SocialPaths.internalUsers)/\(world.ann.id)/blocked-ids"
+            #expect(try await social.get(blockedPath, token: world.ann.accessToken).status == 403)
+            #expect(try await world.api.get(blockedPath, token: world.ann.accessToken).status == 404)
             let batch = try await social.send(
                 .POST, SocialPaths.internalRelationships,
                 json: [
