@@ -88,8 +88,17 @@ import Testing
             #expect(Set(try await world.map(world.dan, bbox: "12,41,13,42", zoom: 15).keys) == [danPin, catPin])
             #expect(try await world.api.get(GeoPaths.pins + "/\(danPin)", token: world.ann.accessToken).status == 404)
             #expect(try await world.api.get(GeoPaths.pins + "/\(annPin)", token: world.dan.accessToken).status == 404)
-            let list = try await world.api.get(GeoPaths.pins + "?userId=\(world.dan.id)", token: world.ann.accessToken)
-            #expect(list.status == 404)
+            // listing the blocker's pins reads as listing someone without pins, not as an error that names the
+            // block
+            for (viewer, owner) in [(world.ann, world.dan), (world.dan, world.ann)] {
+                let list = try await world.api.get(GeoPaths.pins + "?userId=\(owner.id)", token: viewer.accessToken)
+                let nobody = try await world.api.get(
+                    GeoPaths.pins + "?userId=\(UUID().uuidString.lowercased())", token: viewer.accessToken)
+                #expect(list.status == 200)
+                #expect(nobody.status == 200)
+                #expect((list.object["items"] as? [[String: Any]])?.isEmpty == true)
+                #expect(list.object["nextCursor"] == nil)
+            }
             // clustered views never show the blocked user's single pin either
             let zoomedOut = try await world.map(world.ann, bbox: "12,41,13,42", zoom: 9)
             #expect(!zoomedOut.values.contains { $0["userId"] as? String == world.dan.id })

@@ -133,4 +133,43 @@ import Testing
             #expect(bad.status == 400)
         }
     }
+
+    @Test func strangersWhoOptedOutAreNotNamedOnTheMapOrInPinLists() async throws {
+        try await GeoWorld.run { world in
+            // given: bob (ann's friend) and cat (a stranger to ann) pinned Rome; both opt out
+            let bobPin = try await world.pin(world.bob, 41.9, 12.5, "Rome")
+            let catPin = try await world.pin(world.cat, 41.91, 12.5, "Rome")
+            let danPin = try await world.pin(world.dan, 41.92, 12.5, "Rome")
+            for user in [world.bob, world.cat] {
+                let set = try await world.api.send(
+                    .PUT, GeoPaths.privacy, token: user.accessToken, json: ["listedToStrangers": false])
+                #expect(set.status == 200)
+            }
+            // when ann looks at the map (single pins and lone pins among clusters)
+            for zoom in [15, 9] {
+                let map = try await world.map(world.ann, bbox: "12,41,13,42", zoom: zoom)
+                let pins = map.filter { $0.value["cluster"] as? Bool == false }
+                // then her friend is named, the stranger who opted out is shown but not named, dan (listed) is
+                if zoom == 15 {
+                    #expect(pins[bobPin]?["userId"] as? String == world.bob.id)
+                    #expect(pins[catPin] != nil)
+                    #expect(pins[danPin]?["userId"] as? String == world.dan.id)
+                }
+                #expect(!map.values.contains { $0["userId"] as? String == world.cat.id })
+            }
+            // the pin by id carries no owner for ann, and cat's pins cannot be listed by cat's id
+            let shown = try await world.api.get(GeoPaths.pins + "/\(catPin)", token: world.ann.accessToken)
+            #expect(shown.status == 200)
+            #expect(shown.object["userId"] == nil)
+            #expect(!shown.text.contains(world.cat.id))
+            let listed = try await world.api.get(GeoPaths.pins + "?userId=\(world.cat.id)", token: world.ann.accessToken)
+            #expect(listed.status == 200)
+            #expect((listed.object["items"] as? [[String: Any]])?.isEmpty == true)
+            // friends still see bob's pins by his id, and cat sees her own
+            let bobs = try await world.api.get(GeoPaths.pins + "?userId=\(world.bob.id)", token: world.ann.accessToken)
+            #expect((bobs.object["items"] as? [[String: Any]])?.count == 1)
+            let own = try await world.api.get(GeoPaths.pins + "/\(catPin)", token: world.cat.accessToken)
+            #expect(own.object["userId"] as? String == world.cat.id)
+        }
+    }
 }

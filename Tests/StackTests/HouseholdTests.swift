@@ -174,6 +174,36 @@ struct ChoreBody: Encodable, Sendable {
         }
     }
 
+    @Test(arguments: [true, false])
+    func anInvitationLapsesWhenItsInviterLeaves(removed: Bool) async throws {
+        try await HouseholdWorld.run { world in
+            // given bob, a member, invited cat
+            let id = try await world.household(world.ann, with: [world.bob])
+            let invitation = try await world.api.post(
+                world.path(id, "/invitations"), token: world.bob.accessToken, json: ["username": "cat"])
+            let invitationID = try #require(invitation.object["id"] as? String)
+            // when bob is removed by ann, or leaves
+            let gone =
+                removed
+                ? try await world.api.delete(world.path(id, "/members/\(world.bob.id)"), token: world.ann.accessToken)
+                : try await world.api.post(world.path(id, "/leave"), token: world.bob.accessToken)
+            #expect(gone.status == 204)
+            // then cat no longer sees it and cannot accept it
+            let pending = try await world.api.get(HouseholdPaths.households + "/invitations", token: world.cat.accessToken)
+            #expect((pending.object["items"] as? [[String: Any]])?.isEmpty == true)
+            let accepted = try await world.api.post(
+                "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: world.cat.accessToken)
+            #expect(accepted.status == 409)
+            #expect(accepted.problem?.code == "invitation_not_pending")
+            #expect(
+                try await world.api.get(HouseholdPaths.households + "/mine", token: world.cat.accessToken).status == 404)
+            // and ann may invite cat afresh
+            let again = try await world.api.post(
+                world.path(id, "/invitations"), token: world.ann.accessToken, json: ["username": "cat"])
+            #expect(again.status == 201)
+        }
+    }
+
     @Test(arguments: [
         #"{"name": ""}"#, #"{"name": "Flat", "timeZone": "Mars/Olympus"}"#, #"{"name": 5}"#, #"{"name": "x""#,
     ])

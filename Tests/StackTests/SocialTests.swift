@@ -272,10 +272,21 @@ struct SocialWorld {
                     .status == 404)
             #expect(try await world.relationship(world.ann, world.bob).values.allSatisfy { !$0 })
             #expect(try await world.relationship(world.bob, world.ann)["blocking"] == true)
-            #expect(
-                try await world.api.get(
-                    "\(SocialPaths.users)/\(world.bob.id)/mutual-friends", token: world.ann.accessToken
-                ).status == 404)
+            // mutual friends with the blocker read as with someone unknown: 200 and nobody, though cat is a
+            // friend of both
+            try await world.befriend(world.cat, world.ann)
+            try await world.befriend(world.cat, world.bob)
+            for viewer in [world.ann, world.bob] {
+                let other = viewer.id == world.ann.id ? world.bob : world.ann
+                let mutual = try await world.api.get(
+                    "\(SocialPaths.users)/\(other.id)/mutual-friends", token: viewer.accessToken)
+                let unknown = try await world.api.get(
+                    "\(SocialPaths.users)/\(UUID().uuidString.lowercased())/mutual-friends", token: viewer.accessToken)
+                #expect(mutual.status == 200)
+                #expect(unknown.status == mutual.status)
+                #expect(world.names(mutual).isEmpty)
+                #expect(world.names(unknown).isEmpty)
+            }
             #expect(
                 try await world.api.send(.PUT, "\(SocialPaths.blocks)/\(world.bob.id)", token: world.bob.accessToken)
                     .status == 400)

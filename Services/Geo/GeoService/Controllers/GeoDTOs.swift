@@ -6,7 +6,8 @@ import ServiceKit
 /// A pin as its owner and other viewers see it, with its category and colour for this viewer.
 struct PinView: ResponseEncodable, Sendable {
     var id: String
-    var userId: String
+    /// The owner; absent for a stranger's pin whose owner asked not to be named to strangers.
+    var userId: String?
     var latitude: Double
     var longitude: Double
     var placeName: String
@@ -20,10 +21,10 @@ struct PinView: ResponseEncodable, Sendable {
     var createdAt: Date
     var updatedAt: Date
 
-    init(_ pin: PinRow, category: PinCategory, scheme: ColorScheme, photoCount: Int) {
+    init(_ pin: PinRow, category: PinCategory, scheme: ColorScheme, photoCount: Int, named: Bool = true) {
         let id = pin.id ?? 0
         self.id = String(id)
-        self.userId = pin.userId
+        self.userId = named ? pin.userId : nil
         self.latitude = pin.latitude
         self.longitude = pin.longitude
         self.placeName = pin.placeName
@@ -95,11 +96,12 @@ struct Feature: Encodable, Sendable {
     var geometry: Point
     var properties: Properties
 
-    static func pin(_ point: MapPoint, category: PinCategory, scheme: ColorScheme) -> Feature {
+    /// A single pin; `named: false` leaves out the owner (a stranger who asked not to be named).
+    static func pin(_ point: MapPoint, category: PinCategory, scheme: ColorScheme, named: Bool = true) -> Feature {
         Feature(
             id: String(point.id), geometry: Point(coordinates: [point.longitude, point.latitude]),
             properties: Properties(
-                cluster: false, pinId: String(point.id), userId: point.userId, placeName: point.placeName,
+                cluster: false, pinId: String(point.id), userId: named ? point.userId : nil, placeName: point.placeName,
                 category: category, color: scheme.color(of: category, pin: point.id)))
     }
 

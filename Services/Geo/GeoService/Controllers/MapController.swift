@@ -109,12 +109,15 @@ struct MapController {
     {
         let owners = Set(points.map(\.userId)).subtracting([viewer]).subtracting(friends ?? [])
         let facts = owners.isEmpty ? [:] : try await graph.relationships(of: viewer, among: owners.sorted())
+        let strangers = owners.filter { facts[$0]?.friends != true && facts[$0]?.blocked != true }
+        let unnamed = strangers.isEmpty ? [] : try await database.unlistedToStrangers(among: strangers.sorted())
         return points.compactMap { point in
             if point.userId == viewer { return Feature.pin(point, category: .own, scheme: scheme) }
             if friends?.contains(point.userId) == true { return Feature.pin(point, category: .friend, scheme: scheme) }
             let fact = facts[point.userId]
             guard fact?.blocked != true else { return nil }
-            return Feature.pin(point, category: fact?.friends == true ? .friend : .other, scheme: scheme)
+            if fact?.friends == true { return Feature.pin(point, category: .friend, scheme: scheme) }
+            return Feature.pin(point, category: .other, scheme: scheme, named: !unnamed.contains(point.userId))
         }
     }
 

@@ -13,6 +13,20 @@ struct PinAccess: Sendable {
         return (pin, try await category(of: pin.userId, for: viewer))
     }
 
+    /// How another user's pins stand to the viewer when the viewer may list them by owner: `nil` when a
+    /// block stands between them, or when the owner is a stranger who asked not to be named to strangers
+    /// (their pins still show on the map, without their name).
+    func listedCategory(of owner: String, for viewer: String) async throws -> PinCategory? {
+        let category: PinCategory
+        do {
+            category = try await self.category(of: owner, for: viewer)
+        } catch let problem as Problem where problem.statusCode == 404 {
+            return nil
+        }
+        guard category == .other else { return category }
+        return try await database.isListedToStrangers(owner) ? category : nil
+    }
+
     /// How another user's pins stand to the viewer; 404 when a block stands between them.
     func category(of owner: String, for viewer: String) async throws -> PinCategory {
         if owner == viewer { return .own }

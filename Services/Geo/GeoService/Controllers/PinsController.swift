@@ -60,18 +60,15 @@ struct PinsController {
         return EditedResponse(status: .created, response: PinView(pin, category: .own, scheme: scheme, photoCount: 0))
     }
 
-    /// My pins, or with `userId` another user's (unless a block stands between us), newest first.
+    /// My pins, or with `userId` another user's, newest first. A block either way, or a stranger who asked not
+    /// to be named to strangers, reads as a user without pins: an error would tell the viewer why.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<PinView> {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
         let viewer = context.user.userID
         let owner = query["userId"].map(String.init) ?? viewer
-        guard owner.count <= 64 else { throw Problem.notFound("The user") }
-        let category: PinCategory
-        do {
-            category = try await access.category(of: owner, for: viewer)
-        } catch let problem as Problem where problem.statusCode == 404 {
-            throw Problem.notFound("The user")
+        guard owner.count <= 64, let category = try await access.listedCategory(of: owner, for: viewer) else {
+            return Page(items: [], nextCursor: nil)
         }
         let rows = try await database.pins(
             of: owner, before: try page.decodeCursor(as: Int64.self), limit: page.limit + 1)
@@ -84,10 +81,16 @@ struct PinsController {
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> PinView {
         let (pin, category) = try await access.visiblePin(
             try context.parameters.require("pin"), to: context.user.userID)
+        return try await view(pin, category: category, viewer: context.user.userID)
+    }
+
+    /// Another user's pin as the viewer may see it: a stranger's owner is named only when they allow it.
+    private func view(_ pin: PinRow, category: PinCategory, viewer: String) async throws -> PinView {
         let counts = try await database.photoCounts([pin.id ?? 0])
+        let named = category == .other ? try await database.isListedToStrangers(pin.userId) : true
         return PinView(
-            pin, category: category, scheme: try await database.colorScheme(of: context.user.userID),
-            photoCount: counts[pin.id ?? 0] ?? 0)
+            pin, category: category, scheme: try await database.colorScheme(of: viewer),
+            photoCount: counts[pin.id ?? 0] ?? 0, named: named)
     }
 
     /// Changes of my pin; an empty `note` or `visitedOn` clears it.
@@ -152,10 +155,7 @@ struct PinsController {
         let viewer = context.user.userID
         let (pin, category) = try await access.visiblePin(try context.parameters.require("pin"), to: viewer)
         try await database.setPinColor(of: viewer, pin: pin.id ?? 0, color: color)
-        let counts = try await database.photoCounts([pin.id ?? 0])
-        return PinView(
-            pin, category: category, scheme: try await database.colorScheme(of: viewer),
-            photoCount: counts[pin.id ?? 0] ?? 0)
+        return try await view(pin, category: category, viewer: viewer)
     }
 
     @Sendable func clearColor(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {

@@ -84,10 +84,18 @@ struct HouseholdDatabase: Sendable {
         try await writer.read { db in
             try InvitationRow.filter(Column("invitee_id") == userID && Column("status") == "pending")
                 .order(Column("created_at").desc).fetchAll(db)
+                .filter { try Self.inviterIsMember(db, $0) }
                 .compactMap { invitation in
                     try HouseholdRow.fetchOne(db, key: invitation.householdId).map { (invitation, $0) }
                 }
         }
+    }
+
+    /// An invitation speaks for its inviter: once they have left the household it no longer stands.
+    private static func inviterIsMember(_ db: Database, _ invitation: InvitationRow) throws -> Bool {
+        try MemberRow.filter(
+            Column("household_id") == invitation.householdId && Column("user_id") == invitation.inviterId
+        ).fetchCount(db) > 0
     }
 
     /// Accepts or declines an invitation addressed to `userID`; returns the household joined, if any.
@@ -97,6 +105,9 @@ struct HouseholdDatabase: Sendable {
             else { throw Problem.notFound("The invitation") }
             guard invitation.status == "pending" else {
                 throw Problem.conflict("invitation_not_pending", "The invitation was already \(invitation.status).")
+            }
+            guard try Self.inviterIsMember(db, invitation) else {
+                throw Problem.conflict("invitation_not_pending", "The invitation was withdrawn.")
             }
             invitation.status = accept ? "accepted" : "declined"
             invitation.respondedAt = now
@@ -127,6 +138,12 @@ struct HouseholdDatabase: Sendable {
             }
             try db.execute(
                 sql: "DELETE FROM members WHERE household_id = ? AND user_id = ?", arguments: [householdID, userID])
+            try db.execute(
+                sql: """
+                    UPDATE invitations SET status = 'withdrawn', responded_at = ?
+                    WHERE household_id = ? AND inviter_id = ? AND status = 'pending'
+                    """,
+                arguments: [now, householdID, userID])
             let remaining = members.filter { $0 != userID }
             guard !remaining.isEmpty else {
                 try db.execute(sql: "DELETE FROM households WHERE id = ?", arguments: [householdID])

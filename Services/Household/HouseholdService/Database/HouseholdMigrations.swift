@@ -253,6 +253,18 @@ enum HouseholdMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v5: invitations of members who left are withdrawn") { db in
+            try db.execute(
+                sql: """
+                    -- An invitation speaks for its inviter; those who left before this rule took effect.
+                    UPDATE invitations SET status = 'withdrawn', responded_at = CURRENT_TIMESTAMP
+                    WHERE status = 'pending' AND NOT EXISTS (
+                        SELECT 1 FROM members
+                        WHERE members.household_id = invitations.household_id
+                          AND members.user_id = invitations.inviter_id
+                    );
+                    """)
+        }
         return migrator
     }
 }

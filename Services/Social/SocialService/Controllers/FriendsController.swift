@@ -123,9 +123,9 @@ struct FriendsController {
 
     @Sendable func mutual(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
         let other = try context.parameters.require("user")
-        guard try await !database.relationship(context.user.userID, other).blocked else {
-            throw Problem.notFound("The user")
-        }
+        // A block either way shares nothing, and answers as for someone with no friends in common: a 404
+        // here (and a 200 for every other id, known or not) would tell the blocked user of the block.
+        guard try await !database.relationship(context.user.userID, other).blocked else { return UserList(items: []) }
         let ids = try await database.mutualFriends(of: context.user.userID, and: other)
         let known = try await profiles.profiles(ids)
         return UserList(
