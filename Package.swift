@@ -220,7 +220,7 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 "TestSupport", "GatewayService", "PlatformKit", asyncHTTPClient, hummingbird, jwtKit, crypto,
-                "ServiceKit",
+                "ServiceKit", grdb, serviceLifecycle, logging,
             ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/StackTests",
             swiftSettings: swiftSettings
