@@ -124,10 +124,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Every service and the gateway in one process, each on its own loopback port.
-        .executableTarget(
-            name: "LocalStack",
+        .target(
+            name: "LocalStackKit",
             dependencies: ["GatewayService", "ServiceKit", "PlatformKit", serviceLifecycle, logging, configuration]
                 + serviceNames.map { .target(name: "\($0)Service") },
+            path: "Gateway/LocalStackKit",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "LocalStack",
+            dependencies: ["LocalStackKit"],
             path: "Gateway/LocalStack",
             swiftSettings: swiftSettings
         ),
@@ -220,7 +226,7 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 "TestSupport", "GatewayService", "PlatformKit", asyncHTTPClient, hummingbird, jwtKit, crypto,
-                "ServiceKit", grdb, serviceLifecycle, logging,
+                "ServiceKit", "LocalStackKit", grdb, serviceLifecycle, logging, nio, nioPosix,
             ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/StackTests",
             swiftSettings: swiftSettings

@@ -1,0 +1,152 @@
+import Configuration
+import Foundation
+import GatewayService
+import GeoService
+import HabitsService
+import HouseholdService
+import IdentityService
+import Logging
+import MessagingService
+import NotificationsService
+import PlatformKit
+import ServiceKit
+import ServiceLifecycle
+import SocialService
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The whole platform in one process for local development: every service and the gateway, each on its
+/// own loopback port and talking over real HTTP, with their databases under one data folder.
+public enum LocalStack {
+    /// Checks the settings, the data folder and the ports, then runs until SIGINT/SIGTERM. Returns the
+    /// process's exit status; every failure is one line on standard error (no backtrace).
+    public static func run(environment: [String: String]) async -> Int32 {
+        do {
+            let settings = try preflight(environment: environment)
+            let services = try await build(settings, environment: environment)
+            let logger = Logger(label: "platform.local-stack")
+            logger.notice(
+                "local stack starting",
+                metadata: [
+                    "gateway": "http://127.0.0.1:\(settings.gatewayPort)", "data": "\(settings.dataDirectory)",
+                    "mail": "\(settings.dataDirectory)/mail",
+                ])
+            try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+                .run()
+            return 0
+        } catch {
+            report(error)
+            return 1
+        }
+    }
+
+    /// Reads the settings and checks the data folder and every port before anything starts; each failure is
+    /// a ``LocalStackError`` naming the variable to change.
+    public static func preflight(environment: [String: String]) throws -> LocalStackSettings {
+        let settings = try LocalStackSettings(environment: environment)
+        try checkDataFolder(settings.dataDirectory)
+        try checkPorts(settings)
+        return settings
+    }
+
+    /// One line on standard error.
+    static func report(_ error: any Error) {
+        let line = "local stack: \(String(describing: error).replacingOccurrences(of: "\n", with: " "))\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Every service and the gateway, each reading the environment with its port and the others' URLs set.
+    static func build(_ settings: LocalStackSettings, environment: [String: String]) async throws -> [any Service] {
+        func reader(port: Int) -> ConfigReader {
+            var environment = environment
+            environment["PORT"] = String(port)
+            environment["DATA_DIR"] = settings.dataDirectory
+            for service in LocalStackSettings.services {
+                environment["\(service.rawValue.uppercased())_URL"] = settings.url(of: service)
+            }
+            return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
+        }
+        return [
+            try await buildIdentityApplication(IdentityConfiguration(reader: reader(port: settings.port(of: .identity)))),
+            try await buildSocialApplication(SocialConfiguration(reader: reader(port: settings.port(of: .social)))),
+            try await buildHouseholdApplication(
+                HouseholdConfiguration(reader: reader(port: settings.port(of: .household)))),
+            try await buildNotificationsApplication(
+                NotificationsConfiguration(reader: reader(port: settings.port(of: .notifications)))),
+            try await buildMessagingApplication(
+                MessagingConfiguration(reader: reader(port: settings.port(of: .messaging)))),
+            try await buildHabitsApplication(HabitsConfiguration(reader: reader(port: settings.port(of: .habits)))),
+            try await buildGeoApplication(GeoConfiguration(reader: reader(port: settings.port(of: .geo)))),
+            GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: settings.gatewayPort))),
+        ]
+    }
+
+    /// The data folder exists (or can be made) and takes a file. POSIX calls, so that the message carries the
+    /// system's reason ("Not a directory", "Permission denied", "Read-only file system").
+    static func checkDataFolder(_ path: String) throws {
+        func refuse(_ what: String) -> LocalStackError {
+            LocalStackError(
+                "the data folder '\(path)' cannot be written (\(what): \(String(cString: strerror(errno)))): choose another with DATA_DIR."
+            )
+        }
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw refuse(prefix) }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw refuse(path) }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            errno = ENOTDIR
+            throw refuse(path)
+        }
+        let probe = "\(path)/.write-check-\(getpid())"
+        let descriptor = open(probe, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw refuse(probe) }
+        close(descriptor)
+        unlink(probe)
+    }
+
+    /// Every port is free on loopback, so a busy one is named before anything starts.
+    static func checkPorts(_ settings: LocalStackSettings) throws {
+        if !portIsFree(settings.gatewayPort) {
+            throw LocalStackError(
+                "port \(settings.gatewayPort) (the gateway) is already in use: stop what listens there or choose another with GATEWAY_PORT."
+            )
+        }
+        for service in LocalStackSettings.services where !portIsFree(settings.port(of: service)) {
+            let first = settings.servicePortBase
+            let last = first + LocalStackSettings.services.count - 1
+            throw LocalStackError(
+                "port \(settings.port(of: service)) (\(service.rawValue)) is already in use: stop what listens there or move the services (now \(first)-\(last)) with SERVICE_PORT_BASE."
+            )
+        }
+    }
+
+    /// Whether a listening socket could bind `port` on 127.0.0.1 (with SO_REUSEADDR, as the servers do).
+    static func portIsFree(_ port: Int) -> Bool {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return true }
+        defer { close(descriptor) }
+        var reuse: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return bound == 0
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import LocalStackKit
+import NIOCore
+import NIOPosix
+import PlatformKit
+import Testing
+
+/// The local stack refuses bad settings, an unwritable data folder and busy ports with one line that names
+/// the variable to change, before anything starts.
+@Suite struct LocalStackTests {
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("local-stack-\(UUID().uuidString)").path
+
+    func refusal(_ environment: [String: String]) -> String? {
+        do {
+            _ = try LocalStack.preflight(environment: environment.merging(["DATA_DIR": data]) { given, _ in given })
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    @Test func portsAreConfigurable() throws {
+        let settings = try LocalStackSettings(environment: ["GATEWAY_PORT": "9080", "SERVICE_PORT_BASE": "9181"])
+        #expect(settings.gatewayPort == 9080)
+        #expect(LocalStackSettings.services.map(settings.port(of:)) == Array(9181...9187))
+        #expect(settings.url(of: .notifications) == "http://127.0.0.1:9187")
+        // the defaults are every service's own default port
+        let defaults = try LocalStackSettings(environment: [:])
+        #expect(LocalStackSettings.services.allSatisfy { defaults.port(of: $0) == $0.defaultPort })
+        #expect(defaults.gatewayPort == 8080)
+    }
+
+    @Test(arguments: [
+        (["GATEWAY_PORT": "abc"], "GATEWAY_PORT"), (["GATEWAY_PORT": "70000"], "GATEWAY_PORT"),
+        (["SERVICE_PORT_BASE": "65530"], "SERVICE_PORT_BASE"), (["SERVICE_PORT_BASE": "-1"], "SERVICE_PORT_BASE"),
+        (["GATEWAY_PORT": "18083", "SERVICE_PORT_BASE": "18081"], "GATEWAY_PORT"),
+    ])
+    func badSettingsAreOneLineNamingTheVariable(environment: [String: String], variable: String) {
+        let message = refusal(environment)
+        #expect(message?.contains(variable) == true, "\(message ?? "accepted")")
+        #expect(message?.contains("\n") == false)
+    }
+
+    @Test func anUnwritableDataFolderIsNamed() throws {
+        // a folder under a regular file cannot exist, even for root
+        let file = data + "-file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let message = try #require(
+            refusal(["DATA_DIR": file + "/data"]))
+        #expect(message.contains("DATA_DIR"))
+        #expect(message.contains("Not a directory"))
+    }
+
+    @Test func aPortInUseIsNamedWithItsVariable() async throws {
+        // given something listening on one service's port and on the gateway's
+        let group = MultiThreadedEventLoopGroup.singleton
+        let busy = try await ServerBootstrap(group: group).bind(host: "127.0.0.1", port: 0).get()
+        defer { busy.close(promise: nil) }
+        let port = try #require(busy.localAddress?.port)
+        // when the services would take it (as the third of them), or the gateway would
+        let service = refusal(["SERVICE_PORT_BASE": String(port - 2), "GATEWAY_PORT": String(port - 10)])
+        let gateway = refusal(["SERVICE_PORT_BASE": String(port + 10), "GATEWAY_PORT": String(port)])
+        // then each names the port, who wanted it and the variable
+        #expect(service?.contains("port \(port) (messaging) is already in use") == true, "\(service ?? "")")
+        #expect(service?.contains("SERVICE_PORT_BASE") == true)
+        #expect(gateway?.contains("port \(port) (the gateway) is already in use") == true, "\(gateway ?? "")")
+        #expect(gateway?.contains("GATEWAY_PORT") == true)
+    }
+
+    @Test func runAnswersABadSettingWithExitStatusOne() async {
+        #expect(await LocalStack.run(environment: ["GATEWAY_PORT": "none", "DATA_DIR": data]) == 1)
+    }
+}
