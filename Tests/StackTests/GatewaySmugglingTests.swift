@@ -32,11 +32,13 @@ import Testing
     }
 
     static let attacks: [Attack] = [
-        Attack(name: "TRACE with a body", bytes: { path, _, smuggled in
-            "TRACE \(path) HTTP/1.1\r\nHost: g\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
+        Attack(name: "TRACE with a body", bytes: { path, token, smuggled in
+            "TRACE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
         }, outcome: .refused(405, "method_not_allowed")),
-        Attack(name: "TRACE chunked", bytes: { path, _, smuggled in
-            "TRACE \(path) HTTP/1.1\r\nHost: g\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked(smuggled)
+        Attack(name: "TRACE chunked", bytes: { path, token, smuggled in
+            "TRACE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + chunked(smuggled)
         }, outcome: .refused(405, "method_not_allowed")),
         Attack(name: "CONNECT", bytes: { _, _, smuggled in
             "CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n\(smuggled)"
