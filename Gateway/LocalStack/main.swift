@@ -26,8 +26,13 @@ func reader(port: Int) -> ConfigReader {
     return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
 }
 
+let identity = try IdentityConfiguration(reader: reader(port: ServiceName.identity.defaultPort))
+var gateway = try GatewayConfiguration(reader: reader(port: 8080))
+// The service credential the services generated (or were given): `/metrics` on the gateway answers it.
+gateway.internalToken = gateway.internalToken ?? identity.settings.internalToken
+
 let services: [any Service] = [
-    try await buildIdentityApplication(IdentityConfiguration(reader: reader(port: ServiceName.identity.defaultPort))),
+    try await buildIdentityApplication(identity),
     try await buildSocialApplication(SocialConfiguration(reader: reader(port: ServiceName.social.defaultPort))),
     try await buildHouseholdApplication(
         HouseholdConfiguration(reader: reader(port: ServiceName.household.defaultPort))),
@@ -37,7 +42,7 @@ let services: [any Service] = [
         MessagingConfiguration(reader: reader(port: ServiceName.messaging.defaultPort))),
     try await buildHabitsApplication(HabitsConfiguration(reader: reader(port: ServiceName.habits.defaultPort))),
     try await buildGeoApplication(GeoConfiguration(reader: reader(port: ServiceName.geo.defaultPort))),
-    GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
+    GatewayServer(configuration: gateway),
 ]
 
 let logger = Logger(label: "platform.local-stack")
