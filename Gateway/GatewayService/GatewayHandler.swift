@@ -132,6 +132,11 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // Where this request ends, and so where the next one starts, is not certain: close after answering.
             return refuse(head, error, requestID, start, closeConnection: true)
         }
+        var head = head
+        if framing.upgrade {
+            // NIO's decoder reads nothing more after an upgrade request: answer it, then close.
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        }
         switch core.router.decide(uri: head.uri) {
         case .local(let endpoint):
             answerLocally(endpoint, head: head, requestID: requestID, start: start)
@@ -160,7 +165,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             generation += 1
             exchange = Exchange(
                 id: generation, service: service, upstream: upstream, requestID: requestID, startedAt: start,
-                method: head.method, keepAlive: head.isKeepAlive && !framing.upgrade, version: head.version,
+                method: head.method, keepAlive: head.isKeepAlive, version: head.version,
                 pending: [.head(forwarded)], replay: [.head(forwarded)])
             guard requiresToken else { return connect() }
             authorize(head)
