@@ -4,9 +4,10 @@ import TestSupport
 import Testing
 
 /// Request smuggling through the gateway (issue 16 item 1), tried as an attacker would: exact bytes on a
-/// raw connection, each attack hiding a second request in what the gateway reads as a body. After each,
-/// another client on the same gateway (so the same upstream pools) asks 200 times who it is and must get
-/// its own answer, and what the services recorded shows no smuggled request ever reached one.
+/// raw connection, each attack hiding a second request in what the gateway reads as a body, sent to four
+/// targets (the recorder and identity, each with a complete smuggled request and one declaring more body than
+/// follows). After each attack another client on the same gateway (so the same upstream pools) asks 200 times
+/// who it is and must get its own answer, and what the services recorded shows no smuggled request reached one.
 @Suite(.serialized) struct GatewaySmugglingTests {
     /// What the gateway must do with an attack.
     enum Outcome: Sendable {
@@ -152,12 +153,12 @@ import Testing
                 (IdentityPaths.me, Self.smuggledProfileChange(token)),
                 (IdentityPaths.login, Self.smuggledProfileChange(token, declaredLength: 400)),
             ]
+            // when
             for (path, smuggled) in targets {
-                // when
                 try await Self.send(attack, path: path, token: token, smuggled: smuggled, in: world)
-                // then
-                try await Self.victimGetsOwnAnswers(world, count: 200, label: "\(attack.name) on \(path)")
             }
+            // then
+            try await Self.victimGetsOwnAnswers(world, count: 200, label: attack.name)
             let attacker = try await world.stack.gateway.get(IdentityPaths.me, token: token)
             #expect(attacker.object["displayName"] as? String != "Smuggled", "the smuggled PATCH never ran")
             let recorded = world.recorder.requests
