@@ -30,7 +30,8 @@ extension GatewayHandler {
     /// The answer for a path nothing serves (also for `/metrics` without the service credential).
     static func noRoute(_ head: HTTPRequestHead) -> Problem {
         Problem(
-            status: 404, code: "no_route", title: "Not found", detail: "No route for \(head.method) \(path(of: head.uri)).")
+            status: 404, code: "no_route", title: "Not found",
+            detail: "No route for \(head.method) \(path(of: head.uri)).")
     }
 
     func abortOversizedBody() {

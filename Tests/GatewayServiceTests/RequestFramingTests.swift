@@ -82,9 +82,11 @@ import Testing
 @Suite struct GatewayConfigurationTests {
     @Test func theServiceCredentialIsReadFromInternalToken() throws {
         let set = try GatewayConfiguration(
-            reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: ["INTERNAL_TOKEN": "s3cret"])))
+            reader: ConfigReader(
+                provider: EnvironmentVariablesProvider(environmentVariables: ["INTERNAL_TOKEN": "s3cret"])))
         #expect(set.internalToken == "s3cret")
-        let unset = try GatewayConfiguration(reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: [:])))
+        let unset = try GatewayConfiguration(
+            reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: [:])))
         #expect(unset.internalToken == nil)
     }
 }

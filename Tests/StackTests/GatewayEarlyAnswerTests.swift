@@ -108,7 +108,8 @@ import Testing
                 var bytes = RawHTTPConnection.request(
                     "POST", path, token: alice.accessToken, body: [UInt8](repeating: 0x61, count: size))
                 if chunked {
-                    let head = "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(alice.accessToken)\r\n"
+                    let head =
+                        "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(alice.accessToken)\r\n"
                         + "Transfer-Encoding: chunked\r\n\r\n\(String(size, radix: 16))\r\n"
                     bytes = Array(head.utf8) + [UInt8](repeating: 0x61, count: size) + Array("\r\n0\r\n\r\n".utf8)
                 }

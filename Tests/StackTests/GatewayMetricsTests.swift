@@ -33,9 +33,10 @@ import Testing
 
     @Test func withoutAConfiguredCredentialMetricsAreClosed() async throws {
         try await withTestStack(configureGateway: { $0.internalToken = nil }) { stack in
-            for headers in [[], [("Authorization", "Bearer ")], [("X-Internal-Token", "")],
-                [("X-Internal-Token", stack.internalToken)]]
-            {
+            for headers in [
+                [], [("Authorization", "Bearer ")], [("X-Internal-Token", "")],
+                [("X-Internal-Token", stack.internalToken)],
+            ] {
                 let refused = try await stack.gateway.get("/metrics", headers: headers)
                 #expect(refused.status == 404, "\(headers)")
                 #expect(refused.problem?.code == "no_route")

@@ -33,77 +33,113 @@ import Testing
     }
 
     static let attacks: [Attack] = [
-        Attack(name: "TRACE with a body", bytes: { path, token, smuggled in
-            "TRACE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\n"
-                + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
-        }, outcome: .refused(405, "method_not_allowed")),
-        Attack(name: "TRACE chunked", bytes: { path, token, smuggled in
-            "TRACE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + chunked(smuggled)
-        }, outcome: .refused(405, "method_not_allowed")),
-        Attack(name: "CONNECT", bytes: { _, _, smuggled in
-            "CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n\(smuggled)"
-        }, outcome: .refused(405, nil)),  // NIO sends no body in answer to a CONNECT
-        Attack(name: "GET with Transfer-Encoding: Chunked", bytes: { path, token, smuggled in
-            "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: Chunked\r\n\r\n"
-                + chunked(smuggled)
-        }, outcome: .forwarded),
-        Attack(name: "DELETE with Transfer-Encoding: Chunked", bytes: { path, token, smuggled in
-            "DELETE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: CHUNKED\r\n\r\n"
-                + chunked(smuggled)
-        }, outcome: .forwarded),
-        Attack(name: "GET with Transfer-Encoding: gzip, chunked", bytes: { path, token, smuggled in
-            "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
-                + chunked(smuggled)
-        }, outcome: .refused(400, "unsupported_transfer_encoding")),
-        Attack(name: "DELETE with Transfer-Encoding: gzip, chunked", bytes: { path, token, smuggled in
-            "DELETE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n"
-                + chunked(smuggled)
-        }, outcome: .refused(400, "unsupported_transfer_encoding")),
-        Attack(name: "two Transfer-Encoding: chunked", bytes: { path, token, smuggled in
-            "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: chunked\r\n"
-                + "Transfer-Encoding: chunked\r\n\r\n" + chunked(smuggled)
-        }, outcome: .refused(400, nil)),  // llhttp refuses it first
-        Attack(name: "Transfer-Encoding: identity", bytes: { path, token, smuggled in
-            "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: identity\r\n\r\n"
-                + smuggled
-        }, outcome: .refused(400, nil)),
-        Attack(name: "Content-Length and Transfer-Encoding", bytes: { path, token, smuggled in
-            "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nContent-Length: 4\r\n"
-                + "Transfer-Encoding: chunked\r\n\r\n" + chunked(smuggled)
-        }, outcome: .refused(400, nil)),
-        Attack(name: "two Content-Lengths", bytes: { path, token, smuggled in
-            "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nContent-Length: 0\r\n"
-                + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
-        }, outcome: .refused(400, nil)),
-        Attack(name: "obs-fold hiding Transfer-Encoding", bytes: { path, token, smuggled in
-            "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nX-Padding: a\r\n"
-                + " Transfer-Encoding: chunked\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
-        }, outcome: .refused(400, nil)),
-        Attack(name: "obs-fold in Transfer-Encoding", bytes: { path, token, smuggled in
-            "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: gzip,\r\n"
-                + " chunked\r\n\r\n" + chunked(smuggled)
-        }, outcome: .refused(400, nil)),
-        Attack(name: "bare LF", bytes: { path, token, smuggled in
-            "GET \(path) HTTP/1.1\nHost: g\nAuthorization: Bearer \(token)\nContent-Length: \(smuggled.utf8.count)\n\n"
-                + smuggled
-        }, outcome: .refused(400, nil)),
-        Attack(name: "a body on HEAD", bytes: { path, token, smuggled in
-            "HEAD \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\n"
-                + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
-        }, outcome: .forwarded),
-        Attack(name: "a body on GET", bytes: { path, token, smuggled in
-            "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\n"
-                + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
-        }, outcome: .forwarded),
-        Attack(name: "a body on DELETE", bytes: { path, token, smuggled in
-            "DELETE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\n"
-                + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
-        }, outcome: .forwarded),
-        Attack(name: "an upgrade request", bytes: { path, token, smuggled in
-            "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nConnection: Upgrade\r\n"
-                + "Upgrade: websocket\r\n\r\n\(smuggled)"
-        }, outcome: .forwardedThenClosed),
+        Attack(
+            name: "TRACE with a body",
+            bytes: { path, token, smuggled in
+                "TRACE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\n"
+                    + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
+            }, outcome: .refused(405, "method_not_allowed")),
+        Attack(
+            name: "TRACE chunked",
+            bytes: { path, token, smuggled in
+                "TRACE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + chunked(smuggled)
+            }, outcome: .refused(405, "method_not_allowed")),
+        Attack(
+            name: "CONNECT",
+            bytes: { _, _, smuggled in
+                "CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n\(smuggled)"
+            }, outcome: .refused(405, nil)),  // NIO sends no body in answer to a CONNECT
+        Attack(
+            name: "GET with Transfer-Encoding: Chunked",
+            bytes: { path, token, smuggled in
+                "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: Chunked\r\n\r\n"
+                    + chunked(smuggled)
+            }, outcome: .forwarded),
+        Attack(
+            name: "DELETE with Transfer-Encoding: Chunked",
+            bytes: { path, token, smuggled in
+                "DELETE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: CHUNKED\r\n\r\n"
+                    + chunked(smuggled)
+            }, outcome: .forwarded),
+        Attack(
+            name: "GET with Transfer-Encoding: gzip, chunked",
+            bytes: { path, token, smuggled in
+                "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
+                    + chunked(smuggled)
+            }, outcome: .refused(400, "unsupported_transfer_encoding")),
+        Attack(
+            name: "DELETE with Transfer-Encoding: gzip, chunked",
+            bytes: { path, token, smuggled in
+                "DELETE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n"
+                    + chunked(smuggled)
+            }, outcome: .refused(400, "unsupported_transfer_encoding")),
+        Attack(
+            name: "two Transfer-Encoding: chunked",
+            bytes: { path, token, smuggled in
+                "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: chunked\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n" + chunked(smuggled)
+            }, outcome: .refused(400, nil)),  // llhttp refuses it first
+        Attack(
+            name: "Transfer-Encoding: identity",
+            bytes: { path, token, smuggled in
+                "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: identity\r\n\r\n"
+                    + smuggled
+            }, outcome: .refused(400, nil)),
+        Attack(
+            name: "Content-Length and Transfer-Encoding",
+            bytes: { path, token, smuggled in
+                "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nContent-Length: 4\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n" + chunked(smuggled)
+            }, outcome: .refused(400, nil)),
+        Attack(
+            name: "two Content-Lengths",
+            bytes: { path, token, smuggled in
+                "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nContent-Length: 0\r\n"
+                    + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
+            }, outcome: .refused(400, nil)),
+        Attack(
+            name: "obs-fold hiding Transfer-Encoding",
+            bytes: { path, token, smuggled in
+                "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nX-Padding: a\r\n"
+                    + " Transfer-Encoding: chunked\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
+            }, outcome: .refused(400, nil)),
+        Attack(
+            name: "obs-fold in Transfer-Encoding",
+            bytes: { path, token, smuggled in
+                "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: gzip,\r\n"
+                    + " chunked\r\n\r\n" + chunked(smuggled)
+            }, outcome: .refused(400, nil)),
+        Attack(
+            name: "bare LF",
+            bytes: { path, token, smuggled in
+                "GET \(path) HTTP/1.1\nHost: g\nAuthorization: Bearer \(token)\nContent-Length: \(smuggled.utf8.count)\n\n"
+                    + smuggled
+            }, outcome: .refused(400, nil)),
+        Attack(
+            name: "a body on HEAD",
+            bytes: { path, token, smuggled in
+                "HEAD \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\n"
+                    + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
+            }, outcome: .forwarded),
+        Attack(
+            name: "a body on GET",
+            bytes: { path, token, smuggled in
+                "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\n"
+                    + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
+            }, outcome: .forwarded),
+        Attack(
+            name: "a body on DELETE",
+            bytes: { path, token, smuggled in
+                "DELETE \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\n"
+                    + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
+            }, outcome: .forwarded),
+        Attack(
+            name: "an upgrade request",
+            bytes: { path, token, smuggled in
+                "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nConnection: Upgrade\r\n"
+                    + "Upgrade: websocket\r\n\r\n\(smuggled)"
+            }, outcome: .forwardedThenClosed),
     ]
 
     /// A stack with identity, and a recording service under `/v1/echo` that logs every request it parses.
@@ -162,8 +198,11 @@ import Testing
             let attacker = try await world.stack.gateway.get(IdentityPaths.me, token: token)
             #expect(attacker.object["displayName"] as? String != "Smuggled", "the smuggled PATCH never ran")
             let recorded = world.recorder.requests
-            #expect(!recorded.contains { $0.uri.contains("smuggled") }, "\(recorded.filter { $0.uri.contains("smuggled") })")
-            #expect(recorded.allSatisfy { ["/v1/echo/attack", "/v1/echo/attack-check", "/v1/echo/me"].contains($0.uri) })
+            #expect(
+                !recorded.contains { $0.uri.contains("smuggled") }, "\(recorded.filter { $0.uri.contains("smuggled") })"
+            )
+            #expect(
+                recorded.allSatisfy { ["/v1/echo/attack", "/v1/echo/attack-check", "/v1/echo/me"].contains($0.uri) })
             #expect(
                 recorded.filter { $0.uri == "/v1/echo/me" }.allSatisfy {
                     $0.authorization == "Bearer \(world.victim.accessToken)"

@@ -90,7 +90,8 @@ public final class MisbehavingUpstream: Sendable {
             switch unwrapInboundIn(data) {
             case .head(let head):
                 let recorded = Recorded(
-                    method: head.method.rawValue, uri: head.uri, authorization: head.headers.first(name: "authorization"),
+                    method: head.method.rawValue, uri: head.uri,
+                    authorization: head.headers.first(name: "authorization"),
                     connection: connection)
                 upstream.value?.state.withLock { $0.requests.append(recorded) }
                 current = recorded
@@ -124,7 +125,9 @@ public final class MisbehavingUpstream: Sendable {
 
         func answer(_ context: ChannelHandlerContext, status: Int, json: [String: any Sendable], closing: Bool) {
             let body = ByteBuffer(bytes: (try? JSONSerialization.data(withJSONObject: json)) ?? Data())
-            var headers: HTTPHeaders = ["content-type": "application/json", "content-length": String(body.readableBytes)]
+            var headers: HTTPHeaders = [
+                "content-type": "application/json", "content-length": String(body.readableBytes),
+            ]
             if closing { headers.add(name: "connection", value: "close") }
             let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)

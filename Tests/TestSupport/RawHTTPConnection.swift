@@ -60,8 +60,9 @@ public actor RawHTTPConnection {
         return RawHTTPConnection(channel: channel, continuation: continuation, events: stream.makeAsyncIterator())
     }
 
-    private init(channel: any Channel, continuation: AsyncStream<Event>.Continuation, events: AsyncStream<Event>.Iterator)
-    {
+    private init(
+        channel: any Channel, continuation: AsyncStream<Event>.Continuation, events: AsyncStream<Event>.Iterator
+    ) {
         self.channel = channel
         self.continuation = continuation
         self.events = events
