@@ -70,6 +70,7 @@ import Testing
     @Test(arguments: [
         ("content-length", true), ("Transfer-Encoding", true), ("X-INTERNAL-TOKEN", true), ("te", true),
         ("Connection", true), ("x-forwarded-for", true), ("X-Request-Id", true), ("expect", true),
+        (PlatformHeaders.internalToken, true), (PlatformHeaders.forwardedFor, true), (PlatformHeaders.requestID, true),
         ("Authorization", false), ("content-type", false), ("tE1", false), ("contentxlength", false),
         ("content_length", false), ("Host", false),
     ])
