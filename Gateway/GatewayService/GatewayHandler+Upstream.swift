@@ -64,8 +64,9 @@ extension GatewayHandler: UpstreamDelegate {
         guard let exchange else { return }
         exchange.headTimeout?.cancel()
         let status = head.status.code
-        // Without Content-Length or chunked framing a response runs until the connection closes.
-        var framed = exchange.method == .HEAD || status < 200 || status == 204 || status == 304
+        // Without Content-Length or chunked framing a response runs until the connection closes; after a 101
+        // NIO's decoder reads nothing more, so that connection is never pooled either.
+        var framed = exchange.method == .HEAD || (status < 200 && status != 101) || status == 204 || status == 304
         var headers = HTTPHeaders()
         headers.reserveCapacity(head.headers.count + 2)
         for (name, value) in head.headers {
