@@ -218,7 +218,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayServiceTests",
-            dependencies: ["GatewayService", "PlatformKit"],
+            dependencies: ["GatewayService", "PlatformKit", configuration, nioHTTP1],
             path: "Tests/GatewayServiceTests",
             swiftSettings: swiftSettings
         ),

@@ -16,9 +16,7 @@ extension GatewayHandler {
 
     /// Ends the current exchange with a problem, if no response byte has gone out yet.
     func failExchange(_ problem: Problem) {
-        guard let exchange else { return }
-        exchange.headTimeout?.cancel()
-        self.exchange = nil
+        guard let exchange = takeExchange() else { return }
         exchange.channel.map(detach)
         discardingRequest = !exchange.requestComplete
         guard !exchange.responseStarted else {
@@ -27,6 +25,13 @@ extension GatewayHandler {
         }
         respond(problem, requestID: exchange.requestID, version: exchange.version, keepAlive: exchange.keepAlive)
         core.metrics.record(target: exchange.service.rawValue, status: problem.statusCode, since: exchange.startedAt)
+    }
+
+    /// The answer for a path nothing serves (also for `/metrics` without the service credential).
+    static func noRoute(_ head: HTTPRequestHead) -> Problem {
+        Problem(
+            status: 404, code: "no_route", title: "Not found",
+            detail: "No route for \(head.method) \(path(of: head.uri)).")
     }
 
     func abortOversizedBody() {
@@ -67,6 +72,10 @@ extension GatewayHandler {
     func answerLocally(
         _ endpoint: GatewayRouter.LocalEndpoint, head: HTTPRequestHead, requestID: String, start: NIODeadline
     ) {
+        if endpoint == .metrics && !MetricsAccess.allows(head.headers, token: core.configuration.internalToken) {
+            // Answered as for any unknown path, so the endpoint's existence is not revealed.
+            return refuse(head, Self.noRoute(head), requestID, start)
+        }
         discardingRequest = true
         let json = HTTPHeaders([("content-type", "application/json"), ("x-request-id", requestID)])
         switch endpoint {

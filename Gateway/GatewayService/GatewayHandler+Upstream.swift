@@ -5,27 +5,42 @@ import PlatformKit
 
 /// The forwarded request's headers, and the service's side of an exchange.
 extension GatewayHandler {
-    /// The request as the service sees it: hop-by-hop and spoofable headers dropped, our own added.
-    func forwardedHead(_ head: HTTPRequestHead, requestID: String) -> HTTPRequestHead {
+    /// The request as the service sees it: hop-by-hop, framing and spoofable headers dropped, our own added.
+    /// The gateway frames the body itself (the encoder's automatic framing is off, see ``UpstreamPool``):
+    /// `content-length` for a body of known length, `chunked` that the encoder writes, nothing without a body.
+    func forwardedHead(_ head: HTTPRequestHead, framing: RequestFraming.Body, requestID: String) -> HTTPRequestHead {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(head.headers.count + 2)
-        for (name, value) in head.headers where !Self.droppedRequestHeaders.contains(name.lowercased()) {
+        headers.reserveCapacity(head.headers.count + 3)
+        for (name, value) in head.headers where !Self.isDroppedRequestHeader(name) {
             headers.add(name: name, value: value)
+        }
+        switch framing {
+        case .none: break
+        case .length(let length): headers.add(name: "content-length", value: String(length))
+        case .chunked: headers.add(name: "transfer-encoding", value: "chunked")
         }
         headers.add(name: PlatformHeaders.requestID, value: requestID)
         headers.add(name: PlatformHeaders.forwardedFor, value: clientAddress)
         return HTTPRequestHead(version: .http1_1, method: head.method, uri: head.uri, headers: headers)
     }
 
-    /// Request headers that stop here: hop-by-hop ones, the platform's own (a client could spoof them), and
-    /// `expect` (the gateway reads the body itself; a service's interim 100 must not reach the client).
-    static let droppedRequestHeaders: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade", "expect",
-        PlatformHeaders.internalToken.lowercased(), PlatformHeaders.forwardedFor.lowercased(),
-        PlatformHeaders.requestID.lowercased(),
-    ]
-
-    static let droppedResponseHeaders: Set<String> = ["connection", "keep-alive", "x-request-id"]
+    /// Request headers that stop here: hop-by-hop ones, the client's framing (the gateway writes its own),
+    /// the platform's own (a client could spoof them), and `expect` (the gateway reads the body itself; a
+    /// service's interim 100 must not reach the client). Compared without allocating, by length first.
+    static func isDroppedRequestHeader(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 2: HeaderName.matches(name, "te")
+        case 6: HeaderName.matches(name, "expect")
+        case 7: HeaderName.matches(name, "trailer") || HeaderName.matches(name, "upgrade")
+        case 10: HeaderName.matches(name, "connection") || HeaderName.matches(name, "keep-alive")
+        case 12: HeaderName.matches(name, "x-request-id")
+        case 14: HeaderName.matches(name, "content-length")
+        case 15: HeaderName.matches(name, "x-forwarded-for")
+        case 16: HeaderName.matches(name, "x-internal-token") || HeaderName.matches(name, "proxy-connection")
+        case 17: HeaderName.matches(name, "transfer-encoding")
+        default: false
+        }
+    }
 
     /// The client's request id when it is short and plain, else a new one.
     static func requestID(from headers: HTTPHeaders) -> String {
@@ -46,20 +61,32 @@ extension GatewayHandler {
 
 extension GatewayHandler: UpstreamDelegate {
     func upstreamResponseHead(_ head: HTTPResponseHead) {
-        guard var exchange else { return }
+        guard let exchange else { return }
         exchange.headTimeout?.cancel()
-        exchange.headTimeout = nil
-        exchange.replay = nil
-        exchange.responseStarted = true
-        exchange.responseStatus = Int(head.status.code)
+        let status = head.status.code
+        // Without Content-Length or chunked framing a response runs until the connection closes; after a 101
+        // NIO's decoder reads nothing more, so that connection is never pooled either.
+        var framed = exchange.method == .HEAD || (status < 200 && status != 101) || status == 204 || status == 304
         var headers = HTTPHeaders()
         headers.reserveCapacity(head.headers.count + 2)
-        for (name, value) in head.headers where !Self.droppedResponseHeaders.contains(name.lowercased()) {
+        for (name, value) in head.headers {
+            switch name.utf8.count {
+            case 10 where HeaderName.matches(name, "connection") || HeaderName.matches(name, "keep-alive"): continue
+            case 12 where HeaderName.matches(name, "x-request-id"): continue
+            case 14 where HeaderName.matches(name, "content-length"): framed = true
+            case 17 where HeaderName.matches(name, "transfer-encoding"):
+                framed = framed || HeaderName.matches(RequestFraming.trimmed(value), "chunked")
+            default: break
+            }
             headers.add(name: name, value: value)
         }
         headers.add(name: PlatformHeaders.requestID, value: exchange.requestID)
         if !exchange.keepAlive { headers.add(name: "connection", value: "close") }
-        self.exchange = exchange
+        self.exchange?.headTimeout = nil
+        self.exchange?.replay = nil
+        self.exchange?.responseStarted = true
+        self.exchange?.responseStatus = Int(status)
+        self.exchange?.responseFramed = framed
         context.write(
             wrapOutboundOut(.head(HTTPResponseHead(version: exchange.version, status: head.status, headers: headers))),
             promise: nil)
@@ -75,16 +102,20 @@ extension GatewayHandler: UpstreamDelegate {
     }
 
     func upstreamResponseEnd() {
-        guard let exchange, let channel = exchange.channel else { return }
-        self.exchange = nil
+        guard exchange?.channel != nil, let exchange = takeExchange(), let channel = exchange.channel else { return }
         core.metrics.record(
             target: exchange.service.rawValue, status: exchange.responseStatus, since: exchange.startedAt)
         let upstreamClosing =
             (try? channel.pipeline.syncOperations.handler(type: UpstreamHandler.self))?.closeAfterResponse ?? true
-        if exchange.requestComplete && !upstreamClosing {
+        // Pooled again only after answering one complete request, with a response that ended by its own
+        // framing and keeps the connection; anything else may leave bytes of this exchange on the wire.
+        if exchange.requestComplete && !exchange.bodyDropped && exchange.responseFramed && !upstreamClosing {
+            if exchange.upstreamReadsPaused {
+                try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+            }
             pool.release(channel, to: exchange.upstream)
         } else {
-            // The service answered before the body ended (e.g. it refused it): the connection is mid-request.
+            // E.g. the service answered before the body ended (it refused it): the connection is mid-request.
             detach(channel)
             discardingRequest = !exchange.requestComplete
         }
@@ -92,14 +123,13 @@ extension GatewayHandler: UpstreamDelegate {
     }
 
     func upstreamFailed(_ error: any Error) {
-        guard var exchange else { return }
+        guard let exchange else { return }
         exchange.headTimeout?.cancel()
         // A pooled connection the service had already closed: replay the request once on a new one.
         if exchange.reused, !exchange.responseStarted, exchange.requestComplete, let replay = exchange.replay {
-            exchange.channel = nil
-            exchange.reused = false
-            exchange.pending = replay
-            self.exchange = exchange
+            self.exchange?.channel = nil
+            self.exchange?.reused = false
+            self.exchange?.pending = replay
             return connect()
         }
         failExchange(
@@ -110,6 +140,7 @@ extension GatewayHandler: UpstreamDelegate {
 
     func upstreamWritabilityChanged(isWritable: Bool) {
         // The service reads the body slowly: stop reading it from the client until it catches up.
+        clientReadsPaused = !isWritable
         try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: isWritable)
     }
 

@@ -22,6 +22,9 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// True after answering a request ourselves, until its `.end` arrives: its body parts are dropped.
     var discardingRequest = false
 
+    /// True while the service reads the body slowly and reading from the client is paused.
+    var clientReadsPaused = false
+
     /// One request on its way through the gateway.
     struct Exchange {
         let id: Int
@@ -29,6 +32,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let upstream: GatewayConfiguration.Upstream
         let requestID: String
         let startedAt: NIODeadline
+        let method: HTTPMethod
         let keepAlive: Bool
         let version: HTTPVersion
         /// Parts not yet written upstream (while the token is checked or the connection opens).
@@ -38,10 +42,16 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var replay: [HTTPClientRequestPart]?
         var bodyBytes = 0
         var requestComplete = false
+        /// Some of the body was not forwarded because the service had already answered.
+        var bodyDropped = false
         var channel: (any Channel)?
         var reused = false
         var responseStarted = false
         var responseStatus = 0
+        /// The response's end is known from its own framing (not read until the connection closes).
+        var responseFramed = false
+        /// True while the client reads slowly and reading from the service is paused.
+        var upstreamReadsPaused = false
         var headTimeout: Scheduled<Void>?
         static let retryLimit = 64 << 10
     }
@@ -63,25 +73,28 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             receive(head)
         case .body(let body):
-            guard !discardingRequest, var exchange else { return }
-            exchange.bodyBytes += body.readableBytes
-            guard exchange.bodyBytes <= core.configuration.maximumBodyBytes else {
-                self.exchange = exchange
-                abortOversizedBody()
+            guard !discardingRequest, exchange != nil else { return }
+            exchange?.bodyBytes += body.readableBytes
+            guard exchange?.bodyBytes ?? 0 <= core.configuration.maximumBodyBytes else { return abortOversizedBody() }
+            // A service that has answered wants no more of the body; its connection is closed after the answer.
+            guard exchange?.responseStarted == false else {
+                exchange?.bodyDropped = true
                 return
             }
-            send(.body(.byteBuffer(body)), in: &exchange)
-            self.exchange = exchange
+            send(.body(.byteBuffer(body)))
         case .end:
             if discardingRequest {
                 discardingRequest = false
                 return
             }
-            guard var exchange else { return }
-            exchange.requestComplete = true
-            send(.end(nil), in: &exchange)
-            exchange.channel?.flush()
-            self.exchange = exchange
+            guard exchange != nil else { return }
+            exchange?.requestComplete = true
+            guard exchange?.responseStarted == false else {
+                exchange?.bodyDropped = true
+                return
+            }
+            send(.end(nil))
+            exchange?.channel?.flush()
         }
     }
 
@@ -93,17 +106,15 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         // The client reads slowly: stop reading the service's response until it catches up.
         if let channel = exchange?.channel {
-            try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: context.channel.isWritable)
+            let writable = context.channel.isWritable
+            exchange?.upstreamReadsPaused = !writable
+            try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: writable)
         }
         context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let exchange {
-            exchange.headTimeout?.cancel()
-            exchange.channel.map(detach)
-            self.exchange = nil
-        }
+        takeExchange()?.channel.map(detach)
         context.fireChannelInactive()
     }
 
@@ -114,12 +125,23 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func receive(_ head: HTTPRequestHead) {
         let start = NIODeadline.now()
         let requestID = Self.requestID(from: head.headers)
+        let framing: RequestFraming
+        do {
+            framing = try RequestFraming(head)
+        } catch {
+            // Where this request ends, and so where the next one starts, is not certain: close after answering.
+            return refuse(head, error, requestID, start, closeConnection: true)
+        }
+        var head = head
+        if framing.upgrade {
+            // NIO's decoder reads nothing more after an upgrade request: answer it, then close.
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        }
         switch core.router.decide(uri: head.uri) {
         case .local(let endpoint):
             answerLocally(endpoint, head: head, requestID: requestID, start: start)
         case .notFound:
-            let detail = "No route for \(head.method) \(Self.path(of: head.uri))."
-            refuse(head, Problem(status: 404, code: "no_route", title: "Not found", detail: detail), requestID, start)
+            refuse(head, Self.noRoute(head), requestID, start)
         case .malformed:
             refuse(
                 head, Problem.badRequest("invalid_path", "The path has dot segments or encoded separators."), requestID,
@@ -128,9 +150,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if let limit = core.rateLimiter.acquire(clientAddress) {
                 return refuse(head, Problem.tooManyRequests(retryAfter: limit), requestID, start)
             }
-            if let length = head.headers.first(name: "content-length").flatMap(Int.init),
-                length > core.configuration.maximumBodyBytes
-            {
+            if case .length(let length) = framing.body, length > core.configuration.maximumBodyBytes {
                 // Read and drop a body up to a few times the limit, so a client still sending it gets to
                 // read the 413 and may reuse the connection; a larger one is not worth reading.
                 let drain = length <= 4 * core.configuration.maximumBodyBytes
@@ -141,12 +161,12 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             guard let upstream = core.configuration.upstreams[service] else {
                 return refuse(head, Problem.serviceUnavailable(service.rawValue), requestID, start)
             }
-            let forwarded = forwardedHead(head, requestID: requestID)
+            let forwarded = forwardedHead(head, framing: framing.body, requestID: requestID)
             generation += 1
             exchange = Exchange(
                 id: generation, service: service, upstream: upstream, requestID: requestID, startedAt: start,
-                keepAlive: head.isKeepAlive, version: head.version, pending: [.head(forwarded)],
-                replay: [.head(forwarded)])
+                method: head.method, keepAlive: head.isKeepAlive, version: head.version,
+                pending: [.head(forwarded)], replay: [.head(forwarded)])
             guard requiresToken else { return connect() }
             authorize(head)
         }
@@ -198,23 +218,23 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func attach(_ channel: any Channel, reused: Bool) {
-        guard var exchange else { return }
+        guard let exchange else { return }
         guard let upstreamHandler = try? channel.pipeline.syncOperations.handler(type: UpstreamHandler.self) else {
             channel.close(promise: nil)
             return failExchange(Problem.serviceUnavailable(exchange.service.rawValue))
         }
         upstreamHandler.delegate = self
-        exchange.channel = channel
-        exchange.reused = reused
-        for part in exchange.pending { channel.write(part, promise: nil) }
-        exchange.pending.removeAll()
-        channel.flush()
         let this = NIOLoopBound(self, eventLoop: context.eventLoop)
         let id = exchange.id
-        exchange.headTimeout = context.eventLoop.scheduleTask(in: core.configuration.responseHeadTimeout) {
+        self.exchange?.channel = channel
+        self.exchange?.reused = reused
+        self.exchange?.pending = []
+        self.exchange?.headTimeout = context.eventLoop.scheduleTask(in: core.configuration.responseHeadTimeout) {
             this.value.responseHeadTimedOut(id)
         }
-        self.exchange = exchange
+        // The exchange is up to date before writing: a failing write reports to it at once.
+        for part in exchange.pending { channel.write(part, promise: nil) }
+        channel.flush()
     }
 
     /// Closes an upstream connection that is mid-exchange, after telling it to stop reporting to us.
@@ -223,16 +243,35 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         channel.close(promise: nil)
     }
 
-    func send(_ part: HTTPClientRequestPart, in exchange: inout Exchange) {
-        if var replay = exchange.replay {
-            replay.append(part)
-            exchange.replay = exchange.bodyBytes <= Exchange.retryLimit ? replay : nil
+    /// Writes a request part upstream, or holds it until the connection is there; keeps a copy for a retry
+    /// while the body is small. Mutates `exchange` in place, so its arrays are never copied.
+    func send(_ part: HTTPClientRequestPart) {
+        if exchange?.replay != nil {
+            if exchange?.bodyBytes ?? 0 <= Exchange.retryLimit {
+                exchange?.replay?.append(part)
+            } else {
+                exchange?.replay = nil
+            }
         }
-        if let channel = exchange.channel {
+        if let channel = exchange?.channel {
             channel.write(part, promise: nil)
         } else {
-            exchange.pending.append(part)
+            exchange?.pending.append(part)
         }
+    }
+
+    /// Ends the current exchange: cancels its timer and lets the client's reads resume if the service's
+    /// back-pressure paused them (otherwise a connection whose exchange ended early would never read again).
+    @discardableResult
+    func takeExchange() -> Exchange? {
+        guard let exchange else { return nil }
+        self.exchange = nil
+        exchange.headTimeout?.cancel()
+        if clientReadsPaused {
+            clientReadsPaused = false
+            try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+        }
+        return exchange
     }
 
     /// The peer's address, read once per connection (formatting it costs more than the lookup).

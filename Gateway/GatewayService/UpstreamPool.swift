@@ -31,7 +31,11 @@ final class UpstreamPool: @unchecked Sendable {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    // The gateway writes the framing headers itself (`forwardedHead`); NIO's automatic framing
+                    // decides by method and would write a GET's or TRACE's body unframed (issue 16 item 1).
+                    var encoder = HTTPRequestEncoder.Configuration()
+                    encoder.automaticallySetFramingHeaders = false
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers(encoderConfiguration: encoder)
                     try channel.pipeline.syncOperations.addHandler(UpstreamHandler())
                 }
             }
@@ -95,6 +99,11 @@ final class UpstreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     private(set) var closeAfterResponse = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard delegate != nil else {
+            // An idle (or abandoned) connection that speaks is out of step with its requests: never reuse it.
+            context.close(promise: nil)
+            return
+        }
         switch unwrapInboundIn(data) {
         case .head(let head):
             closeAfterResponse = !head.isKeepAlive

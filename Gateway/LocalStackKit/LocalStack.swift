@@ -70,8 +70,12 @@ public enum LocalStack {
             }
             return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
         }
+        let identity = try IdentityConfiguration(reader: reader(port: settings.port(of: .identity)))
+        var gateway = try GatewayConfiguration(reader: reader(port: settings.gatewayPort))
+        // The service credential the services generated (or were given): the gateway's `/metrics` answers it.
+        gateway.internalToken = gateway.internalToken ?? identity.settings.internalToken
         return [
-            try await buildIdentityApplication(IdentityConfiguration(reader: reader(port: settings.port(of: .identity)))),
+            try await buildIdentityApplication(identity),
             try await buildSocialApplication(SocialConfiguration(reader: reader(port: settings.port(of: .social)))),
             try await buildHouseholdApplication(
                 HouseholdConfiguration(reader: reader(port: settings.port(of: .household)))),
@@ -81,7 +85,7 @@ public enum LocalStack {
                 MessagingConfiguration(reader: reader(port: settings.port(of: .messaging)))),
             try await buildHabitsApplication(HabitsConfiguration(reader: reader(port: settings.port(of: .habits)))),
             try await buildGeoApplication(GeoConfiguration(reader: reader(port: settings.port(of: .geo)))),
-            GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: settings.gatewayPort))),
+            GatewayServer(configuration: gateway),
         ]
     }
 

@@ -56,17 +56,9 @@ public struct InternalCredentialMiddleware<Context: RequestContext>: RouterMiddl
         async throws -> Response
     {
         let presented = Array((request.headers[internalTokenField] ?? "").utf8)
-        guard !expected.isEmpty, constantTimeEquals(presented, expected) else {
+        guard !expected.isEmpty, ConstantTime.equals(presented, expected) else {
             throw Problem.forbidden("internal_only", "This route is for platform services only.")
         }
         return try await next(request, context)
     }
-}
-
-/// Compares two byte strings in time that depends only on their lengths.
-func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    var difference: UInt8 = 0
-    for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-    return difference == 0
 }

@@ -118,7 +118,8 @@ import Testing
             #expect(try await stack.gateway.get("/health/live").status == 200)
             #expect(try await stack.gateway.get("/health/ready").status == 200)
             _ = try await stack.register("alice")
-            let metrics = try await stack.gateway.get("/metrics")
+            let metrics = try await stack.gateway.get(
+                "/metrics", headers: [("Authorization", "Bearer \(stack.internalToken)")])
             #expect(metrics.text.contains(#"gateway_responses_total{service="identity",code="2xx"} 1"#))
             let document = try await stack.gateway.get("/openapi.json")
             let paths = try #require(document.object["paths"] as? [String: Any])

@@ -99,8 +99,8 @@ public final class TestStack: Sendable {
         }
         let gatewayPort = try await launch("gateway", into: &groups) { onListening in
             var configuration = GatewayConfiguration(
-                port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, clock: clock.wallClock,
-                onListening: onListening)
+                port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, internalToken: internalToken,
+                clock: clock.wallClock, onListening: onListening)
             configureGateway(&configuration)
             return GatewayServer(configuration: configuration)
         }

@@ -1,0 +1,10 @@
+/// Comparisons of secrets whose time does not reveal where they differ.
+public enum ConstantTime {
+    /// Whether two byte strings are equal, in time that depends only on their lengths.
+    public static func equals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+}

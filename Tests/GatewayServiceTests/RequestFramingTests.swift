@@ -1,0 +1,93 @@
+import Configuration
+import NIOHTTP1
+import PlatformKit
+import Testing
+
+@testable import GatewayService
+
+/// How the gateway reads a client's body framing, and what it refuses (issue 16 item 1).
+@Suite struct RequestFramingTests {
+    func head(_ method: HTTPMethod = .POST, _ headers: [(String, String)]) -> HTTPRequestHead {
+        HTTPRequestHead(version: .http1_1, method: method, uri: "/v1/x", headers: HTTPHeaders(headers))
+    }
+
+    @Test(arguments: [
+        ([("Content-Length", "12")], RequestFraming.Body.length(12)),
+        ([("content-length", " 7 ")], .length(7)),
+        ([("Content-Length", "0")], .none),
+        ([], .none),
+        ([("Transfer-Encoding", "chunked")], .chunked),
+        ([("transfer-encoding", "Chunked")], .chunked),
+        ([("TRANSFER-ENCODING", " CHUNKED\t")], .chunked),
+    ])
+    func accepted(headers: [(String, String)], body: RequestFraming.Body) throws {
+        #expect(try RequestFraming(head(.POST, headers)).body == body)
+        #expect(try RequestFraming(head(.GET, headers)).body == body, "a GET's body is framed like any other")
+    }
+
+    @Test(arguments: [
+        ([("Transfer-Encoding", "gzip, chunked")], "unsupported_transfer_encoding"),
+        ([("Transfer-Encoding", "chunked, gzip")], "unsupported_transfer_encoding"),
+        ([("Transfer-Encoding", "identity")], "unsupported_transfer_encoding"),
+        ([("Transfer-Encoding", "chunked"), ("Transfer-Encoding", "chunked")], "unsupported_transfer_encoding"),
+        ([("Transfer-Encoding", "xchunked")], "unsupported_transfer_encoding"),
+        ([("Transfer-Encoding", "")], "unsupported_transfer_encoding"),
+        ([("Content-Length", "5"), ("Transfer-Encoding", "chunked")], "conflicting_framing"),
+        ([("Content-Length", "5"), ("Content-Length", "5")], "invalid_content_length"),
+        ([("Content-Length", "5, 5")], "invalid_content_length"),
+        ([("Content-Length", "-1")], "invalid_content_length"),
+        ([("Content-Length", "+5")], "invalid_content_length"),
+        ([("Content-Length", "")], "invalid_content_length"),
+        ([("Content-Length", "9223372036854775808")], "invalid_content_length"),
+        ([("Content-Length", "0x10")], "invalid_content_length"),
+    ])
+    func refused(headers: [(String, String)], code: String) {
+        do {
+            _ = try RequestFraming(head(.POST, headers))
+            Issue.record("\(headers) was accepted")
+        } catch {
+            #expect(error.code == code)
+            #expect(error.statusCode == 400)
+        }
+    }
+
+    @Test(arguments: [HTTPMethod.TRACE, .CONNECT])
+    func traceAndConnectAreRefused(method: HTTPMethod) {
+        do {
+            _ = try RequestFraming(head(method, []))
+            Issue.record("\(method) was accepted")
+        } catch {
+            #expect(error.statusCode == 405)
+            #expect(error.code == "method_not_allowed")
+        }
+    }
+
+    @Test func anUpgradeRequestIsMarked() throws {
+        #expect(try RequestFraming(head(.GET, [("Connection", "Upgrade"), ("Upgrade", "websocket")])).upgrade)
+        #expect(try !RequestFraming(head(.GET, [("Connection", "keep-alive")])).upgrade)
+    }
+
+    @Test(arguments: [
+        ("content-length", true), ("Transfer-Encoding", true), ("X-INTERNAL-TOKEN", true), ("te", true),
+        ("Connection", true), ("x-forwarded-for", true), ("X-Request-Id", true), ("expect", true),
+        (PlatformHeaders.internalToken, true), (PlatformHeaders.forwardedFor, true), (PlatformHeaders.requestID, true),
+        ("Authorization", false), ("content-type", false), ("tE1", false), ("contentxlength", false),
+        ("content_length", false), ("Host", false),
+    ])
+    func droppedRequestHeaders(name: String, dropped: Bool) {
+        #expect(GatewayHandler.isDroppedRequestHeader(name) == dropped)
+    }
+}
+
+/// The gateway's configuration from the environment.
+@Suite struct GatewayConfigurationTests {
+    @Test func theServiceCredentialIsReadFromInternalToken() throws {
+        let set = try GatewayConfiguration(
+            reader: ConfigReader(
+                provider: EnvironmentVariablesProvider(environmentVariables: ["INTERNAL_TOKEN": "s3cret"])))
+        #expect(set.internalToken == "s3cret")
+        let unset = try GatewayConfiguration(
+            reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: [:])))
+        #expect(unset.internalToken == nil)
+    }
+}
