@@ -47,7 +47,8 @@ public struct GatewayServer: Service {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
+                    try channel.pipeline.syncOperations.addHandler(ProtocolErrorHandler())
                     try channel.pipeline.syncOperations.addHandler(
                         GatewayHandler(core: core, pool: pools.pool(for: channel.eventLoop)))
                 }

@@ -79,43 +79,43 @@ import Testing
             bytes: { path, token, smuggled in
                 "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: chunked\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n" + chunked(smuggled)
-            }, outcome: .refused(400, nil)),  // llhttp refuses it first
+            }, outcome: .refused(400, "malformed_request")),  // llhttp refuses it first
         Attack(
             name: "Transfer-Encoding: identity",
             bytes: { path, token, smuggled in
                 "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: identity\r\n\r\n"
                     + smuggled
-            }, outcome: .refused(400, nil)),
+            }, outcome: .refused(400, "unsupported_transfer_encoding")),
         Attack(
             name: "Content-Length and Transfer-Encoding",
             bytes: { path, token, smuggled in
                 "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nContent-Length: 4\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n" + chunked(smuggled)
-            }, outcome: .refused(400, nil)),
+            }, outcome: .refused(400, "malformed_request")),
         Attack(
             name: "two Content-Lengths",
             bytes: { path, token, smuggled in
                 "POST \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nContent-Length: 0\r\n"
                     + "Content-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
-            }, outcome: .refused(400, nil)),
+            }, outcome: .refused(400, "malformed_request")),
         Attack(
             name: "obs-fold hiding Transfer-Encoding",
             bytes: { path, token, smuggled in
                 "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nX-Padding: a\r\n"
                     + " Transfer-Encoding: chunked\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
-            }, outcome: .refused(400, nil)),
+            }, outcome: .refused(400, "malformed_request")),
         Attack(
             name: "obs-fold in Transfer-Encoding",
             bytes: { path, token, smuggled in
                 "GET \(path) HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer \(token)\r\nTransfer-Encoding: gzip,\r\n"
                     + " chunked\r\n\r\n" + chunked(smuggled)
-            }, outcome: .refused(400, nil)),
+            }, outcome: .refused(400, "malformed_request")),
         Attack(
             name: "bare LF",
             bytes: { path, token, smuggled in
                 "GET \(path) HTTP/1.1\nHost: g\nAuthorization: Bearer \(token)\nContent-Length: \(smuggled.utf8.count)\n\n"
                     + smuggled
-            }, outcome: .refused(400, nil)),
+            }, outcome: .refused(400, "malformed_request")),
         Attack(
             name: "a body on HEAD",
             bytes: { path, token, smuggled in
