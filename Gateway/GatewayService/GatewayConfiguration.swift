@@ -13,6 +13,7 @@ import PlatformKit
 /// | `MAX_BODY_BYTES` | largest request body accepted | 10 MiB |
 /// | `RATE_LIMIT_PER_MINUTE` | requests per client address per minute | 6000 |
 /// | `LOG_LEVEL` | swift-log level | info |
+/// | `INTERNAL_TOKEN` | the service credential, for identity's ended-session feed | unset: no feed |
 public struct GatewayConfiguration: Sendable {
     public var host: String
     public var port: Int
@@ -31,6 +32,9 @@ public struct GatewayConfiguration: Sendable {
     /// How long to wait for an upstream's response head before answering 504.
     public var responseHeadTimeout: TimeAmount
     public var logLevel: Logger.Level
+    /// The service credential for `/internal/...` calls (identity's ended sessions); without it ended
+    /// sessions are refused only when their access tokens expire.
+    public var internalToken: String?
     public var clock: WallClock
     /// Called with the bound port once the gateway listens.
     public var onListening: (@Sendable (Int) async -> Void)?
@@ -62,7 +66,7 @@ public struct GatewayConfiguration: Sendable {
         routes: [RouteTable.Entry] = RouteTable.entries, publicPaths: Set<String> = RouteTable.publicPaths,
         maximumBodyBytes: Int = 10 << 20, requestsPerMinute: Int = 6000, connectTimeout: TimeAmount = .seconds(1),
         responseHeadTimeout: TimeAmount = .seconds(30), logLevel: Logger.Level = .info, clock: WallClock = .system,
-        onListening: (@Sendable (Int) async -> Void)? = nil
+        onListening: (@Sendable (Int) async -> Void)? = nil, internalToken: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -76,6 +80,7 @@ public struct GatewayConfiguration: Sendable {
         self.logLevel = logLevel
         self.clock = clock
         self.onListening = onListening
+        self.internalToken = internalToken
     }
 
     /// Reads the configuration from the environment (see the table above).
@@ -93,7 +98,8 @@ public struct GatewayConfiguration: Sendable {
             host: reader.string(forKey: "host", default: "127.0.0.1"), port: reader.int(forKey: "port", default: 8080),
             upstreams: upstreams, maximumBodyBytes: reader.int(forKey: "max.body.bytes", default: 10 << 20),
             requestsPerMinute: reader.int(forKey: "rate.limit.per.minute", default: 6000),
-            logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info)
+            logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info,
+            internalToken: reader.string(forKey: "internal.token", isSecret: true))
     }
 }
 

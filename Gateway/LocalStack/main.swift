@@ -26,6 +26,12 @@ func reader(port: Int) -> ConfigReader {
     return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
 }
 
+// The gateway reads identity's ended sessions with the services' credential (generated in development).
+var gatewayConfiguration = try GatewayConfiguration(reader: reader(port: 8080))
+gatewayConfiguration.internalToken =
+    try gatewayConfiguration.internalToken
+    ?? ServiceSettings(service: .identity, reader: reader(port: ServiceName.identity.defaultPort)).internalToken
+
 let services: [any Service] = [
     try await buildIdentityApplication(IdentityConfiguration(reader: reader(port: ServiceName.identity.defaultPort))),
     try await buildSocialApplication(SocialConfiguration(reader: reader(port: ServiceName.social.defaultPort))),
@@ -37,7 +43,7 @@ let services: [any Service] = [
         MessagingConfiguration(reader: reader(port: ServiceName.messaging.defaultPort))),
     try await buildHabitsApplication(HabitsConfiguration(reader: reader(port: ServiceName.habits.defaultPort))),
     try await buildGeoApplication(GeoConfiguration(reader: reader(port: ServiceName.geo.defaultPort))),
-    GatewayServer(configuration: try GatewayConfiguration(reader: reader(port: 8080))),
+    GatewayServer(configuration: gatewayConfiguration),
 ]
 
 let logger = Logger(label: "platform.local-stack")
