@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PlatformKit
 import Testing
@@ -101,5 +102,35 @@ import Testing
                 == nil)
         #expect(try await database.user(id: "u1")?.passwordHash == "new")
         #expect(try await database.activeSessions(userID: "u1").isEmpty)
+    }
+}
+
+@Suite struct PasswordNULTests {
+    /// bcrypt would hash only "a" (issue 16, item 7).
+    @Test func aNULByteIsRefusedNamingTheField() {
+        #expect(throws: Problem.self) {
+            try PasswordPolicy.check("a\u{0}bcdefghijk", username: nil, email: nil)
+        }
+        do {
+            try PasswordPolicy.check("correct horse\u{0} battery", username: nil, email: nil, field: "newPassword")
+            Issue.record("accepted a NUL byte")
+        } catch let problem as Problem {
+            #expect(problem.status == 400)
+            #expect(problem.code == "invalid_new_password")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
+
+@Suite struct RefreshTokenChainTests {
+    @Test func successorsAreDeterministicPerKeyAndUnguessableWithoutIt() {
+        let key = Curve25519.Signing.PrivateKey()
+        let chain = RefreshTokenChain(signingKey: key)
+        #expect(chain.successors(of: "t0") == RefreshTokenChain(signingKey: key).successors(of: "t0"))
+        #expect(chain.successors(of: "t0").first == chain.successor(of: "t0"))
+        #expect(chain.successors(of: "t0")[1] == chain.successor(of: chain.successor(of: "t0")))
+        #expect(Set(chain.successors(of: "t0")).count == RefreshTokenChain.depth)
+        #expect(RefreshTokenChain(signingKey: Curve25519.Signing.PrivateKey()).successor(of: "t0") != chain.successor(of: "t0"))
     }
 }
