@@ -22,9 +22,10 @@ final class GatewayCore: Sendable {
         self.configuration = configuration
         self.router = GatewayRouter(routes: configuration.routes, publicPaths: configuration.publicPaths)
         let identity = configuration.upstreams[.identity]?.url ?? "http://127.0.0.1:\(ServiceName.identity.defaultPort)"
-        self.verifier = AccessTokenVerifier.remote(
+        let verifier = AccessTokenVerifier.remote(
             jwksURL: identity + IdentityPaths.jwks, httpClient: httpClient, clock: configuration.clock)
-        self.revocationFeed = configuration.internalToken.map { [verifier] token in
+        self.verifier = verifier
+        self.revocationFeed = configuration.internalToken.map { token in
             SessionRevocationFeed(
                 identityURL: identity, token: token, verifier: verifier, httpClient: httpClient, logger: logger)
         }

@@ -52,7 +52,8 @@ public enum ServiceApplication {
         router: Router<ServiceRequestContext>, settings: ServiceSettings, services: [any Service] = [],
         verifier: AccessTokenVerifier? = nil
     ) -> some ApplicationProtocol {
-        let services = services + (verifier.map { [SessionRevocationService(verifier: $0, settings: settings)] } ?? [])
+        var services = services
+        if let verifier { services.append(SessionRevocationService(verifier: verifier, settings: settings)) }
         var logger = Logger(label: "platform.\(settings.service.rawValue)")
         logger.logLevel = settings.logLevel
         let onListening = settings.onListening

@@ -115,7 +115,7 @@ import Testing
             try PasswordPolicy.check("correct horse\u{0} battery", username: nil, email: nil, field: "newPassword")
             Issue.record("accepted a NUL byte")
         } catch let problem as Problem {
-            #expect(problem.status == 400)
+            #expect(problem.statusCode == 400)
             #expect(problem.code == "invalid_new_password")
         } catch {
             Issue.record("unexpected \(error)")

@@ -22,13 +22,13 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         ?? FolderMailTransport(directory: URL(fileURLWithPath: configuration.mailFolder))
     let outbox = OutboxDelivery(database: database, transport: mailTransport, clock: clock, logger: logger)
     let hasher = PasswordHasher(cost: UInt8(configuration.bcryptCost))
+    let reportedSessions: any EndedSessionSink =
+        configuration.endedSessionSink
+        ?? configuration.notificationsURL.map { url in
+            NotificationsEndedSessionSink(baseURL: { url }, token: settings.internalToken, logger: logger)
+        } ?? LoggedEndedSessionSink(logger: logger)
     let bell = RevocationBell()
-    let endedSessions = RevocationPublishingSink(
-        verifier: verifier, bell: bell, clock: clock,
-        next: configuration.endedSessionSink
-            ?? configuration.notificationsURL.map { url in
-                NotificationsEndedSessionSink(baseURL: { url }, token: settings.internalToken, logger: logger)
-            } ?? LoggedEndedSessionSink(logger: logger))
+    let endedSessions = RevocationPublishingSink(verifier: verifier, bell: bell, clock: clock, next: reportedSessions)
     let sessions = SessionIssuer(
         database: database, signer: signer, clock: clock, endedSessions: endedSessions,
         chain: RefreshTokenChain(signingKey: configuration.signingKey))

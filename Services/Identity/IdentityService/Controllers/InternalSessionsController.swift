@@ -22,15 +22,15 @@ struct InternalSessionsController {
     /// Without `after`: every revocation still in force. With it: those after that sequence, waiting up to
     /// `wait` seconds for the next one when there are none yet.
     @Sendable func revocations(_ request: Request, context: ServiceRequestContext) async throws
-        -> SessionRevocationPage
+        -> Response
     {
-        let after = try request.uri.queryParameters.get("after").map { text in
+        let after = try request.uri.queryParameters.get("after").map { text -> Int64 in
             guard let value = Int64(text), value >= 0 else {
                 throw Problem.invalidField("after", "must be a sequence number, 0 or more.")
             }
             return value
         }
-        let wait = try request.uri.queryParameters.get("wait").map { text in
+        let wait = try request.uri.queryParameters.get("wait").map { text -> Int in
             guard let value = Int(text), (0...Self.maximumWait).contains(value) else {
                 throw Problem.invalidField("wait", "must be 0 to \(Self.maximumWait) seconds.")
             }
@@ -38,13 +38,12 @@ struct InternalSessionsController {
         } ?? 0
         let generation = bell.generation
         let page = try await database.revocations(after: after, now: clock.now, limit: Self.pageSize)
-        guard after != nil, page.items.isEmpty, wait > 0 else { return page }
+        guard after != nil, page.items.isEmpty, wait > 0 else { return try PlatformJSON.encoder.encodeResponse(page) }
         // Graceful shutdown ends the wait at once rather than holding the server open for a whole poll.
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await bell.wait(after: generation, timeout: .seconds(wait))
         }
-        return try await database.revocations(after: after, now: clock.now, limit: Self.pageSize)
+        return try PlatformJSON.encoder.encodeResponse(
+            try await database.revocations(after: after, now: clock.now, limit: Self.pageSize))
     }
 }
-
-extension SessionRevocationPage: ResponseEncodable {}
