@@ -47,7 +47,8 @@ public struct SessionRevocationFeed: Sendable {
             } catch {
                 if Task.isCancelled { return }
                 failures += 1
-                if failures == 1 || failures.isMultiple(of: 60) {
+                // Not the first failure: services starting together with identity miss it for a moment.
+                if failures == 3 || failures.isMultiple(of: 60) {
                     logger.warning(
                         "session revocation feed failing; ended sessions may be accepted until it recovers",
                         metadata: ["attempts": "\(failures)", "error": "\(error)"])
@@ -64,7 +65,9 @@ public struct SessionRevocationFeed: Sendable {
         request.headers.add(name: "Accept", value: "application/json")
         let response = try await httpClient.execute(request, timeout: .seconds(Int64(wait) + 10))
         let body = try await response.body.collect(upTo: 16 << 20)
-        guard response.status == .ok else { throw SessionRevocationFeedError.unexpectedStatus(Int(response.status.code)) }
+        guard response.status == .ok else {
+            throw SessionRevocationFeedError.unexpectedStatus(Int(response.status.code))
+        }
         return try Self.decoder.decode(SessionRevocationPage.self, from: Data(body.readableBytesView))
     }
 

@@ -131,6 +131,8 @@ import Testing
         #expect(chain.successors(of: "t0").first == chain.successor(of: "t0"))
         #expect(chain.successors(of: "t0")[1] == chain.successor(of: chain.successor(of: "t0")))
         #expect(Set(chain.successors(of: "t0")).count == RefreshTokenChain.depth)
-        #expect(RefreshTokenChain(signingKey: Curve25519.Signing.PrivateKey()).successor(of: "t0") != chain.successor(of: "t0"))
+        #expect(
+            RefreshTokenChain(signingKey: Curve25519.Signing.PrivateKey()).successor(of: "t0")
+                != chain.successor(of: "t0"))
     }
 }

@@ -41,7 +41,8 @@ import Testing
     @Test func aTokenNeverSeenOfAnEndedSessionIsRefusedAfterItsSignatureCheck() async throws {
         let (keys, token) = try await keysAndToken()
         let verifier = AccessTokenVerifier.local(keys: keys, clock: clock.wallClock)
-        verifier.endSessions([SessionRevocation(sequence: 7, sessionId: "s1", until: clock.now.addingTimeInterval(900))])
+        verifier.endSessions([SessionRevocation(sequence: 7, sessionId: "s1", until: clock.now.addingTimeInterval(900))]
+        )
         await #expect(throws: Self.ended) { try await verifier.verify(token: token) }
         #expect(verifier.cachedUser(token: token) == nil)
         // other sessions are not affected

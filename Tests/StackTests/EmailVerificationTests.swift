@@ -67,7 +67,9 @@ import Testing
             _ = await stack.smtp.nextMessage()
             #expect(try await stack.gateway.post(IdentityPaths.resendVerification).status == 401)
             for _ in 0..<3 {
-                #expect(try await stack.gateway.post(IdentityPaths.resendVerification, token: alice.accessToken).status == 202)
+                #expect(
+                    try await stack.gateway.post(IdentityPaths.resendVerification, token: alice.accessToken).status
+                        == 202)
             }
             let limited = try await stack.gateway.post(IdentityPaths.resendVerification, token: alice.accessToken)
             #expect(limited.status == 429)
@@ -115,7 +117,8 @@ import Testing
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
             let bob = try await stack.register("bob")
-            let token = try await stack.oidc.idToken(subject: "g-alice", email: "alice.other@gmail.com", now: stack.clock.now)
+            let token = try await stack.oidc.idToken(
+                subject: "g-alice", email: "alice.other@gmail.com", now: stack.clock.now)
             let body = ["provider": "google", "idToken": token]
             // when alice links her Google account (the ID token is the proof; the addresses may differ)
             let linked = try await stack.gateway.post(IdentityPaths.identities, token: alice.accessToken, json: body)
@@ -128,11 +131,19 @@ import Testing
             let stolen = try await stack.gateway.post(IdentityPaths.identities, token: bob.accessToken, json: body)
             #expect(stolen.status == 409)
             #expect(stolen.problem?.code == "identity_linked_elsewhere")
-            #expect((try await stack.gateway.get(IdentityPaths.identities, token: bob.accessToken).object["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                (try await stack.gateway.get(IdentityPaths.identities, token: bob.accessToken).object["items"] as? [Any])?
+                    .isEmpty == true)
             // bob cannot unlink alice's; alice can (she has a password)
-            #expect(try await stack.gateway.delete(IdentityPaths.identities + "/google", token: bob.accessToken).status == 404)
-            #expect(try await stack.gateway.delete(IdentityPaths.identities + "/google", token: alice.accessToken).status == 204)
-            #expect(try await stack.gateway.delete(IdentityPaths.identities + "/myspace", token: alice.accessToken).status == 400)
+            #expect(
+                try await stack.gateway.delete(IdentityPaths.identities + "/google", token: bob.accessToken).status
+                    == 404)
+            #expect(
+                try await stack.gateway.delete(IdentityPaths.identities + "/google", token: alice.accessToken).status
+                    == 204)
+            #expect(
+                try await stack.gateway.delete(IdentityPaths.identities + "/myspace", token: alice.accessToken).status
+                    == 400)
             // an account made through Google has no other way in
             let newcomer = try await google(stack, subject: "g-new", email: "new@gmail.com")
             let access = try #require(newcomer.object["accessToken"] as? String)
@@ -160,7 +171,10 @@ import Testing
             #expect(first.status == 200 && racer.status == 200)
             let next = try #require(first.object["refreshToken"] as? String)
             #expect(racer.object["refreshToken"] as? String == next)
-            #expect(try await stack.gateway.get(IdentityPaths.me, token: try #require(racer.object["accessToken"] as? String)).status == 200)
+            #expect(
+                try await stack.gateway.get(
+                    IdentityPaths.me, token: try #require(racer.object["accessToken"] as? String)
+                ).status == 200)
             // the chain moves on once; the racer, late again within the window, joins it where it is
             let second = try await refresh(stack, next)
             let secondRacer = try await refresh(stack, next)

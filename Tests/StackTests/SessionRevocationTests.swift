@@ -119,7 +119,8 @@ import Testing
     @Test func aReusedRefreshTokenEndsTheSessionsAccessTokens() async throws {
         try await withTestStack(services: Self.social) { stack in
             let alice = try await stack.register("alice")
-            let rotated = try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])
+            let rotated = try await stack.gateway.post(
+                IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])
             let access = try #require(rotated.object["accessToken"] as? String)
             try await expectAccepted(stack, access)
             stack.clock.advance(by: 30)
@@ -154,8 +155,9 @@ import Testing
             #expect(try await identity.get(path).status == 403)
             #expect(try await identity.get(path, token: alice.accessToken).status == 403)
             let credential = [(PlatformHeaders.internalToken, stack.internalToken)]
-            for query in ["?after=-1", "?after=x", "?after=99999999999999999999", "?after=0&wait=26", "?after=0&wait=-1"]
-            {
+            for query in [
+                "?after=-1", "?after=x", "?after=99999999999999999999", "?after=0&wait=26", "?after=0&wait=-1",
+            ] {
                 let response = try await identity.get(path + query, headers: credential)
                 #expect(response.status == 400, "\(query)")
             }

@@ -17,6 +17,8 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
     let database = try IdentityDatabase(settings.database)
     let signer = await TokenSigner(privateKey: configuration.signingKey, keyID: configuration.signingKeyID)
     let verifier = AccessTokenVerifier.local(keys: signer.keys, clock: clock)
+    // Identity learns its own ended sessions directly; after a restart, from its table.
+    verifier.endSessions(try await database.revocations(after: nil, now: clock.now, limit: 0).items)
     let mailTransport: any MailTransport =
         configuration.smtp.map { SMTPTransport(settings: $0) }
         ?? FolderMailTransport(directory: URL(fileURLWithPath: configuration.mailFolder))

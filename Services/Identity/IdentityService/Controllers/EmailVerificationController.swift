@@ -25,7 +25,8 @@ struct EmailVerificationController {
     @Sendable func verify(_ request: Request, context: ServiceRequestContext) async throws -> MyProfile {
         let input = try await request.decode(as: VerifyRequest.self, context: context)
         let invalid = Problem.badRequest(
-            "invalid_verification_token", "token: the verification link is invalid, used or expired; ask for a new one.")
+            "invalid_verification_token", "token: the verification link is invalid, used or expired; ask for a new one."
+        )
         guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
         guard let user = try await database.verifyEmail(tokenHash: OpaqueToken.hash(input.token), now: clock.now)
         else { throw invalid }

@@ -30,12 +30,13 @@ struct InternalSessionsController {
             }
             return value
         }
-        let wait = try request.uri.queryParameters.get("wait").map { text -> Int in
-            guard let value = Int(text), (0...Self.maximumWait).contains(value) else {
-                throw Problem.invalidField("wait", "must be 0 to \(Self.maximumWait) seconds.")
-            }
-            return value
-        } ?? 0
+        let wait =
+            try request.uri.queryParameters.get("wait").map { text -> Int in
+                guard let value = Int(text), (0...Self.maximumWait).contains(value) else {
+                    throw Problem.invalidField("wait", "must be 0 to \(Self.maximumWait) seconds.")
+                }
+                return value
+            } ?? 0
         let generation = bell.generation
         let page = try await database.revocations(after: after, now: clock.now, limit: Self.pageSize)
         guard after != nil, page.items.isEmpty, wait > 0 else { return try PlatformJSON.encoder.encodeResponse(page) }
