@@ -297,6 +297,15 @@ struct IdentityDatabase: Sendable {
         }
     }
 
+    /// The hashes of the session's refresh tokens not yet rotated (one, unless the chain forked).
+    func liveRefreshTokenHashes(sessionID: String) async throws -> [String] {
+        try await writer.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT token_hash FROM refresh_tokens WHERE session_id = ? AND rotated_at IS NULL",
+                arguments: [sessionID])
+        }
+    }
+
     /// Revokes one of the user's sessions; `false` if the user has no such active session.
     func revokeSession(id: String, userID: String, reason: String, now: Date) async throws -> Bool {
         try await writer.write { db in
