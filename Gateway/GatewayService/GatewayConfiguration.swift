@@ -13,7 +13,7 @@ import PlatformKit
 /// | `MAX_BODY_BYTES` | largest request body accepted | 10 MiB |
 /// | `RATE_LIMIT_PER_MINUTE` | requests per client address per minute | 6000 |
 /// | `LOG_LEVEL` | swift-log level | info |
-/// | `INTERNAL_TOKEN` | the service credential; `/metrics` answers only to it | unset: `/metrics` is closed |
+/// | `INTERNAL_TOKEN` | the service credential: identity's ended-session feed, and the only caller `/metrics` answers | unset: no feed, `/metrics` closed |
 public struct GatewayConfiguration: Sendable {
     public var host: String
     public var port: Int
@@ -32,7 +32,8 @@ public struct GatewayConfiguration: Sendable {
     /// How long to wait for an upstream's response head before answering 504.
     public var responseHeadTimeout: TimeAmount
     public var logLevel: Logger.Level
-    /// The service credential (`INTERNAL_TOKEN`): the only caller `/metrics` answers; `nil` closes it.
+    /// The service credential (`INTERNAL_TOKEN`): for identity's ended-session feed, and the only caller
+    /// `/metrics` answers. Without it ended sessions are refused only when their tokens expire, and `/metrics` is closed.
     public var internalToken: String?
     public var clock: WallClock
     /// Called with the bound port once the gateway listens.

@@ -11,6 +11,8 @@ final class GatewayCore: Sendable {
     let configuration: GatewayConfiguration
     let router: GatewayRouter
     let verifier: AccessTokenVerifier
+    /// Identity's ended sessions into ``verifier``; `nil` without a service credential.
+    let revocationFeed: SessionRevocationFeed?
     let rateLimiter: RateLimiter
     let metrics: GatewayMetrics
     let openAPI: OpenAPIMerger
@@ -20,8 +22,13 @@ final class GatewayCore: Sendable {
         self.configuration = configuration
         self.router = GatewayRouter(routes: configuration.routes, publicPaths: configuration.publicPaths)
         let identity = configuration.upstreams[.identity]?.url ?? "http://127.0.0.1:\(ServiceName.identity.defaultPort)"
-        self.verifier = AccessTokenVerifier.remote(
+        let verifier = AccessTokenVerifier.remote(
             jwksURL: identity + IdentityPaths.jwks, httpClient: httpClient, clock: configuration.clock)
+        self.verifier = verifier
+        self.revocationFeed = configuration.internalToken.map { token in
+            SessionRevocationFeed(
+                identityURL: identity, token: token, verifier: verifier, httpClient: httpClient, logger: logger)
+        }
         self.rateLimiter = RateLimiter(
             capacity: configuration.requestsPerMinute, period: 60, clock: configuration.clock)
         self.metrics = GatewayMetrics()

@@ -57,12 +57,19 @@ public struct GatewayServer: Service {
         let port = serverChannel.localAddress?.port ?? configuration.port
         logger.info("gateway listening", metadata: ["address": "\(configuration.host):\(port)"])
         await configuration.onListening?(port)
-        // On shutdown stop accepting, let each connection finish its current response, then return.
-        await withGracefulShutdownHandler {
-            try? await serverChannel.closeFuture.get()
-        } onGracefulShutdown: {
-            let done = serverChannel.eventLoop.makePromise(of: Void.self)
-            quiesce.initiateShutdown(promise: done)
+        if core.revocationFeed == nil {
+            logger.warning("no INTERNAL_TOKEN: ended sessions are refused only when their access tokens expire")
+        }
+        await withDiscardingTaskGroup { group in
+            if let feed = core.revocationFeed { group.addTask { await feed.run() } }
+            // On shutdown stop accepting, let each connection finish its current response, then return.
+            await withGracefulShutdownHandler {
+                try? await serverChannel.closeFuture.get()
+            } onGracefulShutdown: {
+                let done = serverChannel.eventLoop.makePromise(of: Void.self)
+                quiesce.initiateShutdown(promise: done)
+            }
+            group.cancelAll()
         }
     }
 }

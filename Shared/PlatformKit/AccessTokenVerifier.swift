@@ -8,11 +8,21 @@ import Synchronization
 /// An Ed25519 verification costs more than forwarding a request (ARCHITECTURE.md, last section), so the
 /// gateway and every service verify a token once and then answer from this cache; ``cachedUser(bearer:)``
 /// is synchronous so the gateway's event-loop path needs no task hop on a hit.
+///
+/// It also holds the sessions that ended before their access tokens expired (identity publishes them, see
+/// ``SessionRevocationFeed``): a token of such a session is refused with `session_ended`, on a cache hit too.
 public final class AccessTokenVerifier: Sendable {
     private let verifySignature: @Sendable (String) async throws -> AccessTokenClaims
     private let clock: WallClock
     private let capacity: Int
-    private let cache = Mutex<[String: AuthenticatedUser]>([:])
+    /// Verified tokens and ended sessions under one lock, so a hit costs one lock and two lookups.
+    private let state = Mutex(State())
+
+    private struct State {
+        var tokens: [String: AuthenticatedUser] = [:]
+        /// Ended session ids and when their last access token expires (after which they can be forgotten).
+        var endedSessions: [String: Date] = [:]
+    }
 
     /// Creates a verifier that checks signatures with the given function.
     public init(
@@ -39,15 +49,59 @@ public final class AccessTokenVerifier: Sendable {
 
     /// The user of an already verified, unexpired token, without suspending.
     public func cachedUser(token: String) -> AuthenticatedUser? {
-        guard let user = cache.withLock({ $0[token] }) else { return nil }
-        return user.expiresAt > clock.now ? user : nil
+        guard case .valid(let user) = lookup(token) else { return nil }
+        return user
+    }
+
+    private enum Lookup {
+        case valid(AuthenticatedUser)
+        case ended
+        case unknown
+    }
+
+    private func lookup(_ token: String) -> Lookup {
+        let found = state.withLock { state -> (AuthenticatedUser, ended: Bool)? in
+            guard let user = state.tokens[token] else { return nil }
+            return (user, state.endedSessions[user.sessionID] != nil)
+        }
+        guard let found, found.0.expiresAt > clock.now else { return .unknown }
+        return found.ended ? .ended : .valid(found.0)
+    }
+
+    /// Whether the session ended before its access tokens expired.
+    public func sessionEnded(_ sessionID: String) -> Bool {
+        state.withLock { $0.endedSessions[sessionID] != nil }
+    }
+
+    /// Refuses every token of these sessions from now on; `until` is when their last access token expires.
+    public func endSessions(_ sessionIDs: some Sequence<String>, until: Date) {
+        endSessions(sessionIDs.map { SessionRevocation(sequence: 0, sessionId: $0, until: until) })
+    }
+
+    /// Refuses every token of the revoked sessions from now on (entries already past `until` are dropped).
+    public func endSessions(_ revocations: [SessionRevocation]) {
+        let now = clock.now
+        state.withLock { state in
+            for revocation in revocations where revocation.until > now {
+                state.endedSessions[revocation.sessionId] = max(
+                    revocation.until, state.endedSessions[revocation.sessionId] ?? revocation.until)
+            }
+            // Ended sessions are few next to tokens; forgetting the expired ones here keeps the set small.
+            if state.endedSessions.count > 1024 { state.endedSessions = state.endedSessions.filter { $0.value > now } }
+        }
     }
 
     /// Verifies a bearer token (signature, issuer, audience, expiry) and returns who it speaks for.
     ///
     /// Throws a 401 ``Problem`` for every kind of bad token.
     public func verify(token: String) async throws -> AuthenticatedUser {
-        if let user = cachedUser(token: token) { return user }
+        let sessionEnded = Problem.unauthorized("session_ended", "This session has ended; sign in again.")
+        switch lookup(token) {
+        case .valid(let user): return user
+        // Known to be ended: no signature check spent on it.
+        case .ended: throw sessionEnded
+        case .unknown: break
+        }
         let claims: AccessTokenClaims
         do {
             claims = try await verifySignature(token)
@@ -59,7 +113,7 @@ public final class AccessTokenVerifier: Sendable {
         guard user.expiresAt > clock.now else {
             throw Problem.unauthorized("token_expired", "The access token has expired; refresh it.")
         }
-        remember(token, user)
+        guard remember(token, user) else { throw sessionEnded }
         return user
     }
 
@@ -80,14 +134,18 @@ public final class AccessTokenVerifier: Sendable {
         return token.isEmpty ? nil : token
     }
 
-    private func remember(_ token: String, _ user: AuthenticatedUser) {
+    /// Caches a verified token unless its session ended (checked under the same lock as the insert, so a
+    /// revocation arriving during the signature check is not lost); `false` if it ended.
+    private func remember(_ token: String, _ user: AuthenticatedUser) -> Bool {
         let now = clock.now
-        cache.withLock { cache in
-            if cache.count >= capacity {
-                cache = cache.filter { $0.value.expiresAt > now }
-                if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
+        return state.withLock { state in
+            guard state.endedSessions[user.sessionID] == nil else { return false }
+            if state.tokens.count >= capacity {
+                state.tokens = state.tokens.filter { $0.value.expiresAt > now }
+                if state.tokens.count >= capacity { state.tokens.removeAll(keepingCapacity: true) }
             }
-            cache[token] = user
+            state.tokens[token] = user
+            return true
         }
     }
 }

@@ -39,6 +39,12 @@ public enum IdentityPaths {
     public static let changePassword = "/v1/auth/password/change"
     public static let forgotPassword = "/v1/auth/password/forgot"
     public static let resetPassword = "/v1/auth/password/reset"
+    /// Public: `{token}` from the verification mail marks the e-mail address verified.
+    public static let verifyEmail = "/v1/auth/email/verify"
+    /// Signed in: sends the verification mail again (rate limited).
+    public static let resendVerification = "/v1/auth/email/resend"
+    /// Signed in: the Google/Facebook identities linked to the account (`GET`, `POST`, `DELETE /{provider}`).
+    public static let identities = "/v1/users/me/identities"
     public static let users = "/v1/users"
     public static let me = "/v1/users/me"
     /// Internal: profiles of many users at once, for other services.
@@ -47,6 +53,8 @@ public enum IdentityPaths {
     public static let internalUserByUsername = "/internal/users/by-username"
     /// Internal: a user's roles (`PUT {id}/roles`), for operators granting `admin`.
     public static let internalUsers = "/internal/users"
+    /// Internal: ended sessions, `?after=<sequence>&wait=<seconds>` long-polls for the next ones.
+    public static let internalSessionRevocations = "/internal/sessions/revocations"
 }
 
 /// The social graph's paths, public and internal.
@@ -182,6 +190,6 @@ public enum RouteTable {
     /// Paths reachable without an access token (exact match).
     public static let publicPaths: Set<String> = [
         IdentityPaths.register, IdentityPaths.login, IdentityPaths.refresh, IdentityPaths.oidc, IdentityPaths.jwks,
-        IdentityPaths.forgotPassword, IdentityPaths.resetPassword,
+        IdentityPaths.forgotPassword, IdentityPaths.resetPassword, IdentityPaths.verifyEmail,
     ]
 }

@@ -46,10 +46,14 @@ public enum ServiceApplication {
         return router
     }
 
-    /// The application for `router`, listening at the settings' host and port.
+    /// The application for `router`, listening at the settings' host and port; with a `verifier`, it also
+    /// keeps that verifier's ended sessions up to date from identity (``SessionRevocationService``).
     public static func application(
-        router: Router<ServiceRequestContext>, settings: ServiceSettings, services: [any Service] = []
+        router: Router<ServiceRequestContext>, settings: ServiceSettings, services: [any Service] = [],
+        verifier: AccessTokenVerifier? = nil
     ) -> some ApplicationProtocol {
+        var services = services
+        if let verifier { services.append(SessionRevocationService(verifier: verifier, settings: settings)) }
         var logger = Logger(label: "platform.\(settings.service.rawValue)")
         logger.logLevel = settings.logLevel
         let onListening = settings.onListening

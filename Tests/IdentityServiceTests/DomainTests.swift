@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PlatformKit
 import Testing
@@ -55,23 +56,59 @@ import Testing
 
     @Test func rotationReplacesTheTokenAndReuseRevokesTheSession() async throws {
         let database = try await databaseWithSession()
-        guard case .rotated = try await database.rotate(refreshTokenHash: "h1", to: "h2", now: now) else {
+        guard case .rotated = try await database.rotate(refreshTokenHash: "h1", chain: ["h2"], now: now) else {
             Issue.record("expected rotation")
             return
         }
         guard
-            case .reused = try await database.rotate(refreshTokenHash: "h1", to: "h3", now: now.addingTimeInterval(60))
+            case .reused = try await database.rotate(
+                refreshTokenHash: "h1", chain: ["h2"], now: now.addingTimeInterval(60))
         else {
             Issue.record("expected reuse detection")
             return
         }
         guard
-            case .invalid = try await database.rotate(refreshTokenHash: "h2", to: "h4", now: now.addingTimeInterval(61))
+            case .invalid = try await database.rotate(
+                refreshTokenHash: "h2", chain: ["h3"], now: now.addingTimeInterval(61))
         else {
             Issue.record("the session should be revoked")
             return
         }
         #expect(try await database.activeSessions(userID: "u1").isEmpty)
+        // the reuse published the session's end for the revocation feed
+        let page = try await database.revocations(after: 0, now: now.addingTimeInterval(61), limit: 10)
+        #expect(page.items.map(\.sessionId) == ["s1"])
+        #expect(page.last == page.items.last?.sequence)
+    }
+
+    @Test func aReuseWithinTheGraceWindowJoinsTheChainsHeadAndLeavesOneLiveToken() async throws {
+        let database = try await databaseWithSession()
+        guard
+            case .rotated(_, _, let first) = try await database.rotate(
+                refreshTokenHash: "h1", chain: ["h2", "h3"], now: now),
+            case .rotated(_, _, let second) = try await database.rotate(
+                refreshTokenHash: "h2", chain: ["h3", "h4"], now: now.addingTimeInterval(1)),
+            case .rotated(_, _, let racer) = try await database.rotate(
+                refreshTokenHash: "h1", chain: ["h2", "h3"], now: now.addingTimeInterval(2))
+        else {
+            Issue.record("expected three rotations")
+            return
+        }
+        #expect([first, second, racer] == [Int](arrayLiteral: 0, 0, 1))
+        #expect(try await database.liveRefreshTokenHashes(sessionID: "s1") == ["h3"])
+    }
+
+    @Test func endedSessionsAreListedAfterASequenceAndWhileTheirTokensLive() async throws {
+        let database = try await databaseWithSession()
+        #expect(try await database.revokeSessions(userID: "u1", keeping: nil, reason: "logout_all", now: now) == ["s1"])
+        let all = try await database.revocations(after: nil, now: now, limit: 0)
+        #expect(all.items.map(\.sessionId) == ["s1"])
+        #expect(all.items.first?.until == now.addingTimeInterval(15 * 60))
+        #expect(try await database.revocations(after: all.last, now: now, limit: 10).items.isEmpty)
+        // once the session's last access token has expired, a starting reader need not learn it
+        #expect(
+            try await database.revocations(after: nil, now: now.addingTimeInterval(15 * 60 + 1), limit: 0).items.isEmpty
+        )
     }
 
     @Test func duplicateUsernamesAreConflictsWhateverTheCase() async throws {
@@ -101,5 +138,37 @@ import Testing
                 == nil)
         #expect(try await database.user(id: "u1")?.passwordHash == "new")
         #expect(try await database.activeSessions(userID: "u1").isEmpty)
+    }
+}
+
+@Suite struct PasswordNULTests {
+    /// bcrypt would hash only "a" (issue 16, item 7).
+    @Test func aNULByteIsRefusedNamingTheField() {
+        #expect(throws: Problem.self) {
+            try PasswordPolicy.check("a\u{0}bcdefghijk", username: nil, email: nil)
+        }
+        do {
+            try PasswordPolicy.check("correct horse\u{0} battery", username: nil, email: nil, field: "newPassword")
+            Issue.record("accepted a NUL byte")
+        } catch let problem as Problem {
+            #expect(problem.statusCode == 400)
+            #expect(problem.code == "invalid_new_password")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
+
+@Suite struct RefreshTokenChainTests {
+    @Test func successorsAreDeterministicPerKeyAndUnguessableWithoutIt() {
+        let key = Curve25519.Signing.PrivateKey()
+        let chain = RefreshTokenChain(signingKey: key)
+        #expect(chain.successors(of: "t0") == RefreshTokenChain(signingKey: key).successors(of: "t0"))
+        #expect(chain.successors(of: "t0").first == chain.successor(of: "t0"))
+        #expect(chain.successors(of: "t0")[1] == chain.successor(of: chain.successor(of: "t0")))
+        #expect(Set(chain.successors(of: "t0")).count == RefreshTokenChain.depth)
+        #expect(
+            RefreshTokenChain(signingKey: Curve25519.Signing.PrivateKey()).successor(of: "t0")
+                != chain.successor(of: "t0"))
     }
 }

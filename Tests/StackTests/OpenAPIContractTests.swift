@@ -35,6 +35,9 @@ import Testing
         ]) { stack in
             social.url = try #require(stack.serviceURLs[.social])
             let alice = try await stack.register("alice")
+            // Signing out ends a session at once: those probes use another user, so alice's token stays good.
+            let leaving = try await stack.register("leaving")
+            let signOuts: Set<String> = [IdentityPaths.logout, IdentityPaths.logoutAll]
             let document = try await stack.gateway.get("/openapi.json")
             let paths = try #require(document.object["paths"] as? [String: [String: Any]])
             #expect(
@@ -53,7 +56,8 @@ import Testing
                     if ok?["text/event-stream"] != nil { continue }
                     let hasBody = ["post", "put", "patch"].contains(method)
                     let response = try await stack.gateway.send(
-                        .init(rawValue: method.uppercased()), path, token: alice.accessToken,
+                        .init(rawValue: method.uppercased()), path,
+                        token: signOuts.contains(template) ? leaving.accessToken : alice.accessToken,
                         body: hasBody ? Data("{}".utf8) : nil,
                         headers: hasBody ? [("Content-Type", "application/json")] : [])
                     #expect(

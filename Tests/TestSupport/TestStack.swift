@@ -27,6 +27,8 @@ public final class TestStack: Sendable {
     /// Base URLs of the services, for direct calls (internal routes, comparisons).
     public let serviceURLs: [ServiceName: String]
     private let groups: Mutex<[String: (group: ServiceGroup, task: Task<Void, any Error>)]>
+    /// How the stack's gateway was configured, for ``startGateway(_:)``.
+    private let gatewayConfiguration = Mutex<GatewayConfiguration?>(nil)
 
     private init(
         clock: ManualClock, smtp: FakeSMTPServer, oidc: FakeOIDCIssuer, internalToken: String, dataDirectory: URL,
@@ -104,9 +106,28 @@ public final class TestStack: Sendable {
             configureGateway(&configuration)
             return GatewayServer(configuration: configuration)
         }
-        return TestStack(
+        let stack = TestStack(
             clock: clock, smtp: smtp, oidc: oidc, internalToken: internalToken, dataDirectory: dataDirectory,
             gatewayPort: gatewayPort, serviceURLs: urls, groups: groups)
+        stack.gatewayConfiguration.withLock {
+            $0 = GatewayConfiguration(
+                port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, internalToken: internalToken,
+                clock: clock.wallClock)
+        }
+        return stack
+    }
+
+    /// Starts one more gateway in front of the same services (as a second instance, or one started late) and
+    /// returns a client for it; it stops with the stack, or by `stop(name)`.
+    public func startGateway(_ name: String) async throws -> APIClient {
+        guard var configuration = gatewayConfiguration.withLock({ $0 }) else { throw TestStackError.didNotStart(name) }
+        var groups = [String: (group: ServiceGroup, task: Task<Void, any Error>)]()
+        let port = try await Self.launch(name, into: &groups) { onListening in
+            configuration.onListening = onListening
+            return GatewayServer(configuration: configuration)
+        }
+        self.groups.withLock { $0.merge(groups) { _, new in new } }
+        return APIClient(baseURL: "http://127.0.0.1:\(port)")
     }
 
     /// Runs one service in its own service group and waits until it listens.
@@ -135,7 +156,9 @@ public final class TestStack: Sendable {
 
     /// Stops everything and deletes the temporary data.
     public func shutdown() async {
-        for name in groups.withLock({ Array($0.keys) }) { await stop(name) }
+        // Identity last: the others long-poll its ended sessions and would log its absence.
+        for name in groups.withLock({ Array($0.keys) }) where name != "identity" { await stop(name) }
+        await stop("identity")
         await smtp.stop()
         await oidc.stop()
         try? FileManager.default.removeItem(at: dataDirectory)

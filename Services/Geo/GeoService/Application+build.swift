@@ -60,7 +60,8 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
                 ])
         }
     }
-    return ServiceApplication.application(router: router, settings: settings, services: [maintenance])
+    return ServiceApplication.application(
+        router: router, settings: settings, services: [maintenance], verifier: verifier)
 }
 
 /// Files the geo service ships.

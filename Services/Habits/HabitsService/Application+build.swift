@@ -23,5 +23,5 @@ public func buildHabitsApplication(_ configuration: HabitsConfiguration) async t
     EventsController(database: database, graph: graph, clock: settings.clock).addRoutes(to: signedIn)
     HistoryController(database: database, graph: graph).addRoutes(to: signedIn)
     StatisticsController(database: database, clock: settings.clock).addRoutes(to: signedIn)
-    return ServiceApplication.application(router: router, settings: settings)
+    return ServiceApplication.application(router: router, settings: settings, verifier: verifier)
 }

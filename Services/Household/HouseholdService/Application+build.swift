@@ -38,5 +38,6 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
         [clock = settings.clock] in
         _ = try await jobs.sendMonthEndReminders(now: clock.now)
     }
-    return ServiceApplication.application(router: router, settings: settings, services: [monthEnd])
+    return ServiceApplication.application(
+        router: router, settings: settings, services: [monthEnd], verifier: verifier)
 }

@@ -49,3 +49,20 @@ struct LoggedEndedSessionSink: EndedSessionSink {
         logger.debug("sessions ended", metadata: ["user": "\(userID)", "sessions": "\(sessionIDs.count)"])
     }
 }
+
+/// Makes an ended session's tokens stop working at once: identity's own verifier refuses them, and the
+/// revocation feed's long polls (the gateway, the services) wake up to read the entry the database wrote
+/// in the same transaction; then the report goes on to `next`.
+struct RevocationPublishingSink: EndedSessionSink {
+    let verifier: AccessTokenVerifier
+    let bell: RevocationBell
+    let clock: WallClock
+    let next: any EndedSessionSink
+
+    func sessionsEnded(userID: String, sessionIDs: [String]) async {
+        guard !sessionIDs.isEmpty else { return }
+        verifier.endSessions(sessionIDs, until: clock.now.addingTimeInterval(TokenSigner.accessTokenLifetime))
+        bell.ring()
+        await next.sessionsEnded(userID: userID, sessionIDs: sessionIDs)
+    }
+}

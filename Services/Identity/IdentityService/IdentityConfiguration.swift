@@ -14,6 +14,7 @@ import ServiceKit
 /// | `OIDC_PROVIDERS` | JSON array of ``OIDCProvider`` | none |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_SECURITY` (`plain`/`starttls`), `SMTP_USERNAME`, `SMTP_PASSWORD`, `MAIL_FROM` | the relay | unset: mail goes to `DATA_DIR/mail/` |
 /// | `PASSWORD_RESET_URL` | the page the reset link opens | http://localhost:8080/reset-password |
+/// | `EMAIL_VERIFICATION_URL` | the page the verification link opens (valid 24 h) | http://localhost:8080/verify-email |
 /// | `LOGIN_RATE_LIMIT_PER_MINUTE` | sign-in attempts per client address per minute | 30 |
 /// | `NOTIFICATIONS_URL` | the notifications service, told of ended sessions so their devices get no pushes | unset: logged |
 public struct IdentityConfiguration: Sendable {
@@ -27,6 +28,8 @@ public struct IdentityConfiguration: Sendable {
     public var mailFolder: String
     public var passwordResetURL: String
     public var resetTokenLifetime: TimeInterval
+    public var emailVerificationURL: String
+    public var verificationTokenLifetime: TimeInterval
     public var limits: IdentityRateLimits
     public var notificationsURL: String?
     /// Replaces where ended sessions are reported (tests bind the notifications service once it runs).
@@ -36,6 +39,8 @@ public struct IdentityConfiguration: Sendable {
         settings: ServiceSettings, signingKey: Curve25519.Signing.PrivateKey, signingKeyID: String? = nil,
         bcryptCost: Int = 12, oidcProviders: [OIDCProvider] = [], smtp: SMTPSettings? = nil, mailFolder: String? = nil,
         passwordResetURL: String = "http://localhost:8080/reset-password", resetTokenLifetime: TimeInterval = 30 * 60,
+        emailVerificationURL: String = "http://localhost:8080/verify-email",
+        verificationTokenLifetime: TimeInterval = 24 * 3600,
         limits: IdentityRateLimits = .init(), notificationsURL: String? = nil,
         endedSessionSink: (any EndedSessionSink)? = nil
     ) {
@@ -48,6 +53,8 @@ public struct IdentityConfiguration: Sendable {
         self.mailFolder = mailFolder ?? "\(settings.dataDirectory)/mail"
         self.passwordResetURL = passwordResetURL
         self.resetTokenLifetime = resetTokenLifetime
+        self.emailVerificationURL = emailVerificationURL
+        self.verificationTokenLifetime = verificationTokenLifetime
         self.limits = limits
         self.notificationsURL = notificationsURL
         self.endedSessionSink = endedSessionSink
@@ -94,6 +101,8 @@ public struct IdentityConfiguration: Sendable {
             bcryptCost: cost, oidcProviders: providers, smtp: smtp,
             passwordResetURL: reader.string(
                 forKey: "password.reset.url", default: "http://localhost:8080/reset-password"),
+            emailVerificationURL: reader.string(
+                forKey: "email.verification.url", default: "http://localhost:8080/verify-email"),
             limits: limits, notificationsURL: reader.string(forKey: "notifications.url"))
     }
 }
@@ -110,6 +119,8 @@ public struct IdentityRateLimits: Sendable {
     public var resetsPerAddress = 10
     /// Registrations per client address per hour.
     public var registrationsPerAddress = 20
+    /// Verification mails sent again per account per hour.
+    public var verificationMailsPerAccount = 3
 
     public init() {}
 }

@@ -37,5 +37,5 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     )
     .addRoutes(to: signedIn)
     TopicsController(database: database, clock: settings.clock).addRoutes(to: signedIn)
-    return ServiceApplication.application(router: router, settings: settings)
+    return ServiceApplication.application(router: router, settings: settings, verifier: verifier)
 }

@@ -41,5 +41,6 @@ public func buildNotificationsApplication(_ configuration: NotificationsConfigur
     DevicesController(database: database, clock: settings.clock).addRoutes(to: signedIn)
     InternalNotificationsController(database: database, pushes: pushes, clock: settings.clock)
         .addRoutes(to: router.group().add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
-    return ServiceApplication.application(router: router, settings: settings, services: [pushes, pruner])
+    return ServiceApplication.application(
+        router: router, settings: settings, services: [pushes, pruner], verifier: verifier)
 }

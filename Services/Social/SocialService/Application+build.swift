@@ -33,5 +33,5 @@ public func buildSocialApplication(_ configuration: SocialConfiguration) async t
     .addRoutes(to: signedIn)
     InternalSocialController(database: database)
         .addRoutes(to: router.group().add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
-    return ServiceApplication.application(router: router, settings: settings)
+    return ServiceApplication.application(router: router, settings: settings, verifier: verifier)
 }

@@ -12,6 +12,8 @@ struct AuthController {
     let signer: TokenSigner
     let clock: WallClock
     let endedSessions: any EndedSessionSink
+    let outbox: OutboxDelivery
+    let verifications: EmailVerifications
 
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.register), use: register)
@@ -45,7 +47,8 @@ struct AuthController {
             id: UUID().uuidString.lowercased(), email: email, emailVerified: false, username: username,
             passwordHash: try await hasher.hash(input.password), displayName: displayName ?? username ?? "", bio: "",
             homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now)
-        try await database.createUser(user)
+        try await database.createUser(user, verification: verifications.make(userID: user.id, email: email, now: now))
+        outbox.wakeUp()
         let pair = try await sessions.start(for: user, userAgent: request.headers[.userAgent])
         return EditedResponse(status: .created, response: pair)
     }
@@ -100,8 +103,8 @@ struct AuthController {
             body: .init(byteBuffer: ByteBuffer(bytes: signer.jwksDocument)))
     }
 
-    /// Ends the session the access token belongs to; its refresh tokens stop working at once, the
-    /// access token itself when it expires (at most 15 minutes later).
+    /// Ends the session the access token belongs to; its refresh and access tokens stop working at once
+    /// (the gateway and the services learn it from the revocation feed within a second).
     @Sendable func logout(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         if try await database.revokeSession(
             id: context.user.sessionID, userID: context.user.userID, reason: "logout", now: clock.now)

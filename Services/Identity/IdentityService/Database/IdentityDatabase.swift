@@ -17,10 +17,16 @@ struct IdentityDatabase: Sendable {
     // MARK: Users
 
     /// Inserts a new user; a taken username or e-mail is a 409 problem naming which.
-    func createUser(_ user: UserRecord) async throws {
+    func createUser(_ user: UserRecord, verification: (token: EmailVerificationTokenRecord, mail: MailMessage)? = nil)
+        async throws
+    {
         try await writer.write { db in
             try Self.checkAvailable(db, username: user.username, email: user.email, except: nil)
             try user.insert(db)
+            if let verification {
+                try verification.token.insert(db)
+                try Self.enqueue(db, verification.mail, now: verification.token.createdAt)
+            }
         }
     }
 
@@ -143,6 +149,87 @@ struct IdentityDatabase: Sendable {
         }
     }
 
+    /// Every external identity linked to the user.
+    func externalIdentities(userID: String) async throws -> [ExternalIdentityRecord] {
+        try await writer.read { db in
+            try ExternalIdentityRecord.fetchAll(
+                db, sql: "SELECT * FROM external_identities WHERE user_id = ? ORDER BY created_at", arguments: [userID])
+        }
+    }
+
+    /// What linking an identity from settings led to.
+    enum LinkOutcome: Sendable, Equatable {
+        case linked
+        case alreadyLinked
+        case linkedToAnotherAccount
+    }
+
+    /// Links an issuer's account to a signed-in user, unless another account holds it.
+    func linkIdentity(_ identity: ExternalIdentityRecord) async throws -> LinkOutcome {
+        try await writer.write { db in
+            if let owner = try String.fetchOne(
+                db, sql: "SELECT user_id FROM external_identities WHERE issuer = ? AND subject = ?",
+                arguments: [identity.issuer, identity.subject])
+            {
+                return owner == identity.userId ? .alreadyLinked : .linkedToAnotherAccount
+            }
+            try identity.insert(db)
+            return .linked
+        }
+    }
+
+    /// What unlinking a provider led to.
+    enum UnlinkOutcome: Sendable, Equatable {
+        case unlinked
+        case notLinked
+        /// It is the only way left to sign in (no password, no other provider).
+        case lastSignInMethod
+    }
+
+    /// Removes the user's identities at `issuers`, unless that would leave no way to sign in.
+    func unlinkIdentities(userID: String, issuers: [String]) async throws -> UnlinkOutcome {
+        try await writer.write { db in
+            let linked = try ExternalIdentityRecord.fetchAll(
+                db, sql: "SELECT * FROM external_identities WHERE user_id = ?", arguments: [userID])
+            let removed = linked.filter { issuers.contains($0.issuer) }
+            guard !removed.isEmpty else { return .notLinked }
+            let hasPassword =
+                try Bool.fetchOne(
+                    db, sql: "SELECT password_hash IS NOT NULL FROM users WHERE id = ?", arguments: [userID]) ?? false
+            guard hasPassword || linked.count > removed.count else { return .lastSignInMethod }
+            for identity in removed { try identity.delete(db) }
+            return .unlinked
+        }
+    }
+
+    // MARK: E-mail verification
+
+    /// Stores a verification token's hash and queues the mail that carries the token.
+    func createVerificationToken(_ token: EmailVerificationTokenRecord, mail: MailMessage) async throws {
+        try await writer.write { db in
+            try token.insert(db)
+            try Self.enqueue(db, mail, now: token.createdAt)
+        }
+    }
+
+    /// Uses a verification token: if it is unused, unexpired and was sent to the user's current address, marks
+    /// that address verified and every verification token of the user used. `nil` if the token is not valid.
+    func verifyEmail(tokenHash: String, now: Date) async throws -> UserRecord? {
+        try await writer.write { db in
+            guard let token = try EmailVerificationTokenRecord.fetchOne(db, key: tokenHash), token.usedAt == nil,
+                token.expiresAt > now, var user = try UserRecord.fetchOne(db, key: token.userId),
+                user.email?.lowercased() == token.email.lowercased()
+            else { return nil }
+            try db.execute(
+                sql: "UPDATE email_verification_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL",
+                arguments: [now, user.id])
+            user.emailVerified = true
+            user.updatedAt = now
+            try user.update(db)
+            return user
+        }
+    }
+
     // MARK: Sessions and refresh tokens
 
     func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws {
@@ -155,8 +242,8 @@ struct IdentityDatabase: Sendable {
 
     /// What presenting a refresh token led to.
     enum RefreshOutcome: Sendable {
-        /// Valid: the token was rotated; the new one is stored.
-        case rotated(UserRecord, SessionRecord)
+        /// Valid: the chain moved on; the token to hand out is `chain[index]` (see ``rotate(refreshTokenHash:chain:now:)``).
+        case rotated(UserRecord, SessionRecord, index: Int)
         /// Unknown, or its session was revoked or ended.
         case invalid
         /// Already rotated outside the grace window: the session has now been revoked.
@@ -164,27 +251,58 @@ struct IdentityDatabase: Sendable {
     }
 
     /// Rotates a refresh token, or detects its reuse (RefreshPolicy decides which).
-    func rotate(refreshTokenHash: String, to newHash: String, now: Date) async throws -> RefreshOutcome {
+    ///
+    /// `chain` holds the hashes of the presented token's successors (each derived from the one before, see
+    /// ``RefreshTokenChain``). A first use stores `chain[0]`; a reuse within the grace window walks the chain to
+    /// the successor not yet rotated and hands that out again, so the racing client joins the one live chain
+    /// instead of starting a second. Any other unrotated token of the session is retired, keeping one chain.
+    func rotate(refreshTokenHash: String, chain: [String], now: Date) async throws -> RefreshOutcome {
         try await writer.write { db in
             guard let token = try RefreshTokenRecord.fetchOne(db, key: refreshTokenHash),
                 var session = try SessionRecord.fetchOne(db, key: token.sessionId), session.revokedAt == nil,
-                let user = try UserRecord.fetchOne(db, key: session.userId)
+                let user = try UserRecord.fetchOne(db, key: session.userId), !chain.isEmpty
             else { return .invalid }
             switch RefreshPolicy.decide(rotatedAt: token.rotatedAt, now: now) {
             case .reject:
                 session.revokedAt = now
                 session.revokeReason = "refresh_token_reused"
                 try session.update(db)
+                try Self.recordRevocations(db, [session.id], now: now)
                 return .reused(userID: session.userId, sessionID: session.id)
             case .rotate:
                 try db.execute(
                     sql: "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL",
                     arguments: [now, refreshTokenHash])
             }
-            try RefreshTokenRecord(tokenHash: newHash, sessionId: session.id, createdAt: now).insert(db)
+            var index = 0
+            while index < chain.count, let next = try RefreshTokenRecord.fetchOne(db, key: chain[index]),
+                next.rotatedAt != nil
+            {
+                index += 1
+            }
+            // More rotations inside the grace window than the chain we were given: not a racing app.
+            guard index < chain.count else { return .invalid }
+            if try !RefreshTokenRecord.exists(db, key: chain[index]) {
+                try RefreshTokenRecord(tokenHash: chain[index], sessionId: session.id, createdAt: now).insert(db)
+            }
+            try db.execute(
+                sql: """
+                    UPDATE refresh_tokens SET rotated_at = ?
+                    WHERE session_id = ? AND rotated_at IS NULL AND token_hash != ?
+                    """,
+                arguments: [now, session.id, chain[index]])
             session.lastUsedAt = now
             try session.update(db)
-            return .rotated(user, session)
+            return .rotated(user, session, index: index)
+        }
+    }
+
+    /// The hashes of the session's refresh tokens not yet rotated (one, unless the chain forked).
+    func liveRefreshTokenHashes(sessionID: String) async throws -> [String] {
+        try await writer.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT token_hash FROM refresh_tokens WHERE session_id = ? AND rotated_at IS NULL",
+                arguments: [sessionID])
         }
     }
 
@@ -197,7 +315,9 @@ struct IdentityDatabase: Sendable {
                     WHERE id = ? AND user_id = ? AND revoked_at IS NULL
                     """,
                 arguments: [now, reason, id, userID])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try Self.recordRevocations(db, [id], now: now)
+            return true
         }
     }
 
@@ -211,7 +331,7 @@ struct IdentityDatabase: Sendable {
     private static func revokeSessions(_ db: Database, userID: String, keeping: String?, reason: String, now: Date)
         throws -> [String]
     {
-        try String.fetchAll(
+        let revoked = try String.fetchAll(
             db,
             sql: """
                 UPDATE sessions SET revoked_at = ?, revoke_reason = ?
@@ -219,6 +339,48 @@ struct IdentityDatabase: Sendable {
                 RETURNING id
                 """,
             arguments: [now, reason, userID, keeping])
+        try recordRevocations(db, revoked, now: now)
+        return revoked
+    }
+
+    // MARK: Ended sessions (the revocation feed)
+
+    /// Publishes ended sessions in the transaction that ends them, so no reader of the feed can miss one;
+    /// an access token issued up to `now` lives at most one token lifetime longer. Entries an hour past that
+    /// are pruned here (the sequence is AUTOINCREMENT, so pruning never lets a number come back).
+    private static func recordRevocations(_ db: Database, _ sessionIDs: [String], now: Date) throws {
+        guard !sessionIDs.isEmpty else { return }
+        let until = now.addingTimeInterval(TokenSigner.accessTokenLifetime)
+        for id in sessionIDs {
+            try db.execute(
+                sql: "INSERT INTO session_revocations (session_id, expires_at) VALUES (?, ?)", arguments: [id, until])
+        }
+        try db.execute(
+            sql: "DELETE FROM session_revocations WHERE expires_at < ?", arguments: [now.addingTimeInterval(-3600)])
+    }
+
+    /// Revocations after `sequence` in order (at most `limit`), or with `sequence` nil every one still in force.
+    func revocations(after sequence: Int64?, now: Date, limit: Int) async throws -> SessionRevocationPage {
+        try await writer.read { db in
+            let records: [SessionRevocationRecord]
+            if let sequence {
+                records = try SessionRevocationRecord.fetchAll(
+                    db, sql: "SELECT * FROM session_revocations WHERE sequence > ? ORDER BY sequence LIMIT ?",
+                    arguments: [sequence, limit])
+            } else {
+                records = try SessionRevocationRecord.fetchAll(
+                    db, sql: "SELECT * FROM session_revocations WHERE expires_at > ? ORDER BY sequence",
+                    arguments: [now])
+            }
+            let highest =
+                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'session_revocations'") ?? 0
+            // A limited page ends at its last entry, so the next poll continues from there.
+            let last = sequence != nil && records.count == limit ? records.last?.sequence ?? highest : highest
+            let items = records.map {
+                SessionRevocation(sequence: $0.sequence, sessionId: $0.sessionId, until: $0.expiresAt)
+            }
+            return SessionRevocationPage(items: items, last: last)
+        }
     }
 
     func activeSessions(userID: String) async throws -> [SessionRecord] {

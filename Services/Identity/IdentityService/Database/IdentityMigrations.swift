@@ -81,6 +81,33 @@ enum IdentityMigrations {
                     CREATE INDEX outbox_emails_pending ON outbox_emails(next_attempt_at) WHERE sent_at IS NULL;
                     """)
         }
+        migrator.registerMigration("v2: ended sessions for the revocation feed") { db in
+            // One row per session ended before its access tokens expired, written in the transaction that ends
+            // it; the gateway and the services long-poll them by sequence (AUTOINCREMENT: never reused).
+            try db.execute(
+                sql: """
+                    CREATE TABLE session_revocations (
+                        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                        session_id TEXT NOT NULL,
+                        expires_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX session_revocations_by_expiry ON session_revocations(expires_at);
+                    """)
+        }
+        migrator.registerMigration("v3: e-mail verification tokens") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE email_verification_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        email TEXT NOT NULL,
+                        created_at DATETIME NOT NULL,
+                        expires_at DATETIME NOT NULL,
+                        used_at DATETIME
+                    );
+                    CREATE INDEX email_verification_tokens_by_user ON email_verification_tokens(user_id);
+                    """)
+        }
         return migrator
     }
 }

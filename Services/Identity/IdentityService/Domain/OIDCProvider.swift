@@ -66,6 +66,16 @@ struct OIDCVerifier: Sendable {
         self.clock = clock
     }
 
+    /// The configured provider whose issuers include `issuer`.
+    func providerName(issuer: String) -> String? {
+        providers.first { $0.value.provider.issuers.contains(issuer) }?.key
+    }
+
+    /// The issuers of a configured provider.
+    func issuers(provider name: String) -> [String]? {
+        providers[name]?.provider.issuers
+    }
+
     func verify(provider name: String, idToken: String, nonce: String?) async throws -> ExternalIdentity {
         guard let (provider, keys) = providers[name] else {
             throw Problem.badRequest("unknown_provider", "Sign-in with '\(name)' is not configured.")

@@ -4,10 +4,15 @@ import PlatformKit
 /// password that is common or made of the account's own names.
 enum PasswordPolicy {
     static let minimumLength = 10
-    /// bcrypt reads only the first 72 bytes; a longer password would be silently truncated.
+    /// bcrypt reads only the first 72 bytes; a longer password is refused rather than silently truncated
+    /// (or pre-hashed, which would make stored hashes depend on our pre-hash forever).
     static let maximumBytes = 72
 
     static func check(_ password: String, username: String?, email: String?, field: String = "password") throws {
+        // bcrypt reads a C string: everything after a NUL byte would be silently dropped from the hash.
+        guard !password.utf8.contains(0) else {
+            throw Problem.invalidField(field, "must not contain a NUL character.")
+        }
         guard password.count >= minimumLength else {
             throw weak(field, "must be at least \(minimumLength) characters.")
         }

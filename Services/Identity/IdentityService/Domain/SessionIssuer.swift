@@ -7,6 +7,7 @@ struct SessionIssuer: Sendable {
     let signer: TokenSigner
     let clock: WallClock
     let endedSessions: any EndedSessionSink
+    let chain: RefreshTokenChain
 
     /// Starts a new session (a device signing in) for `user`.
     func start(for user: UserRecord, userAgent: String?) async throws -> TokenPair {
@@ -22,12 +23,12 @@ struct SessionIssuer: Sendable {
     /// Exchanges a refresh token for a new pair (rotation); a reused token revokes its session.
     func refresh(_ refreshToken: String) async throws -> TokenPair {
         let now = clock.now
-        let next = OpaqueToken.generate()
+        let successors = chain.successors(of: refreshToken)
         switch try await database.rotate(
-            refreshTokenHash: OpaqueToken.hash(refreshToken), to: OpaqueToken.hash(next), now: now)
+            refreshTokenHash: OpaqueToken.hash(refreshToken), chain: successors.map(OpaqueToken.hash), now: now)
         {
-        case .rotated(let user, let session):
-            return try await pair(user: user, sessionID: session.id, refreshToken: next, now: now)
+        case .rotated(let user, let session, let index):
+            return try await pair(user: user, sessionID: session.id, refreshToken: successors[index], now: now)
         case .invalid:
             throw Problem.unauthorized("invalid_refresh_token", "The refresh token is not valid; sign in again.")
         case .reused(let userID, let sessionID):

@@ -24,6 +24,21 @@ enum IdentityMail {
                 """)
     }
 
+    static func verifyEmail(to email: String, token: String, verificationURL: String, validHours: Int) -> MailMessage {
+        let separator = verificationURL.contains("?") ? "&" : "?"
+        return MailMessage(
+            recipient: email, subject: "Confirm your e-mail address",
+            body: """
+                Please confirm that this address belongs to your account by opening this link within \(validHours) hours:
+
+                \(verificationURL)\(separator)token=\(token)
+
+                Or enter this code in the app: \(token)
+
+                If you did not create an account, ignore this e-mail.
+                """)
+    }
+
     static func passwordChanged(to email: String) -> MailMessage {
         MailMessage(
             recipient: email, subject: "Your password was changed",

@@ -54,3 +54,24 @@ struct OutboxEmailRecord: Codable, FetchableRecord, MutablePersistableRecord, Sn
         id = inserted.rowID
     }
 }
+
+/// A row of `session_revocations`: a session that ended while its access tokens were still valid.
+struct SessionRevocationRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
+    static let databaseTableName = "session_revocations"
+
+    var sequence: Int64
+    var sessionId: String
+    var expiresAt: Date
+}
+
+/// A row of `email_verification_tokens`: hashed, single use, expiring, for the address it was sent to.
+struct EmailVerificationTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
+    static let databaseTableName = "email_verification_tokens"
+
+    var tokenHash: String
+    var userId: String
+    var email: String
+    var createdAt: Date
+    var expiresAt: Date
+    var usedAt: Date?
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Proving an account's e-mail address: the link mailed at registration, and sending it again.
+struct EmailVerificationController {
+    let database: IdentityDatabase
+    let outbox: OutboxDelivery
+    let clock: WallClock
+    let verifications: EmailVerifications
+    /// Resends per account (3 an hour): enough for a lost mail, too few to use us to flood a mailbox.
+    let resends: RateLimiter
+
+    func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(IdentityPaths.verifyEmail), use: verify)
+        signedIn.post(RouterPath(IdentityPaths.resendVerification), use: resend)
+    }
+
+    struct VerifyRequest: Decodable {
+        var token: String
+    }
+
+    /// Marks the address the token was mailed to verified (once; a used, expired or unknown token is a 400).
+    @Sendable func verify(_ request: Request, context: ServiceRequestContext) async throws -> MyProfile {
+        let input = try await request.decode(as: VerifyRequest.self, context: context)
+        let invalid = Problem.badRequest(
+            "invalid_verification_token", "token: the verification link is invalid, used or expired; ask for a new one."
+        )
+        guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
+        guard let user = try await database.verifyEmail(tokenHash: OpaqueToken.hash(input.token), now: clock.now)
+        else { throw invalid }
+        return MyProfile(user)
+    }
+
+    /// Mails a new verification link to the signed-in user's address.
+    @Sendable func resend(_ request: Request, context: AuthenticatedContext) async throws
+        -> EditedResponse<StatusMessage>
+    {
+        guard let user = try await database.user(id: context.user.userID) else { throw Problem.notFound("The user") }
+        guard let email = user.email else {
+            throw Problem.conflict("no_email", "The account has no e-mail address to verify.")
+        }
+        guard !user.emailVerified else {
+            throw Problem.conflict("email_already_verified", "The e-mail address is already verified.")
+        }
+        try resends.enforce(user.id, "Verification mails were sent recently; try again later.")
+        let (token, mail) = verifications.make(userID: user.id, email: email, now: clock.now)
+        try await database.createVerificationToken(token, mail: mail)
+        outbox.wakeUp()
+        return EditedResponse(
+            status: .accepted,
+            response: StatusMessage(status: "verification_sent", message: "We sent a new link to \(email)."))
+    }
+}

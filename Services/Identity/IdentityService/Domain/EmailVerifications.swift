@@ -1,0 +1,20 @@
+import Foundation
+
+/// Makes e-mail verification tokens and their mails: random, stored only as a hash, single use, valid for
+/// `lifetime` (24 h by default: long enough for a mail read the next day, short enough that an old mailbox
+/// leak does not verify an address).
+struct EmailVerifications: Sendable {
+    let verificationURL: String
+    let lifetime: TimeInterval
+
+    /// A fresh token for `email` of `userID`: its record (hash only) and the mail carrying it.
+    func make(userID: String, email: String, now: Date) -> (token: EmailVerificationTokenRecord, mail: MailMessage) {
+        let token = OpaqueToken.generate()
+        let record = EmailVerificationTokenRecord(
+            tokenHash: OpaqueToken.hash(token), userId: userID, email: email, createdAt: now,
+            expiresAt: now.addingTimeInterval(lifetime))
+        let mail = IdentityMail.verifyEmail(
+            to: email, token: token, verificationURL: verificationURL, validHours: max(1, Int(lifetime / 3600)))
+        return (record, mail)
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import PlatformKit
+import TestSupport
+import Testing
+
+/// E-mail verification, and what it guards: linking Google/Facebook to an existing account (issue 16, item 4).
+@Suite struct EmailVerificationTests {
+    /// The code in a verification (or reset) e-mail.
+    static func code(in message: FakeSMTPServer.Message) throws -> String {
+        let line = try #require(
+            message.data.split(separator: "\n").first { $0.hasPrefix("Or enter this code in the app: ") })
+        return String(line.dropFirst("Or enter this code in the app: ".count)).trimmingCharacters(in: .whitespaces)
+    }
+
+    func verify(_ stack: TestStack, _ token: String) async throws -> APIResponse {
+        try await stack.gateway.post(IdentityPaths.verifyEmail, json: ["token": token])
+    }
+
+    func google(_ stack: TestStack, subject: String, email: String) async throws -> APIResponse {
+        let token = try await stack.oidc.idToken(subject: subject, email: email, now: stack.clock.now)
+        return try await stack.gateway.post(IdentityPaths.oidc, json: ["provider": "google", "idToken": token])
+    }
+
+    @Test func registrationMailsALinkThatVerifiesTheAddressOnce() async throws {
+        try await withTestStack { stack in
+            // given
+            let alice = try await stack.register("alice")
+            let mail = await stack.smtp.nextMessage()
+            #expect(mail.recipients == ["alice@example.com"])
+            #expect(mail.data.contains("Subject: Confirm your e-mail address"))
+            let token = try Self.code(in: mail)
+            #expect(mail.data.contains("verify-email?token=\(token)"))
+            #expect(
+                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).object["emailVerified"]
+                    as? Bool == false)
+            // when
+            let verified = try await verify(stack, token)
+            // then
+            #expect(verified.status == 200)
+            #expect(verified.object["emailVerified"] as? Bool == true)
+            #expect(
+                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).object["emailVerified"]
+                    as? Bool == true)
+            let again = try await verify(stack, token)
+            #expect(again.status == 400)
+            #expect(again.problem?.code == "invalid_verification_token")
+        }
+    }
+
+    @Test func aVerificationLinkExpiresAfterADayAndForgedOnesAreRefused() async throws {
+        try await withTestStack { stack in
+            _ = try await stack.register("alice")
+            let token = try Self.code(in: await stack.smtp.nextMessage())
+            stack.clock.advance(by: 24 * 3600 + 1)
+            #expect(try await verify(stack, token).problem?.code == "invalid_verification_token")
+            for forged in ["", "made-up", String(repeating: "a", count: 300)] {
+                let response = try await verify(stack, forged)
+                #expect(response.status == 400)
+                #expect(response.problem?.code == "invalid_verification_token")
+            }
+        }
+    }
+
+    @Test func resendingIsForTheSignedInUnverifiedAccountAndRateLimited() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            _ = await stack.smtp.nextMessage()
+            #expect(try await stack.gateway.post(IdentityPaths.resendVerification).status == 401)
+            for _ in 0..<3 {
+                #expect(
+                    try await stack.gateway.post(IdentityPaths.resendVerification, token: alice.accessToken).status
+                        == 202)
+            }
+            let limited = try await stack.gateway.post(IdentityPaths.resendVerification, token: alice.accessToken)
+            #expect(limited.status == 429)
+            #expect(limited.headers.first(name: "Retry-After") != nil)
+            // the newest link works; then there is nothing left to verify
+            var last = await stack.smtp.nextMessage()
+            for _ in 0..<2 { last = await stack.smtp.nextMessage() }
+            #expect(try await verify(stack, try Self.code(in: last)).status == 200)
+            let done = try await stack.gateway.post(IdentityPaths.resendVerification, token: alice.accessToken)
+            #expect(done.status == 409)
+            #expect(done.problem?.code == "email_already_verified")
+        }
+    }
+
+    /// The pre-registration takeover: a squatter registers the owner's address; the owner then signs in with
+    /// Google. Today's main linked Google to the squatter's account, whose password kept working.
+    @Test func googleSignInDoesNotLinkToAnAccountWhoseAddressIsUnverified() async throws {
+        try await withTestStack { stack in
+            // given
+            let squatter = try await stack.register("squatter", email: "victim@example.com")
+            // when
+            let owner = try await google(stack, subject: "google-victim", email: "victim@example.com")
+            // then
+            #expect(owner.status == 409)
+            #expect(owner.problem?.code == "account_exists")
+            #expect(owner.problem?.detail?.contains("link") == true)
+            #expect(owner.object["accessToken"] == nil)
+            let identities = try await stack.gateway.get(IdentityPaths.identities, token: squatter.accessToken)
+            #expect((identities.object["items"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func googleSignInLinksAnAccountWhoseAddressIsVerified() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            #expect(try await verify(stack, try Self.code(in: await stack.smtp.nextMessage())).status == 200)
+            let response = try await google(stack, subject: "google-alice", email: "alice@example.com")
+            #expect(response.status == 200)
+            #expect((response.object["user"] as? [String: Any])?["id"] as? String == alice.id)
+        }
+    }
+
+    @Test func signedInUsersLinkAndUnlinkProvidersButNeverTheLastWayIn() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            let bob = try await stack.register("bob")
+            let token = try await stack.oidc.idToken(
+                subject: "g-alice", email: "alice.other@gmail.com", now: stack.clock.now)
+            let body = ["provider": "google", "idToken": token]
+            // when alice links her Google account (the ID token is the proof; the addresses may differ)
+            let linked = try await stack.gateway.post(IdentityPaths.identities, token: alice.accessToken, json: body)
+            #expect(linked.status == 201)
+            let list = try await stack.gateway.get(IdentityPaths.identities, token: alice.accessToken)
+            #expect((list.object["items"] as? [[String: Any]])?.map { $0["provider"] as? String } == ["google"])
+            // then Google signs her in, and nobody else may claim it
+            let signIn = try await stack.gateway.post(IdentityPaths.oidc, json: body)
+            #expect((signIn.object["user"] as? [String: Any])?["id"] as? String == alice.id)
+            let stolen = try await stack.gateway.post(IdentityPaths.identities, token: bob.accessToken, json: body)
+            #expect(stolen.status == 409)
+            #expect(stolen.problem?.code == "identity_linked_elsewhere")
+            #expect(
+                (try await stack.gateway.get(IdentityPaths.identities, token: bob.accessToken).object["items"] as? [Any])?
+                    .isEmpty == true)
+            // bob cannot unlink alice's; alice can (she has a password)
+            #expect(
+                try await stack.gateway.delete(IdentityPaths.identities + "/google", token: bob.accessToken).status
+                    == 404)
+            #expect(
+                try await stack.gateway.delete(IdentityPaths.identities + "/google", token: alice.accessToken).status
+                    == 204)
+            #expect(
+                try await stack.gateway.delete(IdentityPaths.identities + "/myspace", token: alice.accessToken).status
+                    == 400)
+            // an account made through Google has no other way in
+            let newcomer = try await google(stack, subject: "g-new", email: "new@gmail.com")
+            let access = try #require(newcomer.object["accessToken"] as? String)
+            let last = try await stack.gateway.delete(IdentityPaths.identities + "/google", token: access)
+            #expect(last.status == 409)
+            #expect(last.problem?.code == "last_sign_in_method")
+        }
+    }
+}
+
+/// A reuse inside the grace window joins the one live chain (issue 16, item 5).
+@Suite struct RefreshChainTests {
+    func refresh(_ stack: TestStack, _ token: String) async throws -> APIResponse {
+        try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": token])
+    }
+
+    @Test func aReuseInsideTheGraceWindowGetsTheSameSuccessorAndLeavesOneChain() async throws {
+        try await withTestStack { stack in
+            // given two requests of one app racing with the same refresh token
+            let alice = try await stack.register("alice")
+            let first = try await refresh(stack, alice.refreshToken)
+            stack.clock.advance(by: 2)
+            let racer = try await refresh(stack, alice.refreshToken)
+            // then both hold the same successor: one chain, and neither is signed out
+            #expect(first.status == 200 && racer.status == 200)
+            let next = try #require(first.object["refreshToken"] as? String)
+            #expect(racer.object["refreshToken"] as? String == next)
+            #expect(
+                try await stack.gateway.get(
+                    IdentityPaths.me, token: try #require(racer.object["accessToken"] as? String)
+                ).status == 200)
+            // the chain moves on once; the racer, late again within the window, joins it where it is
+            let second = try await refresh(stack, next)
+            let secondRacer = try await refresh(stack, next)
+            let head = try #require(second.object["refreshToken"] as? String)
+            #expect(secondRacer.object["refreshToken"] as? String == head)
+            // a reuse of the very first token within its window also lands on the head, not on a new chain
+            #expect(try await refresh(stack, alice.refreshToken).object["refreshToken"] as? String == head)
+            // when the window has passed, only the head works: an old token is a theft and ends the session
+            stack.clock.advance(by: 30)
+            let theft = try await refresh(stack, next)
+            #expect(theft.problem?.code == "refresh_token_reused")
+            #expect(try await refresh(stack, head).problem?.code == "invalid_refresh_token")
+        }
+    }
+
+    @Test func afterTheWindowTheHeadIsTheOnlyLiveToken() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            let next = try #require(try await refresh(stack, alice.refreshToken).object["refreshToken"] as? String)
+            _ = try await refresh(stack, alice.refreshToken)
+            stack.clock.advance(by: 30)
+            let moved = try await refresh(stack, next)
+            #expect(moved.status == 200)
+            #expect(moved.object["sessionId"] as? String == alice.sessionID)
+        }
+    }
+}
+
+/// bcrypt hashes up to a NUL byte: such passwords are refused wherever a password is set (issue 16, item 7).
+@Suite struct NULPasswordTests {
+    @Test func aPasswordWithANULByteIsRefusedAtRegistrationAndChange() async throws {
+        try await withTestStack { stack in
+            let cut = try await stack.gateway.post(
+                IdentityPaths.register,
+                json: ["email": "nul@example.com", "username": "nulnul", "password": "a\u{0}bcdefghijk long"])
+            #expect(cut.status == 400)
+            #expect(cut.problem?.code == "invalid_password")
+            #expect(cut.problem?.detail?.contains("password") == true)
+            // nothing was stored: "a" signs nobody in
+            #expect(
+                try await stack.gateway.post(IdentityPaths.login, json: ["identifier": "nulnul", "password": "a"])
+                    .status == 401)
+            let alice = try await stack.register("alice")
+            let change = try await stack.gateway.post(
+                IdentityPaths.changePassword, token: alice.accessToken,
+                json: ["currentPassword": alice.password, "newPassword": "another\u{0} long passphrase"])
+            #expect(change.status == 400)
+            #expect(change.problem?.code == "invalid_new_password")
+        }
+    }
+}
