@@ -6,13 +6,20 @@
 #   3. GET /v1/users/me through the gateway while logins run, to show bcrypt never stalls other requests.
 # Needs wrk (apt-get install wrk; nginx-light optional). Builds and runs release binaries only.
 # Usage: Benchmarks/gateway.sh [seconds per run, default 15]
+#   LOCAL_STACK_BIN=path  measure that release LocalStack binary instead of building this tree's (to compare
+#                         two versions on one machine: run each in turn, several times)
+#   ONLY_ME=1             only part 1 (no logins)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN=${1:-15}
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
 
-swift build -c release --product LocalStack 2>&1 | grep -E "error|Compiling|Build" | tail -3 >&2
-BIN="$(swift build -c release --show-bin-path)/LocalStack"
+if [ -n "${LOCAL_STACK_BIN:-}" ]; then
+    BIN="$LOCAL_STACK_BIN"
+else
+    swift build -c release --product LocalStack 2>&1 | grep -E "error|Compiling|Build" | tail -3 >&2
+    BIN="$(swift build -c release --show-bin-path)/LocalStack"
+fi
 DATA=$(mktemp -d)
 cleanup() { kill "${STACK_PID:-}" "${NGINX_PID:-}" 2>/dev/null || true; rm -rf "$DATA"; }
 trap cleanup EXIT
@@ -59,6 +66,7 @@ NGINX
     sleep 0.5
     printf "  %-22s" "through nginx:"; me http://127.0.0.1:8090 64
 fi
+[ -n "${ONLY_ME:-}" ] && exit 0
 echo "POST /v1/auth/login (bcrypt cost 12) through the gateway, wrk -t2 -c8"
 printf "  %-22s" "logins:"; wrk -t2 -c8 -d"${SECONDS_PER_RUN}s" --latency -s "$DATA/login.lua" http://127.0.0.1:8080/v1/auth/login | summarize
 echo "GET /v1/users/me through the gateway (wrk -t1 -c16) while logins run (wrk -t1 -c8)"
