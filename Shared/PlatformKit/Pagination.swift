@@ -49,6 +49,11 @@ public struct OffsetCursor: Codable, Sendable, Equatable {
     /// How many items earlier pages held.
     public var offset: Int
 
+    /// A key for the position after `offset` items.
+    public init(offset: Int) {
+        self.offset = offset
+    }
+
     /// The cursor of the page after one that began at `offset` and held `count` items, or `nil` when `total`
     /// items leave none.
     public static func next(after offset: Int, count: Int, total: Int) -> String? {

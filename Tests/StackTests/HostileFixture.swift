@@ -23,7 +23,7 @@ struct HostileFixture: Sendable {
         let zed = try await stack.register("zed")
 
         func create(
-            _ method: HTTPMethod = .POST, _ path: String, _ json: String, as user: TestUser = ann,
+            _ path: String, _ json: String, as user: TestUser = ann, method: HTTPMethod = .POST,
             headers: [(String, String)] = []
         ) async throws -> APIResponse {
             let response = try await api.send(
@@ -79,7 +79,7 @@ struct HostileFixture: Sendable {
         let pack = id(
             try await create(
                 GeoPaths.packs,
-                #"{"name": "Crew", "latitude": 48.85, "longitude": 2.34, "radiusMeters": 1000, "tags": ["campus"], "color": "#FF8800"}"#,
+                ##"{"name": "Crew", "latitude": 48.85, "longitude": 2.34, "radiusMeters": 1000, "tags": ["campus"], "color": "#FF8800"}"##,
                 headers: position))
         let post = id(try await create(GeoPaths.packs + "/\(pack)/posts", #"{"title": "Hi"}"#, headers: position))
         let comment = id(
@@ -94,7 +94,7 @@ struct HostileFixture: Sendable {
 
         // Notifications: a device and one notice in ann's inbox.
         let device = String(repeating: "ab", count: 32)
-        _ = try await create(.PUT, "/v1/notifications/devices/\(device)", #"{"environment": "sandbox"}"#)
+        _ = try await create("/v1/notifications/devices/\(device)", #"{"environment": "sandbox"}"#, method: .PUT)
         _ = try await stack.direct(.notifications).send(
             .POST, NotificationsPaths.internalNotifications,
             body: Data(
