@@ -40,18 +40,19 @@ struct HostileFixture: Sendable {
             }
         }
 
-        // Social: ann and bob are friends; cat asks ann to be friends (pending).
-        let friendRequest = try await create(SocialPaths.friendRequests, #"{"userId": "\#(bob.id)"}"#)
-        _ = try await api.post("\(SocialPaths.friendRequests)/\(id(friendRequest))/accept", token: bob.accessToken)
+        // Social: ann is friends with bob and dan; cat asks ann to be friends (pending).
+        for friend in [bob, dan] {
+            let request = try await create(SocialPaths.friendRequests, #"{"userId": "\#(friend.id)"}"#)
+            _ = try await api.post("\(SocialPaths.friendRequests)/\(id(request))/accept", token: friend.accessToken)
+        }
         let pending = try await create(SocialPaths.friendRequests, #"{"userId": "\#(ann.id)"}"#, as: cat)
 
-        // Household: ann's with bob in it; dan's invites ann (pending).
+        // Household: ann's with bob in it and cat invited (one household per user, so none can invite ann).
         let household = id(try await create("/v1/households", #"{"name": "Flat", "timeZone": "Europe/Paris"}"#))
         let home = "/v1/households/\(household)"
         let invitation = try await create(home + "/invitations", #"{"username": "bob"}"#)
         _ = try await api.post("/v1/households/invitations/\(id(invitation))/accept", token: bob.accessToken)
-        let other = id(try await create("/v1/households", #"{"name": "Dan's"}"#, as: dan))
-        let invite = id(try await create("/v1/households/\(other)/invitations", #"{"username": "ann"}"#, as: dan))
+        let invite = id(try await create(home + "/invitations", #"{"username": "cat"}"#))
         let chore = id(
             try await create(
                 home + "/chores", #"{"name": "Dishes", "points": 2, "schedule": {"kind": "everyDays", "every": 1}}"#))
@@ -87,7 +88,7 @@ struct HostileFixture: Sendable {
 
         // Messaging: a group of ann and bob with a topic and a message.
         let conversation = id(
-            try await create(MessagingPaths.groups, #"{"name": "Weekend", "memberIds": ["\#(bob.id)"]}"#))
+            try await create(MessagingPaths.groups, #"{"name": "Weekend", "memberIds": ["\#(bob.id)", "\#(dan.id)"]}"#))
         let conversationPath = "\(MessagingPaths.conversations)/\(conversation)"
         let topic = id(try await create(conversationPath + "/topics", #"{"name": "Food"}"#))
         let message = id(try await create(conversationPath + "/messages", #"{"text": "Pizza?"}"#))
