@@ -22,7 +22,22 @@ import Testing
     /// Requests in flight at once: enough to keep two cores busy without starving the services.
     static let concurrency = 8
 
-    @Test func noHostileValueMakesAnyOperationFail() async throws {
+    /// Where the probes go: through the gateway as clients send them, or to each service directly (by the
+    /// gateway's route table), which tells a service's failure from the gateway's.
+    enum Route: String, CaseIterable, Sendable {
+        case gateway, services
+
+        func baseURL(_ probe: HostileProbe, _ stack: TestStack) -> String {
+            guard self == .services else { return stack.gateway.baseURL }
+            let entry = RouteTable.entries.first {
+                probe.template == $0.prefix || probe.template.hasPrefix($0.prefix + "/")
+            }
+            return entry.flatMap { stack.serviceURLs[$0.service] } ?? "http://127.0.0.1:1"
+        }
+    }
+
+    @Test(arguments: Route.allCases)
+    func noHostileValueMakesAnyOperationFail(route: Route) async throws {
         let social = LateServiceURL()
         try await withTestStack(
             services: [
@@ -41,9 +56,23 @@ import Testing
                             settings: settings,
                             followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
                 },
-                .geo: { try await buildGeoApplication(GeoConfiguration(settings: $0, loadGazetteer: false)) },
+                .geo: { settings in
+                    try await buildGeoApplication(
+                        GeoConfiguration(
+                            settings: settings,
+                            socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
+                            loadGazetteer: false, postsPerWindow: 1_000_000, commentsPerWindow: 1_000_000))
+                },
             ],
-            // The clock stands still in tests, so the per-minute budget would never refill.
+            // The clock stands still in tests, so no rate limit would refill: raised so that hostile values reach
+            // the code behind them instead of a 429.
+            configureIdentity: {
+                $0.limits.loginFailuresPerAccount = 1_000_000
+                $0.limits.loginsPerAddress = 1_000_000
+                $0.limits.resetsPerAccount = 1_000_000
+                $0.limits.resetsPerAddress = 1_000_000
+                $0.limits.registrationsPerAddress = 1_000_000
+            },
             configureGateway: { $0.requestsPerMinute = 10_000_000 }
         ) { stack in
             // given
@@ -68,7 +97,7 @@ import Testing
             var failures: [String] = []
             for phase in 0...4 {
                 failures += await Self.send(
-                    probes.filter { $0.phase == phase }, with: client, through: stack, fixture: fixture)
+                    probes.filter { $0.phase == phase }, with: client, to: route, of: stack, fixture: fixture)
             }
             let elapsed = ContinuousClock.now - started
             try await client.shutdown()
@@ -80,24 +109,26 @@ import Testing
             }
             let gatewayLive = try await stack.gateway.get("/health/live")
             if gatewayLive.status != 200 { failures.append("gateway /health/live: \(gatewayLive.status)") }
-            print("hostile walk: \(probes.count) requests in \(elapsed)")
+            print("hostile walk through \(route.rawValue): \(probes.count) requests in \(elapsed)")
             let report = failures.sorted().prefix(300).joined(separator: "\n")
             #expect(failures.isEmpty, "\(failures.count) of \(probes.count) hostile requests failed:\n\(report)")
         }
     }
 
     /// Sends probes with bounded concurrency and describes every 5xx or transport failure.
-    static func send(_ probes: [HostileProbe], with client: HTTPClient, through stack: TestStack, fixture: HostileFixture)
-        async -> [String]
-    {
-        await withTaskGroup(of: String?.self) { group in
-            var failures: [String] = []
+    static func send(
+        _ probes: [HostileProbe], with client: HTTPClient, to route: Route, of stack: TestStack,
+        fixture: HostileFixture
+    ) async -> [String] {
+        let failed = await withTaskGroup(of: (HostileProbe, String)?.self) { group in
+            var failures: [(HostileProbe, String)] = []
             var pending = probes[...]
             var running = 0
             while true {
                 while running < concurrency, let probe = pending.popFirst() {
                     group.addTask {
-                        await failure(of: probe, client: client, base: stack.gateway.baseURL, token: token(probe, fixture))
+                        await failure(of: probe, client: client, base: route.baseURL(probe, stack), token: token(probe, fixture))
+                            .map { (probe, $0) }
                     }
                     running += 1
                 }
@@ -107,6 +138,14 @@ import Testing
             }
             return failures
         }
+        // Each failure is sent once more on its own, to tell a value that breaks a route from a failure under load.
+        var described: [String] = []
+        for (probe, failure) in failed {
+            let alone = await Self.failure(
+                of: probe, client: client, base: route.baseURL(probe, stack), token: token(probe, fixture))
+            described.append("\(failure) (alone: \(alone.map { String($0.dropFirst(probe.label.count + 2)) } ?? "fine"))")
+        }
+        return described
     }
 
     static func token(_ probe: HostileProbe, _ fixture: HostileFixture) -> String {

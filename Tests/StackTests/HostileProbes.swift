@@ -68,8 +68,16 @@ enum HostileValues {
             "9223372036854775807", "-9223372036854775808", "99999999999999999999", "1e300", "-1e300", "1e-300", "-1",
             "0", "", "99999-12-31", "0000-01-01", "-271821-04-19", "9999-12-31T23:59:59Z", "GMT+9223372036854775807", "a\u{0}b",
             "\u{202E}evil\u{202C}",
-        ].map { ($0.count > 40 ? String($0.prefix(40)) + "…" : $0, $0) }
+        ].map { (label($0), $0) }
         + [("100 kB", longText)] + cursors
+
+    /// A value as a failure report shows it: controls and bidi marks escaped, so the report reads as sent.
+    static func label(_ value: String) -> String {
+        let escaped = value.unicodeScalars.map {
+            $0.value < 0x20 || (0x200E...0x202E).contains($0.value) ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+        }.joined()
+        return escaped.isEmpty ? "(empty)" : escaped
+    }
 
     /// Cursors a client could forge: base64 of huge numbers, alone or in the shapes the lists use.
     static let cursors: [(String, String)] = [

@@ -71,7 +71,13 @@ struct HostileWalk {
             var sent = baseHeaders.filter { $0.0 != header?.0 }
             if let header { sent.append(header) }
             var data: Data?
-            if let json = body ?? bodySchema.map({ baseValue($0, name: "") }) {
+            // A head of 100 kB is refused before any body is read, and the connection closed: sent without a body,
+            // the client reads that refusal instead of failing to write a body nobody reads.
+            let oversizedHead = (path.values.map(\.utf8.count).max() ?? 0) > 60_000
+                || (extra?.1.utf8.count ?? 0) > 60_000 || (header?.1.utf8.count ?? 0) > 60_000
+            if oversizedHead {
+                data = nil
+            } else if let json = body ?? bodySchema.map({ baseValue($0, name: "") }) {
                 data = Data(json.text.utf8)
                 sent.append(("Content-Type", "application/json"))
             } else if let imageType {
