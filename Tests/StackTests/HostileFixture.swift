@@ -67,7 +67,9 @@ struct HostileFixture: Sendable {
                 home + "/trips", #"{"total": 300, "currency": "EUR", "items": [{"name": "Milk", "price": 300}]}"#))
 
         // Habits: one habit with an event today.
-        let habit = id(try await create("/v1/habits", #"{"title": "Run", "weekdays": ["mon","tue","wed","thu","fri","sat","sun"]}"#))
+        let habit = id(
+            try await create(
+                "/v1/habits", #"{"title": "Run", "weekdays": ["mon","tue","wed","thu","fri","sat","sun"]}"#))
         let event = id(try await create("/v1/habits/\(habit)/events", #"{"comment": "done"}"#))
 
         // Geo: a pin with a photo, a pack with a post and a comment.

@@ -127,8 +127,10 @@ import Testing
             while true {
                 while running < concurrency, let probe = pending.popFirst() {
                     group.addTask {
-                        await failure(of: probe, client: client, base: route.baseURL(probe, stack), token: token(probe, fixture))
-                            .map { (probe, $0) }
+                        await failure(
+                            of: probe, client: client, base: route.baseURL(probe, stack), token: token(probe, fixture)
+                        )
+                        .map { (probe, $0) }
                     }
                     running += 1
                 }
@@ -143,7 +145,8 @@ import Testing
         for (probe, failure) in failed {
             let alone = await Self.failure(
                 of: probe, client: client, base: route.baseURL(probe, stack), token: token(probe, fixture))
-            described.append("\(failure) (alone: \(alone.map { String($0.dropFirst(probe.label.count + 2)) } ?? "fine"))")
+            described.append(
+                "\(failure) (alone: \(alone.map { String($0.dropFirst(probe.label.count + 2)) } ?? "fine"))")
         }
         return described
     }

@@ -33,7 +33,8 @@ indirect enum HostileJSON: Sendable {
         case .bool(let value): String(value)
         case .string(let value): Self.quoted(value)
         case .array(let values): "[" + values.map(\.text).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.map { Self.quoted($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        case .object(let members):
+            "{" + members.map { Self.quoted($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
     }
 
@@ -66,7 +67,8 @@ enum HostileValues {
     static let strings: [(String, String)] =
         [
             "9223372036854775807", "-9223372036854775808", "99999999999999999999", "1e300", "-1e300", "1e-300", "-1",
-            "0", "", "99999-12-31", "0000-01-01", "-271821-04-19", "9999-12-31T23:59:59Z", "GMT+9223372036854775807", "a\u{0}b",
+            "0", "", "99999-12-31", "0000-01-01", "-271821-04-19", "9999-12-31T23:59:59Z", "GMT+9223372036854775807",
+            "a\u{0}b",
             "\u{202E}evil\u{202C}",
         ].map { (label($0), $0) }
         + [("100 kB", longText)] + cursors

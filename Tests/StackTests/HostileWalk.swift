@@ -56,7 +56,8 @@ struct HostileWalk {
         let endsSessions = ["/logout", "/logout-all", "/password/change", "/password/reset", "/sessions/{id}"]
             .contains { template.hasSuffix($0) }
         let phase =
-            endsSessions ? 4 : isAuth ? 3 : method == "GET" ? 0 : method == "DELETE" || template.hasSuffix("/leave") ? 2 : 1
+            endsSessions
+            ? 4 : isAuth ? 3 : method == "GET" ? 0 : method == "DELETE" || template.hasSuffix("/leave") ? 2 : 1
         let stream = template.hasSuffix("/stream")
 
         func probe(
@@ -64,7 +65,9 @@ struct HostileWalk {
             header: (String, String)? = nil, body: HostileJSON? = nil
         ) -> HostileProbe {
             var target = template
-            for (name, value) in path { target = target.replacingOccurrences(of: "{\(name)}", with: Self.encoded(value)) }
+            for (name, value) in path {
+                target = target.replacingOccurrences(of: "{\(name)}", with: Self.encoded(value))
+            }
             var items = baseQuery.filter { $0.0 != extra?.0 }
             if let extra { items.append(extra) }
             if !items.isEmpty { target += "?" + items.map { "\($0.0)=\(Self.encoded($0.1))" }.joined(separator: "&") }
@@ -73,7 +76,8 @@ struct HostileWalk {
             var data: Data?
             // A head of 100 kB is refused before any body is read, and the connection closed: sent without a body,
             // the client reads that refusal instead of failing to write a body nobody reads.
-            let oversizedHead = (path.values.map(\.utf8.count).max() ?? 0) > 60_000
+            let oversizedHead =
+                (path.values.map(\.utf8.count).max() ?? 0) > 60_000
                 || (extra?.1.utf8.count ?? 0) > 60_000 || (header?.1.utf8.count ?? 0) > 60_000
             if oversizedHead {
                 data = nil
@@ -204,7 +208,9 @@ struct HostileWalk {
                 "bbox": "2.2,48.8,2.5,48.9", "to": fixture.bob.id, "payerid": fixture.bob.id,
             ]
             if let value = byName[lower] { return .string(value) }
-            if lower.hasSuffix("ids") || lower.hasSuffix("userid") || lower == "among" { return .string(fixture.bob.id) }
+            if lower.hasSuffix("ids") || lower.hasSuffix("userid") || lower == "among" {
+                return .string(fixture.bob.id)
+            }
             return .string("hello")
         }
     }

@@ -212,7 +212,8 @@ struct BillsController {
                     (0...100).contains($0) && abs(($0 * 100).rounded() - $0 * 100) < 1e-6
                 })
             else {
-                throw Problem.invalidField("split.percentages", "must be percents from 0 to 100 with at most two decimals.")
+                throw Problem.invalidField(
+                    "split.percentages", "must be percents from 0 to 100 with at most two decimals.")
             }
             (rule, participants) = (
                 .percentages(percentages.mapValues { Int(($0 * 100).rounded()) }), percentages.keys.sorted()
