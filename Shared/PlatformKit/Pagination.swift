@@ -31,6 +31,34 @@ public struct PageRequest: Sendable, Equatable {
         guard let cursor else { return nil }
         return try PageCursor.decode(cursor, as: Key.self)
     }
+
+    /// The highest offset an offset cursor may carry; lists that page by offset are far shorter.
+    public static let maximumOffset = 1_000_000
+
+    /// The position of a list paged by offset (0 without a cursor); out of 0 ... `maximumOffset` is a 400 problem,
+    /// so `offset + limit` cannot overflow however the cursor was forged.
+    public func offset() throws -> Int {
+        guard let key = try decodeCursor(as: OffsetCursor.self) else { return 0 }
+        guard (0...Self.maximumOffset).contains(key.offset) else { throw PageCursor.invalid }
+        return key.offset
+    }
+}
+
+/// The key of a list paged by offset; ``PageRequest/offset()`` reads it back.
+public struct OffsetCursor: Codable, Sendable, Equatable {
+    /// How many items earlier pages held.
+    public var offset: Int
+
+    /// A key for the position after `offset` items.
+    public init(offset: Int) {
+        self.offset = offset
+    }
+
+    /// The cursor of the page after one that began at `offset` and held `count` items, or `nil` when `total`
+    /// items leave none.
+    public static func next(after offset: Int, count: Int, total: Int) -> String? {
+        offset + count < total ? PageCursor.encode(OffsetCursor(offset: offset + count)) : nil
+    }
 }
 
 /// One page of a list: the items and where the next page starts (`nil` at the end).
@@ -76,8 +104,13 @@ public enum PageCursor {
         guard cursor.count <= 512, let data = Data(base64Encoded: base64),
             let key = try? JSONDecoder().decode(Key.self, from: data)
         else {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
+            throw invalid
         }
         return key
+    }
+
+    /// The problem for a cursor no list made.
+    public static var invalid: Problem {
+        Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
     }
 }

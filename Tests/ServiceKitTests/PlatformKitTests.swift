@@ -35,6 +35,17 @@ import Testing
         #expect(throws: Problem.self) { try PageRequest(limit: limit, cursor: nil) }
     }
 
+    @Test func offsetsAreBoundedSoOffsetPlusLimitCannotOverflow() throws {
+        func offset(_ cursor: String?) throws -> Int { try PageRequest(limit: nil, cursor: cursor).offset() }
+        #expect(try offset(nil) == 0)
+        #expect(try offset(OffsetCursor.next(after: 40, count: 20, total: 100)) == 60)
+        #expect(OffsetCursor.next(after: 80, count: 20, total: 100) == nil)
+        for forged in [Int.max, Int.min, -1, PageRequest.maximumOffset + 1] {
+            #expect(throws: PageCursor.invalid) { try offset(PageCursor.encode(OffsetCursor(offset: forged))) }
+        }
+        #expect(throws: PageCursor.invalid) { try offset(PageCursor.encode(["offset": 1e300])) }
+    }
+
     @Test func aPageFetchedWithOneExtraRowHasANextCursor() {
         let full = Page(fetched: [1, 2, 3], limit: 2) { $0 }
         #expect(full.items == [1, 2])

@@ -100,6 +100,14 @@ import Testing
             let badPoint = try await world.api.get(
                 GeoPaths.visitors + "?latitude=NaN&longitude=0", token: world.ann.accessToken)
             #expect(badPoint.problem?.code == "invalid_latitude")
+            // Issue 16: a forged offset of Int.max trapped on `offset + limit`.
+            for forged in [
+                PageCursor.encode(Int.max), PageCursor.encode(OffsetCursor(offset: .max)), PageCursor.encode(-1),
+            ] {
+                let response = try await world.api.get(
+                    GeoPaths.visitors + "?latitude=0&longitude=0&cursor=\(forged)", token: world.ann.accessToken)
+                #expect(response.problem?.code == "invalid_cursor")
+            }
         }
     }
 }

@@ -157,6 +157,27 @@ import Testing
         }
     }
 
+    /// Issue 16: a percentage of 1e300 trapped converting to basis points; parts near Int.max overflowed their sum.
+    @Test(arguments: [
+        #"{"kind":"percentages","percentages":{"ANN":1e300}}"#,
+        #"{"kind":"percentages","percentages":{"ANN":-1e300,"BOB":100}}"#,
+        #"{"kind":"percentages","percentages":{"ANN":100.5,"BOB":-0.5}}"#,
+        #"{"kind":"exact","amounts":{"ANN":9223372036854775807,"BOB":2}}"#,
+        #"{"kind":"shares","shares":{"ANN":9223372036854775807,"BOB":1}}"#,
+    ])
+    func hugeSplitNumbersAreRefusedAndStoreNothing(split: String) async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            let body = #"{"description":"x","amount":100,"currency":"EUR","split":SPLIT}"#
+                .replacingOccurrences(of: "SPLIT", with: split)
+                .replacingOccurrences(of: "ANN", with: world.ann.id).replacingOccurrences(of: "BOB", with: world.bob.id)
+            let response = try await world.api.post(world.path(id, "/bills"), token: world.ann.accessToken, raw: body)
+            #expect(response.status == 400, "\(split): \(response.text)")
+            #expect(response.problem?.code.hasPrefix("invalid_split") == true)
+            #expect(try await balances(world, id, as: world.ann).isEmpty)
+        }
+    }
+
     @Test func billsThatDoNotAddUpAreRefused() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])

@@ -89,10 +89,6 @@ struct FeedController {
         return near.sorted { ($0.distance, $0.pack.id ?? 0) < ($1.distance, $1.pack.id ?? 0) }.map(\.pack)
     }
 
-    struct OffsetCursor: Codable {
-        var offset: Int
-    }
-
     @Sendable func discoverPacks(_ request: Request, context: AuthenticatedContext) async throws -> Page<PackView> {
         let query = try DiscoverQuery(request)
         var packs = try await nearbyPacks(query)
@@ -102,15 +98,13 @@ struct FeedController {
             packs = packs.map { ($0, $0.popularity) }.sorted { ($0.1, $0.0.id ?? 0) > ($1.1, $1.0.id ?? 0) }.map(\.0)
         case .created: packs.sort { $0.id ?? 0 > $1.id ?? 0 }
         }
-        let offset = try query.page.decodeCursor(as: OffsetCursor.self)?.offset ?? 0
-        guard offset >= 0 else { throw Problem.badRequest("invalid_cursor", "The cursor is not one this API made.") }
+        let offset = try query.page.offset()
         let slice = Array(packs.dropFirst(offset).prefix(query.page.limit))
         let viewer = context.user.userID
         let names = try await database.memberships(of: viewer, in: slice.compactMap(\.id))
         return Page(
             items: slice.map { PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: query.position) },
-            nextCursor: offset + slice.count < packs.count
-                ? PageCursor.encode(OffsetCursor(offset: offset + slice.count)) : nil)
+            nextCursor: OffsetCursor.next(after: offset, count: slice.count, total: packs.count))
     }
 
     struct DistanceCursor: Codable {

@@ -122,10 +122,7 @@ struct PlacesController {
                 if a.distance != b.distance { return a.distance < b.distance }
                 return a.id < b.id
             }
-        let offset = try page.decodeCursor(as: Int.self) ?? 0
-        guard offset >= 0 else {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
-        }
+        let offset = try page.offset()
         let slice = Array(ranked.dropFirst(offset).prefix(page.limit))
         let profiles = Dictionary(
             try await directory.users(ids: slice.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }
@@ -142,6 +139,6 @@ struct PlacesController {
                         distance: Int(visitor.distance.rounded()))
                 }
             },
-            nextCursor: offset + page.limit < ranked.count ? PageCursor.encode(offset + page.limit) : nil)
+            nextCursor: OffsetCursor.next(after: offset, count: slice.count, total: ranked.count))
     }
 }

@@ -207,9 +207,13 @@ struct BillsController {
         case "percentages":
             let percentages = split.percentages ?? [:]
             guard
-                percentages.values.allSatisfy({ $0.isFinite && $0 >= 0 && abs(($0 * 100).rounded() - $0 * 100) < 1e-6 })
+                // Bounded before the conversion to basis points: Int(1e300) traps.
+                percentages.values.allSatisfy({
+                    (0...100).contains($0) && abs(($0 * 100).rounded() - $0 * 100) < 1e-6
+                })
             else {
-                throw Problem.invalidField("split.percentages", "must be percents with at most two decimals.")
+                throw Problem.invalidField(
+                    "split.percentages", "must be percents from 0 to 100 with at most two decimals.")
             }
             (rule, participants) = (
                 .percentages(percentages.mapValues { Int(($0 * 100).rounded()) }), percentages.keys.sorted()

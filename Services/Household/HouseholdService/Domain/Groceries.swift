@@ -77,6 +77,10 @@ struct TripLine: Codable, Sendable, Equatable {
     /// Member -> units they wanted for themselves.
     var wantedBy: [String: Int]
     var quantity: Int { communalQuantity + wantedBy.values.reduce(0, +) }
+
+    /// The most units of one line, communal or for one member: far above what merged grocery items reach (each
+    /// holds at most 999), and small enough that adding them up cannot overflow.
+    static let maximumUnits = 1_000_000
 }
 
 /// Who owes what for a shopping trip.
@@ -92,11 +96,16 @@ enum TripCharge {
             throw Problem.invalidField("total", "must be a positive amount in minor units, at most 1,000,000.00.")
         }
         guard !lines.isEmpty else { throw Problem.invalidField("items", "must name at least one item.") }
+        // Units are bounded before `quantity` adds them up: an edit sends them as it likes (Int.max overflowed).
+        let units = 0...TripLine.maximumUnits
         guard
             lines.allSatisfy({
-                $0.quantity > 0 && $0.communalQuantity >= 0 && $0.wantedBy.values.allSatisfy { $0 >= 0 }
+                units.contains($0.communalQuantity) && $0.wantedBy.values.allSatisfy(units.contains) && $0.quantity > 0
             })
-        else { throw Problem.invalidField("items", "every item needs a positive quantity.") }
+        else {
+            throw Problem.invalidField(
+                "items", "every item needs a positive quantity, at most \(TripLine.maximumUnits) units each.")
+        }
         guard lines.allSatisfy({ ($0.price ?? 0) >= 0 && ($0.price ?? 0) <= 100_000_000 }) else {
             throw Problem.invalidField("items", "prices must be non-negative amounts in minor units.")
         }

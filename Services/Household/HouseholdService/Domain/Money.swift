@@ -28,7 +28,8 @@ enum Splitter {
         case .equal:
             weights = Dictionary(uniqueKeysWithValues: members.map { ($0, 1) })
         case .exact(let amounts):
-            guard Set(amounts.keys) == Set(members), amounts.values.allSatisfy({ $0 >= 0 }) else {
+            // Each part at most the total, so their sum cannot overflow.
+            guard Set(amounts.keys) == Set(members), amounts.values.allSatisfy({ (0...total).contains($0) }) else {
                 throw Problem.invalidField(
                     "split.amounts", "must give a non-negative amount for each member of the split.")
             }
@@ -37,7 +38,7 @@ enum Splitter {
             }
             return amounts
         case .percentages(let basisPoints):
-            guard Set(basisPoints.keys) == Set(members), basisPoints.values.allSatisfy({ $0 >= 0 }),
+            guard Set(basisPoints.keys) == Set(members), basisPoints.values.allSatisfy({ (0...10_000).contains($0) }),
                 basisPoints.values.reduce(0, +) == 10_000
             else { throw Problem.invalidField("split.percentages", "must give each member a share adding up to 100%.") }
             weights = basisPoints

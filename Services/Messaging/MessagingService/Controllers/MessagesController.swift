@@ -173,18 +173,12 @@ struct MessagesController {
         return view
     }
 
-    struct SearchCursor: Codable {
-        var offset: Int
-    }
-
     /// Keyword search over my conversations, best matches first, optionally in one conversation or topic.
     @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<SearchResultView> {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
-        let offset = try page.decodeCursor(as: SearchCursor.self)?.offset ?? 0
-        guard (0...MessagingDatabase.searchWindow).contains(offset) else {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
-        }
+        let offset = try page.offset()
+        guard offset <= MessagingDatabase.searchWindow else { throw PageCursor.invalid }
         let fts = try SearchQuery.fts(query["query"].map(String.init) ?? "")
         let topicID = try query["topicId"].map { value -> Int64 in
             guard let id = Int64(String(value)), id > 0 else {
@@ -202,7 +196,7 @@ struct MessagesController {
         }
         let positions = Dictionary(results.map { ($0.0.message.id, $0.1) }) { a, _ in a }
         return Page(fetched: results.map(\.0), limit: page.limit) {
-            SearchCursor(offset: positions[$0.message.id] ?? 0)
+            OffsetCursor(offset: positions[$0.message.id] ?? 0)
         }
     }
 }

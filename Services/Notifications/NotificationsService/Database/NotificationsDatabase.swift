@@ -119,8 +119,9 @@ struct NotificationsDatabase: Sendable {
                 StreamEvent(seq: $0["seq"], recipientID: recipient, type: $0["type"], payload: $0["payload"])
             }
             // Pruning removes the oldest first: if the oldest left is past `seq + 1`, something may be gone.
+            // (Written as `oldest - 1`: `seq` is the client's and may be Int64.max; `oldest` is at least 1.)
             let pruned = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'stream_events'")
-            let gap = oldest.map { $0 > seq + 1 } ?? ((pruned ?? 0) > seq)
+            let gap = oldest.map { $0 - 1 > seq } ?? ((pruned ?? 0) > seq)
             return (events, gap)
         }
     }

@@ -1,0 +1,123 @@
+import Foundation
+import NIOHTTP1
+import PlatformKit
+import TestSupport
+import Testing
+
+/// Real resources of every kind a path names, owned by (or shared with) ann, for the hostile-input walk:
+/// path parameter names map to these ids, so a new route whose parameters have known names needs no edit.
+struct HostileFixture: Sendable {
+    let ann: TestUser, bob: TestUser, cat: TestUser
+    /// Path parameter values by name, or by `<segment before>/{name}` where one name means two things.
+    let pathValues: [String: String]
+
+    /// A user whose sessions the identity routes may end or whose password they may change: not ann.
+    let zed: TestUser
+
+    static func seed(_ stack: TestStack) async throws -> HostileFixture {
+        let api = stack.gateway
+        let ann = try await stack.register("ann")
+        let bob = try await stack.register("bob")
+        let cat = try await stack.register("cat")
+        let dan = try await stack.register("dan")
+        let zed = try await stack.register("zed")
+
+        func create(
+            _ path: String, _ json: String, as user: TestUser = ann, method: HTTPMethod = .POST,
+            headers: [(String, String)] = []
+        ) async throws -> APIResponse {
+            let response = try await api.send(
+                method, path, token: user.accessToken, body: Data(json.utf8),
+                headers: [("Content-Type", "application/json")] + headers)
+            #expect(response.status < 300, "fixture \(path): \(response.status) \(response.text.prefix(300))")
+            return response
+        }
+        func id(_ response: APIResponse, _ key: String = "id") -> String {
+            switch response.object[key] {
+            case let value as String: value
+            case let value as Int: String(value)
+            default: "missing-\(key)"
+            }
+        }
+
+        // Social: ann is friends with bob and dan; cat asks ann to be friends (pending).
+        for friend in [bob, dan] {
+            let request = try await create(SocialPaths.friendRequests, #"{"userId": "\#(friend.id)"}"#)
+            _ = try await api.post("\(SocialPaths.friendRequests)/\(id(request))/accept", token: friend.accessToken)
+        }
+        let pending = try await create(SocialPaths.friendRequests, #"{"userId": "\#(ann.id)"}"#, as: cat)
+
+        // Household: ann's with bob in it and cat invited (one household per user, so none can invite ann).
+        let household = id(try await create("/v1/households", #"{"name": "Flat", "timeZone": "Europe/Paris"}"#))
+        let home = "/v1/households/\(household)"
+        let invitation = try await create(home + "/invitations", #"{"username": "bob"}"#)
+        _ = try await api.post("/v1/households/invitations/\(id(invitation))/accept", token: bob.accessToken)
+        let invite = id(try await create(home + "/invitations", #"{"username": "cat"}"#))
+        let chore = id(
+            try await create(
+                home + "/chores", #"{"name": "Dishes", "points": 2, "schedule": {"kind": "everyDays", "every": 1}}"#))
+        let bill = id(
+            try await create(
+                home + "/bills",
+                #"{"description": "Rent", "amount": 1000, "currency": "EUR", "split": {"kind": "equal"}}"#))
+        let note = id(try await create(home + "/notes", #"{"text": "Hello"}"#))
+        let item = id(try await create(home + "/groceries", #"{"name": "Milk", "communal": true}"#))
+        let trip = id(
+            try await create(
+                home + "/trips", #"{"total": 300, "currency": "EUR", "items": [{"name": "Milk", "price": 300}]}"#))
+
+        // Habits: one habit with an event today.
+        let habit = id(
+            try await create(
+                "/v1/habits", #"{"title": "Run", "weekdays": ["mon","tue","wed","thu","fri","sat","sun"]}"#))
+        let event = id(try await create("/v1/habits/\(habit)/events", #"{"comment": "done"}"#))
+
+        // Geo: a pin with a photo, a pack with a post and a comment.
+        let pin = id(try await create(GeoPaths.pins, #"{"latitude": 48.85, "longitude": 2.34, "placeName": "Paris"}"#))
+        let photo = try await api.send(
+            .POST, "\(GeoPaths.pins)/\(pin)/photos", token: ann.accessToken, body: GeoPhotoTests.png,
+            headers: [("Content-Type", "image/png")])
+        #expect(photo.status == 201, "fixture photo: \(photo.text)")
+        let position = [("Geo-Position", "48.85;2.34")]
+        let pack = id(
+            try await create(
+                GeoPaths.packs,
+                ##"{"name": "Crew", "latitude": 48.85, "longitude": 2.34, "radiusMeters": 1000, "tags": ["campus"], "color": "#FF8800"}"##,
+                headers: position))
+        let post = id(try await create(GeoPaths.packs + "/\(pack)/posts", #"{"title": "Hi"}"#, headers: position))
+        let comment = id(
+            try await create("/v1/geo/posts/\(post)/comments", #"{"body": "Hello"}"#, headers: position))
+
+        // Messaging: a group of ann and bob with a topic and a message.
+        let conversation = id(
+            try await create(MessagingPaths.groups, #"{"name": "Weekend", "memberIds": ["\#(bob.id)", "\#(dan.id)"]}"#))
+        let conversationPath = "\(MessagingPaths.conversations)/\(conversation)"
+        let topic = id(try await create(conversationPath + "/topics", #"{"name": "Food"}"#))
+        let message = id(try await create(conversationPath + "/messages", #"{"text": "Pizza?"}"#))
+
+        // Notifications: a device and one notice in ann's inbox.
+        let device = String(repeating: "ab", count: 32)
+        _ = try await create("/v1/notifications/devices/\(device)", #"{"environment": "sandbox"}"#, method: .PUT)
+        _ = try await stack.direct(.notifications).send(
+            .POST, NotificationsPaths.internalNotifications,
+            body: Data(
+                #"{"recipientIds": ["\#(ann.id)"], "kind": "household.chore_completed", "text": "Done", "link": "/v1/households", "producer": "household", "idempotencyKey": "k1"}"#
+                    .utf8),
+            headers: [("Content-Type", "application/json"), (PlatformHeaders.internalToken, stack.internalToken)])
+        let inbox = try await api.get(NotificationsPaths.notifications, token: ann.accessToken)
+        let notification = (inbox.object["items"] as? [[String: Any]])?.first?["id"].map { "\($0)" } ?? "missing"
+
+        return HostileFixture(
+            ann: ann, bob: bob, cat: cat,
+            pathValues: [
+                "household": household, "invitation": invite, "member": bob.id, "chore": chore, "bill": bill,
+                "note": note, "item": item, "trip": trip, "habit": habit, "event": event, "pin": pin,
+                "photo": id(photo), "pack": pack, "post": post, "comment": comment,
+                // The gazetteer is not loaded in tests: any place id answers 404, which is all a hostile walk needs.
+                "place": "1", "conversationId": conversation, "topicId": topic, "messageId": message,
+                "userId": bob.id, "user": bob.id, "users/{id}": bob.id, "sessions/{id}": zed.sessionID,
+                "notification": notification, "token": device, "request": id(pending), "answer": "accept",
+            ],
+            zed: zed)
+    }
+}
