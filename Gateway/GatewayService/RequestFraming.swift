@@ -7,7 +7,7 @@ import PlatformKit
 /// NIO's llhttp decoder already refuses obs-fold, bare LF, two Content-Lengths and Content-Length with
 /// Transfer-Encoding; it accepts any Transfer-Encoding ending in `chunked` in any letter case (`Chunked`,
 /// `gzip, chunked`), which a service's parser may read differently. The gateway therefore accepts only
-/// a single `chunked` and never forwards the client's framing headers: ``forwardedHeaders`` writes its own.
+/// a single `chunked` and never forwards the client's framing headers: ``GatewayHandler/forwardedHead(_:framing:requestID:)`` writes its own.
 struct RequestFraming: Equatable {
     enum Body: Equatable {
         case none
