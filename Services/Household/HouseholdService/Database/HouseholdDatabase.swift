@@ -84,18 +84,10 @@ struct HouseholdDatabase: Sendable {
         try await writer.read { db in
             try InvitationRow.filter(Column("invitee_id") == userID && Column("status") == "pending")
                 .order(Column("created_at").desc).fetchAll(db)
-                .filter { try Self.inviterIsMember(db, $0) }
                 .compactMap { invitation in
                     try HouseholdRow.fetchOne(db, key: invitation.householdId).map { (invitation, $0) }
                 }
         }
-    }
-
-    /// An invitation speaks for its inviter: once they have left the household it no longer stands.
-    private static func inviterIsMember(_ db: Database, _ invitation: InvitationRow) throws -> Bool {
-        try MemberRow.filter(
-            Column("household_id") == invitation.householdId && Column("user_id") == invitation.inviterId
-        ).fetchCount(db) > 0
     }
 
     /// Accepts or declines an invitation addressed to `userID`; returns the household joined, if any.
@@ -105,9 +97,6 @@ struct HouseholdDatabase: Sendable {
             else { throw Problem.notFound("The invitation") }
             guard invitation.status == "pending" else {
                 throw Problem.conflict("invitation_not_pending", "The invitation was already \(invitation.status).")
-            }
-            guard try Self.inviterIsMember(db, invitation) else {
-                throw Problem.conflict("invitation_not_pending", "The invitation was withdrawn.")
             }
             invitation.status = accept ? "accepted" : "declined"
             invitation.respondedAt = now
@@ -138,6 +127,7 @@ struct HouseholdDatabase: Sendable {
             }
             try db.execute(
                 sql: "DELETE FROM members WHERE household_id = ? AND user_id = ?", arguments: [householdID, userID])
+            // An invitation speaks for its inviter: it lapses when they leave (migration v5 did so for earlier ones).
             try db.execute(
                 sql: """
                     UPDATE invitations SET status = 'withdrawn', responded_at = ?
