@@ -26,6 +26,7 @@ public enum LocalStack {
     /// process's exit status; every failure is one line on standard error (no backtrace).
     public static func run(environment: [String: String]) async -> Int32 {
         do {
+            try LogFormat.bootstrap(environment: environment)
             let settings = try preflight(environment: environment)
             let services = try await build(settings, environment: environment)
             let logger = Logger(label: "platform.local-stack")

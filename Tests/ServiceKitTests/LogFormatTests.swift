@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import ServiceKit
+import Synchronization
+import Testing
+
+@Suite struct LogFormatTests {
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    @Test func jsonLinesCarryLevelMessageAndMetadataAsFields() throws {
+        // given a logger writing through the JSON handler, with the request id in its metadata
+        let lines = Lines()
+        var logger = Logger(label: "platform.test") { JSONLogHandler(label: $0, metadataProvider: nil, write: lines.append) }
+        logger[metadataKey: "request_id"] = "req-123"
+        // when it logs a line with a message containing quotes and a newline, and metadata of its own
+        logger.warning("a \"quoted\"\nline", metadata: ["user_id": "u1", "attempts": .stringConvertible(3)])
+        // then one line of JSON holds each as a field
+        let written = try #require(lines.all.first)
+        #expect(lines.all.count == 1)
+        #expect(written.hasSuffix("\n") && written.dropLast().contains("\n") == false)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "warning")
+        #expect(object["label"] as? String == "platform.test")
+        #expect(object["message"] as? String == "a \"quoted\"\nline")
+        #expect(object["request_id"] as? String == "req-123")
+        #expect(object["user_id"] as? String == "u1")
+        #expect(object["attempts"] as? String == "3")
+        #expect((object["timestamp"] as? String)?.hasSuffix("Z") == true)
+    }
+
+    @Test func belowTheLevelNothingIsWritten() {
+        let lines = Lines()
+        let logger = Logger(label: "platform.test") { JSONLogHandler(label: $0, metadataProvider: nil, write: lines.append) }
+        logger.debug("hidden")
+        #expect(lines.all.isEmpty)
+    }
+
+    @Test func anUnknownFormatIsRefusedNamingTheVariable() {
+        let error = #expect(throws: ConfigurationError.self) {
+            try LogFormat.bootstrap(environment: ["LOG_FORMAT": "xml"])
+        }
+        #expect(error.map(String.init(describing:))?.contains("LOG_FORMAT") == true)
+        #expect(throws: Never.self) { try LogFormat.bootstrap(environment: ["LOG_FORMAT": "plain"]) }
+    }
+}
