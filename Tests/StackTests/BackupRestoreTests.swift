@@ -23,7 +23,7 @@ import Testing
             let replica = stack.dataDirectory.appendingPathComponent("replica")
             let config = try Litestream.config(database: database, replica: replica, in: stack.dataDirectory)
             let replication = try Litestream.run(litestream, ["replicate", "-config", config])
-            defer { if replication.isRunning { replication.terminate() } }
+            defer { replication.terminate() }
             let ann = try await stack.register("ann")
             let created = try await stack.gateway.post(
                 HouseholdPaths.households, token: ann.accessToken, json: ["name": "Backed up", "timeZone": "UTC"])
@@ -51,6 +51,7 @@ import Testing
             // and the database is lost with the service
             await stack.stop("household")
             replication.terminate()
+            _ = await replication.exitStatus()
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
             #expect(!FileManager.default.fileExists(atPath: database))
 
@@ -102,27 +103,13 @@ enum Litestream {
     }
 
     /// Starts a long-running command (`replicate`).
-    static func run(_ executable: String, _ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    static func run(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess.spawn(executable, arguments)
     }
 
     /// Runs a command to its end without blocking a thread of the cooperative pool; returns its exit status.
     static func exec(_ executable: String, _ arguments: [String]) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        await try ChildProcess.spawn(executable, arguments).exitStatus()
     }
 
     /// Restores the replica into scratch copies until one answers `holds` with `count`, or the deadline passes.
@@ -169,6 +156,51 @@ struct HouseholdRestart {
         return HouseholdRestart(client: APIClient(baseURL: "http://127.0.0.1:\(port)")) {
             await group.triggerGracefulShutdown()
             _ = try? await task.value
+        }
+    }
+}
+
+/// A child process started with `posix_spawn`, its output discarded and none of this process's descriptors
+/// inherited. Not Foundation's `Process`: on Swift 6.3.1 for Linux its `run()` can crash reading past a buffer
+/// while it lists `/proc/self/fd` (swift-corelibs-foundation#5472), which a test process full of sockets hits.
+struct ChildProcess: Sendable {
+    let pid: pid_t
+
+    struct SpawnError: Error { let code: Int32 }
+
+    static func spawn(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // glibc's closefrom action (2.34+), looked up at run time since Swift's Glibc module leaves it out.
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        let code = argv.withUnsafeBufferPointer { posix_spawn(&pid, executable, &actions, nil, $0.baseAddress!, environ) }
+        guard code == 0 else { throw SpawnError(code: code) }
+        return ChildProcess(pid: pid)
+    }
+
+    /// Asks it to stop (SIGTERM); Litestream then syncs and exits.
+    func terminate() { kill(pid, SIGTERM) }
+
+    /// Its exit status once it has ended (waited for on a thread of its own, not the cooperative pool);
+    /// -1 when a signal ended it.
+    func exitStatus() async -> Int32 {
+        let pid = pid
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
+                continuation.resume(returning: status & 0x7f == 0 ? (status >> 8) & 0xff : -1)
+            }
         }
     }
 }
