@@ -22,7 +22,7 @@ import Testing
             let database = stack.dataDirectory.appendingPathComponent("household.sqlite").path
             let replica = stack.dataDirectory.appendingPathComponent("replica")
             let config = try Litestream.config(database: database, replica: replica, in: stack.dataDirectory)
-            let replication = try Litestream.run(litestream, ["replicate", "-config", config])
+            let replication = try ChildProcess.spawn(litestream, ["replicate", "-config", config])
             defer { replication.terminate() }
             let ann = try await stack.register("ann")
             let created = try await stack.gateway.post(
@@ -100,11 +100,6 @@ enum Litestream {
             """
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
-    }
-
-    /// Starts a long-running command (`replicate`).
-    static func run(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
-        try ChildProcess.spawn(executable, arguments)
     }
 
     /// Runs a command to its end without blocking a thread of the cooperative pool; returns its exit status.
