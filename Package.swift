@@ -211,7 +211,7 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "ServiceKit", "PlatformKit", "TestSupport", hummingbirdTesting, hummingbird, jwtKit, crypto, httpTypes,
-                configuration,
+                configuration, grdb,
             ],
             path: "Tests/ServiceKitTests",
             swiftSettings: swiftSettings

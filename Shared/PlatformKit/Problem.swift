@@ -37,14 +37,8 @@ public struct Problem: Error, Codable, Sendable, Equatable {
 
     /// The problem encoded as JSON; encoding a plain struct of strings and ints cannot fail.
     public var jsonData: Data {
-        (try? Problem.encoder.encode(self)) ?? Data(#"{"status":500,"code":"internal_error"}"#.utf8)
+        (try? PlatformJSON.encoder.encode(self)) ?? Data(#"{"status":500,"code":"internal_error"}"#.utf8)
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 }
 
 extension Problem {
@@ -123,4 +117,11 @@ extension String {
         }
         return result
     }
+}
+
+/// An error that knows the problem answering it: a service's domain errors conform in one place per service
+/// (`Controllers/<Service>Error+Problem.swift`), so its `Domain/` stays free of HTTP.
+public protocol ProblemConvertible: Error {
+    /// The RFC 9457 problem a client receives for this error.
+    var problem: Problem { get }
 }

@@ -91,7 +91,7 @@ public struct InternalClient: Sendable {
 private struct IgnoredReply: Decodable {}
 
 /// Why a call to another service did not produce a reply.
-public enum InternalCallError: Error, Sendable {
+public enum InternalCallError: ProblemConvertible, Sendable {
     /// Nothing answered in time.
     case unreachable(ServiceName)
     /// The service answered with an error status.

@@ -37,15 +37,8 @@ public struct RealtimeEvent: Sendable, Equatable {
     public init(recipients: [String], type: String, payload: some Encodable) throws {
         self.recipients = recipients
         self.type = type
-        self.payload = try Self.encoder.encode(payload)
+        self.payload = try PlatformJSON.encoder.encode(payload)
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }()
 }
 
 /// Where a service's notices and realtime events go.

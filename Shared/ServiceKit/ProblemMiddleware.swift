@@ -25,6 +25,8 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case let problem as Problem:
             return problem
+        case let error as any ProblemConvertible:
+            return error.problem
         case let error as HTTPError:
             return problem(status: error.status.code, message: error.body)
         case let error as DecodingError:

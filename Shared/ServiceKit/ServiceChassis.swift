@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import Hummingbird
+import Logging
+import PlatformKit
+import ServiceLifecycle
+
+/// What every service's `Application+build.swift` opens with, built once from the settings: the service's
+/// logger, the access-token verifier, the router with the platform's endpoints and middleware, and the two
+/// route groups controllers attach to.
+public struct ServiceChassis {
+    /// The settings the service was built from.
+    public let settings: ServiceSettings
+    /// The service's logger (`platform.<service>`), at the configured level.
+    public let logger: Logger
+    /// Verifies access tokens; identity verifies with its own keys, every other service with identity's JWKS.
+    public let verifier: AccessTokenVerifier
+    /// The router with `/health/*`, `/metrics`, `/openapi.json`, request ids and problem answers.
+    public let router: Router<ServiceRequestContext>
+    /// Routes that any client may call (sign-up, sign-in, password reset).
+    public var publicRoutes: RouterGroup<ServiceRequestContext> { router.group() }
+    /// Routes for a verified caller; their context carries the caller.
+    public let signedIn: RouterGroup<AuthenticatedContext>
+    /// `/internal/...` routes, for platform services holding the internal credential only.
+    public let internalOnly: RouterGroup<ServiceRequestContext>
+    // A verifier of identity's keys learns ended sessions from identity's feed; identity's own learns them directly.
+    private let followsIdentityRevocations: Bool
+
+    /// The chassis of the service `settings` describe, serving `openAPIDocument` and checking `database` when
+    /// asked whether it is ready. Without a `verifier`, tokens are checked against identity's published keys.
+    public init(
+        settings: ServiceSettings, database: any DatabaseReader, openAPIDocument: Data,
+        verifier: AccessTokenVerifier? = nil
+    ) {
+        self.settings = settings
+        var logger = Logger(label: "platform.\(settings.service.rawValue)")
+        logger.logLevel = settings.logLevel
+        self.logger = logger
+        followsIdentityRevocations = verifier == nil
+        self.verifier =
+            verifier
+            ?? AccessTokenVerifier.remote(
+                jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
+        router = ServiceApplication.router(
+            metrics: ServiceMetrics(), openAPIDocument: openAPIDocument, database: database)
+        signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: self.verifier))
+            .group(context: AuthenticatedContext.self)
+        internalOnly = router.group().add(middleware: InternalCredentialMiddleware(token: settings.internalToken))
+    }
+
+    /// The application serving the routes, running `services` (jobs) beside the server and keeping the
+    /// verifier's ended sessions current.
+    public func application(services: [any Service] = []) -> some ApplicationProtocol {
+        ServiceApplication.application(
+            router: router, settings: settings, services: services,
+            verifier: followsIdentityRevocations ? verifier : nil)
+    }
+}
