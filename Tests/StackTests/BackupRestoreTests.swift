@@ -104,7 +104,7 @@ enum Litestream {
 
     /// Runs a command to its end without blocking a thread of the cooperative pool; returns its exit status.
     static func exec(_ executable: String, _ arguments: [String]) async throws -> Int32 {
-        await try ChildProcess.spawn(executable, arguments).exitStatus()
+        try await ChildProcess.spawn(executable, arguments).exitStatus()
     }
 
     /// Restores the replica into scratch copies until one answers `holds` with `count`, or the deadline passes.
