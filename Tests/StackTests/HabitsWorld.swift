@@ -48,7 +48,7 @@ struct HabitsWorld {
         for user in [ann, bob, cat] {
             let login = try await api.post(
                 IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
-            tokens.set(user.id, try #require(login.object["accessToken"] as? String))
+            tokens.set(user.id, try login.decode(SignedIn.self).accessToken)
         }
     }
 
@@ -66,7 +66,7 @@ struct HabitsWorld {
             HabitsPaths.habits, token: token(user),
             json: HabitBody(title: title, reason: "because", weekdays: weekdays, startDate: startDate))
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WireHabit.self).id
     }
 
     /// Records an event and returns the response.
@@ -79,7 +79,7 @@ struct HabitsWorld {
     func recorded(_ user: TestUser, _ habit: String, _ body: EventBody = EventBody()) async throws -> String {
         let response = try await event(user, habit, body)
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WireHabitEvent.self).id
     }
 
     /// `follower` asks to follow `followee`, who approves.
@@ -92,13 +92,24 @@ struct HabitsWorld {
         #expect(approved.status == 204)
     }
 
-    func items(_ response: APIResponse) -> [[String: Any]] {
-        response.object["items"] as? [[String: Any]] ?? []
+    /// The habits of a list answer (mine, or today's).
+    func habits(_ response: APIResponse) throws -> [WireHabit] {
+        try response.decode(WireHabitList.self).items
     }
 
-    func titles(_ response: APIResponse) -> [String] {
-        items(response).compactMap { $0["title"] as? String }
+    func titles(_ response: APIResponse) throws -> [String] {
+        try habits(response).map(\.title)
     }
+
+    /// The events of a history page.
+    func events(_ response: APIResponse) throws -> [WireHabitEvent] {
+        try response.decode(WirePage<WireHabitEvent>.self).items
+    }
+}
+
+/// The part of a sign-in answer the world needs.
+private struct SignedIn: Decodable {
+    var accessToken: String
 }
 
 struct HabitBody: Encodable, Sendable {
