@@ -45,11 +45,7 @@ struct HabitsWorld {
     /// Moves the clock to `instant`; access tokens (15 minutes) would expire, so everyone signs in again.
     func move(to instant: String) async throws {
         stack.clock.advance(by: try Self.date(instant).timeIntervalSince(stack.clock.now))
-        for user in [ann, bob, cat] {
-            let login = try await api.post(
-                IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
-            tokens.set(user.id, try login.decode(SignedIn.self).accessToken)
-        }
+        try await tokens.signIn([ann, bob, cat], via: api)
     }
 
     func setTimeZone(_ user: TestUser, _ zone: String) async throws {
@@ -105,11 +101,6 @@ struct HabitsWorld {
     func events(_ response: APIResponse) throws -> [WireHabitEvent] {
         try response.decode(WirePage<WireHabitEvent>.self).items
     }
-}
-
-/// The part of a sign-in answer the world needs.
-private struct SignedIn: Decodable {
-    var accessToken: String
 }
 
 struct HabitBody: Encodable, Sendable {
