@@ -74,8 +74,10 @@ import Testing
             #expect(try nearMap.decode(WireHabitEventMap.self).features.count == 2)
             // nobody else's history includes ann's events
             #expect(
-                try world.events(try await world.api.get(HabitsPaths.history + "?tab=all", token: world.token(world.bob)))
-                    .isEmpty)
+                try world.events(
+                    try await world.api.get(HabitsPaths.history + "?tab=all", token: world.token(world.bob))
+                )
+                .isEmpty)
         }
     }
 

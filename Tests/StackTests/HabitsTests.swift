@@ -41,7 +41,8 @@ import Testing
             #expect(
                 try await world.api.delete("\(HabitsPaths.habits)/\(id)", token: world.token(world.ann)).status == 204)
             #expect(try await world.api.get("\(HabitsPaths.habits)/\(id)", token: world.token(world.ann)).status == 404)
-            #expect(try world.habits(try await world.api.get(HabitsPaths.habits, token: world.token(world.ann))).isEmpty)
+            #expect(
+                try world.habits(try await world.api.get(HabitsPaths.habits, token: world.token(world.ann))).isEmpty)
         }
     }
 
@@ -54,7 +55,8 @@ import Testing
                 try await world.api.patch(path, token: world.token(world.bob), json: HabitBody(title: "X")).status
                     == 404)
             #expect(try await world.api.delete(path, token: world.token(world.bob)).status == 404)
-            #expect(try world.habits(try await world.api.get(HabitsPaths.habits, token: world.token(world.bob))).isEmpty)
+            #expect(
+                try world.habits(try await world.api.get(HabitsPaths.habits, token: world.token(world.bob))).isEmpty)
             #expect(try await world.api.get(HabitsPaths.habits).status == 401)
             // ann's habit is untouched
             #expect(try await world.api.get(path, token: world.token(world.ann)).decode(WireHabit.self).title == "Read")
@@ -98,7 +100,8 @@ import Testing
                 "\(HabitsPaths.habits)/\(id)", token: token, json: HabitBody(title: String(repeating: "x", count: 21)))
             #expect(refused.status == 400)
             #expect(
-                try await world.api.get("\(HabitsPaths.habits)/\(id)", token: token).decode(WireHabit.self).title == "B")
+                try await world.api.get("\(HabitsPaths.habits)/\(id)", token: token).decode(WireHabit.self).title == "B"
+            )
             #expect(
                 try await world.api.patch("\(HabitsPaths.habits)/\(id)", token: token, json: HabitBody(weekdays: []))
                     .problem?.code == "invalid_weekdays")
@@ -123,7 +126,8 @@ import Testing
             // once done today, a habit leaves the list
             try await world.recorded(world.ann, monday)
             #expect(
-                try world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.ann))) == ["Floss"])
+                try world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.ann))) == ["Floss"]
+            )
             try await world.recorded(world.ann, daily)
             let done = try await world.api.get(HabitsPaths.today, token: world.token(world.ann))
             let doneList = try done.decode(WireHabitList.self)

@@ -78,7 +78,8 @@ import Testing
             let eggs = try #require(household.first)
             #expect(eggs.quantity == 4)
             #expect(eggs.communalQuantity == 1)
-            #expect(Set(eggs.wantedBy.map { "\($0.userId):\($0.quantity)" }) == ["\(world.ann.id):2", "\(world.bob.id):1"])
+            #expect(
+                Set(eggs.wantedBy.map { "\($0.userId):\($0.quantity)" }) == ["\(world.ann.id):2", "\(world.bob.id):1"])
             #expect(eggs.notes == ["free range"])
             #expect(household[2].quantity == 2)
             // the hidden item is on bob's own list only
@@ -238,7 +239,8 @@ import Testing
                 json: Trip(total: 500, items: [Pick(name: "caviar")]))
             #expect(notListed.problem?.code == "invalid_items")
             #expect(
-                try lines(try await world.api.get(world.path(id, "/groceries"), token: world.ann.accessToken)).count == 3)
+                try lines(try await world.api.get(world.path(id, "/groceries"), token: world.ann.accessToken)).count
+                    == 3)
             #expect(try await net(world, id).isEmpty)
             let trip = try await world.api.post(
                 world.path(id, "/trips"), token: world.ann.accessToken,

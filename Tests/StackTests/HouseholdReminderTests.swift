@@ -120,7 +120,8 @@ import Testing
             let venmo = try await world.api.get(link, token: world.bob.accessToken)
             #expect(venmo.status == 200)
             let venmoLink = try venmo.decode(WirePaymentLink.self)
-            #expect(venmoLink.url == "venmo://paycharge?txn=pay&recipients=ann-venmo&amount=15.00&note=RooMate%20settle-up")
+            #expect(
+                venmoLink.url == "venmo://paycharge?txn=pay&recipients=ann-venmo&amount=15.00&note=RooMate%20settle-up")
             #expect(venmoLink.amount == 1_500)
             let paypal = try await world.api.get(
                 world.path(id, "/payment-link?to=\(world.ann.id)&provider=paypal&currency=USD"),

@@ -81,9 +81,10 @@ final class TokenBook: Sendable {
     }
 }
 
-/// The part of a sign-in answer the worlds need.
-private struct SignedIn: Decodable {
+/// The part of a sign-in or refresh answer the worlds need.
+struct SignedIn: Decodable {
     var accessToken: String
+    var refreshToken: String
 }
 
 struct ChoreBody: Encodable, Sendable {
@@ -199,14 +200,16 @@ struct ChoreBody: Encodable, Sendable {
                 : try await world.api.post(world.path(id, "/leave"), token: world.bob.accessToken)
             #expect(gone.status == 204)
             // then cat no longer sees it and cannot accept it
-            let pending = try await world.api.get(HouseholdPaths.households + "/invitations", token: world.cat.accessToken)
+            let pending = try await world.api.get(
+                HouseholdPaths.households + "/invitations", token: world.cat.accessToken)
             #expect(try pending.decode(WireItems<WireInvitation>.self).items.isEmpty)
             let accepted = try await world.api.post(
                 "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: world.cat.accessToken)
             #expect(accepted.status == 409)
             #expect(accepted.problem?.code == "invitation_not_pending")
             #expect(
-                try await world.api.get(HouseholdPaths.households + "/mine", token: world.cat.accessToken).status == 404)
+                try await world.api.get(HouseholdPaths.households + "/mine", token: world.cat.accessToken).status == 404
+            )
             // and ann may invite cat afresh
             let again = try await world.api.post(
                 world.path(id, "/invitations"), token: world.ann.accessToken, json: ["username": "cat"])
