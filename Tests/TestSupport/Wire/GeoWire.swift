@@ -32,13 +32,15 @@ public struct WirePinColors: Decodable, Sendable {
     public var pins: [String: String]
 }
 
+/// An RFC 7946 point geometry (`{"type": "Point", "coordinates": [longitude, latitude]}`).
+public struct WireGeoJSONPoint: Decodable, Sendable {
+    public var type: String
+    /// Longitude first.
+    public var coordinates: [Double]
+}
+
 /// The map (`FeatureCollection`): RFC 7946 points, longitude first, with the clustering as foreign members.
 public struct WireMap: Decodable, Sendable {
-    public struct Geometry: Decodable, Sendable {
-        public var type: String
-        public var coordinates: [Double]
-    }
-
     public struct Properties: Decodable, Sendable {
         public var cluster: Bool
         public var pinId: String?
@@ -57,7 +59,7 @@ public struct WireMap: Decodable, Sendable {
         public var type: String
         /// The pin's id, or `cluster-<zoom>-<x>-<y>`.
         public var id: String
-        public var geometry: Geometry
+        public var geometry: WireGeoJSONPoint
         public var properties: Properties
     }
 

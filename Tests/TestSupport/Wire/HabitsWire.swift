@@ -54,16 +54,10 @@ public struct WireHabitEvent: Decodable, Sendable {
 
 /// The history map (`EventMap`): an RFC 7946 FeatureCollection with the page cursor as a foreign member.
 public struct WireHabitEventMap: Decodable, Sendable {
-    public struct Geometry: Decodable, Sendable {
-        public var type: String
-        /// Longitude first.
-        public var coordinates: [Double]
-    }
-
     public struct Feature: Decodable, Sendable {
         public var type: String
         public var id: String
-        public var geometry: Geometry
+        public var geometry: WireGeoJSONPoint
         public var properties: WireHabitEvent
     }
 
