@@ -84,7 +84,7 @@ struct GeoWorld {
         #expect(map.type == "FeatureCollection")
         var features: [String: WireMap.Properties] = [:]
         for feature in map.features {
-            #expect(features[feature.id] == nil, "feature \(feature.id) twice")
+            #expect(!features.keys.contains(feature.id), "feature \(feature.id) twice")
             features[feature.id] = feature.properties
         }
         return features
