@@ -106,7 +106,7 @@ import Testing
             // a pending request shows nothing
             _ = try await world.api.post(SocialPaths.follows, token: token, json: ["username": "cat"])
             #expect(try await events("friends").isEmpty)
-            #expect(try following(token).isEmpty)
+            #expect(try await following(token).isEmpty)
             // approved by bob (within a day, the latest recorded comes first)
             let approved = try await world.api.post(
                 "\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.token(world.bob))
@@ -139,7 +139,7 @@ import Testing
             // nothing private: the reason is not part of a followed habit
             #expect(!followed.text.contains("\"reason\""))
             // following is one way: bob sees nothing of ann
-            #expect(try following(world.token(world.bob)).isEmpty)
+            #expect(try await following(world.token(world.bob)).isEmpty)
             #expect(
                 try world.events(
                     try await world.api.get(HabitsPaths.history + "?tab=friends", token: world.token(world.bob))
