@@ -146,15 +146,3 @@ import Testing
         #expect(error.problem.detail == detail)
     }
 }
-
-extension TestClientProtocol {
-    /// Sends a request that must fail, and decodes its problem.
-    func problem(_ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields, _ body: String? = nil)
-        async throws -> Problem
-    {
-        let response = try await execute(
-            uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-        #expect(response.headers[.contentType] == Problem.mediaType, "\(method) \(uri): \(response.status)")
-        return try JSONDecoder().decode(Problem.self, from: Data(response.body.readableBytesView))
-    }
-}

@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
 import JWTKit
 import PlatformKit
 
@@ -26,4 +28,24 @@ public struct RouterTestTokens: Sendable {
             userID: userID, sessionID: sessionID, roles: [], issuedAt: clock.now, lifetime: 900)
         return [.authorization: "Bearer " + (try await keys.sign(claims, kid: "router-test"))]
     }
+}
+
+extension TestClientProtocol {
+    /// Sends a request that must fail, and decodes its problem.
+    public func problem(_ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields, _ body: String? = nil)
+        async throws -> Problem
+    {
+        let response = try await execute(
+            uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        guard response.headers[.contentType] == Problem.mediaType else {
+            throw NotAProblem(
+                description: "\(method) \(uri) answered \(response.status): \(String(buffer: response.body))")
+        }
+        return try JSONDecoder().decode(Problem.self, from: Data(response.body.readableBytesView))
+    }
+}
+
+/// An answer that should have been a problem was not.
+public struct NotAProblem: Error, CustomStringConvertible {
+    public var description: String
 }
