@@ -67,10 +67,14 @@ import Testing
             #expect(stolen.statusCode == 404 && stolen.detail == "device was not found.")
             for (body, code) in [
                 (#"{"disabledKinds":["Bad Kind"]}"#, "invalid_disabled_kinds"),
-                (#"{"disabledKinds":[],"quietHours":{"start":"25:00","end":"07:00","timeZone":"UTC"}}"#,
-                 "invalid_quiet_hours.start"),
-                (#"{"disabledKinds":[],"quietHours":{"start":"22:00","end":"07:00","timeZone":"Mars/Base"}}"#,
-                 "invalid_quiet_hours.time_zone"),
+                (
+                    #"{"disabledKinds":[],"quietHours":{"start":"25:00","end":"07:00","timeZone":"UTC"}}"#,
+                    "invalid_quiet_hours.start"
+                ),
+                (
+                    #"{"disabledKinds":[],"quietHours":{"start":"22:00","end":"07:00","timeZone":"Mars/Base"}}"#,
+                    "invalid_quiet_hours.time_zone"
+                ),
             ] {
                 #expect(try await client.problem(.put, NotificationsPaths.preferences, ann, body).code == code)
             }
@@ -102,8 +106,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (NotificationsError.invalidField("quietHours.end", "must differ from the start."), 400,
-         "invalid_quiet_hours.end", "quietHours.end: must differ from the start."),
+        (
+            NotificationsError.invalidField("quietHours.end", "must differ from the start."), 400,
+            "invalid_quiet_hours.end", "quietHours.end: must differ from the start."
+        ),
         (.notFound("device"), 404, "not_found", "device was not found."),
     ])
     func eachRefusalHasItsAnswer(error: NotificationsError, status: Int, code: String, detail: String) {

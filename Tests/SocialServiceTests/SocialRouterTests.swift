@@ -61,7 +61,8 @@ import Testing
             let bob = try await tokens.headers("u-bob")
             let cat = try await tokens.headers("u-cat")
             let sent = try await client.execute(
-                uri: SocialPaths.friendRequests, method: .post, headers: ann, body: ByteBuffer(string: #"{"username":"bob"}"#))
+                uri: SocialPaths.friendRequests, method: .post, headers: ann,
+                body: ByteBuffer(string: #"{"username":"bob"}"#))
             #expect(sent.status == .created)
             struct Sent: Decodable { var id: String }
             let id = try JSONDecoder().decode(Sent.self, from: Data(sent.body.readableBytesView)).id
@@ -96,13 +97,18 @@ import Testing
                 uri: SocialPaths.follows, method: .post, headers: ann, body: ByteBuffer(string: #"{"userId":"u-bob"}"#))
             #expect(followed.status == .created)
             #expect(String(buffer: followed.body).contains(#""followRequested":true"#))
-            #expect(try await client.problem(.post, SocialPaths.follows, ann, #"{"userId":"u-bob"}"#).code == "follow_pending")
-            #expect(try await client.problem(.post, SocialPaths.follows, ann, #"{"userId":"u-ann"}"#).code == "self_follow")
+            #expect(
+                try await client.problem(.post, SocialPaths.follows, ann, #"{"userId":"u-bob"}"#).code
+                    == "follow_pending")
+            #expect(
+                try await client.problem(.post, SocialPaths.follows, ann, #"{"userId":"u-ann"}"#).code == "self_follow")
             // Only the followee approves: cat has no request from ann.
             let approve = try await client.problem(.post, SocialPaths.followRequests + "/u-ann/approve", cat)
             #expect(approve.detail == "The follow request was not found.")
             #expect(try await client.problem(.put, SocialPaths.blocks + "/u-ann", ann).code == "self_block")
-            #expect(try await client.problem(.delete, SocialPaths.blocks + "/u-cat", ann).detail == "The block was not found.")
+            #expect(
+                try await client.problem(.delete, SocialPaths.blocks + "/u-cat", ann).detail
+                    == "The block was not found.")
             let blocked = try await client.execute(uri: SocialPaths.blocks + "/u-ann", method: .put, headers: bob)
             #expect(blocked.status == .noContent)
             // Blocked: ann sees bob as unknown and not connected, bob sees the block.
@@ -110,7 +116,8 @@ import Testing
             let seen = try await client.execute(
                 uri: SocialPaths.users + "/u-bob/relationship", method: .get, headers: ann)
             #expect(!String(buffer: seen.body).contains(#""blocked":true"#))
-            let mine = try await client.execute(uri: SocialPaths.users + "/u-ann/relationship", method: .get, headers: bob)
+            let mine = try await client.execute(
+                uri: SocialPaths.users + "/u-ann/relationship", method: .get, headers: bob)
             #expect(String(buffer: mine.body).contains(#""blocking":true"#))
         }
     }
@@ -122,9 +129,12 @@ import Testing
             let anonymous = try await client.execute(uri: SocialPaths.internalRelationship + "?a=x&b=y", method: .get)
             #expect(anonymous.status == .unauthorized)
             #expect(
-                try await client.problem(.get, SocialPaths.internalRelationship + "?a=x", service).code == "missing_users")
+                try await client.problem(.get, SocialPaths.internalRelationship + "?a=x", service).code
+                    == "missing_users")
             let many = #"{"viewer":"x","others":[\#((0...10_000).map { "\"\($0)\"" }.joined(separator: ","))]}"#
-            #expect(try await client.problem(.post, SocialPaths.internalRelationships, service, many).code == "invalid_others")
+            #expect(
+                try await client.problem(.post, SocialPaths.internalRelationships, service, many).code
+                    == "invalid_others")
         }
     }
 
@@ -138,7 +148,10 @@ import Testing
         (.requestPending, 409, "request_pending", "Your friend request is already waiting for an answer."),
         (.alreadyFollowing, 409, "already_following", "You already follow this user."),
         (.followPending, 409, "follow_pending", "Your follow request is already waiting for approval."),
-        (.requestNotPending(status: "declined"), 409, "request_not_pending", "The friend request was already declined."),
+        (
+            .requestNotPending(status: "declined"), 409, "request_not_pending",
+            "The friend request was already declined."
+        ),
     ])
     func eachRefusalHasItsAnswer(error: SocialError, status: Int, code: String, detail: String) {
         #expect(error.problem.statusCode == status)

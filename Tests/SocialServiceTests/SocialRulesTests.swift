@@ -5,10 +5,12 @@ import Testing
 @Suite struct SocialRulesTests {
     @Test func friendRequestsAreRefusedForTheRightReasons() {
         #expect(SocialRules.refuseFriendRequest(from: "a", to: "a", Relationship()) == .selfRequest)
-        #expect(SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(blocked: true)) == .notFound("The user"))
+        #expect(
+            SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(blocked: true)) == .notFound("The user"))
         #expect(SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(friends: true)) == .alreadyFriends)
         #expect(
-            SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(friendRequestSent: true)) == .requestPending)
+            SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(friendRequestSent: true))
+                == .requestPending)
         #expect(SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(friendRequestReceived: true)) == nil)
         #expect(SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship()) == nil)
     }
@@ -24,7 +26,8 @@ import Testing
         #expect(SocialRules.refuseBlock(by: "a", of: "a") == .selfBlock)
         #expect(SocialRules.refuseBlock(by: "a", of: "b") == nil)
         #expect(Relationship(following: true, blocked: true).shownToViewer == Relationship())
-        #expect(Relationship(blocking: true, blocked: true).shownToViewer == Relationship(blocking: true, blocked: true))
+        #expect(
+            Relationship(blocking: true, blocked: true).shownToViewer == Relationship(blocking: true, blocked: true))
     }
 
     @Test func suggestionsRankByMutualFriendsThenId() {

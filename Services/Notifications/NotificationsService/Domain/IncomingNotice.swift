@@ -50,7 +50,8 @@ enum NoticeValidation {
         guard value.hasPrefix("/"), (1...512).contains(value.utf8.count),
             !value.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
         else {
-            throw NotificationsError.invalidField("link", "must be an API path starting with '/', at most 512 characters.")
+            throw NotificationsError.invalidField(
+                "link", "must be an API path starting with '/', at most 512 characters.")
         }
         return value
     }
@@ -61,7 +62,8 @@ enum NoticeValidation {
             let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), object is [String: Any],
             let compact = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else {
-            throw NotificationsError.invalidField("payload", "must be a JSON object of at most \(maximumPayloadBytes) bytes.")
+            throw NotificationsError.invalidField(
+                "payload", "must be a JSON object of at most \(maximumPayloadBytes) bytes.")
         }
         return String(decoding: compact, as: UTF8.self)
     }

@@ -19,10 +19,12 @@ struct QuietHours: Sendable, Equatable {
     var endMinute: Int
     var timeZone: TimeZone
 
-    /// Parses `HH:MM` bounds and an IANA zone; a bad value is ``NotificationsError/invalidField(_:_:)`` naming its field.
+    /// Parses `HH:MM` bounds and an IANA zone; a bad value is ``NotificationsError/invalidField(_:_:)`` naming
+    /// its field.
     init(start: String, end: String, timeZone identifier: String) throws {
         guard let zone = TimeZone(identifier: identifier) else {
-            throw NotificationsError.invalidField("quietHours.timeZone", "must be an IANA time zone such as Europe/Paris.")
+            throw NotificationsError.invalidField(
+                "quietHours.timeZone", "must be an IANA time zone such as Europe/Paris.")
         }
         self.startMinute = try Self.minute(of: start, field: "quietHours.start")
         self.endMinute = try Self.minute(of: end, field: "quietHours.end")
