@@ -127,7 +127,7 @@ import Testing
         try await app(tokens).test(.router) { client in
             let service: HTTPFields = [HTTPField.Name(PlatformHeaders.internalToken)!: Self.internalToken]
             let anonymous = try await client.execute(uri: SocialPaths.internalRelationship + "?a=x&b=y", method: .get)
-            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.status == .forbidden)
             #expect(
                 try await client.problem(.get, SocialPaths.internalRelationship + "?a=x", service).code
                     == "missing_users")
