@@ -12,25 +12,32 @@ struct HouseholdWorld {
     let notices: RecordedNotices
     let ann: TestUser, bob: TestUser, cat: TestUser
     /// The service's background jobs, to run at the manual clock's time.
-    var jobs = HouseholdJobs()
+    let jobs: HouseholdJobs
 
     var api: APIClient { stack.gateway }
 
     static func run(_ body: (HouseholdWorld) async throws -> Void) async throws {
         let notices = RecordedNotices()
-        let jobs = HouseholdJobs()
+        let jobs = BuiltJobs()
         try await withTestStack(services: [
             .household: { settings in
                 try await buildHouseholdApplication(
-                    HouseholdConfiguration(settings: settings, eventSink: notices, jobs: jobs))
+                    HouseholdConfiguration(settings: settings, eventSink: notices, jobsBuilt: jobs.keep))
             }
         ]) { stack in
             try await body(
                 HouseholdWorld(
                     stack: stack, notices: notices, ann: try await stack.register("ann"),
                     bob: try await stack.register("bob"),
-                    cat: try await stack.register("cat"), jobs: jobs))
+                    cat: try await stack.register("cat"), jobs: try #require(jobs.built)))
         }
+    }
+
+    /// Keeps the jobs the service hands over when it is built.
+    final class BuiltJobs: Sendable {
+        private let jobs = Mutex<HouseholdJobs?>(nil)
+        var built: HouseholdJobs? { jobs.withLock { $0 } }
+        @Sendable func keep(_ built: HouseholdJobs) { jobs.withLock { $0 = built } }
     }
 
     /// Creates a household for `owner` and brings `others` in by invitation; returns its id.
@@ -189,14 +196,16 @@ struct ChoreBody: Encodable, Sendable {
                 : try await world.api.post(world.path(id, "/leave"), token: world.bob.accessToken)
             #expect(gone.status == 204)
             // then cat no longer sees it and cannot accept it
-            let pending = try await world.api.get(HouseholdPaths.households + "/invitations", token: world.cat.accessToken)
+            let pending = try await world.api.get(
+                HouseholdPaths.households + "/invitations", token: world.cat.accessToken)
             #expect((pending.object["items"] as? [[String: Any]])?.isEmpty == true)
             let accepted = try await world.api.post(
                 "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: world.cat.accessToken)
             #expect(accepted.status == 409)
             #expect(accepted.problem?.code == "invitation_not_pending")
             #expect(
-                try await world.api.get(HouseholdPaths.households + "/mine", token: world.cat.accessToken).status == 404)
+                try await world.api.get(HouseholdPaths.households + "/mine", token: world.cat.accessToken).status == 404
+            )
             // and ann may invite cat afresh
             let again = try await world.api.post(
                 world.path(id, "/invitations"), token: world.ann.accessToken, json: ["username": "cat"])
