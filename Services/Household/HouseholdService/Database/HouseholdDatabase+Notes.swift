@@ -88,7 +88,12 @@ extension HouseholdDatabase {
         _ db: Database, _ noteID: String, _ householdID: String, _ userID: String, _ now: Date
     ) throws -> NoteRecord {
         _ = try members(db, householdID, asMember: userID)
-        guard let note = try NoteRecord.fetchOne(db, key: noteID), note.householdId == householdID, note.expiresAt > now
+        // Compared in SQL, as stored (to the millisecond), like the board's list.
+        guard
+            let note = try NoteRecord.filter(
+                NoteRecord.Columns.id == noteID && NoteRecord.Columns.householdId == householdID
+                    && NoteRecord.Columns.expiresAt > now
+            ).fetchOne(db)
         else { throw HouseholdError.notFound("The note") }
         return note
     }
