@@ -1,30 +1,31 @@
 import Foundation
+import PlatformKit
 import Testing
 
 @testable import HabitsService
 
 @Suite struct DayTests {
     @Test func parsesPrintsAndKnowsItsWeekday() throws {
-        let day = try #require(Day("2027-01-16"))
+        let day = try #require(LocalDay("2027-01-16"))
         #expect(day.description == "2027-01-16")
         #expect(day.isoWeekday == 6)
-        #expect(Day("1970-01-01")?.number == 0)
-        #expect(Day("1969-12-31")?.isoWeekday == 3)
-        #expect(Day("2024-02-29") != nil)
+        #expect(LocalDay("1970-01-01")?.number == 0)
+        #expect(LocalDay("1969-12-31")?.isoWeekday == 3)
+        #expect(LocalDay("2024-02-29") != nil)
         for bad in ["2023-02-29", "2027-13-01", "2027-1-01", "27-01-01", "", "2027-01-32", "abcd-ef-gh"] {
-            #expect(Day(bad) == nil, "\(bad)")
+            #expect(LocalDay(bad) == nil, "\(bad)")
         }
         // round trip over a few centuries, leap years included
         for number in stride(from: -50_000, through: 50_000, by: 37) {
-            #expect(Day(Day(number: number).description)?.number == number)
+            #expect(LocalDay(LocalDay(number: number).description)?.number == number)
         }
-        #expect(try #require(Day("2027-01-20")).weekStart.description == "2027-01-18")
+        #expect(try #require(LocalDay("2027-01-20")).weekStart.description == "2027-01-18")
     }
 
     @Test func theDayOfAnInstantFollowsTheZoneIncludingDaylightSaving() throws {
         func day(_ instant: String, _ zone: String) throws -> String {
             let date = try #require(ISO8601DateFormatter().date(from: instant))
-            return Day(date, in: try #require(TimeZone(identifier: zone))).description
+            return LocalDay(date, in: try #require(TimeZone(identifier: zone))).description
         }
         #expect(try day("2027-01-15T11:05:00Z", "Pacific/Auckland") == "2027-01-16")
         #expect(try day("2027-01-15T10:55:00Z", "Pacific/Auckland") == "2027-01-15")
@@ -40,11 +41,11 @@ import Testing
 @Suite struct DaySetTests {
     @Test func membershipAcrossWordsAndDuplicates() {
         let numbers = [-70, -1, 0, 63, 64, 200, 200]
-        let set = DaySet(numbers.map(Day.init(number:)))
+        let set = DaySet(numbers.map(LocalDay.init(number:)))
         #expect(set.count == 6)
         #expect(set.days.map(\.number) == [-70, -1, 0, 63, 64, 200])
-        for n in -80...210 { #expect(set.contains(Day(number: n)) == numbers.contains(n)) }
-        #expect(!DaySet([Day]()).contains(Day(number: 0)))
+        for n in -80...210 { #expect(set.contains(LocalDay(number: n)) == numbers.contains(n)) }
+        #expect(!DaySet([LocalDay]()).contains(LocalDay(number: 0)))
     }
 }
 
@@ -52,20 +53,20 @@ import Testing
     @Test func namesRoundTripAndAtLeastOneDayIsNeeded() throws {
         let days = try Weekdays(names: ["MON", "fri", "sun"])
         #expect(days.names == ["mon", "fri", "sun"])
-        #expect(days.contains(try #require(Day("2027-01-15"))))  // a Friday
-        #expect(!days.contains(try #require(Day("2027-01-16"))))
+        #expect(days.contains(try #require(LocalDay("2027-01-15"))))  // a Friday
+        #expect(!days.contains(try #require(LocalDay("2027-01-16"))))
         #expect(throws: (any Error).self) { try Weekdays(names: []) }
         #expect(throws: (any Error).self) { try Weekdays(names: ["monday"]) }
     }
 }
 
 @Suite struct HabitProgressTests {
-    let start = Day("2027-01-04")!  // a Monday
+    let start = LocalDay("2027-01-04")!  // a Monday
 
     func progress(_ weekdays: [String], today: String, done: [String]) throws -> HabitProgress {
         HabitProgress(
-            weekdays: try Weekdays(names: weekdays), start: start, today: try #require(Day(today)),
-            done: DaySet(done.compactMap { Day($0) }))
+            weekdays: try Weekdays(names: weekdays), start: start, today: try #require(LocalDay(today)),
+            done: DaySet(done.compactMap { LocalDay($0) }))
     }
 
     @Test func restDaysNeitherBreakStreaksNorMoveTheScore() throws {

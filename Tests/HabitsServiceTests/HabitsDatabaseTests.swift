@@ -1,32 +1,36 @@
 import Foundation
 import GRDB
+import PlatformKit
 import ServiceKit
 import Testing
 
 @testable import HabitsService
 
 @Suite struct HabitsDatabaseTests {
-    func habit(_ id: String, owner: String = "u1") -> HabitRow {
-        HabitRow(
+    /// 2027-01-15, after every day the events below are for.
+    let clock = WallClock { Date(timeIntervalSince1970: 1_800_000_000) }
+
+    func habit(_ id: String, owner: String = "u1") -> HabitRecord {
+        HabitRecord(
             id: id, userId: owner, title: "T", reason: "", weekdays: 0x7F, startDate: "2027-01-01",
             createdAt: Date(), updatedAt: Date())
     }
 
-    func event(_ habit: String, _ day: String, latitude: Double? = nil, owner: String = "u1") -> EventRow {
-        EventRow(
-            id: nil, habitId: habit, userId: owner, day: day, comment: nil, latitude: latitude,
-            longitude: latitude, photoType: nil, idempotencyKey: nil, createdAt: Date(), updatedAt: Date())
+    func event(_ habit: String, _ day: String, latitude: Double? = nil, owner: String = "u1") -> NewEvent {
+        NewEvent(
+            habitID: habit, userID: owner, day: LocalDay(day), comment: nil, latitude: latitude, longitude: latitude,
+            photo: .keep, idempotencyKey: nil)
     }
 
     func locations(_ database: HabitsDatabase) async throws -> Int {
-        try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM event_locations") ?? 0 }
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM event_locations") ?? 0 }
     }
 
     @Test func theLocationIndexFollowsEventsThroughEditsAndDeletes() async throws {
         let database = try HabitsDatabase(.inMemory)
         try await database.createHabit(habit("h1"))
-        let (first, _) = try await database.createEvent(event("h1", "2027-01-01", latitude: 10), photo: .keep) { _ in }
-        _ = try await database.createEvent(event("h1", "2027-01-02"), photo: .keep) { _ in }
+        let (first, _) = try await database.createEvent(event("h1", "2027-01-01", latitude: 10), clock: clock)
+        _ = try await database.createEvent(event("h1", "2027-01-02"), clock: clock)
         #expect(try await locations(database) == 1)
         _ = try await database.updateEvent(first.id, owner: "u1", now: Date(), photo: .keep) {
             $0.latitude = nil
@@ -40,19 +44,19 @@ import Testing
         #expect(try await locations(database) == 1)
         try await database.deleteHabit("h1", owner: "u1")
         #expect(try await locations(database) == 0)
-        let events = try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") }
+        let events = try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") }
         #expect(events == 0)
     }
 
     @Test func oneEventPerHabitPerDayAndOwnersOnly() async throws {
         let database = try HabitsDatabase(.inMemory)
         try await database.createHabit(habit("h1"))
-        _ = try await database.createEvent(event("h1", "2027-01-01"), photo: .keep) { _ in }
+        _ = try await database.createEvent(event("h1", "2027-01-01"), clock: clock)
         await #expect(throws: (any Error).self) {
-            _ = try await database.createEvent(event("h1", "2027-01-01"), photo: .keep) { _ in }
+            _ = try await database.createEvent(event("h1", "2027-01-01"), clock: clock)
         }
         await #expect(throws: (any Error).self) {
-            _ = try await database.createEvent(event("h1", "2027-01-02", owner: "u2"), photo: .keep) { _ in }
+            _ = try await database.createEvent(event("h1", "2027-01-02", owner: "u2"), clock: clock)
         }
         await #expect(throws: (any Error).self) { try await database.deleteHabit("h1", owner: "u2") }
     }

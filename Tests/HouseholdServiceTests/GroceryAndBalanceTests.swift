@@ -59,10 +59,11 @@ import Testing
         let now = Date()
         let people = ["p0", "p1", "p2", "p3"]
         try await database.createHousehold(
-            HouseholdRow(id: "h", name: "Flat", timeZone: "UTC", createdBy: "p0", noteLifetimeDays: 7, createdAt: now))
+            HouseholdRecord(
+                id: "h", name: "Flat", timeZone: "UTC", createdBy: "p0", noteLifetimeDays: 7, createdAt: now))
         for person in people.dropFirst() {
             try await database.invite(
-                InvitationRow(
+                InvitationRecord(
                     id: "i-\(person)", householdId: "h", inviterId: "p0", inviteeId: person, status: "pending",
                     createdAt: now))
             _ = try await database.respond(to: "i-\(person)", as: person, accept: true, now: now)
@@ -75,16 +76,16 @@ import Testing
                 let id = "b\(step)"
                 let amount = Int.random(in: 1...10_000)
                 let among = Array(Set(people.filter { _ in Bool.random() } + ["p0"])).sorted()
-                let shares = try Splitter.split(total: amount, among: among, rule: .equal, seed: id)
                 _ = try await database.createBill(
-                    bill(id, amount, currency, payer: people.randomElement()!, now), shares: shares)
+                    draft(amount, currency, payer: people.randomElement()!, among: among), id: id, in: "h", by: "p0",
+                    idempotencyKey: nil, now: now)
                 bills.append(id)
             case 5..<7 where !bills.isEmpty:
                 let id = bills.randomElement()!
                 let amount = Int.random(in: 1...10_000)
-                let shares = try Splitter.split(total: amount, among: people, rule: .equal, seed: id)
-                try await database.updateBill(
-                    bill(id, amount, currency, payer: people.randomElement()!, now), shares: shares, by: "p1")
+                _ = try await database.replaceBill(
+                    id, in: "h", with: draft(amount, currency, payer: people.randomElement()!, among: people), by: "p1",
+                    now: now)
             case 7 where !bills.isEmpty:
                 let id = bills.remove(at: Int.random(in: 0..<bills.count))
                 try await database.deleteBill(id, in: "h", by: "p2", now: now)
@@ -92,7 +93,7 @@ import Testing
                 let from = people.randomElement()!
                 let to = people.filter { $0 != from }.randomElement()!
                 try await database.recordPayment(
-                    PaymentRow(
+                    PaymentRecord(
                         id: "pay\(step)", householdId: "h", fromId: from, toId: to, amount: Int.random(in: 1...500),
                         currency: currency, createdAt: now))
             }
@@ -104,10 +105,10 @@ import Testing
         }
     }
 
-    func bill(_ id: String, _ amount: Int, _ currency: String, payer: String, _ now: Date) -> BillRow {
-        BillRow(
-            id: id, householdId: "h", description: "x", amount: amount, currency: currency, payerId: payer,
-            splitKind: "equal", createdBy: "p0", idempotencyKey: nil, createdAt: now, updatedAt: now)
+    func draft(_ amount: Int, _ currency: String, payer: String, among: [String]) -> BillDraft {
+        BillDraft(
+            description: "x", amount: amount, currency: currency, payerID: payer,
+            split: BillDraft.Split(kind: "equal", among: among))
     }
 }
 

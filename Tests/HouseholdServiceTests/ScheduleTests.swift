@@ -1,43 +1,11 @@
 import Foundation
+import PlatformKit
 import Testing
 
 @testable import HouseholdService
 
-@Suite struct LocalDateTests {
-    @Test func parsesOnlyRealDays() {
-        #expect(LocalDate("2024-02-29") == LocalDate(year: 2024, month: 2, day: 29))
-        #expect(LocalDate("2023-02-29") == nil)
-        #expect(LocalDate("2024-13-01") == nil)
-        #expect(LocalDate("24-01-01") == nil)
-        #expect(LocalDate("yesterday") == nil)
-    }
-
-    @Test func theDayDependsOnTheTimeZone() throws {
-        // 2026-03-01 10:30 UTC is still 28 February in Honolulu and already 2 March... no: 1 March 23:30 in Auckland.
-        let instant = Date(timeIntervalSince1970: 1_772_361_000)
-        #expect(LocalDate(instant, in: try #require(TimeZone(identifier: "UTC"))).description == "2026-03-01")
-        #expect(
-            LocalDate(instant, in: try #require(TimeZone(identifier: "Pacific/Honolulu"))).description == "2026-03-01")
-        #expect(
-            LocalDate(instant, in: try #require(TimeZone(identifier: "Pacific/Auckland"))).description == "2026-03-01")
-        #expect(
-            LocalDate(
-                instant.addingTimeInterval(-11 * 3600), in: try #require(TimeZone(identifier: "Pacific/Honolulu"))
-            ).description == "2026-02-28")
-    }
-
-    @Test func arithmeticCrossesMonthsAndLeapDays() {
-        let date = LocalDate(year: 2024, month: 2, day: 28)
-        #expect(date.adding(days: 1).description == "2024-02-29")
-        #expect(date.adding(days: 2).description == "2024-03-01")
-        #expect(LocalDate(year: 2024, month: 1, day: 31).inMonth(offset: 1, day: 31).description == "2024-02-29")
-        #expect(LocalDate(year: 2024, month: 12, day: 15).inMonth(offset: 1, day: 15).description == "2025-01-15")
-        #expect(LocalDate(year: 2026, month: 11, day: 23).isoWeekday == 1)
-    }
-}
-
 @Suite struct ChoreScheduleTests {
-    let monday = LocalDate(year: 2026, month: 11, day: 23)
+    let monday = LocalDay(year: 2026, month: 11, day: 23)!
 
     @Test(arguments: [
         // (schedule, due, completed, expected next)
@@ -52,7 +20,7 @@ import Testing
     ])
     func nextDue(schedule: ChoreSchedule, due: String, completed: String, expected: String) throws {
         let next = schedule.nextDue(
-            afterDue: try #require(LocalDate(due)), completedOn: try #require(LocalDate(completed)))
+            afterDue: try #require(LocalDay(due)), completedOn: try #require(LocalDay(completed)))
         #expect(next?.description == expected)
     }
 

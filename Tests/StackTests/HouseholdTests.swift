@@ -12,25 +12,32 @@ struct HouseholdWorld {
     let notices: RecordedNotices
     let ann: TestUser, bob: TestUser, cat: TestUser
     /// The service's background jobs, to run at the manual clock's time.
-    var jobs = HouseholdJobs()
+    let jobs: HouseholdJobs
 
     var api: APIClient { stack.gateway }
 
     static func run(_ body: (HouseholdWorld) async throws -> Void) async throws {
         let notices = RecordedNotices()
-        let jobs = HouseholdJobs()
+        let jobs = BuiltJobs()
         try await withTestStack(services: [
             .household: { settings in
                 try await buildHouseholdApplication(
-                    HouseholdConfiguration(settings: settings, eventSink: notices, jobs: jobs))
+                    HouseholdConfiguration(settings: settings, eventSink: notices, jobsBuilt: jobs.keep))
             }
         ]) { stack in
             try await body(
                 HouseholdWorld(
                     stack: stack, notices: notices, ann: try await stack.register("ann"),
                     bob: try await stack.register("bob"),
-                    cat: try await stack.register("cat"), jobs: jobs))
+                    cat: try await stack.register("cat"), jobs: try #require(jobs.built)))
         }
+    }
+
+    /// Keeps the jobs the service hands over when it is built.
+    final class BuiltJobs: Sendable {
+        private let jobs = Mutex<HouseholdJobs?>(nil)
+        var built: HouseholdJobs? { jobs.withLock { $0 } }
+        @Sendable func keep(_ built: HouseholdJobs) { jobs.withLock { $0 = built } }
     }
 
     /// Creates a household for `owner` and brings `others` in by invitation; returns its id.

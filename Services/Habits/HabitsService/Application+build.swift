@@ -8,20 +8,22 @@ import ServiceKit
 public func buildHabitsApplication(_ configuration: HabitsConfiguration) async throws -> some ApplicationProtocol {
     let settings = configuration.settings
     let database = try HabitsDatabase(settings.database)
-    let verifier = AccessTokenVerifier.remote(
-        jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
+    let chassis = ServiceChassis(
+        settings: settings, database: database.reader,
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let graph =
         configuration.followGraph
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
+    addHabitsRoutes(to: chassis.signedIn, database: database, graph: graph, clock: settings.clock)
+    return chassis.application()
+}
 
-    let router = ServiceApplication.router(
-        metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
-        database: database.writer)
-    let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
-        .group(context: AuthenticatedContext.self)
-    HabitsController(database: database, graph: graph, clock: settings.clock).addRoutes(to: signedIn)
-    EventsController(database: database, graph: graph, clock: settings.clock).addRoutes(to: signedIn)
+/// Attaches every habits route to the signed-in group (the build and the router tests share it).
+func addHabitsRoutes(
+    to signedIn: RouterGroup<AuthenticatedContext>, database: HabitsDatabase, graph: any FollowGraph, clock: WallClock
+) {
+    HabitsController(database: database, graph: graph, clock: clock).addRoutes(to: signedIn)
+    EventsController(database: database, graph: graph, clock: clock).addRoutes(to: signedIn)
     HistoryController(database: database, graph: graph).addRoutes(to: signedIn)
-    StatisticsController(database: database, clock: settings.clock).addRoutes(to: signedIn)
-    return ServiceApplication.application(router: router, settings: settings, verifier: verifier)
+    StatisticsController(database: database, clock: clock).addRoutes(to: signedIn)
 }

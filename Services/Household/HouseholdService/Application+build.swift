@@ -8,36 +8,38 @@ import ServiceKit
 public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) async throws -> some ApplicationProtocol
 {
     let settings = configuration.settings
-    var logger = Logger(label: "platform.household")
-    logger.logLevel = settings.logLevel
     let database = try HouseholdDatabase(settings.database)
-    let verifier = AccessTokenVerifier.remote(
-        jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
+    let chassis = ServiceChassis(
+        settings: settings, database: database.reader,
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
+    let clock = settings.clock
     let directory = CachedUserDirectory(
-        configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
+        configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: clock)
     let events =
-        configuration.eventSink ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)
+        configuration.eventSink
+        ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger)
 
-    let router = ServiceApplication.router(
-        metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
-        database: database.writer)
-    let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
-        .group(context: AuthenticatedContext.self)
-    HouseholdsController(database: database, directory: directory, events: events, clock: settings.clock)
-        .addRoutes(to: signedIn)
-    ChoresController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
-    StatisticsController(database: database, directory: directory, clock: settings.clock).addRoutes(to: signedIn)
-    NotesController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
-    BillsController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
-    GroceriesController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
-    TripsController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
-    SettleController(database: database, events: events, clock: settings.clock).addRoutes(to: signedIn)
-    let jobs = configuration.jobs ?? HouseholdJobs()
-    jobs.install(database, events)
-    let monthEnd = PeriodicJob("month-end reminders", every: configuration.monthEndCheckInterval, logger: logger) {
-        [clock = settings.clock] in
-        _ = try await jobs.sendMonthEndReminders(now: clock.now)
-    }
-    return ServiceApplication.application(
-        router: router, settings: settings, services: [monthEnd], verifier: verifier)
+    addHouseholdRoutes(to: chassis.signedIn, database: database, directory: directory, events: events, clock: clock)
+
+    let jobs = HouseholdJobs(monthEnd: MonthEndReminders(database: database, events: events))
+    configuration.jobsBuilt?(jobs)
+    let monthEnd = PeriodicJob(
+        "month-end reminders", every: configuration.monthEndCheckInterval, logger: chassis.logger
+    ) { _ = try await jobs.sendMonthEndReminders(now: clock.now) }
+    return chassis.application(services: [monthEnd])
+}
+
+/// Attaches every household route to the signed-in group (the build and the router tests share it).
+func addHouseholdRoutes(
+    to signedIn: RouterGroup<AuthenticatedContext>, database: HouseholdDatabase, directory: any UserDirectory,
+    events: any NoticeSink, clock: WallClock
+) {
+    HouseholdsController(database: database, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
+    ChoresController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    StatisticsController(database: database, directory: directory, clock: clock).addRoutes(to: signedIn)
+    NotesController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    BillsController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    GroceriesController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    TripsController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    SettleController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
 }

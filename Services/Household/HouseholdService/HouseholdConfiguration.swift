@@ -16,21 +16,21 @@ public struct HouseholdConfiguration: Sendable {
     public var eventSink: (any NoticeSink)?
     /// Replaces the identity lookups (unit tests use a fake).
     public var userDirectory: (any UserDirectory)?
-    /// The background jobs, given so tests can run them at the manual clock's time.
-    public var jobs: HouseholdJobs?
+    /// Receives the background jobs once they are built, so tests can run them at the manual clock's time.
+    public var jobsBuilt: (@Sendable (HouseholdJobs) -> Void)?
     /// How often the service checks whether a household's month is ending.
     public var monthEndCheckInterval: Duration
 
     public init(
         settings: ServiceSettings, notificationsURL: String? = nil, eventSink: (any NoticeSink)? = nil,
-        userDirectory: (any UserDirectory)? = nil, jobs: HouseholdJobs? = nil,
+        userDirectory: (any UserDirectory)? = nil, jobsBuilt: (@Sendable (HouseholdJobs) -> Void)? = nil,
         monthEndCheckInterval: Duration = .seconds(900)
     ) {
         self.settings = settings
         self.notificationsURL = notificationsURL
         self.eventSink = eventSink
         self.userDirectory = userDirectory
-        self.jobs = jobs
+        self.jobsBuilt = jobsBuilt
         self.monthEndCheckInterval = monthEndCheckInterval
     }
 

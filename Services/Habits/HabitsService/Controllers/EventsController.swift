@@ -36,24 +36,15 @@ struct EventsController {
     /// Records today's (or an earlier due day's) event; the whole event is refused if any part is invalid.
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<EventView> {
         let input = try await request.decode(as: EventRequest.self, context: context)
-        let me = context.user.userID
-        let today = try await HabitsController.today(of: me, database, clock)
-        let day = try input.date.map(Self.day) ?? today
+        let day = try input.date.map(Self.day)
         let comment = try Validate.optionalText(input.comment, field: "comment", max: Self.maximumCommentLength)
         let location = try input.location.map(Self.location)
         let photo = try Self.photo(input.photo)
-        let key = request.headers[.init("Idempotency-Key")!]
-        if let key, key.isEmpty || key.count > 200 {
-            throw Problem.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 200 characters.")
-        }
-        let now = clock.now
-        let event = EventRow(
-            id: nil, habitId: try context.parameters.require("habit"), userId: me, day: day.description,
-            comment: comment, latitude: location?.latitude, longitude: location?.longitude, photoType: nil,
-            idempotencyKey: key, createdAt: now, updatedAt: now)
-        let (row, created) = try await database.createEvent(event, photo: photo ?? .keep) { habit in
-            try Self.check(day, for: habit, today: today)
-        }
+        let event = NewEvent(
+            habitID: try context.parameters.require("habit"), userID: context.user.userID, day: day, comment: comment,
+            latitude: location?.latitude, longitude: location?.longitude, photo: photo ?? .keep,
+            idempotencyKey: try IdempotencyKey.of(request))
+        let (row, created) = try await database.createEvent(event, clock: clock)
         return EditedResponse(status: created ? .created : .ok, response: EventView(row))
     }
 
@@ -94,34 +85,16 @@ struct EventsController {
     }
 
     @Sendable func photo(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let event = try await visibleEvent(request, context)
-        guard let type = event.photoType, let bytes = try await database.photo(of: event.id) else {
-            throw Problem.notFound("The photo")
+        guard let photo = try await database.photo(of: try await visibleEvent(request, context)) else {
+            throw HabitsError.notFound("The photo")
         }
-        return Response(
-            status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=60"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return photo.response(to: request)
     }
 
-    // MARK: Rules
+    // MARK: Fields
 
-    /// An event is for a day the habit is due, on or after its start, and not in the future.
-    static func check(_ day: Day, for habit: HabitRow, today: Day) throws {
-        guard day <= today else {
-            throw Problem.badRequest("event_in_future", "You cannot record an event for a day that has not come.")
-        }
-        guard day >= habit.start else {
-            throw Problem.badRequest("event_before_start", "The habit starts on \(habit.startDate).")
-        }
-        guard habit.schedule.contains(day) else {
-            throw Problem.badRequest(
-                "event_not_due",
-                "The habit is not due on \(day) (it is due on \(habit.schedule.names.joined(separator: ", "))).")
-        }
-    }
-
-    static func day(_ text: String) throws -> Day {
-        guard let day = Day(text) else { throw Problem.invalidField("date", "must be a day as YYYY-MM-DD.") }
+    static func day(_ text: String) throws -> LocalDay {
+        guard let day = LocalDay(text) else { throw HabitsError.invalidField("date", "must be a day as YYYY-MM-DD.") }
         return day
     }
 
@@ -135,7 +108,7 @@ struct EventsController {
         guard let base64 else { return nil }
         guard !base64.isEmpty else { return .remove }
         guard let bytes = Data(base64Encoded: base64) else {
-            throw Problem.invalidField("photo", "must be base64-encoded image bytes.")
+            throw HabitsError.invalidField("photo", "must be base64-encoded image bytes.")
         }
         guard bytes.count <= maximumPhotoBytes else {
             throw Problem(
@@ -146,13 +119,13 @@ struct EventsController {
         return .set(bytes, type: kind.mediaType)
     }
 
-    private func visibleEvent(_ request: Request, _ context: AuthenticatedContext) async throws -> EventListRow {
+    private func visibleEvent(_ request: Request, _ context: AuthenticatedContext) async throws -> EventListRecord {
         let event = try await database.event(try context.parameters.id("event", "The event"))
         let me = context.user.userID
         if event.userId != me {
             let followees = try await graph.followees(
                 of: me, requestID: request.headers[HTTPField.Name(PlatformHeaders.requestID)!])
-            guard followees.contains(event.userId) else { throw Problem.notFound("The event") }
+            guard followees.contains(event.userId) else { throw HabitsError.notFound("The event") }
         }
         return event
     }

@@ -39,7 +39,7 @@ struct HabitsController {
     @Sendable func setPreferences(_ request: Request, context: AuthenticatedContext) async throws -> Preferences {
         let input = try await request.decode(as: Preferences.self, context: context)
         guard input.timeZone == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(input.timeZone) else {
-            throw Problem.invalidField("timeZone", "must be an IANA time zone such as Europe/Paris.")
+            throw HabitsError.invalidField("timeZone", "must be an IANA time zone such as Europe/Paris.")
         }
         try await database.setTimeZone(of: context.user.userID, to: input.timeZone)
         return input
@@ -49,10 +49,10 @@ struct HabitsController {
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> HabitList {
         let me = context.user.userID
-        let today = try await Self.today(of: me, database, clock)
-        let items = try await Self.withStatus(
-            database, users: [me], todays: [me: today]
-        ).map { HabitView($0.habit, status: $0.status) }
+        let today = try await database.today(of: me, clock: clock)
+        let items = try await database.habitsWithStatus(of: [me], todays: [me: today]).map {
+            HabitView($0.habit, status: $0.status)
+        }
         return HabitList(items: items, message: items.isEmpty ? Self.emptyMessage : nil)
     }
 
@@ -66,13 +66,15 @@ struct HabitsController {
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<HabitView> {
         let input = try await request.decode(as: HabitRequest.self, context: context)
-        guard let title = input.title else { throw Problem.invalidField("title", "is required.") }
-        guard let weekdays = input.weekdays else { throw Problem.invalidField("weekdays", "choose at least one day.") }
+        guard let title = input.title else { throw HabitsError.invalidField("title", "is required.") }
+        guard let weekdays = input.weekdays else {
+            throw HabitsError.invalidField("weekdays", "choose at least one day.")
+        }
         let me = context.user.userID
         let now = clock.now
-        let today = try await Self.today(of: me, database, clock)
+        let today = try await database.today(of: me, clock: clock)
         let start = try input.startDate.map { try Self.startDate($0, today: today) } ?? today
-        let habit = HabitRow(
+        let habit = HabitRecord(
             id: UUID().uuidString.lowercased(), userId: me, title: try Self.title(title),
             reason: try Self.reason(input.reason ?? ""), weekdays: try Weekdays(names: weekdays).bits,
             startDate: start.description,
@@ -92,7 +94,7 @@ struct HabitsController {
         let reason = try input.reason.map(Self.reason)
         let weekdays = try input.weekdays.map { try Weekdays(names: $0) }
         let id = try context.parameters.require("habit")
-        let today = try await Self.today(of: context.user.userID, database, clock)
+        let today = try await database.today(of: context.user.userID, clock: clock)
         let start = try input.startDate.map { try Self.startDate($0, today: today) }
         _ = try await database.updateHabit(id, owner: context.user.userID, now: clock.now) { habit in
             if let title { habit.title = title }
@@ -111,9 +113,9 @@ struct HabitsController {
     /// Habits due today in my time zone with no event yet today.
     @Sendable func today(_ request: Request, context: AuthenticatedContext) async throws -> HabitList {
         let me = context.user.userID
-        let today = try await Self.today(of: me, database, clock)
+        let today = try await database.today(of: me, clock: clock)
         let due = Set(try await database.todo(of: me, today: today).map(\.id))
-        let items = try await Self.withStatus(database, users: [me], todays: [me: today])
+        let items = try await database.habitsWithStatus(of: [me], todays: [me: today])
             .filter { due.contains($0.habit.id) }.map { HabitView($0.habit, status: $0.status) }
         return HabitList(
             items: items, message: items.isEmpty ? "Nothing left to do today." : nil)
@@ -125,12 +127,9 @@ struct HabitsController {
     > {
         let followees = try await graph.followees(
             of: context.user.userID, requestID: request.headers[HTTPField.Name(PlatformHeaders.requestID)!])
-        let zones = try await database.timeZones(of: followees)
-        let todays = Dictionary(
-            followees.map { ($0, Day(clock.now, in: TimeZone(identifier: zones[$0] ?? "UTC") ?? .gmt)) },
-            uniquingKeysWith: { a, _ in a })
+        let todays = try await database.todays(of: followees, clock: clock)
         return ItemList(
-            items: try await Self.withStatus(database, users: followees, todays: todays).map {
+            items: try await database.habitsWithStatus(of: followees, todays: todays).map {
                 FollowedHabitView(
                     id: $0.habit.id, ownerId: $0.habit.userId, title: $0.habit.title, weekdays: $0.habit.schedule.names,
                     status: $0.status)
@@ -140,26 +139,10 @@ struct HabitsController {
     // MARK: Helpers
 
     private func view(_ id: String, of owner: String) async throws -> HabitView {
-        let today = try await Self.today(of: owner, database, clock)
-        guard let entry = try await Self.withStatus(database, users: [owner], only: id, todays: [owner: today]).first
-        else { throw Problem.notFound("The habit") }
+        let today = try await database.today(of: owner, clock: clock)
+        guard let entry = try await database.habitsWithStatus(of: [owner], only: id, todays: [owner: today]).first
+        else { throw HabitsError.notFound("The habit") }
         return HabitView(entry.habit, status: entry.status)
-    }
-
-    static func withStatus(
-        _ database: HabitsDatabase, users: [String], only habitID: String? = nil, todays: [String: Day]
-    ) async throws -> [(habit: HabitRow, status: HabitProgress.Status)] {
-        let since = todays.mapValues { $0.adding(days: 1 - HabitProgress.statusWindowDays) }
-        return try await database.habits(of: users, only: habitID, eventsSince: since).map { entry in
-            let progress = HabitProgress(
-                weekdays: entry.habit.schedule, start: entry.habit.start,
-                today: todays[entry.habit.userId] ?? Day(number: 0), done: entry.recentDays)
-            return (entry.habit, progress.status(hasEvents: entry.hasEvents))
-        }
-    }
-
-    static func today(of userID: String, _ database: HabitsDatabase, _ clock: WallClock) async throws -> Day {
-        Day(clock.now, in: TimeZone(identifier: try await database.timeZone(of: userID)) ?? .gmt)
     }
 
     static func title(_ value: String) throws -> String { try Validate.text(value, field: "title", max: 20) }
@@ -169,13 +152,15 @@ struct HabitsController {
     }
 
     /// The earliest start date: statistics walk every day from the start, so it is bounded.
-    static let earliestStart = Day("2000-01-01")!
+    static let earliestStart = LocalDay("2000-01-01")!
 
     /// A start from 2000-01-01 to a year from today.
-    static func startDate(_ value: String, today: Day) throws -> Day {
-        guard let day = Day(value) else { throw Problem.invalidField("startDate", "must be a day as YYYY-MM-DD.") }
+    static func startDate(_ value: String, today: LocalDay) throws -> LocalDay {
+        guard let day = LocalDay(value) else {
+            throw HabitsError.invalidField("startDate", "must be a day as YYYY-MM-DD.")
+        }
         guard day >= earliestStart, day <= today.adding(days: 366) else {
-            throw Problem.invalidField("startDate", "must be from 2000-01-01 to a year from today.")
+            throw HabitsError.invalidField("startDate", "must be from 2000-01-01 to a year from today.")
         }
         return day
     }

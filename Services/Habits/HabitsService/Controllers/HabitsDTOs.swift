@@ -13,7 +13,7 @@ struct HabitView: ResponseEncodable, Sendable {
     var createdAt: Date
     var updatedAt: Date
 
-    init(_ habit: HabitRow, status: HabitProgress.Status) {
+    init(_ habit: HabitRecord, status: HabitProgress.Status) {
         id = habit.id
         title = habit.title
         reason = habit.reason
@@ -58,7 +58,7 @@ struct EventView: ResponseEncodable, Sendable {
     var createdAt: Date
     var updatedAt: Date
 
-    init(_ row: EventListRow) {
+    init(_ row: EventListRecord) {
         id = String(row.id)
         habitId = row.habitId
         habitTitle = row.habitTitle

@@ -50,9 +50,9 @@ struct StatisticsController {
         let query = request.uri.queryParameters
         let to = try query["to"].map { try Self.day($0, field: "to") } ?? progress.today
         let from = try query["from"].map { try Self.day($0, field: "from") } ?? habit.start
-        guard from <= to else { throw Problem.invalidField("from", "must not be after to.") }
+        guard from <= to else { throw HabitsError.invalidField("from", "must not be after to.") }
         guard to.number - from.number <= Self.maximumRangeDays else {
-            throw Problem.invalidField("from", "the range may cover at most \(Self.maximumRangeDays) days.")
+            throw HabitsError.invalidField("from", "the range may cover at most \(Self.maximumRangeDays) days.")
         }
         let summary = progress.summary(from: from, to: to)
         let weight = 1 - HabitProgress.strengthMultiplier
@@ -82,10 +82,10 @@ struct StatisticsController {
             body: .init(byteBuffer: ByteBuffer(string: svg)))
     }
 
-    private func progress(_ context: AuthenticatedContext) async throws -> (HabitRow, HabitProgress) {
+    private func progress(_ context: AuthenticatedContext) async throws -> (HabitRecord, HabitProgress) {
         let me = context.user.userID
         let (habit, done) = try await database.eventDays(of: try context.parameters.require("habit"), owner: me)
-        let today = try await HabitsController.today(of: me, database, clock)
+        let today = try await database.today(of: me, clock: clock)
         return (habit, HabitProgress(weekdays: habit.schedule, start: habit.start, today: today, done: done))
     }
 
@@ -93,7 +93,7 @@ struct StatisticsController {
         var count = 12
         if let value {
             guard let weeks = Int(value), (1...maximumWeeks).contains(weeks) else {
-                throw Problem.invalidField("weeks", "must be a whole number from 1 to \(maximumWeeks).")
+                throw HabitsError.invalidField("weeks", "must be a whole number from 1 to \(maximumWeeks).")
             }
             count = weeks
         }
@@ -102,8 +102,8 @@ struct StatisticsController {
         }
     }
 
-    static func day(_ value: Substring, field: String) throws -> Day {
-        guard let day = Day(value) else { throw Problem.invalidField(field, "must be a day as YYYY-MM-DD.") }
+    static func day(_ value: Substring, field: String) throws -> LocalDay {
+        guard let day = LocalDay(value) else { throw HabitsError.invalidField(field, "must be a day as YYYY-MM-DD.") }
         return day
     }
 }

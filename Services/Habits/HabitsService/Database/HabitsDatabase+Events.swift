@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 /// What to do with an event's photo on a change.
 enum PhotoChange: Sendable {
@@ -9,22 +10,40 @@ enum PhotoChange: Sendable {
     case set(Data, type: String)
 }
 
+/// An event as its owner sends it, checked for shape.
+struct NewEvent: Sendable {
+    var habitID: String
+    var userID: String
+    /// The day it is for; today in the owner's time zone when nil.
+    var day: LocalDay?
+    var comment: String?
+    var latitude: Double?
+    var longitude: Double?
+    var photo: PhotoChange
+    var idempotencyKey: String?
+}
+
 extension HabitsDatabase {
     static let listColumns: SQL = "e.*, h.title AS habit_title"
 
-    static func listRow(_ db: Database, _ id: Int64) throws -> EventListRow? {
-        try EventListRow.fetchOne(
+    static func listRow(_ db: Database, _ id: Int64) throws -> EventListRecord? {
+        try EventListRecord.fetchOne(
             db,
-            SQLRequest(
-                literal: "SELECT \(listColumns) FROM events e JOIN habits h ON h.id = e.habit_id WHERE e.id = \(id)"))
+            sql: "SELECT e.*, h.title AS habit_title FROM events e JOIN habits h ON h.id = e.habit_id WHERE e.id = ?",
+            arguments: [id])
     }
 
-    /// Records an event for my habit after `validate` accepted the habit; a retry with the same
-    /// idempotency key returns the first event (`created` false) instead of a second one.
-    func createEvent(
-        _ event: EventRow, photo: PhotoChange, validate: @Sendable (HabitRow) throws -> Void
-    ) async throws -> (event: EventListRow, created: Bool) {
-        try await writer.write { db in
+    /// Records an event for my habit on a day it is due (``EventRules``); a retry with the same idempotency
+    /// key returns the first event (`created` false) instead of a second one.
+    func createEvent(_ new: NewEvent, clock: WallClock) async throws -> (event: EventListRecord, created: Bool) {
+        try await write { db in
+            let today = clock.today(inZone: try Self.timeZone(db, new.userID))
+            let now = clock.now
+            var event = EventRecord(
+                id: nil, habitId: new.habitID, userId: new.userID, day: (new.day ?? today).description,
+                comment: new.comment, latitude: new.latitude, longitude: new.longitude, photoType: nil,
+                idempotencyKey: new.idempotencyKey, createdAt: now, updatedAt: now)
+            let photo = new.photo
             let habit = try Self.habit(db, event.habitId, owner: event.userId)
             if let key = event.idempotencyKey,
                 let id = try Int64.fetchOne(
@@ -34,40 +53,37 @@ extension HabitsDatabase {
             {
                 return (existing, false)
             }
-            try validate(habit)
+            try EventRules.check(new.day ?? today, weekdays: habit.schedule, start: habit.start, today: today)
             let taken = try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ? AND day = ?)",
                 arguments: [event.habitId, event.day])
-            guard taken != true else {
-                throw Problem.conflict("event_exists", "This habit already has an event on \(event.day).")
-            }
-            var event = event
+            guard taken != true else { throw HabitsError.eventExists(day: event.day) }
             if case .set(_, let type) = photo { event.photoType = type }
             try event.insert(db)
             let id = db.lastInsertedRowID
             if case .set(let bytes, _) = photo {
                 try db.execute(sql: "INSERT INTO photos (event_id, bytes) VALUES (?, ?)", arguments: [id, bytes])
             }
-            guard let row = try Self.listRow(db, id) else { throw Problem.notFound("The event") }
+            guard let row = try Self.listRow(db, id) else { throw HabitsError.notFound("The event") }
             return (row, true)
         }
     }
 
     /// One event, for its owner or for `mayView` (a follower); 404 for anyone else.
-    func event(_ id: Int64) async throws -> EventListRow {
-        guard let row = try await writer.read({ db in try Self.listRow(db, id) }) else {
-            throw Problem.notFound("The event")
+    func event(_ id: Int64) async throws -> EventListRecord {
+        guard let row = try await read({ db in try Self.listRow(db, id) }) else {
+            throw HabitsError.notFound("The event")
         }
         return row
     }
 
     /// Edits my event (comment, location, photo); the day stays: it is what the event is for.
     func updateEvent(
-        _ id: Int64, owner: String, now: Date, photo: PhotoChange, _ change: @Sendable (inout EventRow) -> Void
-    ) async throws -> EventListRow {
-        try await writer.write { db in
-            guard var event = try EventRow.fetchOne(db, key: id), event.userId == owner else {
-                throw Problem.notFound("The event")
+        _ id: Int64, owner: String, now: Date, photo: PhotoChange, _ change: @Sendable (inout EventRecord) -> Void
+    ) async throws -> EventListRecord {
+        try await write { db in
+            guard var event = try EventRecord.fetchOne(db, key: id), event.userId == owner else {
+                throw HabitsError.notFound("The event")
             }
             change(&event)
             switch photo {
@@ -82,23 +98,26 @@ extension HabitsDatabase {
             }
             event.updatedAt = now
             try event.update(db)
-            guard let row = try Self.listRow(db, id) else { throw Problem.notFound("The event") }
+            guard let row = try Self.listRow(db, id) else { throw HabitsError.notFound("The event") }
             return row
         }
     }
 
     func deleteEvent(_ id: Int64, owner: String) async throws {
-        try await writer.write { db in
-            guard let event = try EventRow.fetchOne(db, key: id), event.userId == owner else {
-                throw Problem.notFound("The event")
+        try await write { db in
+            guard let event = try EventRecord.fetchOne(db, key: id), event.userId == owner else {
+                throw HabitsError.notFound("The event")
             }
             _ = try event.delete(db)
         }
     }
 
-    func photo(of eventID: Int64) async throws -> Data? {
-        try await writer.read { db in
-            try Data.fetchOne(db, sql: "SELECT bytes FROM photos WHERE event_id = ?", arguments: [eventID])
+    /// The event's photo, tagged by its bytes (the table keeps no tag); nil when it has none.
+    func photo(of event: EventListRecord) async throws -> StoredBytes? {
+        guard let type = event.photoType else { return nil }
+        let bytes = try await read { db in
+            try Data.fetchOne(db, sql: "SELECT bytes FROM photos WHERE event_id = ?", arguments: [event.id])
         }
+        return bytes.map { StoredBytes(bytes: $0, mediaType: type, tag: EntityTag(of: $0)) }
     }
 }

@@ -25,9 +25,9 @@ struct HistoryKey: Codable, Sendable {
 
 extension HabitsDatabase {
     /// One page of events newest first (by day, then id); `limit` should be one more than the page size.
-    func history(_ filter: HistoryFilter, after: HistoryKey?, limit: Int) async throws -> [EventListRow] {
+    func history(_ filter: HistoryFilter, after: HistoryKey?, limit: Int) async throws -> [EventListRecord] {
         guard !filter.users.isEmpty else { return [] }
-        return try await writer.read { db in
+        return try await read { db in
             var conditions: [SQL] = []
             if let habitIDs = filter.habitIDs { conditions.append("e.habit_id IN \(habitIDs)") }
             if let comment = filter.comment {
@@ -81,7 +81,7 @@ extension HabitsDatabase {
                     WHERE e.id IN \(ids) \(order)
                     """
             }
-            return try EventListRow.fetchAll(db, SQLRequest(literal: sql))
+            return try EventListRecord.fetchAll(db, SQLRequest(literal: sql))
         }
     }
 

@@ -1,3 +1,5 @@
+import PlatformKit
+
 /// A set of days as a bitmap from the earliest: membership is a shift and a mask, so statistics over
 /// five years of events cost microseconds.
 struct DaySet: Sendable, Equatable {
@@ -6,7 +8,7 @@ struct DaySet: Sendable, Equatable {
     /// How many days are in the set.
     let count: Int
 
-    init(_ days: some Sequence<Day>) {
+    init(_ days: some Sequence<LocalDay>) {
         let numbers = days.map(\.number)
         guard let low = numbers.min(), let high = numbers.max() else {
             (first, words, count) = (0, [], 0)
@@ -23,19 +25,19 @@ struct DaySet: Sendable, Equatable {
         (self.first, self.words, self.count) = (low, words, count)
     }
 
-    func contains(_ day: Day) -> Bool {
+    func contains(_ day: LocalDay) -> Bool {
         let offset = day.number - first
         guard offset >= 0, offset / 64 < words.count else { return false }
         return words[offset / 64] & (UInt64(1) << UInt64(offset % 64)) != 0
     }
 
     /// The days, earliest first.
-    var days: [Day] {
-        var result: [Day] = []
+    var days: [LocalDay] {
+        var result: [LocalDay] = []
         result.reserveCapacity(count)
         for (index, word) in words.enumerated() where word != 0 {
             for bit in 0..<64 where word & (UInt64(1) << UInt64(bit)) != 0 {
-                result.append(Day(number: first + index * 64 + bit))
+                result.append(LocalDay(number: first + index * 64 + bit))
             }
         }
         return result

@@ -1,23 +1,24 @@
 import Foundation
+import PlatformKit
 
 /// How a habit is going, counted over its due days only: a day the habit is not scheduled never breaks a
 /// streak, lowers a rate or moves the strength score. Today counts once it has an event; until then it
 /// is not yet missed.
 struct HabitProgress: Sendable {
     let weekdays: Weekdays
-    let start: Day
-    let today: Day
+    let start: LocalDay
+    let today: LocalDay
     /// Days that have an event.
     let done: DaySet
 
     /// Due days from `from` through `to` (clamped to start ... today), oldest first; today only if done.
-    func dueDays(from: Day, to: Day) -> [Day] {
+    func dueDays(from: LocalDay, to: LocalDay) -> [LocalDay] {
         let first = max(from, start)
         let last = min(to, today)
         guard first <= last else { return [] }
-        var days: [Day] = []
+        var days: [LocalDay] = []
         for number in first.number...last.number {
-            let day = Day(number: number)
+            let day = LocalDay(number: number)
             if weekdays.contains(day) && (day < today || done.contains(day)) { days.append(day) }
         }
         return days
@@ -64,7 +65,7 @@ struct HabitProgress: Sendable {
     }
 
     /// Rate over `from ... to`; streaks and strength over the whole life of the habit.
-    func summary(from: Day, to: Day) -> Summary {
+    func summary(from: LocalDay, to: LocalDay) -> Summary {
         let inRange = dueDays(from: from, to: to)
         let completed = inRange.filter(done.contains).count
         var current = 0, best = 0, strength = 0.0, strengthBefore = 0.0
@@ -83,7 +84,7 @@ struct HabitProgress: Sendable {
     }
 
     /// Completions per ISO week for the `weeks` weeks ending with this one, oldest first.
-    func weeklyCompletions(weeks: Int) -> [(weekStart: Day, completions: Int)] {
+    func weeklyCompletions(weeks: Int) -> [(weekStart: LocalDay, completions: Int)] {
         let thisWeek = today.weekStart
         var counts: [Int: Int] = [:]
         for day in done.days { counts[day.weekStart.number, default: 0] += 1 }

@@ -15,15 +15,15 @@ struct Weekdays: Hashable, Sendable {
         var bits = 0
         for name in names {
             guard let index = Self.names.firstIndex(of: name.lowercased()) else {
-                throw Problem.invalidField("weekdays", "use mon, tue, wed, thu, fri, sat and sun.")
+                throw HabitsError.invalidField("weekdays", "use mon, tue, wed, thu, fri, sat and sun.")
             }
             bits |= 1 << index
         }
-        guard bits != 0 else { throw Problem.invalidField("weekdays", "choose at least one day.") }
+        guard bits != 0 else { throw HabitsError.invalidField("weekdays", "choose at least one day.") }
         self.init(bits: bits)
     }
 
     var names: [String] { Self.names.indices.filter { bits & (1 << $0) != 0 }.map { Self.names[$0] } }
 
-    func contains(_ day: Day) -> Bool { bits & (1 << (day.isoWeekday - 1)) != 0 }
+    func contains(_ day: LocalDay) -> Bool { bits & (1 << (day.isoWeekday - 1)) != 0 }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import PlatformKit
 import ServiceKit
@@ -24,23 +23,21 @@ struct BillsController {
         router.post(RouterPath(HouseholdPaths.households + "/:household/payments"), use: pay)
     }
 
-    struct SplitBody: Codable, Sendable {
-        var kind: String
-        /// Who shares an `equal` bill; every member when absent. The other kinds name members in their map.
-        var among: [String]?
-        var amounts: [String: Int]?
-        /// Percent per member, up to two decimals (33.33).
-        var percentages: [String: Double]?
-        var shares: [String: Int]?
-    }
-
     struct BillRequest: Decodable, Sendable {
         var description: String
         /// Minor units (cents) of `currency`.
         var amount: Int
         var currency: String
         var payerId: String?
-        var split: SplitBody
+        /// Decoded as sent; its rules are the draft's.
+        var split: BillDraft.Split
+
+        /// The bill asked for; its amount and split are checked when it is divided among the members.
+        func draft() throws -> BillDraft {
+            BillDraft(
+                description: try Validate.text(description, field: "description", max: 100), amount: amount,
+                currency: try Money.currency(currency), payerID: payerId, split: split)
+        }
     }
 
     struct BillView: ResponseEncodable, Sendable {
@@ -59,22 +56,18 @@ struct BillsController {
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<BillView> {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: BillRequest.self, context: context)
-        let key = request.headers[HTTPField.Name("Idempotency-Key")!].map { String($0.prefix(100)) }
-        let (_, members) = try await database.household(id: householdID, asMember: context.user.userID)
-        let now = clock.now
-        let id = UUID().uuidString.lowercased()
-        let (bill, shares) = try Self.bill(
-            input, id: id, householdID: householdID, by: context.user.userID,
-            members: members.map(\.userId), key: key, now: now)
-        let (stored, storedShares, created) = try await database.createBill(bill, shares: shares)
+        let key = try IdempotencyKey.of(request)
+        let (stored, storedShares, created) = try await database.createBill(
+            try input.draft(), id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID,
+            idempotencyKey: key, now: clock.now)
         if created {
-            let others = shares.keys.filter { $0 != context.user.userID }
+            let others = storedShares.keys.filter { $0 != context.user.userID }
             if !others.isEmpty {
                 await events.publish(
                     Notice(
                         recipients: Array(others), kind: "household.bill_added",
-                        text: "New shared bill: \(bill.description)",
-                        link: HouseholdPaths.households + "/" + householdID + "/bills/" + id))
+                        text: "New shared bill: \(stored.description)",
+                        link: HouseholdPaths.households + "/" + householdID + "/bills/" + stored.id))
             }
         }
         return EditedResponse(status: created ? .created : .ok, response: Self.view(stored, storedShares))
@@ -99,16 +92,10 @@ struct BillsController {
 
     /// Replaces a bill (any member may correct it); balances follow at once.
     @Sendable func replace(_ request: Request, context: AuthenticatedContext) async throws -> BillView {
-        let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: BillRequest.self, context: context)
-        let (existing, _) = try await database.bill(
-            try context.parameters.require("bill"), in: householdID, asMember: context.user.userID)
-        let (_, members) = try await database.household(id: householdID, asMember: context.user.userID)
-        var (bill, shares) = try Self.bill(
-            input, id: existing.id, householdID: householdID, by: existing.createdBy,
-            members: members.map(\.userId), key: existing.idempotencyKey, now: clock.now)
-        bill.createdAt = existing.createdAt
-        try await database.updateBill(bill, shares: shares, by: context.user.userID)
+        let (bill, shares) = try await database.replaceBill(
+            try context.parameters.require("bill"), in: try context.parameters.require("household"),
+            with: try input.draft(), by: context.user.userID, now: clock.now)
         return Self.view(bill, shares)
     }
 
@@ -169,13 +156,15 @@ struct BillsController {
     @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<Transfer> {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: PaymentRequest.self, context: context)
-        guard input.amount > 0, input.amount <= 100_000_000 else {
-            throw Problem.invalidField("amount", "must be a positive amount in minor units.")
+        guard Money.isAmount(input.amount) else {
+            throw HouseholdError.invalidField("amount", "must be a positive amount in minor units.")
         }
-        guard input.to != context.user.userID else { throw Problem.invalidField("to", "must be another member.") }
-        let payment = PaymentRow(
+        guard input.to != context.user.userID else {
+            throw HouseholdError.invalidField("to", "must be another member.")
+        }
+        let payment = PaymentRecord(
             id: UUID().uuidString.lowercased(), householdId: householdID, fromId: context.user.userID, toId: input.to,
-            amount: input.amount, currency: try Self.currency(input.currency), createdAt: clock.now)
+            amount: input.amount, currency: try Money.currency(input.currency), createdAt: clock.now)
         try await database.recordPayment(payment)
         await events.publish(
             Notice(
@@ -185,59 +174,7 @@ struct BillsController {
             status: .created, response: Transfer(from: payment.fromId, to: payment.toId, amount: payment.amount))
     }
 
-    /// Checks a bill request and divides it.
-    static func bill(
-        _ input: BillRequest, id: String, householdID: String, by userID: String, members: [String], key: String?,
-        now: Date
-    ) throws -> (BillRow, [String: Int]) {
-        let description = try Validate.text(input.description, field: "description", max: 100)
-        guard input.amount > 0, input.amount <= 100_000_000 else {
-            throw Problem.invalidField("amount", "must be a positive amount in minor units, at most 1,000,000.00.")
-        }
-        let payer = input.payerId ?? userID
-        let split = input.split
-        let (rule, participants): (SplitRule, [String])
-        switch split.kind {
-        case "equal":
-            (rule, participants) = (.equal, split.among ?? members)
-        case "exact":
-            (rule, participants) = (.exact(split.amounts ?? [:]), (split.amounts ?? [:]).keys.sorted())
-        case "shares":
-            (rule, participants) = (.shares(split.shares ?? [:]), (split.shares ?? [:]).keys.sorted())
-        case "percentages":
-            let percentages = split.percentages ?? [:]
-            guard
-                // Bounded before the conversion to basis points: Int(1e300) traps.
-                percentages.values.allSatisfy({
-                    (0...100).contains($0) && abs(($0 * 100).rounded() - $0 * 100) < 1e-6
-                })
-            else {
-                throw Problem.invalidField(
-                    "split.percentages", "must be percents from 0 to 100 with at most two decimals.")
-            }
-            (rule, participants) = (
-                .percentages(percentages.mapValues { Int(($0 * 100).rounded()) }), percentages.keys.sorted()
-            )
-        default:
-            throw Problem.invalidField("split.kind", "must be equal, exact, percentages or shares.")
-        }
-        let shares = try Splitter.split(total: input.amount, among: participants, rule: rule, seed: id)
-        let bill = BillRow(
-            id: id, householdId: householdID, description: description, amount: input.amount,
-            currency: try currency(input.currency), payerId: payer, splitKind: input.split.kind, createdBy: userID,
-            idempotencyKey: key, createdAt: now, updatedAt: now)
-        return (bill, shares)
-    }
-
-    static func currency(_ code: String) throws -> String {
-        let code = code.uppercased()
-        guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }),
-            Locale.commonISOCurrencyCodes.isEmpty || Locale.commonISOCurrencyCodes.contains(code)
-        else { throw Problem.invalidField("currency", "must be an ISO 4217 code such as EUR.") }
-        return code
-    }
-
-    static func view(_ bill: BillRow, _ shares: [String: Int]) -> BillView {
+    static func view(_ bill: BillRecord, _ shares: [String: Int]) -> BillView {
         BillView(
             id: bill.id, description: bill.description, amount: bill.amount, currency: bill.currency,
             payerId: bill.payerId,
@@ -248,13 +185,10 @@ struct BillsController {
 
     /// Attaches an image (the raw JPEG, PNG or WebP body, at most 2 MiB), replacing any earlier one.
     @Sendable func uploadImage(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let body = try await request.body.collect(upTo: NotesController.maximumPhotoBytes)
-        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: NotesController.maximumPhotoBytes)
-        let bytes = Data(body.readableBytesView)
+        let image = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumPhotoBytes)
         try await database.setImage(
             of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
-            by: context.user.userID, bytes: bytes, type: kind.mediaType, etag: NotesController.etag(of: bytes),
-            now: clock.now)
+            by: context.user.userID, image, now: clock.now)
         return .noContent
     }
 
@@ -263,8 +197,8 @@ struct BillsController {
             let image = try await database.image(
                 of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
                 asMember: context.user.userID)
-        else { throw Problem.notFound("The image") }
-        return NotesController.imageResponse(image, for: request)
+        else { throw HouseholdError.notFound("The image") }
+        return image.response(to: request)
     }
 
     @Sendable func deleteImage(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
@@ -272,7 +206,7 @@ struct BillsController {
             try await database.deleteImage(
                 of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
                 by: context.user.userID)
-        else { throw Problem.notFound("The image") }
+        else { throw HouseholdError.notFound("The image") }
         return .noContent
     }
 

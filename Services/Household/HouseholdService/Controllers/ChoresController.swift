@@ -40,7 +40,7 @@ struct ChoresController {
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ChoreView> {
         let householdID = try context.parameters.require("household")
         let (household, members, chores) = try await database.chores(of: householdID, asMember: context.user.userID)
-        let today = Self.today(household, clock)
+        let today = clock.today(inZone: household.timeZone)
         return ItemList(items: chores.map { ChoreView($0, members: members.map(\.userId), today: today) })
     }
 
@@ -49,60 +49,59 @@ struct ChoresController {
         var points: Int?
         var schedule: ScheduleBody?
         /// The first due day (`YYYY-MM-DD`), today by default.
-        var startOn: LocalDate?
+        var startOn: LocalDay?
         var assignment: AssignmentBody?
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<ChoreView> {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: ChoreRequest.self, context: context)
-        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
-        let memberIDs = members.map(\.userId)
-        guard let nameText = input.name else { throw Problem.invalidField("name", "is required.") }
+        guard let nameText = input.name else { throw HouseholdError.invalidField("name", "is required.") }
         let name = try Validate.text(nameText, field: "name", max: 60)
-        let points = try Self.points(input.points ?? ChoreCatalogue.predefined.first { $0.name == name }?.points ?? 1)
+        let points = try ChoreRules.points(
+            input.points ?? ChoreCatalogue.predefined.first { $0.name == name }?.points ?? 1)
         let schedule = try (input.schedule ?? ScheduleBody(kind: "once")).schedule()
-        let assignment = try (input.assignment ?? AssignmentBody(kind: "rotating")).assignment(members: memberIDs)
-        let today = Self.today(household, clock)
-        let start = input.startOn ?? today
-        guard start >= today.adding(days: -1) else { throw Problem.invalidField("startOn", "must not be in the past.") }
-        var chore = ChoreRow(
-            id: UUID().uuidString.lowercased(), householdId: householdID, name: name, points: points,
-            scheduleKind: "once",
-            assignmentKind: "rotating",
-            assigneeId: assignment.next(members: memberIDs, current: nil, recentPoints: [:]),
-            nextDue: schedule.firstDue(onOrAfter: start).description, createdAt: clock.now)
-        chore.set(schedule)
-        chore.set(assignment)
-        try await database.createChore(chore, by: context.user.userID, isCustom: !ChoreCatalogue.isPredefined(name))
-        return EditedResponse(status: .created, response: ChoreView(chore, members: memberIDs, today: today))
+        let (id, now) = (UUID().uuidString.lowercased(), clock.now)
+        let (chore, members, today) = try await database.createChore(
+            in: householdID, by: context.user.userID, clock: clock
+        ) { members, today in
+            let assignment = try (input.assignment ?? AssignmentBody(kind: "rotating")).assignment(members: members)
+            let start = input.startOn ?? today
+            try ChoreRules.checkStart(start, today: today)
+            var chore = ChoreRecord(
+                id: id, householdId: householdID, name: name, points: points, scheduleKind: "once",
+                assignmentKind: "rotating",
+                assigneeId: assignment.next(members: members, current: nil, recentPoints: [:]),
+                nextDue: schedule.firstDue(onOrAfter: start).description, createdAt: now)
+            chore.set(schedule)
+            chore.set(assignment)
+            return chore
+        }
+        return EditedResponse(status: .created, response: ChoreView(chore, members: members, today: today))
     }
 
     /// Changes the given parts of a chore; a new schedule restarts from `startOn` (or today).
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> ChoreView {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: ChoreRequest.self, context: context)
-        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
         let name = try input.name.map { try Validate.text($0, field: "name", max: 60) }
-        let points = try input.points.map(Self.points)
+        let points = try input.points.map(ChoreRules.points)
         let schedule = try input.schedule.map { try $0.schedule() }
-        let today = Self.today(household, clock)
-        let start = input.startOn ?? today
-        let chore = try await database.updateChore(
-            try context.parameters.require("chore"), in: householdID, by: context.user.userID
-        ) { chore, members in
+        let (chore, members, today) = try await database.updateChore(
+            try context.parameters.require("chore"), in: householdID, by: context.user.userID, clock: clock
+        ) { chore, members, today in
             if let name { chore.name = name }
             if let points { chore.points = points }
             if let schedule {
                 chore.set(schedule)
-                chore.nextDue = schedule.firstDue(onOrAfter: start).description
+                chore.nextDue = schedule.firstDue(onOrAfter: input.startOn ?? today).description
             }
             if let assignment = try input.assignment?.assignment(members: members) {
                 chore.set(assignment)
                 chore.assigneeId = assignment.next(members: members, current: nil, recentPoints: [:])
             }
         }
-        return ChoreView(chore, members: members.map(\.userId), today: today)
+        return ChoreView(chore, members: members, today: today)
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
@@ -128,12 +127,9 @@ struct ChoresController {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: CompleteRequest.self, context: context)
         let note = try Validate.optionalText(input.note, field: "note", max: 200)
-        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
-        let today = Self.today(household, clock)
-        let (completion, chore) = try await database.complete(
-            try context.parameters.require("chore"), in: householdID, by: context.user.userID, note: note, today: today,
-            now: clock.now)
-        let others = members.map(\.userId).filter { $0 != context.user.userID }
+        let (completion, chore, members, today) = try await database.complete(
+            try context.parameters.require("chore"), in: householdID, by: context.user.userID, note: note, clock: clock)
+        let others = members.filter { $0 != context.user.userID }
         if !others.isEmpty {
             await events.publish(
                 Notice(
@@ -144,7 +140,7 @@ struct ChoresController {
             status: .created,
             response: CompletionResult(
                 completion: CompletionView(completion),
-                chore: ChoreView(chore, members: members.map(\.userId), today: today)))
+                chore: ChoreView(chore, members: members, today: today)))
     }
 
     /// Completion history, newest first, by member, chore and day range.
@@ -154,25 +150,9 @@ struct ChoresController {
         let rows = try await database.completions(
             of: try context.parameters.require("household"), asMember: context.user.userID,
             member: query["member"].map(String.init), choreID: query["chore"].map(String.init),
-            from: try Self.day(query["from"], field: "from"), to: try Self.day(query["to"], field: "to"),
+            from: try HouseholdInput.day(query["from"], field: "from"),
+            to: try HouseholdInput.day(query["to"], field: "to"),
             after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
         return Page(fetched: rows.map(CompletionView.init), limit: page.limit) { [$0.completedOn, $0.id] }
-    }
-
-    static func today(_ household: HouseholdRow, _ clock: WallClock) -> LocalDate {
-        LocalDate(clock.now, in: TimeZone(identifier: household.timeZone) ?? .gmt)
-    }
-
-    static func points(_ value: Int) throws -> Int {
-        guard (0...100).contains(value) else { throw Problem.invalidField("points", "must be from 0 to 100.") }
-        return value
-    }
-
-    static func day(_ value: Substring?, field: String) throws -> LocalDate? {
-        guard let value else { return nil }
-        guard let day = LocalDate(String(value)) else {
-            throw Problem.invalidField(field, "must be a day as YYYY-MM-DD.")
-        }
-        return day
     }
 }

@@ -31,7 +31,7 @@ struct GroceriesController {
         var visible: Bool
         var createdAt: Date
 
-        init(_ item: GroceryItemRow) {
+        init(_ item: GroceryItemRecord) {
             (id, name, quantity, note) = (item.id, item.name, item.quantity, item.note)
             (ownerId, communal, visible, createdAt) = (item.ownerId, item.ownerId == nil, item.visible, item.createdAt)
         }
@@ -88,9 +88,9 @@ struct GroceriesController {
     @Sendable func add(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<ItemView> {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: AddRequest.self, context: context)
-        let name = try Self.name(input.name)
+        let name = try HouseholdInput.groceryName(input.name)
         let communal = input.communal ?? false
-        let item = GroceryItemRow(
+        let item = GroceryItemRecord(
             id: UUID().uuidString.lowercased(), householdId: householdID,
             ownerId: communal ? nil : context.user.userID, name: name, mergeKey: Groceries.mergeKey(name),
             quantity: try Self.quantity(input.quantity ?? 1),
@@ -110,7 +110,7 @@ struct GroceriesController {
 
     @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> ItemView {
         let input = try await request.decode(as: EditRequest.self, context: context)
-        let name = try input.name.map(Self.name)
+        let name = try input.name.map(HouseholdInput.groceryName)
         let quantity = try input.quantity.map(Self.quantity)
         let note = try input.note.map { try Validate.optionalText($0, field: "note", max: 200) ?? "" }
         let item = try await database.changeGrocery(
@@ -151,14 +151,8 @@ struct GroceriesController {
         return ShoppingStarted(notified: others)
     }
 
-    static func name(_ text: String) throws -> String {
-        let name = try Validate.text(text, field: "name", max: 80)
-        guard !Groceries.mergeKey(name).isEmpty else { throw Problem.invalidField("name", "must not be blank.") }
-        return name
-    }
-
     static func quantity(_ value: Int) throws -> Int {
-        guard (1...999).contains(value) else { throw Problem.invalidField("quantity", "must be from 1 to 999.") }
+        guard (1...999).contains(value) else { throw HouseholdError.invalidField("quantity", "must be from 1 to 999.") }
         return value
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlatformKit
 import ServiceKit
 
 struct MemberView: ResponseEncodable, Sendable {
@@ -19,7 +20,7 @@ struct HouseholdView: ResponseEncodable, Sendable {
     var members: [MemberView]
     var createdAt: Date
 
-    init(_ household: HouseholdRow, members: [MemberRow], profiles: [DirectoryUser]) {
+    init(_ household: HouseholdRecord, members: [MemberRecord], profiles: [DirectoryUser]) {
         let byID = Dictionary(profiles.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         id = household.id
         name = household.name
@@ -108,7 +109,7 @@ struct ChoreView: ResponseEncodable, Sendable {
     var nextDue: String?
     var overdue: Bool
 
-    init(_ chore: ChoreRow, members: [String], today: LocalDate) {
+    init(_ chore: ChoreRecord, members: [String], today: LocalDay) {
         id = chore.id
         name = chore.name
         points = chore.points
@@ -116,7 +117,7 @@ struct ChoreView: ResponseEncodable, Sendable {
         assignment = AssignmentBody(chore.assignment, members: members)
         assigneeId = chore.assigneeId
         nextDue = chore.nextDue
-        overdue = chore.nextDue.flatMap(LocalDate.init).map { $0 < today } ?? false
+        overdue = chore.nextDue.flatMap(LocalDay.init).map { $0 < today } ?? false
     }
 }
 
@@ -131,7 +132,7 @@ struct CompletionView: ResponseEncodable, Sendable {
     var completedAt: Date
     var note: String?
 
-    init(_ row: CompletionRow) {
+    init(_ row: CompletionRecord) {
         (id, choreId, choreName, userId, points) = (row.id, row.choreId, row.choreName, row.userId, row.points)
         (dueOn, completedOn, completedAt, note) = (row.dueOn, row.completedOn, row.completedAt, row.note)
     }
@@ -146,7 +147,7 @@ struct NoteView: ResponseEncodable, Sendable {
     var expiresAt: Date
     var photoUrl: String?
 
-    init(_ note: NoteRow) {
+    init(_ note: NoteRecord) {
         (id, authorId, text, pinned, createdAt, expiresAt) = (
             note.id, note.authorId, note.text, note.pinned, note.createdAt, note.expiresAt
         )

@@ -36,21 +36,23 @@ struct HouseholdsController {
         let name = try Validate.text(input.name, field: "name", max: 60)
         let timeZone = input.timeZone ?? "UTC"
         guard TimeZone(identifier: timeZone) != nil else {
-            throw Problem.invalidField("timeZone", "must be an IANA time zone such as Europe/Berlin.")
+            throw HouseholdError.invalidField("timeZone", "must be an IANA time zone such as Europe/Berlin.")
         }
-        let household = HouseholdRow(
+        let household = HouseholdRecord(
             id: UUID().uuidString.lowercased(), name: name, timeZone: timeZone, createdBy: context.user.userID,
             noteLifetimeDays: 7, createdAt: clock.now)
         try await database.createHousehold(household)
         let view = try await view(
             household,
-            members: [MemberRow(householdId: household.id, userId: context.user.userID, joinedAt: household.createdAt)])
+            members: [
+                MemberRecord(householdId: household.id, userId: context.user.userID, joinedAt: household.createdAt)
+            ])
         return EditedResponse(status: .created, response: view)
     }
 
     @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
         guard let (household, members) = try await database.household(of: context.user.userID) else {
-            throw Problem.notFound("Your household")
+            throw HouseholdError.notFound("Your household")
         }
         return try await view(household, members: members)
     }
@@ -61,7 +63,7 @@ struct HouseholdsController {
         return try await view(household, members: members)
     }
 
-    private func view(_ household: HouseholdRow, members: [MemberRow]) async throws -> HouseholdView {
+    private func view(_ household: HouseholdRecord, members: [MemberRecord]) async throws -> HouseholdView {
         HouseholdView(household, members: members, profiles: try await directory.users(ids: members.map(\.userId)))
     }
 
@@ -76,17 +78,13 @@ struct HouseholdsController {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: InviteRequest.self, context: context)
         let username = try Validate.username(input.username)
-        let (household, _) = try await database.household(id: householdID, asMember: context.user.userID)
         guard let invitee = try await directory.user(username: username) else {
-            throw Problem.notFound("The user '\(username)'")
+            throw HouseholdError.notFound("The user '\(username)'")
         }
-        guard invitee.id != context.user.userID else {
-            throw Problem.conflict("already_in_household", "You are already in this household.")
-        }
-        let invitation = InvitationRow(
+        let invitation = InvitationRecord(
             id: UUID().uuidString.lowercased(), householdId: householdID, inviterId: context.user.userID,
             inviteeId: invitee.id, status: "pending", createdAt: clock.now)
-        try await database.invite(invitation)
+        let household = try await database.invite(invitation)
         await events.publish(
             Notice(
                 recipients: [invitee.id], kind: "household.invitation",
@@ -95,7 +93,7 @@ struct HouseholdsController {
         return EditedResponse(status: .created, response: Self.view(invitation, householdName: household.name))
     }
 
-    static func view(_ invitation: InvitationRow, householdName: String) -> InvitationView {
+    static func view(_ invitation: InvitationRecord, householdName: String) -> InvitationView {
         InvitationView(
             id: invitation.id, householdId: invitation.householdId, householdName: householdName,
             inviterId: invitation.inviterId, inviteeId: invitation.inviteeId, status: invitation.status,
@@ -110,12 +108,13 @@ struct HouseholdsController {
     }
 
     @Sendable func accept(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
-        let householdID = try await database.respond(
-            to: try context.parameters.require("invitation"), as: context.user.userID, accept: true, now: clock.now)
-        let (household, members) = try await database.household(id: householdID, asMember: context.user.userID)
+        guard
+            let (household, members) = try await database.respond(
+                to: try context.parameters.require("invitation"), as: context.user.userID, accept: true, now: clock.now)
+        else { throw HouseholdError.notFound("The invitation") }
         await notifyOthers(
             members.map(\.userId), except: context.user.userID, kind: "household.member_joined",
-            text: "A new roommate joined \(household.name).", householdID: householdID)
+            text: "A new roommate joined \(household.name).", householdID: household.id)
         return try await view(household, members: members)
     }
 

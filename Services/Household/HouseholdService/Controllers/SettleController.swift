@@ -9,7 +9,6 @@ struct SettleController {
     let database: HouseholdDatabase
     let events: any NoticeSink
     let clock: WallClock
-    static let reminderInterval: TimeInterval = 86_400
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         let household = HouseholdPaths.households + "/:household"
@@ -55,18 +54,13 @@ struct SettleController {
         let householdID = try context.parameters.require("household")
         let now = clock.now
         let (sent, tooSoon) = try await database.remind(
-            in: householdID, by: context.user.userID, debtors: debtors, now: now, interval: Self.reminderInterval)
-        if sent.isEmpty, let next = tooSoon.values.min() {
-            throw Problem(
-                status: 429, code: "reminder_too_soon", title: "Too many requests",
-                detail: "You can remind a member once every 24 hours; try again after \(next.formatted(.iso8601)).",
-                retryAfter: Int((next.timeIntervalSince(now) - 0.001).rounded(.up)))
-        }
+            in: householdID, by: context.user.userID, debtors: debtors, now: now, interval: Reminders.interval)
+        if sent.isEmpty, let next = tooSoon.values.min() { throw HouseholdError.reminderTooSoon(next: next, now: now) }
         for (debtor, owes) in sent.sorted(by: { $0.key < $1.key }) {
             await events.publish(
                 Notice(
                     recipients: [debtor], kind: "household.payment_reminder",
-                    text: "Friendly reminder: you owe a roommate \(Self.describe(owes)).",
+                    text: Reminders.fromCreditor(owes),
                     link: HouseholdPaths.households + "/" + householdID + "/balances",
                     idempotencyKey:
                         "reminder:\(householdID):\(context.user.userID):\(debtor):\(now.timeIntervalSince1970)"))
@@ -74,12 +68,6 @@ struct SettleController {
         return Reminded(
             reminded: sent.sorted { $0.key < $1.key }.map { .init(userId: $0.key, owes: $0.value) },
             skipped: tooSoon.sorted { $0.key < $1.key }.map { .init(userId: $0.key, retryAt: $0.value) })
-    }
-
-    /// "12.34 EUR and 5.00 USD".
-    static func describe(_ owes: Owed) -> String {
-        owes.sorted { $0.key < $1.key }.map { "\(MinorUnits.decimal($0.value, $0.key)) \($0.key)" }
-            .joined(separator: " and ")
     }
 
     struct Handles: Codable, ResponseEncodable {
@@ -118,26 +106,26 @@ struct SettleController {
     @Sendable func link(_ request: Request, context: AuthenticatedContext) async throws -> LinkView {
         let query = request.uri.queryParameters
         guard let payee = query["to"].map(String.init), !payee.isEmpty else {
-            throw Problem.invalidField("to", "must name the member to pay.")
+            throw HouseholdError.invalidField("to", "must name the member to pay.")
         }
         guard let provider = query["provider"].flatMap({ PaymentLink.Provider(rawValue: String($0)) }) else {
-            throw Problem.invalidField("provider", "must be venmo or paypal.")
+            throw HouseholdError.invalidField("provider", "must be venmo or paypal.")
         }
-        let currency = try BillsController.currency(query["currency"].map(String.init) ?? "")
+        let currency = try Money.currency(query["currency"].map(String.init) ?? "")
         var amount: Int?
         if let text = query["amount"] {
-            guard let value = Int(text), value > 0, value <= 100_000_000 else {
-                throw Problem.invalidField("amount", "must be a positive amount in minor units.")
+            guard let value = Int(text), Money.isAmount(value) else {
+                throw HouseholdError.invalidField("amount", "must be a positive amount in minor units.")
             }
             amount = value
         }
         let target = try await database.paymentTarget(
             in: try context.parameters.require("household"), from: context.user.userID, to: payee, currency: currency)
         guard let handle = provider == .venmo ? target.venmo : target.paypal else {
-            throw Problem.conflict("no_payment_handle", "That member has not added a \(provider.rawValue) handle.")
+            throw HouseholdError.noPaymentHandle(provider: provider.rawValue)
         }
         let due = amount ?? target.owed
-        guard due > 0 else { throw Problem.conflict("nothing_owed", "You do not owe that member anything.") }
+        guard due > 0 else { throw HouseholdError.nothingOwed(.toThatMember) }
         let url = try PaymentLink.url(
             provider, handle: handle, amount: due, currency: currency, note: "RooMate settle-up")
         return LinkView(provider: provider, url: url, to: payee, amount: due, currency: currency)

@@ -8,8 +8,6 @@ struct StatisticsController {
     let database: HouseholdDatabase
     let directory: any UserDirectory
     let clock: WallClock
-    /// The longest range one request may cover.
-    static let maximumRangeDays = 366 * 2
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         router.get(RouterPath(HouseholdPaths.households + "/:household/statistics"), use: statistics)
@@ -41,13 +39,9 @@ struct StatisticsController {
     @Sendable func statistics(_ request: Request, context: AuthenticatedContext) async throws -> Statistics {
         let householdID = try context.parameters.require("household")
         let query = request.uri.queryParameters
-        let (requestedFrom, requestedTo) = (
-            try ChoresController.day(query["from"], field: "from"), try ChoresController.day(query["to"], field: "to")
-        )
-        let clock = clock
-        let (members, from, to, rows) = try await database.statistics(of: householdID, asMember: context.user.userID) {
-            try Self.range(from: requestedFrom, to: requestedTo, today: ChoresController.today($0, clock))
-        }
+        let (members, from, to, rows) = try await database.statistics(
+            of: householdID, asMember: context.user.userID, from: try HouseholdInput.day(query["from"], field: "from"),
+            to: try HouseholdInput.day(query["to"], field: "to"), clock: clock)
         let names = Dictionary(
             try await directory.users(ids: members.map(\.userId)).map { ($0.id, $0.displayName) },
             uniquingKeysWith: { a, _ in a })
@@ -75,16 +69,5 @@ struct StatisticsController {
         return Response(
             status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=60"],
             body: .init(byteBuffer: ByteBuffer(string: svg)))
-    }
-
-    /// The range asked for, or the 30 days up to today, checked.
-    static func range(from: LocalDate?, to: LocalDate?, today: LocalDate) throws -> (from: LocalDate, to: LocalDate) {
-        let to = to ?? today
-        let from = from ?? to.adding(days: -29)
-        guard from <= to else { throw Problem.invalidField("from", "must not be after to.") }
-        guard from.days(until: to) <= Self.maximumRangeDays else {
-            throw Problem.invalidField("from", "the range may cover at most \(Self.maximumRangeDays) days.")
-        }
-        return (from, to)
     }
 }

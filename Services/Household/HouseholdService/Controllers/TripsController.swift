@@ -1,6 +1,4 @@
-import Crypto
 import Foundation
-import HTTPTypes
 import Hummingbird
 import PlatformKit
 import ServiceKit
@@ -10,7 +8,6 @@ struct TripsController {
     let database: HouseholdDatabase
     let events: any NoticeSink
     let clock: WallClock
-    static let maximumReceiptBytes = 4 << 20
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         let trips = HouseholdPaths.households + "/:household/trips"
@@ -61,17 +58,17 @@ struct TripsController {
     {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: CompleteRequest.self, context: context)
-        let key = request.headers[HTTPField.Name("Idempotency-Key")!].map { String($0.prefix(100)) }
+        let key = try IdempotencyKey.of(request)
         let picks = input.items.map { (key: Groceries.mergeKey($0.name), price: $0.price) }
         guard !picks.isEmpty, picks.count <= 200 else {
-            throw Problem.invalidField("items", "must pick from 1 to 200 items of the household list.")
+            throw HouseholdError.invalidField("items", "must pick from 1 to 200 items of the household list.")
         }
         guard Set(picks.map(\.key)).count == picks.count else {
-            throw Problem.invalidField("items", "must name each item once.")
+            throw HouseholdError.invalidField("items", "must name each item once.")
         }
         let (stored, members, created) = try await database.completeTrip(
             id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, total: input.total,
-            currency: try BillsController.currency(input.currency), picks: picks, idempotencyKey: key, now: clock.now)
+            currency: try Money.currency(input.currency), picks: picks, idempotencyKey: key, now: clock.now)
         if created {
             await notify(
                 members, but: context.user.userID, kind: "household.trip_completed",
@@ -116,16 +113,16 @@ struct TripsController {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: EditRequest.self, context: context)
         guard (1...200).contains(input.items.count) else {
-            throw Problem.invalidField("items", "must list from 1 to 200 items.")
+            throw HouseholdError.invalidField("items", "must list from 1 to 200 items.")
         }
         let lines = try input.items.map { line in
             TripLine(
-                name: try GroceriesController.name(line.name), price: line.price,
+                name: try HouseholdInput.groceryName(line.name), price: line.price,
                 communalQuantity: line.communalQuantity ?? 0, wantedBy: line.wantedBy ?? [:])
         }
         let (stored, members) = try await database.editTrip(
             try context.parameters.require("trip"), in: householdID, by: context.user.userID, total: input.total,
-            currency: try input.currency.map(BillsController.currency), lines: lines, now: clock.now)
+            currency: try input.currency.map { try Money.currency($0) }, lines: lines, now: clock.now)
         await notify(
             members, but: context.user.userID, kind: "household.trip_edited",
             text: "A shopping trip was revised; balances are updated.", stored, householdID)
@@ -135,13 +132,10 @@ struct TripsController {
     /// Attaches the receipt (the raw JPEG, PNG or WebP body, at most 4 MiB), recognised by its magic bytes.
     @Sendable func uploadReceipt(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status
     {
-        let body = try await request.body.collect(upTo: Self.maximumReceiptBytes)
-        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: Self.maximumReceiptBytes)
-        let bytes = Data(body.readableBytesView)
-        let etag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        let receipt = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumReceiptBytes)
         try await database.setReceipt(
             of: try context.parameters.require("trip"), in: try context.parameters.require("household"),
-            by: context.user.userID, bytes: bytes, type: kind.mediaType, etag: etag)
+            by: context.user.userID, receipt)
         return .noContent
     }
 
@@ -150,11 +144,8 @@ struct TripsController {
             let receipt = try await database.receipt(
                 of: try context.parameters.require("trip"), in: try context.parameters.require("household"),
                 asMember: context.user.userID)
-        else { throw Problem.notFound("The receipt") }
-        var headers: HTTPFields = [.eTag: receipt.etag, .cacheControl: "private, max-age=60, must-revalidate"]
-        if request.headers[.ifNoneMatch] == receipt.etag { return Response(status: .notModified, headers: headers) }
-        headers[.contentType] = receipt.type
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: receipt.bytes)))
+        else { throw HouseholdError.notFound("The receipt") }
+        return receipt.response(to: request)
     }
 
     private func notify(

@@ -1,38 +1,36 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 /// A bill's optional image: any member may attach, replace or remove it, as any member may edit the bill.
 extension HouseholdDatabase {
-    func setImage(
-        of billID: String, in householdID: String, by userID: String, bytes: Data, type: String, etag: String,
-        now: Date
-    ) async throws {
-        try await writer.write { db in
+    func setImage(of billID: String, in householdID: String, by userID: String, _ image: StoredBytes, now: Date)
+        async throws
+    {
+        try await write { db in
             try Self.billOfMember(db, billID, householdID, userID)
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO bill_images (bill_id, bytes, type, etag, uploaded_by, uploaded_at)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [billID, bytes, type, etag, userID, now])
+                arguments: [billID, image.bytes, image.mediaType, image.tag.description, userID, now])
         }
     }
 
-    func image(of billID: String, in householdID: String, asMember userID: String) async throws
-        -> (bytes: Data, type: String, etag: String)?
-    {
-        try await writer.read { db in
+    func image(of billID: String, in householdID: String, asMember userID: String) async throws -> StoredBytes? {
+        try await read { db in
             try Self.billOfMember(db, billID, householdID, userID)
             return try Row.fetchOne(
                 db, sql: "SELECT bytes, type, etag FROM bill_images WHERE bill_id = ?", arguments: [billID]
-            ).map { ($0["bytes"], $0["type"], $0["etag"]) }
+            ).map { StoredBytes(bytes: $0["bytes"], mediaType: $0["type"], tag: EntityTag(stored: $0["etag"])) }
         }
     }
 
     /// Removes the image; false when the bill had none.
     func deleteImage(of billID: String, in householdID: String, by userID: String) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             try Self.billOfMember(db, billID, householdID, userID)
             try db.execute(sql: "DELETE FROM bill_images WHERE bill_id = ?", arguments: [billID])
             return db.changesCount > 0
@@ -44,8 +42,6 @@ extension HouseholdDatabase {
         throws
     {
         _ = try members(db, householdID, asMember: userID)
-        guard try BillRow.fetchOne(db, key: billID)?.householdId == householdID else {
-            throw Problem.notFound("The bill")
-        }
+        _ = try bill(db, billID, householdID)
     }
 }

@@ -3,18 +3,13 @@ import GRDB
 import PlatformKit
 
 extension HouseholdDatabase {
-    /// Days over which "whoever did least" weighs points.
-    static let fairnessWindowDays = 30
-
     /// The household, its members and its chores (soonest due first), in one read.
-    func chores(of householdID: String, asMember userID: String) async throws -> (HouseholdRow, [MemberRow], [ChoreRow])
-    {
-        try await writer.read { db in
-            let members = try Self.members(db, householdID, asMember: userID)
-            guard let household = try HouseholdRow.fetchOne(db, key: householdID) else {
-                throw Problem.notFound("The household")
-            }
-            let chores = try ChoreRow.fetchAll(
+    func chores(of householdID: String, asMember userID: String) async throws -> (
+        HouseholdRecord, [MemberRecord], [ChoreRecord]
+    ) {
+        try await read { db in
+            let (household, members) = try Self.household(db, householdID, asMember: userID)
+            let chores = try ChoreRecord.fetchAll(
                 db, sql: "SELECT * FROM chores WHERE household_id = ? ORDER BY next_due IS NULL, next_due, name",
                 arguments: [householdID])
             return (household, members, chores)
@@ -23,7 +18,7 @@ extension HouseholdDatabase {
 
     /// The household's custom chores, kept for reuse.
     func customChores(of householdID: String, asMember userID: String) async throws -> [(name: String, points: Int)] {
-        try await writer.read { db in
+        try await read { db in
             _ = try Self.members(db, householdID, asMember: userID)
             return try Row.fetchAll(
                 db, sql: "SELECT name, points FROM custom_chores WHERE household_id = ? ORDER BY name",
@@ -32,67 +27,81 @@ extension HouseholdDatabase {
         }
     }
 
-    /// Adds a chore; a name that is not in the catalogue is kept as a custom chore for reuse.
-    func createChore(_ chore: ChoreRow, by userID: String, isCustom: Bool) async throws {
-        try await writer.write { db in
-            _ = try Self.members(db, chore.householdId, asMember: userID)
+    /// Adds the chore `make` builds from the members (in joining order) and today in the household's zone; a
+    /// name that is not in the catalogue is kept as a custom chore for reuse. Returns what `make` was given.
+    func createChore(
+        in householdID: String, by userID: String, clock: WallClock,
+        _ make: @Sendable (_ members: [String], _ today: LocalDay) throws -> ChoreRecord
+    ) async throws -> (ChoreRecord, members: [String], today: LocalDay) {
+        try await write { db in
+            let (household, members) = try Self.household(db, householdID, asMember: userID)
+            let (memberIDs, today) = (members.map(\.userId), clock.today(inZone: household.timeZone))
+            let chore = try make(memberIDs, today)
             try chore.insert(db)
-            if isCustom {
+            if !ChoreCatalogue.isPredefined(chore.name) {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO custom_chores (household_id, name, points) VALUES (?, ?, ?)",
                     arguments: [chore.householdId, chore.name, chore.points])
             }
             try Self.record(
                 db, chore.householdId, "chore_added", userID, "added the chore \(chore.name)", chore.createdAt)
+            return (chore, memberIDs, today)
         }
     }
 
-    /// Applies an edit to a chore of the caller's household.
+    /// Applies an edit to a chore of the caller's household, given the members and today in its zone.
     func updateChore(
-        _ choreID: String, in householdID: String, by userID: String,
-        _ change: @Sendable (inout ChoreRow, [String]) throws -> Void
-    ) async throws -> ChoreRow {
-        try await writer.write { db in
-            let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
-            guard var chore = try ChoreRow.fetchOne(db, key: choreID), chore.householdId == householdID else {
-                throw Problem.notFound("The chore")
-            }
-            try change(&chore, members)
+        _ choreID: String, in householdID: String, by userID: String, clock: WallClock,
+        _ change: @Sendable (inout ChoreRecord, _ members: [String], _ today: LocalDay) throws -> Void
+    ) async throws -> (ChoreRecord, members: [String], today: LocalDay) {
+        try await write { db in
+            let (household, members) = try Self.household(db, householdID, asMember: userID)
+            let (memberIDs, today) = (members.map(\.userId), clock.today(inZone: household.timeZone))
+            var chore = try Self.chore(db, choreID, householdID)
+            try change(&chore, memberIDs, today)
             try chore.update(db)
-            return chore
+            return (chore, memberIDs, today)
         }
+    }
+
+    /// The household's chore `choreID`; 404 when there is none.
+    private static func chore(_ db: Database, _ choreID: String, _ householdID: String) throws -> ChoreRecord {
+        guard let chore = try ChoreRecord.fetchOne(db, key: choreID), chore.householdId == householdID else {
+            throw HouseholdError.notFound("The chore")
+        }
+        return chore
     }
 
     func deleteChore(_ choreID: String, in householdID: String, by userID: String, now: Date) async throws {
-        try await writer.write { db in
+        try await write { db in
             _ = try Self.members(db, householdID, asMember: userID)
-            guard let chore = try ChoreRow.fetchOne(db, key: choreID), chore.householdId == householdID else {
-                throw Problem.notFound("The chore")
-            }
+            let chore = try Self.chore(db, choreID, householdID)
             try chore.delete(db)
             try Self.record(db, householdID, "chore_deleted", userID, "deleted the chore \(chore.name)", now)
         }
     }
 
     /// Records a completion and schedules the next occurrence: from the completion day when it is late,
-    /// to the member the chore's assignment picks. Returns the completion and the chore as it now stands.
-    func complete(
-        _ choreID: String, in householdID: String, by userID: String, note: String?, today: LocalDate, now: Date
-    ) async throws -> (CompletionRow, ChoreRow) {
-        try await writer.write { db in
-            let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
-            guard var chore = try ChoreRow.fetchOne(db, key: choreID), chore.householdId == householdID else {
-                throw Problem.notFound("The chore")
+    /// to the member the chore's assignment picks. The day is today in the household's zone. Returns the
+    /// completion, the chore as it now stands, the members and that day.
+    func complete(_ choreID: String, in householdID: String, by userID: String, note: String?, clock: WallClock)
+        async throws -> (CompletionRecord, ChoreRecord, members: [String], today: LocalDay)
+    {
+        try await write { db in
+            let (household, memberRecords) = try Self.household(db, householdID, asMember: userID)
+            let (members, today, now) = (
+                memberRecords.map(\.userId), clock.today(inZone: household.timeZone), clock.now
+            )
+            var chore = try Self.chore(db, choreID, householdID)
+            guard let dueText = chore.nextDue, let due = LocalDay(dueText) else {
+                throw HouseholdError.choreDone
             }
-            guard let dueText = chore.nextDue, let due = LocalDate(dueText) else {
-                throw Problem.conflict("chore_done", "This one-off chore was already completed.")
-            }
-            let completion = CompletionRow(
+            let completion = CompletionRecord(
                 id: UUID().uuidString.lowercased(), householdId: householdID, choreId: chore.id, choreName: chore.name,
                 userId: userID, points: chore.points, dueOn: dueText, completedOn: today.description, completedAt: now,
                 note: note)
             try completion.insert(db)
-            let since = today.adding(days: -Self.fairnessWindowDays).description
+            let since = today.adding(days: -ChoreRules.fairnessWindowDays).description
             let recentPoints = try Row.fetchAll(
                 db,
                 sql: """
@@ -109,42 +118,40 @@ extension HouseholdDatabase {
                     members: members, current: chore.assigneeId ?? userID, recentPoints: recentPoints)
             try chore.update(db)
             try Self.record(db, householdID, "chore_completed", userID, "completed \(chore.name)", now)
-            return (completion, chore)
+            return (completion, chore, members, today)
         }
     }
 
     /// Completion history, newest first, filtered, after `cursor` (completedOn, id).
     func completions(
-        of householdID: String, asMember userID: String, member: String?, choreID: String?, from: LocalDate?,
-        to: LocalDate?, after cursor: [String]?, limit: Int
-    ) async throws -> [CompletionRow] {
-        try await writer.read { db in
+        of householdID: String, asMember userID: String, member: String?, choreID: String?, from: LocalDay?,
+        to: LocalDay?, after cursor: [String]?, limit: Int
+    ) async throws -> [CompletionRecord] {
+        try await read { db in
             _ = try Self.members(db, householdID, asMember: userID)
-            var request = CompletionRow.filter(Column("household_id") == householdID)
-            if let member { request = request.filter(Column("user_id") == member) }
-            if let choreID { request = request.filter(Column("chore_id") == choreID) }
-            if let from { request = request.filter(Column("completed_on") >= from.description) }
-            if let to { request = request.filter(Column("completed_on") <= to.description) }
+            var request = CompletionRecord.filter(CompletionRecord.Columns.householdId == householdID)
+            if let member { request = request.filter(CompletionRecord.Columns.userId == member) }
+            if let choreID { request = request.filter(CompletionRecord.Columns.choreId == choreID) }
+            if let from { request = request.filter(CompletionRecord.Columns.completedOn >= from.description) }
+            if let to { request = request.filter(CompletionRecord.Columns.completedOn <= to.description) }
             if let cursor, cursor.count == 2 {
                 request = request.filter(
                     sql: "(completed_on, id) < (?, ?)", arguments: [cursor[0], cursor[1]])
             }
-            return try request.order(Column("completed_on").desc, Column("id").desc).limit(limit).fetchAll(db)
+            return try request.order(CompletionRecord.Columns.completedOn.desc, CompletionRecord.Columns.id.desc).limit(
+                limit
+            ).fetchAll(db)
         }
     }
 
-    /// Counts and points per member and chore over the range of days `range` picks for the household
-    /// (its time zone decides what "today" is), with the members, in one read.
+    /// Counts and points per member and chore over `from ... to` (by default the 30 days up to today in the
+    /// household's zone), with the members, in one read.
     func statistics(
-        of householdID: String, asMember userID: String,
-        range: @Sendable (HouseholdRow) throws -> (from: LocalDate, to: LocalDate)
-    ) async throws -> (members: [MemberRow], from: LocalDate, to: LocalDate, rows: [ChoreTally]) {
-        try await writer.read { db in
-            let members = try Self.members(db, householdID, asMember: userID)
-            guard let household = try HouseholdRow.fetchOne(db, key: householdID) else {
-                throw Problem.notFound("The household")
-            }
-            let (from, to) = try range(household)
+        of householdID: String, asMember userID: String, from: LocalDay?, to: LocalDay?, clock: WallClock
+    ) async throws -> (members: [MemberRecord], from: LocalDay, to: LocalDay, rows: [ChoreTally]) {
+        try await read { db in
+            let (household, members) = try Self.household(db, householdID, asMember: userID)
+            let (from, to) = try StatisticsRange.of(from: from, to: to, today: clock.today(inZone: household.timeZone))
             let rows = try Row.fetchAll(
                 db,
                 sql: """

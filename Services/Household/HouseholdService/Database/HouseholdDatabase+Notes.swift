@@ -1,95 +1,100 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension HouseholdDatabase {
     /// Notes that have not expired, pinned first, newest first.
-    func notes(of householdID: String, asMember userID: String, now: Date) async throws -> [NoteRow] {
-        try await writer.read { db in
+    func notes(of householdID: String, asMember userID: String, now: Date) async throws -> [NoteRecord] {
+        try await read { db in
             _ = try Self.members(db, householdID, asMember: userID)
-            return try NoteRow.fetchAll(
-                db,
-                sql: """
-                    SELECT id, household_id, author_id, text, pinned, created_at, expires_at, photo_type, photo_etag
-                    FROM notes WHERE household_id = ? AND expires_at > ? ORDER BY pinned DESC, created_at DESC, id
-                    """,
-                arguments: [householdID, now])
+            return try NoteRecord.filter(
+                NoteRecord.Columns.householdId == householdID && NoteRecord.Columns.expiresAt > now
+            )
+            .order(NoteRecord.Columns.pinned.desc, NoteRecord.Columns.createdAt.desc, NoteRecord.Columns.id)
+            .fetchAll(db)
         }
     }
 
-    func createNote(_ note: NoteRow) async throws {
-        try await writer.write { db in
-            _ = try Self.members(db, note.householdId, asMember: note.authorId)
+    /// Posts a note that expires after `expiresInDays` (the household's default when nil); returns it with the
+    /// household's members, for the notice.
+    func createNote(
+        id: String, in householdID: String, by userID: String, text: String, pinned: Bool, expiresInDays: Int?,
+        now: Date
+    ) async throws -> (NoteRecord, members: [String]) {
+        try await write { db in
+            let (household, members) = try Self.household(db, householdID, asMember: userID)
+            let days = try NoteLifetime.days(expiresInDays, householdDefault: household.noteLifetimeDays)
+            let note = NoteRecord(
+                id: id, householdId: householdID, authorId: userID, text: text, pinned: pinned, createdAt: now,
+                expiresAt: now.addingTimeInterval(Double(days) * 86_400))
             try note.insert(db)
-            try Self.record(db, note.householdId, "note_posted", note.authorId, "posted a note", note.createdAt)
+            try Self.record(db, householdID, "note_posted", userID, "posted a note", now)
+            return (note, members.map(\.userId))
         }
     }
 
-    /// Changes a note that has not expired; only its author may delete it, any member may pin it.
-    func changeNote(
-        _ noteID: String, in householdID: String, by userID: String, now: Date,
-        _ change: @Sendable (inout NoteRow) throws -> Void
-    ) async throws -> NoteRow {
-        try await writer.write { db in
-            _ = try Self.members(db, householdID, asMember: userID)
-            guard var note = try Self.liveNote(db, noteID, householdID, now) else { throw Problem.notFound("The note") }
-            try change(&note)
+    /// Pins or unpins a note that has not expired (any member may).
+    func pinNote(_ noteID: String, in householdID: String, by userID: String, pinned: Bool, now: Date) async throws
+        -> NoteRecord
+    {
+        try await write { db in
+            var note = try Self.liveNote(db, noteID, householdID, userID, now)
+            note.pinned = pinned
             try note.update(db)
             return note
         }
     }
 
+    /// Deletes a note that has not expired; only its author may.
     func deleteNote(_ noteID: String, in householdID: String, by userID: String, now: Date) async throws {
-        try await writer.write { db in
-            _ = try Self.members(db, householdID, asMember: userID)
-            guard let note = try Self.liveNote(db, noteID, householdID, now) else { throw Problem.notFound("The note") }
-            guard note.authorId == userID else {
-                throw Problem.forbidden("not_note_author", "Only the note's author can delete it.")
-            }
+        try await write { db in
+            let note = try Self.liveNote(db, noteID, householdID, userID, now)
+            guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "delete it") }
             try note.delete(db)
         }
     }
 
-    func setPhoto(
-        of noteID: String, in householdID: String, by userID: String, bytes: Data, type: String, etag: String, now: Date
-    )
+    /// Attaches or replaces the photo of a note that has not expired; only its author may.
+    func setPhoto(of noteID: String, in householdID: String, by userID: String, _ photo: StoredBytes, now: Date)
         async throws
     {
-        try await writer.write { db in
-            _ = try Self.members(db, householdID, asMember: userID)
-            guard let note = try Self.liveNote(db, noteID, householdID, now) else { throw Problem.notFound("The note") }
-            guard note.authorId == userID else {
-                throw Problem.forbidden("not_note_author", "Only the note's author can change its photo.")
-            }
+        try await write { db in
+            let note = try Self.liveNote(db, noteID, householdID, userID, now)
+            guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "change its photo") }
             try db.execute(
                 sql: "UPDATE notes SET photo = ?, photo_type = ?, photo_etag = ? WHERE id = ?",
-                arguments: [bytes, type, etag, noteID])
+                arguments: [photo.bytes, photo.mediaType, photo.tag.description, noteID])
         }
     }
 
+    /// The photo of a note that has not expired; nil when it has none.
     func photo(of noteID: String, in householdID: String, asMember userID: String, now: Date) async throws
-        -> (bytes: Data, type: String, etag: String)?
+        -> StoredBytes?
     {
-        try await writer.read { db in
-            _ = try Self.members(db, householdID, asMember: userID)
-            guard try Self.liveNote(db, noteID, householdID, now) != nil,
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT photo, photo_type, photo_etag FROM notes WHERE id = ? AND photo IS NOT NULL",
-                    arguments: [noteID])
-            else { return nil }
-            return (row["photo"], row["photo_type"], row["photo_etag"])
+        try await read { db in
+            _ = try Self.liveNote(db, noteID, householdID, userID, now)
+            return try Row.fetchOne(
+                db, sql: "SELECT photo, photo_type, photo_etag FROM notes WHERE id = ? AND photo IS NOT NULL",
+                arguments: [noteID]
+            ).map {
+                StoredBytes(bytes: $0["photo"], mediaType: $0["photo_type"], tag: EntityTag(stored: $0["photo_etag"]))
+            }
         }
     }
 
-    private static func liveNote(_ db: Database, _ noteID: String, _ householdID: String, _ now: Date) throws
-        -> NoteRow?
-    {
-        try NoteRow.fetchOne(
-            db,
-            sql: """
-                SELECT id, household_id, author_id, text, pinned, created_at, expires_at, photo_type, photo_etag
-                FROM notes WHERE id = ? AND household_id = ? AND expires_at > ?
-                """,
-            arguments: [noteID, householdID, now])
+    /// The household's note `noteID` if it has not expired, for a member; 404 otherwise.
+    private static func liveNote(
+        _ db: Database, _ noteID: String, _ householdID: String, _ userID: String, _ now: Date
+    ) throws -> NoteRecord {
+        _ = try members(db, householdID, asMember: userID)
+        // Compared in SQL, as stored (to the millisecond), like the board's list.
+        guard
+            let note = try NoteRecord.filter(
+                NoteRecord.Columns.id == noteID && NoteRecord.Columns.householdId == householdID
+                    && NoteRecord.Columns.expiresAt > now
+            ).fetchOne(db)
+        else { throw HouseholdError.notFound("The note") }
+        return note
     }
 }

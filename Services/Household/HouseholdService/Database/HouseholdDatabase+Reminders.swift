@@ -2,9 +2,6 @@ import Foundation
 import GRDB
 import PlatformKit
 
-/// What one member owes, per currency, under the settle-up plan.
-typealias Owed = [String: Int]
-
 extension HouseholdDatabase {
     /// Who owes `creditor` what under each currency's settle-up plan.
     static func owed(to creditor: String, _ db: Database, _ householdID: String) throws -> [String: Owed] {
@@ -22,16 +19,16 @@ extension HouseholdDatabase {
     func remind(
         in householdID: String, by creditor: String, debtors: [String]?, now: Date, interval: TimeInterval
     ) async throws -> (sent: [String: Owed], tooSoon: [String: Date]) {
-        try await writer.write { db in
+        try await write { db in
             let members = try Self.members(db, householdID, asMember: creditor).map(\.userId)
             let owed = try Self.owed(to: creditor, db, householdID)
             if let debtors {
-                guard debtors.allSatisfy(members.contains) else { throw Problem.notFound("The member") }
+                guard debtors.allSatisfy(members.contains) else { throw HouseholdError.notFound("The member") }
                 guard debtors.allSatisfy({ owed[$0] != nil }) else {
-                    throw Problem.conflict("nothing_owed", "That member does not owe you anything.")
+                    throw HouseholdError.nothingOwed(.byThatMember)
                 }
             }
-            guard !owed.isEmpty else { throw Problem.conflict("nothing_owed", "Nobody owes you anything.") }
+            guard !owed.isEmpty else { throw HouseholdError.nothingOwed(.byAnybody) }
             var sent: [String: Owed] = [:]
             var tooSoon: [String: Date] = [:]
             for debtor in debtors ?? owed.keys.sorted() {
@@ -59,7 +56,9 @@ extension HouseholdDatabase {
     /// each debtor's debts; marks them sent in the same transaction, so each month is reminded once.
     func claimMonthEndReminders(now: Date) async throws -> [(householdID: String, month: String, debts: [String: Owed])]
     {
-        try await writer.write { db in
+        try await write { db in
+            // The job's instant, so "today" in each household's zone is read as everywhere else.
+            let clock = WallClock { now }
             let candidates = try Row.fetchAll(
                 db,
                 sql: """
@@ -69,9 +68,7 @@ extension HouseholdDatabase {
             var due: [(householdID: String, month: String, debts: [String: Owed])] = []
             for row in candidates {
                 let householdID: String = row["id"]
-                let today = LocalDate(now, in: TimeZone(identifier: row["time_zone"]) ?? .gmt)
-                guard today.adding(days: 1).month != today.month else { continue }
-                let month = String(format: "%04d-%02d", today.year, today.month)
+                guard let month = Reminders.monthEnding(on: clock.today(inZone: row["time_zone"])) else { continue }
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO month_end_reminders (household_id, month, sent_at) VALUES (?, ?, ?)",
                     arguments: [householdID, month, now])
@@ -91,7 +88,7 @@ extension HouseholdDatabase {
     func setPaymentHandles(of userID: String, in householdID: String, venmo: String?, paypal: String?, now: Date)
         async throws
     {
-        try await writer.write { db in
+        try await write { db in
             _ = try Self.members(db, householdID, asMember: userID)
             try db.execute(
                 sql: """
@@ -107,7 +104,7 @@ extension HouseholdDatabase {
     func paymentHandles(in householdID: String, asMember userID: String) async throws
         -> [(userID: String, venmo: String?, paypal: String?)]
     {
-        try await writer.read { db in
+        try await read { db in
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
             return try Row.fetchAll(
                 db,
@@ -126,9 +123,9 @@ extension HouseholdDatabase {
     func paymentTarget(in householdID: String, from userID: String, to payee: String, currency: String) async throws
         -> (venmo: String?, paypal: String?, owed: Int)
     {
-        try await writer.read { db in
+        try await read { db in
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
-            guard members.contains(payee), payee != userID else { throw Problem.notFound("The member") }
+            guard members.contains(payee), payee != userID else { throw HouseholdError.notFound("The member") }
             let row = try Row.fetchOne(
                 db, sql: "SELECT venmo, paypal FROM payment_handles WHERE user_id = ?", arguments: [payee])
             let owed = try Self.owed(to: payee, db, householdID)[userID]?[currency] ?? 0

@@ -1,5 +1,3 @@
-import PlatformKit
-
 /// Who does a chore next.
 enum ChoreAssignment: Equatable, Sendable {
     /// Always the same member.
@@ -48,19 +46,19 @@ enum ChoreAssignment: Equatable, Sendable {
         switch kind {
         case "fixed":
             guard let assignee, members.contains(assignee) else {
-                throw Problem.invalidField("assignment.assignee", "must be a member of the household.")
+                throw HouseholdError.invalidField("assignment.assignee", "must be a member of the household.")
             }
             return .fixed(assignee)
         case "rotating":
             let order = order ?? members
             guard !order.isEmpty, Set(order).count == order.count, order.allSatisfy(members.contains) else {
-                throw Problem.invalidField("assignment.order", "must list members of the household, each once.")
+                throw HouseholdError.invalidField("assignment.order", "must list members of the household, each once.")
             }
             return .rotating(order)
         case "leastPoints":
             return .leastPoints
         default:
-            throw Problem.invalidField("assignment.kind", "must be fixed, rotating or leastPoints.")
+            throw HouseholdError.invalidField("assignment.kind", "must be fixed, rotating or leastPoints.")
         }
     }
 }

@@ -12,7 +12,7 @@ enum ChoreSchedule: Equatable, Sendable {
     case monthly(day: Int)
 
     /// The first due day on or after `start`.
-    func firstDue(onOrAfter start: LocalDate) -> LocalDate {
+    func firstDue(onOrAfter start: LocalDay) -> LocalDay {
         switch self {
         case .once, .everyDays: return start
         case .weekly(let weekdays):
@@ -26,7 +26,7 @@ enum ChoreSchedule: Equatable, Sendable {
     /// The next due day after a completion on `completedOn` of the occurrence due on `dueOn`, or `nil` for
     /// a one-off chore. A late completion reschedules from the completion day, not the missed due day
     /// (what Chorma's users could not do); an early or on-time one keeps the rhythm of due days.
-    func nextDue(afterDue dueOn: LocalDate, completedOn: LocalDate) -> LocalDate? {
+    func nextDue(afterDue dueOn: LocalDay, completedOn: LocalDay) -> LocalDay? {
         let base = max(dueOn, completedOn)
         switch self {
         case .once: return nil
@@ -42,21 +42,22 @@ enum ChoreSchedule: Equatable, Sendable {
         case "once": return .once
         case "everyDays":
             guard let every, (1...365).contains(every) else {
-                throw Problem.invalidField("schedule.every", "must be a number of days from 1 to 365.")
+                throw HouseholdError.invalidField("schedule.every", "must be a number of days from 1 to 365.")
             }
             return .everyDays(every)
         case "weekly":
             guard let weekdays, !weekdays.isEmpty, weekdays.allSatisfy({ (1...7).contains($0) }) else {
-                throw Problem.invalidField("schedule.weekdays", "must list weekdays from 1 (Monday) to 7 (Sunday).")
+                throw HouseholdError.invalidField(
+                    "schedule.weekdays", "must list weekdays from 1 (Monday) to 7 (Sunday).")
             }
             return .weekly(Set(weekdays))
         case "monthly":
             guard let dayOfMonth, (1...31).contains(dayOfMonth) else {
-                throw Problem.invalidField("schedule.dayOfMonth", "must be a day from 1 to 31.")
+                throw HouseholdError.invalidField("schedule.dayOfMonth", "must be a day from 1 to 31.")
             }
             return .monthly(day: dayOfMonth)
         default:
-            throw Problem.invalidField("schedule.kind", "must be once, everyDays, weekly or monthly.")
+            throw HouseholdError.invalidField("schedule.kind", "must be once, everyDays, weekly or monthly.")
         }
     }
 }

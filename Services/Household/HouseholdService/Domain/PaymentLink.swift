@@ -1,5 +1,4 @@
 import Foundation
-import PlatformKit
 
 /// Amounts in minor units written for people and payment apps.
 enum MinorUnits {
@@ -37,14 +36,14 @@ enum PaymentLink {
         let handle = text.hasPrefix("@") ? String(text.dropFirst()) : text
         guard (5...30).contains(handle.count),
             handle.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-        else { throw Problem.invalidField("venmo", "must be a Venmo username (5-30 letters, digits, - or _).") }
+        else { throw HouseholdError.invalidField("venmo", "must be a Venmo username (5-30 letters, digits, - or _).") }
         return handle
     }
 
     /// PayPal.Me names: 1-20 letters and digits.
     static func paypalHandle(_ text: String) throws -> String {
         guard (1...20).contains(text.count), text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw Problem.invalidField("paypal", "must be a PayPal.Me name (1-20 letters and digits).")
+            throw HouseholdError.invalidField("paypal", "must be a PayPal.Me name (1-20 letters and digits).")
         }
         return text
     }
@@ -57,7 +56,7 @@ enum PaymentLink {
         switch provider {
         case .venmo:
             guard currency == "USD" else {
-                throw Problem.invalidField("currency", "Venmo only pays in USD; use PayPal for \(currency).")
+                throw HouseholdError.invalidField("currency", "Venmo only pays in USD; use PayPal for \(currency).")
             }
             var components = URLComponents()
             components.scheme = "venmo"

@@ -1,5 +1,4 @@
 import Foundation
-import PlatformKit
 
 /// How a bill is divided among members.
 enum SplitRule: Equatable, Sendable {
@@ -19,9 +18,11 @@ enum Splitter {
     /// cents left over go to the members with the largest remainders, ties broken by a hash of the bill
     /// id and the member, so the same person does not always pay the odd cent.
     static func split(total: Int, among members: [String], rule: SplitRule, seed: String) throws -> [String: Int] {
-        guard total > 0 else { throw Problem.invalidField("amount", "must be a positive amount in minor units.") }
+        guard total > 0 else {
+            throw HouseholdError.invalidField("amount", "must be a positive amount in minor units.")
+        }
         guard !members.isEmpty, Set(members).count == members.count else {
-            throw Problem.invalidField("split.among", "must name each member once.")
+            throw HouseholdError.invalidField("split.among", "must name each member once.")
         }
         let weights: [String: Int]
         switch rule {
@@ -30,22 +31,27 @@ enum Splitter {
         case .exact(let amounts):
             // Each part at most the total, so their sum cannot overflow.
             guard Set(amounts.keys) == Set(members), amounts.values.allSatisfy({ (0...total).contains($0) }) else {
-                throw Problem.invalidField(
+                throw HouseholdError.invalidField(
                     "split.amounts", "must give a non-negative amount for each member of the split.")
             }
             guard amounts.values.reduce(0, +) == total else {
-                throw Problem.invalidField("split.amounts", "must add up to the bill's amount exactly.")
+                throw HouseholdError.invalidField("split.amounts", "must add up to the bill's amount exactly.")
             }
             return amounts
         case .percentages(let basisPoints):
             guard Set(basisPoints.keys) == Set(members), basisPoints.values.allSatisfy({ (0...10_000).contains($0) }),
                 basisPoints.values.reduce(0, +) == 10_000
-            else { throw Problem.invalidField("split.percentages", "must give each member a share adding up to 100%.") }
+            else {
+                throw HouseholdError.invalidField(
+                    "split.percentages", "must give each member a share adding up to 100%.")
+            }
             weights = basisPoints
         case .shares(let shares):
             guard Set(shares.keys) == Set(members), shares.values.allSatisfy({ (0...1_000).contains($0) }),
                 shares.values.reduce(0, +) > 0
-            else { throw Problem.invalidField("split.shares", "must give each member a whole number of shares.") }
+            else {
+                throw HouseholdError.invalidField("split.shares", "must give each member a whole number of shares.")
+            }
             weights = shares
         }
         return apportion(total, weights: weights, seed: seed)

@@ -1,44 +1,27 @@
 import Foundation
 import GRDB
-import ServiceKit
-
-/// What every record of this service is.
-protocol HouseholdRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {}
-
-/// A row of `households`.
-struct HouseholdRow: HouseholdRecord {
-    static let databaseTableName = "households"
-    var id: String
-    var name: String
-    var timeZone: String
-    var createdBy: String
-    var noteLifetimeDays: Int
-    var createdAt: Date
-}
-
-/// A row of `members`.
-struct MemberRow: HouseholdRecord {
-    static let databaseTableName = "members"
-    var householdId: String
-    var userId: String
-    var joinedAt: Date
-}
-
-/// A row of `invitations`.
-struct InvitationRow: HouseholdRecord {
-    static let databaseTableName = "invitations"
-    var id: String
-    var householdId: String
-    var inviterId: String
-    var inviteeId: String
-    var status: String
-    var createdAt: Date
-    var respondedAt: Date?
-}
 
 /// A row of `chores`: the schedule and assignment in columns, the next occurrence in `nextDue`/`assigneeId`.
-struct ChoreRow: HouseholdRecord {
+struct ChoreRecord: HouseholdTable {
     static let databaseTableName = "chores"
+
+    enum Columns {
+        static let id = Column("id")
+        static let householdId = Column("household_id")
+        static let name = Column("name")
+        static let points = Column("points")
+        static let scheduleKind = Column("schedule_kind")
+        static let scheduleEvery = Column("schedule_every")
+        static let scheduleWeekdays = Column("schedule_weekdays")
+        static let scheduleDay = Column("schedule_day")
+        static let assignmentKind = Column("assignment_kind")
+        static let assignmentFixed = Column("assignment_fixed")
+        static let assignmentOrder = Column("assignment_order")
+        static let assigneeId = Column("assignee_id")
+        static let nextDue = Column("next_due")
+        static let createdAt = Column("created_at")
+    }
+
     var id: String
     var householdId: String
     var name: String
@@ -91,44 +74,4 @@ struct ChoreRow: HouseholdRecord {
         case .leastPoints: break
         }
     }
-}
-
-/// A row of `completions`: the history, kept when a chore is edited or deleted.
-struct CompletionRow: HouseholdRecord {
-    static let databaseTableName = "completions"
-    var id: String
-    var householdId: String
-    var choreId: String
-    var choreName: String
-    var userId: String
-    var points: Int
-    var dueOn: String?
-    var completedOn: String
-    var completedAt: Date
-    var note: String?
-}
-
-/// A row of `notes` (the photo columns are read only by the photo route).
-struct NoteRow: HouseholdRecord {
-    static let databaseTableName = "notes"
-    var id: String
-    var householdId: String
-    var authorId: String
-    var text: String
-    var pinned: Bool
-    var createdAt: Date
-    var expiresAt: Date
-    var photoType: String?
-    var photoEtag: String?
-}
-
-/// A row of `activity`.
-struct ActivityRow: HouseholdRecord {
-    static let databaseTableName = "activity"
-    var id: Int64?
-    var householdId: String
-    var kind: String
-    var actorId: String
-    var subject: String
-    var createdAt: Date
 }

@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import PlatformKit
+
+extension HabitsDatabase {
+    // MARK: Habits
+
+    func createHabit(_ habit: HabitRecord) async throws {
+        try await write { db in try habit.insert(db) }
+    }
+
+    func habit(_ id: String, owner: String) async throws -> HabitRecord {
+        try await read { db in try Self.habit(db, id, owner: owner) }
+    }
+
+    static func habit(_ db: Database, _ id: String, owner: String) throws -> HabitRecord {
+        guard let habit = try HabitRecord.fetchOne(db, key: id), habit.userId == owner else {
+            throw HabitsError.notFound("The habit")
+        }
+        return habit
+    }
+
+    /// The habits of these users (or just `habitID` among them), oldest first, each with the days it has
+    /// events on since `since` (for its status) and whether it has any event at all.
+    func habits(of userIDs: [String], only habitID: String? = nil, eventsSince since: [String: LocalDay]) async throws
+        -> [HabitWithRecentDays]
+    {
+        guard !userIDs.isEmpty else { return [] }
+        return try await read { db in
+            var request = HabitRecord.filter(userIDs.contains(HabitRecord.Columns.userId))
+            if let habitID { request = request.filter(HabitRecord.Columns.id == habitID) }
+            let habits = try request.order(HabitRecord.Columns.createdAt, Column.rowID).fetchAll(db)
+            return try habits.map { habit in
+                let from = since[habit.userId]?.description ?? "0000-00-00"
+                let days = try Int.fetchAll(
+                    db, sql: "SELECT \(Self.dayNumber) FROM events WHERE habit_id = ? AND day >= ?",
+                    arguments: [habit.id, from])
+                var hasEvents = !days.isEmpty
+                if !hasEvents {
+                    hasEvents =
+                        try Bool.fetchOne(
+                            db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ?)", arguments: [habit.id])
+                        ?? false
+                }
+                return HabitWithRecentDays(
+                    habit: habit, recentDays: DaySet(days.map(LocalDay.init(number:))), hasEvents: hasEvents)
+            }
+        }
+    }
+
+    /// The habits of these users (or just `habitID` among them), oldest first, each with its status as of
+    /// `todays[owner]` (today in the owner's time zone).
+    func habitsWithStatus(of userIDs: [String], only habitID: String? = nil, todays: [String: LocalDay])
+        async throws -> [(habit: HabitRecord, status: HabitProgress.Status)]
+    {
+        let since = todays.mapValues { $0.adding(days: 1 - HabitProgress.statusWindowDays) }
+        return try await habits(of: userIDs, only: habitID, eventsSince: since).map { entry in
+            let progress = HabitProgress(
+                weekdays: entry.habit.schedule, start: entry.habit.start,
+                today: todays[entry.habit.userId] ?? LocalDay(number: 0), done: entry.recentDays)
+            return (entry.habit, progress.status(hasEvents: entry.hasEvents))
+        }
+    }
+
+    /// Changes my habit; the closure validates and edits it.
+    func updateHabit(_ id: String, owner: String, now: Date, _ change: @Sendable (inout HabitRecord) throws -> Void)
+        async throws -> HabitRecord
+    {
+        try await write { db in
+            var habit = try Self.habit(db, id, owner: owner)
+            try change(&habit)
+            habit.updatedAt = now
+            try habit.update(db)
+            return habit
+        }
+    }
+
+    /// Deletes my habit with its events, their photos and locations (cascades and triggers).
+    func deleteHabit(_ id: String, owner: String) async throws {
+        try await write { db in
+            _ = try Self.habit(db, id, owner: owner)
+            try db.execute(sql: "DELETE FROM habits WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// My habits due `today` (scheduled that weekday, started) that have no event that day yet.
+    func todo(of userID: String, today: LocalDay) async throws -> [HabitRecord] {
+        try await read { db in
+            try HabitRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM habits h
+                    WHERE h.user_id = ? AND (h.weekdays & ?) != 0 AND h.start_date <= ?
+                      AND NOT EXISTS (SELECT 1 FROM events e WHERE e.habit_id = h.id AND e.day = ?)
+                    ORDER BY h.created_at, h.rowid
+                    """,
+                arguments: [userID, 1 << (today.isoWeekday - 1), today.description, today.description])
+        }
+    }
+
+    /// The days my habit has events on, for its statistics.
+    func eventDays(of habitID: String, owner: String) async throws -> (HabitRecord, DaySet) {
+        try await read { db in
+            let habit = try Self.habit(db, habitID, owner: owner)
+            let days = try Int.fetchAll(
+                db, sql: "SELECT \(Self.dayNumber) FROM events WHERE habit_id = ?", arguments: [habitID])
+            return (habit, DaySet(days.map(LocalDay.init(number:))))
+        }
+    }
+
+    /// An event's day as days since 1970-01-01, computed by SQLite (julianday of 1970-01-01 is 2440587.5),
+    /// so five years of events need no date parsing in Swift.
+    static let dayNumber = "CAST(julianday(day) - 2440587.5 AS INTEGER)"
+}
+
+/// A habit with what its status needs.
+struct HabitWithRecentDays: Sendable {
+    var habit: HabitRecord
+    var recentDays: DaySet
+    var hasEvents: Bool
+}

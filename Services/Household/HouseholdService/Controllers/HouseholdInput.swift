@@ -1,0 +1,36 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Checks of request fields that several routes share, each naming the field as the client sent it.
+enum HouseholdInput {
+    /// The largest note photo or bill image.
+    static let maximumPhotoBytes = 2 << 20
+    /// The largest receipt of a shopping trip.
+    static let maximumReceiptBytes = 4 << 20
+
+    /// An optional `YYYY-MM-DD` query parameter.
+    static func day(_ value: Substring?, field: String) throws -> LocalDay? {
+        guard let value else { return nil }
+        guard let day = LocalDay(value) else {
+            throw HouseholdError.invalidField(field, "must be a day as YYYY-MM-DD.")
+        }
+        return day
+    }
+
+    /// A grocery item's name: 1-80 characters that are not all blank.
+    static func groceryName(_ text: String) throws -> String {
+        let name = try Validate.text(text, field: "name", max: 80)
+        guard !Groceries.mergeKey(name).isEmpty else { throw HouseholdError.invalidField("name", "must not be blank.") }
+        return name
+    }
+
+    /// The raw JPEG, PNG or WebP body of an upload, at most `maximumBytes`, with its strong entity tag.
+    static func image(_ request: Request, maximumBytes: Int) async throws -> StoredBytes {
+        let body = try await request.body.collect(upTo: maximumBytes)
+        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: maximumBytes)
+        let bytes = Data(body.readableBytesView)
+        return StoredBytes(bytes: bytes, mediaType: kind.mediaType, tag: EntityTag(of: bytes))
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import GRDB
+
+/// A row of `households`.
+struct HouseholdRecord: HouseholdTable {
+    static let databaseTableName = "households"
+
+    enum Columns {
+        static let id = Column("id")
+        static let name = Column("name")
+        static let timeZone = Column("time_zone")
+        static let createdBy = Column("created_by")
+        static let noteLifetimeDays = Column("note_lifetime_days")
+        static let createdAt = Column("created_at")
+    }
+
+    var id: String
+    var name: String
+    var timeZone: String
+    var createdBy: String
+    var noteLifetimeDays: Int
+    var createdAt: Date
+}

@@ -1,0 +1,17 @@
+import Foundation
+import GRDB
+
+/// A row of `members`.
+struct MemberRecord: HouseholdTable {
+    static let databaseTableName = "members"
+
+    enum Columns {
+        static let householdId = Column("household_id")
+        static let userId = Column("user_id")
+        static let joinedAt = Column("joined_at")
+    }
+
+    var householdId: String
+    var userId: String
+    var joinedAt: Date
+}

@@ -1,0 +1,51 @@
+import PlatformKit
+
+/// The rules of chores beside their schedule and assignment.
+enum ChoreRules {
+    /// Days over which "whoever did least" weighs points.
+    static let fairnessWindowDays = 30
+
+    /// A chore is worth 0 to 100 points.
+    static func points(_ value: Int) throws -> Int {
+        guard (0...100).contains(value) else { throw HouseholdError.invalidField("points", "must be from 0 to 100.") }
+        return value
+    }
+
+    /// A new schedule starts today or later (yesterday passes: the client's clock may be a little behind).
+    static func checkStart(_ start: LocalDay, today: LocalDay) throws {
+        guard start >= today.adding(days: -1) else {
+            throw HouseholdError.invalidField("startOn", "must not be in the past.")
+        }
+    }
+}
+
+/// The range of days chore statistics cover.
+enum StatisticsRange {
+    /// The longest range one request may cover.
+    static let maximumDays = 366 * 2
+
+    /// The range asked for, or the 30 days up to today, checked.
+    static func of(from: LocalDay?, to: LocalDay?, today: LocalDay) throws -> (from: LocalDay, to: LocalDay) {
+        let to = to ?? today
+        let from = from ?? to.adding(days: -29)
+        guard from <= to else { throw HouseholdError.invalidField("from", "must not be after to.") }
+        guard from.days(until: to) <= maximumDays else {
+            throw HouseholdError.invalidField("from", "the range may cover at most \(maximumDays) days.")
+        }
+        return (from, to)
+    }
+}
+
+/// Notes on the bulletin board expire.
+enum NoteLifetime {
+    static let maximumDays = 90
+
+    /// The days until a new note expires: as asked, else the household's default; 1 to 90.
+    static func days(_ requested: Int?, householdDefault: Int) throws -> Int {
+        let days = requested ?? householdDefault
+        guard (1...maximumDays).contains(days) else {
+            throw HouseholdError.invalidField("expiresInDays", "must be from 1 to \(maximumDays).")
+        }
+        return days
+    }
+}

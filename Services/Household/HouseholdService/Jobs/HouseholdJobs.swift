@@ -1,0 +1,13 @@
+import Foundation
+
+/// The household service's background work, built with its dependencies when the service is built; tests
+/// receive it (``HouseholdConfiguration/jobsBuilt``) to run it at the manual clock's time.
+public struct HouseholdJobs: Sendable {
+    let monthEnd: MonthEndReminders
+
+    /// Sends the end-of-month reminders due at `now` (once per household and month); returns how many
+    /// members were reminded.
+    public func sendMonthEndReminders(now: Date) async throws -> Int {
+        try await monthEnd.run(now: now)
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PlatformKit
+import ServiceKit
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import HouseholdService
+
+/// The household routes on the service's own router: ann and bob share household `h`, cat is an outsider.
+/// The access token is the user's id (`AccessTokenVerifier.userIDTokens`).
+struct HouseholdRouterFixture {
+    let database: HouseholdDatabase
+    let clock = ManualClock()
+
+    init() async throws {
+        database = try HouseholdDatabase(.inMemory)
+        let now = clock.now
+        try await database.createHousehold(
+            HouseholdRecord(
+                id: "h", name: "Flat", timeZone: "UTC", createdBy: "ann", noteLifetimeDays: 7, createdAt: now))
+        _ = try await database.invite(
+            InvitationRecord(
+                id: "i", householdId: "h", inviterId: "ann", inviteeId: "bob", status: "pending", createdAt: now))
+        _ = try await database.respond(to: "i", as: "bob", accept: true, now: now)
+    }
+
+    func app() -> some ApplicationProtocol {
+        let clock = clock.wallClock
+        let chassis = ServiceChassis(
+            settings: ServiceSettings(service: .household, internalToken: "internal"), database: database.reader,
+            openAPIDocument: Data("{}".utf8), verifier: .userIDTokens(clock: clock))
+        addHouseholdRoutes(
+            to: chassis.signedIn, database: database, directory: NoDirectory(), events: NoNotices(), clock: clock)
+        return Application(router: chassis.router)
+    }
+
+    struct NoDirectory: UserDirectory {
+        func user(username: String) async throws -> DirectoryUser? { nil }
+        func users(ids: [String]) async throws -> [DirectoryUser] { [] }
+    }
+
+    struct NoNotices: NoticeSink {
+        func publish(_ event: Notice) async {}
+        func publish(_ event: RealtimeEvent) async {}
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends `body` as `user`; the status, the problem if any, and the JSON object if any.
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, as user: String, json body: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> (status: HTTPResponse.Status, problem: Problem?, object: [String: Any]) {
+        var headers: HTTPFields = [.authorization: "Bearer \(user)"]
+        if body != nil { headers[.contentType] = "application/json" }
+        headers.append(contentsOf: extra)
+        return try await execute(
+            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
+        ) { response in
+            let data = Data(response.body.readableBytesView)
+            let problem =
+                response.headers[.contentType] == Problem.mediaType
+                ? try JSONDecoder().decode(Problem.self, from: data) : nil
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            return (response.status, problem, object)
+        }
+    }
+}
+
+@Suite struct HouseholdRouterTests {
+    static let household = "/v1/households/h"
+
+    @Test(
+        arguments: [
+            (HTTPRequest.Method.get, "/bills", nil),
+            (.post, "/bills", #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#),
+            (.get, "/balances", nil), (.post, "/payments", #"{"to":"ann","amount":100,"currency":"EUR"}"#),
+            (.get, "/notes", nil), (.post, "/notes", #"{"text":"hi"}"#), (.get, "/chores", nil),
+            (.post, "/chores", #"{"name":"Dishes"}"#), (.get, "/completions", nil), (.get, "/statistics", nil),
+            (.get, "/groceries", nil), (.post, "/groceries", #"{"name":"Milk"}"#), (.get, "/trips", nil),
+            (.post, "/reminders/all", nil), (.get, "/payment-handles", nil), (.get, "/activity", nil), (.get, "", nil),
+        ] as [(HTTPRequest.Method, String, String?)])
+    func anOutsiderFindsNoHousehold(method: HTTPRequest.Method, path: String, body: String?) async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let answer = try await client.send(method, Self.household + path, as: "cat", json: body)
+            #expect(answer.status == .notFound)
+            #expect(answer.problem?.detail == "The household was not found.")
+        }
+    }
+
+    @Test(arguments: [
+        (
+            "/bills", #"{"description":"x","amount":0,"currency":"EUR","split":{"kind":"equal"}}"#, "invalid_amount",
+            "amount: must be a positive amount in minor units, at most 1,000,000.00."
+        ),
+        (
+            "/bills", #"{"description":"x","amount":100,"currency":"EURO","split":{"kind":"equal"}}"#,
+            "invalid_currency", "currency: must be an ISO 4217 code such as EUR."
+        ),
+        (
+            "/bills", #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"thirds"}}"#,
+            "invalid_split.kind", "split.kind: must be equal, exact, percentages or shares."
+        ),
+        (
+            "/bills",
+            #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"exact","amounts":{"ann":50,"bob":40}}}"#,
+            "invalid_split.amounts", "split.amounts: must add up to the bill's amount exactly."
+        ),
+        (
+            "/bills",
+            #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal","among":["ann","cat"]}}"#,
+            "invalid_members", "members: everyone named must be a member of the household."
+        ),
+        (
+            "/payments", #"{"to":"bob","amount":100000001,"currency":"EUR"}"#, "invalid_amount",
+            "amount: must be a positive amount in minor units."
+        ),
+        ("/payments", #"{"to":"ann","amount":100,"currency":"EUR"}"#, "invalid_to", "to: must be another member."),
+        (
+            "/notes", #"{"text":"hi","expiresInDays":91}"#, "invalid_expires_in_days",
+            "expiresInDays: must be from 1 to 90."
+        ),
+        ("/chores", #"{"name":"Dishes","points":101}"#, "invalid_points", "points: must be from 0 to 100."),
+        (
+            "/chores", #"{"name":"Dishes","startOn":"2000-01-01"}"#, "invalid_start_on",
+            "startOn: must not be in the past."
+        ),
+        ("/groceries", #"{"name":"Milk","quantity":0}"#, "invalid_quantity", "quantity: must be from 1 to 999."),
+        (
+            "/trips", #"{"total":100,"currency":"EUR","items":[]}"#, "invalid_items",
+            "items: must pick from 1 to 200 items of the household list."
+        ),
+    ])
+    func aBadFieldIsNamed(path: String, body: String, code: String, detail: String) async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let answer = try await client.send(.post, Self.household + path, as: "ann", json: body)
+            #expect(answer.status == .badRequest)
+            #expect(answer.problem?.code == code)
+            #expect(answer.problem?.detail == detail)
+        }
+    }
+
+    @Test(arguments: ["/statistics?from=2024-1-011", "/completions?to=%2B023-01-01"])
+    func aBadDayIsNamed(path: String) async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let answer = try await client.send(.get, Self.household + path, as: "ann")
+            #expect(answer.status == .badRequest)
+            #expect(answer.problem?.code.hasPrefix("invalid_") == true)
+            #expect(answer.problem?.detail?.hasSuffix("must be a day as YYYY-MM-DD.") == true)
+        }
+    }
+
+    @Test func anIdempotencyKeyFollowsThePlatformRule() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let bill = #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#
+            let long = String(repeating: "k", count: 256)
+            let refused = try await client.send(
+                .post, Self.household + "/bills", as: "ann", json: bill, headers: [IdempotencyKey.field: long])
+            #expect(refused.problem?.code == "invalid_idempotency_key")
+            let key = String(repeating: "k", count: 255)
+            let first = try await client.send(
+                .post, Self.household + "/bills", as: "ann", json: bill, headers: [IdempotencyKey.field: key])
+            let again = try await client.send(
+                .post, Self.household + "/bills", as: "ann", json: bill, headers: [IdempotencyKey.field: key])
+            #expect(first.status == .created)
+            #expect(again.status == .ok)
+        }
+    }
+
+    @Test func anotherMemberMayNotDoWhatIsTheCreatorsOrAuthors() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let removed = try await client.send(.delete, Self.household + "/members/ann", as: "bob")
+            #expect(removed.status == .forbidden)
+            #expect(removed.problem?.code == "not_household_admin")
+            let note = try await client.send(.post, Self.household + "/notes", as: "ann", json: #"{"text":"hi"}"#)
+            let id = try #require(note.object["id"] as? String)
+            let deleted = try await client.send(.delete, Self.household + "/notes/\(id)", as: "bob")
+            #expect(deleted.problem?.code == "not_note_author")
+            #expect(deleted.problem?.detail == "Only the note's author can delete it.")
+        }
+    }
+
+    @Test func aBillImageIsServedWithItsTagAndRevalidated() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let created = try await client.send(
+                .post, Self.household + "/bills", as: "ann",
+                json: #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#)
+            let bill = try #require(created.object["id"] as? String)
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+            let path = Self.household + "/bills/\(bill)/image"
+            try await client.execute(
+                uri: path, method: .put, headers: [.authorization: "Bearer bob"], body: ByteBuffer(bytes: png)
+            ) { #expect($0.status == .noContent) }
+            let tag = try await client.execute(uri: path, method: .get, headers: [.authorization: "Bearer ann"]) {
+                response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentLength] == "\(png.count)")
+                #expect(response.headers[.cacheControl] == StoredBytes.cacheControl)
+                #expect(response.headers[.eTag] == EntityTag(of: png).description)
+                return try #require(response.headers[.eTag])
+            }
+            try await client.execute(
+                uri: path, method: .get, headers: [.authorization: "Bearer ann", .ifNoneMatch: tag]
+            ) { #expect($0.status == .notModified) }
+            let outsider = try await client.send(.get, path, as: "cat")
+            #expect(outsider.status == .notFound)
+        }
+    }
+}
+
+/// Every domain error answers with the status, code and detail clients have always received.
+@Suite struct HouseholdErrorProblemTests {
+    static let next = Date(timeIntervalSince1970: 1_800_000_100)
+
+    @Test(
+        arguments: [
+            (
+                HouseholdError.invalidField("split.shares", "must give each member a whole number of shares."), 400,
+                "invalid_split.shares", "split.shares: must give each member a whole number of shares."
+            ),
+            (.notFound("The bill"), 404, "not_found", "The bill was not found."),
+            (.alreadyInHousehold(.you), 409, "already_in_household", "You are already in a household; leave it first."),
+            (.alreadyInHousehold(.invitee), 409, "already_in_household", "That user is already in a household."),
+            (.alreadyInHousehold(.youHere), 409, "already_in_household", "You are already in this household."),
+            (.alreadyInvited, 409, "already_invited", "That user already has an invitation."),
+            (
+                .invitationNotPending(status: "declined"), 409, "invitation_not_pending",
+                "The invitation was already declined."
+            ),
+            (.notHouseholdAdmin, 403, "not_household_admin", "Only the household's creator can remove members."),
+            (.billOfTrip, 409, "bill_of_trip", "This bill is the cost of a shopping trip; edit the trip instead."),
+            (
+                .notTripShopper(action: "edit the trip"), 403, "not_trip_shopper",
+                "Only the member who went shopping can edit the trip."
+            ),
+            (
+                .notNoteAuthor(action: "change its photo"), 403, "not_note_author",
+                "Only the note's author can change its photo."
+            ),
+            (.notItemOwner, 403, "not_item_owner", "Only its owner can change a personal item."),
+            (.groceryListFull, 409, "grocery_list_full", "The household's lists hold at most 1,000 items."),
+            (.choreDone, 409, "chore_done", "This one-off chore was already completed."),
+            (.nothingOwed(.byThatMember), 409, "nothing_owed", "That member does not owe you anything."),
+            (.nothingOwed(.byAnybody), 409, "nothing_owed", "Nobody owes you anything."),
+            (.nothingOwed(.toThatMember), 409, "nothing_owed", "You do not owe that member anything."),
+            (
+                .noPaymentHandle(provider: "venmo"), 409, "no_payment_handle",
+                "That member has not added a venmo handle."
+            ),
+            (
+                .reminderTooSoon(next: next, now: next.addingTimeInterval(-99.5)), 429, "reminder_too_soon",
+                "You can remind a member once every 24 hours; try again after 2027-01-15T08:01:40Z."
+            ),
+        ] as [(HouseholdError, Int, String, String)])
+    func mapsToItsProblem(error: HouseholdError, status: Int, code: String, detail: String) {
+        let problem = error.problem
+        #expect(problem.statusCode == status)
+        #expect(problem.code == code)
+        #expect(problem.detail == detail)
+    }
+
+    @Test func aTooEarlyReminderSaysWhenToRetry() {
+        let problem = HouseholdError.reminderTooSoon(next: Self.next, now: Self.next.addingTimeInterval(-99.5)).problem
+        #expect(problem.retryAfter == 100)
+    }
+}
