@@ -189,7 +189,9 @@ struct ConversationsController {
         let input = try await request.decode(as: MembersRequest.self, context: context)
         let ids = try GroupRules.invitees(input.userIds, except: me, field: "userIds")
         guard !ids.isEmpty else { throw Problem.invalidField("userIds", "name at least one friend.") }
-        // The friendship is asked first: the social graph cannot be asked inside the write transaction.
+        // Outsiders and direct conversations are refused before the social graph is asked (404, 409, then 403);
+        // the write checks membership again in its transaction, as the graph's answer takes time.
+        try await database.requireGroupMember(id, me)
         let added = try await database.addMembers(try await friends(ids, of: me), to: id, by: me, now: clock.now)
         if !added.userIDs.isEmpty {
             await notices.publish(

@@ -57,6 +57,11 @@ extension MessagingDatabase {
         }
     }
 
+    /// Refuses anyone but a member of the group: not found for outsiders, a conflict for a direct conversation.
+    func requireGroupMember(_ conversationID: String, _ userID: String) async throws {
+        try await read { db in try Self.requireGroup(try Self.membership(db, conversationID, userID).0) }
+    }
+
     /// Who a group gained, and the group's name for telling them.
     struct AddedMembers: Sendable {
         var userIDs: [String]
