@@ -199,7 +199,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "PlatformKit", "ServiceKit", "GatewayService", asyncHTTPClient, nio, nioPosix, nioSSL, nioExtras,
-                jwtKit, crypto, hummingbird, serviceLifecycle, logging, configuration, httpTypes,
+                jwtKit, crypto, hummingbird, hummingbirdTesting, serviceLifecycle, logging, configuration, httpTypes,
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),

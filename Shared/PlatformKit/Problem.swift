@@ -16,19 +16,39 @@ public struct Problem: Error, Codable, Sendable, Equatable {
     public var code: String
     /// Seconds the client should wait before retrying, for 429 and 503 answers (also sent as `Retry-After`).
     public var retryAfter: Int?
+    /// The invalid fields of a 400, each named as the client wrote it (`amount`, `split.amounts`, `items[2].price`).
+    public var errors: [FieldError]?
+
+    /// One invalid field and what it must be.
+    public struct FieldError: Codable, Sendable, Equatable {
+        /// The field's path in the request, in the client's words.
+        public var field: String
+        /// What is wrong with it, for a person (`must be a whole number of minor units`).
+        public var reason: String
+
+        /// The error of `field`.
+        public init(field: String, reason: String) {
+            self.field = field
+            self.reason = reason
+        }
+    }
 
     /// Creates a problem with the given status and stable code.
-    public init(status: Int, code: String, title: String, detail: String? = nil, retryAfter: Int? = nil) {
+    public init(
+        status: Int, code: String, title: String, detail: String? = nil, retryAfter: Int? = nil,
+        errors: [FieldError]? = nil
+    ) {
         self.type = "/problems/\(code)"
         self.title = title
         self.statusCode = status
         self.detail = detail
         self.code = code
         self.retryAfter = retryAfter
+        self.errors = errors
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, title, detail, code, retryAfter
+        case type, title, detail, code, retryAfter, errors
         case statusCode = "status"
     }
 
@@ -49,7 +69,9 @@ extension Problem {
 
     /// 400 for one invalid field, naming it.
     public static func invalidField(_ field: String, _ detail: String) -> Problem {
-        Problem(status: 400, code: "invalid_\(field.snakeCased)", title: "Invalid field", detail: "\(field): \(detail)")
+        Problem(
+            status: 400, code: "invalid_\(field.snakeCased)", title: "Invalid field", detail: "\(field): \(detail)",
+            errors: [FieldError(field: field, reason: detail)])
     }
 
     /// 401: missing, expired or forged credentials.

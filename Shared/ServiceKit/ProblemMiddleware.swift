@@ -30,7 +30,7 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HTTPError:
             return problem(status: error.status.code, message: error.body)
         case let error as DecodingError:
-            return Problem.badRequest("invalid_body", describe(error))
+            return Problem.invalidBody(error)
         case let error as any HTTPResponseError:
             return problem(status: error.status.code, message: nil)
         case is CancellationError:
@@ -52,26 +52,6 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case 400: return Problem(status: 400, code: "invalid_body", title: "Bad request", detail: message)
         case 401..<500: return Problem(status: status, code: "bad_request", title: "Bad request", detail: message)
         default: return Problem(status: status, code: "upstream_error", title: "Error", detail: message)
-        }
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-            return path.isEmpty ? "the body" : "`\(path)`"
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let parent = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "Missing field `\(parent.isEmpty ? key.stringValue : parent + "." + key.stringValue)`."
-        case .typeMismatch(let type, let context):
-            return "Wrong type at \(path(context)): expected \(type)."
-        case .valueNotFound(let type, let context):
-            return "Missing value at \(path(context)): expected \(type)."
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "The body is not valid JSON." : "Invalid value at \(path(context))."
-        @unknown default:
-            return "The body could not be decoded."
         }
     }
 }

@@ -41,7 +41,7 @@ public protocol PlatformRequestContext: RequestContext {
 }
 
 extension PlatformRequestContext {
-    public var requestDecoder: JSONDecoder { PlatformJSON.decoder }
+    public var requestDecoder: PlatformRequestDecoder { PlatformRequestDecoder() }
     public var responseEncoder: JSONEncoder { PlatformJSON.encoder }
     public var maxUploadSize: Int { 1 << 20 }
 
@@ -52,5 +52,23 @@ extension PlatformRequestContext {
             if let first, !first.isEmpty { return first }
         }
         return peerAddress ?? "unknown"
+    }
+}
+
+/// Decodes request bodies with ``PlatformJSON``; a body that does not decode is a 400 problem naming the field
+/// (``Problem/invalidBody(_:)``). Hummingbird's own decoder would answer in the decoder's words instead.
+public struct PlatformRequestDecoder: RequestDecoder {
+    /// A decoder for the platform's JSON bodies.
+    public init() {}
+
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws
+        -> T
+    {
+        let body = Data(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
+        do {
+            return try PlatformJSON.decoder.decode(type, from: body)
+        } catch let error as DecodingError {
+            throw Problem.invalidBody(error, locating: type, in: body)
+        }
     }
 }

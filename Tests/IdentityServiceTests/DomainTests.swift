@@ -20,7 +20,7 @@ import Testing
         Self.seventyTwoBytes + "x",
     ])
     func refusesWeakPasswords(password: String) {
-        #expect(throws: Problem.self) {
+        #expect(throws: IdentityError.self) {
             try PasswordPolicy.check(password, username: "alice", email: "alice@example.com")
         }
     }
@@ -113,7 +113,7 @@ import Testing
 
     @Test func duplicateUsernamesAreConflictsWhateverTheCase() async throws {
         let database = try await databaseWithSession()
-        await #expect(throws: Problem.conflict("username_taken", "The username 'ALICE' is taken.")) {
+        await #expect(throws: IdentityError.usernameTaken("ALICE")) {
             try await database.createUser(
                 UserRecord(
                     id: "u2", email: "c@d.co", emailVerified: false, username: "ALICE", passwordHash: "x",
@@ -144,15 +144,15 @@ import Testing
 @Suite struct PasswordNULTests {
     /// bcrypt would hash only "a" (issue 16, item 7).
     @Test func aNULByteIsRefusedNamingTheField() {
-        #expect(throws: Problem.self) {
+        #expect(throws: IdentityError.self) {
             try PasswordPolicy.check("a\u{0}bcdefghijk", username: nil, email: nil)
         }
         do {
             try PasswordPolicy.check("correct horse\u{0} battery", username: nil, email: nil, field: "newPassword")
             Issue.record("accepted a NUL byte")
-        } catch let problem as Problem {
-            #expect(problem.statusCode == 400)
-            #expect(problem.code == "invalid_new_password")
+        } catch let error as IdentityError {
+            #expect(error.problem.statusCode == 400)
+            #expect(error.problem.code == "invalid_new_password")
         } catch {
             Issue.record("unexpected \(error)")
         }

@@ -46,7 +46,7 @@ import Testing
             ("22:00", "07:00", "Nowhere/Land"), ("25:00", "07:00", "UTC"), ("22:00", "7", "UTC"),
             ("22:60", "07:00", "UTC"), ("10:00", "10:00", "UTC"),
         ] {
-            #expect(throws: Problem.self) { try QuietHours(start: start, end: end, timeZone: zone) }
+            #expect(throws: NotificationsError.self) { try QuietHours(start: start, end: end, timeZone: zone) }
         }
     }
 }
@@ -70,18 +70,18 @@ import Testing
 
     @Test func payloadsAreCompactedToOneLine() throws {
         #expect(try NoticeValidation.payload("{\n  \"b\": \"x\\ny\",\n  \"a\": 1\n}") == #"{"a":1,"b":"x\ny"}"#)
-        #expect(throws: Problem.self) { try NoticeValidation.payload("[]") }
-        #expect(throws: Problem.self) { try NoticeValidation.payload("{") }
-        #expect(throws: Problem.self) {
+        #expect(throws: NotificationsError.self) { try NoticeValidation.payload("[]") }
+        #expect(throws: NotificationsError.self) { try NoticeValidation.payload("{") }
+        #expect(throws: NotificationsError.self) {
             try NoticeValidation.payload(#"{"a":""# + String(repeating: "x", count: 20_000) + #""}"#)
         }
     }
 
     @Test func recipientsAreDistinctAndBounded() throws {
         #expect(try NoticeValidation.recipients(["a-1", "a-1", "b-2"]) == ["a-1", "b-2"])
-        #expect(throws: Problem.self) { try NoticeValidation.recipients([]) }
-        #expect(throws: Problem.self) { try NoticeValidation.recipients(["Robert'); DROP"]) }
-        #expect(throws: Problem.self) { try NoticeValidation.recipients((0...1_000).map { "u\($0)" }) }
+        #expect(throws: NotificationsError.self) { try NoticeValidation.recipients([]) }
+        #expect(throws: NotificationsError.self) { try NoticeValidation.recipients(["Robert'); DROP"]) }
+        #expect(throws: NotificationsError.self) { try NoticeValidation.recipients((0...1_000).map { "u\($0)" }) }
     }
 }
 

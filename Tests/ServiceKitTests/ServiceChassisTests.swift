@@ -8,7 +8,15 @@ import Testing
 
 /// The router every service starts from: problems for every error, request ids, health and metrics.
 @Suite struct ServiceChassisTests {
-    struct Body: Decodable { var name: String; var count: Int }
+    enum Kind: String, Decodable { case small, large }
+    struct Body: Decodable {
+        var name: String
+        var count: Int
+        var tags: [String]?
+        var when: Date?
+        var day: LocalDay?
+        var kind: Kind?
+    }
     struct Unexpected: Error {}
 
     func app() -> some ApplicationProtocol {
@@ -24,18 +32,39 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"name": "x"}"#, "`count`"),
-        (#"{"name": "x", "count": "two"}"#, "`count`"),
-        (#"{"name": "x""#, nil),
+        (#"{"name": "x"}"#, "count", "is required."),
+        (#"{"name": "x", "count": "two"}"#, "count", "must be a whole number."),
+        (#"{"name": "x", "count": 100.5}"#, "count", "must be a whole number within range."),
+        (#"{"name": null, "count": 1}"#, "name", "must not be null; must be a string."),
+        (#"{"name": "x", "count": 1, "tags": [1]}"#, "tags[0]", "must be a string."),
+        (#"{"name": "x", "count": 1, "tags": "a"}"#, "tags", "must be a list."),
+        (#"{"name": "x", "count": 1, "when": "yesterday"}"#, "when", "must be a date and time as RFC 3339."),
+        (#"{"name": "x", "count": 1, "day": "2023-02-29"}"#, "day", "must be a day as YYYY-MM-DD."),
+        (#"{"name": "x", "count": 1, "kind": "huge"}"#, "kind", "is not one of the accepted values."),
+        (#"[]"#, "", "must be an object."),
     ])
-    func decodingErrorsAreBadRequestProblems(body: String, naming field: String?) async throws {
+    func bodiesThatDoNotDecodeNameTheFieldInTheClientsWords(body: String, field: String, reason: String) async throws {
         try await app().test(.router) { client in
             try await client.execute(uri: "/decode", method: .post, body: ByteBuffer(string: body)) { response in
                 #expect(response.status == .badRequest)
                 #expect(response.headers[.contentType] == Problem.mediaType)
                 let problem = try JSONDecoder().decode(Problem.self, from: Data(response.body.readableBytesView))
                 #expect(problem.code == "invalid_body")
-                if let field { #expect(problem.detail?.contains(field) == true) }
+                #expect(problem.errors == [Problem.FieldError(field: field, reason: reason)])
+                #expect(problem.detail == "\(field.isEmpty ? "the body" : field): \(reason)")
+                #expect(problem.detail?.contains("Coding key") == false)
+            }
+        }
+    }
+
+    @Test func aBodyThatIsNotJSONSaysSo() async throws {
+        try await app().test(.router) { client in
+            try await client.execute(uri: "/decode", method: .post, body: ByteBuffer(string: #"{"name": "x""#)) {
+                response in
+                let problem = try JSONDecoder().decode(Problem.self, from: Data(response.body.readableBytesView))
+                #expect(problem.code == "invalid_body")
+                #expect(problem.detail == "The body is not valid JSON.")
+                #expect(problem.errors == nil)
             }
         }
     }

@@ -4,24 +4,30 @@ import Testing
 
 @Suite struct SocialRulesTests {
     @Test func friendRequestsAreRefusedForTheRightReasons() {
-        #expect(SocialRules.refuseFriendRequest(from: "a", to: "a", Relationship())?.code == "self_request")
-        #expect(SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(blocked: true))?.statusCode == 404)
+        #expect(SocialRules.refuseFriendRequest(from: "a", to: "a", Relationship()) == .selfRequest)
         #expect(
-            SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(friends: true))?.code == "already_friends")
+            SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(blocked: true)) == .notFound("The user"))
+        #expect(SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(friends: true)) == .alreadyFriends)
         #expect(
-            SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(friendRequestSent: true))?.code
-                == "request_pending")
+            SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(friendRequestSent: true))
+                == .requestPending)
         #expect(SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship(friendRequestReceived: true)) == nil)
         #expect(SocialRules.refuseFriendRequest(from: "a", to: "b", Relationship()) == nil)
     }
 
     @Test func followsAreRefusedForTheRightReasons() {
-        #expect(SocialRules.refuseFollow(from: "a", to: "a", Relationship())?.code == "self_follow")
+        #expect(SocialRules.refuseFollow(from: "a", to: "a", Relationship()) == .selfFollow)
+        #expect(SocialRules.refuseFollow(from: "a", to: "b", Relationship(following: true)) == .alreadyFollowing)
+        #expect(SocialRules.refuseFollow(from: "a", to: "b", Relationship(followRequested: true)) == .followPending)
+        #expect(SocialRules.refuseFollow(from: "a", to: "b", Relationship(blocked: true)) == .notFound("The user"))
+    }
+
+    @Test func blocksOfOneselfAreRefusedAndTheBlockedSideSeesNothing() {
+        #expect(SocialRules.refuseBlock(by: "a", of: "a") == .selfBlock)
+        #expect(SocialRules.refuseBlock(by: "a", of: "b") == nil)
+        #expect(Relationship(following: true, blocked: true).shownToViewer == Relationship())
         #expect(
-            SocialRules.refuseFollow(from: "a", to: "b", Relationship(following: true))?.code == "already_following")
-        #expect(
-            SocialRules.refuseFollow(from: "a", to: "b", Relationship(followRequested: true))?.code == "follow_pending")
-        #expect(SocialRules.refuseFollow(from: "a", to: "b", Relationship(blocked: true))?.statusCode == 404)
+            Relationship(blocking: true, blocked: true).shownToViewer == Relationship(blocking: true, blocked: true))
     }
 
     @Test func suggestionsRankByMutualFriendsThenId() {

@@ -31,16 +31,16 @@ import Testing
             let token = try Self.code(in: mail)
             #expect(mail.data.contains("verify-email?token=\(token)"))
             #expect(
-                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).object["emailVerified"]
-                    as? Bool == false)
+                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).decode(WireMyProfile.self)
+                    .emailVerified == false)
             // when
             let verified = try await verify(stack, token)
             // then
             #expect(verified.status == 200)
-            #expect(verified.object["emailVerified"] as? Bool == true)
+            #expect(try verified.decode(WireMyProfile.self).emailVerified == true)
             #expect(
-                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).object["emailVerified"]
-                    as? Bool == true)
+                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).decode(WireMyProfile.self)
+                    .emailVerified == true)
             let again = try await verify(stack, token)
             #expect(again.status == 400)
             #expect(again.problem?.code == "invalid_verification_token")
@@ -96,9 +96,10 @@ import Testing
             #expect(owner.status == 409)
             #expect(owner.problem?.code == "account_exists")
             #expect(owner.problem?.detail?.contains("link") == true)
-            #expect(owner.object["accessToken"] == nil)
+            let tokens = try owner.decode(WireAnyTokens.self)
+            #expect(tokens.accessToken == nil && tokens.refreshToken == nil)
             let identities = try await stack.gateway.get(IdentityPaths.identities, token: squatter.accessToken)
-            #expect((identities.object["items"] as? [Any])?.isEmpty == true)
+            #expect(try identities.decode(WireItems<WireLinkedIdentity>.self).items.isEmpty)
         }
     }
 
@@ -108,7 +109,7 @@ import Testing
             #expect(try await verify(stack, try Self.code(in: await stack.smtp.nextMessage())).status == 200)
             let response = try await google(stack, subject: "google-alice", email: "alice@example.com")
             #expect(response.status == 200)
-            #expect((response.object["user"] as? [String: Any])?["id"] as? String == alice.id)
+            #expect(try response.decode(WireTokenPair.self).user.id == alice.id)
         }
     }
 
@@ -123,16 +124,16 @@ import Testing
             let linked = try await stack.gateway.post(IdentityPaths.identities, token: alice.accessToken, json: body)
             #expect(linked.status == 201)
             let list = try await stack.gateway.get(IdentityPaths.identities, token: alice.accessToken)
-            #expect((list.object["items"] as? [[String: Any]])?.map { $0["provider"] as? String } == ["google"])
+            #expect(try list.decode(WireItems<WireLinkedIdentity>.self).items.map(\.provider) == ["google"])
             // then Google signs her in, and nobody else may claim it
             let signIn = try await stack.gateway.post(IdentityPaths.oidc, json: body)
-            #expect((signIn.object["user"] as? [String: Any])?["id"] as? String == alice.id)
+            #expect(try signIn.decode(WireTokenPair.self).user.id == alice.id)
             let stolen = try await stack.gateway.post(IdentityPaths.identities, token: bob.accessToken, json: body)
             #expect(stolen.status == 409)
             #expect(stolen.problem?.code == "identity_linked_elsewhere")
             #expect(
-                (try await stack.gateway.get(IdentityPaths.identities, token: bob.accessToken).object["items"] as? [Any])?
-                    .isEmpty == true)
+                try await stack.gateway.get(IdentityPaths.identities, token: bob.accessToken)
+                    .decode(WireItems<WireLinkedIdentity>.self).items.isEmpty)
             // bob cannot unlink alice's; alice can (she has a password)
             #expect(
                 try await stack.gateway.delete(IdentityPaths.identities + "/google", token: bob.accessToken).status
@@ -145,7 +146,7 @@ import Testing
                     == 400)
             // an account made through Google has no other way in
             let newcomer = try await google(stack, subject: "g-new", email: "new@gmail.com")
-            let access = try #require(newcomer.object["accessToken"] as? String)
+            let access = try newcomer.decode(WireTokenPair.self).accessToken
             let last = try await stack.gateway.delete(IdentityPaths.identities + "/google", token: access)
             #expect(last.status == 409)
             #expect(last.problem?.code == "last_sign_in_method")
@@ -168,19 +169,17 @@ import Testing
             let racer = try await refresh(stack, alice.refreshToken)
             // then both hold the same successor: one chain, and neither is signed out
             #expect(first.status == 200 && racer.status == 200)
-            let next = try #require(first.object["refreshToken"] as? String)
-            #expect(racer.object["refreshToken"] as? String == next)
-            #expect(
-                try await stack.gateway.get(
-                    IdentityPaths.me, token: try #require(racer.object["accessToken"] as? String)
-                ).status == 200)
+            let racing = try racer.decode(WireTokenPair.self)
+            let next = try first.decode(WireTokenPair.self).refreshToken
+            #expect(racing.refreshToken == next)
+            #expect(try await stack.gateway.get(IdentityPaths.me, token: racing.accessToken).status == 200)
             // the chain moves on once; the racer, late again within the window, joins it where it is
             let second = try await refresh(stack, next)
             let secondRacer = try await refresh(stack, next)
-            let head = try #require(second.object["refreshToken"] as? String)
-            #expect(secondRacer.object["refreshToken"] as? String == head)
+            let head = try second.decode(WireTokenPair.self).refreshToken
+            #expect(try secondRacer.decode(WireTokenPair.self).refreshToken == head)
             // a reuse of the very first token within its window also lands on the head, not on a new chain
-            #expect(try await refresh(stack, alice.refreshToken).object["refreshToken"] as? String == head)
+            #expect(try await refresh(stack, alice.refreshToken).decode(WireTokenPair.self).refreshToken == head)
             // when the window has passed, only the head works: an old token is a theft and ends the session
             stack.clock.advance(by: 30)
             let theft = try await refresh(stack, next)
@@ -192,12 +191,12 @@ import Testing
     @Test func afterTheWindowTheHeadIsTheOnlyLiveToken() async throws {
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
-            let next = try #require(try await refresh(stack, alice.refreshToken).object["refreshToken"] as? String)
+            let next = try await refresh(stack, alice.refreshToken).decode(WireTokenPair.self).refreshToken
             _ = try await refresh(stack, alice.refreshToken)
             stack.clock.advance(by: 30)
             let moved = try await refresh(stack, next)
             #expect(moved.status == 200)
-            #expect(moved.object["sessionId"] as? String == alice.sessionID)
+            #expect(try moved.decode(WireTokenPair.self).sessionId == alice.sessionID)
         }
     }
 }

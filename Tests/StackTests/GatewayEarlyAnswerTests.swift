@@ -80,9 +80,9 @@ import Testing
                 world.path(id, "/trips"), token: token,
                 json: HouseholdGroceryTests.Trip(total: 450, items: [.init(name: "apple")]))
             for (rest, size) in [
-                ("/notes/\(try #require(note.object["id"] as? String))/photo", 3 << 20),
-                ("/bills/\(try #require(bill.object["id"] as? String))/image", 3 << 20),
-                ("/trips/\(try #require(trip.object["id"] as? String))/receipt", 5 << 20),
+                ("/notes/\(try note.decode(WireCreated.self).id)/photo", 3 << 20),
+                ("/bills/\(try bill.decode(WireCreated.self).id)/image", 3 << 20),
+                ("/trips/\(try trip.decode(WireCreated.self).id)/receipt", 5 << 20),
             ] {
                 try await Self.refusedTwiceThenProbed(
                     world.stack, "PUT", world.path(id, rest), token: token, body: Self.png(size), probe: world.path(id))
@@ -121,9 +121,9 @@ import Testing
                 let next = try await connection.response(timeout: .seconds(10))
                 // then
                 #expect(answer?.status == 413, "\(size) bytes")
-                #expect(answer?.object["uri"] as? String == path)
+                #expect(try answer?.decode(WireEarlyAnswer.self).uri == path)
                 #expect(next?.status == 413, "the next request on the client's connection is answered")
-                #expect(next?.object["uri"] as? String == path + "/next", "its own answer")
+                #expect(try next?.decode(WireEarlyAnswer.self).uri == path + "/next", "its own answer")
             }
             let requests = upstream.requests
             #expect(requests.map(\.uri) == ["0", "0/next", "1", "1/next", "2", "2/next"].map { "/v1/upload/\($0)" })

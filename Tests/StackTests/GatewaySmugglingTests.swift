@@ -196,7 +196,7 @@ import Testing
             // then
             try await Self.victimGetsOwnAnswers(world, count: 200, label: attack.name)
             let attacker = try await world.stack.gateway.get(IdentityPaths.me, token: token)
-            #expect(attacker.object["displayName"] as? String != "Smuggled", "the smuggled PATCH never ran")
+            #expect(try attacker.decode(WireMyProfile.self).displayName != "Smuggled", "the smuggled PATCH never ran")
             let recorded = world.recorder.requests
             #expect(
                 !recorded.contains { $0.uri.contains("smuggled") }, "\(recorded.filter { $0.uri.contains("smuggled") })"
@@ -229,7 +229,9 @@ import Testing
             try await connection.send(RawHTTPConnection.request("GET", "/v1/echo/attack-check", token: token))
             let next = try await connection.response(timeout: .seconds(10))
             #expect(next?.status == 200, "\(label)")
-            #expect(next?.object["uri"] as? String == "/v1/echo/attack-check", "\(label)")
+            let echo = try next?.decode(WireUpstreamEcho.self)
+            #expect(echo?.uri == "/v1/echo/attack-check", "\(label)")
+            #expect(echo?.authorization == "Bearer \(token)", "\(label)")
         case .forwardedThenClosed:
             #expect(answer.status < 500, "\(label): \(answer.status) \(answer.text)")
             #expect(answer.header("connection")?.lowercased() == "close", "\(label)")
@@ -255,8 +257,8 @@ import Testing
                         let response = try await connection.response(timeout: .seconds(10))
                         let own =
                             index.isMultiple(of: 2)
-                            ? response?.object["id"] as? String == id
-                            : response?.object["authorization"] as? String == "Bearer \(token)"
+                            ? (try? response?.decode(WireMyProfile.self))?.id == id
+                            : (try? response?.decode(WireUpstreamEcho.self))?.authorization == "Bearer \(token)"
                         if response?.status != 200 || !own {
                             wrong.append("\(path): \(response?.status ?? 0) \(response?.text.prefix(120) ?? "closed")")
                         }

@@ -44,7 +44,8 @@ import Testing
         try await withEchoStack { stack, _ in
             let response = try await stack.gateway.get("/v1/echo/ping")
             #expect(response.status == 401)
-            #expect(response.object["bodyBytes"] == nil, "the echo service was never reached")
+            #expect(response.problem?.statusCode == 401)
+            #expect((try? response.decode(EchoService.Echo.self)) == nil, "the echo service was never reached")
         }
     }
 
@@ -146,12 +147,12 @@ import Testing
                 .POST, IdentityPaths.internalUsersBatch, json: ["ids": [alice.id, "missing"]],
                 headers: [("X-Internal-Token", stack.internalToken)])
             #expect(batch.status == 200)
-            let users = try #require(batch.object["users"] as? [[String: Any]])
-            #expect(users.map { $0["username"] as? String } == ["alice"])
+            let users = try batch.decode(WireUserBatch.self).users
+            #expect(users.map(\.username) == ["alice"])
             let byName = try await identity.send(
                 .GET, IdentityPaths.internalUserByUsername + "/ALICE",
                 headers: [("X-Internal-Token", stack.internalToken)])
-            #expect(byName.object["id"] as? String == alice.id)
+            #expect(try byName.decode(WirePublicProfile.self).id == alice.id)
         }
     }
 
@@ -175,24 +176,30 @@ import Testing
                 .PUT, IdentityPaths.internalUsers + "/nobody/roles", json: ["roles": ["admin"]], headers: service)
             #expect(missing.status == 404)
             #expect(
-                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).object["roles"] as? [String]
+                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).decode(WireMyProfile.self).roles
                     == [])
 
             let granted = try await identity.send(.PUT, path, json: ["roles": ["admin", "admin"]], headers: service)
-            #expect(granted.object["roles"] as? [String] == ["admin"])
+            let roles = try granted.decode(WireRoles.self)
+            #expect(roles.id == alice.id)
+            #expect(roles.roles == ["admin"])
             let refreshed = try await stack.gateway.post(
                 IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])
-            let token = try #require(refreshed.object["accessToken"] as? String)
+            let token = try refreshed.decode(WireTokenPair.self).accessToken
             #expect(
-                try await stack.gateway.get(IdentityPaths.me, token: token).object["roles"] as? [String] == ["admin"])
+                try await stack.gateway.get(IdentityPaths.me, token: token).decode(WireMyProfile.self).roles == [
+                    "admin"
+                ])
             let payload = try #require(token.split(separator: ".").dropFirst().first)
             var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            let claims = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: base64)))
-            #expect((claims as? [String: Any])?["roles"] as? [String] == ["admin"])
+            let claims = try JSONDecoder().decode(
+                WireAccessClaims.self, from: try #require(Data(base64Encoded: base64)))
+            #expect(claims.sub == alice.id)
+            #expect(claims.roles == ["admin"])
 
             #expect(try await identity.send(.PUT, path, json: ["roles": [String]()], headers: service).status == 200)
-            #expect(try await stack.gateway.get(IdentityPaths.me, token: token).object["roles"] as? [String] == [])
+            #expect(try await stack.gateway.get(IdentityPaths.me, token: token).decode(WireMyProfile.self).roles == [])
         }
     }
 }

@@ -20,16 +20,16 @@ import Testing
             let bobSees = try await world.map(world.bob, bbox: box, zoom: 16)
             let catSees = try await world.map(world.cat, bbox: box, zoom: 16)
             // then
-            #expect(annSees[ann]?["category"] as? String == "own")
-            #expect(annSees[ann]?["color"] as? String == "#e53935")
-            #expect(annSees[bob]?["category"] as? String == "friend")
-            #expect(annSees[bob]?["color"] as? String == "#1e88e5")
-            #expect(annSees[cat]?["category"] as? String == "other")
-            #expect(annSees[cat]?["color"] as? String == "#43a047")
-            #expect(bobSees[bob]?["category"] as? String == "own")
-            #expect(bobSees[ann]?["category"] as? String == "friend")
-            #expect(catSees[ann]?["category"] as? String == "other")
-            #expect(catSees[cat]?["category"] as? String == "own")
+            #expect(annSees[ann]?.category == "own")
+            #expect(annSees[ann]?.color == "#e53935")
+            #expect(annSees[bob]?.category == "friend")
+            #expect(annSees[bob]?.color == "#1e88e5")
+            #expect(annSees[cat]?.category == "other")
+            #expect(annSees[cat]?.color == "#43a047")
+            #expect(bobSees[bob]?.category == "own")
+            #expect(bobSees[ann]?.category == "friend")
+            #expect(catSees[ann]?.category == "other")
+            #expect(catSees[cat]?.category == "own")
         }
     }
 
@@ -42,26 +42,27 @@ import Testing
             // when: ann recolours friends' pins and one of cat's pins
             let colors = try await world.api.send(
                 .PUT, GeoPaths.colors, token: world.ann.accessToken, json: ["friend": "#00FFAA"])
-            #expect(colors.object["friend"] as? String == "#00ffaa")
-            #expect(colors.object["own"] as? String == "#e53935")
+            let scheme = try colors.decode(WirePinColors.self)
+            #expect(scheme.friend == "#00ffaa")
+            #expect(scheme.own == "#e53935")
             let chosen = try await world.api.send(
                 .PUT, GeoPaths.pins + "/\(cat)/color", token: world.ann.accessToken, json: ["color": "#123456"])
-            #expect(chosen.object["color"] as? String == "#123456")
+            #expect(try chosen.decode(WirePin.self).color == "#123456")
             // then
             let annSees = try await world.map(world.ann, bbox: "9,9,11,11", zoom: 15)
-            #expect(annSees[bob]?["color"] as? String == "#00ffaa")
-            #expect(annSees[cat]?["color"] as? String == "#123456")
-            #expect(annSees[other]?["color"] as? String == "#43a047")
+            #expect(annSees[bob]?.color == "#00ffaa")
+            #expect(annSees[cat]?.color == "#123456")
+            #expect(annSees[other]?.color == "#43a047")
             let danSees = try await world.map(world.dan, bbox: "9,9,11,11", zoom: 15)
-            #expect(danSees[cat]?["color"] as? String == "#43a047")
-            #expect(danSees[bob]?["color"] as? String == "#43a047")
+            #expect(danSees[cat]?.color == "#43a047")
+            #expect(danSees[bob]?.color == "#43a047")
             // a bad colour is a 400; clearing the pin's colour falls back to the category's
             let bad = try await world.api.send(
                 .PUT, GeoPaths.pins + "/\(cat)/color", token: world.ann.accessToken, json: ["color": "red"])
             #expect(bad.problem?.code == "invalid_color")
             #expect(
                 try await world.api.delete(GeoPaths.pins + "/\(cat)/color", token: world.ann.accessToken).status == 204)
-            #expect(try await world.map(world.ann, bbox: "9,9,11,11", zoom: 15)[cat]?["color"] as? String == "#43a047")
+            #expect(try await world.map(world.ann, bbox: "9,9,11,11", zoom: 15)[cat]?.color == "#43a047")
         }
     }
 
@@ -91,9 +92,9 @@ import Testing
             let clusters = try await world.map(world.ann, bbox: "170,-30,-170,0", zoom: 3)
             // then
             #expect(Set(points.keys) == [east, west])
-            let counted = clusters.values.reduce(0) { $0 + (($1["pointCount"] as? Int) ?? 1) }
+            let counted = clusters.values.reduce(0) { $0 + ($1.pointCount ?? 1) }
             #expect(counted == 2)
-            #expect(clusters.values.allSatisfy { ($0["userId"] as? String) != world.cat.id })
+            #expect(clusters.values.allSatisfy { $0.userId != world.cat.id })
         }
     }
 
@@ -108,29 +109,30 @@ import Testing
             let response = try await world.api.get(
                 GeoPaths.map + "?bbox=-180,-85,180,85&zoom=2", token: world.ann.accessToken)
             // then
-            #expect(response.object["clustered"] as? Bool == true)
-            let features = response.object["features"] as? [[String: Any]] ?? []
-            let properties = features.compactMap { $0["properties"] as? [String: Any] }
-            let paris = try #require(properties.first { $0["cluster"] as? Bool == true })
-            #expect(paris["pointCount"] as? Int == 12)
-            #expect(paris["ownCount"] as? Int == 5)
-            #expect(paris["friendCount"] as? Int == 4)
-            #expect(paris["otherCount"] as? Int == 3)
-            #expect(paris["category"] as? String == "own")
-            #expect(properties.contains { $0["pinId"] as? String == newYork && $0["category"] as? String == "other" })
+            let map = try response.decode(WireMap.self)
+            #expect(map.clustered == true)
+            let features = map.features
+            let properties = features.map(\.properties)
+            let paris = try #require(properties.first { $0.cluster })
+            #expect(paris.pointCount == 12)
+            #expect(paris.ownCount == 5)
+            #expect(paris.friendCount == 4)
+            #expect(paris.otherCount == 3)
+            #expect(paris.category == "own")
+            #expect(properties.contains { $0.pinId == newYork && $0.category == "other" })
             #expect(features.count == 2)
-            let coordinates = try #require((features.first?["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+            let coordinates = try #require(features.first?.geometry.coordinates)
             #expect(coordinates.count == 2)
             // mine only, clustered in memory on the same grid
             let mine = try await world.map(world.ann, bbox: "-180,-85,180,85", zoom: 2, filter: "mine")
             #expect(mine.count == 1)
-            #expect(mine.values.first?["pointCount"] as? Int == 5)
+            #expect(mine.values.first?.pointCount == 5)
             // deleting a pin updates the counts
             let bobsPins = try await world.api.get(GeoPaths.pins, token: world.bob.accessToken)
-            let first = try #require((bobsPins.object["items"] as? [[String: Any]])?.first?["id"] as? String)
+            let first = try #require(try bobsPins.decode(WirePage<WirePin>.self).items.first?.id)
             #expect(try await world.api.delete(GeoPaths.pins + "/\(first)", token: world.bob.accessToken).status == 204)
             let after = try await world.map(world.ann, bbox: "-180,-85,180,85", zoom: 2)
-            #expect(after.values.contains { $0["pointCount"] as? Int == 11 && $0["friendCount"] as? Int == 3 })
+            #expect(after.values.contains { $0.pointCount == 11 && $0.friendCount == 3 })
         }
     }
 
@@ -148,19 +150,19 @@ import Testing
             let sydney = try await world.pin(world.cat, -33.87, 151.21, "Sydney")
             let world2 = "-180,-85,180,85"
             let before = try await world.map(world.ann, bbox: world2, zoom: 2)
-            #expect(before.values.map { $0["pointCount"] as? Int ?? 1 }.sorted() == [1, 2, 5, 18])
+            #expect(before.values.map { $0.pointCount ?? 1 }.sorted() == [1, 2, 5, 18])
             // when: dan blocks ann (the other way round hides them just the same)
             try await world.block(world.dan, world.ann)
             // then
             let after = try await world.map(world.ann, bbox: world2, zoom: 2)
-            #expect(after.values.contains { $0["pointCount"] as? Int == 2 && $0["otherCount"] as? Int == 2 })
-            #expect(after[tokyo]?["category"] as? String == "other", "a cell left with one pin shows that pin")
-            #expect(after[sydney]?["category"] as? String == "other", "found past the blocked user's pins")
+            #expect(after.values.contains { $0.pointCount == 2 && $0.otherCount == 2 })
+            #expect(after[tokyo]?.category == "other", "a cell left with one pin shows that pin")
+            #expect(after[sydney]?.category == "other", "found past the blocked user's pins")
             #expect(after.count == 3, "Lima's cell held only dan's pin")
-            #expect(!after.values.contains { $0["userId"] as? String == world.dan.id })
+            #expect(!after.values.contains { $0.userId == world.dan.id })
             // bob, not blocked, still counts everyone
             let bobs = try await world.map(world.bob, bbox: world2, zoom: 2)
-            #expect(bobs.values.map { $0["pointCount"] as? Int ?? 1 }.sorted() == [1, 2, 5, 18])
+            #expect(bobs.values.map { $0.pointCount ?? 1 }.sorted() == [1, 2, 5, 18])
         }
     }
 }

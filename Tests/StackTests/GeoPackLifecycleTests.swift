@@ -17,23 +17,21 @@ import Testing
                 try await world.join(voter, pack)
                 voters.append(voter)
             }
-            func score(_ response: APIResponse) -> (Int?, Int?, Int?) {
-                (
-                    response.object["score"] as? Int, response.object["upVotes"] as? Int,
-                    response.object["myVote"] as? Int
-                )
+            func score(_ response: APIResponse) throws -> (Int, Int, Int) {
+                let post = try response.decode(WirePackPost.self)
+                return (post.score, post.upVotes, post.myVote)
             }
-            #expect(score(try await world.vote(voters[0], post, 1)) == (1, 1, 1))
-            #expect(score(try await world.vote(voters[0], post, 1)) == (1, 1, 1), "one vote per user")
-            #expect(score(try await world.vote(voters[0], post, -1)) == (-1, 0, -1), "changeable")
-            #expect(score(try await world.vote(voters[0], post, 0)) == (0, 0, 0), "withdrawn")
+            #expect(try score(try await world.vote(voters[0], post, 1)) == (1, 1, 1))
+            #expect(try score(try await world.vote(voters[0], post, 1)) == (1, 1, 1), "one vote per user")
+            #expect(try score(try await world.vote(voters[0], post, -1)) == (-1, 0, -1), "changeable")
+            #expect(try score(try await world.vote(voters[0], post, 0)) == (0, 0, 0), "withdrawn")
             #expect(try await world.vote(world.ann, post, 1).problem?.code == "own_post")
 
             for voter in voters.prefix(4) { #expect(try await world.vote(voter, post, -1).status == 200) }
-            #expect(try await world.read(world.bob, GeoPaths.posts + "/\(post)")["score"] as? Int == -4)
-            let fifth = try await world.vote(voters[4], post, -1)
-            #expect(fifth.object["score"] as? Int == -5)
-            #expect(fifth.object["hidden"] as? Bool == true)
+            #expect(try await world.read(WirePackPost.self, world.bob, GeoPaths.posts + "/\(post)").score == -4)
+            let fifth = try await world.vote(voters[4], post, -1).decode(WirePackPost.self)
+            #expect(fifth.score == -5)
+            #expect(fifth.hidden == true)
 
             // Gone for everyone but its writer, and for good: no more votes bring it back.
             #expect(try await world.api.get(GeoPaths.posts + "/\(post)", token: world.bob.accessToken).status == 404)
@@ -42,13 +40,13 @@ import Testing
             #expect(try await world.vote(voters[5], post, 1).status == 404)
             #expect(try await world.vote(voters[0], post, 0).status == 404)
             #expect(try await world.comment(voters[5], post, "x").status == 404)
-            let mine = try await world.read(world.ann, GeoPaths.posts + "/\(post)")
-            #expect(mine["hidden"] as? Bool == true)
-            let den = try await world.read(world.ann, GeoPaths.den + "/posts")
-            #expect((den["items"] as? [[String: Any]])?.first?["hidden"] as? Bool == true)
-            let totals = try await world.read(world.ann, GeoPaths.den)
-            #expect(totals["downVotesEarned"] as? Int == 5)
-            #expect(totals["upVotesEarned"] as? Int == 0)
+            let mine = try await world.read(WirePackPost.self, world.ann, GeoPaths.posts + "/\(post)")
+            #expect(mine.hidden == true)
+            let den = try await world.read(WirePage<WirePackPost>.self, world.ann, GeoPaths.den + "/posts")
+            #expect(den.items.first?.hidden == true)
+            let totals = try await world.read(WireDen.self, world.ann, GeoPaths.den)
+            #expect(totals.downVotesEarned == 5)
+            #expect(totals.upVotesEarned == 0)
         }
     }
 
@@ -102,9 +100,10 @@ import Testing
             var cursor: String?
             repeat {
                 let page = try await world.read(
-                    viewer, GeoPaths.feed + "?sort=top&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""))
-                paged += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-                cursor = page["nextCursor"] as? String
+                    WirePage<WirePackPost>.self, viewer,
+                    GeoPaths.feed + "?sort=top&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                paged += page.items.map(\.id)
+                cursor = page.nextCursor
             } while cursor != nil
             #expect(paged == expected)
         }
@@ -121,18 +120,17 @@ import Testing
             let clock = world.stack.clock
             let created = clock.now
             let quiet = try await world.createPack(world.ann, .init(name: "Quiet"))
-            let quietID = try #require(quiet["id"] as? String)
-            let expiresAt = try #require(quiet["expiresAt"] as? String)
-            let quietEnd = try #require(ISO8601DateFormatter().date(from: expiresAt))
+            let quietID = quiet.id
+            let quietEnd = try #require(quiet.expiresAt)
             #expect(
                 abs(quietEnd.timeIntervalSince(created.addingTimeInterval(24 * 3600))) < 1, "whole seconds on the wire")
             let admin = try await world.makeAdmin(world.dan)
             let official = try await world.api.send(
                 .POST, GeoPaths.packs, token: admin.accessToken, json: GeoWorld.NewPack(name: "Campus news")
-            ).object
-            #expect(official["official"] as? Bool == true)
-            #expect(official["expiresAt"] == nil)
-            let officialID = try #require(official["id"] as? String)
+            ).decode(WirePack.self)
+            #expect(official.official == true)
+            #expect(official.expiresAt == nil)
+            let officialID = official.id
 
             // A busy pack lives longer: 24 h + 24 h × (1 − e^(−points/50)).
             let busy = try await world.packID(world.ann, .init(name: "Busy"))
@@ -148,8 +146,8 @@ import Testing
             let wilson = (1 + z * z / (2 * n) - z * sqrt(z * z / (4 * n) / n)) / (1 + z * z / n)
             let points = 2 + 2 * 2 + n * wilson
             let busyEnd = created.addingTimeInterval(24 * 3600 + 24 * 3600 * (1 - exp(-points / 50)))
-            let busyView = try await world.read(world.bob, GeoPaths.packs + "/\(busy)")
-            let busyExpiry = try #require(ISO8601DateFormatter().date(from: busyView["expiresAt"] as? String ?? ""))
+            let busyView = try await world.read(WirePack.self, world.bob, GeoPaths.packs + "/\(busy)")
+            let busyExpiry = try #require(busyView.expiresAt)
             #expect(abs(busyExpiry.timeIntervalSince(busyEnd)) < 1)
             #expect(busyExpiry > created.addingTimeInterval(26 * 3600))
 
@@ -168,7 +166,7 @@ import Testing
             clock.advance(by: 3600)
             var (ann, bob) = (try await world.renew(world.ann), try await world.renew(world.bob))
             #expect(try await world.api.get(GeoPaths.packs + "/\(quietID)", token: ann.accessToken).status == 404)
-            #expect(try await world.ids(bob, GeoPaths.packs + "/mine") == [busy])
+            #expect(try await world.ids(WirePack.self, bob, GeoPaths.packs + "/mine") == [busy])
             let busyPosts = try await world.ids(bob, GeoPaths.feed)
             #expect(busyPosts.count == 2)
 
@@ -185,11 +183,11 @@ import Testing
             #expect(try await jobs.run(now: clock.now) == .init(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0))
 
             // The den keeps the votes earned; the content is gone.
-            let den = try await world.read(bob, GeoPaths.den)
-            #expect(den["upVotesEarned"] as? Int == 2)
-            #expect(den["postCount"] as? Int == 0)
-            #expect(den["commentCount"] as? Int == 0)
-            #expect((den["packs"] as? [Any])?.isEmpty == true)
+            let den = try await world.read(WireDen.self, bob, GeoPaths.den)
+            #expect(den.upVotesEarned == 2)
+            #expect(den.postCount == 0)
+            #expect(den.commentCount == 0)
+            #expect(den.packs.isEmpty)
 
             // The admin pack is still there a hundred days on.
             clock.advance(by: 100 * 86_400)
@@ -207,7 +205,7 @@ import Testing
             try await world.join(world.bob, pack)
             let post = try await world.post(world.bob, pack, "Mine")
             let other = try await world.post(world.ann, pack, "Ann's")
-            let comment = try #require(try await world.comment(world.bob, other, "Reply").object["id"] as? String)
+            let comment = try await world.comment(world.bob, other, "Reply").decode(WirePackComment.self).id
             #expect(try await world.vote(world.ann, post, 1).status == 200)
             // The writer hears of a comment, without learning whose; nobody hears of their own.
             #expect(try await world.comment(world.ann, other, "Thanks").status == 201)
@@ -215,19 +213,19 @@ import Testing
             #expect(notices.kinds == ["geo.post_comment"])
             #expect(notices.all.first?.link == GeoPaths.posts + "/\(other)")
             #expect(!(notices.all.first?.text.contains("bob") ?? true))
-            let den = try await world.read(world.bob, GeoPaths.den)
-            #expect(den["postCount"] as? Int == 1)
-            #expect(den["commentCount"] as? Int == 1)
-            #expect(den["upVotesEarned"] as? Int == 1)
-            #expect((den["packs"] as? [[String: Any]])?.map { $0["id"] as? String } == [pack])
+            let den = try await world.read(WireDen.self, world.bob, GeoPaths.den)
+            #expect(den.postCount == 1)
+            #expect(den.commentCount == 1)
+            #expect(den.upVotesEarned == 1)
+            #expect(den.packs.map(\.id) == [pack])
             #expect(try await world.ids(world.bob, GeoPaths.den + "/posts") == [post])
-            let comments = try await world.read(world.bob, GeoPaths.den + "/comments")
-            let item = try #require((comments["items"] as? [[String: Any]])?.first)
-            #expect((item["comment"] as? [String: Any])?["id"] as? String == comment)
-            #expect((item["post"] as? [String: Any])?["id"] as? String == other)
+            let comments = try await world.read(WirePage<WireMyPackComment>.self, world.bob, GeoPaths.den + "/comments")
+            let item = try #require(comments.items.first)
+            #expect(item.comment.id == comment)
+            #expect(item.post?.id == other)
             // Nobody else's den shows my things.
             #expect(try await world.ids(world.cat, GeoPaths.den + "/posts").isEmpty)
-            #expect(try await world.read(world.cat, GeoPaths.den)["postCount"] as? Int == 0)
+            #expect(try await world.read(WireDen.self, world.cat, GeoPaths.den).postCount == 0)
         }
     }
 }

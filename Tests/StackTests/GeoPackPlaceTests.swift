@@ -19,21 +19,22 @@ import Testing
             for position in [outside, []] {
                 let pack = try await world.api.get(path, token: world.bob.accessToken, headers: position)
                 #expect(pack.status == 200)
-                #expect(pack.object["contentVisible"] as? Bool == false)
-                #expect(pack.object["postCount"] as? Int == 0)
+                let view = try pack.decode(WirePack.self)
+                #expect(view.contentVisible == false)
+                #expect(view.postCount == 0)
                 let join = try await world.api.send(
                     .PUT, path + "/membership", token: world.bob.accessToken, headers: position)
                 #expect(join.problem?.code == "outside_geofence")
             }
-            let fromOutside = try await world.read(world.bob, path, at: outside)
-            #expect(fromOutside["inside"] as? Bool == false)
-            #expect(fromOutside["distanceMeters"] as? Int == 500, "502 m from the centre, shown rounded")
+            let fromOutside = try await world.read(WirePack.self, world.bob, path, at: outside)
+            #expect(fromOutside.inside == false)
+            #expect(fromOutside.distanceMeters == 500, "502 m from the centre, shown rounded")
 
             // Inside, and exactly on the edge, count as in.
             for position in [inside, edge] {
-                let pack = try await world.read(world.bob, path, at: position)
-                #expect(pack["contentVisible"] as? Bool == true)
-                #expect(pack["inside"] as? Bool == true)
+                let pack = try await world.read(WirePack.self, world.bob, path, at: position)
+                #expect(pack.contentVisible == true)
+                #expect(pack.inside == true)
             }
             try await world.join(world.bob, locked, at: edge)
             let post = try await world.post(world.bob, locked, "Fire drill at 3", at: inside)
@@ -51,16 +52,20 @@ import Testing
                 #expect(try await world.vote(world.ann, post, 1, at: position).status == 403)
                 #expect(try await world.comment(world.ann, post, "x", at: position).status == 403)
                 #expect(try await world.ids(world.bob, GeoPaths.feed, at: position) == [openPost])
-                #expect(try await world.ids(world.bob, GeoPaths.posts + "/\(openPost)/comments", at: position) == [])
+                #expect(
+                    try await world.ids(
+                        WirePackComment.self, world.bob, GeoPaths.posts + "/\(openPost)/comments", at: position)
+                        == [])
             }
             #expect(try await world.ids(world.bob, GeoPaths.feed, at: inside) == [openPost, post])
             #expect(try await world.ids(world.bob, path + "/posts", at: edge) == [post])
             #expect(try await world.vote(world.ann, post, 1, at: inside).status == 200)
 
             // Discover lists the locked pack from outside without content, and its posts only from inside.
-            let discovered = try await world.read(world.cat, GeoPaths.discover + "/packs", at: outside)
-            let lockedView = (discovered["items"] as? [[String: Any]])?.first { $0["id"] as? String == locked }
-            #expect(lockedView?["contentVisible"] as? Bool == false)
+            let discovered = try await world.read(
+                WirePage<WirePack>.self, world.cat, GeoPaths.discover + "/packs", at: outside)
+            let lockedView = try #require(discovered.items.first { $0.id == locked })
+            #expect(lockedView.contentVisible == false)
             #expect(try await world.ids(world.cat, GeoPaths.discover + "/posts", at: outside) == [openPost])
             // Both packs share a centre: by distance, the older pack's posts come first.
             #expect(try await world.ids(world.cat, GeoPaths.discover + "/posts", at: inside) == [post, openPost])
@@ -93,19 +98,24 @@ import Testing
                 json: GeoWorld.NewPack(name: "Tokyo", latitude: 35.68, longitude: 139.76))
 
             let base = GeoPaths.discover + "/packs"
-            #expect(try await world.ids(world.bob, base) == [near, middle, far, around])
-            #expect(try await world.ids(world.bob, base + "?radius=5000") == [near, middle, around])
-            #expect(try await world.ids(world.bob, base + "?radius=50000") == [near, middle, far, around, tooFar])
-            #expect(try await world.ids(world.bob, base + "?sort=created") == [around, far, middle, near])
-            #expect(try await world.ids(world.bob, base + "?tags=study") == [middle, far])
-            #expect(try await world.ids(world.bob, base + "?tags=coffee,city") == [near, middle, around])
+            #expect(try await world.ids(WirePack.self, world.bob, base) == [near, middle, far, around])
+            #expect(try await world.ids(WirePack.self, world.bob, base + "?radius=5000") == [near, middle, around])
+            #expect(
+                try await world.ids(WirePack.self, world.bob, base + "?radius=50000") == [
+                    near, middle, far, around, tooFar,
+                ])
+            #expect(
+                try await world.ids(WirePack.self, world.bob, base + "?sort=created") == [around, far, middle, near])
+            #expect(try await world.ids(WirePack.self, world.bob, base + "?tags=study") == [middle, far])
+            #expect(
+                try await world.ids(WirePack.self, world.bob, base + "?tags=coffee,city") == [near, middle, around])
 
             // Popularity: members and posts lift a pack.
             try await world.join(world.bob, far, at: GeoWorld.atCampus(north: 8_000))
             try await world.join(world.cat, far, at: GeoWorld.atCampus(north: 8_000))
             _ = try await world.post(world.bob, far, "Busy here", at: GeoWorld.atCampus(north: 8_000))
             try await world.join(world.bob, middle)
-            let popular = try await world.ids(world.bob, base + "?sort=popularity")
+            let popular = try await world.ids(WirePack.self, world.bob, base + "?sort=popularity")
             #expect(popular.prefix(2) == [far, middle])
 
             // Pages of one.
@@ -113,14 +123,13 @@ import Testing
             var cursor: String?
             repeat {
                 let page = try await world.read(
-                    world.bob, base + "?limit=1" + (cursor.map { "&cursor=\($0)" } ?? ""))
-                seen += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-                cursor = page["nextCursor"] as? String
+                    WirePage<WirePack>.self, world.bob, base + "?limit=1" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
             } while cursor != nil
             #expect(seen == [near, middle, far, around])
 
-            let distances = (try await world.read(world.bob, base)["items"] as? [[String: Any]] ?? [])
-                .map { $0["distanceMeters"] as? Int }
+            let distances = try await world.read(WirePage<WirePack>.self, world.bob, base).items.map(\.distanceMeters)
             #expect(distances == [200, 3_000, 8_000, 20_000])
 
             // Discover needs a position and sane parameters.
@@ -157,8 +166,8 @@ import Testing
             #expect(try await world.ids(world.dan, base + "?tags=gym") == [farPost])
             #expect(try await world.ids(world.dan, base + "?tags=coffee") == [fresh, old, farPost])
             #expect(try await world.ids(world.dan, base + "?radius=1000") == [fresh, old])
-            let firstPage = try await world.read(world.dan, base + "?limit=2")
-            let cursor = try #require(firstPage["nextCursor"] as? String)
+            let firstPage = try await world.read(WirePage<WirePackPost>.self, world.dan, base + "?limit=2")
+            let cursor = try #require(firstPage.nextCursor)
             #expect(try await world.ids(world.dan, base + "?limit=2&cursor=\(cursor)") == [farPost])
         }
     }

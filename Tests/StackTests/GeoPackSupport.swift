@@ -30,16 +30,16 @@ extension GeoWorld {
         var locked: Bool? = false
     }
 
-    /// Creates a pack and returns its JSON.
-    func createPack(_ user: TestUser, _ pack: NewPack = NewPack()) async throws -> [String: Any] {
+    /// Creates a pack and returns it.
+    func createPack(_ user: TestUser, _ pack: NewPack = NewPack()) async throws -> WirePack {
         let response = try await api.send(
             .POST, GeoPaths.packs, token: user.accessToken, json: pack, headers: Self.atCampus())
         #expect(response.status == 201, "\(response.text)")
-        return response.object
+        return try response.decode(WirePack.self)
     }
 
     func packID(_ user: TestUser, _ pack: NewPack = NewPack()) async throws -> String {
-        try #require(try await createPack(user, pack)["id"] as? String)
+        try await createPack(user, pack).id
     }
 
     func join(_ user: TestUser, _ pack: String, at position: [(String, String)] = GeoWorld.atCampus()) async throws {
@@ -70,7 +70,7 @@ extension GeoWorld {
     ) async throws -> String {
         let response = try await sendPost(user, pack, title, body: body, tags: tags, at: position)
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WirePackPost.self).id
     }
 
     func vote(
@@ -88,20 +88,27 @@ extension GeoWorld {
             headers: position)
     }
 
-    /// A GET with a position, answered 200; the JSON object.
-    func read(
-        _ user: TestUser, _ path: String, at position: [(String, String)] = GeoWorld.atCampus()
-    ) async throws -> [String: Any] {
+    /// A GET with a position, answered 200; the answer as `T`.
+    func read<T: Decodable>(
+        _ type: T.Type, _ user: TestUser, _ path: String, at position: [(String, String)] = GeoWorld.atCampus()
+    ) async throws -> T {
         let response = try await api.get(path, token: user.accessToken, headers: position)
         #expect(response.status == 200, "\(path): \(response.text)")
-        return response.object
+        return try response.decode(T.self)
     }
 
-    /// The ids of a list's items, in order.
+    /// The ids of a list's items (packs, posts or comments), in order.
+    func ids<Item: Decodable & Sendable & Identifiable>(
+        _ type: Item.Type, _ user: TestUser, _ path: String, at position: [(String, String)] = GeoWorld.atCampus()
+    ) async throws -> [String] where Item.ID == String {
+        try await read(WirePage<Item>.self, user, path, at: position).items.map(\.id)
+    }
+
+    /// The ids of a list of posts, in order.
     func ids(
         _ user: TestUser, _ path: String, at position: [(String, String)] = GeoWorld.atCampus()
     ) async throws -> [String] {
-        (try await read(user, path, at: position)["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        try await ids(WirePackPost.self, user, path, at: position)
     }
 
     /// Grants the admin role through identity's internal route and returns the user with a refreshed token.
@@ -118,8 +125,9 @@ extension GeoWorld {
         let refreshed = try await api.post(IdentityPaths.refresh, json: ["refreshToken": user.refreshToken])
         #expect(refreshed.status == 200, "\(refreshed.text)")
         var renewed = user
-        renewed.accessToken = try #require(refreshed.object["accessToken"] as? String)
-        renewed.refreshToken = try #require(refreshed.object["refreshToken"] as? String)
+        let tokens = try refreshed.decode(SignedIn.self)
+        renewed.accessToken = tokens.accessToken
+        renewed.refreshToken = tokens.refreshToken
         return renewed
     }
 }

@@ -77,28 +77,29 @@ import Testing
             let elsewhere = try await world.post(world.bob, other, "Elsewhere")
             let cats = try await world.post(world.cat, pack, "Cat's")
 
-            func author(_ viewer: TestUser, _ post: String) async throws -> [String: Any] {
-                try #require(try await world.read(viewer, GeoPaths.posts + "/\(post)")["author"] as? [String: Any])
+            func author(_ viewer: TestUser, _ post: String) async throws -> WirePackAuthor {
+                try await world.read(WirePackPost.self, viewer, GeoPaths.posts + "/\(post)").author
             }
-            let name = try #require(try await author(world.ann, one)["name"] as? String)
-            #expect(try await author(world.ann, two)["name"] as? String == name, "stable inside a pack")
-            #expect(try await author(world.ann, cats)["name"] as? String != name, "distinct writers, distinct names")
-            #expect(try await author(world.ann, elsewhere)["name"] as? String != name, "a new name in another pack")
-            #expect(try await author(world.ann, one)["isMine"] as? Bool == false)
-            #expect(try await author(world.bob, one)["isMine"] as? Bool == true)
-            let packView = try await world.read(world.bob, GeoPaths.packs + "/\(pack)")
-            #expect(packView["myPseudonym"] as? String == name)
-            #expect(packView["isAlpha"] as? Bool == false)
-            #expect(try await world.read(world.ann, GeoPaths.packs + "/\(pack)")["isAlpha"] as? Bool == true)
+            let name = try await author(world.ann, one).name
+            #expect(try await author(world.ann, two).name == name, "stable inside a pack")
+            #expect(try await author(world.ann, cats).name != name, "distinct writers, distinct names")
+            #expect(try await author(world.ann, elsewhere).name != name, "a new name in another pack")
+            #expect(try await author(world.ann, one).isMine == false)
+            #expect(try await author(world.bob, one).isMine == true)
+            let packView = try await world.read(WirePack.self, world.bob, GeoPaths.packs + "/\(pack)")
+            #expect(packView.myPseudonym == name)
+            #expect(packView.isAlpha == false)
+            #expect(try await world.read(WirePack.self, world.ann, GeoPaths.packs + "/\(pack)").isAlpha == true)
 
             // Comments: the post's writer is marked as the original poster, to everyone.
             #expect(try await world.comment(world.bob, one, "me again").status == 201)
             #expect(try await world.comment(world.cat, one, "hi").status == 201)
-            let comments = try #require(
-                try await world.read(world.ann, GeoPaths.posts + "/\(one)/comments")["items"] as? [[String: Any]])
-            let authors = comments.compactMap { $0["author"] as? [String: Any] }
-            #expect(authors.map { $0["isOriginalPoster"] as? Bool } == [true, false])
-            #expect(authors.first?["name"] as? String == name)
+            let comments = try await world.read(
+                WirePage<WirePackComment>.self, world.ann, GeoPaths.posts + "/\(one)/comments"
+            ).items
+            let authors = comments.map(\.author)
+            #expect(authors.map(\.isOriginalPoster) == [true, false])
+            #expect(authors.first?.name == name)
 
             // Leaving and coming back keeps the name; nobody else can take it meanwhile.
             #expect(
@@ -107,9 +108,9 @@ import Testing
             try await world.join(world.dan, pack)
             try await world.join(world.bob, pack)
             let again = try await world.post(world.bob, pack, "Back")
-            #expect(try await author(world.ann, again)["name"] as? String == name)
+            #expect(try await author(world.ann, again).name == name)
             let dans = try await world.post(world.dan, pack, "New here")
-            #expect(try await author(world.ann, dans)["name"] as? String != name)
+            #expect(try await author(world.ann, dans).name != name)
         }
     }
 
@@ -127,7 +128,7 @@ import Testing
 
             // Only the writer, the alpha or an admin deletes.
             try await world.join(world.cat, pack)
-            let comment = try #require(try await world.comment(world.cat, post, "mine").object["id"] as? String)
+            let comment = try await world.comment(world.cat, post, "mine").decode(WirePackComment.self).id
             #expect(
                 try await world.api.delete(GeoPaths.posts + "/\(post)", token: world.cat.accessToken)
                     .problem?.code == "not_yours")
@@ -145,7 +146,7 @@ import Testing
                 try await world.api.delete(GeoPaths.posts + "/\(post)", token: world.ann.accessToken)
                     .status == 204, "the alpha moderates")
             #expect(try await world.api.get(GeoPaths.posts + "/\(post)", token: world.bob.accessToken).status == 404)
-            #expect(try await world.read(world.ann, path)["postCount"] as? Int == 0)
+            #expect(try await world.read(WirePack.self, world.ann, path).postCount == 0)
 
             // Leaving stops writing; only the alpha or an admin closes the pack.
             #expect(try await world.api.delete(path + "/membership", token: world.cat.accessToken).status == 204)
@@ -190,23 +191,24 @@ import Testing
             pack = GeoWorld.NewPack(name: "\u{0007}\u{0001}")
             #expect(try await create(pack).status == 400, "nothing left after stripping")
             #expect(try await world.api.post(GeoPaths.packs, token: world.ann.accessToken, raw: "{").status == 400)
-            #expect(try await world.read(world.ann, GeoPaths.packs + "/mine")["items"] as? [Any] != nil)
-            #expect((try await world.ids(world.ann, GeoPaths.packs + "/mine")).isEmpty, "nothing was stored")
+            #expect(
+                (try await world.ids(WirePack.self, world.ann, GeoPaths.packs + "/mine")).isEmpty, "nothing was stored")
 
             let created = try await world.createPack(
                 world.ann, .init(name: "  Night\u{0000} owls\u{202E} ", tags: ["#Study", "study", "Late_Night"]))
-            #expect(created["name"] as? String == "Night owls", "control and bidi characters stripped")
-            #expect(created["tags"] as? [String] == ["study", "late_night"])
-            let id = try #require(created["id"] as? String)
+            #expect(created.name == "Night owls", "control and bidi characters stripped")
+            #expect(created.tags == ["study", "late_night"])
+            let id = created.id
 
             let stripped = try await world.sendPost(world.ann, id, "Bell\u{0007}s", body: "line one\nline\u{001B} two")
-            #expect(stripped.object["title"] as? String == "Bells")
-            #expect(stripped.object["body"] as? String == "line one\nline two")
+            let strippedPost = try stripped.decode(WirePackPost.self)
+            #expect(strippedPost.title == "Bells")
+            #expect(strippedPost.body == "line one\nline two")
             #expect(try await world.sendPost(world.ann, id, String(repeating: "t", count: 121)).status == 400)
             #expect(
                 try await world.sendPost(world.ann, id, "t", body: String(repeating: "b", count: 2_001)).status == 400)
             #expect(try await world.sendPost(world.ann, id, " \u{0003} ").status == 400)
-            let post = try #require(stripped.object["id"] as? String)
+            let post = strippedPost.id
             #expect(try await world.comment(world.ann, post, String(repeating: "c", count: 1_001)).status == 400)
             #expect(try await world.vote(world.bob, post, 2).status == 400)
             let badPosition = try await world.api.get(
@@ -222,7 +224,7 @@ import Testing
             #expect(limited.headers.first(name: "Retry-After") != nil)
             world.stack.clock.advance(by: 201)
             #expect(try await world.sendPost(world.ann, id, "four").status == 201)
-            #expect(try await world.read(world.ann, GeoPaths.packs + "/\(id)")["postCount"] as? Int == 4)
+            #expect(try await world.read(WirePack.self, world.ann, GeoPaths.packs + "/\(id)").postCount == 4)
         }
     }
 }

@@ -33,12 +33,13 @@ import Testing
             // when
             let uploaded = try await world.api.send(.POST, photos, token: world.ann.accessToken, body: Self.png)
             #expect(uploaded.status == 201)
-            #expect(uploaded.object["mediaType"] as? String == "image/png")
-            let url = try #require(uploaded.object["url"] as? String)
+            let stored = try uploaded.decode(WirePinPhoto.self)
+            #expect(stored.mediaType == "image/png")
+            let url = stored.url
             _ = try await world.api.send(.POST, photos, token: world.ann.accessToken, body: Self.jpeg)
             // then: friends and strangers see them, with an ETag
             let list = try await world.api.get(photos, token: world.cat.accessToken)
-            #expect((list.object["items"] as? [Any])?.count == 2)
+            #expect(try list.decode(WireItems<WirePinPhoto>.self).items.count == 2)
             let photo = try await world.api.get(url, token: world.bob.accessToken)
             #expect(photo.status == 200)
             #expect(photo.body == Self.png)
@@ -47,8 +48,8 @@ import Testing
             let again = try await world.api.get(url, token: world.bob.accessToken, headers: [("If-None-Match", etag)])
             #expect(again.status == 304)
             #expect(
-                try await world.api.get(GeoPaths.pins + "/\(pin)", token: world.bob.accessToken).object["photoCount"]
-                    as? Int == 2)
+                try await world.api.get(GeoPaths.pins + "/\(pin)", token: world.bob.accessToken).decode(WirePin.self)
+                    .photoCount == 2)
             // a blocked user sees nothing
             try await world.block(world.ann, world.dan)
             #expect(try await world.api.get(url, token: world.dan.accessToken).status == 404)

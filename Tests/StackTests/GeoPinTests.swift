@@ -15,16 +15,17 @@ import Testing
                 json: ["note": "Windy at the top", "visitedOn": "2024-05-01"])
             // then
             #expect(changed.status == 200)
-            #expect(changed.object["note"] as? String == "Windy at the top")
-            #expect(changed.object["visitedOn"] as? String == "2024-05-01")
-            #expect(changed.object["category"] as? String == "own")
+            let changedPin = try changed.decode(WirePin.self)
+            #expect(changedPin.note == "Windy at the top")
+            #expect(changedPin.visitedOn == "2024-05-01")
+            #expect(changedPin.category == "own")
             let mine = try await world.api.get(GeoPaths.pins, token: world.ann.accessToken)
-            #expect((mine.object["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [id])
+            #expect(try mine.decode(WirePage<WirePin>.self).items.map(\.id) == [id])
             let asFriend = try await world.api.get(GeoPaths.pins + "/\(id)", token: world.bob.accessToken)
-            #expect(asFriend.object["category"] as? String == "friend")
+            #expect(try asFriend.decode(WirePin.self).category == "friend")
             let annsPins = try await world.api.get(
                 GeoPaths.pins + "?userId=\(world.ann.id)", token: world.cat.accessToken)
-            #expect((annsPins.object["items"] as? [[String: Any]])?.first?["category"] as? String == "other")
+            #expect(try annsPins.decode(WirePage<WirePin>.self).items.first?.category == "other")
             // someone else's pin cannot be changed or deleted, and reads as missing
             let foreignEdit = try await world.api.patch(
                 GeoPaths.pins + "/\(id)", token: world.bob.accessToken, json: ["note": "mine now"])
@@ -96,17 +97,16 @@ import Testing
                     GeoPaths.pins + "?userId=\(UUID().uuidString.lowercased())", token: viewer.accessToken)
                 #expect(list.status == 200)
                 #expect(nobody.status == 200)
-                #expect((list.object["items"] as? [[String: Any]])?.isEmpty == true)
-                #expect(list.object["nextCursor"] == nil)
+                let page = try list.decode(WirePage<WirePin>.self)
+                #expect(page.items.isEmpty)
+                #expect(page.nextCursor == nil)
             }
             // clustered views never show the blocked user's single pin either
             let zoomedOut = try await world.map(world.ann, bbox: "12,41,13,42", zoom: 9)
-            #expect(!zoomedOut.values.contains { $0["userId"] as? String == world.dan.id })
+            #expect(!zoomedOut.values.contains { $0.userId == world.dan.id })
             let visitors = try await world.api.get(
                 GeoPaths.visitors + "?latitude=41.9&longitude=12.5&radius=5000", token: world.ann.accessToken)
-            let ids = (visitors.object["items"] as? [[String: Any]] ?? []).compactMap {
-                ($0["user"] as? [String: Any])?["id"] as? String
-            }
+            let ids = try visitors.decode(WireVisitors.self).items.map(\.user.id)
             #expect(ids == [world.cat.id])
         }
     }

@@ -5,12 +5,9 @@ import Testing
 
 /// Place search in the shipped gazetteer, pins from a confirmed place, and who visited it.
 @Suite struct GeoPlaceTests {
-    static func names(_ response: APIResponse) -> [String] {
-        (response.object["items"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-    }
-
-    static func first(_ response: APIResponse) -> [String: Any] {
-        (response.object["items"] as? [[String: Any]])?.first ?? [:]
+    /// The best match of a place search.
+    static func first(_ response: APIResponse) throws -> WirePlace {
+        try #require(try response.decode(WireItems<WirePlace>.self).items.first)
     }
 
     @Test func searchIgnoresAccentsAndCaseAndForgivesTypos() async throws {
@@ -23,22 +20,22 @@ import Testing
                 return response
             }
             // accents either way
-            #expect(Self.first(try await search("zurich"))["name"] as? String == "Zürich")
-            #expect(Self.first(try await search("ZÜRICH"))["countryCode"] as? String == "CH")
-            #expect(Self.first(try await search("Sao Paulo"))["countryCode"] as? String == "BR")
+            #expect(try Self.first(try await search("zurich")).name == "Zürich")
+            #expect(try Self.first(try await search("ZÜRICH")).countryCode == "CH")
+            #expect(try Self.first(try await search("Sao Paulo")).countryCode == "BR")
             // alternate names: the native spelling finds the English one
-            let munich = Self.first(try await search("München"))
-            #expect(munich["name"] as? String == "Munich")
-            #expect(munich["matchedName"] as? String == "München")
+            let munich = try Self.first(try await search("München"))
+            #expect(munich.name == "Munich")
+            #expect(munich.matchedName == "München")
             // the biggest place of a name comes first
-            let paris = Self.first(try await search("paris"))
-            #expect(paris["countryCode"] as? String == "FR")
+            let paris = try Self.first(try await search("paris"))
+            #expect(paris.countryCode == "FR")
             // typing a prefix
-            #expect(Self.first(try await search("Barcel"))["name"] as? String == "Barcelona")
+            #expect(try Self.first(try await search("Barcel")).name == "Barcelona")
             // typos
-            #expect(Self.first(try await search("Barcleona"))["name"] as? String == "Barcelona")
-            #expect(Self.first(try await search("Amsterdma"))["name"] as? String == "Amsterdam")
-            #expect(Self.first(try await search("Reykjavik"))["countryCode"] as? String == "IS")
+            #expect(try Self.first(try await search("Barcleona")).name == "Barcelona")
+            #expect(try Self.first(try await search("Amsterdma")).name == "Amsterdam")
+            #expect(try Self.first(try await search("Reykjavik")).countryCode == "IS")
             // bad queries
             let empty = try await world.api.get(GeoPaths.places + "?query=", token: world.ann.accessToken)
             #expect(empty.status == 400)
@@ -52,19 +49,20 @@ import Testing
     @Test func aConfirmedPlaceBecomesAPinAndItsVisitorsAreListedFriendsFirst() async throws {
         try await GeoWorld.run(gazetteer: true) { world in
             // given: a candidate the client confirms
-            let lisbon = Self.first(
+            let lisbon = try Self.first(
                 try await world.api.get(GeoPaths.places + "?query=lisboa", token: world.ann.accessToken))
-            let placeID = try #require(lisbon["id"] as? Int)
+            let placeID = lisbon.id
             let pin = try await world.api.post(
-                GeoPaths.pins, token: world.cat.accessToken, json: GeoWorld.NewPin(placeId: Int64(placeID)))
+                GeoPaths.pins, token: world.cat.accessToken, json: GeoWorld.NewPin(placeId: placeID))
             #expect(pin.status == 201)
-            #expect(pin.object["placeName"] as? String == "Lisbon")
-            #expect(pin.object["countryCode"] as? String == "PT")
+            let pinned = try pin.decode(WirePin.self)
+            #expect(pinned.placeName == "Lisbon")
+            #expect(pinned.countryCode == "PT")
             // raw coordinates get their country from the nearest city
             let raw = try await world.api.post(
                 GeoPaths.pins, token: world.bob.accessToken,
                 json: GeoWorld.NewPin(latitude: 38.71, longitude: -9.13, placeName: "Alfama"))
-            #expect(raw.object["countryCode"] as? String == "PT")
+            #expect(try raw.decode(WirePin.self).countryCode == "PT")
             try await world.pin(world.cat, 38.72, -9.14, "Baixa")
             try await world.pin(world.dan, 38.73, -9.15, "Bairro Alto")
             try await world.pin(world.ann, 38.70, -9.16, "Belém")
@@ -77,23 +75,21 @@ import Testing
                 GeoPaths.visitors + "?placeId=\(placeID)", token: world.ann.accessToken)
             // then: bob (friend) first, then cat (two pins); dan (blocked) and ann herself left out
             #expect(visitors.status == 200)
-            let items = visitors.object["items"] as? [[String: Any]] ?? []
-            #expect(items.compactMap { ($0["user"] as? [String: Any])?["username"] as? String } == ["bob", "cat"])
-            #expect(items.compactMap { $0["friend"] as? Bool } == [true, false])
-            #expect(items.last?["pinCount"] as? Int == 2)
-            #expect(visitors.object["friendCount"] as? Int == 1)
-            #expect(visitors.object["otherCount"] as? Int == 1)
-            #expect((visitors.object["place"] as? [String: Any])?["name"] as? String == "Lisbon")
+            let answer = try visitors.decode(WireVisitors.self)
+            let items = answer.items
+            #expect(items.map(\.user.username) == ["bob", "cat"])
+            #expect(items.map(\.friend) == [true, false])
+            #expect(items.last?.pinCount == 2)
+            #expect(answer.friendCount == 1)
+            #expect(answer.otherCount == 1)
+            #expect(answer.place?.name == "Lisbon")
             // pages
             let firstPage = try await world.api.get(
                 GeoPaths.visitors + "?placeId=\(placeID)&limit=1", token: world.ann.accessToken)
-            let cursor = try #require(firstPage.object["nextCursor"] as? String)
+            let cursor = try #require(try firstPage.decode(WireVisitors.self).nextCursor)
             let second = try await world.api.get(
                 GeoPaths.visitors + "?placeId=\(placeID)&limit=1&cursor=\(cursor)", token: world.ann.accessToken)
-            #expect(
-                (second.object["items"] as? [[String: Any]])?.compactMap {
-                    ($0["user"] as? [String: Any])?["username"] as? String
-                } == ["cat"])
+            #expect(try second.decode(WireVisitors.self).items.map(\.user.username) == ["cat"])
             let badRadius = try await world.api.get(
                 GeoPaths.visitors + "?latitude=0&longitude=0&radius=1000000", token: world.ann.accessToken)
             #expect(badRadius.problem?.code == "invalid_radius")
@@ -122,20 +118,18 @@ import Testing
             for user in [world.bob, world.cat] {
                 let set = try await world.api.send(
                     .PUT, GeoPaths.privacy, token: user.accessToken, json: ["listedToStrangers": false])
-                #expect(set.object["listedToStrangers"] as? Bool == false)
+                #expect(try set.decode(WireGeoPrivacy.self).listedToStrangers == false)
             }
             #expect(
-                try await world.api.get(GeoPaths.privacy, token: world.cat.accessToken).object["listedToStrangers"]
-                    as? Bool == false)
+                try await world.api.get(GeoPaths.privacy, token: world.cat.accessToken).decode(WireGeoPrivacy.self)
+                    .listedToStrangers == false)
             // when
             let visitors = try await world.api.get(
                 GeoPaths.visitors + "?latitude=-13.53&longitude=-71.97&radius=5000", token: world.ann.accessToken)
             // then: bob is a friend, so he is named; cat is only counted
-            let names = (visitors.object["items"] as? [[String: Any]] ?? []).compactMap {
-                ($0["user"] as? [String: Any])?["username"] as? String
-            }
-            #expect(names == ["bob"])
-            #expect(visitors.object["hiddenCount"] as? Int == 1)
+            let answer = try visitors.decode(WireVisitors.self)
+            #expect(answer.items.map(\.user.username) == ["bob"])
+            #expect(answer.hiddenCount == 1)
             let bad = try await world.api.send(
                 .PUT, GeoPaths.privacy, token: world.ann.accessToken, json: ["listedToStrangers": "maybe"])
             #expect(bad.status == 400)
@@ -156,28 +150,29 @@ import Testing
             // when ann looks at the map (single pins and lone pins among clusters)
             for zoom in [15, 9] {
                 let map = try await world.map(world.ann, bbox: "12,41,13,42", zoom: zoom)
-                let pins = map.filter { $0.value["cluster"] as? Bool == false }
+                let pins = map.filter { !$0.value.cluster }
                 // then her friend is named, the stranger who opted out is shown but not named, dan (listed) is
                 if zoom == 15 {
-                    #expect(pins[bobPin]?["userId"] as? String == world.bob.id)
-                    #expect(pins[catPin] != nil)
-                    #expect(pins[danPin]?["userId"] as? String == world.dan.id)
+                    #expect(pins[bobPin]?.userId == world.bob.id)
+                    #expect(pins.keys.contains(catPin))
+                    #expect(pins[danPin]?.userId == world.dan.id)
                 }
-                #expect(!map.values.contains { $0["userId"] as? String == world.cat.id })
+                #expect(!map.values.contains { $0.userId == world.cat.id })
             }
             // the pin by id carries no owner for ann, and cat's pins cannot be listed by cat's id
             let shown = try await world.api.get(GeoPaths.pins + "/\(catPin)", token: world.ann.accessToken)
             #expect(shown.status == 200)
-            #expect(shown.object["userId"] == nil)
+            #expect(try shown.decode(WirePin.self).userId == nil)
             #expect(!shown.text.contains(world.cat.id))
-            let listed = try await world.api.get(GeoPaths.pins + "?userId=\(world.cat.id)", token: world.ann.accessToken)
+            let listed = try await world.api.get(
+                GeoPaths.pins + "?userId=\(world.cat.id)", token: world.ann.accessToken)
             #expect(listed.status == 200)
-            #expect((listed.object["items"] as? [[String: Any]])?.isEmpty == true)
+            #expect(try listed.decode(WirePage<WirePin>.self).items.isEmpty)
             // friends still see bob's pins by his id, and cat sees her own
             let bobs = try await world.api.get(GeoPaths.pins + "?userId=\(world.bob.id)", token: world.ann.accessToken)
-            #expect((bobs.object["items"] as? [[String: Any]])?.count == 1)
+            #expect(try bobs.decode(WirePage<WirePin>.self).items.count == 1)
             let own = try await world.api.get(GeoPaths.pins + "/\(catPin)", token: world.cat.accessToken)
-            #expect(own.object["userId"] as? String == world.cat.id)
+            #expect(try own.decode(WirePin.self).userId == world.cat.id)
         }
     }
 }

@@ -41,7 +41,7 @@ struct GeoWorld {
 
     func befriend(_ a: TestUser, _ b: TestUser) async throws {
         let sent = try await api.post(SocialPaths.friendRequests, token: a.accessToken, json: ["userId": b.id])
-        let id = try #require(sent.object["id"] as? String)
+        let id = try sent.decode(WireCreated.self).id
         #expect(try await api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: b.accessToken).status == 200)
     }
 
@@ -68,22 +68,24 @@ struct GeoWorld {
             GeoPaths.pins, token: user.accessToken,
             json: NewPin(latitude: latitude, longitude: longitude, placeName: name))
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WirePin.self).id
     }
 
-    /// The map's features for a viewer, keyed by pin id (single pins) or cluster id.
+    /// The map's features' properties for a viewer, keyed by pin id (single pins) or cluster id.
     func map(_ viewer: TestUser, bbox: String, zoom: Int? = nil, filter: String? = nil) async throws
-        -> [String: [String: Any]]
+        -> [String: WireMap.Properties]
     {
         var path = GeoPaths.map + "?bbox=\(bbox)"
         if let zoom { path += "&zoom=\(zoom)" }
         if let filter { path += "&filter=\(filter)" }
         let response = try await api.get(path, token: viewer.accessToken)
         #expect(response.status == 200, "\(response.text)")
-        #expect(response.object["type"] as? String == "FeatureCollection")
-        var features: [String: [String: Any]] = [:]
-        for feature in response.object["features"] as? [[String: Any]] ?? [] {
-            features[feature["id"] as? String ?? ""] = feature["properties"] as? [String: Any] ?? [:]
+        let map = try response.decode(WireMap.self)
+        #expect(map.type == "FeatureCollection")
+        var features: [String: WireMap.Properties] = [:]
+        for feature in map.features {
+            #expect(!features.keys.contains(feature.id), "feature \(feature.id) twice")
+            features[feature.id] = feature.properties
         }
         return features
     }

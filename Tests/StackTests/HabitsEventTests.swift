@@ -12,32 +12,37 @@ import Testing
                 world.ann, habit,
                 EventBody(comment: "Felt great", location: .init(latitude: 53.5, longitude: -113.5), photo: photo))
             #expect(created.status == 201)
-            let id = try #require(created.object["id"] as? String)
-            #expect(created.object["date"] as? String == "2027-01-04")
-            #expect(created.object["habitTitle"] as? String == "Run")
+            let event = try created.decode(WireHabitEvent.self)
+            let id = event.id
+            #expect(event.date == "2027-01-04")
+            #expect(event.habitTitle == "Run")
             let path = "\(HabitsPaths.events)/\(id)"
-            let photoURL = try #require(created.object["photoUrl"] as? String)
+            let photoURL = try #require(event.photoUrl)
             let image = try await world.api.get(photoURL, token: world.token(world.ann))
             #expect(image.status == 200)
             #expect(image.headers.first(name: "content-type") == "image/png")
             #expect(image.body == TestImages.png(size: 100))
             // view
             let shown = try await world.api.get(path, token: world.token(world.ann))
-            #expect(shown.object["comment"] as? String == "Felt great")
-            #expect((shown.object["location"] as? [String: Double])?["latitude"] == 53.5)
+            let shownEvent = try shown.decode(WireHabitEvent.self)
+            #expect(shownEvent.comment == "Felt great")
+            #expect(shownEvent.location?.latitude == 53.5)
             // edit: comment changed, location removed, photo removed
             let edited = try await world.api.patch(
                 path, token: world.token(world.ann), json: EventBody(comment: "Slow", removeLocation: true, photo: ""))
             #expect(edited.status == 200)
-            #expect(edited.object["comment"] as? String == "Slow")
-            #expect(edited.object["location"] == nil)
-            #expect(edited.object["photoUrl"] == nil)
+            let editedEvent = try edited.decode(WireHabitEvent.self)
+            #expect(editedEvent.comment == "Slow")
+            #expect(editedEvent.location == nil)
+            #expect(editedEvent.photoUrl == nil)
             #expect(try await world.api.get(photoURL, token: world.token(world.ann)).status == 404)
             // an edit that is refused changes nothing
             let refused = try await world.api.patch(
                 path, token: world.token(world.ann), json: EventBody(comment: String(repeating: "c", count: 21)))
             #expect(refused.problem?.code == "invalid_comment")
-            #expect(try await world.api.get(path, token: world.token(world.ann)).object["comment"] as? String == "Slow")
+            #expect(
+                try await world.api.get(path, token: world.token(world.ann)).decode(WireHabitEvent.self).comment
+                    == "Slow")
             #expect(
                 try await world.api.patch(path, token: world.token(world.ann), json: EventBody(date: "2027-01-03"))
                     .problem?.code == "date_not_editable")
@@ -45,7 +50,8 @@ import Testing
             #expect(try await world.api.delete(path, token: world.token(world.ann)).status == 204)
             #expect(try await world.api.get(path, token: world.token(world.ann)).status == 404)
             // the habit is due again today
-            #expect(world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.ann))) == ["Run"])
+            #expect(
+                try world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.ann))) == ["Run"])
         }
     }
 
@@ -61,7 +67,7 @@ import Testing
                 .POST, path, token: world.token(world.ann), json: EventBody(comment: "one"),
                 headers: [("Idempotency-Key", "k-1")])
             #expect(retry.status == 200)
-            #expect(retry.object["id"] as? String == first.object["id"] as? String)
+            #expect(try retry.decode(WireHabitEvent.self).id == first.decode(WireHabitEvent.self).id)
             let second = try await world.event(world.ann, habit, EventBody(comment: "two"))
             #expect(second.status == 409)
             #expect(second.problem?.code == "event_exists")
@@ -126,8 +132,8 @@ import Testing
                 try await post(EventBody(location: .init(latitude: 0, longitude: -180.0001))).problem?.code
                     == "invalid_longitude")
             let history = try await world.api.get(HabitsPaths.history + "?limit=100", token: world.token(world.ann))
-            #expect(world.items(history).count == 6)
-            #expect(!world.items(history).contains { $0["comment"] as? String == "big" })
+            #expect(try world.events(history).count == 6)
+            #expect(try !world.events(history).contains { $0.comment == "big" })
         }
     }
 
@@ -141,10 +147,11 @@ import Testing
                     == 204)
             #expect(
                 try await world.api.get("\(HabitsPaths.events)/\(event)", token: world.token(world.ann)).status == 404)
-            #expect(world.items(try await world.api.get(HabitsPaths.history, token: world.token(world.ann))).isEmpty)
+            #expect(
+                try world.events(try await world.api.get(HabitsPaths.history, token: world.token(world.ann))).isEmpty)
             let near = try await world.api.get(
                 HabitsPaths.historyMap + "?latitude=1&longitude=1", token: world.token(world.ann))
-            #expect((near.object["features"] as? [Any])?.isEmpty == true)
+            #expect(try near.decode(WireHabitEventMap.self).features.isEmpty)
         }
     }
 

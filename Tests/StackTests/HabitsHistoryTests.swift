@@ -25,13 +25,14 @@ import Testing
             func dates(_ query: String) async throws -> [String] {
                 let response = try await world.api.get(HabitsPaths.history + query, token: token)
                 #expect(response.status == 200, "\(response.text)")
-                return world.items(response).compactMap { $0["date"] as? String }
+                return try world.events(response).map(\.date)
             }
             #expect(try await dates("") == ["2027-01-05", "2027-01-04", "2027-01-03", "2027-01-02", "2027-01-01"])
             // pages
             let first = try await world.api.get(HabitsPaths.history + "?limit=2", token: token)
-            #expect(world.items(first).count == 2)
-            let cursor = try #require(first.object["nextCursor"] as? String)
+            let firstPage = try first.decode(WirePage<WireHabitEvent>.self)
+            #expect(firstPage.items.count == 2)
+            let cursor = try #require(firstPage.nextCursor)
             #expect(try await dates("?limit=2&cursor=\(cursor)") == ["2027-01-03", "2027-01-02"])
             #expect(try await world.api.get(HabitsPaths.history + "?cursor=bogus", token: token).status == 400)
             #expect(try await world.api.get(HabitsPaths.history + "?limit=101", token: token).status == 400)
@@ -62,18 +63,21 @@ import Testing
             #expect(try await world.api.get(HabitsPaths.history + "?tab=everyone", token: token).status == 400)
             // the map: GeoJSON of located events, longitude first
             let map = try await world.api.get(HabitsPaths.historyMap, token: token)
-            #expect(map.object["type"] as? String == "FeatureCollection")
-            let features = try #require(map.object["features"] as? [[String: Any]])
+            let collection = try map.decode(WireHabitEventMap.self)
+            #expect(collection.type == "FeatureCollection")
+            let features = collection.features
             #expect(features.count == 3)
-            let geometry = try #require(features.first?["geometry"] as? [String: Any])
-            #expect(geometry["type"] as? String == "Point")
-            #expect((geometry["coordinates"] as? [Double])?.first == Self.home.longitude)
+            let geometry = try #require(features.first?.geometry)
+            #expect(geometry.type == "Point")
+            #expect(geometry.coordinates.first == Self.home.longitude)
             let nearMap = try await world.api.get(HabitsPaths.historyMap + near, token: token)
-            #expect((nearMap.object["features"] as? [Any])?.count == 2)
+            #expect(try nearMap.decode(WireHabitEventMap.self).features.count == 2)
             // nobody else's history includes ann's events
             #expect(
-                world.items(try await world.api.get(HabitsPaths.history + "?tab=all", token: world.token(world.bob)))
-                    .isEmpty)
+                try world.events(
+                    try await world.api.get(HabitsPaths.history + "?tab=all", token: world.token(world.bob))
+                )
+                .isEmpty)
         }
     }
 
@@ -93,14 +97,16 @@ import Testing
             func events(_ tab: String) async throws -> [String] {
                 let response = try await world.api.get(HabitsPaths.history + "?tab=\(tab)", token: token)
                 #expect(response.status == 200, "\(response.text)")
-                return world.items(response).map {
-                    "\($0["habitTitle"] as? String ?? "") \($0["date"] as? String ?? "")"
-                }
+                return try world.events(response).map { "\($0.habitTitle) \($0.date)" }
+            }
+            func following(_ token: String) async throws -> [WireFollowedHabit] {
+                try await world.api.get(HabitsPaths.following, token: token).decode(WireItems<WireFollowedHabit>.self)
+                    .items
             }
             // a pending request shows nothing
             _ = try await world.api.post(SocialPaths.follows, token: token, json: ["username": "cat"])
             #expect(try await events("friends").isEmpty)
-            #expect(world.items(try await world.api.get(HabitsPaths.following, token: token)).isEmpty)
+            #expect(try await following(token).isEmpty)
             // approved by bob (within a day, the latest recorded comes first)
             let approved = try await world.api.post(
                 "\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.token(world.bob))
@@ -115,25 +121,27 @@ import Testing
             #expect(try await events("mine") == ["Ann yoga 2027-01-05"])
             // pages of the all tab continue where the last one ended
             let firstPage = try await world.api.get(HabitsPaths.history + "?tab=all&limit=2", token: token)
-            #expect(world.items(firstPage).compactMap { $0["date"] as? String } == ["2027-01-05", "2027-01-03"])
-            let next = try #require(firstPage.object["nextCursor"] as? String)
+            let allFirst = try firstPage.decode(WirePage<WireHabitEvent>.self)
+            #expect(allFirst.items.map(\.date) == ["2027-01-05", "2027-01-03"])
+            let next = try #require(allFirst.nextCursor)
             let secondPage = try await world.api.get(
                 HabitsPaths.history + "?tab=all&limit=2&cursor=\(next)", token: token)
-            #expect(world.items(secondPage).compactMap { $0["habitTitle"] as? String } == ["Bob reads", "Bob runs"])
+            #expect(try world.events(secondPage).map(\.habitTitle) == ["Bob reads", "Bob runs"])
             // filters apply to the friends tab too
             let filtered = try await world.api.get(HabitsPaths.history + "?tab=friends&habit=\(bobRead)", token: token)
-            #expect(world.items(filtered).count == 1)
+            #expect(try world.events(filtered).count == 1)
             // following: bob's habits with title and status, not cat's
-            let following = try await world.api.get(HabitsPaths.following, token: token)
-            let habits = world.items(following)
-            #expect(habits.compactMap { $0["title"] as? String } == ["Bob runs", "Bob reads"])
-            #expect(habits.allSatisfy { $0["ownerId"] as? String == world.bob.id })
-            #expect(habits.allSatisfy { $0["status"] as? String != nil })
-            #expect(habits.allSatisfy { $0["reason"] == nil })
+            let followed = try await world.api.get(HabitsPaths.following, token: token)
+            let habits = try followed.decode(WireItems<WireFollowedHabit>.self).items
+            #expect(habits.map(\.title) == ["Bob runs", "Bob reads"])
+            #expect(habits.allSatisfy { $0.ownerId == world.bob.id })
+            #expect(habits.allSatisfy { ["on_track", "behind", "no_events_yet"].contains($0.status) })
+            // nothing private: the reason is not part of a followed habit
+            #expect(!followed.text.contains("\"reason\""))
             // following is one way: bob sees nothing of ann
-            #expect(world.items(try await world.api.get(HabitsPaths.following, token: world.token(world.bob))).isEmpty)
+            #expect(try await following(world.token(world.bob)).isEmpty)
             #expect(
-                world.items(
+                try world.events(
                     try await world.api.get(HabitsPaths.history + "?tab=friends", token: world.token(world.bob))
                 )
                 .isEmpty)
@@ -144,7 +152,7 @@ import Testing
                 try await world.api.delete("\(SocialPaths.followers)/\(world.ann.id)", token: world.token(world.bob))
                     .status == 204)
             #expect(try await events("friends").isEmpty)
-            #expect(world.items(try await world.api.get(HabitsPaths.following, token: token)).isEmpty)
+            #expect(try await following(token).isEmpty)
         }
     }
 }

@@ -16,31 +16,34 @@ import Testing
             let path = "\(HabitsPaths.habits)/\(habit)/statistics"
             let stats = try await world.api.get(path, token: world.token(world.ann))
             #expect(stats.status == 200, "\(stats.text)")
-            #expect(stats.object["dueDays"] as? Int == 6)
-            #expect(stats.object["completedDueDays"] as? Int == 5)
-            #expect(abs((stats.object["completionRate"] as? Double ?? 0) - 5.0 / 6.0) < 1e-9)
+            let statistics = try stats.decode(WireHabitStatistics.self)
+            #expect(statistics.dueDays == 6)
+            #expect(statistics.completedDueDays == 5)
+            #expect(abs(statistics.completionRate - 5.0 / 6.0) < 1e-9)
             // the weekend between Friday and Monday did not break the streak; today is not missed yet
-            #expect(stats.object["currentStreak"] as? Int == 2)
-            #expect(stats.object["bestStreak"] as? Int == 3)
-            let strength = try #require(stats.object["strength"] as? [String: Any])
+            #expect(statistics.currentStreak == 2)
+            #expect(statistics.bestStreak == 3)
+            let strength = statistics.strength
             let m = pow(0.5, 1.0 / 13)
             var expected = 0.0
             for done in [1.0, 1, 1, 0, 1, 1] { expected = expected * m + done * (1 - m) }
-            #expect(abs((strength["score"] as? Double ?? 0) - expected) < 1e-9)
-            #expect(strength["halfLifeDueDays"] as? Double == 13)
+            #expect(abs(strength.score - expected) < 1e-9)
+            #expect(strength.halfLifeDueDays == 13)
             // a range
             let range = try await world.api.get(path + "?from=2027-01-11&to=2027-01-15", token: world.token(world.ann))
-            #expect(range.object["dueDays"] as? Int == 3)
-            #expect(range.object["completedDueDays"] as? Int == 2)
+            let ranged = try range.decode(WireHabitStatistics.self)
+            #expect(ranged.dueDays == 3)
+            #expect(ranged.completedDueDays == 2)
             // today done: the streak grows
             try await world.recorded(world.ann, habit)
             let after = try await world.api.get(path, token: world.token(world.ann))
-            #expect(after.object["currentStreak"] as? Int == 3)
+            let afterToday = try after.decode(WireHabitStatistics.self)
+            #expect(afterToday.currentStreak == 3)
             // weeks: completions per ISO week, oldest first
-            let weeks = try #require(after.object["weeks"] as? [[String: Any]])
+            let weeks = afterToday.weeks
             #expect(weeks.count == 12)
-            #expect(weeks.suffix(3).compactMap { $0["completions"] as? Int } == [3, 2, 1])
-            #expect(weeks.last?["weekStart"] as? String == "2027-01-18")
+            #expect(weeks.suffix(3).map(\.completions) == [3, 2, 1])
+            #expect(weeks.last?.weekStart == "2027-01-18")
             // bad ranges are clear errors; nobody else reads them
             #expect(
                 try await world.api.get(path + "?from=2027-01-15&to=2027-01-11", token: world.token(world.ann)).status

@@ -9,36 +9,40 @@ import Testing
             // given no habits: a friendly message instead of a list
             let empty = try await world.api.get(HabitsPaths.habits, token: world.token(world.ann))
             #expect(empty.status == 200)
-            #expect(world.items(empty).isEmpty)
-            #expect((empty.object["message"] as? String)?.contains("first habit") == true)
+            let emptyList = try empty.decode(WireHabitList.self)
+            #expect(emptyList.items.isEmpty)
+            #expect(emptyList.message?.contains("first habit") == true)
             // when ann creates one without a start date
             let created = try await world.api.post(
                 HabitsPaths.habits, token: world.token(world.ann),
                 json: HabitBody(title: "Run", reason: "Stay fit", weekdays: ["mon", "wed", "fri"]))
             #expect(created.status == 201)
-            let id = try #require(created.object["id"] as? String)
+            let habit = try created.decode(WireHabit.self)
+            let id = habit.id
             // then it starts today in her time zone, with no events yet
-            #expect(created.object["startDate"] as? String == "2027-01-04")
-            #expect(created.object["status"] as? String == "no_events_yet")
-            #expect(created.object["weekdays"] as? [String] == ["mon", "wed", "fri"])
+            #expect(habit.startDate == "2027-01-04")
+            #expect(habit.status == "no_events_yet")
+            #expect(habit.weekdays == ["mon", "wed", "fri"])
             let list = try await world.api.get(HabitsPaths.habits, token: world.token(world.ann))
-            #expect(world.titles(list) == ["Run"])
-            #expect(list.object["message"] == nil)
+            #expect(try world.titles(list) == ["Run"])
+            #expect(try list.decode(WireHabitList.self).message == nil)
             let shown = try await world.api.get("\(HabitsPaths.habits)/\(id)", token: world.token(world.ann))
-            #expect(shown.object["reason"] as? String == "Stay fit")
+            #expect(try shown.decode(WireHabit.self).reason == "Stay fit")
             // when she edits the title and schedule only
             let edited = try await world.api.patch(
                 "\(HabitsPaths.habits)/\(id)", token: world.token(world.ann),
                 json: HabitBody(title: "Jog", weekdays: ["sat"]))
             #expect(edited.status == 200)
-            #expect(edited.object["title"] as? String == "Jog")
-            #expect(edited.object["reason"] as? String == "Stay fit")
-            #expect(edited.object["weekdays"] as? [String] == ["sat"])
+            let editedHabit = try edited.decode(WireHabit.self)
+            #expect(editedHabit.title == "Jog")
+            #expect(editedHabit.reason == "Stay fit")
+            #expect(editedHabit.weekdays == ["sat"])
             // when she deletes it, it is gone
             #expect(
                 try await world.api.delete("\(HabitsPaths.habits)/\(id)", token: world.token(world.ann)).status == 204)
             #expect(try await world.api.get("\(HabitsPaths.habits)/\(id)", token: world.token(world.ann)).status == 404)
-            #expect(world.items(try await world.api.get(HabitsPaths.habits, token: world.token(world.ann))).isEmpty)
+            #expect(
+                try world.habits(try await world.api.get(HabitsPaths.habits, token: world.token(world.ann))).isEmpty)
         }
     }
 
@@ -51,10 +55,11 @@ import Testing
                 try await world.api.patch(path, token: world.token(world.bob), json: HabitBody(title: "X")).status
                     == 404)
             #expect(try await world.api.delete(path, token: world.token(world.bob)).status == 404)
-            #expect(world.items(try await world.api.get(HabitsPaths.habits, token: world.token(world.bob))).isEmpty)
+            #expect(
+                try world.habits(try await world.api.get(HabitsPaths.habits, token: world.token(world.bob))).isEmpty)
             #expect(try await world.api.get(HabitsPaths.habits).status == 401)
             // ann's habit is untouched
-            #expect(try await world.api.get(path, token: world.token(world.ann)).object["title"] as? String == "Read")
+            #expect(try await world.api.get(path, token: world.token(world.ann)).decode(WireHabit.self).title == "Read")
         }
     }
 
@@ -88,14 +93,15 @@ import Testing
             #expect(
                 try await world.api.post(HabitsPaths.habits, token: token, raw: "{").problem?.code == "invalid_body")
             // nothing invalid was stored
-            #expect(world.items(try await world.api.get(HabitsPaths.habits, token: token)).count == 2)
+            #expect(try world.habits(try await world.api.get(HabitsPaths.habits, token: token)).count == 2)
             // edits are checked the same way and leave the habit unchanged when refused
-            let id = try #require(reason30.object["id"] as? String)
+            let id = try reason30.decode(WireHabit.self).id
             let refused = try await world.api.patch(
                 "\(HabitsPaths.habits)/\(id)", token: token, json: HabitBody(title: String(repeating: "x", count: 21)))
             #expect(refused.status == 400)
             #expect(
-                try await world.api.get("\(HabitsPaths.habits)/\(id)", token: token).object["title"] as? String == "B")
+                try await world.api.get("\(HabitsPaths.habits)/\(id)", token: token).decode(WireHabit.self).title == "B"
+            )
             #expect(
                 try await world.api.patch("\(HabitsPaths.habits)/\(id)", token: token, json: HabitBody(weekdays: []))
                     .problem?.code == "invalid_weekdays")
@@ -116,26 +122,28 @@ import Testing
             try await world.habit(world.ann, "Later", weekdays: HabitBody.everyDay, startDate: "2027-01-05")
             let daily = try await world.habit(world.ann, "Floss")
             let today = try await world.api.get(HabitsPaths.today, token: world.token(world.ann))
-            #expect(world.titles(today) == ["Gym", "Floss"])
+            #expect(try world.titles(today) == ["Gym", "Floss"])
             // once done today, a habit leaves the list
             try await world.recorded(world.ann, monday)
             #expect(
-                world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.ann))) == ["Floss"])
+                try world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.ann))) == ["Floss"]
+            )
             try await world.recorded(world.ann, daily)
             let done = try await world.api.get(HabitsPaths.today, token: world.token(world.ann))
-            #expect(world.titles(done).isEmpty)
-            #expect(done.object["message"] as? String != nil)
+            let doneList = try done.decode(WireHabitList.self)
+            #expect(doneList.items.isEmpty)
+            #expect(doneList.message != nil)
             // bob sees none of it
-            #expect(world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.bob))).isEmpty)
+            #expect(try world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.bob))).isEmpty)
         }
     }
 
     @Test func statusIsNoEventsYetThenOnTrackThenBehind() async throws {
         try await HabitsWorld.run(at: "2027-01-04T12:00:00Z") { world in
             let id = try await world.habit(world.ann, "Walk", startDate: "2027-01-01")
-            func status() async throws -> String? {
-                try await world.api.get("\(HabitsPaths.habits)/\(id)", token: world.token(world.ann)).object["status"]
-                    as? String
+            func status() async throws -> String {
+                try await world.api.get("\(HabitsPaths.habits)/\(id)", token: world.token(world.ann))
+                    .decode(WireHabit.self).status
             }
             #expect(try await status() == "no_events_yet")
             for day in ["2027-01-01", "2027-01-02", "2027-01-03"] {

@@ -6,7 +6,7 @@ import Testing
 /// "Today" is the user's day in their own IANA time zone, including on daylight-saving days.
 @Suite struct HabitsTimeZoneTests {
     func todayTitles(_ world: HabitsWorld, _ user: TestUser) async throws -> [String] {
-        world.titles(try await world.api.get(HabitsPaths.today, token: world.token(user)))
+        try world.titles(try await world.api.get(HabitsPaths.today, token: world.token(user)))
     }
 
     @Test func justAfterMidnightInAuckland() async throws {
@@ -19,12 +19,12 @@ import Testing
             #expect(try await todayTitles(world, world.bob) == [])
             let event = try await world.event(world.ann, habit)
             #expect(event.status == 201)
-            #expect(event.object["date"] as? String == "2027-01-16")
+            #expect(try event.decode(WireHabitEvent.self).date == "2027-01-16")
             #expect(try await todayTitles(world, world.ann) == [])
             // a habit created now starts on her day, not UTC's
             let created = try await world.api.post(
                 HabitsPaths.habits, token: world.token(world.ann), json: HabitBody(title: "New", weekdays: ["mon"]))
-            #expect(created.object["startDate"] as? String == "2027-01-16")
+            #expect(try created.decode(WireHabit.self).startDate == "2027-01-16")
         }
     }
 
@@ -40,7 +40,7 @@ import Testing
             try await world.move(to: "2027-01-16T10:05:00Z")
             #expect(try await todayTitles(world, world.ann) == ["Saturday swim"])
             let event = try await world.event(world.ann, habit)
-            #expect(event.object["date"] as? String == "2027-01-16")
+            #expect(try event.decode(WireHabitEvent.self).date == "2027-01-16")
             // in UTC (bob) it is already Saturday 10:05, in Auckland Saturday 23:05: same day for all three
             try await world.setTimeZone(world.cat, "Pacific/Auckland")
             try await world.habit(world.cat, "Saturday swim", weekdays: ["sat"], startDate: "2027-01-01")
@@ -61,7 +61,7 @@ import Testing
             try await world.move(to: "2027-03-15T03:30:00Z")
             // 23:30 EDT: still Sunday, the day is 23 hours long
             #expect(try await todayTitles(world, world.ann) == ["Sunday"])
-            #expect(try await world.event(world.ann, sunday).object["date"] as? String == "2027-03-14")
+            #expect(try await world.event(world.ann, sunday).decode(WireHabitEvent.self).date == "2027-03-14")
             try await world.move(to: "2027-03-15T04:30:00Z")
             #expect(try await todayTitles(world, world.ann) == ["Monday"])
         }

@@ -45,11 +45,7 @@ struct HabitsWorld {
     /// Moves the clock to `instant`; access tokens (15 minutes) would expire, so everyone signs in again.
     func move(to instant: String) async throws {
         stack.clock.advance(by: try Self.date(instant).timeIntervalSince(stack.clock.now))
-        for user in [ann, bob, cat] {
-            let login = try await api.post(
-                IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
-            tokens.set(user.id, try #require(login.object["accessToken"] as? String))
-        }
+        try await tokens.signIn([ann, bob, cat], via: api)
     }
 
     func setTimeZone(_ user: TestUser, _ zone: String) async throws {
@@ -66,7 +62,7 @@ struct HabitsWorld {
             HabitsPaths.habits, token: token(user),
             json: HabitBody(title: title, reason: "because", weekdays: weekdays, startDate: startDate))
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WireHabit.self).id
     }
 
     /// Records an event and returns the response.
@@ -79,7 +75,7 @@ struct HabitsWorld {
     func recorded(_ user: TestUser, _ habit: String, _ body: EventBody = EventBody()) async throws -> String {
         let response = try await event(user, habit, body)
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WireHabitEvent.self).id
     }
 
     /// `follower` asks to follow `followee`, who approves.
@@ -92,12 +88,18 @@ struct HabitsWorld {
         #expect(approved.status == 204)
     }
 
-    func items(_ response: APIResponse) -> [[String: Any]] {
-        response.object["items"] as? [[String: Any]] ?? []
+    /// The habits of a list answer (mine, or today's).
+    func habits(_ response: APIResponse) throws -> [WireHabit] {
+        try response.decode(WireHabitList.self).items
     }
 
-    func titles(_ response: APIResponse) -> [String] {
-        items(response).compactMap { $0["title"] as? String }
+    func titles(_ response: APIResponse) throws -> [String] {
+        try habits(response).map(\.title)
+    }
+
+    /// The events of a history page.
+    func events(_ response: APIResponse) throws -> [WireHabitEvent] {
+        try response.decode(WirePage<WireHabitEvent>.self).items
     }
 }
 

@@ -32,12 +32,8 @@ struct HostileFixture: Sendable {
             #expect(response.status < 300, "fixture \(path): \(response.status) \(response.text.prefix(300))")
             return response
         }
-        func id(_ response: APIResponse, _ key: String = "id") -> String {
-            switch response.object[key] {
-            case let value as String: value
-            case let value as Int: String(value)
-            default: "missing-\(key)"
-            }
+        func id(_ response: APIResponse) throws -> String {
+            try response.decode(CreatedID.self).id
         }
 
         // Social: ann is friends with bob and dan; cat asks ann to be friends (pending).
@@ -48,52 +44,52 @@ struct HostileFixture: Sendable {
         let pending = try await create(SocialPaths.friendRequests, #"{"userId": "\#(ann.id)"}"#, as: cat)
 
         // Household: ann's with bob in it and cat invited (one household per user, so none can invite ann).
-        let household = id(try await create("/v1/households", #"{"name": "Flat", "timeZone": "Europe/Paris"}"#))
+        let household = try id(await create("/v1/households", #"{"name": "Flat", "timeZone": "Europe/Paris"}"#))
         let home = "/v1/households/\(household)"
         let invitation = try await create(home + "/invitations", #"{"username": "bob"}"#)
         _ = try await api.post("/v1/households/invitations/\(id(invitation))/accept", token: bob.accessToken)
-        let invite = id(try await create(home + "/invitations", #"{"username": "cat"}"#))
-        let chore = id(
-            try await create(
+        let invite = try id(await create(home + "/invitations", #"{"username": "cat"}"#))
+        let chore = try id(
+            await create(
                 home + "/chores", #"{"name": "Dishes", "points": 2, "schedule": {"kind": "everyDays", "every": 1}}"#))
-        let bill = id(
-            try await create(
+        let bill = try id(
+            await create(
                 home + "/bills",
                 #"{"description": "Rent", "amount": 1000, "currency": "EUR", "split": {"kind": "equal"}}"#))
-        let note = id(try await create(home + "/notes", #"{"text": "Hello"}"#))
-        let item = id(try await create(home + "/groceries", #"{"name": "Milk", "communal": true}"#))
-        let trip = id(
-            try await create(
+        let note = try id(await create(home + "/notes", #"{"text": "Hello"}"#))
+        let item = try id(await create(home + "/groceries", #"{"name": "Milk", "communal": true}"#))
+        let trip = try id(
+            await create(
                 home + "/trips", #"{"total": 300, "currency": "EUR", "items": [{"name": "Milk", "price": 300}]}"#))
 
         // Habits: one habit with an event today.
-        let habit = id(
-            try await create(
+        let habit = try id(
+            await create(
                 "/v1/habits", #"{"title": "Run", "weekdays": ["mon","tue","wed","thu","fri","sat","sun"]}"#))
-        let event = id(try await create("/v1/habits/\(habit)/events", #"{"comment": "done"}"#))
+        let event = try id(await create("/v1/habits/\(habit)/events", #"{"comment": "done"}"#))
 
         // Geo: a pin with a photo, a pack with a post and a comment.
-        let pin = id(try await create(GeoPaths.pins, #"{"latitude": 48.85, "longitude": 2.34, "placeName": "Paris"}"#))
+        let pin = try id(await create(GeoPaths.pins, #"{"latitude": 48.85, "longitude": 2.34, "placeName": "Paris"}"#))
         let photo = try await api.send(
             .POST, "\(GeoPaths.pins)/\(pin)/photos", token: ann.accessToken, body: GeoPhotoTests.png,
             headers: [("Content-Type", "image/png")])
         #expect(photo.status == 201, "fixture photo: \(photo.text)")
         let position = [("Geo-Position", "48.85;2.34")]
-        let pack = id(
-            try await create(
+        let pack = try id(
+            await create(
                 GeoPaths.packs,
                 ##"{"name": "Crew", "latitude": 48.85, "longitude": 2.34, "radiusMeters": 1000, "tags": ["campus"], "color": "#FF8800"}"##,
                 headers: position))
-        let post = id(try await create(GeoPaths.packs + "/\(pack)/posts", #"{"title": "Hi"}"#, headers: position))
-        let comment = id(
-            try await create("/v1/geo/posts/\(post)/comments", #"{"body": "Hello"}"#, headers: position))
+        let post = try id(await create(GeoPaths.packs + "/\(pack)/posts", #"{"title": "Hi"}"#, headers: position))
+        let comment = try id(
+            await create("/v1/geo/posts/\(post)/comments", #"{"body": "Hello"}"#, headers: position))
 
         // Messaging: a group of ann and bob with a topic and a message.
-        let conversation = id(
-            try await create(MessagingPaths.groups, #"{"name": "Weekend", "memberIds": ["\#(bob.id)", "\#(dan.id)"]}"#))
+        let conversation = try id(
+            await create(MessagingPaths.groups, #"{"name": "Weekend", "memberIds": ["\#(bob.id)", "\#(dan.id)"]}"#))
         let conversationPath = "\(MessagingPaths.conversations)/\(conversation)"
-        let topic = id(try await create(conversationPath + "/topics", #"{"name": "Food"}"#))
-        let message = id(try await create(conversationPath + "/messages", #"{"text": "Pizza?"}"#))
+        let topic = try id(await create(conversationPath + "/topics", #"{"name": "Food"}"#))
+        let message = try id(await create(conversationPath + "/messages", #"{"text": "Pizza?"}"#))
 
         // Notifications: a device and one notice in ann's inbox.
         let device = String(repeating: "ab", count: 32)
@@ -105,9 +101,9 @@ struct HostileFixture: Sendable {
                     .utf8),
             headers: [("Content-Type", "application/json"), (PlatformHeaders.internalToken, stack.internalToken)])
         let inbox = try await api.get(NotificationsPaths.notifications, token: ann.accessToken)
-        let notification = (inbox.object["items"] as? [[String: Any]])?.first?["id"].map { "\($0)" } ?? "missing"
+        let notification = try #require(try inbox.decode(WirePage<WireNotification>.self).items.first?.id)
 
-        return HostileFixture(
+        return try HostileFixture(
             ann: ann, bob: bob, cat: cat,
             pathValues: [
                 "household": household, "invitation": invite, "member": bob.id, "chore": chore, "bill": bill,
@@ -120,5 +116,21 @@ struct HostileFixture: Sendable {
                 "provider": "google",
             ],
             zed: zed)
+    }
+}
+
+/// The id of whatever a fixture request created: a string, or a number (topics, messages).
+private struct CreatedID: Decodable {
+    var id: String
+
+    private enum CodingKeys: String, CodingKey { case id }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let number = try? container.decode(Int64.self, forKey: .id) {
+            id = String(number)
+        } else {
+            id = try container.decode(String.self, forKey: .id)
+        }
     }
 }

@@ -19,13 +19,13 @@ import Testing
             let long = try await world.api.post(
                 world.path(id, "/notes"), token: world.bob.accessToken,
                 json: NoteBody(text: "Wifi password is on the fridge"))
-            let longID = try #require(long.object["id"] as? String)
+            let longID = try long.decode(WireNote.self).id
             let pinned = try await world.api.send(
                 .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.ann.accessToken, json: ["pinned": true])
-            #expect(pinned.object["pinned"] as? Bool == true)
+            #expect(try pinned.decode(WireNote.self).pinned == true)
             let board = try await world.api.get(world.path(id, "/notes"), token: world.ann.accessToken)
             #expect(
-                (board.object["items"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == [
+                try board.decode(WireItems<WireNote>.self).items.map(\.text) == [
                     "Wifi password is on the fridge", "Pizza tonight!",
                 ])
             let notMine = try await world.api.delete(world.path(id, "/notes/\(longID)"), token: world.ann.accessToken)
@@ -33,13 +33,10 @@ import Testing
             // a day later the short note is gone, the default-lifetime one (7 days) stays
             try await world.advance(days: 1)
             let later = try await world.api.get(world.path(id, "/notes"), token: world.token(world.ann))
-            #expect(
-                (later.object["items"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == [
-                    "Wifi password is on the fridge"
-                ])
+            #expect(try later.decode(WireItems<WireNote>.self).items.map(\.text) == ["Wifi password is on the fridge"])
             try await world.advance(days: 6)
             let empty = try await world.api.get(world.path(id, "/notes"), token: world.token(world.ann))
-            #expect((empty.object["items"] as? [Any])?.isEmpty == true)
+            #expect(try empty.decode(WireItems<WireNote>.self).items.isEmpty)
             #expect(
                 try await world.api.delete(world.path(id, "/notes/\(longID)"), token: world.token(world.bob)).status
                     == 404)
@@ -51,7 +48,7 @@ import Testing
             let id = try await world.household(world.ann, with: [world.bob])
             let note = try await world.api.post(
                 world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "Look at this"))
-            let noteID = try #require(note.object["id"] as? String)
+            let noteID = try note.decode(WireNote.self).id
             let fake = try await world.api.put(
                 world.path(id, "/notes/\(noteID)/photo"), token: world.ann.accessToken, body: Data("GIF89a".utf8))
             #expect(fake.status == 415)
@@ -97,10 +94,10 @@ import Testing
                     world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "note \(index)"))
             }
             let feed = try await world.api.get(world.path(id, "/activity"), token: world.bob.accessToken)
-            let items = try #require(feed.object["items"] as? [[String: Any]])
+            let items = try feed.decode(WireItems<WireActivity>.self).items
             #expect(items.count == 30)
-            #expect(items.first?["kind"] as? String == "note_posted")
-            let ids = items.compactMap { $0["id"] as? Int }
+            #expect(items.first?.kind == "note_posted")
+            let ids = items.map(\.id)
             #expect(ids == ids.sorted(by: >))
         }
     }
@@ -114,10 +111,10 @@ import Testing
                 world.path(id, "/chores"), token: world.ann.accessToken,
                 json: ChoreBody(
                     name: "Mop the floors", schedule: .init(kind: "once"), assignment: .init(kind: "rotating")))
-            let choreID = try #require(chore.object["id"] as? String)
+            let choreID = try chore.decode(WireChore.self).id
             let note = try await world.api.post(
                 world.path(id, "/notes"), token: world.ann.accessToken, json: NoteBody(text: "private"))
-            let noteID = try #require(note.object["id"] as? String)
+            let noteID = try note.decode(WireNote.self).id
             let attempts: [(HTTPMethod, String, Data?)] = [
                 (.GET, "", nil), (.POST, "/invitations", Data(#"{"username":"cat"}"#.utf8)), (.POST, "/leave", nil),
                 (.DELETE, "/members/\(world.bob.id)", nil), (.GET, "/activity", nil), (.GET, "/chore-catalogue", nil),
@@ -138,11 +135,11 @@ import Testing
             }
             // nothing changed
             let chores = try await world.api.get(world.path(id, "/chores"), token: world.ann.accessToken)
-            #expect((chores.object["items"] as? [[String: Any]])?.first?["name"] as? String == "Mop the floors")
+            #expect(try chores.decode(WireItems<WireChore>.self).items.first?.name == "Mop the floors")
             let notes = try await world.api.get(world.path(id, "/notes"), token: world.ann.accessToken)
-            #expect((notes.object["items"] as? [[String: Any]])?.first?["pinned"] as? Bool == false)
+            #expect(try notes.decode(WireItems<WireNote>.self).items.first?.pinned == false)
             let members = try await world.api.get(world.path(id), token: world.ann.accessToken)
-            #expect((members.object["members"] as? [Any])?.count == 2)
+            #expect(try members.decode(WireHousehold.self).members.count == 2)
         }
     }
 }

@@ -22,9 +22,10 @@ import Testing
                     name: "Take out the trash", schedule: .init(kind: "weekly", weekdays: [1, 2, 3, 4, 5, 6, 7]),
                     assignment: .init(kind: "rotating", order: order)))
             #expect(created.status == 201)
-            let chore = try #require(created.object["id"] as? String)
-            #expect(created.object["assigneeId"] as? String == world.cat.id)
-            #expect(created.object["points"] as? Int == 2, "the catalogue's points")
+            let createdChore = try created.decode(WireChore.self)
+            let chore = createdChore.id
+            #expect(createdChore.assigneeId == world.cat.id)
+            #expect(createdChore.points == 2, "the catalogue's points")
             var assignees: [String] = []
             for week in 0..<6 {
                 let doer = [world.cat, world.ann, world.bob][week % 3]
@@ -32,7 +33,7 @@ import Testing
                     world.path(id, "/chores/\(chore)/completions"), token: world.token(doer),
                     json: ["note": "week \(week)"])
                 #expect(done.status == 201)
-                assignees.append(((done.object["chore"] as? [String: Any])?["assigneeId"] as? String) ?? "")
+                assignees.append(try done.decode(WireCompletionResult.self).chore.assigneeId ?? "")
                 try await world.advance(days: 7)
             }
             #expect(assignees == [world.ann.id, world.bob.id, world.cat.id, world.ann.id, world.bob.id, world.cat.id])
@@ -48,14 +49,15 @@ import Testing
                 json: ChoreBody(
                     name: "Water the plants", schedule: .init(kind: "everyDays", every: 3),
                     assignment: .init(kind: "fixed", assignee: world.ann.id)))
-            let chore = try #require(created.object["id"] as? String)
-            #expect(created.object["nextDue"] as? String == today(world))
+            let createdChore = try created.decode(WireChore.self)
+            let chore = createdChore.id
+            #expect(createdChore.nextDue == today(world))
             try await world.advance(days: 5)
             let list = try await world.api.get(world.path(id, "/chores"), token: world.token(world.ann))
-            #expect(((list.object["items"] as? [[String: Any]])?.first?["overdue"]) as? Bool == true)
+            #expect(try list.decode(WireItems<WireChore>.self).items.first?.overdue == true)
             let done = try await world.api.post(
                 world.path(id, "/chores/\(chore)/completions"), token: world.token(world.ann), json: [String: String]())
-            let next = (done.object["chore"] as? [String: Any])?["nextDue"] as? String
+            let next = try done.decode(WireCompletionResult.self).chore.nextDue
             try await world.advance(days: 3)
             #expect(next == today(world), "three days after the late completion, not after the missed day")
         }
@@ -69,7 +71,7 @@ import Testing
                 json: ChoreBody(
                     name: "Fix the shelf", points: 8, schedule: .init(kind: "once"),
                     assignment: .init(kind: "leastPoints")))
-            let chore = try #require(created.object["id"] as? String)
+            let chore = try created.decode(WireChore.self).id
             #expect(
                 try await world.api.post(
                     world.path(id, "/chores/\(chore)/completions"), token: world.token(world.ann),
@@ -81,8 +83,8 @@ import Testing
             #expect(again.problem?.code == "chore_done")
             // a custom chore is kept in the catalogue for reuse
             let catalogue = try await world.api.get(world.path(id, "/chore-catalogue"), token: world.token(world.ann))
-            let custom = (catalogue.object["items"] as? [[String: Any]] ?? []).filter { $0["custom"] as? Bool == true }
-            #expect(custom.compactMap { $0["name"] as? String } == ["Fix the shelf"])
+            let custom = try catalogue.decode(WireItems<WireCatalogueEntry>.self).items.filter(\.custom)
+            #expect(custom.map(\.name) == ["Fix the shelf"])
         }
     }
 
@@ -94,7 +96,7 @@ import Testing
                 json: ChoreBody(
                     name: "Wash the dishes", schedule: .init(kind: "everyDays", every: 1),
                     assignment: .init(kind: "rotating")))
-            let chore = try #require(created.object["id"] as? String)
+            let chore = try created.decode(WireChore.self).id
             _ = try await world.api.post(
                 world.path(id, "/chores/\(chore)/completions"), token: world.token(world.bob), json: [String: String]())
             let edited = try await world.api.patch(
@@ -103,9 +105,10 @@ import Testing
                     name: "Dishes", points: 4, schedule: .init(kind: "monthly", dayOfMonth: 1),
                     assignment: .init(kind: "fixed", assignee: world.bob.id)))
             #expect(edited.status == 200)
-            #expect(edited.object["name"] as? String == "Dishes")
-            #expect((edited.object["schedule"] as? [String: Any])?["kind"] as? String == "monthly")
-            #expect(edited.object["assigneeId"] as? String == world.bob.id)
+            let editedChore = try edited.decode(WireChore.self)
+            #expect(editedChore.name == "Dishes")
+            #expect(editedChore.schedule.kind == "monthly")
+            #expect(editedChore.assigneeId == world.bob.id)
             #expect(
                 try await world.api.delete(world.path(id, "/chores/\(chore)"), token: world.token(world.ann)).status
                     == 204)
@@ -113,7 +116,7 @@ import Testing
                 try await world.api.delete(world.path(id, "/chores/\(chore)"), token: world.token(world.ann)).status
                     == 404)
             let history = try await world.api.get(world.path(id, "/completions"), token: world.token(world.ann))
-            #expect((history.object["items"] as? [[String: Any]])?.count == 1)
+            #expect(try history.decode(WirePage<WireCompletion>.self).items.count == 1)
         }
     }
 
@@ -134,7 +137,7 @@ import Testing
             #expect(response.status == 400, "\(body)")
             #expect(response.problem != nil)
             let list = try await world.api.get(world.path(id, "/chores"), token: world.token(world.ann))
-            #expect((list.object["items"] as? [Any])?.isEmpty == true)
+            #expect(try list.decode(WireItems<WireChore>.self).items.isEmpty)
         }
     }
 
@@ -150,7 +153,7 @@ import Testing
                     json: ChoreBody(
                         name: name, points: points, schedule: .init(kind: "everyDays", every: 1),
                         assignment: .init(kind: "rotating")))
-                chores[name] = created.object["id"] as? String
+                chores[name] = try created.decode(WireChore.self).id
             }
             for (user, chore) in [
                 (world.ann, "Clean the bathroom"), (world.bob, "Wash the dishes"), (world.bob, "Wash the dishes"),
@@ -163,25 +166,26 @@ import Testing
             }
             let bobs = try await world.api.get(
                 world.path(id, "/completions?member=\(world.bob.id)"), token: world.token(world.ann))
-            #expect((bobs.object["items"] as? [[String: Any]])?.count == 2)
+            #expect(try bobs.decode(WirePage<WireCompletion>.self).items.count == 2)
             let dishes = try await world.api.get(
                 world.path(id, "/completions?chore=\(chores["Wash the dishes"]!)&limit=2"),
                 token: world.token(world.ann))
-            #expect((dishes.object["items"] as? [[String: Any]])?.count == 2)
-            let cursor = try #require(dishes.object["nextCursor"] as? String)
+            let dishesPage = try dishes.decode(WirePage<WireCompletion>.self)
+            #expect(dishesPage.items.count == 2)
+            let cursor = try #require(dishesPage.nextCursor)
             let rest = try await world.api.get(
                 world.path(id, "/completions?chore=\(chores["Wash the dishes"]!)&limit=2&cursor=\(cursor)"),
                 token: world.token(world.ann))
-            #expect((rest.object["items"] as? [[String: Any]])?.count == 1)
+            #expect(try rest.decode(WirePage<WireCompletion>.self).items.count == 1)
             #expect(
                 try await world.api.get(world.path(id, "/completions?cursor=bogus"), token: world.token(world.ann))
                     .status == 400)
 
             let stats = try await world.api.get(world.path(id, "/statistics"), token: world.token(world.bob))
-            let members = try #require(stats.object["members"] as? [[String: Any]])
-            #expect(members.map { $0["points"] as? Int } == [9, 6])
-            #expect(members.map { $0["count"] as? Int } == [2, 2])
-            #expect((stats.object["mine"] as? [String: Any])?["points"] as? Int == 6)
+            let statistics = try stats.decode(WireChoreStatistics.self)
+            #expect(statistics.members.map(\.points) == [9, 6])
+            #expect(statistics.members.map(\.count) == [2, 2])
+            #expect(statistics.mine.points == 6)
             let chart = try await world.api.get(world.path(id, "/statistics/chart.svg"), token: world.token(world.ann))
             #expect(chart.headers.first(name: "content-type") == "image/svg+xml")
             #expect(chart.text.hasPrefix("<svg"))

@@ -40,18 +40,23 @@ import Testing
     func add(_ world: HouseholdWorld, _ id: String, _ user: TestUser, _ item: Item) async throws -> String {
         let response = try await world.api.post(world.path(id, "/groceries"), token: user.accessToken, json: item)
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WireGroceryItem.self).id
     }
 
-    func items(_ response: APIResponse) -> [[String: Any]] { response.object["items"] as? [[String: Any]] ?? [] }
+    /// The merged lines of the household's list.
+    func lines(_ response: APIResponse) throws -> [WireGroceryLine] {
+        try response.decode(WireItems<WireGroceryLine>.self).items
+    }
+
+    /// The items of a personal or the communal list.
+    func groceries(_ response: APIResponse) throws -> [WireGroceryItem] {
+        try response.decode(WireItems<WireGroceryItem>.self).items
+    }
 
     func net(_ world: HouseholdWorld, _ id: String) async throws -> [String: Int] {
         let response = try await world.api.get(world.path(id, "/balances"), token: world.ann.accessToken)
-        let eur = (response.object["currencies"] as? [[String: Any]] ?? []).first { $0["currency"] as? String == "EUR" }
-        return Dictionary(
-            uniqueKeysWithValues: (eur?["members"] as? [[String: Any]] ?? []).map {
-                ($0["userId"] as? String ?? "", $0["net"] as? Int ?? 0)
-            })
+        let eur = try response.decode(WireBalances.self).currencies.first { $0.currency == "EUR" }
+        return Dictionary(uniqueKeysWithValues: (eur?.members ?? []).map { ($0.userId, $0.net) })
     }
 
     @Test func theHouseholdListMergesTheSameItemWhateverItsCaseOrPlural() async throws {
@@ -66,26 +71,25 @@ import Testing
             try await add(world, id, world.bob, Item(name: "Tomatoes"))
             try await add(world, id, world.ann, Item(name: "tomato"))
             // when
-            let household = items(try await world.api.get(world.path(id, "/groceries"), token: world.cat.accessToken))
+            let household = try lines(
+                try await world.api.get(world.path(id, "/groceries"), token: world.cat.accessToken))
             // then
-            #expect(household.map { $0["name"] as? String } == ["Eggs", "Toilet paper", "Tomatoes"])
-            let eggs = household[0]
-            #expect(eggs["quantity"] as? Int == 4)
-            #expect(eggs["communalQuantity"] as? Int == 1)
-            let wanted = (eggs["wantedBy"] as? [[String: Any]] ?? []).map {
-                ($0["userId"] as? String, $0["quantity"] as? Int)
-            }
-            #expect(Set(wanted.map { "\($0.0 ?? ""):\($0.1 ?? 0)" }) == ["\(world.ann.id):2", "\(world.bob.id):1"])
-            #expect(eggs["notes"] as? [String] == ["free range"])
-            #expect(household[2]["quantity"] as? Int == 2)
+            #expect(household.map(\.name) == ["Eggs", "Toilet paper", "Tomatoes"])
+            let eggs = try #require(household.first)
+            #expect(eggs.quantity == 4)
+            #expect(eggs.communalQuantity == 1)
+            #expect(
+                Set(eggs.wantedBy.map { "\($0.userId):\($0.quantity)" }) == ["\(world.ann.id):2", "\(world.bob.id):1"])
+            #expect(eggs.notes == ["free range"])
+            #expect(household[2].quantity == 2)
             // the hidden item is on bob's own list only
-            let bobs = items(
+            let bobs = try groceries(
                 try await world.api.get(world.path(id, "/groceries/personal"), token: world.bob.accessToken))
-            #expect(Set(bobs.compactMap { $0["name"] as? String }) == ["egg", "Chocolate", "Tomatoes"])
-            let anns = items(
+            #expect(Set(bobs.map(\.name)) == ["egg", "Chocolate", "Tomatoes"])
+            let anns = try groceries(
                 try await world.api.get(world.path(id, "/groceries/personal"), token: world.ann.accessToken))
             #expect(anns.count == 2)
-            let communal = items(
+            let communal = try groceries(
                 try await world.api.get(world.path(id, "/groceries/communal"), token: world.ann.accessToken))
             #expect(communal.count == 2)
         }
@@ -106,8 +110,9 @@ import Testing
                 body: Data(#"{"quantity":3,"note":"oat","name":"Milks"}"#.utf8),
                 headers: [("Content-Type", "application/json")])
             #expect(ok.status == 200)
-            #expect(ok.object["quantity"] as? Int == 3)
-            #expect(ok.object["note"] as? String == "oat")
+            let changed = try ok.decode(WireGroceryItem.self)
+            #expect(changed.quantity == 3)
+            #expect(changed.note == "oat")
             let theirs = try await world.api.patch(
                 world.path(id, "/groceries/\(milk)"), token: world.bob.accessToken, json: ["name": "Beer"])
             #expect(theirs.status == 403)
@@ -132,9 +137,9 @@ import Testing
                     world.path(id, "/groceries"), token: world.ann.accessToken, raw: body)
                 #expect(bad.status == 400, "\(body)")
             }
-            let left = items(
+            let left = try groceries(
                 try await world.api.get(world.path(id, "/groceries/personal"), token: world.ann.accessToken))
-            #expect(left.map { $0["name"] as? String } == ["Cake"])
+            #expect(left.map(\.name) == ["Cake"])
         }
     }
 
@@ -169,21 +174,22 @@ import Testing
                     ]))
             // then
             #expect(trip.status == 201, "\(trip.text)")
-            #expect(
-                trip.object["shares"] as? [String: Int] == [world.ann.id: 600, world.bob.id: 300, world.cat.id: 100])
-            let left = items(try await world.api.get(world.path(id, "/groceries"), token: world.bob.accessToken))
-            #expect(left.map { $0["name"] as? String } == ["Beer"])
+            let stored = try trip.decode(WireTrip.self)
+            #expect(stored.shares == [world.ann.id: 600, world.bob.id: 300, world.cat.id: 100])
+            let left = try lines(try await world.api.get(world.path(id, "/groceries"), token: world.bob.accessToken))
+            #expect(left.map(\.name) == ["Beer"])
             #expect(try await net(world, id) == [world.ann.id: 400, world.bob.id: -300, world.cat.id: -100])
             let notice = try #require(world.notices.all.last)
             #expect(notice.kind == "household.trip_completed")
             #expect(Set(notice.recipients) == [world.bob.id, world.cat.id])
-            let history = items(try await world.api.get(world.path(id, "/trips"), token: world.cat.accessToken))
+            let history = try await world.api.get(world.path(id, "/trips"), token: world.cat.accessToken)
+                .decode(WirePage<WireTrip>.self).items
             #expect(history.count == 1)
-            #expect((history.first?["items"] as? [Any])?.count == 3)
+            #expect(history.first?.items.count == 3)
             // the trip's bill is in the bill history but changes only through the trip
-            let billID = try #require(trip.object["billId"] as? String)
+            let billID = stored.billId
             let bill = try await world.api.get(world.path(id, "/bills/\(billID)"), token: world.bob.accessToken)
-            #expect(bill.object["tripId"] as? String == trip.object["id"] as? String)
+            #expect(try bill.decode(WireBill.self).tripId == stored.id)
             let put = try await world.api.send(
                 .PUT, world.path(id, "/bills/\(billID)"), token: world.ann.accessToken,
                 body: Data(#"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#.utf8),
@@ -207,7 +213,7 @@ import Testing
                 world.path(id, "/trips"), token: world.bob.accessToken,
                 json: Trip(total: total, items: [Pick(name: "soap"), Pick(name: "gum"), Pick(name: "bread")]))
             #expect(trip.status == 201)
-            let shares = trip.object["shares"] as? [String: Int] ?? [:]
+            let shares = try trip.decode(WireTrip.self).shares
             #expect(shares.values.reduce(0, +) == total)
             if total == 99_999 {
                 // each line 33,333: soap a third each (11,111), gum all ann's, bread 2:1 bob:cat (22,222/11,111)
@@ -233,14 +239,15 @@ import Testing
                 json: Trip(total: 500, items: [Pick(name: "caviar")]))
             #expect(notListed.problem?.code == "invalid_items")
             #expect(
-                items(try await world.api.get(world.path(id, "/groceries"), token: world.ann.accessToken)).count == 3)
+                try lines(try await world.api.get(world.path(id, "/groceries"), token: world.ann.accessToken)).count
+                    == 3)
             #expect(try await net(world, id).isEmpty)
             let trip = try await world.api.post(
                 world.path(id, "/trips"), token: world.ann.accessToken,
                 json: Trip(
                     total: 1_001, items: [Pick(name: "wine", price: 600), Pick(name: "rice"), Pick(name: "salt")]))
             // wine 6.00 to ann; rice and salt share 4.01: 2.01/2.00 or 2.00/2.01; salt halves
-            let shares = trip.object["shares"] as? [String: Int] ?? [:]
+            let shares = try trip.decode(WireTrip.self).shares
             #expect(shares.values.reduce(0, +) == 1_001)
             #expect((shares[world.ann.id] ?? 0) >= 700 && (shares[world.ann.id] ?? 0) <= 701)
         }
@@ -254,7 +261,7 @@ import Testing
             let trip = try await world.api.post(
                 world.path(id, "/trips"), token: world.ann.accessToken,
                 json: Trip(total: 900, items: [Pick(name: "coffee"), Pick(name: "tea")]))
-            let tripID = try #require(trip.object["id"] as? String)
+            let tripID = try trip.decode(WireTrip.self).id
             let before = try await net(world, id)
             // bob's tea was in fact not bought; the total was 6.00
             let edit = TripEdit(total: 600, items: [.init(name: "Coffee", communalQuantity: 1)])
@@ -265,7 +272,7 @@ import Testing
                 .PUT, world.path(id, "/trips/\(tripID)"), token: world.ann.accessToken, json: edit)
             #expect(edited.status == 200, "\(edited.text)")
             #expect(
-                edited.object["shares"] as? [String: Int] == [world.ann.id: 200, world.bob.id: 200, world.cat.id: 200])
+                try edited.decode(WireTrip.self).shares == [world.ann.id: 200, world.bob.id: 200, world.cat.id: 200])
             #expect(try await net(world, id) == [world.ann.id: 400, world.bob.id: -200, world.cat.id: -200])
             let notice = try #require(world.notices.all.last)
             #expect(notice.kind == "household.trip_edited")
@@ -298,9 +305,9 @@ import Testing
                 headers: [("Idempotency-Key", "trip-1")])
             #expect(first.status == 201)
             #expect(retry.status == 200)
-            #expect(retry.object["id"] as? String == first.object["id"] as? String)
+            let tripID = try first.decode(WireTrip.self).id
+            #expect(try retry.decode(WireTrip.self).id == tripID)
             #expect(try await net(world, id) == [world.ann.id: 450, world.bob.id: -450])
-            let tripID = try #require(first.object["id"] as? String)
             let receipt = world.path(id, "/trips/\(tripID)/receipt")
             #expect(
                 try await world.api.put(receipt, token: world.ann.accessToken, body: Data("%PDF-1.4".utf8)).status
@@ -316,7 +323,7 @@ import Testing
             #expect(photo.body == HouseholdBoardTests.png)
             #expect(photo.headers.first(name: "content-type") == "image/png")
             let trip = try await world.api.get(world.path(id, "/trips/\(tripID)"), token: world.bob.accessToken)
-            #expect(trip.object["hasReceipt"] as? Bool == true)
+            #expect(try trip.decode(WireTrip.self).hasReceipt == true)
         }
     }
 }

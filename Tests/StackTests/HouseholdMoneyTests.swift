@@ -22,21 +22,20 @@ import Testing
         var split: Split
     }
 
-    func shares(_ response: APIResponse) -> [String: Int] {
-        (response.object["shares"] as? [String: Int]) ?? [:]
+    func shares(_ response: APIResponse) throws -> [String: Int] {
+        try response.decode(WireBill.self).shares
     }
 
-    func balances(_ world: HouseholdWorld, _ id: String, as user: TestUser) async throws -> [String: [String: Any]] {
+    func balances(_ world: HouseholdWorld, _ id: String, as user: TestUser) async throws
+        -> [String: WireBalances.Currency]
+    {
         let response = try await world.api.get(world.path(id, "/balances"), token: user.accessToken)
-        let currencies = response.object["currencies"] as? [[String: Any]] ?? []
-        return Dictionary(uniqueKeysWithValues: currencies.map { ($0["currency"] as? String ?? "", $0) })
+        let currencies = try response.decode(WireBalances.self).currencies
+        return Dictionary(uniqueKeysWithValues: currencies.map { ($0.currency, $0) })
     }
 
-    func net(_ currency: [String: Any]?) -> [String: Int] {
-        Dictionary(
-            uniqueKeysWithValues: (currency?["members"] as? [[String: Any]] ?? []).map {
-                ($0["userId"] as? String ?? "", $0["net"] as? Int ?? 0)
-            })
+    func net(_ currency: WireBalances.Currency?) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: (currency?.members ?? []).map { ($0.userId, $0.net) })
     }
 
     @Test func splitsThatDoNotDivideStillAddUpToTheCent() async throws {
@@ -46,12 +45,12 @@ import Testing
                 world.path(id, "/bills"), token: world.ann.accessToken,
                 json: Bill(amount: 10_000, split: Split(kind: "equal")))
             #expect(thirds.status == 201)
-            #expect(shares(thirds).values.reduce(0, +) == 10_000)
-            #expect(Set(shares(thirds).values) == [3_333, 3_334])
+            #expect(try shares(thirds).values.reduce(0, +) == 10_000)
+            #expect(Set(try shares(thirds).values) == [3_333, 3_334])
             let cent = try await world.api.post(
                 world.path(id, "/bills"), token: world.ann.accessToken,
                 json: Bill(amount: 1, split: Split(kind: "equal", among: [world.ann.id, world.bob.id])))
-            #expect(shares(cent).values.reduce(0, +) == 1)
+            #expect(try shares(cent).values.reduce(0, +) == 1)
             let percent = try await world.api.post(
                 world.path(id, "/bills"), token: world.ann.accessToken,
                 json: Bill(
@@ -59,11 +58,11 @@ import Testing
                     split: Split(
                         kind: "percentages",
                         percentages: [world.ann.id: 33.33, world.bob.id: 33.33, world.cat.id: 33.34])))
-            #expect(shares(percent).values.reduce(0, +) == 1_000)
+            #expect(try shares(percent).values.reduce(0, +) == 1_000)
             let weighted = try await world.api.post(
                 world.path(id, "/bills"), token: world.ann.accessToken,
                 json: Bill(amount: 1_001, split: Split(kind: "shares", shares: [world.ann.id: 2, world.bob.id: 1])))
-            #expect(shares(weighted) == [world.ann.id: 667, world.bob.id: 334])
+            #expect(try shares(weighted) == [world.ann.id: 667, world.bob.id: 334])
         }
     }
 
@@ -75,10 +74,10 @@ import Testing
                 json: Bill(amount: 9_000, split: Split(kind: "equal")))
             let eur = try await balances(world, id, as: world.bob)["EUR"]
             #expect(net(eur) == [world.ann.id: 6_000, world.bob.id: -3_000, world.cat.id: -3_000])
-            let mine = eur?["mine"] as? [String: Any]
-            #expect((mine?["owes"] as? [[String: Any]])?.first?["to"] as? String == world.ann.id)
-            #expect((mine?["owes"] as? [[String: Any]])?.first?["amount"] as? Int == 3_000)
-            #expect((eur?["plan"] as? [Any])?.count == 2)
+            let mine = eur?.mine
+            #expect(mine?.owes.first?.to == world.ann.id)
+            #expect(mine?.owes.first?.amount == 3_000)
+            #expect(eur?.plan.count == 2)
             // bob settles up
             let paid = try await world.api.post(
                 world.path(id, "/payments"), token: world.bob.accessToken,
@@ -104,7 +103,7 @@ import Testing
             let original = Bill(description: "Internet", amount: 4_999, split: Split(kind: "equal"))
             let created = try await world.api.post(
                 world.path(id, "/bills"), token: world.ann.accessToken, json: original)
-            let billID = try #require(created.object["id"] as? String)
+            let billID = try created.decode(WireBill.self).id
             let before = net(try await balances(world, id, as: world.ann)["EUR"])
             let edited = try await world.api.send(
                 .PUT, world.path(id, "/bills/\(billID)"), token: world.bob.accessToken,
@@ -131,9 +130,9 @@ import Testing
                 headers: [("Idempotency-Key", "k-1")])
             #expect(first.status == 201)
             #expect(retry.status == 200)
-            #expect(first.object["id"] as? String == retry.object["id"] as? String)
+            #expect(try first.decode(WireBill.self).id == retry.decode(WireBill.self).id)
             let list = try await world.api.get(world.path(id, "/bills"), token: world.bob.accessToken)
-            #expect((list.object["items"] as? [Any])?.count == 1)
+            #expect(try list.decode(WirePage<WireBill>.self).items.count == 1)
             #expect(net(try await balances(world, id, as: world.ann)["EUR"])[world.ann.id] == 600)
         }
     }
@@ -201,7 +200,7 @@ import Testing
             let bill = try await world.api.post(
                 world.path(id, "/bills"), token: world.ann.accessToken,
                 json: Bill(amount: 4_250, split: Split(kind: "equal")))
-            let image = world.path(id, "/bills/\(try #require(bill.object["id"] as? String))/image")
+            let image = world.path(id, "/bills/\(try bill.decode(WireBill.self).id)/image")
             let receipt = HouseholdBoardTests.png
             #expect(try await world.api.get(image, token: world.ann.accessToken).status == 404)
             let fake = try await world.api.put(image, token: world.ann.accessToken, body: Data("%PDF-1.7".utf8))
@@ -240,7 +239,7 @@ import Testing
             let bill = try await world.api.post(
                 world.path(id, "/bills"), token: world.ann.accessToken,
                 json: Bill(amount: 1_000, split: Split(kind: "equal")))
-            let billID = try #require(bill.object["id"] as? String)
+            let billID = try bill.decode(WireBill.self).id
             let body = Data(#"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#.utf8)
             for (method, rest, payload) in [
                 (HTTPMethod.GET, "/bills", nil), (.POST, "/bills", body), (.GET, "/bills/\(billID)", nil),

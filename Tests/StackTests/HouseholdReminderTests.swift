@@ -14,8 +14,8 @@ import Testing
         #expect(bill.status == 201)
     }
 
-    func reminded(_ response: APIResponse) -> [String] {
-        (response.object["reminded"] as? [[String: Any]] ?? []).compactMap { $0["userId"] as? String }
+    func reminded(_ response: APIResponse) throws -> [String] {
+        try response.decode(WireReminded.self).reminded.map(\.userId)
     }
 
     @Test func aMemberWhoOwesMeCanBeRemindedOnceADay() async throws {
@@ -30,7 +30,7 @@ import Testing
             let first = try await world.api.post(
                 world.path(id, "/reminders"), token: world.ann.accessToken, json: ["to": world.bob.id])
             #expect(first.status == 200)
-            #expect(reminded(first) == [world.bob.id])
+            #expect(try reminded(first) == [world.bob.id])
             let notice = try #require(world.notices.all.last)
             #expect(notice.kind == "household.payment_reminder")
             #expect(notice.recipients == [world.bob.id])
@@ -42,8 +42,8 @@ import Testing
             #expect(again.headers.first(name: "retry-after") == "86400")
             // remind all: cat is reminded, bob skipped
             let all = try await world.api.post(world.path(id, "/reminders/all"), token: world.ann.accessToken)
-            #expect(reminded(all) == [world.cat.id])
-            #expect((all.object["skipped"] as? [[String: Any]])?.first?["userId"] as? String == world.bob.id)
+            #expect(try reminded(all) == [world.cat.id])
+            #expect(try all.decode(WireReminded.self).skipped.first?.userId == world.bob.id)
             #expect(
                 try await world.api.post(world.path(id, "/reminders/all"), token: world.ann.accessToken).status == 429)
             #expect(world.notices.kinds.filter { $0 == "household.payment_reminder" }.count == 2)
@@ -56,7 +56,7 @@ import Testing
             try await world.advance(days: (3_600.0 + 60) / 86_400)
             let later = try await world.api.post(
                 world.path(id, "/reminders/all"), token: world.token(world.ann))
-            #expect(Set(reminded(later)) == [world.bob.id, world.cat.id])
+            #expect(Set(try reminded(later)) == [world.bob.id, world.cat.id])
             // a member who paid up cannot be reminded
             _ = try await world.api.post(
                 world.path(id, "/payments"), token: world.token(world.cat),
@@ -116,21 +116,21 @@ import Testing
                 json: ["venmo": "@ann-venmo", "paypal": "annpp"])
             #expect(set.status == 200)
             let handles = try await world.api.get(world.path(id, "/payment-handles"), token: world.bob.accessToken)
-            #expect((handles.object["items"] as? [[String: Any]])?.first?["venmo"] as? String == "ann-venmo")
+            #expect(try handles.decode(WireItems<WirePaymentHandles>.self).items.first?.venmo == "ann-venmo")
             let venmo = try await world.api.get(link, token: world.bob.accessToken)
             #expect(venmo.status == 200)
+            let venmoLink = try venmo.decode(WirePaymentLink.self)
             #expect(
-                venmo.object["url"] as? String
-                    == "venmo://paycharge?txn=pay&recipients=ann-venmo&amount=15.00&note=RooMate%20settle-up")
-            #expect(venmo.object["amount"] as? Int == 1_500)
+                venmoLink.url == "venmo://paycharge?txn=pay&recipients=ann-venmo&amount=15.00&note=RooMate%20settle-up")
+            #expect(venmoLink.amount == 1_500)
             let paypal = try await world.api.get(
                 world.path(id, "/payment-link?to=\(world.ann.id)&provider=paypal&currency=USD"),
                 token: world.bob.accessToken)
-            #expect(paypal.object["url"] as? String == "https://www.paypal.me/annpp/15.00USD")
+            #expect(try paypal.decode(WirePaymentLink.self).url == "https://www.paypal.me/annpp/15.00USD")
             let chosen = try await world.api.get(
                 world.path(id, "/payment-link?to=\(world.ann.id)&provider=paypal&currency=EUR&amount=1234"),
                 token: world.bob.accessToken)
-            #expect(chosen.object["url"] as? String == "https://www.paypal.me/annpp/12.34EUR")
+            #expect(try chosen.decode(WirePaymentLink.self).url == "https://www.paypal.me/annpp/12.34EUR")
             let euros = try await world.api.get(
                 world.path(id, "/payment-link?to=\(world.ann.id)&provider=venmo&currency=EUR&amount=100"),
                 token: world.bob.accessToken)
@@ -157,13 +157,13 @@ import Testing
             _ = try await world.household(world.cat)
             let item = try await world.api.post(
                 world.path(id, "/groceries"), token: world.bob.accessToken, json: ["name": "Milk"])
-            let itemID = try #require(item.object["id"] as? String)
+            let itemID = try item.decode(WireGroceryItem.self).id
             _ = try await world.api.post(
                 world.path(id, "/groceries"), token: world.bob.accessToken, json: ["name": "Bread"])
             let trip = try await world.api.post(
                 world.path(id, "/trips"), token: world.ann.accessToken,
                 raw: #"{"total":500,"currency":"EUR","items":[{"name":"bread"}]}"#)
-            let tripID = try #require(trip.object["id"] as? String)
+            let tripID = try trip.decode(WireTrip.self).id
             let json = [("Content-Type", "application/json")]
             let routes: [(HTTPMethod, String, Data?)] = [
                 (.GET, "/groceries", nil), (.GET, "/groceries/personal", nil), (.GET, "/groceries/communal", nil),
@@ -186,10 +186,11 @@ import Testing
                 #expect(response.status == 404, "\(method) \(rest): \(response.status)")
             }
             let list = try await world.api.get(world.path(id, "/groceries"), token: world.ann.accessToken)
-            #expect((list.object["items"] as? [[String: Any]])?.first?["quantity"] as? Int == 1)
+            #expect(try list.decode(WireItems<WireGroceryLine>.self).items.first?.quantity == 1)
             let stored = try await world.api.get(world.path(id, "/trips/\(tripID)"), token: world.bob.accessToken)
-            #expect(stored.object["total"] as? Int == 500)
-            #expect(stored.object["hasReceipt"] as? Bool == false)
+            let storedTrip = try stored.decode(WireTrip.self)
+            #expect(storedTrip.total == 500)
+            #expect(storedTrip.hasReceipt == false)
             #expect(world.notices.kinds.filter { $0 == "household.shopping_started" }.isEmpty)
         }
     }

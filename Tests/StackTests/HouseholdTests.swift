@@ -38,12 +38,12 @@ struct HouseholdWorld {
         let created = try await api.post(
             HouseholdPaths.households, token: owner.accessToken, json: ["name": "Flat 4", "timeZone": timeZone])
         #expect(created.status == 201)
-        let id = try #require(created.object["id"] as? String)
+        let id = try created.decode(WireHousehold.self).id
         for member in others {
             let invitation = try await api.post(
                 "\(HouseholdPaths.households)/\(id)/invitations", token: owner.accessToken,
                 json: ["username": member.username])
-            let invitationID = try #require(invitation.object["id"] as? String)
+            let invitationID = try invitation.decode(WireInvitation.self).id
             let accepted = try await api.post(
                 "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: member.accessToken)
             #expect(accepted.status == 200)
@@ -56,11 +56,7 @@ struct HouseholdWorld {
     /// Moves the clock on by whole days; access tokens (15 minutes) would expire, so everyone signs in again.
     func advance(days: Double) async throws {
         stack.clock.advance(by: days * 86_400)
-        for user in [ann, bob, cat] {
-            let login = try await api.post(
-                IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
-            tokens.set(user.id, try #require(login.object["accessToken"] as? String))
-        }
+        try await tokens.signIn([ann, bob, cat], via: api)
     }
 
     /// The user's current access token.
@@ -74,6 +70,21 @@ final class TokenBook: Sendable {
     private let tokens = Mutex<[String: String]>([:])
     func get(_ id: String) -> String? { tokens.withLock { $0[id] } }
     func set(_ id: String, _ token: String) { tokens.withLock { $0[id] = token } }
+
+    /// Signs `users` in again and keeps their new access tokens.
+    func signIn(_ users: [TestUser], via api: APIClient) async throws {
+        for user in users {
+            let login = try await api.post(
+                IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
+            set(user.id, try login.decode(SignedIn.self).accessToken)
+        }
+    }
+}
+
+/// The part of a sign-in or refresh answer the worlds need.
+struct SignedIn: Decodable {
+    var accessToken: String
+    var refreshToken: String
 }
 
 struct ChoreBody: Encodable, Sendable {
@@ -93,8 +104,8 @@ struct ChoreBody: Encodable, Sendable {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])
             let mine = try await world.api.get(HouseholdPaths.households + "/mine", token: world.bob.accessToken)
-            let members = try #require(mine.object["members"] as? [[String: Any]])
-            #expect(members.compactMap { $0["username"] as? String } == ["ann", "bob"])
+            let members = try mine.decode(WireHousehold.self).members
+            #expect(members.map(\.username) == ["ann", "bob"])
             #expect(world.notices.kinds == ["household.invitation", "household.member_joined"])
             #expect(world.notices.all[1].recipients == [world.ann.id])
             // when bob leaves, ann is told
@@ -139,10 +150,10 @@ struct ChoreBody: Encodable, Sendable {
             let id = try await world.household(world.ann)
             let invitation = try await world.api.post(
                 world.path(id, "/invitations"), token: world.ann.accessToken, json: ["username": "bob"])
-            let invitationID = try #require(invitation.object["id"] as? String)
+            let invitationID = try invitation.decode(WireInvitation.self).id
             let pending = try await world.api.get(
                 HouseholdPaths.households + "/invitations", token: world.bob.accessToken)
-            #expect((pending.object["items"] as? [[String: Any]])?.first?["householdName"] as? String == "Flat 4")
+            #expect(try pending.decode(WireItems<WireInvitation>.self).items.first?.householdName == "Flat 4")
             let byCat = try await world.api.post(
                 "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: world.cat.accessToken)
             #expect(byCat.status == 404)
@@ -181,7 +192,7 @@ struct ChoreBody: Encodable, Sendable {
             let id = try await world.household(world.ann, with: [world.bob])
             let invitation = try await world.api.post(
                 world.path(id, "/invitations"), token: world.bob.accessToken, json: ["username": "cat"])
-            let invitationID = try #require(invitation.object["id"] as? String)
+            let invitationID = try invitation.decode(WireInvitation.self).id
             // when bob is removed by ann, or leaves
             let gone =
                 removed
@@ -189,14 +200,16 @@ struct ChoreBody: Encodable, Sendable {
                 : try await world.api.post(world.path(id, "/leave"), token: world.bob.accessToken)
             #expect(gone.status == 204)
             // then cat no longer sees it and cannot accept it
-            let pending = try await world.api.get(HouseholdPaths.households + "/invitations", token: world.cat.accessToken)
-            #expect((pending.object["items"] as? [[String: Any]])?.isEmpty == true)
+            let pending = try await world.api.get(
+                HouseholdPaths.households + "/invitations", token: world.cat.accessToken)
+            #expect(try pending.decode(WireItems<WireInvitation>.self).items.isEmpty)
             let accepted = try await world.api.post(
                 "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: world.cat.accessToken)
             #expect(accepted.status == 409)
             #expect(accepted.problem?.code == "invitation_not_pending")
             #expect(
-                try await world.api.get(HouseholdPaths.households + "/mine", token: world.cat.accessToken).status == 404)
+                try await world.api.get(HouseholdPaths.households + "/mine", token: world.cat.accessToken).status == 404
+            )
             // and ann may invite cat afresh
             let again = try await world.api.post(
                 world.path(id, "/invitations"), token: world.ann.accessToken, json: ["username": "cat"])

@@ -11,18 +11,20 @@ import Testing
             let first = try await world.api.post(
                 MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.bob.id])
             #expect(first.status == 201)
-            let id = try #require(first.object["id"] as? String)
-            #expect(first.object["kind"] as? String == "direct")
-            #expect((first.object["otherUser"] as? [String: Any])?["username"] as? String == "bob")
-            #expect((first.object["members"] as? [Any])?.count == 2)
+            let conversation = try first.decode(WireConversation.self)
+            let id = conversation.id
+            #expect(conversation.kind == "direct")
+            #expect(conversation.otherUser?.username == "bob")
+            #expect(conversation.otherUser?.userId == world.bob.id)
+            #expect(conversation.members?.count == 2)
             // when either opens it again, by id or username, then it is the same one
             let again = try await world.api.post(
                 MessagingPaths.direct, token: world.ann.accessToken, json: ["username": "bob"])
             #expect(again.status == 200)
-            #expect(again.object["id"] as? String == id)
+            #expect(try again.decode(WireConversation.self).id == id)
             let back = try await world.api.post(
                 MessagingPaths.direct, token: world.bob.accessToken, json: ["userId": world.ann.id])
-            #expect(back.object["id"] as? String == id)
+            #expect(try back.decode(WireConversation.self).id == id)
             // strangers need no friendship to talk, but outsiders never see the conversation
             #expect(try await world.direct(world.eve, world.ann) != id)
             #expect(try await world.api.get(world.path(id), token: world.cat.accessToken).status == 404)
@@ -68,7 +70,7 @@ import Testing
                 .status == 404)
             // the history stays readable
             #expect(
-                world.texts(try await world.api.get(world.path(id, "/messages"), token: world.ann.accessToken)) == [
+                try world.texts(await world.api.get(world.path(id, "/messages"), token: world.ann.accessToken)) == [
                     "hello"
                 ])
         }
@@ -91,10 +93,12 @@ import Testing
             // when the creator picks two friends
             let created = try await create("Trip", [world.bob, world.cat])
             #expect(created.status == 201)
-            let id = try #require(created.object["id"] as? String)
-            let members = try #require(created.object["members"] as? [[String: Any]])
-            #expect(Set(members.compactMap { $0["username"] as? String }) == ["ann", "bob", "cat"])
-            #expect(members.first { $0["username"] as? String == "ann" }?["role"] as? String == "admin")
+            let group = try created.decode(WireConversation.self)
+            let id = group.id
+            #expect(group.kind == "group")
+            let members = try #require(group.members)
+            #expect(Set(members.compactMap(\.username)) == ["ann", "bob", "cat"])
+            #expect(members.first { $0.username == "ann" }?.role == "admin")
             #expect(world.notices.all.last?.kind == "messaging.added_to_group")
             #expect(Set(world.notices.all.last?.recipients ?? []) == [world.bob.id, world.cat.id])
             // then only its members see it
@@ -118,14 +122,14 @@ import Testing
             try await world.message(world.ann, id, "before dan joined")
             let invited = try await invite(world.bob, world.dan)
             #expect(invited.status == 200)
-            #expect((invited.object["members"] as? [Any])?.count == 4)
+            #expect(try invited.decode(WireConversation.self).members?.count == 4)
             #expect(world.notices.all.last?.recipients == [world.dan.id])
             #expect(try await invite(world.bob, world.dan).status == 200, "inviting a member again changes nothing")
             let dans = try await world.api.get(world.path(id, "/messages"), token: world.dan.accessToken)
-            #expect(world.texts(dans) == ["before dan joined"], "newcomers see the history")
+            #expect(try world.texts(dans) == ["before dan joined"], "newcomers see the history")
             #expect(
-                try await world.api.get(world.path(id), token: world.dan.accessToken).object["unreadCount"] as? Int == 0
-            )
+                try await world.api.get(world.path(id), token: world.dan.accessToken).decode(WireConversation.self)
+                    .unreadCount == 0)
             // only admins rename and remove
             let rename: (TestUser, String) async throws -> APIResponse = { by, name in
                 try await world.api.patch(world.path(id), token: by.accessToken, json: ["name": name])
@@ -133,7 +137,7 @@ import Testing
             #expect(try await rename(world.bob, "Mine").problem?.code == "not_admin")
             #expect(try await rename(world.ann, "").status == 400)
             #expect(try await rename(world.eve, "Mine").status == 404)
-            #expect(try await rename(world.ann, "Road trip").object["name"] as? String == "Road trip")
+            #expect(try await rename(world.ann, "Road trip").decode(WireConversation.self).name == "Road trip")
             #expect(
                 try await world.api.delete(world.path(id, "/members/\(world.cat.id)"), token: world.bob.accessToken)
                     .problem?.code == "not_admin")
@@ -159,7 +163,7 @@ import Testing
             #expect(try await world.api.post(world.path(id, "/leave"), token: world.ann.accessToken).status == 204)
             #expect(try await world.api.post(world.path(id, "/leave"), token: world.bob.accessToken).status == 204)
             let left = try await world.api.get(world.path(id), token: world.dan.accessToken)
-            #expect((left.object["members"] as? [[String: Any]])?.map { $0["role"] as? String } == ["admin"])
+            #expect(try left.decode(WireConversation.self).members?.map(\.role) == ["admin"])
             // a direct conversation has no members to change
             let direct = try await world.direct(world.ann, world.bob)
             #expect(try await world.api.post(world.path(direct, "/leave"), token: world.ann.accessToken).status == 409)
@@ -180,25 +184,26 @@ import Testing
             )
             // when ann lists them
             let list = try await world.api.get(MessagingPaths.conversations, token: world.ann.accessToken)
-            let items = world.items(list)
+            let items = try world.conversations(list)
             // then the newest activity comes first, with preview, unread count and mute state
-            #expect(items.compactMap { $0["id"] as? String } == [trip, withBob, withDan])
-            #expect(
-                (items[0]["lastMessage"] as? [String: Any])?["text"] as? String
-                    == "tickets are booked, see the attached plan for details")
-            #expect(items[0]["unreadCount"] as? Int == 1)
-            #expect(items[0]["name"] as? String == "Trip")
-            #expect((items[1]["otherUser"] as? [String: Any])?["username"] as? String == "bob")
-            #expect(items[2]["muted"] as? Bool == true)
-            #expect(items[2]["lastMessage"] == nil)
+            #expect(items.map(\.id) == [trip, withBob, withDan])
+            try #require(items.count == 3)
+            #expect(items[0].lastMessage?.text == "tickets are booked, see the attached plan for details")
+            #expect(items[0].unreadCount == 1)
+            #expect(items[0].name == "Trip")
+            #expect(items[1].otherUser?.username == "bob")
+            #expect(items[2].muted == true)
+            #expect(items[2].lastMessage == nil)
             // and pages follow on
             let first = try await world.api.get(MessagingPaths.conversations + "?limit=2", token: world.ann.accessToken)
-            #expect(world.items(first).count == 2)
-            let cursor = try #require(first.object["nextCursor"] as? String)
+            let firstPage = try first.decode(WirePage<WireConversation>.self)
+            #expect(firstPage.items.count == 2)
+            let cursor = try #require(firstPage.nextCursor)
             let second = try await world.api.get(
                 MessagingPaths.conversations + "?limit=2&cursor=\(cursor)", token: world.ann.accessToken)
-            #expect(world.items(second).compactMap { $0["id"] as? String } == [withDan])
-            #expect(second.object["nextCursor"] == nil)
+            let secondPage = try second.decode(WirePage<WireConversation>.self)
+            #expect(secondPage.items.map(\.id) == [withDan])
+            #expect(secondPage.nextCursor == nil)
             let bad = try await world.api.get(
                 MessagingPaths.conversations + "?cursor=garbage", token: world.ann.accessToken)
             #expect(bad.problem?.code == "invalid_cursor")
@@ -207,10 +212,11 @@ import Testing
                     == 400)
             // others see only their own
             let cats = try await world.api.get(MessagingPaths.conversations, token: world.cat.accessToken)
-            #expect(world.items(cats).compactMap { $0["id"] as? String } == [trip])
-            #expect(
-                try await world.api.send(.DELETE, world.path(withDan, "/mute"), token: world.ann.accessToken).object[
-                    "muted"] as? Bool == false)
+            #expect(try world.conversations(cats).map(\.id) == [trip])
+            let unmuted = try await world.api.send(.DELETE, world.path(withDan, "/mute"), token: world.ann.accessToken)
+                .decode(WireMute.self)
+            #expect(unmuted.muted == false)
+            #expect(unmuted.conversationId == withDan)
             #expect(
                 try await world.api.send(.PUT, world.path(withDan, "/mute"), token: world.cat.accessToken).status == 404
             )
@@ -226,8 +232,9 @@ import Testing
             let shared = try await world.api.get(
                 "\(MessagingPaths.users)/\(world.bob.id)/groups", token: world.ann.accessToken)
             #expect(shared.status == 200)
-            #expect(world.items(shared).compactMap { $0["id"] as? String } == [trip, dinner])
-            #expect(world.items(shared).first?["name"] as? String == "Trip")
+            let groups = try world.conversations(shared)
+            #expect(groups.map(\.id) == [trip, dinner])
+            #expect(groups.first?.name == "Trip")
             let stranger = try await world.api.get(
                 "\(MessagingPaths.users)/\(world.eve.id)/groups", token: world.ann.accessToken)
             #expect(stranger.problem?.code == "not_friends")

@@ -39,9 +39,11 @@ import Testing
             // given ann sent a message
             let sent = try await world.send(world.ann, id, "  see you at 8  ")
             #expect(sent.status == 201)
-            let messageID = try #require(sent.object["id"] as? Int)
-            #expect(sent.object["text"] as? String == "see you at 8")
-            #expect(sent.object["senderId"] as? String == world.ann.id)
+            let sentMessage = try sent.decode(WireMessage.self)
+            let messageID = sentMessage.id
+            #expect(sentMessage.text == "see you at 8")
+            #expect(sentMessage.senderId == world.ann.id)
+            #expect(sentMessage.conversationId == id)
             // when someone else edits or deletes it, then they may not
             let message = world.path(id, "/messages/\(messageID)")
             let foreign = try await world.api.patch(message, token: world.bob.accessToken, json: ["text": "mine now"])
@@ -54,8 +56,9 @@ import Testing
             let edited = try await world.api.patch(
                 message, token: world.ann.accessToken, json: ["text": "see you at 9"])
             #expect(edited.status == 200)
-            #expect(edited.object["text"] as? String == "see you at 9")
-            #expect(edited.object["editedAt"] is String)
+            let editedMessage = try edited.decode(WireMessage.self)
+            #expect(editedMessage.text == "see you at 9")
+            #expect(editedMessage.editedAt != nil)
             #expect(try await world.api.patch(message, token: world.ann.accessToken, json: ["text": ""]).status == 400)
             #expect(
                 try await world.api.patch(
@@ -72,14 +75,15 @@ import Testing
             #expect(try await world.api.delete(message, token: world.ann.accessToken).status == 204)
             #expect(try await world.api.delete(message, token: world.ann.accessToken).status == 404)
             let list = try await world.api.get(world.path(id, "/messages"), token: world.cat.accessToken)
-            #expect(world.texts(list) == ["ok"])
-            #expect(world.items(list).first?["id"] as? Int == second)
+            #expect(try world.texts(list) == ["ok"])
+            #expect(try world.messages(list).first?.id == second)
             // live events reached every member
             let types = world.notices.live.map(\.type)
             #expect(types == ["message.created", "message.edited", "message.created", "message.deleted"])
             #expect(Set(world.notices.live[0].recipients) == [world.ann.id, world.bob.id, world.cat.id])
-            let payload = try JSONSerialization.jsonObject(with: world.notices.live[3].payload) as? [String: Any]
-            #expect(payload?["messageId"] as? Int == messageID)
+            let payload = try JSONDecoder().decode(WireMessageDeleted.self, from: world.notices.live[3].payload)
+            #expect(payload.messageId == messageID)
+            #expect(payload.conversationId == id)
         }
     }
 
@@ -108,7 +112,9 @@ import Testing
                 try await world.send(world.ann, id, "hi", key: String(repeating: "k", count: 256)).problem?.code
                     == "invalid_idempotency_key")
             // a leading #tag in a direct conversation is just text
-            #expect(try await world.send(world.ann, id, "#1 priority").object["text"] as? String == "#1 priority")
+            let tagLike = try await world.send(world.ann, id, "#1 priority").decode(WireMessage.self)
+            #expect(tagLike.text == "#1 priority")
+            #expect(tagLike.topicId == nil)
         }
     }
 
@@ -119,11 +125,11 @@ import Testing
             let again = try await world.send(world.ann, id, "order pizza", key: "retry-1")
             #expect(first.status == 201)
             #expect(again.status == 200)
-            #expect(again.object["id"] as? Int == first.object["id"] as? Int)
+            #expect(try again.decode(WireMessage.self).id == first.decode(WireMessage.self).id)
             // the same key from someone else is their own message
             #expect(try await world.send(world.bob, id, "order pizza", key: "retry-1").status == 201)
             let list = try await world.api.get(world.path(id, "/messages"), token: world.ann.accessToken)
-            #expect(world.texts(list) == ["order pizza", "order pizza"])
+            #expect(try world.texts(list) == ["order pizza", "order pizza"])
             #expect(world.notices.live.filter { $0.type == "message.created" }.count == 2)
         }
     }
@@ -138,34 +144,37 @@ import Testing
             }
             // newest: the last ten, oldest first, a cursor back
             let newest = try await get("?limit=10")
-            #expect(world.texts(newest) == (16...25).map { "m\($0)" })
-            #expect(newest.object["foundNewest"] as? Bool == true)
-            #expect(newest.object["foundOldest"] as? Bool == false)
-            #expect(newest.object["newerCursor"] == nil)
-            let older = try await get("?limit=10&cursor=\(try #require(newest.object["olderCursor"] as? String))")
-            #expect(world.texts(older) == (6...15).map { "m\($0)" })
-            let oldest = try await get("?limit=10&cursor=\(try #require(older.object["olderCursor"] as? String))")
-            #expect(world.texts(oldest) == (1...5).map { "m\($0)" })
-            #expect(oldest.object["foundOldest"] as? Bool == true)
-            #expect(oldest.object["olderCursor"] == nil)
+            #expect(try world.texts(newest) == (16...25).map { "m\($0)" })
+            let newestPage = try newest.decode(WireMessagePage.self)
+            #expect(newestPage.foundNewest == true)
+            #expect(newestPage.foundOldest == false)
+            #expect(newestPage.newerCursor == nil)
+            let older = try await get("?limit=10&cursor=\(try #require(newestPage.olderCursor))")
+            #expect(try world.texts(older) == (6...15).map { "m\($0)" })
+            let oldest = try await get(
+                "?limit=10&cursor=\(try #require(try older.decode(WireMessagePage.self).olderCursor))")
+            #expect(try world.texts(oldest) == (1...5).map { "m\($0)" })
+            let oldestPage = try oldest.decode(WireMessagePage.self)
+            #expect(oldestPage.foundOldest == true)
+            #expect(oldestPage.olderCursor == nil)
             // and forward again from there
-            let forward = try await get("?limit=10&cursor=\(try #require(oldest.object["newerCursor"] as? String))")
-            #expect(world.texts(forward) == (6...15).map { "m\($0)" })
+            let forward = try await get("?limit=10&cursor=\(try #require(oldestPage.newerCursor))")
+            #expect(try world.texts(forward) == (6...15).map { "m\($0)" })
             // oldest anchor
             let start = try await get("?limit=3&anchor=oldest")
-            #expect(world.texts(start) == ["m1", "m2", "m3"])
-            #expect(start.object["foundOldest"] as? Bool == true)
+            #expect(try world.texts(start) == ["m1", "m2", "m3"])
+            #expect(try start.decode(WireMessagePage.self).foundOldest == true)
             // around a message: half before, the message and the rest after
             let around = try await get("?limit=4&anchor=\(ids[9])")
-            #expect(world.texts(around) == ["m8", "m9", "m10", "m11"])
-            #expect(around.object["anchor"] as? Int == ids[9])
+            #expect(try world.texts(around) == ["m8", "m9", "m10", "m11"])
+            #expect(try around.decode(WireMessagePage.self).anchor == ids[9])
             // first unread: bob read up to m20
             let read = try await world.api.post(
                 world.path(id, "/read"), token: world.bob.accessToken, json: ["messageId": ids[19]])
-            #expect(read.object["unreadCount"] as? Int == 5)
+            #expect(try read.decode(WireReadMarker.self).unreadCount == 5)
             let unread = try await get("?limit=4&anchor=first_unread")
-            #expect(world.texts(unread) == ["m19", "m20", "m21", "m22"])
-            #expect(unread.object["anchor"] as? Int == ids[20])
+            #expect(try world.texts(unread) == ["m19", "m20", "m21", "m22"])
+            #expect(try unread.decode(WireMessagePage.self).anchor == ids[20])
             // bad inputs
             #expect(try await get("?cursor=not-a-cursor").problem?.code == "invalid_cursor")
             #expect(try await get("?cursor=\(PageCursor.encode(["x": 1]))").problem?.code == "invalid_cursor")
@@ -185,25 +194,26 @@ import Testing
             try await world.message(world.bob, trip, "my own message is never unread")
             // unread per conversation
             let summary = try await world.api.get(MessagingPaths.unread, token: world.bob.accessToken)
-            #expect(summary.object["total"] as? Int == 5)
-            let counts = (summary.object["conversations"] as? [[String: Any]] ?? []).reduce(into: [String: Int]()) {
-                $0[$1["conversationId"] as? String ?? ""] = $1["unreadCount"] as? Int
-            }
+            let unread = try summary.decode(WireUnread.self)
+            #expect(unread.total == 5)
+            let counts = unread.conversations.reduce(into: [String: Int]()) { $0[$1.conversationId] = $1.unreadCount }
             #expect(counts == [trip: 4, withAnn: 1])
             // marking read up to a message; markers never go back
             let read = try await world.api.post(
                 world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": tripIDs[2]])
             #expect(read.status == 200)
-            #expect(read.object["unreadCount"] as? Int == 1)
+            #expect(try read.decode(WireReadMarker.self).unreadCount == 1)
             let back = try await world.api.post(
                 world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": tripIDs[0]])
-            #expect(back.object["unreadCount"] as? Int == 1)
-            #expect(back.object["lastReadId"] as? Int == tripIDs[2])
+            let marker = try back.decode(WireReadMarker.self)
+            #expect(marker.unreadCount == 1)
+            #expect(marker.lastReadId == tripIDs[2])
+            #expect(marker.conversationId == trip)
             #expect(world.notices.live.last?.type == "conversation.read")
             #expect(world.notices.live.last?.recipients == [world.bob.id])
             // others' markers are their own
             let cats = try await world.api.get(MessagingPaths.unread, token: world.cat.accessToken)
-            #expect(cats.object["total"] as? Int == 5)
+            #expect(try cats.decode(WireUnread.self).total == 5)
             // bad inputs: a message of another conversation, non-members, malformed bodies
             #expect(
                 try await world.api.post(
@@ -211,8 +221,8 @@ import Testing
                 )
                 .status == 404)
             let psst = try #require(
-                world.items(try await world.api.get(world.path(withAnn, "/messages"), token: world.bob.accessToken))
-                    .first?["id"] as? Int)
+                try world.messages(await world.api.get(world.path(withAnn, "/messages"), token: world.bob.accessToken))
+                    .first?.id)
             #expect(
                 try await world.api.post(
                     world.path(trip, "/read"), token: world.bob.accessToken, json: ["messageId": psst]

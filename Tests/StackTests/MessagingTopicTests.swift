@@ -12,8 +12,11 @@ import Testing
             let created = try await world.api.post(
                 world.path(id, "/topics"), token: world.ann.accessToken, json: ["name": "Dinner"])
             #expect(created.status == 201)
-            let dinner = try #require(created.object["id"] as? Int)
-            #expect(created.object["policy"] as? String == "followed")
+            let dinnerTopic = try created.decode(WireTopic.self)
+            let dinner = dinnerTopic.id
+            #expect(dinnerTopic.policy == "followed")
+            #expect(dinnerTopic.name == "Dinner")
+            #expect(dinnerTopic.conversationId == id)
             #expect(
                 try await world.api.post(
                     world.path(id, "/topics"), token: world.bob.accessToken, json: ["name": "dinner"]
@@ -27,32 +30,35 @@ import Testing
             // messages go into topics by id, by a leading #tag (creating it), or by name
             try await world.message(world.ann, id, "pizza or sushi?", topicId: dinner)
             let tagged = try await world.send(world.bob, id, "#flights I booked mine")
-            #expect(tagged.object["topic"] as? String == "flights")
-            #expect(tagged.object["text"] as? String == "I booked mine")
-            let flights = try #require(tagged.object["topicId"] as? Int)
-            #expect(try await world.send(world.cat, id, "#DINNER sushi!").object["topicId"] as? Int == dinner)
-            #expect(try await world.send(world.cat, id, "no topic here").object["topicId"] == nil)
+            let taggedMessage = try tagged.decode(WireMessage.self)
+            #expect(taggedMessage.topic == "flights")
+            #expect(taggedMessage.text == "I booked mine")
+            let flights = try #require(taggedMessage.topicId)
+            #expect(try await world.send(world.cat, id, "#DINNER sushi!").decode(WireMessage.self).topicId == dinner)
+            #expect(try await world.send(world.cat, id, "no topic here").decode(WireMessage.self).topicId == nil)
             #expect(try await world.send(world.cat, id, "hi", topicId: 999_999).status == 404)
             #expect(try await world.send(world.cat, id, "#flights").problem?.code == "invalid_text")
             // the topic list: latest activity first, my policy and unread count
-            let topics = world.items(try await world.api.get(world.path(id, "/topics"), token: world.bob.accessToken))
-            #expect(topics.compactMap { $0["name"] as? String } == ["Dinner", "flights"])
-            #expect(topics.compactMap { $0["unreadCount"] as? Int } == [2, 0])
-            #expect(topics.compactMap { $0["policy"] as? String } == ["inherit", "followed"])
+            let topics = try world.topics(await world.api.get(world.path(id, "/topics"), token: world.bob.accessToken))
+            #expect(topics.map(\.name) == ["Dinner", "flights"])
+            #expect(topics.map(\.unreadCount) == [2, 0])
+            #expect(topics.map(\.policy) == ["inherit", "followed"])
             // view messages sorted by topic
             let onlyDinner = try await world.api.get(
                 world.path(id, "/messages?topicId=\(dinner)"), token: world.bob.accessToken)
-            #expect(world.texts(onlyDinner) == ["pizza or sushi?", "sushi!"])
+            #expect(try world.texts(onlyDinner) == ["pizza or sushi?", "sushi!"])
             #expect(
                 try await world.api.get(world.path(id, "/messages?topicId=999999"), token: world.bob.accessToken).status
                     == 404)
             // reading inside a topic clears that topic only
-            let last = try #require(world.items(onlyDinner).last?["id"] as? Int)
+            let last = try #require(try world.messages(onlyDinner).last?.id)
             let read = try await world.api.post(
                 world.path(id, "/read"), token: world.bob.accessToken, json: ["messageId": last, "topicId": dinner])
-            #expect(read.object["topicUnreadCount"] as? Int == 0)
-            #expect(read.object["unreadCount"] as? Int == 1, "the message without a topic is still unread")
-            let flightsMessage = try #require(tagged.object["id"] as? Int)
+            let marker = try read.decode(WireReadMarker.self)
+            #expect(marker.topicUnreadCount == 0)
+            #expect(marker.unreadCount == 1, "the message without a topic is still unread")
+            #expect(marker.topicId == dinner)
+            let flightsMessage = taggedMessage.id
             #expect(
                 try await world.api.post(
                     world.path(id, "/read"), token: world.ann.accessToken,
@@ -61,12 +67,14 @@ import Testing
             // rename and resolve keep the id and read state
             let renamed = try await world.api.patch(
                 world.path(id, "/topics/\(dinner)"), token: world.cat.accessToken, json: ["name": "Dinner Friday"])
-            #expect(renamed.object["id"] as? Int == dinner)
-            #expect(renamed.object["name"] as? String == "Dinner Friday")
+            let renamedTopic = try renamed.decode(WireTopic.self)
+            #expect(renamedTopic.id == dinner)
+            #expect(renamedTopic.name == "Dinner Friday")
             let resolved = try await world.api.patch(
                 world.path(id, "/topics/\(dinner)"), token: world.bob.accessToken, json: ["resolved": true])
-            #expect(resolved.object["resolved"] as? Bool == true)
-            #expect(resolved.object["unreadCount"] as? Int == 0)
+            let resolvedTopic = try resolved.decode(WireTopic.self)
+            #expect(resolvedTopic.resolved == true)
+            #expect(resolvedTopic.unreadCount == 0)
             #expect(
                 try await world.api.patch(
                     world.path(id, "/topics/\(dinner)"), token: world.bob.accessToken, json: ["name": "FLIGHTS"]
@@ -93,16 +101,15 @@ import Testing
         try await MessagingWorld.run { world in
             // given a group where bob follows "plans" and cat mutes it
             let id = try await world.group(world.ann, with: [world.bob, world.cat])
-            let plans = try #require(
-                try await world.api.post(
-                    world.path(id, "/topics"), token: world.ann.accessToken, json: ["name": "plans"]
-                )
-                .object["id"] as? Int)
+            let plans = try await world.api.post(
+                world.path(id, "/topics"), token: world.ann.accessToken, json: ["name": "plans"]
+            )
+            .decode(WireTopic.self).id
             let policy: (TestUser, String) async throws -> APIResponse = { user, value in
                 try await world.api.send(
                     .PUT, world.path(id, "/topics/\(plans)/policy"), token: user.accessToken, json: ["policy": value])
             }
-            #expect(try await policy(world.bob, "followed").object["policy"] as? String == "followed")
+            #expect(try await policy(world.bob, "followed").decode(WireTopic.self).policy == "followed")
             #expect(try await policy(world.cat, "muted").status == 200)
             #expect(try await policy(world.cat, "loud").problem?.code == "invalid_policy")
             #expect(try await policy(world.dan, "muted").status == 404)
@@ -138,10 +145,11 @@ import Testing
             try await world.message(world.ann, direct, "hey again")
             #expect(notices().last?.text.contains("hey again") == false)
             // muted topics leave the conversation's unread count, not the topic's
-            let cats = world.items(try await world.api.get(world.path(id, "/topics"), token: world.cat.accessToken))
-            #expect(cats.first { $0["id"] as? Int == plans }?["unreadCount"] as? Int == 3)
+            let cats = try world.topics(await world.api.get(world.path(id, "/topics"), token: world.cat.accessToken))
+            #expect(cats.first { $0.id == plans }?.unreadCount == 3)
+            #expect(cats.first { $0.id == plans }?.policy == "muted")
             let catsConversation = try await world.api.get(world.path(id), token: world.cat.accessToken)
-            #expect(catsConversation.object["unreadCount"] as? Int == 2)
+            #expect(try catsConversation.decode(WireConversation.self).unreadCount == 2)
         }
     }
 
@@ -150,11 +158,10 @@ import Testing
             // given pizza talk in a group (ann, bob, cat) and in ann's direct chat with dan
             let group = try await world.group(world.ann, with: [world.bob, world.cat])
             let withDan = try await world.direct(world.ann, world.dan)
-            let food = try #require(
-                try await world.api.post(
-                    world.path(group, "/topics"), token: world.ann.accessToken, json: ["name": "food"]
-                )
-                .object["id"] as? Int)
+            let food = try await world.api.post(
+                world.path(group, "/topics"), token: world.ann.accessToken, json: ["name": "food"]
+            )
+            .decode(WireTopic.self).id
             try await world.message(world.bob, group, "Pizza <tonight> & beer?", topicId: food)
             try await world.message(world.cat, group, "Pizza, pizza!")
             try await world.message(world.ann, withDan, "secret pizza plan")
@@ -165,28 +172,29 @@ import Testing
             // ann finds all three, best first (bm25: the dense match outranks the others), snippets escaped and marked
             let mine = try await search(world.ann, "query=pizza")
             #expect(mine.status == 200)
-            let hits = world.items(mine)
+            let hits = try world.hits(mine)
             #expect(hits.count == 3)
-            #expect((hits.first?["message"] as? [String: Any])?["text"] as? String == "Pizza, pizza!")
-            let snippets = hits.compactMap { $0["snippet"] as? String }
+            #expect(hits.first?.message.text == "Pizza, pizza!")
+            let snippets = hits.map(\.snippet)
             #expect(snippets.contains("<mark>Pizza</mark> &lt;tonight&gt; &amp; beer?"))
             // cat is not in the direct chat: never finds it
-            let cats = world.items(try await search(world.cat, "query=pizza"))
+            let cats = try world.hits(await search(world.cat, "query=pizza"))
             #expect(cats.count == 2)
-            #expect(cats.allSatisfy { ($0["message"] as? [String: Any])?["conversationId"] as? String == group })
-            #expect(world.items(try await search(world.cat, "query=secret")).isEmpty)
+            #expect(cats.allSatisfy { $0.message.conversationId == group })
+            #expect(try world.hits(await search(world.cat, "query=secret")).isEmpty)
             // a prefix with *, within one conversation or topic
-            #expect(world.items(try await search(world.ann, "query=piz*&conversationId=\(withDan)")).count == 1)
+            #expect(try world.hits(await search(world.ann, "query=piz*&conversationId=\(withDan)")).count == 1)
             #expect(
-                world.items(try await search(world.ann, "query=pizza&conversationId=\(group)&topicId=\(food)")).count
+                try world.hits(await search(world.ann, "query=pizza&conversationId=\(group)&topicId=\(food)")).count
                     == 1)
-            #expect(world.items(try await search(world.ann, "query=pizza%20beer")).count == 1)
+            #expect(try world.hits(await search(world.ann, "query=pizza%20beer")).count == 1)
             // pages
             let first = try await search(world.ann, "query=pizza&limit=2")
-            #expect(world.items(first).count == 2)
+            #expect(try world.hits(first).count == 2)
             let next = try await search(
-                world.ann, "query=pizza&limit=2&cursor=\(try #require(first.object["nextCursor"] as? String))")
-            #expect(world.items(next).count == 1)
+                world.ann,
+                "query=pizza&limit=2&cursor=\(try #require(try first.decode(WirePage<WireSearchHit>.self).nextCursor))")
+            #expect(try world.hits(next).count == 1)
             // bad inputs and outsiders
             #expect(try await search(world.cat, "query=pizza&conversationId=\(withDan)").status == 404)
             #expect(try await search(world.ann, "query=").problem?.code == "invalid_query")
@@ -194,15 +202,14 @@ import Testing
             #expect(try await search(world.ann, "query=pizza&cursor=zzz").problem?.code == "invalid_cursor")
             #expect(try await search(world.ann, "").problem?.code == "invalid_query")
             // an edit is searchable at once, a deleted message is gone
-            let edited = try #require(
-                world.items(try await search(world.ann, "query=nothing")).first?["message"] as? [String: Any])
-            let editedID = try #require(edited["id"] as? Int)
+            let edited = try #require(try world.hits(await search(world.ann, "query=nothing")).first?.message)
+            let editedID = edited.id
             _ = try await world.api.patch(
                 world.path(withDan, "/messages/\(editedID)"), token: world.ann.accessToken, json: ["text": "calzone"])
-            #expect(world.items(try await search(world.ann, "query=nothing")).isEmpty)
-            #expect(world.items(try await search(world.ann, "query=calzone")).count == 1)
+            #expect(try world.hits(await search(world.ann, "query=nothing")).isEmpty)
+            #expect(try world.hits(await search(world.ann, "query=calzone")).count == 1)
             _ = try await world.api.delete(world.path(withDan, "/messages/\(editedID)"), token: world.ann.accessToken)
-            #expect(world.items(try await search(world.ann, "query=calzone")).isEmpty)
+            #expect(try world.hits(await search(world.ann, "query=calzone")).isEmpty)
         }
     }
 }

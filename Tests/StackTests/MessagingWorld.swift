@@ -42,7 +42,7 @@ struct MessagingWorld {
 
     func befriend(_ a: TestUser, _ b: TestUser) async throws {
         let request = try await api.post(SocialPaths.friendRequests, token: a.accessToken, json: ["userId": b.id])
-        let id = try #require(request.object["id"] as? String)
+        let id = try request.decode(WireFriendRequest.self).id
         #expect(try await api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: b.accessToken).status == 200)
     }
 
@@ -54,7 +54,7 @@ struct MessagingWorld {
     func direct(_ a: TestUser, _ b: TestUser) async throws -> String {
         let response = try await api.post(MessagingPaths.direct, token: a.accessToken, json: ["userId": b.id])
         #expect([200, 201].contains(response.status), "\(response.text)")
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WireConversation.self).id
     }
 
     /// Creates a group of `owner` and `members` and returns its id.
@@ -62,7 +62,7 @@ struct MessagingWorld {
         let response = try await api.post(
             MessagingPaths.groups, token: owner.accessToken, json: GroupBody(name: name, memberIds: members.map(\.id)))
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WireConversation.self).id
     }
 
     struct GroupBody: Encodable, Sendable {
@@ -91,15 +91,31 @@ struct MessagingWorld {
     func message(_ user: TestUser, _ conversation: String, _ text: String, topicId: Int? = nil) async throws -> Int {
         let response = try await send(user, conversation, text, topicId: topicId)
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.object["id"] as? Int)
+        return try response.decode(WireMessage.self).id
     }
 
     /// The texts of a page of messages.
-    func texts(_ response: APIResponse) -> [String] {
-        (response.object["items"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+    func texts(_ response: APIResponse) throws -> [String] {
+        try messages(response).map(\.text)
     }
 
-    func items(_ response: APIResponse) -> [[String: Any]] {
-        response.object["items"] as? [[String: Any]] ?? []
+    /// The messages of a page of messages.
+    func messages(_ response: APIResponse) throws -> [WireMessage] {
+        try response.decode(WireMessagePage.self).items
+    }
+
+    /// The conversations of a list (a page, or the groups shared with a friend).
+    func conversations(_ response: APIResponse) throws -> [WireConversation] {
+        try response.decode(WireItems<WireConversation>.self).items
+    }
+
+    /// The topics of a group.
+    func topics(_ response: APIResponse) throws -> [WireTopic] {
+        try response.decode(WireItems<WireTopic>.self).items
+    }
+
+    /// The hits of a page of search results.
+    func hits(_ response: APIResponse) throws -> [WireSearchHit] {
+        try response.decode(WirePage<WireSearchHit>.self).items
     }
 }

@@ -8,10 +8,13 @@ import Testing
         try await NotificationsWorld.run { world in
             let first = try await world.notify([world.ann, world.bob], key: "chore-completion:42")
             #expect(first.status == 200)
-            #expect(first.object["created"] as? Int == 2)
+            let report = try first.decode(WireDeliveryReport.self)
+            #expect(report.created == 2)
+            #expect(report.duplicates == 0)
             let retry = try await world.notify([world.ann, world.bob], key: "chore-completion:42")
-            #expect(retry.object["created"] as? Int == 0)
-            #expect(retry.object["duplicates"] as? Int == 2)
+            let retried = try retry.decode(WireDeliveryReport.self)
+            #expect(retried.created == 0)
+            #expect(retried.duplicates == 2)
             #expect(try await world.inbox(world.ann).count == 1)
             #expect(try await world.unread(world.bob) == 1)
             // Another key is another notice.
@@ -26,9 +29,10 @@ import Testing
                 SocialPaths.friendRequests, token: world.ann.accessToken, json: ["username": "bob"])
             #expect(request.status == 201)
             let items = try await world.inbox(world.bob)
-            #expect(items.map { $0["kind"] as? String } == ["social.friend_request"])
-            #expect(items.first?["producer"] as? String == "social")
-            #expect(items.first?["text"] as? String == "ann wants to be your friend.")
+            #expect(items.map(\.kind) == ["social.friend_request"])
+            #expect(items.first?.producer == "social")
+            #expect(items.first?.text == "ann wants to be your friend.")
+            #expect(items.first?.read == false)
             #expect(try await world.inbox(world.ann).isEmpty)
         }
     }
@@ -41,24 +45,26 @@ import Testing
             }
             let firstPage = try await world.api.get(
                 NotificationsPaths.notifications + "?limit=2", token: world.ann.accessToken)
-            let texts = (firstPage.object["items"] as? [[String: Any]])?.map { $0["text"] as? String }
-            #expect(texts == ["notice 3", "notice 2"])
-            let cursor = try #require(firstPage.object["nextCursor"] as? String)
+            let page = try firstPage.decode(WirePage<WireNotification>.self)
+            #expect(page.items.map(\.text) == ["notice 3", "notice 2"])
+            let cursor = try #require(page.nextCursor)
             let rest = try await world.inbox(world.ann, query: "?limit=2&cursor=\(cursor)")
-            #expect(rest.map { $0["text"] as? String } == ["notice 1"])
+            #expect(rest.map(\.text) == ["notice 1"])
 
-            let firstItems = firstPage.object["items"] as? [[String: Any]]
-            let newest = try #require(firstItems?.first?["id"] as? String)
+            let newest = try #require(page.items.first?.id)
             #expect(try await world.unread(world.ann) == 3)
             let read = try await world.api.post(
                 NotificationsPaths.notifications + "/\(newest)/read", token: world.ann.accessToken)
             #expect(read.status == 204)
             #expect(try await world.unread(world.ann) == 2)
             #expect(try await world.inbox(world.ann, query: "?unread=true").count == 2)
-            #expect(try await world.inbox(world.ann).first?["read"] as? Bool == true)
+            let readNotice = try #require(try await world.inbox(world.ann).first)
+            #expect(readNotice.id == newest)
+            #expect(readNotice.read == true)
+            #expect(readNotice.readAt != nil)
 
             let all = try await world.api.post(NotificationsPaths.readAll, token: world.ann.accessToken)
-            #expect(all.object["marked"] as? Int == 2)
+            #expect(try all.decode(WireMarked.self).marked == 2)
             #expect(try await world.unread(world.ann) == 0)
 
             let deleted = try await world.api.delete(
@@ -71,7 +77,7 @@ import Testing
     @Test func anotherUserCanNeitherSeeNorTouchMyNotices() async throws {
         try await NotificationsWorld.run { world in
             try await world.notify([world.ann])
-            let id = try #require(try await world.inbox(world.ann).first?["id"] as? String)
+            let id = try #require(try await world.inbox(world.ann).first?.id)
             #expect(try await world.inbox(world.bob).isEmpty)
             let read = try await world.api.post(
                 NotificationsPaths.notifications + "/\(id)/read", token: world.bob.accessToken)
@@ -82,7 +88,7 @@ import Testing
             #expect(delete.status == 404)
             #expect(
                 try await world.api.post(NotificationsPaths.readAll, token: world.bob.accessToken)
-                    .object["marked"] as? Int == 0)
+                    .decode(WireMarked.self).marked == 0)
             #expect(try await world.unread(world.ann) == 1)
             #expect(try await world.inbox(world.ann).count == 1)
         }
@@ -147,7 +153,7 @@ import Testing
             try await world.notify([world.ann], text: "one")
             let one = try await first.nextEvent()
             #expect(one.event == "notification.created")
-            #expect(one.object["text"] as? String == "one")
+            #expect(try one.decode(WireNotification.self).text == "one")
             first.close()
 
             // While the phone was in a tunnel: a notice and a producer's realtime event.
@@ -158,13 +164,13 @@ import Testing
 
             let resumed = try await world.stream(world.ann, lastEventID: one.id)
             let two = try await resumed.nextEvent()
-            #expect(two.object["text"] as? String == "two")
+            #expect(try two.decode(WireNotification.self).text == "two")
             let message = try await resumed.nextEvent()
             #expect(message.event == "message.created")
-            #expect(message.object["text"] as? String == "hi\nthere")
+            #expect(try message.decode(PublishedText.self).text == "hi\nthere")
             try await world.notify([world.ann], text: "three")
             let three = try await resumed.nextEvent()
-            #expect(three.object["text"] as? String == "three")
+            #expect(try three.decode(WireNotification.self).text == "three")
             let ids: [Int] = [one, two, message, three].compactMap { $0.id.flatMap { Int($0) } }
             #expect(ids.count == 4)
             #expect(ids == ids.sorted())
@@ -179,13 +185,13 @@ import Testing
             try await world.notify([world.ann], text: "for ann")
             try await world.publish([world.ann], type: "message.created", payload: #"{"text":"secret"}"#)
             try await world.notify([world.bob], text: "for bob")
-            #expect(try await annStream.nextEvent().object["text"] as? String == "for ann")
-            #expect(try await annStream.nextEvent().object["text"] as? String == "secret")
+            #expect(try await annStream.nextEvent().decode(WireNotification.self).text == "for ann")
+            #expect(try await annStream.nextEvent().decode(PublishedText.self).text == "secret")
             // Bob's first event is his own: ann's two never reached his stream.
-            #expect(try await bobStream.nextEvent().object["text"] as? String == "for bob")
+            #expect(try await bobStream.nextEvent().decode(WireNotification.self).text == "for bob")
             // Resuming from zero replays only his own history.
             let replay = try await world.stream(world.bob, lastEventID: "0")
-            #expect(try await replay.nextEvent().object["text"] as? String == "for bob")
+            #expect(try await replay.nextEvent().decode(WireNotification.self).text == "for bob")
             await #expect(throws: EventStreamClient.StreamError.timedOut) {
                 try await replay.nextEvent(within: .milliseconds(300))
             }
@@ -198,12 +204,14 @@ import Testing
     @Test func readMarkersReachMyOtherDevices() async throws {
         try await NotificationsWorld.run { world in
             try await world.notify([world.ann])
-            let id = try #require(try await world.inbox(world.ann).first?["id"] as? String)
+            let id = try #require(try await world.inbox(world.ann).first?.id)
             let stream = try await world.stream(world.ann)
             _ = try await world.api.post(NotificationsPaths.notifications + "/\(id)/read", token: world.ann.accessToken)
             let marker = try await stream.nextEvent()
             #expect(marker.event == "notification.read")
-            #expect(marker.object["ids"] as? [String] == [id])
+            let read = try marker.decode(WireReadEvent.self)
+            #expect(read.ids == [id])
+            #expect(read.all == false)
             stream.close()
         }
     }
@@ -259,12 +267,12 @@ import Testing
             }
             func devices(_ accessToken: String) async throws -> [String] {
                 let list = try await world.api.get(NotificationsPaths.devices, token: accessToken)
-                return (list.object["items"] as? [[String: Any]] ?? []).compactMap { $0["token"] as? String }
+                return try list.decode(WireItems<WireDevice>.self).items.map(\.token)
             }
             func signIn(_ user: TestUser, _ password: String? = nil) async throws -> String {
                 let response = try await world.api.post(
                     IdentityPaths.login, json: ["identifier": user.username, "password": password ?? user.password])
-                return try #require(response.object["accessToken"] as? String)
+                return try response.decode(WireTokenPair.self).accessToken
             }
             let (phone, tablet, laptop) = (
                 String(repeating: "a1", count: 32), String(repeating: "b2", count: 32),
@@ -288,7 +296,8 @@ import Testing
             // bob's sign-out everywhere does not touch ann's devices
             try await register(String(repeating: "d4", count: 32), world.bob.accessToken)
             #expect(try await world.api.post(IdentityPaths.logoutAll, token: world.bob.accessToken).status == 204)
-            #expect(try await devices(world.bob.accessToken).isEmpty)
+            // (his old token is ended too: his devices are read in a new session)
+            #expect(try await devices(signIn(world.bob)).isEmpty)
             #expect(try await devices(world.ann.accessToken) == [phone])
             // the internal route checks what it is given, and wants the service credential
             let path = NotificationsPaths.internalEndedSessions
@@ -334,9 +343,9 @@ import Testing
             let login = try await world.api.post(
                 IdentityPaths.login, json: ["identifier": "ann", "password": world.ann.password])
             var ann = world.ann
-            ann.accessToken = try #require(login.object["accessToken"] as? String)
+            ann.accessToken = try login.decode(WireTokenPair.self).accessToken
             #expect(
-                try await world.inbox(ann).map { $0["text"] as? String } == [
+                try await world.inbox(ann).map(\.text) == [
                     "in the morning", "switched off", "at night",
                 ])
         }
@@ -345,7 +354,9 @@ import Testing
     @Test func preferencesAreValidatedAndReadBack() async throws {
         try await NotificationsWorld.run { world in
             let empty = try await world.api.get(NotificationsPaths.preferences, token: world.ann.accessToken)
-            #expect(empty.object["disabledKinds"] as? [String] == [])
+            let none = try empty.decode(WirePreferences.self)
+            #expect(none.disabledKinds == [])
+            #expect(none.quietHours == nil)
             let bad: [(String, String, String)] = [
                 ("22:00", "07:00", "Mars/Olympus"), ("24:00", "07:00", "UTC"), ("7:00", "08:00", "UTC"),
                 ("08:00", "08:00", "UTC"),
@@ -371,12 +382,13 @@ import Testing
                 ]))
             #expect(saved.status == 200)
             let read = try await world.api.get(NotificationsPaths.preferences, token: world.ann.accessToken)
-            #expect(read.object["disabledKinds"] as? [String] == ["household.note_posted"])
-            let window = read.object["quietHours"] as? [String: String]
-            #expect(window == ["start": "23:30", "end": "06:15", "timeZone": "Europe/Paris"])
+            let preferences = try read.decode(WirePreferences.self)
+            #expect(preferences.disabledKinds == ["household.note_posted"])
+            let window = try #require(preferences.quietHours)
+            #expect([window.start, window.end, window.timeZone] == ["23:30", "06:15", "Europe/Paris"])
             // Bob's preferences are his own.
             let bobs = try await world.api.get(NotificationsPaths.preferences, token: world.bob.accessToken)
-            #expect(bobs.object["disabledKinds"] as? [String] == [])
+            #expect(try bobs.decode(WirePreferences.self).disabledKinds == [])
         }
     }
 
@@ -395,12 +407,14 @@ import Testing
             let newPhone = String(repeating: "cd", count: 32)
             #expect(try await world.api.send(.PUT, path + "/\(newPhone)", token: world.ann.accessToken).status == 200)
             let listed = try await world.api.get(path, token: world.ann.accessToken)
-            #expect((listed.object["items"] as? [[String: Any]])?.map { $0["token"] as? String } == [newPhone])
+            let devices = try listed.decode(WireItems<WireDevice>.self).items
+            #expect(devices.map(\.token) == [newPhone])
+            #expect(devices.map(\.environment) == ["production"], "a bare PUT registers a production token")
 
             // Bob can neither see nor remove it.
             #expect(
-                (try await world.api.get(path, token: world.bob.accessToken).object["items"] as? [Any])?.isEmpty == true
-            )
+                try await world.api.get(path, token: world.bob.accessToken).decode(WireItems<WireDevice>.self).items
+                    .isEmpty)
             #expect(try await world.api.delete(path + "/\(newPhone)", token: world.bob.accessToken).status == 404)
             try await world.notify([world.ann], text: "still mine")
             #expect(await world.pushes.next()?.deviceToken == newPhone)
@@ -409,4 +423,9 @@ import Testing
             #expect(try await world.api.delete(path + "/\(newPhone)", token: world.ann.accessToken).status == 404)
         }
     }
+}
+
+/// The payload these tests publish as a producer's realtime event (`{"text": ...}`).
+private struct PublishedText: Decodable {
+    var text: String
 }

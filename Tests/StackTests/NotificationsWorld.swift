@@ -117,14 +117,14 @@ struct NotificationsWorld {
             .POST, path, json: body, headers: [(PlatformHeaders.internalToken, token ?? stack.internalToken)])
     }
 
-    func inbox(_ user: TestUser, query: String = "") async throws -> [[String: Any]] {
+    func inbox(_ user: TestUser, query: String = "") async throws -> [WireNotification] {
         let response = try await api.get(NotificationsPaths.notifications + query, token: user.accessToken)
         #expect(response.status == 200)
-        return response.object["items"] as? [[String: Any]] ?? []
+        return try response.decode(WirePage<WireNotification>.self).items
     }
 
     func unread(_ user: TestUser) async throws -> Int {
-        try await api.get(NotificationsPaths.unreadCount, token: user.accessToken).object["unread"] as? Int ?? -1
+        try await api.get(NotificationsPaths.unreadCount, token: user.accessToken).decode(WireUnreadCount.self).unread
     }
 
     func stream(_ user: TestUser, lastEventID: String? = nil) async throws -> EventStreamClient {

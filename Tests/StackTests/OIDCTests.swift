@@ -19,20 +19,21 @@ import Testing
                 subject: "google-123", email: "traveller@gmail.com", now: stack.clock.now)
             let first = try await exchange(stack, token)
             #expect(first.status == 200)
-            let user = try #require(first.object["user"] as? [String: Any])
-            #expect(user["needsUsername"] as? Bool == true)
-            #expect(user["hasPassword"] as? Bool == false)
-            #expect(user["emailVerified"] as? Bool == true)
-            let access = try #require(first.object["accessToken"] as? String)
+            let signedIn = try first.decode(WireTokenPair.self)
+            let user = signedIn.user
+            #expect(user.needsUsername == true)
+            #expect(user.hasPassword == false)
+            #expect(user.emailVerified == true)
+            let access = signedIn.accessToken
             let named = try await stack.gateway.patch(
                 IdentityPaths.me, token: access, json: ["username": "globetrotter"])
             #expect(named.status == 200)
-            #expect(named.object["needsUsername"] as? Bool == false)
+            #expect(try named.decode(WireMyProfile.self).needsUsername == false)
             // signing in again with the same subject reaches the same account
             let again = try await exchange(
                 stack,
                 try await stack.oidc.idToken(subject: "google-123", email: "traveller@gmail.com", now: stack.clock.now))
-            #expect((again.object["user"] as? [String: Any])?["id"] as? String == user["id"] as? String)
+            #expect(try again.decode(WireTokenPair.self).user.id == user.id)
         }
     }
 
@@ -46,7 +47,7 @@ import Testing
                 subject: "google-alice", email: "alice@example.com", now: stack.clock.now)
             let response = try await exchange(stack, token)
             #expect(response.status == 200)
-            #expect((response.object["user"] as? [String: Any])?["id"] as? String == alice.id)
+            #expect(try response.decode(WireTokenPair.self).user.id == alice.id)
         }
     }
 

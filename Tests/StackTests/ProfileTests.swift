@@ -14,14 +14,15 @@ import Testing
             let edited = try await stack.gateway.patch(
                 IdentityPaths.me, token: alice.accessToken, json: ["bio": "Backpacker", "homeCity": "Lisbon"])
             #expect(edited.status == 200)
-            #expect(edited.object["bio"] as? String == "Backpacker")
-            #expect(edited.object["homeCity"] as? String == "Lisbon")
-            #expect(edited.object["username"] as? String == "alice")
+            let profile = try edited.decode(WireMyProfile.self)
+            #expect(profile.bio == "Backpacker")
+            #expect(profile.homeCity == "Lisbon")
+            #expect(profile.username == "alice")
             let tooLong = try await stack.gateway.patch(
                 IdentityPaths.me, token: alice.accessToken, json: ["bio": String(repeating: "b", count: 301)])
             #expect(tooLong.status == 400)
             let me = try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken)
-            #expect(me.object["bio"] as? String == "Backpacker")
+            #expect(try me.decode(WireMyProfile.self).bio == "Backpacker")
         }
     }
 
@@ -35,7 +36,7 @@ import Testing
             #expect(response.problem?.code == "username_taken")
             let renamed = try await stack.gateway.patch(
                 IdentityPaths.me, token: alice.accessToken, json: ["username": "alice.w"])
-            #expect(renamed.object["username"] as? String == "alice.w")
+            #expect(try renamed.decode(WireMyProfile.self).username == "alice.w")
         }
     }
 
@@ -45,8 +46,9 @@ import Testing
             let bob = try await stack.register("bob")
             let response = try await stack.gateway.get(IdentityPaths.users + "/" + alice.id, token: bob.accessToken)
             #expect(response.status == 200)
-            #expect(response.object["username"] as? String == "alice")
-            #expect(response.object["email"] == nil)
+            let profile = try response.decode(WirePublicProfile.self)
+            #expect(profile.username == "alice")
+            #expect(profile.email == nil)
             #expect(
                 try await stack.gateway.get(IdentityPaths.users + "/no-such-id", token: bob.accessToken).status == 404)
             #expect(try await stack.gateway.get(IdentityPaths.users + "/" + alice.id).status == 401)
@@ -62,19 +64,17 @@ import Testing
                 IdentityPaths.me, token: carol.accessToken, json: ["displayName": "Annika C"])
             let first = try await stack.gateway.get(IdentityPaths.users + "?query=ANN&limit=2", token: me.accessToken)
             #expect(first.status == 200)
-            let firstNames = (first.object["items"] as? [[String: Any]] ?? []).compactMap { $0["username"] as? String }
-            #expect(firstNames == ["anna", "annabel"])
-            let cursor = try #require(first.object["nextCursor"] as? String)
+            let firstPage = try first.decode(WirePage<WirePublicProfile>.self)
+            #expect(firstPage.items.map(\.username) == ["anna", "annabel"])
+            let cursor = try #require(firstPage.nextCursor)
             let second = try await stack.gateway.get(
                 IdentityPaths.users + "?query=ann&limit=2&cursor=\(cursor)", token: me.accessToken)
-            let secondNames = (second.object["items"] as? [[String: Any]] ?? []).compactMap {
-                $0["username"] as? String
-            }
-            #expect(secondNames == ["anne", "carol"])
-            #expect(second.object["nextCursor"] == nil)
+            let secondPage = try second.decode(WirePage<WirePublicProfile>.self)
+            #expect(secondPage.items.map(\.username) == ["anne", "carol"])
+            #expect(secondPage.nextCursor == nil)
             // LIKE wildcards are literal
             let wildcard = try await stack.gateway.get(IdentityPaths.users + "?query=%25", token: me.accessToken)
-            #expect((wildcard.object["items"] as? [Any])?.isEmpty == true)
+            #expect(try wildcard.decode(WirePage<WirePublicProfile>.self).items.isEmpty)
         }
     }
 
@@ -97,7 +97,7 @@ import Testing
             let uploaded = try await stack.gateway.put(
                 IdentityPaths.me + "/avatar", token: alice.accessToken, body: Self.png)
             #expect(uploaded.status == 200)
-            let url = try #require(uploaded.object["avatarUrl"] as? String)
+            let url = try #require(try uploaded.decode(WireMyProfile.self).avatarUrl)
             let fetched = try await stack.gateway.get(url, token: bob.accessToken)
             #expect(fetched.status == 200)
             #expect(fetched.body == Self.png)
@@ -144,7 +144,7 @@ import Testing
                 try await stack.gateway.delete(IdentityPaths.me + "/avatar", token: alice.accessToken).status == 204)
             #expect(try await stack.gateway.get("/v1/users/\(alice.id)/avatar", token: alice.accessToken).status == 404)
             let me = try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken)
-            #expect(me.object["avatarUrl"] == nil)
+            #expect(try me.decode(WireMyProfile.self).avatarUrl == nil)
         }
     }
 }

@@ -34,10 +34,10 @@ import Testing
             let api = stack.gateway
             let request = try await api.post(
                 SocialPaths.friendRequests, token: ann.accessToken, json: ["userId": bob.id])
-            let requestID = try #require(request.object["id"] as? String)
+            let requestID = try request.decode(WireFriendRequest.self).id
             _ = try await api.post("\(SocialPaths.friendRequests)/\(requestID)/accept", token: bob.accessToken)
             let direct = try await api.post(MessagingPaths.direct, token: ann.accessToken, json: ["userId": bob.id])
-            let conversation = try #require(direct.object["id"] as? String)
+            let conversation = try direct.decode(WireConversation.self).id
 
             let bobsStream = try await EventStreamClient.connect(
                 api.baseURL + NotificationsPaths.stream, token: bob.accessToken)
@@ -52,17 +52,19 @@ import Testing
             }
             let message = try #require(received.first { $0.event == "message.created" })
             #expect(message.data?.contains("Dinner at eight?") == true)
+            let created = try message.decode(WireMessage.self)
+            #expect(created.text == "Dinner at eight?")
+            #expect(created.conversationId == conversation)
             bobsStream.close()
 
             let inbox = try await api.get(NotificationsPaths.notifications, token: bob.accessToken)
-            let kinds = (inbox.object["items"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } ?? []
+            let kinds = try inbox.decode(WirePage<WireNotification>.self).items.map(\.kind)
             #expect(kinds.contains("messaging.message"))
             // Ann wrote it: nothing of it is in her inbox.
             let annsInbox = try await api.get(NotificationsPaths.notifications, token: ann.accessToken)
             #expect(
-                (annsInbox.object["items"] as? [[String: Any]])?.contains {
-                    $0["kind"] as? String == "messaging.message"
-                } == false)
+                try annsInbox.decode(WirePage<WireNotification>.self).items.contains { $0.kind == "messaging.message" }
+                    == false)
         }
     }
 }

@@ -13,9 +13,10 @@ import Testing
             let me = try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken)
             // then
             #expect(me.status == 200)
-            #expect(me.object["username"] as? String == "alice")
-            #expect(me.object["email"] as? String == "alice@example.com")
-            #expect(me.object["needsUsername"] as? Bool == false)
+            let profile = try me.decode(WireMyProfile.self)
+            #expect(profile.username == "alice")
+            #expect(profile.email == "alice@example.com")
+            #expect(profile.needsUsername == false)
             #expect(me.headers.first(name: "x-request-id") != nil)
         }
     }
@@ -118,7 +119,7 @@ import Testing
                 let response = try await stack.gateway.post(
                     IdentityPaths.login, json: ["identifier": identifier, "password": alice.password])
                 #expect(response.status == 200, "login as \(identifier)")
-                #expect((response.object["user"] as? [String: Any])?["id"] as? String == alice.id)
+                #expect(try response.decode(WireTokenPair.self).user.id == alice.id)
             }
         }
     }

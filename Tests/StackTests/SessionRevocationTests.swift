@@ -39,7 +39,8 @@ import Testing
     func login(_ stack: TestStack, _ user: TestUser) async throws -> (access: String, refresh: String) {
         let response = try await stack.gateway.post(
             IdentityPaths.login, json: ["identifier": user.username, "password": user.password])
-        return (response.object["accessToken"] as? String ?? "", response.object["refreshToken"] as? String ?? "")
+        let pair = try response.decode(WireTokenPair.self)
+        return (pair.accessToken, pair.refreshToken)
     }
 
     @Test func signingOutEndsTheAccessTokenAtOnceButNotTheOtherDevices() async throws {
@@ -75,8 +76,8 @@ import Testing
             let alice = try await stack.register("alice")
             let phone = try await login(stack, alice)
             let list = try await stack.gateway.get(IdentityPaths.sessions, token: alice.accessToken)
-            let items = list.object["items"] as? [[String: Any]] ?? []
-            let phoneSession = items.first { $0["current"] as? Bool == false }?["id"] as? String ?? ""
+            let items = try list.decode(WireItems<WireSession>.self).items
+            let phoneSession = try #require(items.first { !$0.current }?.id)
             try await expectAccepted(stack, phone.access)
             let ended = try await stack.gateway.delete(
                 IdentityPaths.sessions + "/" + phoneSession, token: alice.accessToken)
@@ -121,7 +122,7 @@ import Testing
             let alice = try await stack.register("alice")
             let rotated = try await stack.gateway.post(
                 IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])
-            let access = try #require(rotated.object["accessToken"] as? String)
+            let access = try rotated.decode(WireTokenPair.self).accessToken
             try await expectAccepted(stack, access)
             stack.clock.advance(by: 30)
             let reused = try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])

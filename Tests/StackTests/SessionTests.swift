@@ -14,10 +14,11 @@ import Testing
             let alice = try await stack.register("alice")
             let first = try await refresh(stack, alice.refreshToken)
             #expect(first.status == 200)
-            let next = try #require(first.object["refreshToken"] as? String)
+            let pair = try first.decode(WireTokenPair.self)
+            let next = pair.refreshToken
             #expect(next != alice.refreshToken)
-            #expect(first.object["sessionId"] as? String == alice.sessionID)
-            let access = try #require(first.object["accessToken"] as? String)
+            #expect(pair.sessionId == alice.sessionID)
+            let access = pair.accessToken
             #expect(try await stack.gateway.get(IdentityPaths.me, token: access).status == 200)
             #expect(try await refresh(stack, next).status == 200)
         }
@@ -27,7 +28,7 @@ import Testing
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
             let first = try await refresh(stack, alice.refreshToken)
-            let newest = try #require(first.object["refreshToken"] as? String)
+            let newest = try first.decode(WireTokenPair.self).refreshToken
             // within 10 s: two requests of one app racing with the same token both succeed
             stack.clock.advance(by: 5)
             #expect(try await refresh(stack, alice.refreshToken).status == 200)
@@ -57,7 +58,7 @@ import Testing
             let alice = try await stack.register("alice")
             let phone = try await stack.gateway.post(
                 IdentityPaths.login, json: ["identifier": "alice", "password": alice.password])
-            let phoneRefresh = try #require(phone.object["refreshToken"] as? String)
+            let phoneRefresh = try phone.decode(WireTokenPair.self).refreshToken
             #expect(try await stack.gateway.post(IdentityPaths.logout, token: alice.accessToken).status == 204)
             #expect(try await refresh(stack, alice.refreshToken).status == 401)
             #expect(try await refresh(stack, phoneRefresh).status == 200)
@@ -69,7 +70,7 @@ import Testing
             let alice = try await stack.register("alice")
             let phone = try await stack.gateway.post(
                 IdentityPaths.login, json: ["identifier": "alice", "password": alice.password])
-            let phoneRefresh = try #require(phone.object["refreshToken"] as? String)
+            let phoneRefresh = try phone.decode(WireTokenPair.self).refreshToken
             #expect(try await stack.gateway.post(IdentityPaths.logoutAll, token: alice.accessToken).status == 204)
             #expect(try await refresh(stack, alice.refreshToken).status == 401)
             #expect(try await refresh(stack, phoneRefresh).status == 401)
@@ -81,9 +82,10 @@ import Testing
             let alice = try await stack.register("alice")
             let bob = try await stack.register("bob")
             let list = try await stack.gateway.get(IdentityPaths.sessions, token: alice.accessToken)
-            let items = try #require(list.object["items"] as? [[String: Any]])
+            let items = try list.decode(WireItems<WireSession>.self).items
             #expect(items.count == 1)
-            #expect(items.first?["current"] as? Bool == true)
+            #expect(items.first?.current == true)
+            #expect(items.first?.id == alice.sessionID)
             // bob cannot end alice's session
             let attempt = try await stack.gateway.delete(
                 IdentityPaths.sessions + "/" + alice.sessionID, token: bob.accessToken)

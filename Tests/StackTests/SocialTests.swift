@@ -31,7 +31,7 @@ struct SocialWorld {
         let response = try await api.post(
             SocialPaths.friendRequests, token: from.accessToken, json: ["username": to.username])
         #expect(response.status == 201)
-        return try #require(response.object["id"] as? String)
+        return try response.decode(WireFriendRequest.self).id
     }
 
     func befriend(_ a: TestUser, _ b: TestUser) async throws {
@@ -39,13 +39,21 @@ struct SocialWorld {
         #expect(try await api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: b.accessToken).status == 200)
     }
 
-    func names(_ response: APIResponse) -> [String] {
-        (response.object["items"] as? [[String: Any]] ?? []).compactMap { $0["username"] as? String }
+    /// The usernames of a list of users (a page of friends, followers, blocks, ...).
+    func names(_ response: APIResponse) throws -> [String?] {
+        try response.decode(WireItems<WireUserSummary>.self).items.map(\.username)
     }
 
-    func relationship(_ viewer: TestUser, _ other: TestUser) async throws -> [String: Bool] {
+    /// A list of friend requests.
+    func requests(_ response: APIResponse) throws -> [WireFriendRequest] {
+        try response.decode(WireItems<WireFriendRequest>.self).items
+    }
+
+    func relationship(_ viewer: TestUser, _ other: TestUser) async throws -> WireRelationship {
         let response = try await api.get("\(SocialPaths.users)/\(other.id)/relationship", token: viewer.accessToken)
-        return (response.object["relationship"] as? [String: Bool]) ?? [:]
+        let view = try response.decode(WireRelationshipView.self)
+        #expect(view.userId == other.id)
+        return view.relationship
     }
 }
 
@@ -55,18 +63,18 @@ struct SocialWorld {
             let id = try await world.request(world.ann, world.bob)
             let incoming = try await world.api.get(
                 SocialPaths.friendRequests + "?direction=incoming", token: world.bob.accessToken)
-            #expect((incoming.object["items"] as? [[String: Any]])?.first?["id"] as? String == id)
+            #expect(try world.requests(incoming).map(\.id) == [id])
             let outgoing = try await world.api.get(
                 SocialPaths.friendRequests + "?direction=outgoing", token: world.ann.accessToken)
-            #expect((outgoing.object["items"] as? [Any])?.count == 1)
+            #expect(try world.requests(outgoing).map(\.id) == [id])
             let accepted = try await world.api.post(
                 "\(SocialPaths.friendRequests)/\(id)/accept", token: world.bob.accessToken)
-            #expect(accepted.object["status"] as? String == "accepted")
-            #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.ann.accessToken)) == ["bob"])
-            #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.bob.accessToken)) == ["ann"])
+            #expect(try accepted.decode(WireFriendRequest.self).status == "accepted")
+            #expect(try world.names(await world.api.get(SocialPaths.friends, token: world.ann.accessToken)) == ["bob"])
+            #expect(try world.names(await world.api.get(SocialPaths.friends, token: world.bob.accessToken)) == ["ann"])
             #expect(world.notices.kinds == ["social.friend_request", "social.friend_accepted"])
             #expect(world.notices.all.map(\.recipients) == [[world.bob.id], [world.ann.id]])
-            #expect(try await world.relationship(world.ann, world.bob)["friends"] == true)
+            #expect(try await world.relationship(world.ann, world.bob).friends == true)
         }
     }
 
@@ -76,8 +84,8 @@ struct SocialWorld {
             let back = try await world.api.post(
                 SocialPaths.friendRequests, token: world.bob.accessToken, json: ["userId": world.ann.id])
             #expect(back.status == 200)
-            #expect(back.object["status"] as? String == "accepted")
-            #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.ann.accessToken)) == ["bob"])
+            #expect(try back.decode(WireFriendRequest.self).status == "accepted")
+            #expect(try world.names(await world.api.get(SocialPaths.friends, token: world.ann.accessToken)) == ["bob"])
         }
     }
 
@@ -109,7 +117,8 @@ struct SocialWorld {
                 try await world.api.post("\(SocialPaths.friendRequests)/\(id)/maybe", token: world.bob.accessToken)
                     .status == 404)
             #expect(
-                world.names(try await world.api.get(SocialPaths.friendRequests, token: world.cat.accessToken)).isEmpty)
+                try world.requests(await world.api.get(SocialPaths.friendRequests, token: world.cat.accessToken))
+                    .isEmpty)
             // a cancelled request cannot be accepted
             #expect(
                 try await world.api.post("\(SocialPaths.friendRequests)/\(id)/cancel", token: world.ann.accessToken)
@@ -118,7 +127,7 @@ struct SocialWorld {
                 "\(SocialPaths.friendRequests)/\(id)/accept", token: world.bob.accessToken)
             #expect(late.status == 409)
             #expect(late.problem?.code == "request_not_pending")
-            #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.bob.accessToken)).isEmpty)
+            #expect(try world.names(await world.api.get(SocialPaths.friends, token: world.bob.accessToken)).isEmpty)
             try await world.befriend(world.ann, world.bob)
             #expect(try await send(world.bob, ["username": "ann"]).problem?.code == "already_friends")
             #expect(
@@ -134,7 +143,7 @@ struct SocialWorld {
             #expect(
                 try await world.api.delete("\(SocialPaths.friends)/\(world.ann.id)", token: world.bob.accessToken)
                     .status == 204)
-            #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.ann.accessToken)).isEmpty)
+            #expect(try world.names(await world.api.get(SocialPaths.friends, token: world.ann.accessToken)).isEmpty)
             #expect(
                 try await world.api.delete("\(SocialPaths.friends)/\(world.ann.id)", token: world.bob.accessToken)
                     .status == 404)
@@ -147,20 +156,20 @@ struct SocialWorld {
                 IdentityPaths.me, token: world.bob.accessToken, json: ["displayName": "Bobby Tables"])
             for friend in [world.bob, world.cat, world.dan] { try await world.befriend(world.ann, friend) }
             #expect(
-                world.names(try await world.api.get(SocialPaths.friends + "?query=TAB", token: world.ann.accessToken))
+                try world.names(await world.api.get(SocialPaths.friends + "?query=TAB", token: world.ann.accessToken))
                     == ["bob"])
             #expect(
-                world.names(try await world.api.get(SocialPaths.friends + "?query=ca", token: world.ann.accessToken))
+                try world.names(await world.api.get(SocialPaths.friends + "?query=ca", token: world.ann.accessToken))
                     == ["cat"])
             #expect(
-                world.names(try await world.api.get(SocialPaths.friends + "?query=%25", token: world.ann.accessToken))
+                try world.names(await world.api.get(SocialPaths.friends + "?query=%25", token: world.ann.accessToken))
                     .isEmpty)
             let first = try await world.api.get(SocialPaths.friends + "?limit=2", token: world.ann.accessToken)
-            #expect(world.names(first) == ["bob", "cat"])
-            let cursor = try #require(first.object["nextCursor"] as? String)
+            #expect(try world.names(first) == ["bob", "cat"])
+            let cursor = try #require(try first.decode(WirePage<WireUserSummary>.self).nextCursor)
             #expect(
-                world.names(
-                    try await world.api.get(
+                try world.names(
+                    await world.api.get(
                         SocialPaths.friends + "?limit=2&cursor=\(cursor)", token: world.ann.accessToken)) == ["dan"])
             #expect(
                 try await world.api.get(SocialPaths.friends + "?cursor=x", token: world.ann.accessToken).status == 400)
@@ -174,12 +183,13 @@ struct SocialWorld {
             try await world.befriend(world.bob, world.dan)
             try await world.befriend(world.cat, world.dan)
             let suggestions = try await world.api.get(SocialPaths.suggestions, token: world.ann.accessToken)
-            let first = try #require((suggestions.object["items"] as? [[String: Any]])?.first)
-            #expect((first["user"] as? [String: Any])?["username"] as? String == "dan")
-            #expect(first["mutualFriends"] as? Int == 2)
+            let first = try #require(try suggestions.decode(WireItems<WireSuggestion>.self).items.first)
+            #expect(first.user.username == "dan")
+            #expect(first.user.userId == world.dan.id)
+            #expect(first.mutualFriends == 2)
             #expect(
-                world.names(
-                    try await world.api.get(
+                try world.names(
+                    await world.api.get(
                         "\(SocialPaths.users)/\(world.dan.id)/mutual-friends", token: world.ann.accessToken)) == [
                         "bob", "cat",
                     ])
@@ -193,9 +203,9 @@ struct SocialWorld {
             let follow = try await world.api.post(
                 SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
             #expect(follow.status == 201)
-            #expect(world.names(try await world.api.get(SocialPaths.following, token: world.ann.accessToken)).isEmpty)
+            #expect(try world.names(await world.api.get(SocialPaths.following, token: world.ann.accessToken)).isEmpty)
             #expect(
-                world.names(try await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)) == [
+                try world.names(await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)) == [
                     "ann"
                 ])
             #expect(
@@ -207,9 +217,9 @@ struct SocialWorld {
                     "\(SocialPaths.followRequests)/\(world.ann.id)/approve", token: world.bob.accessToken
                 ).status == 204)
             #expect(
-                world.names(try await world.api.get(SocialPaths.following, token: world.ann.accessToken)) == ["bob"])
+                try world.names(await world.api.get(SocialPaths.following, token: world.ann.accessToken)) == ["bob"])
             #expect(
-                world.names(try await world.api.get(SocialPaths.followers, token: world.bob.accessToken)) == ["ann"])
+                try world.names(await world.api.get(SocialPaths.followers, token: world.bob.accessToken)) == ["ann"])
             #expect(world.notices.kinds == ["social.follow_request", "social.follow_approved"])
             let again = try await world.api.post(
                 SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
@@ -221,7 +231,7 @@ struct SocialWorld {
             #expect(
                 try await world.api.delete("\(SocialPaths.followers)/\(world.ann.id)", token: world.bob.accessToken)
                     .status == 204)
-            #expect(world.names(try await world.api.get(SocialPaths.following, token: world.ann.accessToken)).isEmpty)
+            #expect(try world.names(await world.api.get(SocialPaths.following, token: world.ann.accessToken)).isEmpty)
             #expect(
                 try await world.api.delete("\(SocialPaths.following)/\(world.bob.id)", token: world.ann.accessToken)
                     .status == 404)
@@ -247,7 +257,7 @@ struct SocialWorld {
                 try await world.api.delete("\(SocialPaths.following)/\(world.bob.id)", token: world.cat.accessToken)
                     .status == 204)
             #expect(
-                world.names(try await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)).isEmpty)
+                try world.names(await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)).isEmpty)
         }
     }
 
@@ -258,10 +268,10 @@ struct SocialWorld {
             #expect(
                 try await world.api.send(.PUT, "\(SocialPaths.blocks)/\(world.ann.id)", token: world.bob.accessToken)
                     .status == 204)
-            #expect(world.names(try await world.api.get(SocialPaths.friends, token: world.ann.accessToken)).isEmpty)
+            #expect(try world.names(await world.api.get(SocialPaths.friends, token: world.ann.accessToken)).isEmpty)
             #expect(
-                world.names(try await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)).isEmpty)
-            #expect(world.names(try await world.api.get(SocialPaths.blocks, token: world.bob.accessToken)) == ["ann"])
+                try world.names(await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)).isEmpty)
+            #expect(try world.names(await world.api.get(SocialPaths.blocks, token: world.bob.accessToken)) == ["ann"])
             // ann can no longer reach bob, and is not told why
             #expect(
                 try await world.api.post(
@@ -270,8 +280,8 @@ struct SocialWorld {
             #expect(
                 try await world.api.post(SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
                     .status == 404)
-            #expect(try await world.relationship(world.ann, world.bob).values.allSatisfy { !$0 })
-            #expect(try await world.relationship(world.bob, world.ann)["blocking"] == true)
+            #expect(try await world.relationship(world.ann, world.bob).flags.allSatisfy { !$0 })
+            #expect(try await world.relationship(world.bob, world.ann).blocking == true)
             // mutual friends with the blocker read as with someone unknown: 200 and nobody, though cat is a
             // friend of both
             try await world.befriend(world.cat, world.ann)
@@ -284,8 +294,8 @@ struct SocialWorld {
                     "\(SocialPaths.users)/\(UUID().uuidString.lowercased())/mutual-friends", token: viewer.accessToken)
                 #expect(mutual.status == 200)
                 #expect(unknown.status == mutual.status)
-                #expect(world.names(mutual).isEmpty)
-                #expect(world.names(unknown).isEmpty)
+                #expect(try world.names(mutual).isEmpty)
+                #expect(try world.names(unknown).isEmpty)
             }
             #expect(
                 try await world.api.send(.PUT, "\(SocialPaths.blocks)/\(world.bob.id)", token: world.bob.accessToken)
@@ -317,18 +327,18 @@ struct SocialWorld {
                     .status == 404)
             let pair = try await social.get(
                 "\(SocialPaths.internalRelationship)?a=\(world.ann.id)&b=\(world.bob.id)", headers: credential)
-            #expect(pair.object["friends"] as? Bool == true)
+            #expect(try pair.decode(WireRelationship.self).friends == true)
             let friends = try await social.get(
                 "\(SocialPaths.internalUsers)/\(world.ann.id)/friend-ids", headers: credential)
-            #expect(friends.object["ids"] as? [String] == [world.bob.id])
+            #expect(try friends.decode(WireUserIDs.self).ids == [world.bob.id])
             let following = try await social.get(
                 "\(SocialPaths.internalUsers)/\(world.ann.id)/following-ids", headers: credential)
-            #expect(following.object["ids"] as? [String] == [world.cat.id])
+            #expect(try following.decode(WireUserIDs.self).ids == [world.cat.id])
             // blocks either way: dan blocked ann, so each is on the other's list; bob is on nobody's
             for (user, blocked) in [(world.ann, [world.dan.id]), (world.dan, [world.ann.id]), (world.bob, [])] {
                 let ids = try await social.get(
                     "\(SocialPaths.internalUsers)/\(user.id)/blocked-ids", headers: credential)
-                #expect(ids.object["ids"] as? [String] == blocked)
+                #expect(try ids.decode(WireUserIDs.self).ids == blocked)
             }
             let blockedPath = "\(SocialPaths.internalUsers)/\(world.ann.id)/blocked-ids"
             #expect(try await social.get(blockedPath, token: world.ann.accessToken).status == 403)
@@ -340,10 +350,10 @@ struct SocialWorld {
                     "others": .list([world.bob.id, world.cat.id, world.dan.id]),
                 ],
                 headers: credential)
-            let relationships = try #require(batch.object["relationships"] as? [String: [String: Bool]])
-            #expect(relationships[world.bob.id]?["friends"] == true)
-            #expect(relationships[world.cat.id]?["following"] == true)
-            #expect(relationships[world.dan.id]?["blocked"] == true)
+            let relationships = try batch.decode(WireRelationshipFacts.self).relationships
+            #expect(relationships[world.bob.id]?.friends == true)
+            #expect(relationships[world.cat.id]?.following == true)
+            #expect(relationships[world.dan.id]?.blocked == true)
         }
     }
 }

@@ -10,7 +10,7 @@ import Testing
     /// An access token for `userID` signed by a key that is not the identity service's, under its `kid`.
     func forgedToken(_ stack: TestStack, userID: String) async throws -> String {
         let jwks = try await stack.gateway.get(IdentityPaths.jwks)
-        let kid = try #require(((jwks.object["keys"] as? [[String: Any]])?.first?["kid"]) as? String)
+        let kid = try #require(try jwks.decode(WireJWKS.self).keys.first?.kid)
         let keys = JWTKeyCollection()
         await keys.add(
             eddsa: EdDSA.PrivateKey(backing: Curve25519.Signing.PrivateKey()), kid: JWKIdentifier(string: kid))
@@ -64,7 +64,7 @@ import Testing
             #expect(expired.problem?.code == "token_expired")
             let refreshed = try await stack.gateway.post(
                 IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])
-            let access = try #require(refreshed.object["accessToken"] as? String)
+            let access = try refreshed.decode(WireTokenPair.self).accessToken
             #expect(try await stack.gateway.get(IdentityPaths.me, token: access).status == 200)
         }
     }
@@ -73,11 +73,11 @@ import Testing
         try await withTestStack { stack in
             let response = try await stack.gateway.get(IdentityPaths.jwks)
             #expect(response.status == 200)
-            let key = try #require((response.object["keys"] as? [[String: Any]])?.first)
-            #expect(key["kty"] as? String == "OKP")
-            #expect(key["crv"] as? String == "Ed25519")
-            #expect(key["alg"] as? String == "EdDSA")
-            #expect(key["d"] == nil, "the private part is never published")
+            let key = try #require(try response.decode(WireJWKS.self).keys.first)
+            #expect(key.kty == "OKP")
+            #expect(key.crv == "Ed25519")
+            #expect(key.alg == "EdDSA")
+            #expect(key.d == nil, "the private part is never published")
         }
     }
 }

@@ -21,12 +21,10 @@ extension TestStack {
         let response = try await gateway.post(
             IdentityPaths.register, json: ["email": email, "username": username, "password": password])
         guard response.status == 201 else { throw TestUserError.registrationFailed(response.status, response.text) }
-        let body = response.object
-        let user = body["user"] as? [String: Any] ?? [:]
+        let pair = try response.decode(WireTokenPair.self)
         return TestUser(
-            id: user["id"] as? String ?? "", username: username, email: email, password: password,
-            accessToken: body["accessToken"] as? String ?? "", refreshToken: body["refreshToken"] as? String ?? "",
-            sessionID: body["sessionId"] as? String ?? "")
+            id: pair.user.id, username: username, email: email, password: password, accessToken: pair.accessToken,
+            refreshToken: pair.refreshToken, sessionID: pair.sessionId)
     }
 }
 

@@ -9,38 +9,27 @@ public func buildNotificationsApplication(_ configuration: NotificationsConfigur
     -> some ApplicationProtocol
 {
     let settings = configuration.settings
-    var logger = Logger(label: "platform.notifications")
-    logger.logLevel = settings.logLevel
     let hub = EventHub()
     let database = try NotificationsDatabase(settings.database) { events in events.forEach(hub.publish) }
-    let verifier = AccessTokenVerifier.remote(
-        jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
+    let chassis = ServiceChassis(
+        settings: settings, database: database.reader,
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module), verifier: configuration.verifier)
     let delivery: any PushDelivery =
         if let injected = configuration.pushDelivery {
             injected
         } else if let apns = configuration.apns {
             try await APNsDelivery(settings: apns, clock: { settings.clock.now })
         } else {
-            LoggingPushDelivery(logger: logger)
+            LoggingPushDelivery(logger: chassis.logger)
         }
-    let pushes = PushDispatcher(delivery: delivery, database: database, logger: logger)
-    // Stream events past their retention go every ten minutes; the inbox is not touched.
-    let pruner = PeriodicJob("stream log pruning", every: .seconds(600), logger: logger) {
-        [retention = configuration.streamRetention, clock = settings.clock] in
-        try await database.pruneEvents(before: clock.now.addingTimeInterval(-retention))
-    }
+    let pushes = PushDispatcher(delivery: delivery, database: database, logger: chassis.logger)
+    let pruning = StreamPruning(database: database, retention: configuration.streamRetention, clock: settings.clock)
 
-    let router = ServiceApplication.router(
-        metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
-        database: database.writer)
-    let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
-        .group(context: AuthenticatedContext.self)
-    InboxController(database: database, clock: settings.clock).addRoutes(to: signedIn)
+    InboxController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
     StreamController(database: database, hub: hub, heartbeatInterval: configuration.heartbeatInterval)
-        .addRoutes(to: signedIn)
-    DevicesController(database: database, clock: settings.clock).addRoutes(to: signedIn)
+        .addRoutes(to: chassis.signedIn)
+    DevicesController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
     InternalNotificationsController(database: database, pushes: pushes, clock: settings.clock)
-        .addRoutes(to: router.group().add(middleware: InternalCredentialMiddleware(token: settings.internalToken)))
-    return ServiceApplication.application(
-        router: router, settings: settings, services: [pushes, pruner], verifier: verifier)
+        .addRoutes(to: chassis.internalOnly)
+    return chassis.application(services: [pushes, pruning.job(logger: chassis.logger)])
 }

@@ -20,16 +20,20 @@ public struct NotificationsConfiguration: Sendable {
     public var heartbeatInterval: Duration
     /// How long stream events are kept for `Last-Event-ID` resume.
     public var streamRetention: TimeInterval
+    /// Replaces the verifier of identity's published keys (router tests sign their own tokens).
+    public var verifier: AccessTokenVerifier?
 
     public init(
         settings: ServiceSettings, apns: APNsSettings? = nil, pushDelivery: (any PushDelivery)? = nil,
-        heartbeatInterval: Duration = .seconds(15), streamRetention: TimeInterval = 86_400
+        heartbeatInterval: Duration = .seconds(15), streamRetention: TimeInterval = 86_400,
+        verifier: AccessTokenVerifier? = nil
     ) {
         self.settings = settings
         self.apns = apns
         self.pushDelivery = pushDelivery
         self.heartbeatInterval = heartbeatInterval
         self.streamRetention = streamRetention
+        self.verifier = verifier
     }
 
     public init(reader: ConfigReader) throws {

@@ -16,15 +16,18 @@ public struct SocialConfiguration: Sendable {
     public var noticeSink: (any NoticeSink)?
     /// Replaces the identity lookups.
     public var userDirectory: (any UserDirectory)?
+    /// Replaces the verifier of identity's published keys (router tests sign their own tokens).
+    public var verifier: AccessTokenVerifier?
 
     public init(
         settings: ServiceSettings, notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
-        userDirectory: (any UserDirectory)? = nil
+        userDirectory: (any UserDirectory)? = nil, verifier: AccessTokenVerifier? = nil
     ) {
         self.settings = settings
         self.notificationsURL = notificationsURL
         self.noticeSink = noticeSink
         self.userDirectory = userDirectory
+        self.verifier = verifier
     }
 
     public init(reader: ConfigReader) throws {

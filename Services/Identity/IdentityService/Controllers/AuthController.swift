@@ -49,8 +49,7 @@ struct AuthController {
             homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now)
         try await database.createUser(user, verification: verifications.make(userID: user.id, email: email, now: now))
         outbox.wakeUp()
-        let pair = try await sessions.start(for: user, userAgent: request.headers[.userAgent])
-        return EditedResponse(status: .created, response: pair)
+        return EditedResponse(status: .created, response: try await signIn(user, request, now: now))
     }
 
     struct LoginRequest: Decodable {
@@ -79,9 +78,16 @@ struct AuthController {
         }
         guard verified, let user else {
             limits.loginFailuresByAccount.record(identifier)
-            throw Problem.unauthorized("invalid_credentials", "The username, e-mail or password is not correct.")
+            throw IdentityError.invalidCredentials
         }
-        return try await sessions.start(for: user, userAgent: request.headers[.userAgent])
+        return try await signIn(user, request, now: clock.now)
+    }
+
+    /// Starts a session for `user` on the requesting device and answers with its tokens.
+    private func signIn(_ user: UserRecord, _ request: Request, now: Date) async throws -> TokenPair {
+        let session = sessions.start(userID: user.id, userAgent: request.headers[.userAgent], now: now)
+        try await database.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
+        return TokenPair(try await sessions.credentials(for: user, session: session, now: now), user: user)
     }
 
     struct RefreshRequest: Decodable {
@@ -91,9 +97,24 @@ struct AuthController {
     @Sendable func refresh(_ request: Request, context: ServiceRequestContext) async throws -> TokenPair {
         let input = try await request.decode(as: RefreshRequest.self, context: context)
         guard !input.refreshToken.isEmpty, input.refreshToken.count <= 256 else {
-            throw Problem.unauthorized("invalid_refresh_token", "The refresh token is not valid; sign in again.")
+            throw IdentityError.invalidRefreshToken
         }
-        return try await sessions.refresh(input.refreshToken)
+        let now = clock.now
+        let successors = sessions.successors(of: input.refreshToken)
+        switch try await database.rotate(
+            refreshTokenHash: OpaqueToken.hash(input.refreshToken), chain: successors.map(OpaqueToken.hash), now: now)
+        {
+        case .rotated(let user, let session, let index):
+            return TokenPair(
+                try await sessions.credentials(
+                    for: user, sessionID: session.id, refreshToken: successors[index], now: now),
+                user: user)
+        case .invalid:
+            throw IdentityError.invalidRefreshToken
+        case .reused(let userID, let sessionID):
+            await endedSessions.sessionsEnded(userID: userID, sessionIDs: [sessionID])
+            throw IdentityError.refreshTokenReused
+        }
     }
 
     @Sendable func jwks(_ request: Request, context: ServiceRequestContext) async throws -> Response {
@@ -147,7 +168,7 @@ struct AuthController {
     {
         let id = try context.parameters.require("id")
         guard try await database.revokeSession(id: id, userID: context.user.userID, reason: "revoked", now: clock.now)
-        else { throw Problem.notFound("The session") }
+        else { throw IdentityError.notFound("The session") }
         await endedSessions.sessionsEnded(userID: context.user.userID, sessionIDs: [id])
         return .noContent
     }

@@ -24,9 +24,7 @@ struct EmailVerificationController {
     /// Marks the address the token was mailed to verified (once; a used, expired or unknown token is a 400).
     @Sendable func verify(_ request: Request, context: ServiceRequestContext) async throws -> MyProfile {
         let input = try await request.decode(as: VerifyRequest.self, context: context)
-        let invalid = Problem.badRequest(
-            "invalid_verification_token", "token: the verification link is invalid, used or expired; ask for a new one."
-        )
+        let invalid = IdentityError.invalidVerificationToken
         guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
         guard let user = try await database.verifyEmail(tokenHash: OpaqueToken.hash(input.token), now: clock.now)
         else { throw invalid }
@@ -37,13 +35,10 @@ struct EmailVerificationController {
     @Sendable func resend(_ request: Request, context: AuthenticatedContext) async throws
         -> EditedResponse<StatusMessage>
     {
-        guard let user = try await database.user(id: context.user.userID) else { throw Problem.notFound("The user") }
-        guard let email = user.email else {
-            throw Problem.conflict("no_email", "The account has no e-mail address to verify.")
+        guard let user = try await database.user(id: context.user.userID) else {
+            throw IdentityError.notFound("The user")
         }
-        guard !user.emailVerified else {
-            throw Problem.conflict("email_already_verified", "The e-mail address is already verified.")
-        }
+        let email = try verifications.addressToVerify(of: user)
         try resends.enforce(user.id, "Verification mails were sent recently; try again later.")
         let (token, mail) = verifications.make(userID: user.id, email: email, now: clock.now)
         try await database.createVerificationToken(token, mail: mail)

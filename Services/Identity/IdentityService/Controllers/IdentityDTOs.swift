@@ -10,6 +10,15 @@ struct TokenPair: ResponseEncodable, Sendable {
     var refreshToken: String
     var sessionId: String
     var user: MyProfile
+
+    init(_ credentials: SessionIssuer.Credentials, user: UserRecord) {
+        accessToken = credentials.accessToken
+        tokenType = "Bearer"
+        expiresIn = credentials.expiresIn
+        refreshToken = credentials.refreshToken
+        sessionId = credentials.sessionID
+        self.user = MyProfile(user)
+    }
 }
 
 /// The signed-in user's own profile, with the private fields.

@@ -36,7 +36,7 @@ struct InternalUsersController {
     @Sendable func byUsername(_ request: Request, context: ServiceRequestContext) async throws -> PublicProfile {
         let username = try context.parameters.require("username").lowercased()
         guard let user = try await database.user(identifier: username), !username.contains("@") else {
-            throw Problem.notFound("The user")
+            throw IdentityError.notFound("The user")
         }
         return PublicProfile(user)
     }

@@ -31,35 +31,11 @@ struct OIDCController {
         let input = try await request.decode(as: ExchangeRequest.self, context: context)
         guard input.idToken.count <= 8192 else { throw Problem.invalidField("idToken", "is too long.") }
         let identity = try await verifier.verify(provider: input.provider, idToken: input.idToken, nonce: input.nonce)
-        let user = try await account(for: identity)
-        return try await sessions.start(for: user, userAgent: request.headers[.userAgent])
-    }
-
-    private func account(for identity: ExternalIdentity) async throws -> UserRecord {
-        if let linked = try await database.user(issuer: identity.issuer, subject: identity.subject) { return linked }
         let now = clock.now
-        let link = { (userID: String) in
-            ExternalIdentityRecord(issuer: identity.issuer, subject: identity.subject, userId: userID, createdAt: now)
-        }
-        if let email = identity.email, let existing = try await database.user(identifier: email) {
-            // Both sides must have proved the address: an unverified one at the issuer lets anyone who registers
-            // it there take over the account; an unverified one here may belong to someone who registered the
-            // owner's address first and whose password would keep working (issue 16, item 4).
-            guard identity.emailVerified, existing.emailVerified else {
-                throw Problem.conflict(
-                    "account_exists",
-                    "An account with this e-mail exists; sign in with its password, then link this provider from "
-                        + "your account settings.")
-            }
-            try await database.link(link(existing.id), creating: nil)
-            return existing
-        }
-        let user = UserRecord(
-            id: UUID().uuidString.lowercased(), email: identity.email, emailVerified: identity.emailVerified,
-            username: nil, passwordHash: nil, displayName: String((identity.name ?? "").prefix(50)), bio: "",
-            homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now)
-        try await database.link(link(user.id), creating: user)
-        return user
+        let user = try await database.account(for: identity, now: now)
+        let session = sessions.start(userID: user.id, userAgent: request.headers[.userAgent], now: now)
+        try await database.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
+        return TokenPair(try await sessions.credentials(for: user, session: session, now: now), user: user)
     }
 
     // MARK: Linking from settings
@@ -108,8 +84,7 @@ struct OIDCController {
         case .alreadyLinked:
             return EditedResponse(status: .ok, response: LinkedIdentity(provider: input.provider, linkedAt: now))
         case .linkedToAnotherAccount:
-            throw Problem.conflict(
-                "identity_linked_elsewhere", "This \(input.provider) account is linked to another account.")
+            throw IdentityError.identityLinkedElsewhere(provider: input.provider)
         }
     }
 
@@ -123,11 +98,8 @@ struct OIDCController {
         }
         switch try await database.unlinkIdentities(userID: context.user.userID, issuers: issuers) {
         case .unlinked: return .noContent
-        case .notLinked: throw Problem.notFound("The linked \(provider) account")
-        case .lastSignInMethod:
-            throw Problem.conflict(
-                "last_sign_in_method",
-                "This is the only way to sign in to the account; set a password or link another provider first.")
+        case .notLinked: throw IdentityError.notFound("The linked \(provider) account")
+        case .lastSignInMethod: throw IdentityError.lastSignInMethod
         }
     }
 }

@@ -29,12 +29,14 @@ struct PasswordController {
     /// Sets a new password and signs out every other device; the user is told by e-mail.
     @Sendable func change(_ request: Request, context: AuthenticatedContext) async throws -> StatusMessage {
         let input = try await request.decode(as: ChangeRequest.self, context: context)
-        guard let user = try await database.user(id: context.user.userID) else { throw Problem.notFound("The user") }
+        guard let user = try await database.user(id: context.user.userID) else {
+            throw IdentityError.notFound("The user")
+        }
         if let hash = user.passwordHash {
             guard let current = input.currentPassword, current.utf8.count <= 1024,
                 try await hasher.verify(current, hash: hash)
             else {
-                throw Problem.forbidden("invalid_current_password", "The current password is not correct.")
+                throw IdentityError.invalidCurrentPassword
             }
         }
         try PasswordPolicy.check(input.newPassword, username: user.username, email: user.email, field: "newPassword")
@@ -94,8 +96,7 @@ struct PasswordController {
     /// (the user signs in again with the new password).
     @Sendable func reset(_ request: Request, context: ServiceRequestContext) async throws -> StatusMessage {
         let input = try await request.decode(as: ResetRequest.self, context: context)
-        let invalid = Problem.badRequest(
-            "invalid_reset_token", "The reset link is invalid, used or expired; ask for a new one.")
+        let invalid = IdentityError.invalidResetToken
         guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
         let tokenHash = OpaqueToken.hash(input.token)
         guard let user = try await database.userForResetToken(tokenHash: tokenHash, now: clock.now) else {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import PlatformKit
@@ -21,7 +20,9 @@ struct UsersController {
     }
 
     @Sendable func me(_ request: Request, context: AuthenticatedContext) async throws -> MyProfile {
-        guard let user = try await database.user(id: context.user.userID) else { throw Problem.notFound("The user") }
+        guard let user = try await database.user(id: context.user.userID) else {
+            throw IdentityError.notFound("The user")
+        }
         return MyProfile(user)
     }
 
@@ -53,39 +54,35 @@ struct UsersController {
         let body = try await request.body.collect(upTo: Self.maximumAvatarBytes)
         let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: Self.maximumAvatarBytes)
         let bytes = Data(body.readableBytesView)
-        let etag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
         try await database.setAvatar(
-            AvatarRecord(userId: context.user.userID, mediaType: kind.mediaType, etag: etag, bytes: bytes),
+            AvatarRecord(
+                userId: context.user.userID, mediaType: kind.mediaType, etag: EntityTag(of: bytes).description,
+                bytes: bytes),
             now: clock.now)
         return try await me(request, context: context)
     }
 
     @Sendable func deleteAvatar(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         guard try await database.deleteAvatar(userID: context.user.userID, now: clock.now) else {
-            throw Problem.notFound("The profile picture")
+            throw IdentityError.notFound("The profile picture")
         }
         return .noContent
     }
 
     @Sendable func profile(_ request: Request, context: AuthenticatedContext) async throws -> PublicProfile {
         let id = try context.parameters.require("id")
-        guard let user = try await database.user(id: id) else { throw Problem.notFound("The user") }
+        guard let user = try await database.user(id: id) else { throw IdentityError.notFound("The user") }
         return PublicProfile(user)
     }
 
     /// The picture's bytes; `If-None-Match` with the current ETag answers 304 without them.
     @Sendable func avatar(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let avatar = try await database.avatar(userID: id) else { throw Problem.notFound("The profile picture") }
-        var headers: HTTPFields = [.eTag: avatar.etag, .cacheControl: "private, max-age=60, must-revalidate"]
-        if let condition = request.headers[.ifNoneMatch],
-            condition.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == avatar.etag })
-        {
-            return Response(status: .notModified, headers: headers)
+        guard let avatar = try await database.avatar(userID: id) else {
+            throw IdentityError.notFound("The profile picture")
         }
-        headers[.contentType] = avatar.mediaType
-        headers[.contentLength] = String(avatar.bytes.count)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: avatar.bytes)))
+        return StoredBytes(bytes: avatar.bytes, mediaType: avatar.mediaType, tag: EntityTag(stored: avatar.etag))
+            .response(to: request)
     }
 
     /// Users whose username or display name starts with `query`, by username, paginated.

@@ -17,4 +17,11 @@ struct EmailVerifications: Sendable {
             to: email, token: token, verificationURL: verificationURL, validHours: max(1, Int(lifetime / 3600)))
         return (record, mail)
     }
+
+    /// The address of `user` a new verification link goes to: one they have and have not proved yet.
+    func addressToVerify(of user: UserRecord) throws -> String {
+        guard let email = user.email else { throw IdentityError.noEmail }
+        guard !user.emailVerified else { throw IdentityError.emailAlreadyVerified }
+        return email
+    }
 }

@@ -1,5 +1,3 @@
-import PlatformKit
-
 /// What makes a password acceptable, after NIST SP 800-63B: length over composition rules, and no
 /// password that is common or made of the account's own names.
 enum PasswordPolicy {
@@ -11,7 +9,7 @@ enum PasswordPolicy {
     static func check(_ password: String, username: String?, email: String?, field: String = "password") throws {
         // bcrypt reads a C string: everything after a NUL byte would be silently dropped from the hash.
         guard !password.utf8.contains(0) else {
-            throw Problem.invalidField(field, "must not contain a NUL character.")
+            throw IdentityError.invalidField(field, "must not contain a NUL character.")
         }
         guard password.count >= minimumLength else {
             throw weak(field, "must be at least \(minimumLength) characters.")
@@ -29,8 +27,8 @@ enum PasswordPolicy {
         }
     }
 
-    private static func weak(_ field: String, _ detail: String) -> Problem {
-        Problem(status: 400, code: "weak_password", title: "Weak password", detail: "\(field) \(detail)")
+    private static func weak(_ field: String, _ detail: String) -> IdentityError {
+        .weakPassword(field: field, detail)
     }
 
     /// The most common passwords of ten characters or more in public breach corpora.

@@ -1,65 +1,53 @@
 import Foundation
-import PlatformKit
 
-/// Starts sessions and rotates their refresh tokens, handing out token pairs.
+/// The secrets of sessions: a new session's record and first refresh token, the successors a presented refresh
+/// token may be rotated to, and the signed access token that goes with them. Storage is the caller's.
 struct SessionIssuer: Sendable {
-    let database: IdentityDatabase
     let signer: TokenSigner
-    let clock: WallClock
-    let endedSessions: any EndedSessionSink
     let chain: RefreshTokenChain
 
-    /// Starts a new session (a device signing in) for `user`.
-    func start(for user: UserRecord, userAgent: String?) async throws -> TokenPair {
-        let now = clock.now
-        let session = SessionRecord(
-            id: UUID().uuidString.lowercased(), userId: user.id, userAgent: userAgent.map { String($0.prefix(200)) },
-            createdAt: now, lastUsedAt: now)
-        let refreshToken = OpaqueToken.generate()
-        try await database.createSession(session, refreshTokenHash: OpaqueToken.hash(refreshToken))
-        return try await pair(user: user, sessionID: session.id, refreshToken: refreshToken, now: now)
+    /// A session about to be stored, with its first refresh token (shown once; only its hash is stored).
+    struct NewSession: Sendable {
+        var record: SessionRecord
+        var refreshToken: String
+        var refreshTokenHash: String { OpaqueToken.hash(refreshToken) }
     }
 
-    /// Exchanges a refresh token for a new pair (rotation); a reused token revokes its session.
-    func refresh(_ refreshToken: String) async throws -> TokenPair {
-        let now = clock.now
-        let successors = chain.successors(of: refreshToken)
-        switch try await database.rotate(
-            refreshTokenHash: OpaqueToken.hash(refreshToken), chain: successors.map(OpaqueToken.hash), now: now)
-        {
-        case .rotated(let user, let session, let index):
-            return try await pair(user: user, sessionID: session.id, refreshToken: successors[index], now: now)
-        case .invalid:
-            throw Problem.unauthorized("invalid_refresh_token", "The refresh token is not valid; sign in again.")
-        case .reused(let userID, let sessionID):
-            await endedSessions.sessionsEnded(userID: userID, sessionIDs: [sessionID])
-            throw Problem.unauthorized(
-                "refresh_token_reused", "This refresh token was already used; the session has been signed out.")
-        }
+    /// A new session (a device signing in) for `userID`.
+    func start(userID: String, userAgent: String?, now: Date) -> NewSession {
+        NewSession(
+            record: SessionRecord(
+                id: UUID().uuidString.lowercased(), userId: userID, userAgent: userAgent.map { String($0.prefix(200)) },
+                createdAt: now, lastUsedAt: now),
+            refreshToken: OpaqueToken.generate())
     }
 
-    private func pair(user: UserRecord, sessionID: String, refreshToken: String, now: Date) async throws -> TokenPair {
-        let accessToken = try await signer.accessToken(
-            userID: user.id, sessionID: sessionID, roles: user.roleList, now: now)
-        return TokenPair(
-            accessToken: accessToken, tokenType: "Bearer", expiresIn: Int(TokenSigner.accessTokenLifetime),
-            refreshToken: refreshToken, sessionId: sessionID, user: MyProfile(user))
+    /// The tokens that may replace `refreshToken`, nearest first (see ``RefreshTokenChain``).
+    func successors(of refreshToken: String) -> [String] {
+        chain.successors(of: refreshToken)
     }
-}
 
-/// The rate limiters of sign-in and recovery, keyed by account and by client address.
-struct RateLimits: Sendable {
-    let loginFailuresByAccount: RateLimiter
-    let loginsByAddress: RateLimiter
-    let resetsByAccount: RateLimiter
-    let resetsByAddress: RateLimiter
-    let registrationsByAddress: RateLimiter
+    /// What a signed-in device holds: a short-lived access token, and the refresh token to get the next one.
+    struct Credentials: Sendable, Equatable {
+        var accessToken: String
+        /// Seconds until the access token expires.
+        var expiresIn: Int
+        var refreshToken: String
+        var sessionID: String
+    }
 
-    init(_ limits: IdentityRateLimits, clock: WallClock) {
-        loginFailuresByAccount = RateLimiter(capacity: limits.loginFailuresPerAccount, period: 15 * 60, clock: clock)
-        loginsByAddress = RateLimiter(capacity: limits.loginsPerAddress, period: 60, clock: clock)
-        resetsByAccount = RateLimiter(capacity: limits.resetsPerAccount, period: 3600, clock: clock)
-        resetsByAddress = RateLimiter(capacity: limits.resetsPerAddress, period: 3600, clock: clock)
-        registrationsByAddress = RateLimiter(capacity: limits.registrationsPerAddress, period: 3600, clock: clock)
+    /// Signs the access token of `user`'s session `sessionID`, to go with `refreshToken`.
+    func credentials(for user: UserRecord, sessionID: String, refreshToken: String, now: Date) async throws
+        -> Credentials
+    {
+        Credentials(
+            accessToken: try await signer.accessToken(
+                userID: user.id, sessionID: sessionID, roles: user.roleList, now: now),
+            expiresIn: Int(TokenSigner.accessTokenLifetime), refreshToken: refreshToken, sessionID: sessionID)
+    }
+
+    /// The credentials of a session just started for `user`.
+    func credentials(for user: UserRecord, session: NewSession, now: Date) async throws -> Credentials {
+        try await credentials(for: user, sessionID: session.record.id, refreshToken: session.refreshToken, now: now)
     }
 }

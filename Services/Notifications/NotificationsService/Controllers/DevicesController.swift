@@ -21,7 +21,7 @@ struct DevicesController {
         var environment: String
         var createdAt: Date
 
-        init(_ row: DeviceRow) {
+        init(_ row: DeviceRecord) {
             token = row.token
             environment = row.environment
             createdAt = row.createdAt
@@ -52,7 +52,7 @@ struct DevicesController {
         guard ["production", "sandbox"].contains(environment) else {
             throw Problem.invalidField("environment", "must be production or sandbox.")
         }
-        let device = DeviceRow(
+        let device = DeviceRecord(
             token: token, userId: context.user.userID, sessionId: context.user.sessionID, environment: environment,
             createdAt: clock.now)
         try await database.register(device)
@@ -61,7 +61,9 @@ struct DevicesController {
 
     @Sendable func unregister(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let token = try Self.deviceToken(try context.parameters.require("token"))
-        guard try await database.removeDevice(token, of: context.user.userID) else { throw Problem.notFound("device") }
+        guard try await database.removeDevice(token, of: context.user.userID) else {
+            throw NotificationsError.notFound("device")
+        }
         return .noContent
     }
 

@@ -25,7 +25,7 @@ struct InboxController {
             of: context.user.userID, after: try page.decodeCursor(as: Int64.self), limit: page.limit + 1,
             unreadOnly: unreadOnly)
         let numbers = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0.number ?? 0) })
-        return Page(fetched: rows.map(NotificationView.init), limit: page.limit) { numbers[$0.id] ?? 0 }
+        return Page(fetched: rows.map(\.view), limit: page.limit) { numbers[$0.id] ?? 0 }
     }
 
     struct UnreadCount: ResponseEncodable {
@@ -38,9 +38,7 @@ struct InboxController {
 
     @Sendable func markRead(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("notification")
-        guard try await database.markRead(id, of: context.user.userID, now: clock.now) != nil else {
-            throw Problem.notFound("notification")
-        }
+        _ = try await database.markRead(id, of: context.user.userID, now: clock.now)
         return .noContent
     }
 
@@ -49,12 +47,12 @@ struct InboxController {
     }
 
     @Sendable func markAllRead(_ request: Request, context: AuthenticatedContext) async throws -> Marked {
-        Marked(marked: try await database.markRead(nil, of: context.user.userID, now: clock.now) ?? 0)
+        Marked(marked: try await database.markRead(nil, of: context.user.userID, now: clock.now))
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("notification")
-        guard try await database.delete(id, of: context.user.userID) else { throw Problem.notFound("notification") }
+        try await database.delete(id, of: context.user.userID)
         return .noContent
     }
 

@@ -25,7 +25,7 @@ struct StreamController {
         let user = context.user.userID
         // Browsers' EventSource cannot set headers on the first connection, hence the query parameter too.
         let given =
-            request.headers[StreamController.lastEventIDHeader]
+            request.headers[Self.lastEventIDHeader]
             ?? request.uri.queryParameters["lastEventId"].map(String.init)
         guard let lastEventID = ServerSentEvents.lastEventID(given) else {
             throw Problem.badRequest("invalid_last_event_id", "Last-Event-ID must be an id this stream sent.")
@@ -92,7 +92,7 @@ struct StreamController {
         return Response(
             status: .ok,
             headers: [
-                .contentType: "text/event-stream", .cacheControl: "no-cache", StreamController.noProxyBuffering: "no",
+                .contentType: "text/event-stream", .cacheControl: "no-cache", Self.noProxyBuffering: "no",
             ],
             body: body)
     }

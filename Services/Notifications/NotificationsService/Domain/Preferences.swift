@@ -1,5 +1,4 @@
 import Foundation
-import PlatformKit
 
 /// A user's push preferences. They decide only whether a phone buzzes: the inbox keeps everything.
 struct Preferences: Sendable, Equatable {
@@ -20,16 +19,18 @@ struct QuietHours: Sendable, Equatable {
     var endMinute: Int
     var timeZone: TimeZone
 
-    /// Parses `HH:MM` bounds and an IANA zone; a bad value is a 400 problem naming its field.
+    /// Parses `HH:MM` bounds and an IANA zone; a bad value is ``NotificationsError/invalidField(_:_:)`` naming
+    /// its field.
     init(start: String, end: String, timeZone identifier: String) throws {
         guard let zone = TimeZone(identifier: identifier) else {
-            throw Problem.invalidField("quietHours.timeZone", "must be an IANA time zone such as Europe/Paris.")
+            throw NotificationsError.invalidField(
+                "quietHours.timeZone", "must be an IANA time zone such as Europe/Paris.")
         }
         self.startMinute = try Self.minute(of: start, field: "quietHours.start")
         self.endMinute = try Self.minute(of: end, field: "quietHours.end")
         self.timeZone = zone
         guard startMinute != endMinute else {
-            throw Problem.invalidField("quietHours.end", "must differ from the start.")
+            throw NotificationsError.invalidField("quietHours.end", "must differ from the start.")
         }
     }
 
@@ -60,7 +61,7 @@ struct QuietHours: Sendable, Equatable {
             let minute = Int(parts[1]),
             (0..<24).contains(hour), (0..<60).contains(minute)
         else {
-            throw Problem.invalidField(field, "must be a time of day as HH:MM, from 00:00 to 23:59.")
+            throw NotificationsError.invalidField(field, "must be a time of day as HH:MM, from 00:00 to 23:59.")
         }
         return hour * 60 + minute
     }

@@ -7,8 +7,7 @@ import ServiceKit
 struct FollowsController {
     let database: SocialDatabase
     let profiles: ProfileStore
-    let directory: any UserDirectory
-    let notices: any NoticeSink
+    let notices: SocialNotices
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -29,18 +28,11 @@ struct FollowsController {
     @Sendable func follow(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
         RelationshipView
     > {
-        let target = try await FriendsController.resolve(
-            try await request.decode(as: FriendsController.Target.self, context: context), directory: directory)
-        try await database.follow(context.user.userID, target, now: clock.now)
-        let name = try await profiles.profiles([context.user.userID])[context.user.userID]?.displayName
-        await notices.publish(
-            Notice(
-                recipients: [target], kind: "social.follow_request", text: "\(name ?? "Someone") asks to follow you.",
-                link: SocialPaths.followRequests))
-        return EditedResponse(
-            status: .created,
-            response: RelationshipView(
-                userId: target, relationship: try await database.relationship(context.user.userID, target)))
+        let target = try await profiles.userID(
+            of: try await request.decode(as: UserTarget.self, context: context).reference())
+        let relationship = try await database.follow(context.user.userID, target, now: clock.now)
+        await notices.followRequest(to: target, from: try await profiles.displayName(of: context.user.userID))
+        return EditedResponse(status: .created, response: RelationshipView(userId: target, relationship: relationship))
     }
 
     @Sendable func followRequests(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
@@ -50,11 +42,7 @@ struct FollowsController {
     @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let follower = try context.parameters.require("user")
         try await database.answerFollow(of: follower, to: context.user.userID, approve: true)
-        let name = try await profiles.profiles([context.user.userID])[context.user.userID]?.displayName
-        await notices.publish(
-            Notice(
-                recipients: [follower], kind: "social.follow_approved",
-                text: "\(name ?? "Someone") approved your follow request.", link: SocialPaths.following))
+        await notices.followApproved(to: follower, by: try await profiles.displayName(of: context.user.userID))
         return .noContent
     }
 
@@ -93,7 +81,7 @@ struct FollowsController {
     /// Blocks a user: friendship, requests and follows end both ways, and they can no longer reach me.
     @Sendable func block(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let other = try context.parameters.require("user")
-        guard other.count <= 64 else { throw Problem.notFound("The user") }
+        guard other.count <= 64 else { throw SocialError.notFound("The user") }
         try await database.block(context.user.userID, other, now: clock.now)
         return .noContent
     }

@@ -7,8 +7,7 @@ import ServiceKit
 struct FriendsController {
     let database: SocialDatabase
     let profiles: ProfileStore
-    let directory: any UserDirectory
-    let notices: any NoticeSink
+    let notices: SocialNotices
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -22,50 +21,22 @@ struct FriendsController {
         router.get(RouterPath(SocialPaths.suggestions), use: suggestions)
     }
 
-    /// The user a request names by `userId` or `username`; unknown users are a 404.
-    struct Target: Decodable {
-        var userId: String?
-        var username: String?
-    }
-
-    static func resolve(_ target: Target, directory: any UserDirectory) async throws -> String {
-        if let id = target.userId {
-            guard id.count <= 64, try await !directory.users(ids: [id]).isEmpty else {
-                throw Problem.notFound("The user")
-            }
-            return id
-        }
-        guard let name = target.username else {
-            throw Problem.badRequest("missing_user", "Name the user by userId or username.")
-        }
-        guard let user = try await directory.user(username: try Validate.username(name)) else {
-            throw Problem.notFound("The user")
-        }
-        return user.id
-    }
-
     /// Sends a friend request; when the other had already asked, both become friends at once.
     @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
         FriendRequestView
     > {
-        let target = try await Self.resolve(
-            try await request.decode(as: Target.self, context: context), directory: directory)
+        let target = try await profiles.userID(
+            of: try await request.decode(as: UserTarget.self, context: context).reference())
         let me = context.user.userID
         let outcome = try await database.sendFriendRequest(from: me, to: target, now: clock.now)
-        let name = try await profiles.profiles([me, target])[me]?.displayName ?? "Someone"
+        let known = try await profiles.profiles([me, target])
         switch outcome {
         case .sent(let row):
-            await notices.publish(
-                Notice(
-                    recipients: [target], kind: "social.friend_request", text: "\(name) wants to be your friend.",
-                    link: SocialPaths.friendRequests, idempotencyKey: "friend-request:\(row.id)"))
-            return EditedResponse(status: .created, response: try await view(row))
+            await notices.friendRequest(row, from: known[me]?.displayName)
+            return EditedResponse(status: .created, response: FriendRequestView(row, known))
         case .becameFriends(let row):
-            await notices.publish(
-                Notice(
-                    recipients: [target], kind: "social.friend_accepted", text: "\(name) accepted your friend request.",
-                    link: SocialPaths.friends, idempotencyKey: "friend-accepted:\(row.id)"))
-            return EditedResponse(status: .ok, response: try await view(row))
+            await notices.friendAccepted(row, to: target, by: known[me]?.displayName)
+            return EditedResponse(status: .ok, response: FriendRequestView(row, known))
         }
     }
 
@@ -78,26 +49,22 @@ struct FriendsController {
         }
         let rows = try await database.pendingRequests(of: context.user.userID, incoming: direction == "incoming")
         let known = try await profiles.profiles(Array(Set(rows.flatMap { [$0.senderId, $0.recipientId] })))
-        return ItemList(items: rows.map { view($0, known) })
+        return ItemList(items: rows.map { FriendRequestView($0, known) })
     }
 
     /// `accept` or `decline` (the recipient), `cancel` (the sender).
     @Sendable func answer(_ request: Request, context: AuthenticatedContext) async throws -> FriendRequestView {
-        guard let answer = SocialDatabase.RequestAnswer(rawValue: try context.parameters.require("answer")) else {
+        guard let answer = FriendRequestAnswer(rawValue: try context.parameters.require("answer")) else {
             throw Problem(
                 status: 404, code: "no_route", title: "Not found", detail: "Answer with accept, decline or cancel.")
         }
-        let row = try await database.answer(
-            try context.parameters.require("request"), by: context.user.userID, answer, now: clock.now)
+        let me = context.user.userID
+        let row = try await database.answer(try context.parameters.require("request"), by: me, answer, now: clock.now)
+        let known = try await profiles.profiles([row.senderId, row.recipientId])
         if answer == .accept {
-            let name = try await profiles.profiles([context.user.userID])[context.user.userID]?.displayName
-            await notices.publish(
-                Notice(
-                    recipients: [row.senderId], kind: "social.friend_accepted",
-                    text: "\(name ?? "Someone") accepted your friend request.", link: SocialPaths.friends,
-                    idempotencyKey: "friend-accepted:\(row.id)"))
+            await notices.friendAccepted(row, to: row.senderId, by: known[me]?.displayName)
         }
-        return try await view(row)
+        return FriendRequestView(row, known)
     }
 
     /// My friends, by username; `query` keeps those whose username or display name contains it.
@@ -122,11 +89,7 @@ struct FriendsController {
     }
 
     @Sendable func mutual(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
-        let other = try context.parameters.require("user")
-        // A block either way shares nothing, and answers as for someone with no friends in common: a 404
-        // here (and a 200 for every other id, known or not) would tell the blocked user of the block.
-        guard try await !database.relationship(context.user.userID, other).blocked else { return UserList(items: []) }
-        let ids = try await database.mutualFriends(of: context.user.userID, and: other)
+        let ids = try await database.mutualFriends(of: context.user.userID, and: try context.parameters.require("user"))
         let known = try await profiles.profiles(ids)
         return UserList(
             items: ids.map { UserSummary(known[$0], id: $0) }.sorted { ($0.username ?? "") < ($1.username ?? "") })
@@ -134,10 +97,8 @@ struct FriendsController {
 
     @Sendable func relationship(_ request: Request, context: AuthenticatedContext) async throws -> RelationshipView {
         let other = try context.parameters.require("user")
-        var relationship = try await database.relationship(context.user.userID, other)
-        // Being blocked is not revealed: the blocked side sees only "not connected".
-        if relationship.blocked && !relationship.blocking { relationship = Relationship() }
-        return RelationshipView(userId: other, relationship: relationship)
+        let relationship = try await database.relationship(context.user.userID, other)
+        return RelationshipView(userId: other, relationship: relationship.shownToViewer)
     }
 
     @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
@@ -150,16 +111,5 @@ struct FriendsController {
             items: ranked.map {
                 SuggestionView(user: UserSummary(known[$0.userID], id: $0.userID), mutualFriends: $0.mutualFriends)
             })
-    }
-
-    private func view(_ row: FriendRequestRow) async throws -> FriendRequestView {
-        view(row, try await profiles.profiles([row.senderId, row.recipientId]))
-    }
-
-    private func view(_ row: FriendRequestRow, _ known: [String: ProfileRow]) -> FriendRequestView {
-        FriendRequestView(
-            id: row.id, status: row.status, createdAt: row.createdAt,
-            from: UserSummary(known[row.senderId], id: row.senderId),
-            to: UserSummary(known[row.recipientId], id: row.recipientId))
     }
 }

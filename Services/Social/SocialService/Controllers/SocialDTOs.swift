@@ -1,5 +1,19 @@
 import Foundation
 import Hummingbird
+import PlatformKit
+
+/// The user a request names by `userId` or `username`.
+struct UserTarget: Decodable {
+    var userId: String?
+    var username: String?
+
+    /// The reference to resolve: the id when given, else the username in its canonical form.
+    func reference() throws -> ProfileStore.Reference {
+        if let userId { return .id(userId) }
+        guard let username else { throw SocialError.missingUser }
+        return .username(try Validate.username(username))
+    }
+}
 
 /// A user in a list, with their profile basics.
 struct UserSummary: Codable, Sendable {
@@ -8,7 +22,7 @@ struct UserSummary: Codable, Sendable {
     var displayName: String
     var avatarUrl: String?
 
-    init(_ profile: ProfileRow?, id: String) {
+    init(_ profile: ProfileRecord?, id: String) {
         userId = id
         username = profile?.username
         displayName = profile?.displayName ?? ""
@@ -22,6 +36,14 @@ struct FriendRequestView: ResponseEncodable, Sendable {
     var createdAt: Date
     var from: UserSummary
     var to: UserSummary
+
+    init(_ row: FriendRequestRecord, _ known: [String: ProfileRecord]) {
+        id = row.id
+        status = row.status
+        createdAt = row.createdAt
+        from = UserSummary(known[row.senderId], id: row.senderId)
+        to = UserSummary(known[row.recipientId], id: row.recipientId)
+    }
 }
 
 struct SuggestionView: Encodable, Sendable {

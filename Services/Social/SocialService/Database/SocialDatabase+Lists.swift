@@ -6,10 +6,10 @@ extension SocialDatabase {
     /// My friends with their profile basics, by username, optionally those whose username or display
     /// name contains `keyword`, after `cursor` (the last username and id of the previous page).
     func friends(of userID: String, matching keyword: String?, after cursor: [String]?, limit: Int) async throws
-        -> [ProfileRow]
+        -> [ProfileRecord]
     {
         let pattern = keyword.map { "%" + Self.escapeLike($0) + "%" }
-        return try await writer.read { db in
+        return try await read { db in
             // Driven from the profiles' username index: a page stops after `limit` friends instead of
             // sorting all of them. Profiles are copied when a friendship starts; a user without a username
             // (still choosing one) sorts first.
@@ -26,20 +26,23 @@ extension SocialDatabase {
                 sql += " AND (p.username, p.user_id) > (\(cursor[0]), \(cursor[1]))"
             }
             sql += " ORDER BY p.username, p.user_id LIMIT \(limit)"
-            return try ProfileRow.fetchAll(db, SQLRequest(literal: sql))
+            return try ProfileRecord.fetchAll(db, SQLRequest(literal: sql))
         }
     }
 
-    /// Friends `viewer` and `other` have in common.
+    /// Friends `viewer` and `other` have in common. A block either way shares nothing, and answers as for
+    /// someone with no friends in common: a 404 (and a 200 for every other id, known or not) would tell the
+    /// blocked user of the block.
     func mutualFriends(of viewer: String, and other: String) async throws -> [String] {
-        try await writer.read { db in
-            Set(try Self.friendIDs(db, viewer)).intersection(try Self.friendIDs(db, other)).sorted()
+        try await read { db in
+            guard try !Self.relationship(db, viewer, other).blocked else { return [] }
+            return Set(try Self.friendIDs(db, viewer)).intersection(try Self.friendIDs(db, other)).sorted()
         }
     }
 
     /// Friends of my friends I am not connected to, most mutual friends first.
     func suggestions(for userID: String, limit: Int) async throws -> [(userID: String, mutualFriends: Int)] {
-        try await writer.read { db in
+        try await read { db in
             let friends = Set(try Self.friendIDs(db, userID))
             var pairs: [(friend: String, candidate: String)] = []
             for friend in friends {

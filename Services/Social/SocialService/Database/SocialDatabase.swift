@@ -3,138 +3,30 @@ import GRDB
 import PlatformKit
 import ServiceKit
 
-/// The social graph's storage: the only place that knows SQL. Each method is one transaction.
+/// The social graph's storage: the only place that knows SQL. Each method is one transaction; rules that need
+/// a read (may this request be sent?) are checked inside it and throw ``SocialError``.
 struct SocialDatabase: Sendable {
-    let writer: any DatabaseWriter
+    private let writer: any DatabaseWriter
 
     init(_ location: DatabaseLocation) throws {
         self.writer = try ServiceDatabase.open(location, migrator: SocialMigrations.migrator)
     }
 
-    // MARK: Reading relationships
+    /// For the readiness probe.
+    var reader: any DatabaseReader { writer }
 
-    static func relationship(_ db: Database, _ viewer: String, _ other: String) throws -> Relationship {
-        let (low, high) = viewer < other ? (viewer, other) : (other, viewer)
-        var relationship = Relationship()
-        relationship.friends =
-            try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM friendships WHERE user_low = ? AND user_high = ?", arguments: [low, high])
-            ?? false
-        for row in try Row.fetchAll(
-            db,
-            sql: """
-                SELECT sender_id FROM friend_requests WHERE status = 'pending'
-                AND ((sender_id = ? AND recipient_id = ?) OR (sender_id = ? AND recipient_id = ?))
-                """,
-            arguments: [viewer, other, other, viewer])
-        {
-            let sender: String = row["sender_id"]
-            if sender == viewer {
-                relationship.friendRequestSent = true
-            } else {
-                relationship.friendRequestReceived = true
-            }
-        }
-        for row in try Row.fetchAll(
-            db,
-            sql: """
-                SELECT follower_id, status FROM follows
-                WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND followee_id = ?)
-                """,
-            arguments: [viewer, other, other, viewer])
-        {
-            let follower: String = row["follower_id"]
-            let approved = (row["status"] as String) == "approved"
-            if follower == viewer {
-                relationship.following = approved
-                relationship.followRequested = !approved
-            } else {
-                relationship.followedBy = approved
-            }
-        }
-        let blockers = try String.fetchAll(
-            db,
-            sql: """
-                SELECT blocker_id FROM blocks WHERE (blocker_id = ? AND blocked_id = ?) OR (blocker_id = ? AND blocked_id = ?)
-                """,
-            arguments: [viewer, other, other, viewer])
-        relationship.blocking = blockers.contains(viewer)
-        relationship.blocked = !blockers.isEmpty
-        return relationship
+    /// One read transaction, for the `SocialDatabase+<Concern>` files.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.read(body)
     }
 
-    func relationship(_ viewer: String, _ other: String) async throws -> Relationship {
-        try await writer.read { db in try Self.relationship(db, viewer, other) }
+    /// One write transaction, for the `SocialDatabase+<Concern>` files.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.write(body)
     }
 
-    /// Friend ids, following ids and block ids of `viewer` restricted to `others`, for colouring many
-    /// map pins in one call.
-    func relationships(of viewer: String, among others: [String]) async throws -> [String: Relationship] {
-        try await writer.read { db in
-            let friends = Set(try Self.friendIDs(db, viewer))
-            let following = Set(
-                try String.fetchAll(
-                    db, sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'",
-                    arguments: [viewer]))
-            let blocked = Set(try Self.blockedEitherWay(db, viewer))
-            var result: [String: Relationship] = [:]
-            for other in others {
-                var relationship = Relationship()
-                relationship.friends = friends.contains(other)
-                relationship.following = following.contains(other)
-                relationship.blocked = blocked.contains(other)
-                result[other] = relationship
-            }
-            return result
-        }
-    }
-
-    static func friendIDs(_ db: Database, _ userID: String) throws -> [String] {
-        try String.fetchAll(
-            db,
-            sql:
-                "SELECT user_high FROM friendships WHERE user_low = ? UNION ALL SELECT user_low FROM friendships WHERE user_high = ?",
-            arguments: [userID, userID])
-    }
-
-    func friendIDs(of userID: String) async throws -> [String] {
-        try await writer.read { db in try Self.friendIDs(db, userID) }
-    }
-
-    /// Those the user blocked and those who blocked the user.
-    static func blockedEitherWay(_ db: Database, _ userID: String) throws -> [String] {
-        try String.fetchAll(
-            db,
-            sql:
-                "SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
-            arguments: [userID, userID])
-    }
-
-    func blockedEitherWay(of userID: String) async throws -> [String] {
-        try await writer.read { db in try Self.blockedEitherWay(db, userID) }
-    }
-
-    func followingIDs(of userID: String) async throws -> [String] {
-        try await writer.read { db in
-            try String.fetchAll(
-                db,
-                sql:
-                    "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved' ORDER BY followee_id",
-                arguments: [userID])
-        }
-    }
-
-    // MARK: Profiles
-
-    /// Stores profile basics fetched from the identity service.
-    func save(_ profiles: [ProfileRow]) async throws {
-        guard !profiles.isEmpty else { return }
-        try await writer.write { db in
-            for profile in profiles { try profile.save(db) }
-        }
-    }
-
-    func profiles(_ ids: [String]) async throws -> [ProfileRow] {
-        try await writer.read { db in try ProfileRow.fetchAll(db, keys: ids) }
+    /// A friendship is stored once, under its two ids in order.
+    static func pair(_ a: String, _ b: String) -> (low: String, high: String) {
+        a < b ? (a, b) : (b, a)
     }
 }

@@ -1,5 +1,3 @@
-import PlatformKit
-
 /// How one user stands to another, as a profile screen and other services need it.
 struct Relationship: Codable, Sendable, Equatable {
     var friends = false
@@ -17,34 +15,53 @@ struct Relationship: Codable, Sendable, Equatable {
     var blocking = false
     /// Either blocked the other (what other services check before letting them interact).
     var blocked = false
+
+    /// What the viewer may be shown: being blocked is not revealed, the blocked side sees only "not connected".
+    var shownToViewer: Relationship {
+        blocked && !blocking ? Relationship() : self
+    }
+}
+
+/// An answer to a pending friend request: `accept` or `decline` by its recipient, `cancel` by its sender.
+enum FriendRequestAnswer: String, Sendable {
+    case accept, decline, cancel
+
+    /// The request's status once answered so.
+    var status: String {
+        switch self {
+        case .accept: "accepted"
+        case .decline: "declined"
+        case .cancel: "cancelled"
+        }
+    }
 }
 
 /// The rules of the graph, without storage.
 enum SocialRules {
     /// Why a friend request may not be sent, if it may not.
-    static func refuseFriendRequest(from sender: String, to recipient: String, _ relationship: Relationship) -> Problem?
+    static func refuseFriendRequest(from sender: String, to recipient: String, _ relationship: Relationship)
+        -> SocialError?
     {
-        if sender == recipient {
-            return Problem.badRequest("self_request", "You cannot send a friend request to yourself.")
-        }
+        if sender == recipient { return .selfRequest }
         // A block, either way, reads like an unknown user: the blocked side learns nothing.
-        if relationship.blocked { return Problem.notFound("The user") }
-        if relationship.friends { return Problem.conflict("already_friends", "You are already friends.") }
-        if relationship.friendRequestSent {
-            return Problem.conflict("request_pending", "Your friend request is already waiting for an answer.")
-        }
+        if relationship.blocked { return .notFound("The user") }
+        if relationship.friends { return .alreadyFriends }
+        if relationship.friendRequestSent { return .requestPending }
         return nil
     }
 
     /// Why a follow request may not be sent, if it may not.
-    static func refuseFollow(from follower: String, to followee: String, _ relationship: Relationship) -> Problem? {
-        if follower == followee { return Problem.badRequest("self_follow", "You cannot follow yourself.") }
-        if relationship.blocked { return Problem.notFound("The user") }
-        if relationship.following { return Problem.conflict("already_following", "You already follow this user.") }
-        if relationship.followRequested {
-            return Problem.conflict("follow_pending", "Your follow request is already waiting for approval.")
-        }
+    static func refuseFollow(from follower: String, to followee: String, _ relationship: Relationship) -> SocialError? {
+        if follower == followee { return .selfFollow }
+        if relationship.blocked { return .notFound("The user") }
+        if relationship.following { return .alreadyFollowing }
+        if relationship.followRequested { return .followPending }
         return nil
+    }
+
+    /// Why a block may not be made, if it may not.
+    static func refuseBlock(by blocker: String, of blocked: String) -> SocialError? {
+        blocker == blocked ? .selfBlock : nil
     }
 
     /// Friends of friends who are not me, not my friends and not blocked, most mutual friends first

@@ -28,23 +28,3 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns
 
     var roleList: [String] { roles.split(separator: ",").map(String.init) }
 }
-
-/// A row of `avatars`: the profile picture, kept apart so user lookups never load image bytes.
-struct AvatarRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
-    static let databaseTableName = "avatars"
-
-    var userId: String
-    var mediaType: String
-    var etag: String
-    var bytes: Data
-}
-
-/// A row of `external_identities`: an OpenID Connect account (issuer + subject) linked to a user.
-struct ExternalIdentityRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
-    static let databaseTableName = "external_identities"
-
-    var issuer: String
-    var subject: String
-    var userId: String
-    var createdAt: Date
-}

@@ -1,37 +1,10 @@
 import Foundation
 import GRDB
+import PlatformKit
 import ServiceKit
 
-/// What every record of this service is.
-protocol NotificationsRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {}
-
-/// A row of `notifications`.
-struct NotificationRow: NotificationsRecord {
-    static let databaseTableName = "notifications"
-    var number: Int64?
-    var id: String
-    var recipientId: String
-    var kind: String
-    var text: String
-    var link: String
-    var producer: String
-    var idempotencyKey: String
-    var createdAt: Date
-    var readAt: Date?
-}
-
-/// A row of `devices`.
-struct DeviceRow: NotificationsRecord {
-    static let databaseTableName = "devices"
-    var token: String
-    var userId: String
-    var sessionId: String
-    var environment: String
-    var createdAt: Date
-}
-
 /// A row of `preferences`; `disabledKinds` is a JSON array.
-struct PreferencesRow: NotificationsRecord {
+struct PreferencesRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
     static let databaseTableName = "preferences"
     var userId: String
     var disabledKinds: String
@@ -41,9 +14,9 @@ struct PreferencesRow: NotificationsRecord {
     var updatedAt: Date
 }
 
-extension PreferencesRow {
+extension PreferencesRecord {
     var preferences: Preferences {
-        let kinds = (try? JSONDecoder().decode([String].self, from: Data(disabledKinds.utf8))) ?? []
+        let kinds = (try? PlatformJSON.decoder.decode([String].self, from: Data(disabledKinds.utf8))) ?? []
         var preferences = Preferences(disabledKinds: Set(kinds))
         if let start = quietStartMinute, let end = quietEndMinute,
             let zone = timeZone.flatMap({ TimeZone(identifier: $0) })
@@ -54,7 +27,9 @@ extension PreferencesRow {
     }
 
     init(userID: String, preferences: Preferences, now: Date) {
-        let kinds = (try? JSONEncoder().encode(preferences.disabledKinds.sorted())) ?? Data("[]".utf8)
+        // The stored text is what a plain JSONEncoder wrote: for an array of dotted names (a-z, 0-9, '.', '_'),
+        // PlatformJSON's sorted keys and dates change nothing, so rows old and new read alike.
+        let kinds = (try? PlatformJSON.encoder.encode(preferences.disabledKinds.sorted())) ?? Data("[]".utf8)
         self.init(
             userId: userID, disabledKinds: String(decoding: kinds, as: UTF8.self),
             quietStartMinute: preferences.quietHours?.startMinute, quietEndMinute: preferences.quietHours?.endMinute,

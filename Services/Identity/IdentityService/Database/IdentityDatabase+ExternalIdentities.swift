@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import PlatformKit
+
+// OpenID Connect accounts linked to users.
+extension IdentityDatabase {
+    /// The account an issuer vouched for: the one linked to its subject, else the one with its e-mail (linked
+    /// now, when ``ExternalIdentity/mayLink(toAccountWithVerifiedEmail:)`` allows), else a new one, which then
+    /// chooses a username.
+    func account(for identity: ExternalIdentity, now: Date) async throws -> UserRecord {
+        try await write { db in
+            if let linked = try UserRecord.fetchOne(
+                db,
+                sql: """
+                    SELECT users.* FROM users JOIN external_identities ON external_identities.user_id = users.id
+                    WHERE issuer = ? AND subject = ?
+                    """,
+                arguments: [identity.issuer, identity.subject])
+            {
+                return linked
+            }
+            let link = { (userID: String) in
+                ExternalIdentityRecord(
+                    issuer: identity.issuer, subject: identity.subject, userId: userID, createdAt: now)
+            }
+            if let email = identity.email,
+                let existing = try UserRecord.filter(UserRecord.Columns.email == email).fetchOne(db)
+            {
+                guard identity.mayLink(toAccountWithVerifiedEmail: existing.emailVerified) else {
+                    throw IdentityError.accountExists
+                }
+                try link(existing.id).insert(db, onConflict: .ignore)
+                return existing
+            }
+            let user = UserRecord(
+                id: UUID().uuidString.lowercased(), email: identity.email, emailVerified: identity.emailVerified,
+                username: nil, passwordHash: nil, displayName: String((identity.name ?? "").prefix(50)), bio: "",
+                homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now)
+            try user.insert(db)
+            try link(user.id).insert(db, onConflict: .ignore)
+            return user
+        }
+    }
+
+    /// Every external identity linked to the user.
+    func externalIdentities(userID: String) async throws -> [ExternalIdentityRecord] {
+        try await read { db in
+            try ExternalIdentityRecord.fetchAll(
+                db, sql: "SELECT * FROM external_identities WHERE user_id = ? ORDER BY created_at", arguments: [userID])
+        }
+    }
+
+    /// What linking an identity from settings led to.
+    enum LinkOutcome: Sendable, Equatable {
+        case linked
+        case alreadyLinked
+        case linkedToAnotherAccount
+    }
+
+    /// Links an issuer's account to a signed-in user, unless another account holds it.
+    func linkIdentity(_ identity: ExternalIdentityRecord) async throws -> LinkOutcome {
+        try await write { db in
+            if let owner = try String.fetchOne(
+                db, sql: "SELECT user_id FROM external_identities WHERE issuer = ? AND subject = ?",
+                arguments: [identity.issuer, identity.subject])
+            {
+                return owner == identity.userId ? .alreadyLinked : .linkedToAnotherAccount
+            }
+            try identity.insert(db)
+            return .linked
+        }
+    }
+
+    /// What unlinking a provider led to.
+    enum UnlinkOutcome: Sendable, Equatable {
+        case unlinked
+        case notLinked
+        /// It is the only way left to sign in (no password, no other provider).
+        case lastSignInMethod
+    }
+
+    /// Removes the user's identities at `issuers`, unless that would leave no way to sign in.
+    func unlinkIdentities(userID: String, issuers: [String]) async throws -> UnlinkOutcome {
+        try await write { db in
+            let linked = try ExternalIdentityRecord.fetchAll(
+                db, sql: "SELECT * FROM external_identities WHERE user_id = ?", arguments: [userID])
+            let removed = linked.filter { issuers.contains($0.issuer) }
+            guard !removed.isEmpty else { return .notLinked }
+            let hasPassword =
+                try Bool.fetchOne(
+                    db, sql: "SELECT password_hash IS NOT NULL FROM users WHERE id = ?", arguments: [userID]) ?? false
+            guard hasPassword || linked.count > removed.count else { return .lastSignInMethod }
+            for identity in removed { try identity.delete(db) }
+            return .unlinked
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import GRDB
+import PlatformKit
+
+// E-mail verification tokens.
+extension IdentityDatabase {
+    /// Stores a verification token's hash and queues the mail that carries the token.
+    func createVerificationToken(_ token: EmailVerificationTokenRecord, mail: MailMessage) async throws {
+        try await write { db in
+            try token.insert(db)
+            try Self.enqueue(db, mail, now: token.createdAt)
+        }
+    }
+
+    /// Uses a verification token: if it is unused, unexpired and was sent to the user's current address, marks
+    /// that address verified and every verification token of the user used. `nil` if the token is not valid.
+    func verifyEmail(tokenHash: String, now: Date) async throws -> UserRecord? {
+        try await write { db in
+            guard let token = try EmailVerificationTokenRecord.fetchOne(db, key: tokenHash), token.usedAt == nil,
+                token.expiresAt > now, var user = try UserRecord.fetchOne(db, key: token.userId),
+                user.email?.lowercased() == token.email.lowercased()
+            else { return nil }
+            try db.execute(
+                sql: "UPDATE email_verification_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL",
+                arguments: [now, user.id])
+            user.emailVerified = true
+            user.updatedAt = now
+            try user.update(db)
+            return user
+        }
+    }
+}

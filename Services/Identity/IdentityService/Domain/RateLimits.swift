@@ -1,0 +1,18 @@
+import PlatformKit
+
+/// The rate limiters of sign-in and recovery, keyed by account and by client address.
+struct RateLimits: Sendable {
+    let loginFailuresByAccount: RateLimiter
+    let loginsByAddress: RateLimiter
+    let resetsByAccount: RateLimiter
+    let resetsByAddress: RateLimiter
+    let registrationsByAddress: RateLimiter
+
+    init(_ limits: IdentityRateLimits, clock: WallClock) {
+        loginFailuresByAccount = RateLimiter(capacity: limits.loginFailuresPerAccount, period: 15 * 60, clock: clock)
+        loginsByAddress = RateLimiter(capacity: limits.loginsPerAddress, period: 60, clock: clock)
+        resetsByAccount = RateLimiter(capacity: limits.resetsPerAccount, period: 3600, clock: clock)
+        resetsByAddress = RateLimiter(capacity: limits.resetsPerAddress, period: 3600, clock: clock)
+        registrationsByAddress = RateLimiter(capacity: limits.registrationsPerAddress, period: 3600, clock: clock)
+    }
+}

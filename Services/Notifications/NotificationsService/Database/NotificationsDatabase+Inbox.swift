@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+
+extension NotificationsDatabase {
+    func notifications(of user: String, after number: Int64?, limit: Int, unreadOnly: Bool) async throws
+        -> [NotificationRecord]
+    {
+        typealias Columns = NotificationRecord.Columns
+        return try await read { db in
+            var request = NotificationRecord.filter(Columns.recipientId == user)
+            if let number { request = request.filter(Columns.number < number) }
+            if unreadOnly { request = request.filter(Columns.readAt == nil) }
+            return try request.order(Columns.number.desc).limit(limit).fetchAll(db)
+        }
+    }
+
+    func unreadCount(of user: String) async throws -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM notifications WHERE recipient_id = ? AND read_at IS NULL",
+                arguments: [user]) ?? 0
+        }
+    }
+
+    /// Marks one of `user`'s notices read (or all when `id` is nil); tells their other devices. Returns how many
+    /// changed; a notice that is not theirs is ``NotificationsError/notFound(_:)``.
+    func markRead(_ id: String?, of user: String, now: Date) async throws -> Int {
+        typealias Columns = NotificationRecord.Columns
+        return try await write { db in
+            var unread = NotificationRecord.filter(Columns.recipientId == user)
+            if let id {
+                unread = unread.filter(Columns.id == id)
+                guard try unread.fetchCount(db) > 0 else { throw NotificationsError.notFound("notification") }
+            }
+            let changed = try unread.filter(Columns.readAt == nil).updateAll(db, Columns.readAt.set(to: now))
+            if changed > 0 {
+                struct ReadMarker: Encodable { var ids: [String]?, all: Bool }
+                let marker = ReadMarker(ids: id.map { [$0] }, all: id == nil)
+                let event = try Self.appendEvent(
+                    db, recipient: user, type: "notification.read", payload: Self.json(marker), now: now)
+                afterCommit(db, [event])
+            }
+            return changed
+        }
+    }
+
+    /// Deletes one of `user`'s notices; one that is not theirs is ``NotificationsError/notFound(_:)``.
+    func delete(_ id: String, of user: String) async throws {
+        typealias Columns = NotificationRecord.Columns
+        try await write { db in
+            guard try NotificationRecord.filter(Columns.id == id && Columns.recipientId == user).deleteAll(db) > 0
+            else { throw NotificationsError.notFound("notification") }
+        }
+    }
+}

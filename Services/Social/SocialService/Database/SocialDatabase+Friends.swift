@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+extension SocialDatabase {
+    /// What sending a friend request did.
+    enum FriendRequestOutcome: Sendable {
+        case sent(FriendRequestRecord)
+        /// The other had already asked: both are friends now (their request is accepted).
+        case becameFriends(FriendRequestRecord)
+    }
+
+    func sendFriendRequest(from sender: String, to recipient: String, now: Date) async throws -> FriendRequestOutcome {
+        try await write { db in
+            let relationship = try Self.relationship(db, sender, recipient)
+            if let refusal = SocialRules.refuseFriendRequest(from: sender, to: recipient, relationship) {
+                throw refusal
+            }
+            typealias Columns = FriendRequestRecord.Columns
+            if relationship.friendRequestReceived,
+                var theirs = try FriendRequestRecord.filter(
+                    Columns.senderId == recipient && Columns.recipientId == sender && Columns.status == "pending"
+                ).fetchOne(db)
+            {
+                theirs.status = FriendRequestAnswer.accept.status
+                theirs.respondedAt = now
+                try theirs.update(db)
+                try Self.befriend(db, sender, recipient, now)
+                return .becameFriends(theirs)
+            }
+            let request = FriendRequestRecord(
+                id: UUID().uuidString.lowercased(), senderId: sender, recipientId: recipient, status: "pending",
+                createdAt: now)
+            try request.insert(db)
+            return .sent(request)
+        }
+    }
+
+    /// Accepts or declines (the recipient) or cancels (the sender) a pending request; anyone else gets 404.
+    func answer(_ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date) async throws
+        -> FriendRequestRecord
+    {
+        try await write { db in
+            guard var request = try FriendRequestRecord.fetchOne(db, key: requestID),
+                answer == .cancel ? request.senderId == userID : request.recipientId == userID
+            else { throw SocialError.notFound("The friend request") }
+            guard request.status == "pending" else { throw SocialError.requestNotPending(status: request.status) }
+            request.status = answer.status
+            request.respondedAt = now
+            try request.update(db)
+            if answer == .accept { try Self.befriend(db, request.senderId, request.recipientId, now) }
+            return request
+        }
+    }
+
+    private static func befriend(_ db: Database, _ a: String, _ b: String, _ now: Date) throws {
+        let (low, high) = pair(a, b)
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO friendships (user_low, user_high, created_at) VALUES (?, ?, ?)",
+            arguments: [low, high, now])
+    }
+
+    func pendingRequests(of userID: String, incoming: Bool) async throws -> [FriendRequestRecord] {
+        typealias Columns = FriendRequestRecord.Columns
+        return try await read { db in
+            try FriendRequestRecord.filter(
+                (incoming ? Columns.recipientId : Columns.senderId) == userID && Columns.status == "pending"
+            )
+            .order(Columns.createdAt.desc).fetchAll(db)
+        }
+    }
+
+    func unfriend(_ userID: String, _ friendID: String) async throws {
+        try await write { db in
+            let (low, high) = Self.pair(userID, friendID)
+            try db.execute(sql: "DELETE FROM friendships WHERE user_low = ? AND user_high = ?", arguments: [low, high])
+            guard db.changesCount > 0 else { throw SocialError.notFound("The friend") }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import JWTKit
+import PlatformKit
+
+/// Access tokens for router-level tests: a fresh signing key, the verifier that trusts it, and headers that
+/// sign a request in as a given user.
+public struct RouterTestTokens: Sendable {
+    public let keys: JWTKeyCollection
+    /// Pass it to the service's `ServiceChassis(verifier:)` so the test's tokens are accepted.
+    public let verifier: AccessTokenVerifier
+    private let clock: WallClock
+
+    public init(clock: WallClock = .system) async {
+        let keys = JWTKeyCollection()
+        await keys.add(eddsa: EdDSA.PrivateKey(backing: Curve25519.Signing.PrivateKey()), kid: "router-test")
+        self.keys = keys
+        self.clock = clock
+        verifier = AccessTokenVerifier.local(keys: keys, clock: clock)
+    }
+
+    /// `Authorization: Bearer …` for `userID` in session `sessionID`.
+    public func headers(_ userID: String, session sessionID: String = "session-1") async throws -> HTTPFields {
+        let claims = AccessTokenClaims(
+            userID: userID, sessionID: sessionID, roles: [], issuedAt: clock.now, lifetime: 900)
+        return [.authorization: "Bearer " + (try await keys.sign(claims, kid: "router-test"))]
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends a request that must fail, and decodes its problem.
+    public func problem(_ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields, _ body: String? = nil)
+        async throws -> Problem
+    {
+        let response = try await execute(
+            uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        guard response.headers[.contentType] == Problem.mediaType else {
+            throw NotAProblem(
+                description: "\(method) \(uri) answered \(response.status): \(String(buffer: response.body))")
+        }
+        return try JSONDecoder().decode(Problem.self, from: Data(response.body.readableBytesView))
+    }
+}
+
+/// An answer that should have been a problem was not.
+public struct NotAProblem: Error, CustomStringConvertible {
+    public var description: String
+}

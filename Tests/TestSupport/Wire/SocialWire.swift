@@ -1,0 +1,66 @@
+import Foundation
+
+// Typed answers of the social service (Services/Social/SocialService/Controllers/SocialDTOs.swift, the domain's
+// `Relationship` and the internal controller's answers), as the stack tests read them.
+
+/// A user in a list, with their profile basics (`UserSummary`).
+public struct WireUserSummary: Decodable, Sendable {
+    public var userId: String
+    public var username: String?
+    public var displayName: String
+    public var avatarUrl: String?
+}
+
+/// A friend request (`FriendRequestView`); `status` is `pending`, `accepted`, `rejected` or `cancelled`.
+public struct WireFriendRequest: Decodable, Sendable {
+    public var id: String
+    public var status: String
+    public var createdAt: Date
+    public var from: WireUserSummary
+    public var to: WireUserSummary
+}
+
+/// A suggested friend and how many friends they share with the viewer (`SuggestionView`).
+public struct WireSuggestion: Decodable, Sendable {
+    public var user: WireUserSummary
+    public var mutualFriends: Int
+}
+
+/// How one user stands to another (`Relationship`).
+public struct WireRelationship: Decodable, Sendable, Equatable {
+    public var friends: Bool
+    public var friendRequestSent: Bool
+    public var friendRequestReceived: Bool
+    public var following: Bool
+    public var followRequested: Bool
+    public var followedBy: Bool
+    public var blocking: Bool
+    public var blocked: Bool
+
+    /// Every flag, for "nothing at all" checks.
+    public var flags: [Bool] {
+        [friends, friendRequestSent, friendRequestReceived, following, followRequested, followedBy, blocking, blocked]
+    }
+}
+
+/// The viewer's relationship to one user (`RelationshipView`).
+public struct WireRelationshipView: Decodable, Sendable {
+    public var userId: String
+    public var relationship: WireRelationship
+}
+
+/// Ids of users (internal `IDs`).
+public struct WireUserIDs: Decodable, Sendable {
+    public var ids: [String]
+}
+
+/// How a viewer stands to each of many users (internal `BatchReply`).
+public struct WireRelationshipFacts: Decodable, Sendable {
+    /// The three facts a map or a feed needs per user (`Facts`).
+    public struct Facts: Decodable, Sendable {
+        public var friends: Bool
+        public var following: Bool
+        public var blocked: Bool
+    }
+    public var relationships: [String: Facts]
+}
