@@ -115,14 +115,16 @@ try pool.write { db in
 }
 print("seeded in \(ContinuousClock.now - seedStart)")
 
-let jobs = GeoJobs()
+let built = Mutex<PackMaintenance?>(nil)
 let port = try await startService { onListening in
     var settings = settings
     settings.onListening = onListening
     return try await buildGeoApplication(
         GeoConfiguration(
-            settings: settings, loadGazetteer: false, jobs: jobs, packMaintenanceInterval: .seconds(86_400)))
+            settings: settings, loadGazetteer: false,
+            onPackMaintenance: { jobs in built.withLock { $0 = jobs } }, packMaintenanceInterval: .seconds(86_400)))
 }
+let jobs = built.withLock { $0 }!
 let base = "http://127.0.0.1:\(port)"
 var sample: [String] = []
 for n in 0..<500 { sample.append(try await identity.token(for: "u\((n * 7_919) % userCount)")) }
@@ -196,6 +198,6 @@ repeat {
 } while !sweepFinished.withLock({ $0 }) && round < 60
 let report = try await sweep.value
 print(
-    "  swept \(report.flushedPacks) packs, \(report.flushedPosts) posts in \(ContinuousClock.now - sweepStart) (in batches of \(GeoJobs.sweepBatch))"
+    "  swept \(report.flushedPacks) packs, \(report.flushedPosts) posts in \(ContinuousClock.now - sweepStart) (in batches of \(PackMaintenance.sweepBatch))"
 )
 exit(0)

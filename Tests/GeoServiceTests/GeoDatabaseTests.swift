@@ -7,8 +7,8 @@ import Testing
 /// The invariants the database keeps: cluster counts follow every insert, move and delete, exactly as the
 /// Swift grid computes cells; the gazetteer loads once and ranks matches.
 @Suite struct GeoDatabaseTests {
-    static func pin(_ user: String, _ latitude: Double, _ longitude: Double) -> PinRow {
-        PinRow(
+    static func pin(_ user: String, _ latitude: Double, _ longitude: Double) -> PinRecord {
+        PinRecord(
             id: nil, userId: user, latitude: latitude, longitude: longitude, placeName: "x", placeId: nil,
             countryCode: nil, note: nil, visitedOn: nil, createdAt: Date(), updatedAt: Date())
     }
@@ -17,7 +17,7 @@ import Testing
         // given
         let database = try GeoDatabase(.inMemory)
         var generator = SystemRandomNumberGenerator()
-        var pins: [PinRow] = []
+        var pins: [PinRecord] = []
         for index in 0..<300 {
             let latitude = index == 0 ? 90 : Double.random(in: -90...90, using: &generator)
             let longitude = index == 1 ? 180 : Double.random(in: -180...180, using: &generator)
@@ -48,11 +48,11 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("geo-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: file) }
         let database = try GeoDatabase(.file(file.path), gazetteer: url)
-        let count = try await database.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM places") }
+        let count = try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM places") }
         #expect((count ?? 0) > 30_000)
         // a second start does not load it again
         _ = try GeoDatabase(.file(file.path), gazetteer: url)
-        let again = try await database.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM places") }
+        let again = try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM places") }
         #expect(again == count)
         let hits = try await database.searchPlaces(folded: "springfield", limit: 5)
         #expect(hits.count > 1)

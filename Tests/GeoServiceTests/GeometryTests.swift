@@ -79,12 +79,12 @@ import Testing
 @Suite struct MapZoomTests {
     @Test func theGridIsNeverFinerThanAboutSixtyFourCellsAcrossTheBox() throws {
         let world = BoundingBox(west: -180, south: -85, east: 180, north: 85)
-        #expect(MapController.fittingZoom(world) == 0)
-        #expect(MapController.grid(zoom: 12, box: world).zoom == 2)
+        #expect(MapGrid.fittingZoom(world) == 0)
+        #expect(MapGrid.clustering(zoom: 12, box: world).zoom == 2)
         let city = BoundingBox(west: 2.2, south: 48.8, east: 2.5, north: 48.9)
-        #expect(MapController.grid(zoom: 11, box: city).zoom == 11)
+        #expect(MapGrid.clustering(zoom: 11, box: city).zoom == 11)
         let across = BoundingBox(west: 170, south: -10, east: -170, north: 10)
-        #expect(MapController.fittingZoom(across) == 4)
+        #expect(MapGrid.fittingZoom(across) == 4)
         #expect(try MapController.zoom(nil, box: city) == 10)
         #expect(throws: Problem.self) { try MapController.zoom("23", box: city) }
         #expect(throws: Problem.self) { try MapController.zoom("two", box: city) }

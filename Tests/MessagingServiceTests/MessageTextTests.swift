@@ -26,9 +26,13 @@ import Testing
         #expect(try SearchQuery.fts("piz*") == "\"piz\" *")
         #expect(try SearchQuery.fts("  late \"pizza\" OR * ") == "\"late\" \"pizza\" \"OR\"")
         #expect(try SearchQuery.fts("e-mai* NEAR") == "\"e\" \"mai\" * \"NEAR\"")
-        #expect(throws: Problem.self) { try SearchQuery.fts("   ") }
-        #expect(throws: Problem.self) { try SearchQuery.fts("\"*^") }
-        #expect(throws: Problem.self) { try SearchQuery.fts(String(repeating: "a", count: 201)) }
+        #expect(throws: MessagingError.invalidField("query", "must not be empty.")) { try SearchQuery.fts("   ") }
+        #expect(throws: MessagingError.invalidField("query", "must contain a letter or digit.")) {
+            try SearchQuery.fts("\"*^")
+        }
+        #expect(throws: MessagingError.invalidField("query", "must be at most 200 characters.")) {
+            try SearchQuery.fts(String(repeating: "a", count: 201))
+        }
     }
 
     @Test func snippetsAreEscapedBeforeMarking() {

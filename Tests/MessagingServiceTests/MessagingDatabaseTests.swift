@@ -40,8 +40,8 @@ import Testing
 
     @Test func outsidersGetNotFound() async throws {
         _ = try await database.openDirect("a", with: "b", id: "c", now: now)
-        await #expect(throws: Problem.notFound("The conversation")) { try await send("x", "c", "hi") }
-        await #expect(throws: Problem.self) {
+        await #expect(throws: MessagingError.notFound("The conversation")) { try await send("x", "c", "hi") }
+        await #expect(throws: MessagingError.notFound("The conversation")) {
             try await database.messages(in: "c", topic: nil, asMember: "x", anchor: .newest, limit: 10)
         }
     }

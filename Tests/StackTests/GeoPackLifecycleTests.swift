@@ -1,6 +1,7 @@
 import Foundation
 import GeoService
 import PlatformKit
+import Synchronization
 import TestSupport
 import Testing
 
@@ -110,11 +111,12 @@ import Testing
 
     @Test func userPacksExpireAndAreFlushedAdminPacksStay() async throws {
         let notices = RecordedNotices()
-        let jobs = GeoJobs()
+        let built = BuiltJobs()
         try await GeoWorld.run(configure: {
             $0.noticeSink = notices
-            $0.jobs = jobs
+            $0.onPackMaintenance = { jobs in built.jobs.withLock { $0 = jobs } }
         }) { world in
+            let jobs = try #require(built.jobs.withLock { $0 })
             let clock = world.stack.clock
             let created = clock.now
             let quiet = try await world.createPack(world.ann, .init(name: "Quiet"))
@@ -226,4 +228,9 @@ import Testing
             #expect(try await world.read(WireDen.self, world.cat, GeoPaths.den).postCount == 0)
         }
     }
+}
+
+/// The pack jobs the geo service built, kept for the test to run at the manual clock's time.
+final class BuiltJobs: Sendable {
+    let jobs = Mutex<PackMaintenance?>(nil)
 }

@@ -109,7 +109,7 @@ import Testing
                     == "not_a_group")
             #expect(try await world.send(world.ann, "no-such-conversation", "hi").status == 404)
             #expect(
-                try await world.send(world.ann, id, "hi", key: String(repeating: "k", count: 101)).problem?.code
+                try await world.send(world.ann, id, "hi", key: String(repeating: "k", count: 256)).problem?.code
                     == "invalid_idempotency_key")
             // a leading #tag in a direct conversation is just text
             let tagLike = try await world.send(world.ann, id, "#1 priority").decode(WireMessage.self)

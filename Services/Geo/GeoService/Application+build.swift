@@ -1,43 +1,36 @@
 import Foundation
 import Hummingbird
-import Logging
 import PlatformKit
 import ServiceKit
 
 /// Builds the geo service from its configuration (executable, local stack and tests alike).
 public func buildGeoApplication(_ configuration: GeoConfiguration) async throws -> some ApplicationProtocol {
     let settings = configuration.settings
-    var logger = Logger(label: "platform.geo")
-    logger.logLevel = settings.logLevel
     let database = try GeoDatabase(
         settings.database, gazetteer: configuration.loadGazetteer ? GeoResources.gazetteer : nil)
-    let verifier = AccessTokenVerifier.remote(
-        jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
+    let chassis = ServiceChassis(
+        settings: settings, database: database.reader,
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
+    let logger = chassis.logger
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
     let graph =
         configuration.socialGraph
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
-    let access = PinAccess(database: database, graph: graph)
     let notices =
         configuration.noticeSink
         ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)
-    let packs = PackAccess(database: database, clock: settings.clock)
 
-    let router = ServiceApplication.router(
-        metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
-        database: database.writer)
-    let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
-        .group(context: AuthenticatedContext.self)
-    PinsController(database: database, access: access, clock: settings.clock).addRoutes(to: signedIn)
-    PhotosController(database: database, access: access, clock: settings.clock).addRoutes(to: signedIn)
+    let signedIn = chassis.signedIn
+    PinsController(database: database, graph: graph, clock: settings.clock).addRoutes(to: signedIn)
+    PhotosController(database: database, graph: graph, clock: settings.clock).addRoutes(to: signedIn)
     MapController(database: database, graph: graph).addRoutes(to: signedIn)
     PlacesController(database: database, graph: graph, directory: directory).addRoutes(to: signedIn)
     ColorsController(database: database).addRoutes(to: signedIn)
     PrivacyController(database: database).addRoutes(to: signedIn)
-    PacksController(database: database, access: packs, clock: settings.clock).addRoutes(to: signedIn)
+    PacksController(database: database, clock: settings.clock).addRoutes(to: signedIn)
     PackPostsController(
-        database: database, access: packs, clock: settings.clock,
+        database: database, clock: settings.clock,
         postLimiter: RateLimiter(
             capacity: configuration.postsPerWindow, period: configuration.writeWindow, clock: settings.clock),
         commentLimiter: RateLimiter(
@@ -46,10 +39,10 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     ).addRoutes(to: signedIn)
     FeedController(database: database, clock: settings.clock).addRoutes(to: signedIn)
 
-    let jobs = configuration.jobs ?? GeoJobs()
-    jobs.install(database, notices)
+    let jobs = PackMaintenance(database: database, notices: notices)
+    configuration.onPackMaintenance?(jobs)
     let maintenance = PeriodicJob("pack maintenance", every: configuration.packMaintenanceInterval, logger: logger) {
-        [clock = settings.clock, logger] in
+        [clock = settings.clock] in
         let report = try await jobs.run(now: clock.now)
         if report.warnedPacks > 0 || report.flushedPacks > 0 {
             logger.info(
@@ -60,8 +53,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
                 ])
         }
     }
-    return ServiceApplication.application(
-        router: router, settings: settings, services: [maintenance], verifier: verifier)
+    return chassis.application(services: [maintenance])
 }
 
 /// Files the geo service ships.

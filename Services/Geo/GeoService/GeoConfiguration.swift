@@ -22,8 +22,9 @@ public struct GeoConfiguration: Sendable {
     public var notificationsURL: String?
     /// Replaces the notices' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
-    /// The pack jobs (expiry warnings and flushing), given so tests can run them at the manual clock's time.
-    public var jobs: GeoJobs?
+    /// Handed the pack jobs (expiry warnings and flushing) once they are built, so tests and benchmarks can run
+    /// them at a time of their choosing.
+    public var onPackMaintenance: (@Sendable (PackMaintenance) -> Void)?
     /// How often the pack jobs run.
     public var packMaintenanceInterval: Duration
     /// Posts and comments one user may write per ``writeWindow`` seconds (refilled evenly).
@@ -34,7 +35,8 @@ public struct GeoConfiguration: Sendable {
     public init(
         settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
         socialGraph: (any GeoSocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
-        notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil, jobs: GeoJobs? = nil,
+        notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
+        onPackMaintenance: (@Sendable (PackMaintenance) -> Void)? = nil,
         packMaintenanceInterval: Duration = .seconds(60), postsPerWindow: Int = 10, commentsPerWindow: Int = 30,
         writeWindow: TimeInterval = 600
     ) {
@@ -45,7 +47,7 @@ public struct GeoConfiguration: Sendable {
         self.loadGazetteer = loadGazetteer
         self.notificationsURL = notificationsURL
         self.noticeSink = noticeSink
-        self.jobs = jobs
+        self.onPackMaintenance = onPackMaintenance
         self.packMaintenanceInterval = packMaintenanceInterval
         self.postsPerWindow = postsPerWindow
         self.commentsPerWindow = commentsPerWindow

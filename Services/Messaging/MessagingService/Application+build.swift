@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Logging
 import PlatformKit
 import ServiceKit
 
@@ -8,11 +7,10 @@ import ServiceKit
 public func buildMessagingApplication(_ configuration: MessagingConfiguration) async throws -> some ApplicationProtocol
 {
     let settings = configuration.settings
-    var logger = Logger(label: "platform.messaging")
-    logger.logLevel = settings.logLevel
     let database = try MessagingDatabase(settings.database)
-    let verifier = AccessTokenVerifier.remote(
-        jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
+    let chassis = ServiceChassis(
+        settings: settings, database: database.reader,
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
     let social =
@@ -20,22 +18,17 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
     let sink =
         configuration.noticeSink
-        ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)
+        ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger)
 
-    let router = ServiceApplication.router(
-        metrics: ServiceMetrics(), openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
-        database: database.writer)
-    let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
-        .group(context: AuthenticatedContext.self)
     ConversationsController(
         database: database, directory: directory, social: social, notices: sink, clock: settings.clock
     )
-    .addRoutes(to: signedIn)
+    .addRoutes(to: chassis.signedIn)
     MessagesController(
         database: database, directory: directory, social: social,
-        events: MessageEvents(sink: sink, directory: directory), clock: settings.clock, logger: logger
+        events: MessageEvents(sink: sink, directory: directory), clock: settings.clock, logger: chassis.logger
     )
-    .addRoutes(to: signedIn)
-    TopicsController(database: database, clock: settings.clock).addRoutes(to: signedIn)
-    return ServiceApplication.application(router: router, settings: settings, verifier: verifier)
+    .addRoutes(to: chassis.signedIn)
+    TopicsController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
+    return chassis.application()
 }

@@ -19,16 +19,14 @@ struct FeedController {
 
     /// New (default) or top posts of the packs I am in; a locked pack's posts only while I am inside it.
     @Sendable func feed(_ request: Request, context: AuthenticatedContext) async throws -> Page<PostView> {
-        let position = try PackAccess.position(of: request)
-        let (order, page) = try PackPostsController.listQuery(request)
+        let position = try request.clientPosition()
+        let (order, page) = try request.postListQuery()
         let viewer = context.user.userID
-        let packs = try await database.packs(of: viewer, now: clock.now).filter {
-            PackAccess.contentVisible($0, at: position)
-        }
+        let packs = try await database.packs(of: viewer, now: clock.now).filter { $0.fence.admits(position) }
         let listings = try await database.posts(
             in: packs, order: order, after: try page.decodeCursor(as: PostCursor.self), limit: page.limit + 1,
             viewer: viewer)
-        return PackPostsController.page(listings, order: order, limit: page.limit, viewer: viewer)
+        return Page(listings, order: order, limit: page.limit, viewer: viewer)
     }
 
     /// How discover sorts.
@@ -45,7 +43,7 @@ struct FeedController {
         var page: PageRequest
 
         init(_ request: Request) throws {
-            guard let position = try PackAccess.position(of: request) else {
+            guard let position = try request.clientPosition() else {
                 throw Problem.badRequest(
                     "missing_position", "Send your location in the \(ClientPosition.header) header to discover.")
             }
@@ -73,12 +71,12 @@ struct FeedController {
 
     /// Live packs near me (centre within `radius`, or I am inside them), nearest first, locked ones included
     /// (listed without content). The tags filter keeps packs carrying any of them.
-    func nearbyPacks(_ query: DiscoverQuery) async throws -> [PackRow] {
+    func nearbyPacks(_ query: DiscoverQuery) async throws -> [PackRecord] {
         let box = BoundingBox.around(
             latitude: query.position.latitude, longitude: query.position.longitude,
             radius: Double(max(query.radius, PackLimits.radius.upperBound)))
         let wanted = Set(query.tags)
-        var near: [(pack: PackRow, distance: Double)] = []
+        var near: [(pack: PackRecord, distance: Double)] = []
         for pack in try await database.packs(in: box, now: clock.now) {
             let distance = query.position.distance(toLatitude: pack.latitude, longitude: pack.longitude)
             guard distance <= Double(query.radius) || distance <= Double(pack.radiusMeters),
@@ -121,7 +119,7 @@ struct FeedController {
         let tags = query.tags
         query.tags = []
         let packs = try await nearbyPacks(query)
-            .filter { PackAccess.contentVisible($0, at: query.position) }
+            .filter { $0.fence.admits(query.position) }
             .prefix(PackLimits.discoverPostPacks)
         let viewer = context.user.userID
         let limit = query.page.limit
@@ -140,7 +138,7 @@ struct FeedController {
             let listings = try await database.posts(
                 in: Array(packs), order: order, after: try query.page.decodeCursor(as: PostCursor.self),
                 limit: limit + 1, viewer: viewer, tags: tags)
-            return PackPostsController.page(listings, order: order, limit: limit, viewer: viewer)
+            return Page(listings, order: order, limit: limit, viewer: viewer)
         }
     }
 
@@ -148,7 +146,7 @@ struct FeedController {
     @Sendable func den(_ request: Request, context: AuthenticatedContext) async throws -> DenView {
         let viewer = context.user.userID
         let now = clock.now
-        let position = try PackAccess.position(of: request)
+        let position = try request.clientPosition()
         let totals = try await database.denTotals(of: viewer, now: now)
         let packs = try await database.packs(of: viewer, now: now)
         let names = try await database.memberships(of: viewer, in: packs.compactMap(\.id))
@@ -173,12 +171,12 @@ struct FeedController {
         let page = try request.pageRequest()
         let rows = try await database.comments(
             by: viewer, before: try page.decodeCursor(as: Int64.self), limit: page.limit + 1, now: clock.now)
-        let position = try PackAccess.position(of: request)
+        let position = try request.clientPosition()
         let views = rows.map { comment, listing in
             // The comment is mine; the post under it is someone's content, fenced like any other.
             let postVisible =
                 listing.post.authorId == viewer
-                || (!listing.post.hidden && PackAccess.contentVisible(listing.pack, at: position))
+                || (!listing.post.hidden && listing.pack.fence.admits(position))
             return MyCommentView(
                 comment: CommentView(comment, postAuthor: listing.post.authorId, viewer: viewer),
                 post: postVisible ? PostView(listing, viewer: viewer) : nil)

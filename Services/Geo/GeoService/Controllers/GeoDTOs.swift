@@ -21,7 +21,7 @@ struct PinView: ResponseEncodable, Sendable {
     var createdAt: Date
     var updatedAt: Date
 
-    init(_ pin: PinRow, category: PinCategory, scheme: ColorScheme, photoCount: Int, named: Bool = true) {
+    init(_ pin: PinRecord, category: PinCategory, scheme: ColorScheme, photoCount: Int, named: Bool = true) {
         let id = pin.id ?? 0
         self.id = String(id)
         self.userId = named ? pin.userId : nil
@@ -51,7 +51,7 @@ struct PlaceView: ResponseEncodable, Sendable {
     /// The name the query matched (an alternate name such as "München" for Munich).
     var matchedName: String?
 
-    init(_ place: PlaceRow, matchedName: String? = nil) {
+    init(_ place: PlaceRecord, matchedName: String? = nil) {
         self.id = place.id
         self.name = place.name
         self.countryCode = place.countryCode
@@ -115,5 +115,24 @@ struct Feature: Encodable, Sendable {
             properties: Properties(
                 cluster: true, category: category, color: scheme.color(of: category), pointCount: count,
                 ownCount: own, friendCount: friend, otherCount: max(0, count - own - friend)))
+    }
+}
+
+extension BoundingBox {
+    /// Parses `west,south,east,north` (the GeoJSON `bbox` order, longitude first); each corner must be a
+    /// valid coordinate and south must not exceed north.
+    static func parse(_ text: String?) throws -> BoundingBox {
+        guard let text else { throw Problem.badRequest("missing_bbox", "Pass bbox=west,south,east,north.") }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3]
+        else {
+            throw Problem.invalidField("bbox", "must be four numbers: west,south,east,north.")
+        }
+        try Validate.coordinate(latitude: south, longitude: west)
+        try Validate.coordinate(latitude: north, longitude: east)
+        guard south <= north else { throw Problem.invalidField("bbox", "south must not be above north.") }
+        return BoundingBox(west: west, south: south, east: east, north: north)
     }
 }

@@ -50,7 +50,8 @@ struct MapController {
                         clustered: false, zoom: zoom)
                 }
             }
-            return try await clustered(box, grid: Self.grid(zoom: zoom, box: box), viewer: viewer, scheme: scheme)
+            return try await clustered(
+                box, grid: MapGrid.clustering(zoom: zoom, box: box), viewer: viewer, scheme: scheme)
         }
     }
 
@@ -131,7 +132,7 @@ struct MapController {
                 features: points.map { Feature.pin($0, category: category($0), scheme: scheme) }, clustered: false,
                 zoom: zoom)
         }
-        let grid = Self.grid(zoom: zoom, box: box)
+        let grid = MapGrid.clustering(zoom: zoom, box: box)
         var groups: [MapGrid.Cell: [MapPoint]] = [:]
         for point in points {
             groups[grid.cell(latitude: point.latitude, longitude: point.longitude), default: []].append(point)
@@ -158,19 +159,6 @@ struct MapController {
             }
             return zoom
         }
-        return fittingZoom(box)
-    }
-
-    /// The zoom at which the box's width is one world tile.
-    static func fittingZoom(_ box: BoundingBox) -> Int {
-        let width = box.west <= box.east ? box.east - box.west : 360 - (box.west - box.east)
-        guard width > 0 else { return 22 }
-        return min(22, max(0, Int(log2(360 / width))))
-    }
-
-    /// The clustering grid: the zoom asked for, but never finer than about 64 cells across the box, so a
-    /// whole-world box at a high zoom is still one small answer.
-    static func grid(zoom: Int, box: BoundingBox) -> MapGrid {
-        MapGrid(zoom: min(zoom, fittingZoom(box) + 2))
+        return MapGrid.fittingZoom(box)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PlatformKit
 import ServiceKit
@@ -35,7 +36,7 @@ struct PackView: ResponseEncodable, Sendable {
     /// My name in this pack, when I am a member.
     var myPseudonym: String?
 
-    init(_ pack: PackRow, viewer: String, pseudonym: String?, position: ClientPosition?) {
+    init(_ pack: PackRecord, viewer: String, pseudonym: String?, position: ClientPosition?) {
         id = String(pack.id ?? 0)
         name = pack.name
         latitude = pack.latitude
@@ -57,7 +58,7 @@ struct PackView: ResponseEncodable, Sendable {
         inside = position.map {
             $0.isInside(latitude: pack.latitude, longitude: pack.longitude, radius: pack.radiusMeters)
         }
-        contentVisible = PackAccess.contentVisible(pack, at: position)
+        contentVisible = pack.fence.admits(position)
         member = pseudonym != nil
         isAlpha = pack.alphaId == viewer
         myPseudonym = pseudonym
@@ -106,7 +107,7 @@ struct PostView: ResponseEncodable, Sendable {
             icon: listing.pack.icon)
         title = post.title
         body = post.body
-        tags = PackRow.decodeTags(post.tags)
+        tags = PackRecord.decodeTags(post.tags)
         author = AnonymousAuthor(name: post.pseudonym, isMine: post.authorId == viewer)
         score = post.score
         upVotes = post.upVotes
@@ -125,7 +126,7 @@ struct CommentView: ResponseEncodable, Sendable {
     var author: AnonymousAuthor
     var createdAt: Date
 
-    init(_ comment: CommentRow, postAuthor: String, viewer: String) {
+    init(_ comment: CommentRecord, postAuthor: String, viewer: String) {
         id = String(comment.id ?? 0)
         postId = String(comment.postId)
         body = comment.body
@@ -151,4 +152,51 @@ struct DenView: ResponseEncodable, Sendable {
     var upVotesEarned: Int
     var downVotesEarned: Int
     var packs: [PackView]
+}
+
+extension ClientPosition {
+    /// The request header that carries the client's position.
+    static let header = "Geo-Position"
+
+    /// Parses the header; absent is `nil`, malformed is a 400 problem.
+    static func parse(_ value: String?) throws -> ClientPosition? {
+        guard let value else { return nil }
+        let parts = value.split(separator: ";", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard parts.count >= 2, let latitude = parts[0], let longitude = parts[1] else {
+            throw Problem.badRequest(
+                "invalid_position", "\(header) must be '<latitude>;<longitude>' in decimal degrees.")
+        }
+        try Validate.coordinate(latitude: latitude, longitude: longitude)
+        return ClientPosition(latitude: latitude, longitude: longitude)
+    }
+}
+
+extension Request {
+    /// The client's position from the request's `Geo-Position` header, if sent.
+    func clientPosition() throws -> ClientPosition? {
+        try ClientPosition.parse(headers[HTTPField.Name(ClientPosition.header)!])
+    }
+
+    /// `sort` (new or top), `limit` and `cursor` of a post list.
+    func postListQuery() throws -> (PostOrder, PageRequest) {
+        let sort = uri.queryParameters["sort"].map(String.init) ?? "new"
+        guard let order = PostOrder(rawValue: sort) else {
+            throw Problem.invalidField("sort", "must be new or top.")
+        }
+        return (order, try pageRequest())
+    }
+}
+
+extension Page<PostView> {
+    /// A page of post listings, continued after the last one in `order`.
+    init(_ listings: [PostListing], order: PostOrder, limit: Int, viewer: String) {
+        let cursors = Dictionary(
+            listings.map {
+                (String($0.post.id ?? 0), PostCursor(id: $0.post.id ?? 0, hot: order == .top ? $0.post.hot : nil))
+            }
+        ) { first, _ in first }
+        self.init(fetched: listings.map { PostView($0, viewer: viewer) }, limit: limit) { cursors[$0.id] }
+    }
 }

@@ -8,7 +8,6 @@ import ServiceKit
 /// writer.
 struct PackPostsController {
     let database: GeoDatabase
-    let access: PackAccess
     let clock: WallClock
     let postLimiter: RateLimiter
     let commentLimiter: RateLimiter
@@ -27,14 +26,15 @@ struct PackPostsController {
 
     /// A pack's posts, `sort=new` (default) or `top`.
     @Sendable func packPosts(_ request: Request, context: AuthenticatedContext) async throws -> Page<PostView> {
-        let pack = try await access.readablePack(
-            try context.parameters.require("pack"), at: try PackAccess.position(of: request))
-        let (order, page) = try Self.listQuery(request)
+        let position = try request.clientPosition()
+        let pack = try await database.readablePack(
+            try context.parameters.id("pack", "The pack"), at: position, now: clock.now)
+        let (order, page) = try request.postListQuery()
         let viewer = context.user.userID
         let listings = try await database.posts(
             in: [pack], order: order, after: try page.decodeCursor(as: PostCursor.self), limit: page.limit + 1,
             viewer: viewer)
-        return Self.page(listings, order: order, limit: page.limit, viewer: viewer)
+        return Page(listings, order: order, limit: page.limit, viewer: viewer)
     }
 
     struct CreateRequest: Decodable {
@@ -44,39 +44,35 @@ struct PackPostsController {
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<PostView> {
-        let pack = try await access.readablePack(
-            try context.parameters.require("pack"), at: try PackAccess.position(of: request))
+        let packID = try context.parameters.id("pack", "The pack")
+        let position = try request.clientPosition()
         let input = try await request.decode(as: CreateRequest.self, context: context)
-        let title = try AnonymousText.line(input.title, field: "title", max: PackLimits.titleLength)
-        let body = try AnonymousText.body(input.body ?? "", field: "body", max: PackLimits.bodyLength, min: 0)
+        let title = try Validate.text(AnonymousText.line(input.title), field: "title", max: PackLimits.titleLength)
+        let body = try Validate.text(
+            AnonymousText.body(input.body ?? ""), field: "body", min: 0, max: PackLimits.bodyLength)
         let tags = try AnonymousText.tags(input.tags, required: false)
         let writer = context.user.userID
-        try postLimiter.enforce(writer, "You are posting too fast; try again later.")
-        let post = try await database.createPost(
-            pack: pack.id ?? 0, author: writer, title: title, body: body, tags: tags, now: clock.now)
-        return EditedResponse(
-            status: .created, response: PostView(PostListing(post: post, pack: pack, myVote: 0), viewer: writer))
+        let listing = try await database.createPost(
+            pack: packID, author: writer, title: title, body: body, tags: tags, at: position,
+            admit: { [postLimiter] in try postLimiter.enforce(writer, "You are posting too fast; try again later.") },
+            now: clock.now)
+        return EditedResponse(status: .created, response: PostView(listing, viewer: writer))
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> PostView {
         let viewer = context.user.userID
         return PostView(
-            try await access.readablePost(
-                try context.parameters.require("post"), viewer: viewer, at: try PackAccess.position(of: request)),
+            try await database.readablePost(
+                try context.parameters.id("post", "The post"), viewer: viewer, at: try request.clientPosition(),
+                now: clock.now),
             viewer: viewer)
     }
 
     /// The writer, the pack's alpha or an admin deletes a post (from anywhere: it is their own or their pack).
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let viewer = context.user.userID
-        let id = try context.parameters.id("post", "The post")
-        guard let listing = try await database.post(id, viewer: viewer, now: clock.now) else {
-            throw Problem.notFound("The post")
-        }
-        guard listing.post.authorId == viewer || listing.pack.alphaId == viewer || context.user.isAdmin else {
-            throw Problem.forbidden("not_yours", "Only its writer or the pack's alpha can delete a post.")
-        }
-        try await database.deletePost(id)
+        try await database.deletePost(
+            try context.parameters.id("post", "The post"), by: context.user.userID, isAdmin: context.user.isAdmin,
+            now: clock.now)
         return .noContent
     }
 
@@ -91,21 +87,22 @@ struct PackPostsController {
             throw Problem.invalidField("value", "must be 1 (up), -1 (down) or 0 (withdraw).")
         }
         let viewer = context.user.userID
-        let listing = try await access.readablePost(
-            try context.parameters.require("post"), viewer: viewer, at: try PackAccess.position(of: request))
         return PostView(
-            try await database.vote(listing.post.id ?? 0, voter: viewer, value: input.value, now: clock.now),
+            try await database.vote(
+                try context.parameters.id("post", "The post"), voter: viewer, value: input.value,
+                at: try request.clientPosition(), now: clock.now),
             viewer: viewer)
     }
 
     /// A post's comments, oldest first.
     @Sendable func comments(_ request: Request, context: AuthenticatedContext) async throws -> Page<CommentView> {
         let viewer = context.user.userID
-        let listing = try await access.readablePost(
-            try context.parameters.require("post"), viewer: viewer, at: try PackAccess.position(of: request))
+        let postID = try context.parameters.id("post", "The post")
+        let position = try request.clientPosition()
         let page = try request.pageRequest()
-        let rows = try await database.comments(
-            on: listing.post.id ?? 0, after: try page.decodeCursor(as: Int64.self), limit: page.limit + 1)
+        let (listing, rows) = try await database.comments(
+            on: postID, viewer: viewer, at: position, after: try page.decodeCursor(as: Int64.self),
+            limit: page.limit + 1, now: clock.now)
         let views = rows.map { CommentView($0, postAuthor: listing.post.authorId, viewer: viewer) }
         return Page(fetched: views, limit: page.limit) { Int64($0.id) ?? 0 }
     }
@@ -118,13 +115,16 @@ struct PackPostsController {
         CommentView
     > {
         let viewer = context.user.userID
-        let listing = try await access.readablePost(
-            try context.parameters.require("post"), viewer: viewer, at: try PackAccess.position(of: request))
+        let postID = try context.parameters.id("post", "The post")
+        let position = try request.clientPosition()
         let input = try await request.decode(as: CommentRequest.self, context: context)
-        let body = try AnonymousText.body(input.body, field: "body", max: PackLimits.commentLength)
-        try commentLimiter.enforce(viewer, "You are commenting too fast; try again later.")
-        let comment = try await database.createComment(
-            on: listing.post.id ?? 0, author: viewer, body: body, now: clock.now)
+        let body = try Validate.text(AnonymousText.body(input.body), field: "body", max: PackLimits.commentLength)
+        let (comment, listing) = try await database.createComment(
+            on: postID, author: viewer, body: body, at: position,
+            admit: { [commentLimiter] in
+                try commentLimiter.enforce(viewer, "You are commenting too fast; try again later.")
+            },
+            now: clock.now)
         if listing.post.authorId != viewer {
             // Tells the writer that someone answered, never who.
             await notices.publish(
@@ -142,38 +142,9 @@ struct PackPostsController {
     @Sendable func deleteComment(_ request: Request, context: AuthenticatedContext) async throws
         -> HTTPResponse.Status
     {
-        let viewer = context.user.userID
-        let id = try context.parameters.id("comment", "The comment")
-        guard let comment = try await database.comment(id),
-            let listing = try await database.post(comment.postId, viewer: viewer, now: clock.now)
-        else { throw Problem.notFound("The comment") }
-        guard comment.authorId == viewer || listing.pack.alphaId == viewer || context.user.isAdmin else {
-            throw Problem.forbidden("not_yours", "Only its writer or the pack's alpha can delete a comment.")
-        }
-        try await database.deleteComment(id)
+        try await database.deleteComment(
+            try context.parameters.id("comment", "The comment"), by: context.user.userID,
+            isAdmin: context.user.isAdmin, now: clock.now)
         return .noContent
-    }
-
-    // MARK: Lists
-
-    /// `sort` (new or top), `limit` and `cursor` of a post list.
-    static func listQuery(_ request: Request) throws -> (PostOrder, PageRequest) {
-        let query = request.uri.queryParameters
-        let sort = query["sort"].map(String.init) ?? "new"
-        guard let order = PostOrder(rawValue: sort) else {
-            throw Problem.invalidField("sort", "must be new or top.")
-        }
-        return (
-            order, try request.pageRequest()
-        )
-    }
-
-    static func page(_ listings: [PostListing], order: PostOrder, limit: Int, viewer: String) -> Page<PostView> {
-        let cursors = Dictionary(
-            listings.map {
-                (String($0.post.id ?? 0), PostCursor(id: $0.post.id ?? 0, hot: order == .top ? $0.post.hot : nil))
-            }
-        ) { first, _ in first }
-        return Page(fetched: listings.map { PostView($0, viewer: viewer) }, limit: limit) { cursors[$0.id] }
     }
 }

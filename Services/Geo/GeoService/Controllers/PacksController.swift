@@ -6,7 +6,6 @@ import ServiceKit
 /// Packs: create (the creator is the alpha), look at one, my packs, join, leave, close.
 struct PacksController {
     let database: GeoDatabase
-    let access: PackAccess
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -42,11 +41,13 @@ struct PacksController {
         let official = context.user.isAdmin
         let tags = try AnonymousText.tags(input.tags, required: true)
         let pack = try await database.createPack(
-            PackRow(
-                id: nil, name: try AnonymousText.line(input.name, field: "name", max: PackLimits.nameLength),
+            PackRecord(
+                id: nil,
+                name: try Validate.text(AnonymousText.line(input.name), field: "name", max: PackLimits.nameLength),
                 latitude: input.latitude, longitude: input.longitude, radiusMeters: input.radiusMeters,
                 tags: GeoDatabase.jsonArray(tags), color: try ColorScheme.validate(input.color, field: "color"),
-                icon: try AnonymousText.line(input.icon ?? "pawprint", field: "icon", max: PackLimits.iconLength),
+                icon: try Validate.text(
+                    AnonymousText.line(input.icon ?? "pawprint"), field: "icon", max: PackLimits.iconLength),
                 locked: input.locked ?? false, alphaId: context.user.userID, official: official, memberCount: 0,
                 postCount: 0, upVotes: 0, downVotes: 0, createdAt: now,
                 expiresAt: official ? nil : now.addingTimeInterval(PackLifetime.base), warned: false),
@@ -55,7 +56,7 @@ struct PacksController {
     }
 
     @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<PackView> {
-        let position = try PackAccess.position(of: request)
+        let position = try request.clientPosition()
         let viewer = context.user.userID
         let packs = try await database.packs(of: viewer, now: clock.now)
         let names = try await database.memberships(of: viewer, in: packs.compactMap(\.id))
@@ -68,24 +69,23 @@ struct PacksController {
     /// A live pack; locked packs are shown from anywhere, only their content is fenced.
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> PackView {
         try await view(
-            try await access.pack(try context.parameters.require("pack")), request: request, context: context)
+            try await database.livePack(try context.parameters.id("pack", "The pack"), now: clock.now),
+            request: request, context: context)
     }
 
     /// The alpha or an admin ends a pack now; its content is flushed by the next sweep.
     @Sendable func close(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let pack = try await access.pack(try context.parameters.require("pack"))
-        guard pack.alphaId == context.user.userID || context.user.isAdmin else {
-            throw Problem.forbidden("not_alpha", "Only the pack's alpha can close it.")
-        }
-        try await database.closePack(pack.id ?? 0, now: clock.now)
+        try await database.closePack(
+            try context.parameters.id("pack", "The pack"), by: context.user.userID, isAdmin: context.user.isAdmin,
+            now: clock.now)
         return .noContent
     }
 
     /// Joins; a locked pack only from inside its radius.
     @Sendable func join(_ request: Request, context: AuthenticatedContext) async throws -> PackView {
-        let position = try PackAccess.position(of: request)
-        let pack = try await access.readablePack(try context.parameters.require("pack"), at: position)
-        let joined = try await database.join(pack.id ?? 0, user: context.user.userID, now: clock.now)
+        let position = try request.clientPosition()
+        let joined = try await database.join(
+            try context.parameters.id("pack", "The pack"), user: context.user.userID, at: position, now: clock.now)
         return try await view(joined, request: request, context: context)
     }
 
@@ -95,10 +95,10 @@ struct PacksController {
         return .noContent
     }
 
-    private func view(_ pack: PackRow, request: Request, context: AuthenticatedContext) async throws -> PackView {
+    private func view(_ pack: PackRecord, request: Request, context: AuthenticatedContext) async throws -> PackView {
         let viewer = context.user.userID
         let names = try await database.memberships(of: viewer, in: [pack.id ?? 0])
         return PackView(
-            pack, viewer: viewer, pseudonym: names[pack.id ?? 0], position: try PackAccess.position(of: request))
+            pack, viewer: viewer, pseudonym: names[pack.id ?? 0], position: try request.clientPosition())
     }
 }

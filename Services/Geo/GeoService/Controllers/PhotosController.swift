@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import PlatformKit
@@ -7,9 +6,8 @@ import ServiceKit
 /// Pictures of a pin: its owner uploads and deletes them; whoever may see the pin may see them.
 struct PhotosController {
     let database: GeoDatabase
-    let access: PinAccess
+    let graph: any GeoSocialGraph
     let clock: WallClock
-    static let maximumPhotoBytes = 4 << 20
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         let photos = GeoPaths.pins + "/:pin/photos"
@@ -27,7 +25,7 @@ struct PhotosController {
         var url: String
         var createdAt: Date
 
-        init(_ info: PhotoInfo) {
+        init(_ info: PinPhotoRecord) {
             self.id = info.id
             self.pinId = String(info.pinId)
             self.mediaType = info.mediaType
@@ -42,35 +40,38 @@ struct PhotosController {
         let pinID = try context.parameters.id("pin", "The pin")
         let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: Self.maximumPhotoBytes)
+            body = try await request.body.collect(upTo: PinLimits.photoBytes)
         } catch {
-            throw Problem.payloadTooLarge(limit: Self.maximumPhotoBytes)
+            throw Problem.payloadTooLarge(limit: PinLimits.photoBytes)
         }
-        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: Self.maximumPhotoBytes)
+        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: PinLimits.photoBytes)
         let bytes = Data(body.readableBytesView)
-        let etag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-        let info = PhotoInfo(
-            id: UUID().uuidString.lowercased(), pinId: pinID, mediaType: kind.mediaType, etag: etag,
+        let info = PinPhotoRecord(
+            id: UUID().uuidString.lowercased(), pinId: pinID, mediaType: kind.mediaType,
+            etag: EntityTag(of: bytes).description,
             byteCount: bytes.count, createdAt: clock.now)
         try await database.addPhoto(info, bytes: bytes, by: context.user.userID)
         return EditedResponse(status: .created, response: PhotoView(info))
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<PhotoView> {
-        let (pin, _) = try await access.visiblePin(try context.parameters.require("pin"), to: context.user.userID)
-        return ItemList(items: try await database.photos(of: pin.id ?? 0).map(PhotoView.init))
+        let pinID = try context.parameters.id("pin", "The pin")
+        try await requireVisiblePin(pinID, to: context.user.userID)
+        return ItemList(items: try await database.photos(of: pinID).map(PhotoView.init))
     }
 
     /// The photo's bytes with a strong ETag; `If-None-Match` with it answers 304.
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let (pin, _) = try await access.visiblePin(try context.parameters.require("pin"), to: context.user.userID)
-        guard let photo = try await database.photo(try context.parameters.require("photo"), of: pin.id ?? 0) else {
-            throw Problem.notFound("The photo")
-        }
-        var headers: HTTPFields = [.eTag: photo.etag, .cacheControl: "private, max-age=300, must-revalidate"]
-        if request.headers[.ifNoneMatch] == photo.etag { return Response(status: .notModified, headers: headers) }
-        headers[.contentType] = photo.mediaType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: photo.bytes)))
+        let pinID = try context.parameters.id("pin", "The pin")
+        try await requireVisiblePin(pinID, to: context.user.userID)
+        return try await database.photo(try context.parameters.require("photo"), of: pinID).response(to: request)
+    }
+
+    /// Whoever may see the pin may see its photos; a pin hidden from the viewer is not found.
+    private func requireVisiblePin(_ id: Int64, to viewer: String) async throws {
+        let owner = try await database.pin(id).userId
+        _ = try PinVisibility.category(
+            owner: owner, viewer: viewer, standing: try await graph.standing(of: owner, to: viewer))
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {

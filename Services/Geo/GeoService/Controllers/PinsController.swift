@@ -6,7 +6,7 @@ import ServiceKit
 /// Visited places: add, change, delete, my pins and another user's, and my colour for a pin.
 struct PinsController {
     let database: GeoDatabase
-    let access: PinAccess
+    let graph: any GeoSocialGraph
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -31,7 +31,7 @@ struct PinsController {
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<PinView> {
         let input = try await request.decode(as: CreateRequest.self, context: context)
-        var place: PlaceRow?
+        var place: PlaceRecord?
         if let placeId = input.placeId {
             guard let found = try await database.place(placeId) else {
                 throw Problem.invalidField("placeId", "is not a known place.")
@@ -45,17 +45,19 @@ struct PinsController {
         try Validate.coordinate(latitude: latitude, longitude: longitude)
         var nearest = place
         if nearest == nil { nearest = try await database.nearestPlace(latitude: latitude, longitude: longitude) }
-        guard let name = try Validate.optionalText(input.placeName, field: "placeName", max: 200) ?? place?.name
+        guard
+            let name = try Validate.optionalText(input.placeName, field: "placeName", max: PinLimits.placeNameLength)
+                ?? place?.name
         else {
             throw Problem.invalidField("placeName", "must not be empty without a placeId.")
         }
         let now = clock.now
         let pin = try await database.createPin(
-            PinRow(
+            PinRecord(
                 id: nil, userId: context.user.userID, latitude: latitude, longitude: longitude, placeName: name,
                 placeId: place?.id, countryCode: nearest?.countryCode,
-                note: try Validate.optionalText(input.note, field: "note", max: 2000),
-                visitedOn: try Self.visitDate(input.visitedOn, now: now), createdAt: now, updatedAt: now))
+                note: try Validate.optionalText(input.note, field: "note", max: PinLimits.noteLength),
+                visitedOn: try PinVisibility.visitDate(input.visitedOn, now: now), createdAt: now, updatedAt: now))
         let scheme = try await database.colorScheme(of: context.user.userID)
         return EditedResponse(status: .created, response: PinView(pin, category: .own, scheme: scheme, photoCount: 0))
     }
@@ -67,7 +69,13 @@ struct PinsController {
         let page = try request.pageRequest()
         let viewer = context.user.userID
         let owner = query["userId"].map(String.init) ?? viewer
-        guard owner.count <= 64, let category = try await access.listedCategory(of: owner, for: viewer) else {
+        guard owner.count <= 64 else { return Page(items: [], nextCursor: nil) }
+        let standing = try await graph.standing(of: owner, to: viewer)
+        guard let category = try? PinVisibility.category(owner: owner, viewer: viewer, standing: standing) else {
+            return Page(items: [], nextCursor: nil)
+        }
+        // A stranger who asked not to be named to strangers reads as a user without pins.
+        if category == .other, !(try await database.isListedToStrangers(owner)) {
             return Page(items: [], nextCursor: nil)
         }
         let rows = try await database.pins(
@@ -79,13 +87,19 @@ struct PinsController {
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> PinView {
-        let (pin, category) = try await access.visiblePin(
-            try context.parameters.require("pin"), to: context.user.userID)
+        let (pin, category) = try await visiblePin(try context.parameters.id("pin", "The pin"), to: context.user.userID)
         return try await view(pin, category: category, viewer: context.user.userID)
     }
 
+    /// The pin and how it stands to the viewer; a pin hidden from them is not found.
+    private func visiblePin(_ id: Int64, to viewer: String) async throws -> (PinRecord, PinCategory) {
+        let pin = try await database.pin(id)
+        let standing = try await graph.standing(of: pin.userId, to: viewer)
+        return (pin, try PinVisibility.category(owner: pin.userId, viewer: viewer, standing: standing))
+    }
+
     /// Another user's pin as the viewer may see it: a stranger's owner is named only when they allow it.
-    private func view(_ pin: PinRow, category: PinCategory, viewer: String) async throws -> PinView {
+    private func view(_ pin: PinRecord, category: PinCategory, viewer: String) async throws -> PinView {
         let counts = try await database.photoCounts([pin.id ?? 0])
         let named = category == .other ? try await database.isListedToStrangers(pin.userId) : true
         return PinView(
@@ -106,9 +120,9 @@ struct PinsController {
         let id = try context.parameters.id("pin", "The pin")
         let input = try await request.decode(as: UpdateRequest.self, context: context)
         let now = clock.now
-        let name = try input.placeName.map { try Validate.text($0, field: "placeName", max: 200) }
-        let note = try input.note.map { try Validate.optionalText($0, field: "note", max: 2000) }
-        let visited = try input.visitedOn.map { $0.isEmpty ? nil : try Self.visitDate($0, now: now) }
+        let name = try input.placeName.map { try Validate.text($0, field: "placeName", max: PinLimits.placeNameLength) }
+        let note = try input.note.map { try Validate.optionalText($0, field: "note", max: PinLimits.noteLength) }
+        let visited = try input.visitedOn.map { $0.isEmpty ? nil : try PinVisibility.visitDate($0, now: now) }
         if input.latitude != nil || input.longitude != nil {
             guard let latitude = input.latitude, let longitude = input.longitude else {
                 throw Problem.badRequest("missing_location", "Move a pin with both latitude and longitude.")
@@ -153,32 +167,15 @@ struct PinsController {
         let input = try await request.decode(as: ColorRequest.self, context: context)
         let color = try ColorScheme.validate(input.color, field: "color")
         let viewer = context.user.userID
-        let (pin, category) = try await access.visiblePin(try context.parameters.require("pin"), to: viewer)
+        let (pin, category) = try await visiblePin(try context.parameters.id("pin", "The pin"), to: viewer)
         try await database.setPinColor(of: viewer, pin: pin.id ?? 0, color: color)
         return try await view(pin, category: category, viewer: viewer)
     }
 
     @Sendable func clearColor(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let viewer = context.user.userID
-        let (pin, _) = try await access.visiblePin(try context.parameters.require("pin"), to: viewer)
+        let (pin, _) = try await visiblePin(try context.parameters.id("pin", "The pin"), to: viewer)
         try await database.setPinColor(of: viewer, pin: pin.id ?? 0, color: nil)
         return .noContent
-    }
-
-    /// A visit date as `YYYY-MM-DD`, a real day, not after tomorrow (UTC; the visitor's day may be ahead).
-    static func visitDate(_ value: String?, now: Date) throws -> String? {
-        guard let value, !value.isEmpty else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        guard value.count == 10, let date = formatter.date(from: value), formatter.string(from: date) == value
-        else {
-            throw Problem.invalidField("visitedOn", "must be a date as YYYY-MM-DD.")
-        }
-        guard date <= now.addingTimeInterval(86_400), value >= "1900-01-01" else {
-            throw Problem.invalidField("visitedOn", "must not be in the future.")
-        }
-        return value
     }
 }

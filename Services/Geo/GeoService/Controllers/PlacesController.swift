@@ -73,7 +73,7 @@ struct PlacesController {
     @Sendable func visitors(_ request: Request, context: AuthenticatedContext) async throws -> VisitorsPage {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
-        var place: PlaceRow?
+        var place: PlaceRecord?
         let latitude: Double
         let longitude: Double
         if let raw = query["placeId"] {
@@ -99,29 +99,14 @@ struct PlacesController {
         }
         let viewer = context.user.userID
         let box = BoundingBox.around(latitude: latitude, longitude: longitude, radius: radius)
-        var byUser: [String: (count: Int, distance: Double)] = [:]
-        for point in try await database.points(in: box, limit: Self.maximumVisitorPins) where point.userId != viewer {
-            let distance = Geodesy.distance(latitude, longitude, point.latitude, point.longitude)
-            guard distance <= radius else { continue }
-            let current = byUser[point.userId] ?? (0, .infinity)
-            byUser[point.userId] = (current.count + 1, min(current.distance, distance))
-        }
-        let facts = byUser.isEmpty ? [:] : try await graph.relationships(of: viewer, among: byUser.keys.sorted())
-        let visible = byUser.filter { facts[$0.key]?.blocked != true }
+        let byUser = Visitors.tally(
+            try await database.points(in: box, limit: Self.maximumVisitorPins), latitude: latitude,
+            longitude: longitude, radius: radius, except: viewer)
+        let standing = (byUser.isEmpty ? [:] : try await graph.relationships(of: viewer, among: byUser.keys.sorted()))
+            .mapValues { Standing(friends: $0.friends, blocked: $0.blocked) }
         let unlisted = try await database.unlistedToStrangers(
-            among: visible.keys.filter { facts[$0]?.friends != true }.sorted())
-        let ranked =
-            visible
-            .filter { !unlisted.contains($0.key) }
-            .map {
-                (id: $0.key, friend: facts[$0.key]?.friends == true, count: $0.value.count, distance: $0.value.distance)
-            }
-            .sorted { a, b in
-                if a.friend != b.friend { return a.friend }
-                if a.count != b.count { return a.count > b.count }
-                if a.distance != b.distance { return a.distance < b.distance }
-                return a.id < b.id
-            }
+            among: byUser.keys.filter { standing[$0]?.blocked != true && standing[$0]?.friends != true }.sorted())
+        let ranked = Visitors.rank(byUser, standing: standing, unlisted: unlisted)
         let offset = try page.offset()
         let slice = Array(ranked.dropFirst(offset).prefix(page.limit))
         let profiles = Dictionary(

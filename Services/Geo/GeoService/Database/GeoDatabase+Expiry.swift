@@ -5,15 +5,15 @@ import GRDB
 extension GeoDatabase {
     /// A pack about to expire and its active members.
     struct ExpiryWarning: Sendable {
-        var pack: PackRow
+        var pack: PackRecord
         var members: [String]
     }
 
     /// Marks the packs that expire within the next hour and were not announced yet, and returns them with their
     /// members (at most `limit` packs per call).
     func claimExpiryWarnings(now: Date, limit: Int = 200) async throws -> [ExpiryWarning] {
-        try await writer.write { db in
-            let packs = try PackRow.fetchAll(
+        try await write { db in
+            let packs = try PackRecord.fetchAll(
                 db,
                 sql: """
                     SELECT * FROM packs WHERE expires_at IS NOT NULL AND expires_at > ? AND expires_at <= ?
@@ -40,7 +40,7 @@ extension GeoDatabase {
     /// Deletes up to `batch` posts of expired packs (their comments and votes go with them), then the packs left
     /// empty. One short transaction, so requests interleave between steps.
     func sweepExpiredStep(now: Date, batch: Int) async throws -> SweepStep {
-        try await writer.write { db in
+        try await write { db in
             let expired = try Int64.fetchAll(
                 db,
                 sql:

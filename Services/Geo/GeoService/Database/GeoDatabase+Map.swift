@@ -5,7 +5,7 @@ import GRDB
 extension GeoDatabase {
     /// The non-empty cells of the grid inside a box (both sides of the antimeridian).
     func cells(_ grid: MapGrid, in box: BoundingBox) async throws -> [CellCount] {
-        try await writer.read { db in
+        try await read { db in
             var cells: [CellCount] = []
             let statement = try db.cachedStatement(
                 sql: """
@@ -32,7 +32,7 @@ extension GeoDatabase {
 
     /// Pins inside a box, at most `limit` (the caller asks for one more than it shows, to see overflow).
     func points(in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
-        try await writer.read { db in try Self.points(db, in: box, limit: limit) }
+        try await read { db in try Self.points(db, in: box, limit: limit) }
     }
 
     static func points(_ db: Database, in box: BoundingBox, limit: Int) throws -> [MapPoint] {
@@ -60,7 +60,7 @@ extension GeoDatabase {
     /// The pins of some users (me, my friends) inside a box, through the per-user index.
     func points(of users: [String], in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
         guard !users.isEmpty else { return [] }
-        return try await writer.read { db in
+        return try await read { db in
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
@@ -82,7 +82,7 @@ extension GeoDatabase {
     func lonePoints(_ cells: [MapGrid.Cell], grid: MapGrid, hidden: [MapGrid.Cell: Int] = [:]) async throws
         -> [MapPoint]
     {
-        try await writer.read { db in
+        try await read { db in
             var found: [Int64: MapPoint] = [:]
             for cell in cells {
                 // Bounds are closed, so a pin on a cell's edge is also found by its neighbour: keep it once,

@@ -1,24 +1,21 @@
 import Foundation
 import GRDB
-import PlatformKit
+import ServiceKit
 
 /// Packs and their members. Every read takes `now`: a pack past its expiry is gone at once, before the sweep
 /// flushes its rows.
 extension GeoDatabase {
     /// Creates a pack with its alpha as the first member; a user (not an admin) has at most
     /// ``PackLimits/livePacksPerAlpha`` live packs.
-    func createPack(_ pack: PackRow, now: Date) async throws -> PackRow {
-        try await writer.write { db in
+    func createPack(_ pack: PackRecord, now: Date) async throws -> PackRecord {
+        try await write { db in
             if !pack.official {
                 let live =
                     try Int.fetchOne(
                         db,
                         sql: "SELECT count(*) FROM packs WHERE alpha_id = ? AND official = 0 AND expires_at > ?",
                         arguments: [pack.alphaId, now]) ?? 0
-                guard live < PackLimits.livePacksPerAlpha else {
-                    throw Problem.conflict(
-                        "too_many_packs", "You are the alpha of \(PackLimits.livePacksPerAlpha) live packs already.")
-                }
+                guard live < PackLimits.livePacksPerAlpha else { throw GeoError.tooManyLivePacks }
             }
             try Self.checkMembershipRoom(db, user: pack.alphaId, now: now)
             var pack = pack
@@ -28,15 +25,31 @@ extension GeoDatabase {
         }
     }
 
-    /// A live pack, or `nil` when it never existed or has expired.
-    func livePack(_ id: Int64, now: Date) async throws -> PackRow? {
-        try await writer.read { db in try PackRow.fetchOne(db, key: id).flatMap { $0.isLive(at: now) ? $0 : nil } }
+    /// A live pack; one that never existed or has expired is not found.
+    func livePack(_ id: Int64, now: Date) async throws -> PackRecord {
+        try await read { db in try Self.livePack(db, id, now: now) }
+    }
+
+    /// A live pack whose content may be seen from `position`.
+    func readablePack(_ id: Int64, at position: ClientPosition?, now: Date) async throws -> PackRecord {
+        try await read { db in
+            let pack = try Self.livePack(db, id, now: now)
+            try pack.fence.check(position)
+            return pack
+        }
+    }
+
+    static func livePack(_ db: Database, _ id: Int64, now: Date) throws -> PackRecord {
+        guard let pack = try PackRecord.fetchOne(db, key: id), pack.isLive(at: now) else {
+            throw GeoError.notFound("The pack")
+        }
+        return pack
     }
 
     /// The viewer's pseudonym in each of these packs they are an active member of.
     func memberships(of user: String, in packIDs: [Int64]) async throws -> [Int64: String] {
         guard !packIDs.isEmpty else { return [:] }
-        return try await writer.read { db in
+        return try await read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -47,12 +60,12 @@ extension GeoDatabase {
         }
     }
 
-    /// Joins a live pack (again); the pseudonym is the one the user had there before, if any.
-    func join(_ packID: Int64, user: String, now: Date) async throws -> PackRow {
-        try await writer.write { db in
-            guard var pack = try PackRow.fetchOne(db, key: packID), pack.isLive(at: now) else {
-                throw Problem.notFound("The pack")
-            }
+    /// Joins a live pack (again), a locked one only from inside its radius; the pseudonym is the one the user had
+    /// there before, if any.
+    func join(_ packID: Int64, user: String, at position: ClientPosition?, now: Date) async throws -> PackRecord {
+        try await write { db in
+            var pack = try Self.livePack(db, packID, now: now)
+            try pack.fence.check(position)
             let active = try Bool.fetchOne(
                 db, sql: "SELECT active FROM pack_members WHERE pack_id = ? AND user_id = ?",
                 arguments: [packID, user])
@@ -65,34 +78,34 @@ extension GeoDatabase {
 
     /// Leaves a pack; the pseudonym stays reserved so nobody else writes under it.
     func leave(_ packID: Int64, user: String, now: Date) async throws {
-        try await writer.write { db in
-            guard let pack = try PackRow.fetchOne(db, key: packID), pack.isLive(at: now) else {
-                throw Problem.notFound("The pack")
-            }
+        try await write { db in
+            _ = try Self.livePack(db, packID, now: now)
             try db.execute(
                 sql: "UPDATE pack_members SET active = 0 WHERE pack_id = ? AND user_id = ? AND active = 1",
                 arguments: [packID, user])
-            guard db.changesCount > 0 else { throw Problem.conflict("not_a_member", "You are not in this pack.") }
+            guard db.changesCount > 0 else { throw GeoError.notInPack }
             try db.execute(sql: "UPDATE packs SET member_count = member_count - 1 WHERE id = ?", arguments: [packID])
         }
     }
 
-    /// Ends a pack now; the sweep flushes its content.
-    func closePack(_ packID: Int64, now: Date) async throws {
+    /// Ends a live pack now, for its alpha or an admin; the sweep flushes its content.
+    func closePack(_ packID: Int64, by viewer: String, isAdmin: Bool, now: Date) async throws {
         // Stored dates keep milliseconds, rounded: a millisecond back, the pack reads as ended at `now` everywhere.
         let end = now.addingTimeInterval(-0.001)
-        try await writer.write { db in
+        try await write { db in
+            let pack = try Self.livePack(db, packID, now: now)
+            try PackAccess.requireMayClose(alpha: pack.alphaId, viewer: viewer, isAdmin: isAdmin)
             try db.execute(
                 sql: "UPDATE packs SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)",
                 arguments: [end, packID, now])
-            guard db.changesCount > 0 else { throw Problem.notFound("The pack") }
+            guard db.changesCount > 0 else { throw GeoError.notFound("The pack") }
         }
     }
 
     /// The live packs a user is an active member of, newest first.
-    func packs(of user: String, now: Date) async throws -> [PackRow] {
-        try await writer.read { db in
-            try PackRow.fetchAll(
+    func packs(of user: String, now: Date) async throws -> [PackRecord] {
+        try await read { db in
+            try PackRecord.fetchAll(
                 db,
                 sql: """
                     SELECT packs.* FROM pack_members JOIN packs ON packs.id = pack_members.pack_id
@@ -104,11 +117,11 @@ extension GeoDatabase {
     }
 
     /// Live packs whose centre lies in the box (discover widens it by the largest pack radius first).
-    func packs(in box: BoundingBox, now: Date) async throws -> [PackRow] {
-        try await writer.read { db in
-            var packs: [PackRow] = []
+    func packs(in box: BoundingBox, now: Date) async throws -> [PackRecord] {
+        try await read { db in
+            var packs: [PackRecord] = []
             for range in box.longitudeRanges {
-                packs += try PackRow.fetchAll(
+                packs += try PackRecord.fetchAll(
                     db,
                     sql: """
                         SELECT packs.* FROM packs_rtree JOIN packs ON packs.id = packs_rtree.id
@@ -132,14 +145,11 @@ extension GeoDatabase {
                     WHERE pack_members.user_id = ? AND pack_members.active = 1
                         AND (packs.expires_at IS NULL OR packs.expires_at > ?)
                     """, arguments: [user, now]) ?? 0
-        guard count < PackLimits.membershipsPerUser else {
-            throw Problem.conflict(
-                "too_many_packs", "You are in \(PackLimits.membershipsPerUser) packs already; leave one first.")
-        }
+        guard count < PackLimits.membershipsPerUser else { throw GeoError.tooManyMemberships }
     }
 
     /// Adds or reactivates a member, giving a first-time member a pseudonym nobody in the pack holds.
-    static func addMember(_ db: Database, pack: inout PackRow, user: String, key: Data, now: Date) throws {
+    static func addMember(_ db: Database, pack: inout PackRecord, user: String, key: Data, now: Date) throws {
         let packID = pack.id ?? 0
         let known = try String.fetchOne(
             db, sql: "SELECT pseudonym FROM pack_members WHERE pack_id = ? AND user_id = ?", arguments: [packID, user])
@@ -168,12 +178,12 @@ extension GeoDatabase {
         pack.memberCount += 1
         try db.execute(sql: "UPDATE packs SET member_count = member_count + 1 WHERE id = ?", arguments: [packID])
         try refreshExpiry(db, packID: packID, now: now)
-        if let refreshed = try PackRow.fetchOne(db, key: packID) { pack = refreshed }
+        if let refreshed = try PackRecord.fetchOne(db, key: packID) { pack = refreshed }
     }
 
     /// Moves a user pack's expiry later when it became more popular (never earlier).
     static func refreshExpiry(_ db: Database, packID: Int64, now: Date) throws {
-        guard let pack = try PackRow.fetchOne(db, key: packID), !pack.official, let current = pack.expiresAt else {
+        guard let pack = try PackRecord.fetchOne(db, key: packID), !pack.official, let current = pack.expiresAt else {
             return
         }
         let computed = PackLifetime.expiry(

@@ -1,21 +1,18 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 /// Photos of pins, stored in the database beside their pin (deleted with it).
 extension GeoDatabase {
-    static let maximumPhotosPerPin = 10
-
     /// Adds a photo to my pin.
-    func addPhoto(_ info: PhotoInfo, bytes: Data, by userID: String) async throws {
-        try await writer.write { db in
+    func addPhoto(_ info: PinPhotoRecord, bytes: Data, by userID: String) async throws {
+        try await write { db in
             let owner = try String.fetchOne(db, sql: "SELECT user_id FROM pins WHERE id = ?", arguments: [info.pinId])
-            guard owner == userID else { throw Problem.notFound("The pin") }
+            guard owner == userID else { throw GeoError.notFound("The pin") }
             let count = try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM pin_photos WHERE pin_id = ?", arguments: [info.pinId])
-            guard (count ?? 0) < Self.maximumPhotosPerPin else {
-                throw Problem.conflict("too_many_photos", "A pin has at most \(Self.maximumPhotosPerPin) photos.")
-            }
+            guard (count ?? 0) < PinLimits.photosPerPin else { throw GeoError.tooManyPhotos }
             try db.execute(
                 sql: """
                     INSERT INTO pin_photos (id, pin_id, bytes, media_type, etag, byte_count, created_at)
@@ -25,9 +22,9 @@ extension GeoDatabase {
         }
     }
 
-    func photos(of pinID: Int64) async throws -> [PhotoInfo] {
-        try await writer.read { db in
-            try PhotoInfo.fetchAll(
+    func photos(of pinID: Int64) async throws -> [PinPhotoRecord] {
+        try await read { db in
+            try PinPhotoRecord.fetchAll(
                 db,
                 sql: """
                     SELECT id, pin_id, media_type, etag, byte_count, created_at FROM pin_photos
@@ -36,23 +33,28 @@ extension GeoDatabase {
         }
     }
 
-    func photo(_ id: String, of pinID: Int64) async throws -> PhotoContent? {
-        try await writer.read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT bytes, media_type, etag FROM pin_photos WHERE id = ? AND pin_id = ?",
-                arguments: [id, pinID]
-            ).map { PhotoContent(bytes: $0[0], mediaType: $0[1], etag: $0[2]) }
+    /// A photo's bytes, type and stored tag; a missing one is not found.
+    func photo(_ id: String, of pinID: Int64) async throws -> StoredBytes {
+        try await read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT bytes, media_type, etag FROM pin_photos WHERE id = ? AND pin_id = ?",
+                    arguments: [id, pinID])
+            else { throw GeoError.notFound("The photo") }
+            return StoredBytes(
+                bytes: row[PinPhotoRecord.Columns.bytes], mediaType: row[PinPhotoRecord.Columns.mediaType],
+                tag: EntityTag(stored: row[PinPhotoRecord.Columns.etag]))
         }
     }
 
     /// Deletes a photo of my pin.
     func deletePhoto(_ id: String, of pinID: Int64, by userID: String) async throws {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                     DELETE FROM pin_photos WHERE id = ? AND pin_id IN (SELECT id FROM pins WHERE id = ? AND user_id = ?)
                     """, arguments: [id, pinID, userID])
-            guard db.changesCount > 0 else { throw Problem.notFound("The photo") }
+            guard db.changesCount > 0 else { throw GeoError.notFound("The photo") }
         }
     }
 }

@@ -39,7 +39,7 @@ extension GeoDatabase {
 
     /// One candidate of a search: the place and the name it matched by.
     struct PlaceHit: Sendable {
-        var place: PlaceRow
+        var place: PlaceRecord
         var matchedName: String
         /// 0 exact, 1 prefix, 2 word match, 3 + edit distance for typos.
         var quality: Int
@@ -48,7 +48,7 @@ extension GeoDatabase {
     /// Places whose names match the folded query word by word (prefixes allowed), best match then biggest
     /// first; when no name equals or starts with the query, names within a few typos fill up the list.
     func searchPlaces(folded: String, limit: Int) async throws -> [PlaceHit] {
-        try await writer.read { db in
+        try await read { db in
             var hits: [PlaceHit] = []
             var seen: Set<Int64> = []
             if let query = PlaceMatching.prefixQuery(folded) {
@@ -103,14 +103,14 @@ extension GeoDatabase {
 
     private static func hit(_ row: Row) -> PlaceHit {
         PlaceHit(
-            place: PlaceRow(
+            place: PlaceRecord(
                 id: row[0], name: row[1], asciiName: row[2], countryCode: row[3], latitude: row[4], longitude: row[5],
                 population: row[6]), matchedName: row[7], quality: row.hasColumn("quality") ? row["quality"] : 3)
     }
 
-    func place(_ id: Int64) async throws -> PlaceRow? {
-        try await writer.read { db in
-            try PlaceRow.fetchOne(
+    func place(_ id: Int64) async throws -> PlaceRecord? {
+        try await read { db in
+            try PlaceRecord.fetchOne(
                 db,
                 sql: """
                     SELECT id, name, ascii_name, country_code, latitude, longitude, population FROM places WHERE id = ?
@@ -119,12 +119,12 @@ extension GeoDatabase {
     }
 
     /// The gazetteer city nearest to a point within `radius` metres: gives a pin its country.
-    func nearestPlace(latitude: Double, longitude: Double, radius: Double = 100_000) async throws -> PlaceRow? {
+    func nearestPlace(latitude: Double, longitude: Double, radius: Double = 100_000) async throws -> PlaceRecord? {
         let box = BoundingBox.around(latitude: latitude, longitude: longitude, radius: radius)
-        return try await writer.read { db in
-            var best: (PlaceRow, Double)?
+        return try await read { db in
+            var best: (PlaceRecord, Double)?
             for range in box.longitudeRanges {
-                let places = try PlaceRow.fetchAll(
+                let places = try PlaceRecord.fetchAll(
                     db,
                     sql: """
                         SELECT p.id, p.name, p.ascii_name, p.country_code, p.latitude, p.longitude, p.population

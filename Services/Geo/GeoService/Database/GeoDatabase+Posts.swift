@@ -1,56 +1,75 @@
 import Foundation
 import GRDB
-import PlatformKit
 
-/// The orders posts are listed in, and where a page starts.
-enum PostOrder: String, Sendable {
-    /// Newest first.
-    case new
-    /// By the time-decayed vote score (``PostRanking/hot(up:down:createdAt:)``), then newest.
-    case top
+/// A post with what a reader needs beside it: its pack's face and the reader's own vote.
+struct PostListing: Sendable {
+    var post: PostRecord
+    var pack: PackRecord
+    var myVote: Int
 }
 
-/// The position after the last post of a page.
-struct PostCursor: Codable, Sendable {
-    var id: Int64
-    var hot: Double?
-}
-
-/// Anonymous posts, comments and votes.
+/// Anonymous posts, comments and votes. Each write reads the pack and post it needs and checks, in its
+/// transaction, that the writer may: a live pack, inside a locked pack's radius, a member.
 extension GeoDatabase {
-    /// Adds a post under the writer's pseudonym in a live pack they are an active member of.
+    /// A post with its pack and the viewer's vote, when the post exists, is not hidden (except to its writer)
+    /// and its pack is live.
+    static func post(_ db: Database, _ id: Int64, viewer: String, now: Date) throws -> PostListing? {
+        guard let post = try PostRecord.fetchOne(db, key: id), !post.hidden || post.authorId == viewer,
+            let pack = try PackRecord.fetchOne(db, key: post.packId), pack.isLive(at: now)
+        else { return nil }
+        return PostListing(post: post, pack: pack, myVote: try votes(db, of: viewer, on: [id])[id] ?? 0)
+    }
+
+    /// The post as the viewer may read it from `position`: visible to them, in a live pack whose content they
+    /// may see from there.
+    static func readablePost(_ db: Database, _ id: Int64, viewer: String, at position: ClientPosition?, now: Date)
+        throws -> PostListing
+    {
+        guard let listing = try post(db, id, viewer: viewer, now: now) else { throw GeoError.notFound("The post") }
+        try listing.pack.fence.check(position)
+        return listing
+    }
+
+    func readablePost(_ id: Int64, viewer: String, at position: ClientPosition?, now: Date) async throws
+        -> PostListing
+    {
+        try await read { db in try Self.readablePost(db, id, viewer: viewer, at: position, now: now) }
+    }
+
+    /// Adds a post under the writer's pseudonym in a live pack whose content they may see from `position` and
+    /// that they are an active member of; `admit` (the rate limit) runs once the pack is known to be open to them.
     func createPost(
-        pack packID: Int64, author: String, title: String, body: String, tags: [String], now: Date
-    ) async throws -> PostRow {
-        try await writer.write { db in
+        pack packID: Int64, author: String, title: String, body: String, tags: [String], at position: ClientPosition?,
+        admit: @escaping @Sendable () throws -> Void, now: Date
+    ) async throws -> PostListing {
+        try await write { db in
+            let pack = try Self.livePack(db, packID, now: now)
+            try pack.fence.check(position)
+            try admit()
             guard let pseudonym = try Self.activePseudonym(db, pack: packID, user: author, now: now) else {
-                throw Problem.forbidden("not_a_member", "Join the pack to post in it.")
+                throw GeoError.joinToWrite(action: "post")
             }
-            var post = PostRow(
+            var post = PostRecord(
                 id: nil, packId: packID, author: author, pseudonym: pseudonym, title: title, body: body,
                 tags: Self.jsonArray(tags), now: now)
             try post.insert(db)
             try db.execute(sql: "UPDATE packs SET post_count = post_count + 1 WHERE id = ?", arguments: [packID])
             try Self.refreshExpiry(db, packID: packID, now: now)
-            return post
+            return PostListing(post: post, pack: pack, myVote: 0)
         }
     }
 
-    /// A post with its pack and the viewer's vote, when the post exists, is not hidden (except to its writer)
-    /// and its pack is live.
-    func post(_ id: Int64, viewer: String, now: Date) async throws -> PostListing? {
-        try await writer.read { db in
-            guard let post = try PostRow.fetchOne(db, key: id), !post.hidden || post.authorId == viewer,
-                let pack = try PackRow.fetchOne(db, key: post.packId), pack.isLive(at: now)
-            else { return nil }
-            return PostListing(post: post, pack: pack, myVote: try Self.votes(db, of: viewer, on: [id])[id] ?? 0)
-        }
-    }
-
-    /// Deletes a post with its comments and votes; its pack's counters drop, the writer's earned votes stay.
-    func deletePost(_ id: Int64) async throws {
-        try await writer.write { db in
-            guard let post = try PostRow.fetchOne(db, key: id) else { throw Problem.notFound("The post") }
+    /// Deletes a post with its comments and votes, for its writer, the pack's alpha or an admin; its pack's
+    /// counters drop, the writer's earned votes stay.
+    func deletePost(_ id: Int64, by viewer: String, isAdmin: Bool, now: Date) async throws {
+        try await write { db in
+            guard let listing = try Self.post(db, id, viewer: viewer, now: now) else {
+                throw GeoError.notFound("The post")
+            }
+            try PackAccess.requireMayDelete(
+                author: listing.post.authorId, alpha: listing.pack.alphaId, viewer: viewer, isAdmin: isAdmin,
+                thing: "post")
+            let post = listing.post
             try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [id])
             try db.execute(
                 sql: """
@@ -60,23 +79,21 @@ extension GeoDatabase {
         }
     }
 
-    /// Sets (1, -1) or withdraws (0) the voter's vote. A post whose score falls to ``PackLimits/hidingScore`` is
-    /// hidden for good. Writers cannot vote on their own posts.
-    func vote(_ postID: Int64, voter: String, value: Int, now: Date) async throws -> PostListing {
-        try await writer.write { db in
-            guard var post = try PostRow.fetchOne(db, key: postID), !post.hidden,
-                let pack = try PackRow.fetchOne(db, key: post.packId), pack.isLive(at: now)
-            else { throw Problem.notFound("The post") }
-            guard post.authorId != voter else {
-                throw Problem.forbidden("own_post", "You cannot vote on your own post.")
-            }
+    /// Sets (1, -1) or withdraws (0) the voter's vote, from where the post may be read. A post whose score falls
+    /// to ``PackLimits/hidingScore`` is hidden for good. Writers cannot vote on their own posts.
+    func vote(_ postID: Int64, voter: String, value: Int, at position: ClientPosition?, now: Date) async throws
+        -> PostListing
+    {
+        try await write { db in
+            let listing = try Self.readablePost(db, postID, viewer: voter, at: position, now: now)
+            var post = listing.post
+            let pack = listing.pack
+            guard !post.hidden else { throw GeoError.notFound("The post") }
+            guard post.authorId != voter else { throw GeoError.ownPost }
             guard try Self.activePseudonym(db, pack: post.packId, user: voter, now: now) != nil else {
-                throw Problem.forbidden("not_a_member", "Join the pack to vote in it.")
+                throw GeoError.joinToWrite(action: "vote")
             }
-            let old =
-                try Int.fetchOne(
-                    db, sql: "SELECT value FROM votes WHERE post_id = ? AND user_id = ?", arguments: [postID, voter])
-                ?? 0
+            let old = listing.myVote
             guard old != value else { return PostListing(post: post, pack: pack, myVote: value) }
             if value == 0 {
                 try db.execute(sql: "DELETE FROM votes WHERE post_id = ? AND user_id = ?", arguments: [postID, voter])
@@ -110,203 +127,54 @@ extension GeoDatabase {
 
     // MARK: Comments
 
-    func createComment(on postID: Int64, author: String, body: String, now: Date) async throws -> CommentRow {
-        try await writer.write { db in
-            guard let post = try PostRow.fetchOne(db, key: postID), !post.hidden else {
-                throw Problem.notFound("The post")
+    /// Adds a comment under the writer's pseudonym to a post they may read from `position`, in a pack they are an
+    /// active member of; `admit` (the rate limit) runs once the post is known to be open to them.
+    func createComment(
+        on postID: Int64, author: String, body: String, at position: ClientPosition?,
+        admit: @escaping @Sendable () throws -> Void, now: Date
+    ) async throws -> (comment: CommentRecord, on: PostListing) {
+        try await write { db in
+            let listing = try Self.readablePost(db, postID, viewer: author, at: position, now: now)
+            try admit()
+            guard !listing.post.hidden else { throw GeoError.notFound("The post") }
+            guard let pseudonym = try Self.activePseudonym(db, pack: listing.post.packId, user: author, now: now)
+            else {
+                throw GeoError.joinToWrite(action: "comment")
             }
-            guard let pseudonym = try Self.activePseudonym(db, pack: post.packId, user: author, now: now) else {
-                throw Problem.forbidden("not_a_member", "Join the pack to comment in it.")
-            }
-            var comment = CommentRow(
+            var comment = CommentRecord(
                 id: nil, postId: postID, authorId: author, pseudonym: pseudonym, body: body, createdAt: now)
             try comment.insert(db)
             try db.execute(
                 sql: "UPDATE posts SET comment_count = comment_count + 1 WHERE id = ?", arguments: [postID])
-            return comment
+            return (comment, listing)
         }
     }
 
-    /// A post's comments, oldest first, after the cursor's id.
-    func comments(on postID: Int64, after cursor: Int64?, limit: Int) async throws -> [CommentRow] {
-        try await writer.read { db in
-            try CommentRow.fetchAll(
+    /// The comments of a post the viewer may read from `position`, oldest first, after the cursor's id.
+    func comments(
+        on postID: Int64, viewer: String, at position: ClientPosition?, after cursor: Int64?, limit: Int, now: Date
+    ) async throws -> (post: PostListing, comments: [CommentRecord]) {
+        try await read { db in
+            let listing = try Self.readablePost(db, postID, viewer: viewer, at: position, now: now)
+            let comments = try CommentRecord.fetchAll(
                 db, sql: "SELECT * FROM comments WHERE post_id = ? AND id > ? ORDER BY id LIMIT ?",
                 arguments: [postID, cursor ?? 0, limit])
+            return (listing, comments)
         }
     }
 
-    func comment(_ id: Int64) async throws -> CommentRow? {
-        try await writer.read { db in try CommentRow.fetchOne(db, key: id) }
-    }
-
-    func deleteComment(_ id: Int64) async throws {
-        try await writer.write { db in
-            guard let comment = try CommentRow.fetchOne(db, key: id) else { throw Problem.notFound("The comment") }
+    /// Deletes a comment, for its writer, the post's pack's alpha or an admin.
+    func deleteComment(_ id: Int64, by viewer: String, isAdmin: Bool, now: Date) async throws {
+        try await write { db in
+            guard let comment = try CommentRecord.fetchOne(db, key: id),
+                let listing = try Self.post(db, comment.postId, viewer: viewer, now: now)
+            else { throw GeoError.notFound("The comment") }
+            try PackAccess.requireMayDelete(
+                author: comment.authorId, alpha: listing.pack.alphaId, viewer: viewer, isAdmin: isAdmin,
+                thing: "comment")
             try db.execute(sql: "DELETE FROM comments WHERE id = ?", arguments: [id])
             try db.execute(
                 sql: "UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?", arguments: [comment.postId])
-        }
-    }
-
-    // MARK: Lists
-
-    /// One page of the visible posts of these packs in `order`, merged from an index walk per pack that reads
-    /// only (id, hot), so the cost does not grow with the packs' sizes; then the page's rows. With `tags`, only
-    /// posts carrying one, or in a pack carrying one.
-    func posts(
-        in packs: [PackRow], order: PostOrder, after cursor: PostCursor?, limit: Int, viewer: String,
-        tags: [String] = []
-    ) async throws -> [PostListing] {
-        guard !packs.isEmpty else { return [] }
-        return try await writer.read { db in
-            let wanted = Set(tags)
-            let bound =
-                order == .new
-                ? "id < ? ORDER BY id DESC" : "(hot < ? OR (hot = ? AND id < ?)) ORDER BY hot DESC, id DESC"
-            let all = try db.cachedStatement(
-                sql: "SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0 AND \(bound) LIMIT ?")
-            let tagged = try db.cachedStatement(
-                sql: """
-                    SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
-                        AND EXISTS (SELECT 1 FROM json_each(posts.tags) WHERE value IN (SELECT value FROM json_each(?)))
-                        AND \(bound) LIMIT ?
-                    """)
-            let hot = cursor?.hot ?? .greatestFiniteMagnitude
-            let after: StatementArguments =
-                order == .new ? [cursor?.id ?? Int64.max] : [hot, hot, cursor?.id ?? Int64.max]
-            typealias Key = (id: Int64, hot: Double)
-            func precedes(_ a: Key, _ b: Key) -> Bool { order == .new ? a.id > b.id : (a.hot, a.id) > (b.hot, b.id) }
-            func walk(_ pack: PackRow, count: Int) throws -> [Key] {
-                let rows: [Row]
-                if wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList) {
-                    rows = try Row.fetchAll(all, arguments: [pack.id] + after + [count])
-                } else {
-                    rows = try Row.fetchAll(tagged, arguments: [pack.id, Self.jsonArray(tags)] + after + [count])
-                }
-                return rows.map { (id: $0[0], hot: $0[1]) }
-            }
-            // With more packs than the page holds, each pack's first post comes first: the page's last post ranks
-            // no lower than the limit-th of those, so a pack whose first post ranks below it adds nothing and is
-            // not walked further.
-            var candidates = packs
-            if packs.count > limit {
-                var firsts: [(pack: PackRow, key: Key)] = []
-                for pack in packs { if let first = try walk(pack, count: 1).first { firsts.append((pack, first)) } }
-                firsts.sort { precedes($0.key, $1.key) }
-                if firsts.count > limit {
-                    let threshold = firsts[limit - 1].key
-                    candidates = firsts.filter { !precedes(threshold, $0.key) }.map(\.pack)
-                } else {
-                    candidates = firsts.map(\.pack)
-                }
-            }
-            var keys: [Key] = []
-            for pack in candidates { keys += try walk(pack, count: limit) }
-            keys.sort(by: precedes)
-            let page = keys.prefix(limit).map(\.id)
-            let rows = Dictionary(
-                try PostRow.fetchAll(db, keys: page).map { ($0.id ?? 0, $0) }, uniquingKeysWith: { first, _ in first })
-            return try Self.listings(db, page.compactMap { rows[$0] }, packs: packs, viewer: viewer)
-        }
-    }
-
-    /// The newest posts of each pack in turn, packs in the given order (discover's "by distance").
-    func postsPackByPack(
-        in packs: [PackRow], after cursor: (pack: Int64, post: Int64)?, limit: Int, viewer: String,
-        tags: [String] = []
-    ) async throws -> [PostListing] {
-        try await writer.read { db in
-            var rows: [PostRow] = []
-            let wanted = Set(tags)
-            var started = cursor == nil
-            for pack in packs where rows.count < limit {
-                var before = Int64.max
-                if !started {
-                    guard pack.id == cursor?.pack else { continue }
-                    started = true
-                    before = cursor?.post ?? Int64.max
-                }
-                let packMatches = wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList)
-                rows += try PostRow.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM posts WHERE pack_id = ? AND hidden = 0 AND id < ?
-                            AND (? OR EXISTS (SELECT 1 FROM json_each(posts.tags)
-                                WHERE value IN (SELECT value FROM json_each(?))))
-                        ORDER BY id DESC LIMIT ?
-                        """,
-                    arguments: [pack.id, before, packMatches, Self.jsonArray(tags), limit - rows.count])
-            }
-            return try Self.listings(db, rows, packs: packs, viewer: viewer)
-        }
-    }
-
-    // MARK: The den
-
-    struct DenTotals: Sendable {
-        var posts: Int
-        var comments: Int
-        var upVotes: Int
-        var downVotes: Int
-    }
-
-    func denTotals(of user: String, now: Date) async throws -> DenTotals {
-        try await writer.read { db in
-            let karma = try Row.fetchOne(
-                db, sql: "SELECT up_votes, down_votes FROM karma WHERE user_id = ?", arguments: [user])
-            return DenTotals(
-                posts: try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT count(*) FROM posts JOIN packs ON packs.id = posts.pack_id
-                        WHERE posts.author_id = ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                        """, arguments: [user, now]) ?? 0,
-                comments: try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT count(*) FROM comments JOIN posts ON posts.id = comments.post_id
-                            JOIN packs ON packs.id = posts.pack_id
-                        WHERE comments.author_id = ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                        """, arguments: [user, now]) ?? 0,
-                upVotes: karma?[0] ?? 0, downVotes: karma?[1] ?? 0)
-        }
-    }
-
-    /// My posts in live packs, newest first, hidden ones included.
-    func posts(by author: String, before cursor: Int64?, limit: Int, now: Date) async throws -> [PostListing] {
-        try await writer.read { db in
-            let rows = try PostRow.fetchAll(
-                db,
-                sql: """
-                    SELECT posts.* FROM posts JOIN packs ON packs.id = posts.pack_id
-                    WHERE posts.author_id = ? AND posts.id < ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                    ORDER BY posts.id DESC LIMIT ?
-                    """, arguments: [author, cursor ?? Int64.max, now, limit])
-            let packs = try PackRow.fetchAll(db, keys: Set(rows.map(\.packId)))
-            return try Self.listings(db, rows, packs: packs, viewer: author)
-        }
-    }
-
-    /// My comments in live packs, newest first, with the post each belongs to.
-    func comments(by author: String, before cursor: Int64?, limit: Int, now: Date) async throws
-        -> [(CommentRow, PostListing)]
-    {
-        try await writer.read { db in
-            let comments = try CommentRow.fetchAll(
-                db,
-                sql: """
-                    SELECT comments.* FROM comments JOIN posts ON posts.id = comments.post_id
-                        JOIN packs ON packs.id = posts.pack_id
-                    WHERE comments.author_id = ? AND comments.id < ?
-                        AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                    ORDER BY comments.id DESC LIMIT ?
-                    """, arguments: [author, cursor ?? Int64.max, now, limit])
-            let posts = try PostRow.fetchAll(db, keys: Set(comments.map(\.postId)))
-            let packs = try PackRow.fetchAll(db, keys: Set(posts.map(\.packId)))
-            let listings = try Self.listings(db, posts, packs: packs, viewer: author)
-            let byID = Dictionary(uniqueKeysWithValues: listings.map { ($0.post.id ?? 0, $0) })
-            return comments.compactMap { comment in byID[comment.postId].map { (comment, $0) } }
         }
     }
 
@@ -333,7 +201,7 @@ extension GeoDatabase {
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as Int) })
     }
 
-    static func listings(_ db: Database, _ posts: [PostRow], packs: [PackRow], viewer: String) throws
+    static func listings(_ db: Database, _ posts: [PostRecord], packs: [PackRecord], viewer: String) throws
         -> [PostListing]
     {
         let packsByID = Dictionary(packs.map { ($0.id ?? 0, $0) }) { first, _ in first }
@@ -344,7 +212,7 @@ extension GeoDatabase {
     }
 }
 
-extension PostRow {
+extension PostRecord {
     /// A new post with no votes yet.
     init(
         id: Int64?, packId: Int64, author: String, pseudonym: String, title: String, body: String, tags: String,

@@ -1,5 +1,4 @@
 import Foundation
-import PlatformKit
 
 /// Great-circle distances on the WGS 84 mean sphere.
 enum Geodesy {
@@ -23,23 +22,6 @@ struct BoundingBox: Sendable, Equatable {
     var south: Double
     var east: Double
     var north: Double
-
-    /// Parses `west,south,east,north` (the GeoJSON `bbox` order, longitude first); each corner must be a
-    /// valid coordinate and south must not exceed north.
-    static func parse(_ text: String?) throws -> BoundingBox {
-        guard let text else { throw Problem.badRequest("missing_bbox", "Pass bbox=west,south,east,north.") }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            Double($0.trimmingCharacters(in: .whitespaces))
-        }
-        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3]
-        else {
-            throw Problem.invalidField("bbox", "must be four numbers: west,south,east,north.")
-        }
-        try Validate.coordinate(latitude: south, longitude: west)
-        try Validate.coordinate(latitude: north, longitude: east)
-        guard south <= north else { throw Problem.invalidField("bbox", "south must not be above north.") }
-        return BoundingBox(west: west, south: south, east: east, north: north)
-    }
 
     /// The longitude ranges the box covers: two when it crosses the antimeridian.
     var longitudeRanges: [ClosedRange<Double>] {
@@ -107,5 +89,20 @@ struct MapGrid: Sendable, Equatable {
         BoundingBox(
             west: Double(cell.x) * cellDegrees - 180, south: Double(cell.y) * cellDegrees - 90,
             east: Double(cell.x + 1) * cellDegrees - 180, north: Double(cell.y + 1) * cellDegrees - 90)
+    }
+}
+
+extension MapGrid {
+    /// The zoom at which the box's width is one world tile.
+    static func fittingZoom(_ box: BoundingBox) -> Int {
+        let width = box.west <= box.east ? box.east - box.west : 360 - (box.west - box.east)
+        guard width > 0 else { return 22 }
+        return min(22, max(0, Int(log2(360 / width))))
+    }
+
+    /// The clustering grid: the zoom asked for, but never finer than about 64 cells across the box, so a
+    /// whole-world box at a high zoom is still one small answer.
+    static func clustering(zoom: Int, box: BoundingBox) -> MapGrid {
+        MapGrid(zoom: min(zoom, fittingZoom(box) + 2))
     }
 }

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import PlatformKit
 
 /// The bounds of packs, posts and comments.
 enum PackLimits {
@@ -106,23 +105,8 @@ enum Pseudonyms {
 /// Where the client is, sent with each request in the `Geo-Position: <latitude>;<longitude>` header (the form of
 /// the Geo-Position draft, draft-daviel-http-geo-header). Locked packs need it; discover centres on it.
 struct ClientPosition: Sendable, Equatable {
-    static let header = "Geo-Position"
     var latitude: Double
     var longitude: Double
-
-    /// Parses the header; absent is `nil`, malformed is a 400 problem.
-    static func parse(_ value: String?) throws -> ClientPosition? {
-        guard let value else { return nil }
-        let parts = value.split(separator: ";", omittingEmptySubsequences: false).map {
-            Double($0.trimmingCharacters(in: .whitespaces))
-        }
-        guard parts.count >= 2, let latitude = parts[0], let longitude = parts[1] else {
-            throw Problem.badRequest(
-                "invalid_position", "\(header) must be '<latitude>;<longitude>' in decimal degrees.")
-        }
-        try Validate.coordinate(latitude: latitude, longitude: longitude)
-        return ClientPosition(latitude: latitude, longitude: longitude)
-    }
 
     func distance(toLatitude latitude: Double, longitude: Double) -> Double {
         Geodesy.distance(self.latitude, self.longitude, latitude, longitude)
@@ -141,15 +125,13 @@ struct ClientPosition: Sendable, Equatable {
 }
 
 /// Text from anonymous writers: control characters (other than line breaks and tabs in bodies) are stripped,
-/// not refused, then surrounding white space is trimmed and the length checked.
+/// not refused; the routes then trim and check the length as for any text.
 enum AnonymousText {
-    static func line(_ value: String, field: String, max: Int, min: Int = 1) throws -> String {
-        try Validate.text(strip(value, keepingLineBreaks: false), field: field, min: min, max: max)
-    }
+    /// A one-line text (name, title, icon) without any control character.
+    static func line(_ value: String) -> String { strip(value, keepingLineBreaks: false) }
 
-    static func body(_ value: String, field: String, max: Int, min: Int = 1) throws -> String {
-        try Validate.text(strip(value, keepingLineBreaks: true), field: field, min: min, max: max)
-    }
+    /// A body: line breaks and tabs kept.
+    static func body(_ value: String) -> String { strip(value, keepingLineBreaks: true) }
 
     static func strip(_ value: String, keepingLineBreaks: Bool) -> String {
         var scalars = String.UnicodeScalarView()
@@ -167,7 +149,7 @@ enum AnonymousText {
     }
 
     /// Lower-case tags without a leading `#`, letters, digits, `-` and `_`, at most five, duplicates merged.
-    static func tags(_ values: [String]?, field: String = "tags", required: Bool) throws -> [String] {
+    static func tags(_ values: [String]?, field: String = "tags", required: Bool) throws(GeoError) -> [String] {
         let values = values ?? []
         var tags: [String] = []
         for value in values {
@@ -178,15 +160,15 @@ enum AnonymousText {
                     $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-" || $0 == "_"
                 })
             else {
-                throw Problem.invalidField(
+                throw .invalidField(
                     field, "each tag is 1 to \(PackLimits.tagLength) letters, digits, '-' or '_'.")
             }
             if !tags.contains(tag) { tags.append(tag) }
         }
         guard tags.count <= PackLimits.tagsPerItem else {
-            throw Problem.invalidField(field, "at most \(PackLimits.tagsPerItem) tags.")
+            throw .invalidField(field, "at most \(PackLimits.tagsPerItem) tags.")
         }
-        guard !required || !tags.isEmpty else { throw Problem.invalidField(field, "choose at least one tag.") }
+        guard !required || !tags.isEmpty else { throw .invalidField(field, "choose at least one tag.") }
         return tags
     }
 }

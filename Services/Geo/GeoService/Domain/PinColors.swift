@@ -1,5 +1,3 @@
-import PlatformKit
-
 /// Whose a pin is, relative to the viewer.
 enum PinCategory: String, Codable, Sendable, CaseIterable {
     case own, friend, other
@@ -32,11 +30,11 @@ struct ColorScheme: Sendable, Equatable {
         return chosen ?? category.defaultColor
     }
 
-    /// A colour as `#rrggbb` (lower-cased); anything else is a 400 naming the field.
-    static func validate(_ value: String, field: String) throws -> String {
+    /// A colour as `#rrggbb` (lower-cased); anything else is refused naming the field.
+    static func validate(_ value: String, field: String) throws(GeoError) -> String {
         let color = value.lowercased()
         guard color.count == 7, color.first == "#", color.dropFirst().allSatisfy(\.isHexDigit) else {
-            throw Problem.invalidField(field, "must be a colour as #rrggbb.")
+            throw .invalidField(field, "must be a colour as #rrggbb.")
         }
         return color
     }

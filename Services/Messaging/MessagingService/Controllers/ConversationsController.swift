@@ -50,11 +50,9 @@ struct ConversationsController {
         } else {
             throw Problem.badRequest("missing_user", "Name the other person by userId or username.")
         }
-        guard let other else { throw Problem.notFound("The user") }
-        guard other.id != me else {
-            throw Problem.badRequest("self_conversation", "A direct conversation needs someone else.")
-        }
-        guard try await !social.relationship(me, other.id).blocked else { throw Problem.notFound("The user") }
+        guard let other else { throw MessagingError.notFound("The user") }
+        try GroupRules.requireSomeoneElse(other.id, me: me)
+        try GroupRules.requireVisible(blocked: try await social.relationship(me, other.id).blocked)
         let (conversation, created) = try await database.openDirect(
             me, with: other.id, id: UUID().uuidString.lowercased(), now: clock.now)
         return EditedResponse(
@@ -73,10 +71,8 @@ struct ConversationsController {
         let input = try await request.decode(as: GroupRequest.self, context: context)
         let me = context.user.userID
         let name = try Validate.text(input.name, field: "name", max: MessagingLimits.maximumNameLength)
-        let others = try await friends(Self.distinct(input.memberIds, except: me), of: me)
-        guard others.count >= 2 else {
-            throw Problem.invalidField("memberIds", "choose at least two friends for a group.")
-        }
+        let others = try await friends(try GroupRules.invitees(input.memberIds, except: me, field: "memberIds"), of: me)
+        try GroupRules.requireEnoughMembers(others)
         let conversation = try await database.createGroup(
             id: UUID().uuidString.lowercased(), name: name, by: me, members: others, now: clock.now)
         await notices.publish(
@@ -87,23 +83,10 @@ struct ConversationsController {
         return EditedResponse(status: .created, response: try await detail(conversation.id, for: me))
     }
 
-    static func distinct(_ ids: [String], except me: String) throws -> [String] {
-        guard ids.count <= MessagingLimits.maximumInvitesPerRequest else {
-            throw Problem.invalidField("memberIds", "at most \(MessagingLimits.maximumInvitesPerRequest) per request.")
-        }
-        var seen: Set<String> = [me]
-        return ids.filter { seen.insert($0).inserted }
-    }
-
     /// `ids` if they are all the caller's friends; otherwise a 403 naming those who are not.
     private func friends(_ ids: [String], of me: String) async throws -> [String] {
         let facts = try await social.relationships(of: me, among: ids)
-        let strangers = ids.filter { facts[$0]?.friends != true }
-        guard strangers.isEmpty else {
-            throw Problem.forbidden(
-                "not_friends", "Only your friends can be added; not friends: \(strangers.joined(separator: ", ")).")
-        }
-        return ids
+        return try GroupRules.requireFriends(ids, friends: Set(ids.filter { facts[$0]?.friends == true }))
     }
 
     // MARK: Reading
@@ -117,7 +100,7 @@ struct ConversationsController {
         let (conversation, members) = try await database.conversation(conversationID, asMember: userID)
         let summary = try await database.conversations(of: userID, at: conversationID)
         let profiles = await self.profiles(members.map(\.userId))
-        var view = Self.view(summary, profiles: profiles)
+        var view = ConversationView(summary, profiles: profiles)
         view.members = members.map {
             MemberView(
                 userId: $0.userId, username: profiles[$0.userId]?.username,
@@ -134,15 +117,6 @@ struct ConversationsController {
         return Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    static func view(_ summary: ConversationSummary, profiles: [String: DirectoryUser]) -> ConversationView {
-        ConversationView(
-            id: summary.conversation.id, kind: summary.conversation.kind, name: summary.conversation.name,
-            createdBy: summary.conversation.createdBy, createdAt: summary.conversation.createdAt,
-            otherUser: summary.otherUserID.map { UserView(id: $0, profiles: profiles) },
-            memberCount: summary.memberCount, members: nil, muted: summary.muted, unreadCount: summary.unread,
-            lastMessage: summary.lastMessage.map(MessageView.init))
-    }
-
     /// My conversations, most recent activity first ("users I have messaged previously").
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<ConversationView> {
         let page = try request.pageRequest()
@@ -151,7 +125,7 @@ struct ConversationsController {
             of: context.user.userID, after: cursor.map { ($0.activity, $0.id) }, limit: page.limit + 1)
         let profiles = await profiles(rows.compactMap(\.otherUserID))
         let activity = Dictionary(rows.map { ($0.conversation.id, $0.conversation.activity) }) { a, _ in a }
-        return Page(fetched: rows.map { Self.view($0, profiles: profiles) }, limit: page.limit) {
+        return Page(fetched: rows.map { ConversationView($0, profiles: profiles) }, limit: page.limit) {
             ConversationCursor(activity: activity[$0.id] ?? 0, id: $0.id)
         }
     }
@@ -180,14 +154,12 @@ struct ConversationsController {
     > {
         let other = try context.parameters.require("user")
         let me = context.user.userID
-        guard other != me else { throw Problem.badRequest("self_lookup", "Name a friend, not yourself.") }
-        guard try await social.relationship(me, other).friends else {
-            throw Problem.forbidden("not_friends", "You can only see the groups of your friends.")
-        }
+        try GroupRules.requireOtherUser(other, me: me)
+        try GroupRules.requireFriend(try await social.relationship(me, other).friends)
         let groups = try await database.commonGroups(of: me, and: other)
         var views: [ConversationView] = []
         for group in groups {
-            views.append(Self.view(try await database.conversations(of: me, at: group.id), profiles: [:]))
+            views.append(ConversationView(try await database.conversations(of: me, at: group.id), profiles: [:]))
         }
         return ItemList(items: views)
     }
@@ -215,16 +187,17 @@ struct ConversationsController {
         let id = try context.parameters.require("conversation")
         let me = context.user.userID
         let input = try await request.decode(as: MembersRequest.self, context: context)
-        let ids = try Self.distinct(input.userIds, except: me)
+        let ids = try GroupRules.invitees(input.userIds, except: me, field: "userIds")
         guard !ids.isEmpty else { throw Problem.invalidField("userIds", "name at least one friend.") }
-        let (conversation, _) = try await database.conversation(id, asMember: me)
-        try MessagingDatabase.requireGroup(conversation)
+        // Outsiders and direct conversations are refused before the social graph is asked (404, 409, then 403);
+        // the write checks membership again in its transaction, as the graph's answer takes time.
+        try await database.requireGroupMember(id, me)
         let added = try await database.addMembers(try await friends(ids, of: me), to: id, by: me, now: clock.now)
-        if !added.isEmpty {
+        if !added.userIDs.isEmpty {
             await notices.publish(
                 Notice(
-                    recipients: added, kind: "messaging.added_to_group",
-                    text: "You were added to \(conversation.name ?? "a group").",
+                    recipients: added.userIDs, kind: "messaging.added_to_group",
+                    text: "You were added to \(added.groupName ?? "a group").",
                     link: MessagingPaths.conversations + "/" + id))
         }
         return try await detail(id, for: me)

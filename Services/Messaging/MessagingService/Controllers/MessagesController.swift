@@ -36,13 +36,13 @@ struct MessagesController {
         let conversationID = try context.parameters.require("conversation")
         let me = context.user.userID
         let input = try await request.decode(as: SendRequest.self, context: context)
-        let key = try request.idempotencyKey()
+        let key = try IdempotencyKey.of(request)
         var text = try Validate.text(input.text, field: "text", max: MessageText.maximumLength)
         var topicName = try input.topic.map {
             try Validate.text($0, field: "topic", max: MessageText.maximumTopicLength)
         }
         // The member list is read only when needed: for a direct conversation's block check, or mentions.
-        let conversation = try await database.conversationRow(conversationID, asMember: me)
+        let conversation = try await database.conversationRecord(conversationID, asMember: me)
         if conversation.conversationKind == .group, input.topicId == nil, topicName == nil,
             let tagged = MessageText.leadingTopic(text)
         {
@@ -52,9 +52,7 @@ struct MessagesController {
         let needsMembers = conversation.conversationKind == .direct || text.contains("@")
         let members = needsMembers ? try await database.memberIDs(of: conversationID, asMember: me) : []
         if conversation.conversationKind == .direct, let other = members.first(where: { $0 != me }) {
-            guard try await !social.relationship(me, other).blocked else {
-                throw Problem.forbidden("blocked", "You cannot send messages to this user.")
-            }
+            try GroupRules.requireMayMessage(blocked: try await social.relationship(me, other).blocked)
         }
         let sent = try await database.send(
             NewMessage(

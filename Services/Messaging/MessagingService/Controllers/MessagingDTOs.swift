@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import PlatformKit
 import ServiceKit
@@ -67,6 +66,18 @@ struct ConversationView: ResponseEncodable, Sendable {
     var muted: Bool
     var unreadCount: Int
     var lastMessage: MessageView?
+}
+
+extension ConversationView {
+    /// A line of the caller's list (no member list), with the other person's profile for a direct conversation.
+    init(_ summary: ConversationSummary, profiles: [String: DirectoryUser]) {
+        self.init(
+            id: summary.conversation.id, kind: summary.conversation.kind, name: summary.conversation.name,
+            createdBy: summary.conversation.createdBy, createdAt: summary.conversation.createdAt,
+            otherUser: summary.otherUserID.map { UserView(id: $0, profiles: profiles) },
+            memberCount: summary.memberCount, members: nil, muted: summary.muted, unreadCount: summary.unread,
+            lastMessage: summary.lastMessage.map(MessageView.init))
+    }
 }
 
 struct TopicView: ResponseEncodable, Sendable {
@@ -143,15 +154,4 @@ struct SearchResultView: Encodable, Sendable {
 struct MuteView: ResponseEncodable, Sendable {
     var conversationId: String
     var muted: Bool
-}
-
-extension Request {
-    /// The `Idempotency-Key` header, if sent: at most 100 characters.
-    func idempotencyKey() throws -> String? {
-        guard let key = headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
-        guard !key.isEmpty, key.count <= 100 else {
-            throw Problem.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 100 characters.")
-        }
-        return key
-    }
 }

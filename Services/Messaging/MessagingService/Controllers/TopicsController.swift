@@ -27,7 +27,7 @@ struct TopicsController {
         var name: String
     }
 
-    static func name(_ value: String) throws -> String {
+    private static func name(_ value: String) throws -> String {
         var name = try Validate.text(value, field: "name", max: MessageText.maximumTopicLength)
         if name.hasPrefix("#") { name = try Validate.text(String(name.dropFirst()), field: "name", max: 60) }
         return name

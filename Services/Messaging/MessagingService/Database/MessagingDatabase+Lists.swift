@@ -1,7 +1,5 @@
 import Foundation
 import GRDB
-import PlatformKit
-import ServiceKit
 
 /// A member's unread messages in one conversation: exact counts, computed from the read markers.
 struct UnreadCount: Sendable, Equatable {
@@ -13,7 +11,7 @@ struct UnreadCount: Sendable, Equatable {
 
 /// One line of a member's conversation list.
 struct ConversationSummary: Sendable {
-    var conversation: ConversationRow
+    var conversation: ConversationRecord
     var muted: Bool
     var lastMessage: MessageRecord?
     /// For a direct conversation, the other person.
@@ -53,7 +51,7 @@ extension MessagingDatabase {
 
     /// The caller's unread counts in every conversation that has some, most recently active first.
     func unreadCounts(of userID: String) async throws -> [(conversationID: String, unread: UnreadCount)] {
-        try await writer.read { db in
+        try await read { db in
             let memberships = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -82,7 +80,7 @@ extension MessagingDatabase {
     func conversations(of userID: String, after cursor: (Int64, String)?, limit: Int) async throws
         -> [ConversationSummary]
     {
-        try await writer.read { db in
+        try await read { db in
             let (activity, id) = cursor ?? (.max, "")
             let rows = try Row.fetchAll(
                 db,
@@ -96,18 +94,18 @@ extension MessagingDatabase {
 
     /// One conversation's line of the caller's list; a 404 if they are not in it.
     func conversations(of userID: String, at conversationID: String) async throws -> ConversationSummary {
-        try await writer.read { db in
+        try await read { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: Self.summarySelect + " WHERE mb.user_id = ? AND c.id = ?",
                     arguments: [userID, conversationID])
-            else { throw Problem.notFound("The conversation") }
+            else { throw MessagingError.notFound("The conversation") }
             return try Self.summary(db, row, for: userID)
         }
     }
 
     private static func summary(_ db: Database, _ row: Row, for userID: String) throws -> ConversationSummary {
-        let conversation = try ConversationRow(row: row)
+        let conversation = try ConversationRecord(row: row)
         let lastMessage = try conversation.lastMessageId.map { try message(db, $0, in: conversation.id) }
         return ConversationSummary(
             conversation: conversation, muted: row["my_muted"], lastMessage: lastMessage,
@@ -128,7 +126,7 @@ extension MessagingDatabase {
         _ ftsQuery: String, for userID: String, conversation conversationID: String?, topic topicID: Int64?,
         offset: Int, limit: Int
     ) async throws -> [SearchHit] {
-        try await writer.read { db in
+        try await read { db in
             if let conversationID { _ = try Self.membership(db, conversationID, userID) }
             // CROSS JOIN keeps the full-text index outermost, newest match first, so the window ends the scan.
             // Private-use characters mark the matches, so the text can be escaped before they become <mark>;

@@ -1,7 +1,5 @@
 import Foundation
 import GRDB
-import PlatformKit
-import ServiceKit
 
 /// A message about to be stored, already validated.
 struct NewMessage: Sendable {
@@ -18,18 +16,11 @@ struct NewMessage: Sendable {
     var now: Date
 }
 
-/// What the notification rule needs to know about one member.
-struct MemberState: Sendable, Equatable {
-    var userID: String
-    var muted: Bool
-    var topicPolicy: TopicPolicy
-}
-
 /// The outcome of an edit: the message as it is now, and who it mentioned before.
 struct EditedMessage: Sendable {
     var message: MessageRecord
     var previousMentions: [String]
-    var conversation: ConversationRow
+    var conversation: ConversationRecord
     /// Every member, for notices and live events.
     var members: [MemberState]
 }
@@ -39,36 +30,16 @@ struct SentMessage: Sendable {
     var message: MessageRecord
     /// `false` when the idempotency key named a message sent before: nothing new was stored.
     var created: Bool
-    var conversation: ConversationRow
+    var conversation: ConversationRecord
     /// Every member, for notices and live events (empty for a repeated send).
     var members: [MemberState]
-}
-
-/// Where a page of messages is taken from.
-enum MessageAnchor: Sendable, Equatable {
-    case newest, oldest, firstUnread
-    /// Around a message id: half before it, it and half after.
-    case around(Int64)
-    /// Strictly older than an id (a cursor going back).
-    case before(Int64)
-    /// Strictly newer than an id (a cursor going forward).
-    case after(Int64)
-}
-
-/// A page of messages, oldest first, and whether either end of the history is in it.
-struct MessageWindow: Sendable {
-    var messages: [MessageRecord]
-    var foundOldest: Bool
-    var foundNewest: Bool
-    /// The message the page was anchored on (`around`, `firstUnread`), if any.
-    var anchor: Int64?
 }
 
 extension MessagingDatabase {
     // MARK: Sending
 
     func send(_ new: NewMessage) async throws -> SentMessage {
-        try await writer.write { db in
+        try await write { db in
             var (conversation, _) = try Self.membership(db, new.conversationID, new.senderID)
             if let key = new.idempotencyKey,
                 let existing = try MessageRecord.fetchOne(
@@ -124,136 +95,25 @@ extension MessagingDatabase {
 
     /// The topic a new message is filed under: the one named by id (it must be this group's), or the one
     /// named by its `#tag`, created on first use with the sender following it.
-    private static func topic(for new: NewMessage, in conversation: ConversationRow, _ db: Database) throws
-        -> TopicRow?
+    private static func topic(for new: NewMessage, in conversation: ConversationRecord, _ db: Database) throws
+        -> TopicRecord?
     {
         guard new.topicID != nil || new.topicName != nil else { return nil }
         try requireGroup(conversation)
         if let topicID = new.topicID {
-            guard let topic = try TopicRow.fetchOne(db, key: topicID), topic.conversationId == conversation.id else {
-                throw Problem.notFound("The topic")
+            guard let topic = try TopicRecord.fetchOne(db, key: topicID), topic.conversationId == conversation.id else {
+                throw MessagingError.notFound("The topic")
             }
             return topic
         }
         guard let name = new.topicName else { return nil }
-        if let topic = try TopicRow.filter(Column("conversation_id") == conversation.id && Column("name") == name)
-            .fetchOne(db)
-        {
+        if let topic = try TopicRecord.filter(
+            TopicRecord.Columns.conversationID == conversation.id && TopicRecord.Columns.name == name
+        )
+        .fetchOne(db) {
             return topic
         }
         return try createTopic(db, name: name, in: conversation.id, by: new.senderID, now: new.now)
-    }
-
-    // MARK: Reading
-
-    func messages(
-        in conversationID: String, topic topicID: Int64?, asMember userID: String, anchor: MessageAnchor, limit: Int
-    )
-        async throws -> MessageWindow
-    {
-        try await writer.read { db in
-            let (_, member) = try Self.membership(db, conversationID, userID)
-            var topicReadID: Int64 = 0
-            if let topicID {
-                guard
-                    let row = try Row.fetchOne(
-                        db,
-                        sql: """
-                            SELECT ts.last_read_id FROM topics t
-                            LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
-                            WHERE t.id = ? AND t.conversation_id = ?
-                            """, arguments: [userID, topicID, conversationID])
-                else { throw Problem.notFound("The topic") }
-                topicReadID = row[0] ?? 0
-            }
-            let scope = Scope(conversationID: conversationID, topicID: topicID)
-            var anchor = anchor
-            if anchor == .firstUnread {
-                let first = try Self.firstUnread(
-                    db, scope, userID: userID, readID: max(member.lastReadId, topicReadID))
-                anchor = first.map(MessageAnchor.around) ?? .newest
-            }
-            switch anchor {
-            case .newest, .firstUnread:
-                let page = try Self.page(db, scope, .older, than: .max, limit: limit + 1)
-                return MessageWindow(
-                    messages: Array(page.prefix(limit).reversed()), foundOldest: page.count <= limit,
-                    foundNewest: true, anchor: nil)
-            case .oldest:
-                let page = try Self.page(db, scope, .newer, than: 0, limit: limit + 1)
-                return MessageWindow(
-                    messages: Array(page.prefix(limit)), foundOldest: true, foundNewest: page.count <= limit,
-                    anchor: nil)
-            case .before(let id):
-                let page = try Self.page(db, scope, .older, than: id, limit: limit + 1)
-                return MessageWindow(
-                    messages: Array(page.prefix(limit).reversed()), foundOldest: page.count <= limit,
-                    foundNewest: false, anchor: nil)
-            case .after(let id):
-                let page = try Self.page(db, scope, .newer, than: id, limit: limit + 1)
-                return MessageWindow(
-                    messages: Array(page.prefix(limit)), foundOldest: false, foundNewest: page.count <= limit,
-                    anchor: nil)
-            case .around(let id):
-                let before = max(limit / 2, 0)
-                let older = try Self.page(db, scope, .older, than: id, limit: before + 1)
-                let newer = try Self.page(db, scope, .newer, than: id - 1, limit: limit - before + 1)
-                return MessageWindow(
-                    messages: Array(older.prefix(before).reversed()) + Array(newer.prefix(limit - before)),
-                    foundOldest: older.count <= before, foundNewest: newer.count <= limit - before, anchor: id)
-            }
-        }
-    }
-
-    /// A conversation, or one topic of it.
-    struct Scope {
-        var conversationID: String
-        var topicID: Int64?
-    }
-
-    enum Direction { case older, newer }
-
-    /// Up to `limit` messages strictly older (newest first) or newer (oldest first) than `id`.
-    static func page(_ db: Database, _ scope: Scope, _ direction: Direction, than id: Int64, limit: Int) throws
-        -> [MessageRecord]
-    {
-        let base = "SELECT \(MessageRecord.columns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id"
-        let sql: String
-        let arguments: StatementArguments
-        switch (direction, scope.topicID) {
-        case (.older, nil):
-            sql = base + " WHERE m.conversation_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?"
-            arguments = [scope.conversationID, id, limit]
-        case (.older, let topic?):
-            sql = base + " WHERE m.topic_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?"
-            arguments = [topic, id, limit]
-        case (.newer, nil):
-            sql = base + " WHERE m.conversation_id = ? AND m.id > ? ORDER BY m.id LIMIT ?"
-            arguments = [scope.conversationID, id, limit]
-        case (.newer, let topic?):
-            sql = base + " WHERE m.topic_id = ? AND m.id > ? ORDER BY m.id LIMIT ?"
-            arguments = [topic, id, limit]
-        }
-        return try MessageRecord.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
-    }
-
-    /// The oldest message the member has not read (not theirs, not in a topic they muted or read past).
-    static func firstUnread(_ db: Database, _ scope: Scope, userID: String, readID: Int64) throws -> Int64? {
-        if let topicID = scope.topicID {
-            return try Int64.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT id FROM messages WHERE topic_id = ? AND id > ? AND sender_id <> ? ORDER BY id LIMIT 1"),
-                arguments: [topicID, readID, userID])
-        }
-        return try Int64.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT m.id FROM messages m
-                    LEFT JOIN topic_states ts ON ts.topic_id = m.topic_id AND ts.user_id = ?
-                    WHERE m.conversation_id = ? AND m.id > ? AND m.sender_id <> ?
-                        AND (ts.topic_id IS NULL OR (ts.policy <> 'muted' AND m.id > ts.last_read_id))
-                    ORDER BY m.id LIMIT 1
-                    """), arguments: [userID, scope.conversationID, readID, userID])
     }
 
     // MARK: Editing and deleting
@@ -262,11 +122,11 @@ extension MessagingDatabase {
     func edit(
         _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
     ) async throws -> EditedMessage {
-        try await writer.write { db in
+        try await write { db in
             let (conversation, _) = try Self.membership(db, conversationID, userID)
             var message = try Self.message(db, messageID, in: conversationID)
             guard message.senderId == userID else {
-                throw Problem.forbidden("not_your_message", "You can only edit your own messages.")
+                throw MessagingError.notYourMessage(action: "edit")
             }
             try db.execute(
                 sql: "UPDATE messages SET text = ?, mentions = ?, edited_at = ? WHERE id = ?",
@@ -283,11 +143,11 @@ extension MessagingDatabase {
 
     /// Deletes the caller's own message; returns the members to tell.
     func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> [String] {
-        try await writer.write { db in
+        try await write { db in
             _ = try Self.membership(db, conversationID, userID)
             let message = try Self.message(db, messageID, in: conversationID)
             guard message.senderId == userID else {
-                throw Problem.forbidden("not_your_message", "You can only delete your own messages.")
+                throw MessagingError.notYourMessage(action: "delete")
             }
             try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [messageID])
             // The list keeps its order (activity); only the preview moves back to the message before.
@@ -314,41 +174,7 @@ extension MessagingDatabase {
                         SELECT \(MessageRecord.columns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id
                         WHERE m.id = ? AND m.conversation_id = ?
                         """), arguments: [messageID, conversationID])
-        else { throw Problem.notFound("The message") }
+        else { throw MessagingError.notFound("The message") }
         return message
-    }
-
-    // MARK: Read markers
-
-    /// Marks everything up to `messageID` read, in the whole conversation or in one topic. Markers only move
-    /// forward. Returns the conversation's unread count afterwards.
-    func markRead(_ conversationID: String, upTo messageID: Int64, topic topicID: Int64?, by userID: String)
-        async throws -> (lastReadID: Int64, unread: UnreadCount)
-    {
-        try await writer.write { db in
-            _ = try Self.membership(db, conversationID, userID)
-            let message = try Self.message(db, messageID, in: conversationID)
-            let lastReadID: Int64
-            if let topicID {
-                guard message.topicId == topicID else { throw Problem.notFound("The message in this topic") }
-                try db.execute(
-                    sql: """
-                        INSERT INTO topic_states (topic_id, user_id, last_read_id) VALUES (?, ?, ?)
-                        ON CONFLICT (topic_id, user_id) DO UPDATE SET last_read_id = MAX(last_read_id, excluded.last_read_id)
-                        """, arguments: [topicID, userID, messageID])
-                lastReadID =
-                    try Int64.fetchOne(
-                        db, sql: "SELECT last_read_id FROM topic_states WHERE topic_id = ? AND user_id = ?",
-                        arguments: [topicID, userID]) ?? messageID
-            } else {
-                try db.execute(
-                    sql: """
-                        UPDATE members SET last_read_id = MAX(last_read_id, ?) WHERE conversation_id = ? AND user_id = ?
-                        """, arguments: [messageID, conversationID, userID])
-                lastReadID = try Self.membership(db, conversationID, userID).1.lastReadId
-            }
-            let member = try Self.membership(db, conversationID, userID).1
-            return (lastReadID, try Self.unread(db, conversationID, userID: userID, readID: member.lastReadId))
-        }
     }
 }

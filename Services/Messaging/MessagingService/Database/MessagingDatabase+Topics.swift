@@ -1,11 +1,9 @@
 import Foundation
 import GRDB
-import PlatformKit
-import ServiceKit
 
 /// A topic as a member sees it: its activity, their policy and their unread count in it.
 struct TopicSummary: Sendable {
-    var topic: TopicRow
+    var topic: TopicRecord
     var policy: TopicPolicy
     var unread: Int
 }
@@ -13,9 +11,9 @@ struct TopicSummary: Sendable {
 extension MessagingDatabase {
     /// Inserts a topic; its creator follows it (Zulip's default, and the requirement's use case 13).
     static func createTopic(_ db: Database, name: String, in conversationID: String, by userID: String, now: Date)
-        throws -> TopicRow
+        throws -> TopicRecord
     {
-        var topic = TopicRow(
+        var topic = TopicRecord(
             id: nil, conversationId: conversationID, name: name, resolved: false, createdBy: userID, createdAt: now,
             lastMessageId: nil, lastActivityAt: now)
         try topic.insert(db)
@@ -29,7 +27,7 @@ extension MessagingDatabase {
     func createTopic(_ name: String, in conversationID: String, by userID: String, now: Date) async throws
         -> TopicSummary
     {
-        try await writer.write { db in
+        try await write { db in
             let (conversation, _) = try Self.membership(db, conversationID, userID)
             try Self.requireGroup(conversation)
             try Self.requireUniqueTopicName(db, name, in: conversationID, except: nil)
@@ -43,16 +41,18 @@ extension MessagingDatabase {
     )
         throws
     {
-        let clash = try TopicRow.filter(Column("conversation_id") == conversationID && Column("name") == name)
-            .fetchOne(db)
+        let clash = try TopicRecord.filter(
+            TopicRecord.Columns.conversationID == conversationID && TopicRecord.Columns.name == name
+        )
+        .fetchOne(db)
         if let clash, clash.id != except {
-            throw Problem.conflict("topic_exists", "This group already has a topic named '\(clash.name)'.")
+            throw MessagingError.topicExists(clash.name)
         }
     }
 
     /// The group's topics, most recently active first, with the caller's policy and unread count.
     func topics(in conversationID: String, asMember userID: String) async throws -> [TopicSummary] {
-        try await writer.read { db in
+        try await read { db in
             let (conversation, member) = try Self.membership(db, conversationID, userID)
             try Self.requireGroup(conversation)
             let unread = try Self.unread(db, conversationID, userID: userID, readID: member.lastReadId).byTopic
@@ -65,7 +65,7 @@ extension MessagingDatabase {
                     ORDER BY COALESCE(t.last_message_id, 0) DESC, t.id DESC
                     """, arguments: [userID, conversationID]
             ).map { row in
-                let topic = try TopicRow(row: row)
+                let topic = try TopicRecord(row: row)
                 return TopicSummary(
                     topic: topic, policy: (row["my_policy"] as String?).flatMap(TopicPolicy.init) ?? .inherit,
                     unread: unread[topic.id ?? 0] ?? 0)
@@ -75,7 +75,7 @@ extension MessagingDatabase {
 
     func topic(_ topicID: Int64, in conversationID: String, asMember userID: String) async throws -> TopicSummary {
         try await topics(in: conversationID, asMember: userID).first { $0.topic.id == topicID }
-            ?? { throw Problem.notFound("The topic") }()
+            ?? { throw MessagingError.notFound("The topic") }()
     }
 
     /// Renames and/or resolves a topic; any member may (Zulip's default). Its id, messages and everyone's
@@ -83,11 +83,11 @@ extension MessagingDatabase {
     func updateTopic(
         _ topicID: Int64, in conversationID: String, by userID: String, name: String?, resolved: Bool?
     ) async throws {
-        try await writer.write { db in
+        try await write { db in
             let (conversation, _) = try Self.membership(db, conversationID, userID)
             try Self.requireGroup(conversation)
-            guard var topic = try TopicRow.fetchOne(db, key: topicID), topic.conversationId == conversationID else {
-                throw Problem.notFound("The topic")
+            guard var topic = try TopicRecord.fetchOne(db, key: topicID), topic.conversationId == conversationID else {
+                throw MessagingError.notFound("The topic")
             }
             if let name {
                 try Self.requireUniqueTopicName(db, name, in: conversationID, except: topicID)
@@ -101,11 +101,11 @@ extension MessagingDatabase {
     func setTopicPolicy(_ policy: TopicPolicy, topic topicID: Int64, in conversationID: String, for userID: String)
         async throws
     {
-        try await writer.write { db in
+        try await write { db in
             let (conversation, _) = try Self.membership(db, conversationID, userID)
             try Self.requireGroup(conversation)
-            guard let topic = try TopicRow.fetchOne(db, key: topicID), topic.conversationId == conversationID else {
-                throw Problem.notFound("The topic")
+            guard let topic = try TopicRecord.fetchOne(db, key: topicID), topic.conversationId == conversationID else {
+                throw MessagingError.notFound("The topic")
             }
             try db.execute(
                 sql: """

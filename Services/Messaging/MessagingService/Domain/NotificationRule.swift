@@ -44,3 +44,10 @@ enum NotificationRule {
         }
     }
 }
+
+/// What the notification rule needs to know about one member.
+struct MemberState: Sendable, Equatable {
+    var userID: String
+    var muted: Bool
+    var topicPolicy: TopicPolicy
+}

@@ -1,4 +1,4 @@
-import PlatformKit
+import Foundation
 
 /// Turns what a user typed into an FTS5 query that cannot be a syntax error: each word becomes a quoted
 /// phrase (all must match); a word typed with a trailing `*` matches as a prefix. Prefixes are opt-in: FTS5
@@ -7,11 +7,11 @@ enum SearchQuery {
     static let maximumLength = 200
     static let maximumTerms = 10
 
-    static func fts(_ input: String) throws -> String {
+    static func fts(_ input: String) throws(MessagingError) -> String {
         let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw Problem.invalidField("query", "must not be empty.") }
+        guard !trimmed.isEmpty else { throw .invalidField("query", "must not be empty.") }
         guard trimmed.count <= maximumLength else {
-            throw Problem.invalidField("query", "must be at most \(maximumLength) characters.")
+            throw .invalidField("query", "must be at most \(maximumLength) characters.")
         }
         // The tokenizer splits on anything that is not a letter or digit; do the same so that quoting is exact.
         let words = trimmed.split(whereSeparator: \.isWhitespace).prefix(maximumTerms)
@@ -22,7 +22,7 @@ enum SearchQuery {
                 (part, word.hasSuffix("*") && index == parts.count - 1)
             }
         }
-        guard !terms.isEmpty else { throw Problem.invalidField("query", "must contain a letter or digit.") }
+        guard !terms.isEmpty else { throw .invalidField("query", "must contain a letter or digit.") }
         return terms.map { term, prefix in prefix ? "\"\(term)\" *" : "\"\(term)\"" }.joined(separator: " ")
     }
 }

@@ -1,53 +1,5 @@
 import Foundation
 import GRDB
-import ServiceKit
-
-/// What the Codable records of this service are.
-protocol MessagingRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {}
-
-/// A row of `conversations`.
-struct ConversationRow: MessagingRecord {
-    static let databaseTableName = "conversations"
-    var id: String
-    var kind: String
-    var name: String?
-    var directKey: String?
-    var createdBy: String
-    var createdAt: Date
-    var lastMessageId: Int64?
-    var activity: Int64
-
-    var conversationKind: ConversationKind { ConversationKind(rawValue: kind) ?? .group }
-
-    /// The key that makes a direct conversation unique per pair, whoever opens it.
-    static func directKey(_ a: String, _ b: String) -> String { a < b ? "\(a) \(b)" : "\(b) \(a)" }
-}
-
-/// A row of `members`.
-struct MemberRow: MessagingRecord {
-    static let databaseTableName = "members"
-    var conversationId: String
-    var userId: String
-    var role: String
-    var muted: Bool
-    var lastReadId: Int64
-    var joinedAt: Date
-
-    var isAdmin: Bool { role == "admin" }
-}
-
-/// A row of `topics`.
-struct TopicRow: MessagingRecord {
-    static let databaseTableName = "topics"
-    var id: Int64?
-    var conversationId: String
-    var name: String
-    var resolved: Bool
-    var createdBy: String
-    var createdAt: Date
-    var lastMessageId: Int64?
-    var lastActivityAt: Date
-}
 
 /// A message as read back, with its topic's name; decoded by column on the hot paths.
 struct MessageRecord: FetchableRecord, Sendable, Equatable {

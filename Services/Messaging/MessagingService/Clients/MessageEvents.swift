@@ -2,7 +2,8 @@ import Foundation
 import PlatformKit
 import ServiceKit
 
-/// Turns what happened to messages into notices (by the notification rule) and live events for members.
+/// The outbound side of messages: notices (to the members the notification rule picks) and live events (to every
+/// member) through the notifications service's sink. Tests pass a recording ``NoticeSink``.
 struct MessageEvents {
     let sink: any NoticeSink
     let directory: any UserDirectory
@@ -29,37 +30,24 @@ struct MessageEvents {
         await live("message.edited", to: edit.members.map(\.userID), MessageView(edit.message))
     }
 
-    /// Notices to the members the notification rule picks.
+    /// Notices to the members the notification rule picks, named after the sender.
     private func notify(
-        _ message: MessageRecord, in conversation: ConversationRow, members: [MemberState], mentioned: Set<String>
+        _ message: MessageRecord, in conversation: ConversationRecord, members: [MemberState], mentioned: Set<String>
     ) async {
         let kind = conversation.conversationKind
-        var reasons: [NotificationReason: [String]] = [:]
-        for member in members {
-            let recipient = NotificationRule.Recipient(
-                isSender: member.userID == message.senderId, conversationMuted: member.muted,
-                topicPolicy: member.topicPolicy, mentioned: mentioned.contains(member.userID))
-            if let reason = NotificationRule.reason(kind: kind, recipient) {
-                reasons[reason, default: []].append(member.userID)
-            }
-        }
-        guard !reasons.isEmpty else { return }
+        let recipients = MessageNotices.recipients(
+            kind: kind, senderID: message.senderId, members: members, mentioned: mentioned)
+        guard !recipients.isEmpty else { return }
         let sender = (try? await directory.users(ids: [message.senderId]))?.first?.displayName ?? "Someone"
-        let place =
-            kind == .direct
-            ? sender
-            : "\(sender) in \(conversation.name ?? "a group")\(message.topicName.map { " #\($0)" } ?? "")"
-        let preview = MessageText.preview(message.text)
-        for (reason, recipients) in reasons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let notice =
-                reason == .mention
-                ? Notice(
-                    recipients: recipients, kind: "messaging.mention", text: "\(place) mentioned you: \(preview)",
-                    link: Self.link(message), idempotencyKey: "message:\(message.id):mention")
-                : Notice(
-                    recipients: recipients, kind: "messaging.message", text: "\(place): \(preview)",
-                    link: Self.link(message), idempotencyKey: "message:\(message.id)")
-            await sink.publish(notice)
+        let planned = MessageNotices.plan(
+            recipients, messageID: message.id, text: message.text, sender: sender, kind: kind,
+            groupName: conversation.name, topicName: message.topicName)
+        for notice in planned {
+            await sink.publish(
+                Notice(
+                    recipients: notice.recipients,
+                    kind: notice.reason == .mention ? "messaging.mention" : "messaging.message", text: notice.text,
+                    link: Self.link(message), idempotencyKey: notice.idempotencyKey))
         }
     }
 

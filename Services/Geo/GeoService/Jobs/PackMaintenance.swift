@@ -1,19 +1,14 @@
 import Foundation
 import PlatformKit
 import ServiceKit
-import Synchronization
 
-/// The geo service's background work on packs, runnable at a chosen instant (tests pass the manual clock's).
-public final class GeoJobs: Sendable {
-    private let installed = Mutex<(database: GeoDatabase, notices: any NoticeSink)?>(nil)
+/// The geo service's background work on packs: the hour-before expiry warning and the flush of expired packs,
+/// runnable at a chosen instant (tests pass the manual clock's).
+public struct PackMaintenance: Sendable {
+    let database: GeoDatabase
+    let notices: any NoticeSink
     /// Posts deleted per transaction: small enough that a waiting request's write is never held up long.
     public static let sweepBatch = 100
-
-    public init() {}
-
-    func install(_ database: GeoDatabase, _ notices: any NoticeSink) {
-        installed.withLock { $0 = (database, notices) }
-    }
 
     /// What one run did.
     public struct Report: Sendable, Equatable {
@@ -30,12 +25,9 @@ public final class GeoJobs: Sendable {
     }
 
     /// Warns members of packs expiring within the hour, then flushes every expired pack with its posts, comments
-    /// and votes, batch by batch. Does nothing before the service is built.
+    /// and votes, batch by batch.
     @discardableResult
     public func run(now: Date) async throws -> Report {
-        guard let (database, notices) = installed.withLock({ $0 }) else {
-            return Report(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0)
-        }
         var report = Report(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0)
         while true {
             let warnings = try await database.claimExpiryWarnings(now: now)

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// Pins: a user's visited places.
+extension GeoDatabase {
+    func createPin(_ pin: PinRecord) async throws -> PinRecord {
+        try await write { db in
+            let count = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM pins WHERE user_id = ?", arguments: [pin.userId])
+            guard (count ?? 0) < PinLimits.pinsPerUser else { throw GeoError.tooManyPins }
+            var pin = pin
+            try pin.insert(db)
+            return pin
+        }
+    }
+
+    /// A pin; a missing one is not found.
+    func pin(_ id: Int64) async throws -> PinRecord {
+        try await read { db in
+            guard let pin = try PinRecord.fetchOne(db, key: id) else { throw GeoError.notFound("The pin") }
+            return pin
+        }
+    }
+
+    /// Changes my pin; someone else's pin is a 404 like a missing one.
+    func changePin(_ id: Int64, of userID: String, _ change: @Sendable (inout PinRecord) throws -> Void) async throws
+        -> PinRecord
+    {
+        try await write { db in
+            guard var pin = try PinRecord.fetchOne(db, key: id), pin.userId == userID else {
+                throw GeoError.notFound("The pin")
+            }
+            try change(&pin)
+            try pin.update(db)
+            return pin
+        }
+    }
+
+    func deletePin(_ id: Int64, of userID: String) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM pins WHERE id = ? AND user_id = ?", arguments: [id, userID])
+            guard db.changesCount > 0 else { throw GeoError.notFound("The pin") }
+        }
+    }
+
+    /// A user's pins, newest first, after the cursor's id.
+    func pins(of userID: String, before cursor: Int64?, limit: Int) async throws -> [PinRecord] {
+        try await read { db in
+            try PinRecord.fetchAll(
+                db,
+                sql: "SELECT * FROM pins WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
+                arguments: [userID, cursor ?? Int64.max, limit])
+        }
+    }
+
+    /// How many photos each of these pins has.
+    func photoCounts(_ pinIDs: [Int64]) async throws -> [Int64: Int] {
+        guard !pinIDs.isEmpty else { return [:] }
+        return try await read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT pin_id, count(*) FROM pin_photos WHERE pin_id IN (SELECT value FROM json_each(?))
+                    GROUP BY pin_id
+                    """, arguments: [Self.jsonArray(pinIDs)])
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as Int) })
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import PlatformKit
+
+/// The answer to each refusal of the messaging service.
+extension MessagingError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .notFound(let what): .notFound(what)
+        case .invalidField(let field, let detail): .invalidField(field, detail)
+        case .selfConversation: .badRequest("self_conversation", "A direct conversation needs someone else.")
+        case .selfLookup: .badRequest("self_lookup", "Name a friend, not yourself.")
+        case .notFriends(let strangers):
+            .forbidden(
+                "not_friends", "Only your friends can be added; not friends: \(strangers.joined(separator: ", ")).")
+        case .notFriendsGroups: .forbidden("not_friends", "You can only see the groups of your friends.")
+        case .blocked: .forbidden("blocked", "You cannot send messages to this user.")
+        case .notAGroup: .conflict("not_a_group", "Direct conversations have no name, topics or member changes.")
+        case .notAdmin(let action): .forbidden("not_admin", "Only the group's admins can \(action).")
+        case .creatorNotRemovable: .forbidden("not_admin", "The group's creator cannot be removed.")
+        case .creatorStaysAdmin: .forbidden("not_admin", "The group's creator stays an admin.")
+        case .groupFull: .conflict("group_full", "A group has at most \(MessagingLimits.maximumGroupSize) members.")
+        case .topicExists(let name): .conflict("topic_exists", "This group already has a topic named '\(name)'.")
+        case .notYourMessage(let action): .forbidden("not_your_message", "You can only \(action) your own messages.")
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import GRDB
+import ServiceKit
+
+/// A row of `conversations`.
+struct ConversationRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
+    static let databaseTableName = "conversations"
+
+    enum Columns {
+        static let id = Column("id")
+        static let directKey = Column("direct_key")
+    }
+
+    var id: String
+    var kind: String
+    var name: String?
+    var directKey: String?
+    var createdBy: String
+    var createdAt: Date
+    var lastMessageId: Int64?
+    var activity: Int64
+
+    var conversationKind: ConversationKind { ConversationKind(rawValue: kind) ?? .group }
+
+    /// The key that makes a direct conversation unique per pair, whoever opens it.
+    static func directKey(_ a: String, _ b: String) -> String { a < b ? "\(a) \(b)" : "\(b) \(a)" }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PlatformKit
+import ServiceKit
+import Synchronization
+import Testing
+
+@testable import MessagingService
+
+/// The controllers behind a router with fakes for identity and social: each route's edge cases, fast. A bearer
+/// token is the caller's user id (the fake verifier trusts it).
+@Suite struct MessagingRouterTests {
+    /// ann, bob and cat are friends of each other; eve is nobody's friend; dan blocked ann.
+    struct Graph: SocialGraph {
+        static let friends: Set<[String]> = [["ann", "bob"], ["ann", "cat"], ["bob", "cat"]]
+        static let blocks: Set<[String]> = [["ann", "dan"]]
+
+        func relationship(_ a: String, _ b: String) async throws -> SocialFacts {
+            let pair = [a, b].sorted()
+            return SocialFacts(friends: Self.friends.contains(pair), blocked: Self.blocks.contains(pair))
+        }
+
+        func relationships(of viewer: String, among others: [String]) async throws -> [String: SocialFacts] {
+            var facts: [String: SocialFacts] = [:]
+            for other in others { facts[other] = try await relationship(viewer, other) }
+            return facts
+        }
+    }
+
+    struct Directory: UserDirectory {
+        static let names = ["ann", "bob", "cat", "dan", "eve"]
+
+        func user(username: String) async throws -> DirectoryUser? {
+            Self.names.contains(username) ? DirectoryUser(id: username, username: username, displayName: username) : nil
+        }
+
+        func users(ids: [String]) async throws -> [DirectoryUser] {
+            ids.filter(Self.names.contains).map { DirectoryUser(id: $0, username: $0, displayName: $0) }
+        }
+    }
+
+    final class Notices: NoticeSink {
+        let sent = Mutex<[Notice]>([])
+        func publish(_ notice: Notice) async { sent.withLock { $0.append(notice) } }
+    }
+
+    let database: MessagingDatabase
+    let notices = Notices()
+
+    init() throws {
+        database = try MessagingDatabase(.inMemory)
+    }
+
+    func app() -> some ApplicationProtocol {
+        let router = ServiceApplication.router(
+            metrics: ServiceMetrics(), openAPIDocument: Data("{}".utf8), database: nil)
+        let verifier = AccessTokenVerifier { token in
+            AccessTokenClaims(userID: token, sessionID: "s-\(token)", roles: [], issuedAt: Date(), lifetime: 900)
+        }
+        let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
+            .group(context: AuthenticatedContext.self)
+        let clock = WallClock.system
+        ConversationsController(
+            database: database, directory: Directory(), social: Graph(), notices: notices, clock: clock
+        ).addRoutes(to: signedIn)
+        MessagesController(
+            database: database, directory: Directory(), social: Graph(),
+            events: MessageEvents(sink: notices, directory: Directory()), clock: clock,
+            logger: Logger(label: "test")
+        ).addRoutes(to: signedIn)
+        TopicsController(database: database, clock: clock).addRoutes(to: signedIn)
+        return Application(router: router)
+    }
+
+    struct Answer {
+        var status: HTTPResponse.Status
+        var problem: Problem?
+    }
+
+    func call(
+        _ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, as user: String,
+        json: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> Answer {
+        var headers = headers
+        headers[.authorization] = "Bearer \(user)"
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await client.execute(
+            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }
+        ) { response in
+            Answer(
+                status: response.status,
+                problem: response.status.code >= 400
+                    ? try? JSONDecoder().decode(Problem.self, from: Data(response.body.readableBytesView)) : nil)
+        }
+    }
+
+    func group(_ id: String = "g") async throws {
+        _ = try await database.createGroup(id: id, name: "G", by: "ann", members: ["bob", "cat"], now: Date())
+    }
+
+    // MARK: Conversations
+
+    @Test func conversationsRefuseOutsidersAndNameBadFields() async throws {
+        try await group()
+        _ = try await database.openDirect("ann", with: "bob", id: "d", now: Date())
+        try await app().test(.router) { client async throws in
+            let conversation = MessagingPaths.conversations + "/g"
+            #expect(try await call(client, .get, conversation, as: "eve").problem?.code == "not_found")
+            #expect(
+                try await call(client, .patch, conversation, as: "eve", json: #"{"name":"X"}"#).status == .notFound)
+            let empty = try await call(client, .patch, conversation, as: "ann", json: #"{"name":" "}"#)
+            #expect(empty.problem?.code == "invalid_name")
+            let notAdmin = try await call(client, .patch, conversation, as: "bob", json: #"{"name":"X"}"#)
+            #expect(notAdmin.problem?.code == "not_admin")
+            #expect(notAdmin.problem?.detail == "Only the group's admins can rename it.")
+            let direct = MessagingPaths.conversations + "/d/members"
+            #expect(
+                try await call(client, .post, direct, as: "ann", json: #"{"userIds":["cat"]}"#).problem?.code
+                    == "not_a_group")
+            let role = try await call(
+                client, .patch, conversation + "/members/bob", as: "ann", json: #"{"role":"owner"}"#)
+            #expect(role.problem?.code == "invalid_role")
+        }
+    }
+
+    @Test func groupsAndDirectConversationsFollowTheSocialGraph() async throws {
+        try await app().test(.router) { client async throws in
+            let stranger = try await call(
+                client, .post, MessagingPaths.groups, as: "ann", json: #"{"name":"G","memberIds":["bob","eve"]}"#)
+            #expect(stranger.status == .forbidden)
+            #expect(stranger.problem?.detail == "Only your friends can be added; not friends: eve.")
+            let small = try await call(
+                client, .post, MessagingPaths.groups, as: "ann", json: #"{"name":"G","memberIds":["bob","ann"]}"#)
+            #expect(small.problem?.code == "invalid_member_ids")
+            let me = try await call(client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"ann"}"#)
+            #expect(me.problem?.code == "self_conversation")
+            let blocked = try await call(client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"dan"}"#)
+            #expect(blocked.problem?.code == "not_found", "a block reads as an unknown user")
+            let nobody = try await call(client, .post, MessagingPaths.direct, as: "ann", json: #"{}"#)
+            #expect(nobody.problem?.code == "missing_user")
+            let groups = try await call(client, .get, MessagingPaths.users + "/eve/groups", as: "ann")
+            #expect(groups.problem?.detail == "You can only see the groups of your friends.")
+            #expect(
+                try await call(client, .get, MessagingPaths.users + "/ann/groups", as: "ann").problem?.code
+                    == "self_lookup")
+        }
+    }
+
+    // MARK: Messages
+
+    @Test func messagesRefuseOutsidersBadKeysAndBadAnchors() async throws {
+        try await group()
+        try await app().test(.router) { client async throws in
+            let messages = MessagingPaths.conversations + "/g/messages"
+            #expect(try await call(client, .post, messages, as: "eve", json: #"{"text":"hi"}"#).status == .notFound)
+            let long = try await call(
+                client, .post, messages, as: "ann", json: #"{"text":"hi"}"#,
+                headers: [HTTPField.Name("Idempotency-Key")!: String(repeating: "k", count: 256)])
+            #expect(long.problem?.code == "invalid_idempotency_key")
+            let longest = try await call(
+                client, .post, messages, as: "ann", json: #"{"text":"hi"}"#,
+                headers: [HTTPField.Name("Idempotency-Key")!: String(repeating: "k", count: 255)])
+            #expect(longest.status == .created)
+            #expect(
+                try await call(client, .get, messages + "?anchor=soon", as: "ann").problem?.code == "invalid_anchor")
+            #expect(
+                try await call(client, .post, messages, as: "ann", json: #"{"text":""}"#).problem?.code
+                    == "invalid_text")
+            let search = try await call(client, .get, MessagingPaths.search + "?query=%20", as: "ann")
+            #expect(search.problem?.code == "invalid_query")
+        }
+    }
+
+    @Test func onlyTheSenderEditsAndABlockStopsDirectMessages() async throws {
+        try await group()
+        let sent = try await database.send(
+            NewMessage(
+                conversationID: "g", senderID: "ann", text: "hi", topicID: nil, topicName: nil, mentions: [],
+                idempotencyKey: nil, now: Date()))
+        _ = try await database.openDirect("ann", with: "dan", id: "d", now: Date())
+        try await app().test(.router) { client async throws in
+            let message = MessagingPaths.conversations + "/g/messages/\(sent.message.id)"
+            let edit = try await call(client, .patch, message, as: "bob", json: #"{"text":"mine"}"#)
+            #expect(edit.problem?.code == "not_your_message")
+            #expect(edit.problem?.detail == "You can only edit your own messages.")
+            let blocked = try await call(
+                client, .post, MessagingPaths.conversations + "/d/messages", as: "ann", json: #"{"text":"hi"}"#)
+            #expect(blocked.problem?.code == "blocked")
+        }
+    }
+
+    // MARK: Topics
+
+    @Test func topicsRefuseOutsidersDirectConversationsAndBadPolicies() async throws {
+        try await group()
+        _ = try await database.openDirect("ann", with: "bob", id: "d", now: Date())
+        let topic = try await database.createTopic("plans", in: "g", by: "ann", now: Date())
+        try await app().test(.router) { client async throws in
+            let topics = MessagingPaths.conversations + "/g/topics"
+            #expect(try await call(client, .get, topics, as: "eve").status == .notFound)
+            let direct = try await call(
+                client, .post, MessagingPaths.conversations + "/d/topics", as: "ann", json: #"{"name":"x"}"#)
+            #expect(direct.problem?.code == "not_a_group")
+            let twice = try await call(client, .post, topics, as: "bob", json: #"{"name":"plans"}"#)
+            #expect(twice.problem?.detail == "This group already has a topic named 'plans'.")
+            let policy = try await call(
+                client, .put, topics + "/\(topic.topic.id ?? 0)/policy", as: "bob", json: #"{"policy":"loud"}"#)
+            #expect(policy.problem?.code == "invalid_policy")
+        }
+    }
+
+    // MARK: Errors
+
+    @Test(arguments: [
+        (MessagingError.notFound("The topic"), 404, "not_found", "The topic was not found."),
+        (
+            .invalidField("memberIds", "at most 100 per request."), 400, "invalid_member_ids",
+            "memberIds: at most 100 per request."
+        ),
+        (.selfConversation, 400, "self_conversation", "A direct conversation needs someone else."),
+        (.selfLookup, 400, "self_lookup", "Name a friend, not yourself."),
+        (.notFriends(["eve", "dan"]), 403, "not_friends", "Only your friends can be added; not friends: eve, dan."),
+        (.notFriendsGroups, 403, "not_friends", "You can only see the groups of your friends."),
+        (.blocked, 403, "blocked", "You cannot send messages to this user."),
+        (.notAGroup, 409, "not_a_group", "Direct conversations have no name, topics or member changes."),
+        (.notAdmin(action: "remove members"), 403, "not_admin", "Only the group's admins can remove members."),
+        (.creatorNotRemovable, 403, "not_admin", "The group's creator cannot be removed."),
+        (.creatorStaysAdmin, 403, "not_admin", "The group's creator stays an admin."),
+        (.groupFull, 409, "group_full", "A group has at most 1000 members."),
+        (.topicExists("plans"), 409, "topic_exists", "This group already has a topic named 'plans'."),
+        (.notYourMessage(action: "delete"), 403, "not_your_message", "You can only delete your own messages."),
+    ])
+    func everyErrorHasItsProblem(error: MessagingError, status: Int, code: String, detail: String) {
+        #expect(error.problem.statusCode == status)
+        #expect(error.problem.code == code)
+        #expect(error.problem.detail == detail)
+    }
+}
