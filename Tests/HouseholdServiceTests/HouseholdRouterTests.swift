@@ -50,28 +50,6 @@ struct HouseholdRouterFixture {
     }
 }
 
-extension TestClientProtocol {
-    /// Sends `body` as `user`; the status, the problem if any, and the JSON object if any.
-    func send(
-        _ method: HTTPRequest.Method, _ path: String, as user: String, json body: String? = nil,
-        headers extra: HTTPFields = [:]
-    ) async throws -> (status: HTTPResponse.Status, problem: Problem?, object: [String: Any]) {
-        var headers: HTTPFields = [.authorization: "Bearer \(user)"]
-        if body != nil { headers[.contentType] = "application/json" }
-        headers.append(contentsOf: extra)
-        return try await execute(
-            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
-        ) { response in
-            let data = Data(response.body.readableBytesView)
-            let problem =
-                response.headers[.contentType] == Problem.mediaType
-                ? try JSONDecoder().decode(Problem.self, from: data) : nil
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            return (response.status, problem, object)
-        }
-    }
-}
-
 @Suite struct HouseholdRouterTests {
     static let household = "/v1/households/h"
 

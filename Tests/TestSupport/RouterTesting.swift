@@ -31,6 +31,27 @@ public struct RouterTestTokens: Sendable {
 }
 
 extension TestClientProtocol {
+    /// Sends `body` as `user` (with ``AccessTokenVerifier/userIDTokens(clock:)``, the token is the user's id); the
+    /// status, the problem if any, and the JSON object if any.
+    public func send(
+        _ method: HTTPRequest.Method, _ path: String, as user: String, json body: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> (status: HTTPResponse.Status, problem: Problem?, object: [String: Any]) {
+        var headers: HTTPFields = [.authorization: "Bearer \(user)"]
+        if body != nil { headers[.contentType] = "application/json" }
+        headers.append(contentsOf: extra)
+        return try await execute(
+            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
+        ) { response in
+            let data = Data(response.body.readableBytesView)
+            let problem =
+                response.headers[.contentType] == Problem.mediaType
+                ? try JSONDecoder().decode(Problem.self, from: data) : nil
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            return (response.status, problem, object)
+        }
+    }
+
     /// Sends a request that must fail, and decodes its problem.
     public func problem(_ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields, _ body: String? = nil)
         async throws -> Problem
