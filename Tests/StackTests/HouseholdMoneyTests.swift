@@ -38,6 +38,19 @@ import Testing
         Dictionary(uniqueKeysWithValues: (currency?.members ?? []).map { ($0.userId, $0.net) })
     }
 
+    @Test func anAmountThatIsNotAWholeNumberOfMinorUnitsIsNamedNotCalledInvalidJSON() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            let response = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                raw: #"{"description": "Pizza", "amount": 100.5, "currency": "EUR", "split": {"kind": "equal"}}"#)
+            #expect(response.status == 400)
+            #expect(response.problem?.code == "invalid_body")
+            #expect(response.problem?.errors == [.init(field: "amount", reason: "must be a whole number within range.")])
+            #expect(response.problem?.detail == "amount: must be a whole number within range.")
+        }
+    }
+
     @Test func splitsThatDoNotDivideStillAddUpToTheCent() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob, world.cat])

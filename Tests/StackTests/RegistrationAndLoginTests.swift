@@ -97,18 +97,25 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"email": "a@example.com", "username": "bob""#,
-        #"{"email": "a@example.com", "username": "bob"}"#,
-        #"{"email": 42, "username": "bob", "password": "a long enough passphrase"}"#,
-        #"[]"#,
-        "",
+        (#"{"email": "a@example.com", "username": "bob""#, nil),
+        (#"{"email": "a@example.com", "username": "bob"}"#, Problem.FieldError(field: "password", reason: "is required.")),
+        (
+            #"{"email": 42, "username": "bob", "password": "a long enough passphrase"}"#,
+            Problem.FieldError(field: "email", reason: "must be a string.")
+        ),
+        (#"[]"#, Problem.FieldError(field: "", reason: "must be an object.")),
+        ("", nil),
     ])
-    func malformedBodiesAreBadRequests(raw: String) async throws {
+    func malformedBodiesAreBadRequestsNamingTheFieldInTheClientsWords(raw: String, error: Problem.FieldError?)
+        async throws
+    {
         try await withTestStack { stack in
             let response = try await stack.gateway.post(IdentityPaths.register, raw: raw)
             #expect(response.status == 400)
             #expect(response.problem?.code == "invalid_body")
+            #expect(response.problem?.errors == error.map { [$0] })
             #expect(response.problem?.detail?.isEmpty == false)
+            #expect(response.problem?.detail?.contains("Coding key") == false)
         }
     }
 
