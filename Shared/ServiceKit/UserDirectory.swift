@@ -29,6 +29,8 @@ public struct DirectoryUser: Codable, Sendable, Equatable {
 public struct IdentityUserDirectory: UserDirectory {
     private let client: InternalClient
     static let batchSize = 500
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// A directory calling identity at `settings.identityURL` with the service credential.
     public init(settings: ServiceSettings) {
@@ -37,7 +39,9 @@ public struct IdentityUserDirectory: UserDirectory {
 
     public func user(username: String) async throws -> DirectoryUser? {
         do {
-            let name = username.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            // RFC 3986's unreserved characters travel as they are: '_' and '.' are allowed in usernames, and the
+            // receiving router does not decode %5F or %2E back.
+            let name = username.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
             return try await client.get(IdentityPaths.internalUserByUsername + "/" + name, as: DirectoryUser.self)
         } catch InternalCallError.failed(_, status: 404, _) {
             return nil

@@ -371,3 +371,37 @@ enum AnyCodable: Encodable, Sendable {
         }
     }
 }
+
+/// Every character a username may hold works wherever a username names someone.
+@Suite struct UsernameAlphabetTests {
+    /// Usernames drawn from the allowed alphabet (a-z, 0-9, '_', '.'; a letter or digit first), from a fixed seed so
+    /// a failure repeats; the first ones are the shapes that broke before.
+    static func usernames(count: Int) -> [String] {
+        var generator = SplitMix(seed: 0x5EED)
+        let first = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        let rest = first + ["_", "."]
+        var names = ["bob_28x", "j.doe", "a__", "x..y", "9_.9"]
+        while names.count < count {
+            let length = Int.random(in: 3...30, using: &generator)
+            var name = String(first.randomElement(using: &generator)!)
+            while name.count < length { name.append(rest.randomElement(using: &generator)!) }
+            names.append(name)
+        }
+        return names
+    }
+
+    @Test func friendRequestsAndFollowsFindEveryAllowedUsername() async throws {
+        try await SocialWorld.run { world in
+            for username in Self.usernames(count: 12) {
+                let user = try await world.stack.register(username)
+                let request = try await world.api.post(
+                    SocialPaths.friendRequests, token: world.ann.accessToken, json: ["username": username])
+                #expect(request.status == 201, "friend request to \(username): \(request.text)")
+                let follow = try await world.api.post(
+                    SocialPaths.follows, token: world.bob.accessToken, json: ["username": username])
+                #expect((200..<300).contains(follow.status), "follow of \(username): \(follow.text)")
+                #expect(try await world.relationship(world.ann, user).friendRequestSent == true, "\(username)")
+            }
+        }
+    }
+}

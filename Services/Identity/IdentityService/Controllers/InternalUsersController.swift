@@ -34,7 +34,9 @@ struct InternalUsersController {
     }
 
     @Sendable func byUsername(_ request: Request, context: ServiceRequestContext) async throws -> PublicProfile {
-        let username = try context.parameters.require("username").lowercased()
+        // Callers encode what is not unreserved; decode it here, since the router hands the segment over as sent.
+        let segment = try context.parameters.require("username")
+        let username = (segment.removingPercentEncoding ?? segment).lowercased()
         guard let user = try await database.user(identifier: username), !username.contains("@") else {
             throw IdentityError.notFound("The user")
         }
