@@ -28,22 +28,22 @@ import Testing
     /// Habits behind the gateway, calling a stand-in for social that records what it receives and follows nobody.
     static func withStack(_ body: (TestStack, Recorder, TestUser) async throws -> Void) async throws {
         let recorder = Recorder()
-        let router = Router()
-        router.get("/internal/users/:id/following-ids") { request, _ -> Response in
-            recorder.received.withLock {
-                $0.append(
-                    Received(
-                        traceparent: request.headers[HTTPField.Name("traceparent")!],
-                        tracestate: request.headers[HTTPField.Name("tracestate")!],
-                        requestID: request.headers[HTTPField.Name("X-Request-Id")!]))
-            }
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: #"{"ids":[]}"#)))
-        }
         let social = LateServiceURL()
         try await withTestStack(services: [
             .social: { settings in
+                let router = Router()
+                router.get(RouterPath(SocialPaths.internalUsers + "/:id/following-ids")) { request, _ -> Response in
+                    recorder.received.withLock {
+                        $0.append(
+                            Received(
+                                traceparent: request.headers[HTTPField.Name("traceparent")!],
+                                tracestate: request.headers[HTTPField.Name("tracestate")!],
+                                requestID: request.headers[HTTPField.Name("X-Request-Id")!]))
+                    }
+                    return Response(
+                        status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(string: #"{"ids":[]}"#)))
+                }
                 let onListening = settings.onListening
                 return Application(
                     router: router, configuration: .init(address: .hostname(settings.host, port: settings.port)),

@@ -104,7 +104,7 @@ import Tracing
             #expect(gateway.name == "GET habits")
             #expect(habits.name == "GET /v1/habits/following")
             #expect(call.name == "GET social")
-            #expect(social.name.hasPrefix("GET /internal/users/"))
+            #expect(social.name == "GET \(SocialPaths.internalUsers)/{user}/following-ids")
         }
     }
 
