@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HabitsService
 import Hummingbird
 import Logging
 import PlatformKit
@@ -49,12 +48,7 @@ import Testing
                     router: router, configuration: .init(address: .hostname(settings.host, port: settings.port)),
                     onServerRunning: { await onListening?($0.localAddress?.port ?? 0) })
             },
-            .habits: { settings in
-                try await buildHabitsApplication(
-                    HabitsConfiguration(
-                        settings: settings,
-                        followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
-            },
+            .habits: TracingTests.habits(askingSocialAt: social),
         ]) { stack in
             social.url = stack.serviceURLs[.social] ?? ""
             try await body(stack, recorder, try await stack.register("ann"))

@@ -54,14 +54,7 @@ import Tracing
                         settings.tracer = tracers["social"]
                         return try await buildSocialApplication(SocialConfiguration(settings: settings))
                     },
-                    .habits: { settings in
-                        var settings = settings
-                        settings.tracer = tracers["habits"]
-                        return try await buildHabitsApplication(
-                            HabitsConfiguration(
-                                settings: settings,
-                                followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
-                    },
+                    .habits: habits(askingSocialAt: social, tracer: tracers["habits"]),
                 ],
                 configureIdentity: { $0.settings.tracer = tracers["identity"] },
                 configureGateway: { $0.tracer = tracers["gateway"] }
@@ -77,6 +70,18 @@ import Tracing
         await exporting.triggerGracefulShutdown()
         _ = try? await running.value
         await collector.stop()
+    }
+
+    /// Builds habits with its follow graph at `social` (known only once the stack has started it), and `tracer`.
+    static func habits(askingSocialAt social: LateServiceURL, tracer: (any Tracer)? = nil) -> TestStack.ServiceBuilder {
+        { settings in
+            var settings = settings
+            settings.tracer = tracer
+            return try await buildHabitsApplication(
+                HabitsConfiguration(
+                    settings: settings,
+                    followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
+        }
     }
 
     @Test func aClientsTraceRunsThroughTheGatewayAServiceAndItsInternalCall() async throws {
