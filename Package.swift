@@ -26,6 +26,8 @@ let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
 let nioExtras = Target.Dependency.product(name: "NIOExtras", package: "swift-nio-extras")
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+let tracing = Target.Dependency.product(name: "Tracing", package: "swift-distributed-tracing")
+let otel = Target.Dependency.product(name: "OTel", package: "swift-otel")
 
 /// The library, executable and test target of one service.
 func service(
@@ -89,12 +91,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // OTLP over HTTP only: the default traits would also build gRPC, which nothing here uses.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // Code every executable shares that needs neither an HTTP framework nor a database.
         .target(
             name: "PlatformKit",
-            dependencies: [jwtKit, crypto, logging, asyncHTTPClient, nio],
+            dependencies: [jwtKit, crypto, logging, asyncHTTPClient, nio, nioHTTP1, tracing],
             path: "Shared/PlatformKit",
             swiftSettings: swiftSettings
         ),
@@ -103,7 +108,7 @@ let package = Package(
             name: "ServiceKit",
             dependencies: [
                 "PlatformKit", hummingbird, grdb, asyncHTTPClient, logging, prometheus, serviceLifecycle,
-                configuration, httpTypes,
+                configuration, httpTypes, tracing, otel,
             ],
             path: "Shared/ServiceKit",
             swiftSettings: swiftSettings
@@ -112,7 +117,7 @@ let package = Package(
             name: "GatewayService",
             dependencies: [
                 "PlatformKit", nio, nioPosix, nioHTTP1, nioExtras, asyncHTTPClient, logging, prometheus,
-                serviceLifecycle, configuration,
+                serviceLifecycle, configuration, tracing,
             ],
             path: "Gateway/GatewayService",
             swiftSettings: swiftSettings
@@ -211,14 +216,14 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "ServiceKit", "PlatformKit", "TestSupport", hummingbirdTesting, hummingbird, jwtKit, crypto, httpTypes,
-                configuration, grdb,
+                configuration, grdb, tracing,
             ],
             path: "Tests/ServiceKitTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "GatewayServiceTests",
-            dependencies: ["GatewayService", "PlatformKit", configuration, nioHTTP1],
+            dependencies: ["GatewayService", "PlatformKit", configuration, nioHTTP1, tracing],
             path: "Tests/GatewayServiceTests",
             swiftSettings: swiftSettings
         ),
@@ -226,7 +231,7 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 "TestSupport", "GatewayService", "PlatformKit", asyncHTTPClient, hummingbird, jwtKit, crypto,
-                "ServiceKit", "LocalStackKit", grdb, serviceLifecycle, logging, nio, nioPosix,
+                "ServiceKit", "LocalStackKit", grdb, serviceLifecycle, logging, nio, nioPosix, tracing, otel, httpTypes,
             ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/StackTests",
             swiftSettings: swiftSettings

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import PlatformKit
+import Tracing
 
 /// Everything the gateway needs to start, from the environment or built by tests.
 ///
@@ -14,6 +15,8 @@ import PlatformKit
 /// | `RATE_LIMIT_PER_MINUTE` | requests per client address per minute | 6000 |
 /// | `LOG_LEVEL` | swift-log level | info |
 /// | `INTERNAL_TOKEN` | the service credential: identity's ended-session feed, and the only caller `/metrics` answers | unset: no feed, `/metrics` closed |
+///
+/// Tracing (`OTEL_*`) is read by the executable (ServiceKit's `Observability`), which sets ``tracer``.
 public struct GatewayConfiguration: Sendable {
     public var host: String
     public var port: Int
@@ -36,6 +39,10 @@ public struct GatewayConfiguration: Sendable {
     /// `/metrics` answers. Without it ended sessions are refused only when their tokens expire, and `/metrics` is closed.
     public var internalToken: String?
     public var clock: WallClock
+    /// Records a span per forwarded request and continues its trace upstream; `nil` (tracing off) still
+    /// forwards a `traceparent`, the client's trace continued or a new one, but records nothing.
+    /// A value rather than the process-global tracer, so tests can run gateways exporting to different places.
+    public var tracer: (any Tracer)?
     /// Called with the bound port once the gateway listens.
     public var onListening: (@Sendable (Int) async -> Void)?
 
@@ -66,7 +73,7 @@ public struct GatewayConfiguration: Sendable {
         routes: [RouteTable.Entry] = RouteTable.entries, publicPaths: Set<String> = RouteTable.publicPaths,
         maximumBodyBytes: Int = 10 << 20, requestsPerMinute: Int = 6000, connectTimeout: TimeAmount = .seconds(1),
         responseHeadTimeout: TimeAmount = .seconds(30), logLevel: Logger.Level = .info, internalToken: String? = nil,
-        clock: WallClock = .system, onListening: (@Sendable (Int) async -> Void)? = nil
+        clock: WallClock = .system, tracer: (any Tracer)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -80,6 +87,7 @@ public struct GatewayConfiguration: Sendable {
         self.logLevel = logLevel
         self.internalToken = internalToken
         self.clock = clock
+        self.tracer = tracer
         self.onListening = onListening
     }
 

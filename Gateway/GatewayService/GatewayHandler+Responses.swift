@@ -20,9 +20,11 @@ extension GatewayHandler {
         exchange.channel.map(detach)
         discardingRequest = !exchange.requestComplete
         guard !exchange.responseStarted else {
+            exchange.endSpan(status: exchange.responseStatus, error: problem.code)
             context.close(promise: nil)
             return
         }
+        exchange.endSpan(status: problem.statusCode, error: problem.statusCode >= 500 ? problem.code : nil)
         respond(problem, requestID: exchange.requestID, version: exchange.version, keepAlive: exchange.keepAlive)
         core.metrics.record(target: exchange.service.rawValue, status: problem.statusCode, since: exchange.startedAt)
     }

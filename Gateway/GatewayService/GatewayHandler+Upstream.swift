@@ -2,15 +2,19 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import PlatformKit
+import Tracing
 
 /// The forwarded request's headers, and the service's side of an exchange.
 extension GatewayHandler {
     /// The request as the service sees it: hop-by-hop, framing and spoofable headers dropped, our own added.
     /// The gateway frames the body itself (the encoder's automatic framing is off, see ``UpstreamPool``):
     /// `content-length` for a body of known length, `chunked` that the encoder writes, nothing without a body.
-    func forwardedHead(_ head: HTTPRequestHead, framing: RequestFraming.Body, requestID: String) -> HTTPRequestHead {
+    /// With a tracer, also the gateway's span for the exchange (see ``traceContext(_:service:into:)``).
+    func forwardedHead(_ head: HTTPRequestHead, framing: RequestFraming.Body, requestID: String, service: ServiceName)
+        -> (HTTPRequestHead, (any Tracing.Span)?)
+    {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(head.headers.count + 3)
+        headers.reserveCapacity(head.headers.count + 5)
         for (name, value) in head.headers where !Self.isDroppedRequestHeader(name) {
             headers.add(name: name, value: value)
         }
@@ -21,18 +25,23 @@ extension GatewayHandler {
         }
         headers.add(name: PlatformHeaders.requestID, value: requestID)
         headers.add(name: PlatformHeaders.forwardedFor, value: clientAddress)
-        return HTTPRequestHead(version: .http1_1, method: head.method, uri: head.uri, headers: headers)
+        let span = traceContext(head, service: service, into: &headers)
+        return (HTTPRequestHead(version: .http1_1, method: head.method, uri: head.uri, headers: headers), span)
     }
 
     /// Request headers that stop here: hop-by-hop ones, the client's framing (the gateway writes its own),
-    /// the platform's own (a client could spoof them), and `expect` (the gateway reads the body itself; a
-    /// service's interim 100 must not reach the client). Compared without allocating, by length first.
+    /// the platform's own (a client could spoof them), `expect` (the gateway reads the body itself; a
+    /// service's interim 100 must not reach the client), and the trace context (the gateway writes its own,
+    /// see ``traceContext(_:service:into:)``). Compared without allocating, by length first.
     static func isDroppedRequestHeader(_ name: String) -> Bool {
         switch name.utf8.count {
         case 2: HeaderName.matches(name, "te")
         case 6: HeaderName.matches(name, "expect")
         case 7: HeaderName.matches(name, "trailer") || HeaderName.matches(name, "upgrade")
-        case 10: HeaderName.matches(name, "connection") || HeaderName.matches(name, "keep-alive")
+        case 10:
+            HeaderName.matches(name, "connection") || HeaderName.matches(name, "keep-alive")
+                || HeaderName.matches(name, "tracestate")
+        case 11: HeaderName.matches(name, "traceparent")
         case 12: HeaderName.matches(name, "x-request-id")
         case 14: HeaderName.matches(name, "content-length")
         case 15: HeaderName.matches(name, "x-forwarded-for")
@@ -105,6 +114,7 @@ extension GatewayHandler: UpstreamDelegate {
         guard exchange?.channel != nil, let exchange = takeExchange(), let channel = exchange.channel else { return }
         core.metrics.record(
             target: exchange.service.rawValue, status: exchange.responseStatus, since: exchange.startedAt)
+        exchange.endSpan(status: exchange.responseStatus)
         let upstreamClosing =
             (try? channel.pipeline.syncOperations.handler(type: UpstreamHandler.self))?.closeAfterResponse ?? true
         // Pooled again only after answering one complete request, with a response that ended by its own

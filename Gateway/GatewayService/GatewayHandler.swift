@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import PlatformKit
+import Tracing
 
 /// Serves one client connection: answers the gateway's own endpoints and refusals itself, and relays
 /// every other request to its service over a pooled keep-alive connection on the same event loop.
@@ -24,6 +25,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// True while the service reads the body slowly and reading from the client is paused.
     var clientReadsPaused = false
+    /// Ids for the trace contexts this connection starts; seeded once per connection.
+    var traceIDs = TraceIDGenerator()
 
     /// One request on its way through the gateway.
     struct Exchange {
@@ -53,6 +56,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         /// True while the client reads slowly and reading from the service is paused.
         var upstreamReadsPaused = false
         var headTimeout: Scheduled<Void>?
+        /// The gateway's span for this exchange, when a tracer is configured.
+        var span: (any Tracing.Span)?
         static let retryLimit = 64 << 10
     }
 
@@ -114,7 +119,10 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        takeExchange()?.channel.map(detach)
+        if let exchange = takeExchange() {
+            exchange.channel.map(detach)
+            exchange.endSpan(status: exchange.responseStatus, error: "the client closed the connection")
+        }
         context.fireChannelInactive()
     }
 
@@ -161,12 +169,12 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             guard let upstream = core.configuration.upstreams[service] else {
                 return refuse(head, Problem.serviceUnavailable(service.rawValue), requestID, start)
             }
-            let forwarded = forwardedHead(head, framing: framing.body, requestID: requestID)
+            let (forwarded, span) = forwardedHead(head, framing: framing.body, requestID: requestID, service: service)
             generation += 1
             exchange = Exchange(
                 id: generation, service: service, upstream: upstream, requestID: requestID, startedAt: start,
                 method: head.method, keepAlive: head.isKeepAlive, version: head.version,
-                pending: [.head(forwarded)], replay: [.head(forwarded)])
+                pending: [.head(forwarded)], replay: [.head(forwarded)], span: span)
             guard requiresToken else { return connect() }
             authorize(head)
         }

@@ -26,7 +26,8 @@ public enum LocalStack {
     /// process's exit status; every failure is one line on standard error (no backtrace).
     public static func run(environment: [String: String]) async -> Int32 {
         do {
-            try LogFormat.bootstrap(environment: environment)
+            // Every service of the local stack exports its spans as `local-stack` (one process, one tracer).
+            try Observability.bootstrap(service: "local-stack", environment: environment)
             let settings = try preflight(environment: environment)
             let services = try await build(settings, environment: environment)
             let logger = Logger(label: "platform.local-stack")
@@ -75,6 +76,7 @@ public enum LocalStack {
         var gateway = try GatewayConfiguration(reader: reader(port: settings.gatewayPort))
         // The service credential the services generated (or were given): the gateway's `/metrics` answers it.
         gateway.internalToken = gateway.internalToken ?? identity.settings.internalToken
+        gateway.tracer = Observability.exportingTracer
         return [
             try await buildIdentityApplication(identity),
             try await buildSocialApplication(SocialConfiguration(reader: reader(port: settings.port(of: .social)))),

@@ -24,6 +24,10 @@ public enum PlatformHeaders {
     public static let internalToken = "X-Internal-Token"
     /// The client address as the gateway saw it.
     public static let forwardedFor = "X-Forwarded-For"
+    /// W3C Trace Context: the trace and the calling span.
+    public static let traceParent = "traceparent"
+    /// W3C Trace Context: vendor-specific trace state, carried along with `traceparent`.
+    public static let traceState = "tracestate"
 }
 
 /// The identity service's public paths.

@@ -3,9 +3,10 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import PlatformKit
+import Tracing
 
-/// Calls another service's `/internal/...` routes with the service credential, a deadline and the
-/// caller's request id, decoding JSON replies and problem bodies.
+/// Calls another service's `/internal/...` routes with the service credential, a deadline, the caller's request
+/// id and trace context (each call is a client span), decoding JSON replies and problem bodies.
 public struct InternalClient: Sendable {
     /// The service this client talks to.
     public let service: ServiceName
@@ -62,19 +63,37 @@ public struct InternalClient: Sendable {
         request.method = method
         request.headers.add(name: PlatformHeaders.internalToken, value: token)
         request.headers.add(name: "Accept", value: "application/json")
-        if let requestID { request.headers.add(name: PlatformHeaders.requestID, value: requestID) }
+        if let requestID = requestID ?? CurrentRequest.id {
+            request.headers.add(name: PlatformHeaders.requestID, value: requestID)
+        }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
+        // The span of the service's request, with the service's tracer; outside one (a background job), a new trace.
+        let current = InstrumentationContext.current
+        let tracer = current?.serviceTracer ?? Observability.tracer
+        let span = tracer.startSpan("\(method.rawValue) \(service.rawValue)", context: current ?? .topLevel, ofKind: .client)
+        defer { span.end() }
+        if span.isRecording {
+            span.updateAttributes { attributes in
+                attributes["http.request.method"] = method.rawValue
+                attributes["url.path"] = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+                attributes["peer.service"] = service.rawValue
+            }
+        }
+        tracer.inject(span.context, into: &request.headers, using: HTTPHeadersInjector())
         let response: HTTPClientResponse
         let payload: ByteBuffer
         do {
             response = try await httpClient.execute(request, timeout: timeout)
             payload = try await response.body.collect(upTo: 16 << 20)
         } catch {
+            span.setStatus(SpanStatus(code: .error, message: "unreachable"))
             throw InternalCallError.unreachable(service)
         }
+        span.attributes["http.response.status_code"] = Int(response.status.code)
+        if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
         guard (200..<300).contains(response.status.code) else {
             let problem = try? PlatformJSON.decoder.decode(Problem.self, from: Data(payload.readableBytesView))
             throw InternalCallError.failed(service, status: Int(response.status.code), problem: problem)

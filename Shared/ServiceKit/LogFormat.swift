@@ -1,21 +1,35 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// How every process of the platform writes its log lines, from `LOG_FORMAT`: `plain` (swift-log's
 /// one-line text, the default) or `json` (one JSON object per line, for log collectors).
 public enum LogFormat: String, Sendable {
     case plain, json
 
-    /// Reads `LOG_FORMAT` and bootstraps swift-log once for the process; call first thing in `main`.
+    /// Reads `LOG_FORMAT` and bootstraps swift-log for the process, with trace ids on lines inside a request
+    /// (``Observability/logMetadataProvider``); ``Observability/bootstrap(service:environment:)`` calls it.
+    /// swift-log can be bootstrapped once per process: later calls (tests, the local stack) only check the value.
     public static func bootstrap(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let value = environment["LOG_FORMAT"].map { $0.lowercased() } ?? "plain"
         guard let format = LogFormat(rawValue: value) else {
             throw ConfigurationError.invalid("LOG_FORMAT must be plain or json")
         }
-        if format == .json {
-            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        guard bootstrapped.withLock({ done in defer { done = true }; return !done }) else { return }
+        switch format {
+        case .json:
+            LoggingSystem.bootstrap(
+                { label, provider in JSONLogHandler(label: label, metadataProvider: provider) },
+                metadataProvider: Observability.logMetadataProvider)
+        case .plain:
+            // swift-log's own default handler, as before, now with the trace ids.
+            LoggingSystem.bootstrap(
+                { label, provider in StreamLogHandler.standardError(label: label, metadataProvider: provider) },
+                metadataProvider: Observability.logMetadataProvider)
         }
     }
+
+    private static let bootstrapped = Mutex(false)
 }
 
 /// A swift-log handler writing each record as one JSON object per line on standard error: `timestamp`

@@ -15,10 +15,16 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
         let id =
             request.headers[requestIDField].flatMap { $0.count <= 128 ? $0 : nil } ?? UUID().uuidString.lowercased()
         context.logger[metadataKey: "request_id"] = .string(id)
-        var response = try await next(request, context)
+        var response = try await CurrentRequest.$id.withValue(id) { try await next(request, context) }
         response.headers[requestIDField] = id
         return response
     }
+}
+
+/// The request being handled by the current task, as ``RequestIDMiddleware`` saw it.
+public enum CurrentRequest {
+    /// Its request id: ``InternalClient`` carries it on to the services it calls.
+    @TaskLocal public static var id: String?
 }
 
 let requestIDField = HTTPField.Name(PlatformHeaders.requestID)!

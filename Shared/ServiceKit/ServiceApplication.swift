@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import PlatformKit
 import ServiceLifecycle
+import Tracing
 
 /// The chassis every service is built on: a router with the platform's middleware and endpoints, and an
 /// application that listens where the settings say.
@@ -48,17 +49,20 @@ public enum ServiceApplication {
 
     /// The application for `router`, listening at the settings' host and port; with a `verifier`, it also
     /// keeps that verifier's ended sessions up to date from identity (``SessionRevocationService``).
+    /// Every request is a span of the settings' tracer (``TracingResponder``); the process's span exporter, if
+    /// ``Observability`` started one and nothing runs it yet, runs with the application.
     public static func application(
         router: Router<ServiceRequestContext>, settings: ServiceSettings, services: [any Service] = [],
         verifier: AccessTokenVerifier? = nil
     ) -> some ApplicationProtocol {
         var services = services
         if let verifier { services.append(SessionRevocationService(verifier: verifier, settings: settings)) }
+        if settings.tracer == nil, let exporter = Observability.takeExporter() { services.append(exporter) }
         var logger = Logger(label: "platform.\(settings.service.rawValue)")
         logger.logLevel = settings.logLevel
         let onListening = settings.onListening
         return Application(
-            router: router,
+            responder: TracingResponder(wrapped: router.buildResponder(), tracer: settings.tracer ?? Observability.tracer),
             // A deep accept queue: the gateway opens connections in bursts (1,000 live streams reconnecting
             // at once after a deploy), and Hummingbird's default of 256 refuses the rest.
             configuration: .init(

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Logging
 import PlatformKit
+import Tracing
 
 /// Whether a process runs for development (generated secrets allowed) or production (every secret given).
 public enum DeploymentEnvironment: String, Sendable {
@@ -19,6 +20,8 @@ public enum DeploymentEnvironment: String, Sendable {
 /// | `INTERNAL_TOKEN` | the service credential for `/internal/...` | generated in development |
 /// | `IDENTITY_URL` | the identity service, for its JWKS and lookups | http://127.0.0.1:8081 |
 /// | `LOG_LEVEL` | swift-log level | info |
+///
+/// Tracing (`OTEL_*`) is set up process-wide by ``Observability``; see ``tracer``.
 public struct ServiceSettings: Sendable {
     public var service: ServiceName
     public var environment: DeploymentEnvironment
@@ -30,6 +33,10 @@ public struct ServiceSettings: Sendable {
     public var identityURL: String
     public var logLevel: Logger.Level
     public var clock: WallClock
+    /// Records the service's spans; `nil` uses the process's (``Observability/tracer``). A value rather than
+    /// only the process-global tracer, because tracing is bootstrapped once per process while tests and the
+    /// local stack run several services in one.
+    public var tracer: (any Tracer)?
     /// Called with the bound port once the server listens (the local stack and tests use it).
     public var onListening: (@Sendable (Int) async -> Void)?
 
@@ -38,7 +45,7 @@ public struct ServiceSettings: Sendable {
         service: ServiceName, environment: DeploymentEnvironment = .development, host: String = "127.0.0.1",
         port: Int? = nil, dataDirectory: String = "data", database: DatabaseLocation? = nil, internalToken: String,
         identityURL: String = "http://127.0.0.1:\(ServiceName.identity.defaultPort)", logLevel: Logger.Level = .info,
-        clock: WallClock = .system, onListening: (@Sendable (Int) async -> Void)? = nil
+        clock: WallClock = .system, tracer: (any Tracer)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil
     ) {
         self.service = service
         self.environment = environment
@@ -50,6 +57,7 @@ public struct ServiceSettings: Sendable {
         self.identityURL = identityURL
         self.logLevel = logLevel
         self.clock = clock
+        self.tracer = tracer
         self.onListening = onListening
     }
 

@@ -1,7 +1,7 @@
 import GeoService
 import ServiceKit
 
-try LogFormat.bootstrap()
+try Observability.bootstrap(service: "geo")
 let configuration = try GeoConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildGeoApplication(configuration)
 try await application.runService()

@@ -1,7 +1,7 @@
 import HabitsService
 import ServiceKit
 
-try LogFormat.bootstrap()
+try Observability.bootstrap(service: "habits")
 let configuration = try HabitsConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildHabitsApplication(configuration)
 try await application.runService()

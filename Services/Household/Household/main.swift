@@ -1,7 +1,7 @@
 import HouseholdService
 import ServiceKit
 
-try LogFormat.bootstrap()
+try Observability.bootstrap(service: "household")
 let configuration = try HouseholdConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildHouseholdApplication(configuration)
 try await application.runService()

@@ -1,7 +1,7 @@
 import IdentityService
 import ServiceKit
 
-try LogFormat.bootstrap()
+try Observability.bootstrap(service: "identity")
 let configuration = try IdentityConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildIdentityApplication(configuration)
 try await application.runService()

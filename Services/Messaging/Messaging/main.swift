@@ -1,7 +1,7 @@
 import MessagingService
 import ServiceKit
 
-try LogFormat.bootstrap()
+try Observability.bootstrap(service: "messaging")
 let configuration = try MessagingConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildMessagingApplication(configuration)
 try await application.runService()

@@ -1,7 +1,7 @@
 import NotificationsService
 import ServiceKit
 
-try LogFormat.bootstrap()
+try Observability.bootstrap(service: "notifications")
 let configuration = try NotificationsConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildNotificationsApplication(configuration)
 try await application.runService()

@@ -1,7 +1,7 @@
 import ServiceKit
 import SocialService
 
-try LogFormat.bootstrap()
+try Observability.bootstrap(service: "social")
 let configuration = try SocialConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildSocialApplication(configuration)
 try await application.runService()

@@ -1,0 +1,57 @@
+import PlatformKit
+import Testing
+
+@testable import GatewayService
+
+/// W3C `traceparent` as the gateway reads and writes it (issue 23, traces).
+@Suite struct TraceParentTests {
+    static let valid = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+    @Test func aValidValueIsReadAndWrittenBackUnchanged() throws {
+        let parent = try #require(TraceParent(Self.valid))
+        #expect(parent.traceIDHex == "4bf92f3577b34da6a3ce929d0e0e4736")
+        #expect(parent.spanIDHex == "00f067aa0ba902b7")
+        #expect(parent.flags == 1)
+        #expect(parent.header == Self.valid)
+    }
+
+    @Test func aChildKeepsTheTraceAndFlagsWithItsOwnSpan() throws {
+        let parent = try #require(TraceParent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"))
+        let child = parent.child(spanID: 0xabc)
+        #expect(child.header == "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000abc-00")
+    }
+
+    @Test func aLaterVersionIsReadByItsVersionZeroPrefix() {
+        #expect(TraceParent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra")?.spanID == 0x00f0_67aa_0ba9_02b7)
+    }
+
+    @Test(arguments: [
+        "", "garbage", String(TraceParentTests.valid.dropLast()), TraceParentTests.valid + "-",
+        TraceParentTests.valid + "0",
+        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",  // uppercase
+        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",  // zero trace id
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",  // zero span id
+        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",  // forbidden version
+        "00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        "00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01",
+        "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x",  // a later version needs a dash after
+    ])
+    func anInvalidValueIsIgnored(value: String) {
+        #expect(TraceParent(value) == nil)
+    }
+
+    @Test func newTracesHaveFreshNonZeroIdsAndAreSampled() throws {
+        var generator = TraceIDGenerator()
+        let a = TraceParent.root(using: &generator)
+        let b = TraceParent.root(using: &generator)
+        #expect(a.traceID != b.traceID)
+        #expect(a.flags == 1)
+        let reread = try #require(TraceParent(a.header))
+        #expect(reread == a)
+    }
+
+    @Test(arguments: ["traceparent", "TraceParent", "tracestate", "TRACESTATE"])
+    func theClientsTraceContextIsReplacedNotForwarded(name: String) {
+        #expect(GatewayHandler.isDroppedRequestHeader(name))
+    }
+}
