@@ -11,7 +11,7 @@ import ServiceLifecycle
 ///
 /// Written on SwiftNIO rather than as a Hummingbird route because forwarding is the platform's hottest
 /// path: measured here, a Hummingbird handler over AsyncHTTPClient cost ~170 µs per request against
-/// ~32 µs for parts relayed between two channels on one event loop (ARCHITECTURE.md, last section).
+/// ~32 µs for parts relayed between two channels on one event loop (docs/architecture.md, "Measured on this machine").
 public struct GatewayServer: Service {
     private let configuration: GatewayConfiguration
     private let core: GatewayCore

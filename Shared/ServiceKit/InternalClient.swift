@@ -98,6 +98,9 @@ public struct InternalClient: Sendable {
             let problem = try? PlatformJSON.decoder.decode(Problem.self, from: Data(payload.readableBytesView))
             throw InternalCallError.failed(service, status: Int(response.status.code), problem: problem)
         }
+        // A post whose reply does not matter succeeds on any 2xx, with a body or without (204, or 202 with none):
+        // taking an empty answer for a failure made `deliver` post every notice twice.
+        if let ignored = IgnoredReply() as? Reply { return ignored }
         do {
             return try PlatformJSON.decoder.decode(Reply.self, from: Data(payload.readableBytesView))
         } catch {
@@ -106,7 +109,7 @@ public struct InternalClient: Sendable {
     }
 }
 
-/// A reply whose content does not matter (any JSON object decodes as it).
+/// A reply whose content does not matter: any 2xx answer, whatever its body.
 private struct IgnoredReply: Decodable {}
 
 /// Why a call to another service did not produce a reply.
