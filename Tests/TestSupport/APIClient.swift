@@ -17,7 +17,8 @@ public struct APIResponse: Sendable {
         return try decoder.decode(T.self, from: body)
     }
 
-    /// The body as a loosely typed JSON object.
+    /// The body as a loosely typed JSON object: only for documents read as data (the OpenAPI document walked by
+    /// the hostile and contract tests); answers of the API decode into `Wire` types with ``decode(_:)``.
     public var object: [String: Any] {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
     }
