@@ -55,6 +55,17 @@ import Testing
             let created = try message.decode(WireMessage.self)
             #expect(created.text == "Dinner at eight?")
             #expect(created.conversationId == conversation)
+            // and a second message is the next message event: the first one reached the stream once, not twice
+            // (an empty 2xx from notifications used to be retried as a failure)
+            _ = try await api.post(
+                "\(MessagingPaths.conversations)/\(conversation)/messages", token: ann.accessToken,
+                json: ["text": "Or nine?"])
+            var texts: [String] = []
+            while texts.last != "Or nine?" {
+                let event = try await bobsStream.nextEvent()
+                if event.event == "message.created" { texts.append(try event.decode(WireMessage.self).text) }
+            }
+            #expect(texts == ["Or nine?"])
             bobsStream.close()
 
             let inbox = try await api.get(NotificationsPaths.notifications, token: bob.accessToken)
