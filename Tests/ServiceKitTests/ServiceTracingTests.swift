@@ -39,7 +39,9 @@ import Tracing
             // and a platform service whose route calls it without naming a request id
             let router = ServiceApplication.router(metrics: ServiceMetrics(), openAPIDocument: Data(), database: nil)
             router.get("/call") { _, _ in
-                let client = InternalClient(service: .social, baseURL: "http://127.0.0.1:\(port)", token: "t")
+                // A generous deadline: this is about trace context, and the whole suite shares two cores.
+                let client = InternalClient(
+                    service: .social, baseURL: "http://127.0.0.1:\(port)", token: "t", timeout: .seconds(30))
                 return try JSONEncoder().encodeResponse(try await client.get("/internal/echo", as: Received.self))
             }
             let app = ServiceApplication.application(

@@ -126,8 +126,12 @@ import Tracing
             }
             let spans = try await collector.spans { spans in
                 let roots = roots(spans)
+                // Each service exports on its own schedule: wait for habits' span too, not only social's.
                 return roots.count == 2
-                    && roots.allSatisfy { root in spans.contains { $0.service == "social" && $0.traceID == root.traceID } }
+                    && roots.allSatisfy { root in
+                        spans.contains { $0.service == "social" && $0.traceID == root.traceID }
+                            && spans.contains { $0.service == "habits" && $0.kind == Self.server && $0.traceID == root.traceID }
+                    }
             }
             let gateways = roots(spans)
             #expect(gateways.count == 2, "\(spans)")
