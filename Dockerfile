@@ -30,7 +30,7 @@ RUN --mount=type=cache,target=/build/.build,id=platform-swift-build \
 
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 zlib1g ca-certificates \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 zlib1g ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --no-create-home --home-dir /app platform \
     && mkdir /data && chown platform /data

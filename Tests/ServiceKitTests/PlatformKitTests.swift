@@ -154,3 +154,25 @@ import Testing
         #expect(throws: Problem.self) { try ImageKind.validate([1, 2, 3], maximumBytes: 4) }
     }
 }
+
+@Suite struct TimeZoneNamesTests {
+    @Test func zonesAndLinksOfTheTZDatabaseAreNames() {
+        let text = """
+            # version 2025b
+            R E 1981 ma - Mar lSu 1u 1 S
+            Z Europe/Paris 0:9:21 - LMT 1891 Mar 16
+            1 E CE%sT
+            Z Etc/GMT-2 2 - %z
+            L Etc/UTC UTC
+            L America/New_York US/Eastern
+            """
+        #expect(TimeZoneNames.names(inTZData: text) == ["Europe/Paris", "Etc/GMT-2", "UTC", "US/Eastern"])
+    }
+
+    @Test func offsetsAndUnknownNamesAreRefused() {
+        for name in ["Europe/Paris", "Etc/GMT-2", "UTC", "US/Eastern"] { #expect(TimeZoneNames.isValid(name), "\(name)") }
+        for name in ["GMT+2", "+02:00", "europe/paris", "Mars/Base", "", String(repeating: "A", count: 200)] {
+            #expect(!TimeZoneNames.isValid(name), "\(name)")
+        }
+    }
+}

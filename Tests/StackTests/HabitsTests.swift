@@ -109,32 +109,49 @@ import Testing
             let zone = try await world.api.send(
                 .PUT, HabitsPaths.preferences, token: token, json: ["timeZone": "Mars/Olympus"])
             #expect(zone.problem?.code == "invalid_time_zone")
+            // exactly the tz database's names: its Etc zones and links too, and no bare offsets
+            for accepted in ["Etc/GMT-2", "US/Eastern", "UTC", "Asia/Kolkata"] {
+                let answer = try await world.api.send(
+                    .PUT, HabitsPaths.preferences, token: token, json: ["timeZone": accepted])
+                #expect(answer.status == 200, "\(accepted): \(answer.text)")
+            }
+            for refused in ["GMT+2", "+02:00", "europe/paris", "", String(repeating: "A/", count: 100)] {
+                let answer = try await world.api.send(
+                    .PUT, HabitsPaths.preferences, token: token, json: ["timeZone": refused])
+                #expect(answer.problem?.code == "invalid_time_zone", "\(refused)")
+            }
         }
     }
 }
 
 @Suite struct HabitsTodayTests {
-    @Test func todayListsDueHabitsWithoutAnEventYet() async throws {
+    @Test func todayListsEveryDueHabitAndSaysWhichAreDone() async throws {
         // 2027-01-04 is a Monday
         try await HabitsWorld.run(at: "2027-01-04T12:00:00Z") { world in
             let monday = try await world.habit(world.ann, "Gym", weekdays: ["mon", "thu"], startDate: "2027-01-01")
             try await world.habit(world.ann, "Swim", weekdays: ["tue"], startDate: "2027-01-01")
             try await world.habit(world.ann, "Later", weekdays: HabitBody.everyDay, startDate: "2027-01-05")
             let daily = try await world.habit(world.ann, "Floss")
-            let today = try await world.api.get(HabitsPaths.today, token: world.token(world.ann))
-            #expect(try world.titles(today) == ["Gym", "Floss"])
-            // once done today, a habit leaves the list
-            try await world.recorded(world.ann, monday)
-            #expect(
-                try world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.ann))) == ["Floss"]
-            )
+            let before = try await world.today(world.ann)
+            #expect(before.items.map(\.title) == ["Gym", "Floss"])
+            #expect(before.items.allSatisfy { !$0.doneToday && $0.todayEventId == nil })
+            #expect(before.message == nil)
+            // once done today, a habit stays on the list, ticked, with today's event
+            let gymEvent = try await world.recorded(world.ann, monday)
+            let after = try await world.today(world.ann)
+            #expect(after.items.map(\.title) == ["Gym", "Floss"])
+            #expect(after.items.map(\.doneToday) == [true, false])
+            #expect(after.items.map(\.todayEventId) == [gymEvent, nil])
+            // the event it names is the one to open (or undo)
+            let opened = try await world.api.get(
+                "\(HabitsPaths.events)/\(gymEvent)", token: world.token(world.ann))
+            #expect(try opened.decode(WireHabitEvent.self).habitId == monday)
             try await world.recorded(world.ann, daily)
-            let done = try await world.api.get(HabitsPaths.today, token: world.token(world.ann))
-            let doneList = try done.decode(WireHabitList.self)
-            #expect(doneList.items.isEmpty)
-            #expect(doneList.message != nil)
+            let done = try await world.today(world.ann)
+            #expect(done.items.allSatisfy { $0.doneToday })
+            #expect(done.message == "All done for today.")
             // bob sees none of it
-            #expect(try world.titles(try await world.api.get(HabitsPaths.today, token: world.token(world.bob))).isEmpty)
+            #expect(try await world.today(world.bob).items.isEmpty)
         }
     }
 

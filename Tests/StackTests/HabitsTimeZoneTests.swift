@@ -6,7 +6,7 @@ import Testing
 /// "Today" is the user's day in their own IANA time zone, including on daylight-saving days.
 @Suite struct HabitsTimeZoneTests {
     func todayTitles(_ world: HabitsWorld, _ user: TestUser) async throws -> [String] {
-        try world.titles(try await world.api.get(HabitsPaths.today, token: world.token(user)))
+        try await world.toDo(user)
     }
 
     @Test func justAfterMidnightInAuckland() async throws {

@@ -88,7 +88,19 @@ struct HabitsWorld {
         #expect(approved.status == 204)
     }
 
-    /// The habits of a list answer (mine, or today's).
+    /// Today's list: every habit due today, done or not.
+    func today(_ user: TestUser) async throws -> WireTodayList {
+        let response = try await api.get(HabitsPaths.today, token: token(user))
+        #expect(response.status == 200, "\(response.text)")
+        return try response.decode(WireTodayList.self)
+    }
+
+    /// The titles of the habits due today and not done yet.
+    func toDo(_ user: TestUser) async throws -> [String] {
+        try await today(user).items.filter { !$0.doneToday }.map(\.title)
+    }
+
+    /// The habits of a list answer.
     func habits(_ response: APIResponse) throws -> [WireHabit] {
         try response.decode(WireHabitList.self).items
     }

@@ -16,9 +16,24 @@ public struct WireHabit: Decodable, Sendable {
     public var updatedAt: Date
 }
 
-/// My habits, or today's (`HabitList`); `message` invites a first habit, or says all is done.
+/// My habits (`HabitList`); `message` invites a first habit.
 public struct WireHabitList: Decodable, Sendable {
     public var items: [WireHabit]
+    public var message: String?
+}
+
+/// A habit due today (`TodayHabitView`): the habit and whether, and by which event, it is done today.
+public struct WireTodayHabit: Decodable, Sendable {
+    public var id: String
+    public var title: String
+    public var status: String
+    public var doneToday: Bool
+    public var todayEventId: String?
+}
+
+/// Every habit due today (`TodayList`); `message` when none is due or all are done.
+public struct WireTodayList: Decodable, Sendable {
+    public var items: [WireTodayHabit]
     public var message: String?
 }
 

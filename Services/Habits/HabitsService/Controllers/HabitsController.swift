@@ -38,7 +38,7 @@ struct HabitsController {
     /// Sets my IANA time zone: "today", due days and the default start date are computed in it.
     @Sendable func setPreferences(_ request: Request, context: AuthenticatedContext) async throws -> Preferences {
         let input = try await request.decode(as: Preferences.self, context: context)
-        guard input.timeZone == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(input.timeZone) else {
+        guard TimeZoneNames.isValid(input.timeZone) else {
             throw HabitsError.invalidField("timeZone", "must be an IANA time zone such as Europe/Paris.")
         }
         try await database.setTimeZone(of: context.user.userID, to: input.timeZone)
@@ -110,15 +110,23 @@ struct HabitsController {
         return .noContent
     }
 
-    /// Habits due today in my time zone with no event yet today.
-    @Sendable func today(_ request: Request, context: AuthenticatedContext) async throws -> HabitList {
+    /// Every habit due today in my time zone, done or not: a done habit stays on the list with today's event,
+    /// so the app can show it ticked and open or undo that event.
+    @Sendable func today(_ request: Request, context: AuthenticatedContext) async throws -> TodayList {
         let me = context.user.userID
         let today = try await database.today(of: me, clock: clock)
-        let due = Set(try await database.todo(of: me, today: today).map(\.id))
-        let items = try await database.habitsWithStatus(of: [me], todays: [me: today])
-            .filter { due.contains($0.habit.id) }.map { HabitView($0.habit, status: $0.status) }
-        return HabitList(
-            items: items, message: items.isEmpty ? "Nothing left to do today." : nil)
+        let due = try await database.dueToday(of: me, today: today)
+        let habits = Dictionary(
+            try await database.habitsWithStatus(of: [me], todays: [me: today]).map { ($0.habit.id, $0) },
+            uniquingKeysWith: { first, _ in first })
+        let items = due.compactMap { entry -> TodayHabitView? in
+            guard let habit = habits[entry.habitID] else { return nil }
+            return TodayHabitView(
+                habit: HabitView(habit.habit, status: habit.status), todayEventId: entry.todayEventID.map(String.init))
+        }
+        let message: String? =
+            items.isEmpty ? "Nothing is due today." : items.allSatisfy(\.doneToday) ? "All done for today." : nil
+        return TodayList(items: items, message: message)
     }
 
     /// The habits (title, schedule, status) of the people who approved my follow requests.

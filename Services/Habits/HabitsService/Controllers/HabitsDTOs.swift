@@ -31,6 +31,31 @@ struct HabitList: ResponseEncodable, Sendable {
     var message: String?
 }
 
+/// A habit due today (`GET /v1/habits/today`): the habit's fields, whether it is done today and today's event.
+struct TodayHabitView: Encodable, Sendable {
+    var habit: HabitView
+    var todayEventId: String?
+    var doneToday: Bool { todayEventId != nil }
+
+    enum CodingKeys: String, CodingKey {
+        case doneToday, todayEventId
+    }
+
+    /// The habit's own keys, then the two of today, in one object.
+    func encode(to encoder: any Encoder) throws {
+        try habit.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(doneToday, forKey: .doneToday)
+        try container.encode(todayEventId, forKey: .todayEventId)
+    }
+}
+
+/// The habits due today; `message` when none is due or all are done.
+struct TodayList: ResponseEncodable, Sendable {
+    var items: [TodayHabitView]
+    var message: String?
+}
+
 /// Another user's habit as a follower sees it: title, schedule and status, nothing private.
 struct FollowedHabitView: Encodable, Sendable {
     var id: String

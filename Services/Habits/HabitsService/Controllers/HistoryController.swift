@@ -65,7 +65,7 @@ struct HistoryController {
         var filter = HistoryFilter(users: [])
         let habitIDs = habits.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
         if !habits.isEmpty {
-            guard !habitIDs.isEmpty else { throw Problem.invalidField("habit", "name at least one habit.") }
+            // `habit=` with nothing selected is an empty selection: an empty page, as a cleared filter in the app.
             guard habitIDs.count <= maximumHabitsInFilter else {
                 throw Problem.invalidField("habit", "at most \(maximumHabitsInFilter) habits.")
             }

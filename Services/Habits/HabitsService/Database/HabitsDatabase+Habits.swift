@@ -83,18 +83,18 @@ extension HabitsDatabase {
         }
     }
 
-    /// My habits due `today` (scheduled that weekday, started) that have no event that day yet.
-    func todo(of userID: String, today: LocalDay) async throws -> [HabitRecord] {
+    /// My habits due `today` (scheduled that weekday, started), each with the id of today's event once it is done.
+    func dueToday(of userID: String, today: LocalDay) async throws -> [(habitID: String, todayEventID: Int64?)] {
         try await read { db in
-            try HabitRecord.fetchAll(
+            try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM habits h
+                    SELECT h.id, (SELECT e.id FROM events e WHERE e.habit_id = h.id AND e.day = ?) FROM habits h
                     WHERE h.user_id = ? AND (h.weekdays & ?) != 0 AND h.start_date <= ?
-                      AND NOT EXISTS (SELECT 1 FROM events e WHERE e.habit_id = h.id AND e.day = ?)
                     ORDER BY h.created_at, h.rowid
                     """,
-                arguments: [userID, 1 << (today.isoWeekday - 1), today.description, today.description])
+                arguments: [today.description, userID, 1 << (today.isoWeekday - 1), today.description]
+            ).map { ($0[0], $0[1]) }
         }
     }
 

@@ -26,7 +26,8 @@ struct HistoryKey: Codable, Sendable {
 extension HabitsDatabase {
     /// One page of events newest first (by day, then id); `limit` should be one more than the page size.
     func history(_ filter: HistoryFilter, after: HistoryKey?, limit: Int) async throws -> [EventListRecord] {
-        guard !filter.users.isEmpty else { return [] }
+        // No users, or a habit filter that names no habit (`habit=` with nothing selected): nothing to show.
+        guard !filter.users.isEmpty, filter.habitIDs?.isEmpty != true else { return [] }
         return try await read { db in
             var conditions: [SQL] = []
             if let habitIDs = filter.habitIDs { conditions.append("e.habit_id IN \(habitIDs)") }
@@ -37,11 +38,16 @@ extension HabitsDatabase {
             if filter.locatedOnly { conditions.append("e.latitude IS NOT NULL") }
             if let near = filter.near {
                 db.add(function: Self.distanceFunction)
+                // The R*Tree keeps 32-bit floats, rounded outwards: a point 4,999.7 m away can be stored a few
+                // decimetres past the box's edge. So the box is widened by `Geo.rtreeMargin` and only prefilters
+                // (overlap, not containment); the haversine test below draws the exact, inclusive circle.
                 let box = Geo.box(latitude: near.latitude, longitude: near.longitude, radius: Geo.nearRadius)
+                let margin = Geo.rtreeMargin
                 conditions.append(
                     """
-                    e.id IN (SELECT id FROM event_locations WHERE min_lat >= \(box.minLat) AND max_lat <= \(box.maxLat)
-                        AND min_lon >= \(box.minLon) AND max_lon <= \(box.maxLon))
+                    e.id IN (SELECT id FROM event_locations
+                        WHERE max_lat >= \(box.minLat - margin) AND min_lat <= \(box.maxLat + margin)
+                        AND max_lon >= \(box.minLon - margin) AND min_lon <= \(box.maxLon + margin))
                     AND distance_m(e.latitude, e.longitude, \(near.latitude), \(near.longitude)) <= \(Geo.nearRadius)
                     """)
             }

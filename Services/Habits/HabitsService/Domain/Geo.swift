@@ -5,6 +5,8 @@ enum Geo {
     static let earthRadius = 6_371_008.8
     /// "Near me" in the habit history: within 5 km.
     static let nearRadius = 5_000.0
+    /// Degrees added around a box queried in the R*Tree, whose 32-bit coordinates are off by up to ~1.5e-5°.
+    static let rtreeMargin = 0.0001
 
     /// The haversine distance in metres.
     static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {

@@ -35,7 +35,7 @@ struct HouseholdsController {
         let input = try await request.decode(as: CreateRequest.self, context: context)
         let name = try Validate.text(input.name, field: "name", max: 60)
         let timeZone = input.timeZone ?? "UTC"
-        guard TimeZone(identifier: timeZone) != nil else {
+        guard TimeZoneNames.isValid(timeZone) else {
             throw HouseholdError.invalidField("timeZone", "must be an IANA time zone such as Europe/Berlin.")
         }
         let household = HouseholdRecord(

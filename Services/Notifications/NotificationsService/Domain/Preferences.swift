@@ -1,4 +1,5 @@
 import Foundation
+import PlatformKit
 
 /// A user's push preferences. They decide only whether a phone buzzes: the inbox keeps everything.
 struct Preferences: Sendable, Equatable {
@@ -22,7 +23,7 @@ struct QuietHours: Sendable, Equatable {
     /// Parses `HH:MM` bounds and an IANA zone; a bad value is ``NotificationsError/invalidField(_:_:)`` naming
     /// its field.
     init(start: String, end: String, timeZone identifier: String) throws {
-        guard let zone = TimeZone(identifier: identifier) else {
+        guard TimeZoneNames.isValid(identifier), let zone = TimeZone(identifier: identifier) else {
             throw NotificationsError.invalidField(
                 "quietHours.timeZone", "must be an IANA time zone such as Europe/Paris.")
         }
