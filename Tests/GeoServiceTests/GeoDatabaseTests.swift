@@ -21,7 +21,7 @@ import Testing
         for index in 0..<300 {
             let latitude = index == 0 ? 90 : Double.random(in: -90...90, using: &generator)
             let longitude = index == 1 ? 180 : Double.random(in: -180...180, using: &generator)
-            pins.append(try await database.createPin(Self.pin("u\(index % 7)", latitude, longitude)))
+            pins.append(try await database.createPin(Self.pin("u\(index % 7)", latitude, longitude)).pin)
         }
         // when
         for pin in pins.prefix(40) { try await database.deletePin(pin.id!, of: pin.userId) }

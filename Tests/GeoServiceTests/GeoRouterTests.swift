@@ -109,7 +109,7 @@ import Testing
             PinRecord(
                 id: nil, userId: user, latitude: 48.85, longitude: 2.35, placeName: "Paris", placeId: nil,
                 countryCode: "FR", note: nil, visitedOn: nil, createdAt: now, updatedAt: now)
-        ).id!
+        ).pin.id!
     }
 
     /// A pack of ann's at (0, 0) with a 1 km radius.
@@ -219,7 +219,7 @@ import Testing
         let pack = try await pack()
         try await app().test(.router) { client async throws in
             let posts = GeoPaths.packs + "/\(pack)/posts"
-            let stranger = try await call(client, .post, posts, as: "bob", json: #"{"title":"Hi"}"#)
+            let stranger = try await call(client, .post, posts, as: "bob", json: #"{"title":"Hi","body":"Hello"}"#)
             #expect(stranger.problem?.detail == "Join the pack to post in it.")
             #expect(
                 try await call(client, .post, posts, as: "ann", json: #"{"title":" "}"#).problem?.code
@@ -227,7 +227,7 @@ import Testing
             let created = try await client.execute(
                 uri: posts, method: .post,
                 headers: [.authorization: "Bearer ann", .contentType: "application/json"],
-                body: ByteBuffer(string: #"{"title":"Hi"}"#)
+                body: ByteBuffer(string: #"{"title":"Hi","body":"Hello"}"#)
             ) { try JSONDecoder().decode([String: AnyCodable].self, from: Data($0.body.readableBytesView)) }
             let id = try #require(created["id"]?.string)
             let post = GeoPaths.posts + "/\(id)"

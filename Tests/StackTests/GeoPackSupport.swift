@@ -55,7 +55,7 @@ extension GeoWorld {
     }
 
     func sendPost(
-        _ user: TestUser, _ pack: String, _ title: String, body: String = "", tags: [String]? = nil,
+        _ user: TestUser, _ pack: String, _ title: String, body: String = "Anyone around?", tags: [String]? = nil,
         at position: [(String, String)] = GeoWorld.atCampus()
     ) async throws -> APIResponse {
         try await api.send(
@@ -65,7 +65,7 @@ extension GeoWorld {
 
     /// Posts and returns the post's id.
     func post(
-        _ user: TestUser, _ pack: String, _ title: String, body: String = "", tags: [String]? = nil,
+        _ user: TestUser, _ pack: String, _ title: String, body: String = "Anyone around?", tags: [String]? = nil,
         at position: [(String, String)] = GeoWorld.atCampus()
     ) async throws -> String {
         let response = try await sendPost(user, pack, title, body: body, tags: tags, at: position)

@@ -166,6 +166,38 @@ import Testing
         }
     }
 
+    /// Pull to refresh: `after` (a post id or the feed cursor of a post) lists only posts made after that one.
+    @Test func theFeedListsOnlyPostsNewerThanTheOnesHeld() async throws {
+        try await GeoWorld.run { world in
+            let pack = try await world.packID(world.ann)
+            try await world.join(world.bob, pack)
+            let first = try await world.post(world.ann, pack, "one")
+            let second = try await world.post(world.bob, pack, "two")
+            let held = try await world.read(WirePage<WirePackPost>.self, world.bob, GeoPaths.feed + "?limit=1")
+            #expect(held.items.map(\.id) == [second])
+            let third = try await world.post(world.ann, pack, "three")
+            let fourth = try await world.post(world.bob, pack, "four")
+            #expect(try await world.ids(world.bob, GeoPaths.feed + "?after=\(second)") == [fourth, third])
+            #expect(try await world.ids(world.bob, GeoPaths.feed + "?after=\(first)") == [fourth, third, second])
+            #expect(try await world.ids(world.bob, GeoPaths.feed + "?after=\(fourth)").isEmpty)
+            // the cursor of the newest held post works as well as its id
+            let cursor = try #require(held.nextCursor)
+            #expect(try await world.ids(world.bob, GeoPaths.feed + "?after=\(cursor)") == [fourth, third])
+            // and pages like any feed
+            let page = try await world.read(
+                WirePage<WirePackPost>.self, world.bob, GeoPaths.feed + "?after=\(first)&limit=2")
+            #expect(page.items.map(\.id) == [fourth, third])
+            let rest = try await world.ids(
+                world.bob, GeoPaths.feed + "?after=\(first)&limit=2&cursor=\(try #require(page.nextCursor))")
+            #expect(rest == [second])
+            for bad in ["abc", "-1", "99999999999999999999", "%00"] {
+                let response = try await world.api.get(
+                    GeoPaths.feed + "?after=\(bad)", token: world.bob.accessToken, headers: GeoWorld.atCampus())
+                #expect(response.problem?.code == "invalid_after", "\(bad): \(response.text)")
+            }
+        }
+    }
+
     @Test func badPacksAndPostsGetClearProblems() async throws {
         try await GeoWorld.run(configure: { $0.postsPerWindow = 3 }) { world in
             func create(_ pack: GeoWorld.NewPack) async throws -> APIResponse {
@@ -208,6 +240,16 @@ import Testing
             #expect(
                 try await world.sendPost(world.ann, id, "t", body: String(repeating: "b", count: 2_001)).status == 400)
             #expect(try await world.sendPost(world.ann, id, " \u{0003} ").status == 400)
+            // a post needs a body that says something
+            for blank in ["", "   ", " \n\t ", "\u{0007}"] {
+                let refused = try await world.sendPost(world.ann, id, "Blank", body: blank)
+                #expect(refused.problem?.code == "invalid_body", "\(blank.debugDescription): \(refused.text)")
+            }
+            let missing = try await world.api.send(
+                .POST, GeoPaths.packs + "/\(id)/posts", token: world.ann.accessToken, json: ["title": "No body"],
+                headers: GeoWorld.atCampus())
+            #expect(missing.problem?.code == "invalid_body")
+            #expect(try await world.ids(world.ann, GeoPaths.packs + "/\(id)/posts") == [strippedPost.id])
             let post = strippedPost.id
             #expect(try await world.comment(world.ann, post, String(repeating: "c", count: 1_001)).status == 400)
             #expect(try await world.vote(world.bob, post, 2).status == 400)

@@ -36,6 +36,45 @@ import Testing
         }
     }
 
+    /// One pin per user per place: the same gazetteer place, or a point within 25 m of one of my pins, answers
+    /// the pin I have (200, same id, unchanged); a point farther away, or another user, makes a new pin.
+    @Test func pinningTheSamePlaceAgainAnswersTheExistingPin() async throws {
+        try await GeoWorld.run(gazetteer: true) { world in
+            func post(_ user: TestUser, _ body: GeoWorld.NewPin) async throws -> (status: Int, pin: WirePin) {
+                let response = try await world.api.post(GeoPaths.pins, token: user.accessToken, json: body)
+                return (response.status, try response.decode(WirePin.self))
+            }
+            let lisbon = try #require(
+                try await world.api.get(GeoPaths.places + "?query=lisboa", token: world.ann.accessToken)
+                    .decode(WireItems<WirePlace>.self).items.first)
+            let first = try await post(world.ann, GeoWorld.NewPin(placeId: lisbon.id, note: "first visit"))
+            #expect(first.status == 201)
+            // the same gazetteer place again, even with another note: the same pin, as it was
+            let again = try await post(world.ann, GeoWorld.NewPin(placeId: lisbon.id, note: "second visit"))
+            #expect(again.status == 200)
+            #expect(again.pin.id == first.pin.id)
+            #expect(again.pin.note == "first visit")
+            // raw coordinates: 10 m from a pin is that pin, 100 m is a new one
+            let cafe = try await post(world.ann, GeoWorld.NewPin(latitude: 41.1579, longitude: -8.6291, placeName: "Café"))
+            #expect(cafe.status == 201)
+            let metre = 1 / 111_195.0  // degrees of latitude per metre
+            let jitter = try await post(
+                world.ann, GeoWorld.NewPin(latitude: 41.1579 + 10 * metre, longitude: -8.6291, placeName: "Café"))
+            #expect(jitter.status == 200)
+            #expect(jitter.pin.id == cafe.pin.id)
+            let nextDoor = try await post(
+                world.ann, GeoWorld.NewPin(latitude: 41.1579 + 100 * metre, longitude: -8.6291, placeName: "Bar"))
+            #expect(nextDoor.status == 201)
+            #expect(nextDoor.pin.id != cafe.pin.id)
+            // another traveller's pin of the same place is theirs
+            let bobs = try await post(world.bob, GeoWorld.NewPin(placeId: lisbon.id))
+            #expect(bobs.status == 201)
+            #expect(bobs.pin.id != first.pin.id)
+            let mine = try await world.api.get(GeoPaths.pins, token: world.ann.accessToken)
+            #expect(try mine.decode(WirePage<WirePin>.self).items.count == 3)
+        }
+    }
+
     @Test func badCoordinatesAreRejectedWithTheFieldNamed() async throws {
         try await GeoWorld.run { world in
             let cases: [(Double, Double, String)] = [

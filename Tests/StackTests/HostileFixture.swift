@@ -80,7 +80,9 @@ struct HostileFixture: Sendable {
                 GeoPaths.packs,
                 ##"{"name": "Crew", "latitude": 48.85, "longitude": 2.34, "radiusMeters": 1000, "tags": ["campus"], "color": "#FF8800"}"##,
                 headers: position))
-        let post = try id(await create(GeoPaths.packs + "/\(pack)/posts", #"{"title": "Hi"}"#, headers: position))
+        let post = try id(
+            await create(
+                GeoPaths.packs + "/\(pack)/posts", #"{"title": "Hi", "body": "Anyone around?"}"#, headers: position))
         let comment = try id(
             await create("/v1/geo/posts/\(post)/comments", #"{"body": "Hello"}"#, headers: position))
 

@@ -25,8 +25,24 @@ struct FeedController {
         let packs = try await database.packs(of: viewer, now: clock.now).filter { $0.fence.admits(position) }
         let listings = try await database.posts(
             in: packs, order: order, after: try page.decodeCursor(as: PostCursor.self), limit: page.limit + 1,
-            viewer: viewer)
+            viewer: viewer, newerThan: try Self.newerThan(request.uri.queryParameters["after"].map(String.init)))
         return Page(listings, order: order, limit: page.limit, viewer: viewer)
+    }
+
+    /// Pull to refresh: `after` names the newest post the client holds, by id or by the cursor the feed gave for
+    /// it; the feed then holds only newer posts (0, everything, without it).
+    static func newerThan(_ after: String?) throws -> Int64 {
+        guard let after, !after.isEmpty else { return 0 }
+        if after.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            guard after.utf8.count <= 18, let id = Int64(after) else {
+                throw Problem.invalidField("after", "must be a post id or a feed cursor.")
+            }
+            return id
+        }
+        guard let cursor = try? PageCursor.decode(after, as: PostCursor.self), cursor.id >= 0 else {
+            throw Problem.invalidField("after", "must be a post id or a feed cursor.")
+        }
+        return cursor.id
     }
 
     /// How discover sorts.

@@ -48,8 +48,9 @@ struct PackPostsController {
         let position = try request.clientPosition()
         let input = try await request.decode(as: CreateRequest.self, context: context)
         let title = try Validate.text(AnonymousText.line(input.title), field: "title", max: PackLimits.titleLength)
-        let body = try Validate.text(
-            AnonymousText.body(input.body ?? ""), field: "body", min: 0, max: PackLimits.bodyLength)
+        // A post says something: a missing body, or one of spaces and line breaks only, is refused.
+        guard let rawBody = input.body else { throw Problem.invalidField("body", "is required.") }
+        let body = try Validate.text(AnonymousText.body(rawBody), field: "body", max: PackLimits.bodyLength)
         let tags = try AnonymousText.tags(input.tags, required: false)
         let writer = context.user.userID
         let listing = try await database.createPost(

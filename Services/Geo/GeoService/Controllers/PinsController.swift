@@ -52,14 +52,18 @@ struct PinsController {
             throw Problem.invalidField("placeName", "must not be empty without a placeId.")
         }
         let now = clock.now
-        let pin = try await database.createPin(
+        let (pin, created) = try await database.createPin(
             PinRecord(
                 id: nil, userId: context.user.userID, latitude: latitude, longitude: longitude, placeName: name,
                 placeId: place?.id, countryCode: nearest?.countryCode,
                 note: try Validate.optionalText(input.note, field: "note", max: PinLimits.noteLength),
                 visitedOn: try PinVisibility.visitDate(input.visitedOn, now: now), createdAt: now, updatedAt: now))
         let scheme = try await database.colorScheme(of: context.user.userID)
-        return EditedResponse(status: .created, response: PinView(pin, category: .own, scheme: scheme, photoCount: 0))
+        // Pinning a place again answers the pin I already have there, unchanged (200, same id).
+        let photoCount = created ? 0 : (try await database.photoCounts([pin.id ?? 0])[pin.id ?? 0] ?? 0)
+        return EditedResponse(
+            status: created ? .created : .ok,
+            response: PinView(pin, category: .own, scheme: scheme, photoCount: photoCount))
     }
 
     /// My pins, or with `userId` another user's, newest first. A block either way, or a stranger who asked not

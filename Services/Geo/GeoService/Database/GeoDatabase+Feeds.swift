@@ -19,10 +19,10 @@ struct PostCursor: Codable, Sendable {
 extension GeoDatabase {
     /// One page of the visible posts of these packs in `order`, merged from an index walk per pack that reads
     /// only (id, hot), so the cost does not grow with the packs' sizes; then the page's rows. With `tags`, only
-    /// posts carrying one, or in a pack carrying one.
+    /// posts carrying one, or in a pack carrying one. With `newerThan`, only posts made after that one (ids grow).
     func posts(
         in packs: [PackRecord], order: PostOrder, after cursor: PostCursor?, limit: Int, viewer: String,
-        tags: [String] = []
+        tags: [String] = [], newerThan newest: Int64 = 0
     ) async throws -> [PostListing] {
         guard !packs.isEmpty else { return [] }
         return try await read { db in
@@ -30,26 +30,26 @@ extension GeoDatabase {
             // Fixed SQL per order (no text assembled at run time): newest first, or by hot then newest.
             let all = try db.cachedStatement(
                 sql: order == .new
-                    ? "SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0 AND id < ? ORDER BY id DESC LIMIT ?"
+                    ? "SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0 AND id < ? AND id > ? ORDER BY id DESC LIMIT ?"
                     : """
                     SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
-                        AND (hot < ? OR (hot = ? AND id < ?)) ORDER BY hot DESC, id DESC LIMIT ?
+                        AND (hot < ? OR (hot = ? AND id < ?)) AND id > ? ORDER BY hot DESC, id DESC LIMIT ?
                     """)
             let tagged = try db.cachedStatement(
                 sql: order == .new
                     ? """
                     SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
                         AND EXISTS (SELECT 1 FROM json_each(posts.tags) WHERE value IN (SELECT value FROM json_each(?)))
-                        AND id < ? ORDER BY id DESC LIMIT ?
+                        AND id < ? AND id > ? ORDER BY id DESC LIMIT ?
                     """
                     : """
                     SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
                         AND EXISTS (SELECT 1 FROM json_each(posts.tags) WHERE value IN (SELECT value FROM json_each(?)))
-                        AND (hot < ? OR (hot = ? AND id < ?)) ORDER BY hot DESC, id DESC LIMIT ?
+                        AND (hot < ? OR (hot = ? AND id < ?)) AND id > ? ORDER BY hot DESC, id DESC LIMIT ?
                     """)
             let hot = cursor?.hot ?? .greatestFiniteMagnitude
             let after: StatementArguments =
-                order == .new ? [cursor?.id ?? Int64.max] : [hot, hot, cursor?.id ?? Int64.max]
+                (order == .new ? [cursor?.id ?? Int64.max] : [hot, hot, cursor?.id ?? Int64.max]) + [newest]
             typealias Key = (id: Int64, hot: Double)
             func precedes(_ a: Key, _ b: Key) -> Bool { order == .new ? a.id > b.id : (a.hot, a.id) > (b.hot, b.id) }
             func walk(_ pack: PackRecord, count: Int) throws -> [Key] {

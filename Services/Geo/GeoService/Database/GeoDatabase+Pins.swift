@@ -3,15 +3,39 @@ import GRDB
 
 /// Pins: a user's visited places.
 extension GeoDatabase {
-    func createPin(_ pin: PinRecord) async throws -> PinRecord {
+    /// Saves a new pin (`created`), or answers the pin its user already has of the same place.
+    func createPin(_ pin: PinRecord) async throws -> (pin: PinRecord, created: Bool) {
         try await write { db in
+            // One pin per user per place: looked up inside the write, so two racing requests make one pin.
+            if let existing = try Self.samePlacePin(db, as: pin) { return (existing, false) }
             let count = try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM pins WHERE user_id = ?", arguments: [pin.userId])
             guard (count ?? 0) < PinLimits.pinsPerUser else { throw GeoError.tooManyPins }
             var pin = pin
             try pin.insert(db)
-            return pin
+            return (pin, true)
         }
+    }
+
+    /// The user's pin of the same place as `pin`: the same gazetteer place, or the nearest within
+    /// ``PinLimits/samePlaceRadius`` metres (a user has at most ``PinLimits/pinsPerUser`` pins, and the latitude
+    /// band is a few metres wide, so the candidates are few).
+    private static func samePlacePin(_ db: Database, as pin: PinRecord) throws -> PinRecord? {
+        if let placeID = pin.placeId,
+            let samePlace = try PinRecord.fetchOne(
+                db, sql: "SELECT * FROM pins WHERE user_id = ? AND place_id = ? ORDER BY id LIMIT 1",
+                arguments: [pin.userId, placeID])
+        {
+            return samePlace
+        }
+        let band = PinLimits.samePlaceRadius / Geodesy.earthRadius * 180 / .pi + 1e-9
+        return try PinRecord.fetchAll(
+            db, sql: "SELECT * FROM pins WHERE user_id = ? AND latitude BETWEEN ? AND ?",
+            arguments: [pin.userId, pin.latitude - band, pin.latitude + band]
+        )
+        .map { ($0, Geodesy.distance($0.latitude, $0.longitude, pin.latitude, pin.longitude)) }
+        .filter { $0.1 <= PinLimits.samePlaceRadius }
+        .min { $0.1 < $1.1 }?.0
     }
 
     /// A pin; a missing one is not found.

@@ -8,6 +8,9 @@ enum PinLimits {
     static let photoBytes = 4 << 20
     static let placeNameLength = 200
     static let noteLength = 2_000
+    /// Pinning a point within this many metres of one of my pins is pinning that place again (GPS jitter and a
+    /// tap on the same map spot land a few metres apart; two places worth two pins are rarely this close).
+    static let samePlaceRadius = 25.0
 }
 
 /// How another user stands to the viewer, as the social graph says.
