@@ -55,7 +55,8 @@ import Testing
             #expect(again.pin.id == first.pin.id)
             #expect(again.pin.note == "first visit")
             // raw coordinates: 10 m from a pin is that pin, 100 m is a new one
-            let cafe = try await post(world.ann, GeoWorld.NewPin(latitude: 41.1579, longitude: -8.6291, placeName: "Café"))
+            let cafe = try await post(
+                world.ann, GeoWorld.NewPin(latitude: 41.1579, longitude: -8.6291, placeName: "Café"))
             #expect(cafe.status == 201)
             let metre = 1 / 111_195.0  // degrees of latitude per metre
             let jitter = try await post(

@@ -30,7 +30,10 @@ extension GeoDatabase {
             // Fixed SQL per order (no text assembled at run time): newest first, or by hot then newest.
             let all = try db.cachedStatement(
                 sql: order == .new
-                    ? "SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0 AND id < ? AND id > ? ORDER BY id DESC LIMIT ?"
+                    ? """
+                    SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0 AND id < ? AND id > ?
+                        ORDER BY id DESC LIMIT ?
+                    """
                     : """
                     SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
                         AND (hot < ? OR (hot = ? AND id < ?)) AND id > ? ORDER BY hot DESC, id DESC LIMIT ?
