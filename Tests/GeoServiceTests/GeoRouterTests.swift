@@ -270,7 +270,7 @@ import Testing
         (.notInPack, 409, "not_a_member", "You are not in this pack."),
         (.joinToWrite(action: "vote"), 403, "not_a_member", "Join the pack to vote in it."),
         (.ownPost, 403, "own_post", "You cannot vote on your own post."),
-        (.notAlpha, 403, "not_alpha", "Only the pack's alpha can close it."),
+        (.notAlpha, 403, "not_alpha", "Only the pack's alpha (while a member) or an admin can do this."),
         (.notYours(thing: "comment"), 403, "not_yours", "Only its writer or the pack's alpha can delete a comment."),
         (
             .outsideGeofence(positionSent: true), 403, "outside_geofence",

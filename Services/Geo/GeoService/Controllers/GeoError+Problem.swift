@@ -17,7 +17,12 @@ extension GeoError: ProblemConvertible {
         case .notInPack: .conflict("not_a_member", "You are not in this pack.")
         case .joinToWrite(let action): .forbidden("not_a_member", "Join the pack to \(action) in it.")
         case .ownPost: .forbidden("own_post", "You cannot vote on your own post.")
-        case .notAlpha: .forbidden("not_alpha", "Only the pack's alpha can close it.")
+        case .notAlpha: .forbidden("not_alpha", "Only the pack's alpha (while a member) or an admin can do this.")
+        case .fixedOncePosted(let field):
+            Problem(
+                status: 409, code: "pack_has_posts", title: "Conflict",
+                detail: "\(field): cannot change once the pack has posts.",
+                errors: [.init(field: field, reason: "cannot change once the pack has posts.")])
         case .notYours(let thing): .forbidden("not_yours", "Only its writer or the pack's alpha can delete a \(thing).")
         case .outsideGeofence(let positionSent):
             .forbidden(

@@ -60,7 +60,8 @@ struct PackView: ResponseEncodable, Sendable {
         }
         contentVisible = pack.fence.admits(position)
         member = pseudonym != nil
-        isAlpha = pack.alphaId == viewer
+        // An alpha who left keeps the title but not the rights, so the app must not offer them.
+        isAlpha = pack.alphaId == viewer && pseudonym != nil
         myPseudonym = pseudonym
     }
 }

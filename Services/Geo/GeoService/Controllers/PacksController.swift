@@ -3,7 +3,7 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-/// Packs: create (the creator is the alpha), look at one, my packs, join, leave, close.
+/// Packs: create (the creator is the alpha), look at one, my packs, edit, join, leave, close.
 struct PacksController {
     let database: GeoDatabase
     let clock: WallClock
@@ -12,6 +12,7 @@ struct PacksController {
         router.post(RouterPath(GeoPaths.packs), use: create)
         router.get(RouterPath(GeoPaths.packs + "/mine"), use: mine)
         router.get(RouterPath(GeoPaths.packs + "/:pack"), use: show)
+        router.patch(RouterPath(GeoPaths.packs + "/:pack"), use: edit)
         router.delete(RouterPath(GeoPaths.packs + "/:pack"), use: close)
         router.put(RouterPath(GeoPaths.packs + "/:pack/membership"), use: join)
         router.delete(RouterPath(GeoPaths.packs + "/:pack/membership"), use: leave)
@@ -71,6 +72,39 @@ struct PacksController {
         try await view(
             try await database.livePack(try context.parameters.id("pack", "The pack"), now: clock.now),
             request: request, context: context)
+    }
+
+    struct EditRequest: Decodable {
+        var name: String?
+        var tags: [String]?
+        var color: String?
+        var icon: String?
+        var radiusMeters: Int?
+        var locked: Bool?
+    }
+
+    /// The alpha (while a member) or an admin changes the pack's name, tags, colour and icon; its radius and lock
+    /// only until the first post (409 `pack_has_posts` after).
+    @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> PackView {
+        let id = try context.parameters.id("pack", "The pack")
+        let input = try await request.decode(as: EditRequest.self, context: context)
+        if let radius = input.radiusMeters, !PackLimits.radius.contains(radius) {
+            throw Problem.invalidField(
+                "radiusMeters", "must be from \(PackLimits.radius.lowerBound) to \(PackLimits.radius.upperBound) metres.")
+        }
+        let edit = PackEdit(
+            name: try input.name.map {
+                try Validate.text(AnonymousText.line($0), field: "name", max: PackLimits.nameLength)
+            },
+            tags: try input.tags.map { try AnonymousText.tags($0, required: true) },
+            color: try input.color.map { try ColorScheme.validate($0, field: "color") },
+            icon: try input.icon.map {
+                try Validate.text(AnonymousText.line($0), field: "icon", max: PackLimits.iconLength)
+            },
+            radiusMeters: input.radiusMeters, locked: input.locked)
+        let pack = try await database.editPack(
+            id, by: context.user.userID, isAdmin: context.user.isAdmin, now: clock.now, edit)
+        return try await view(pack, request: request, context: context)
     }
 
     /// The alpha or an admin ends a pack now; its content is flushed by the next sweep.

@@ -94,11 +94,44 @@ extension GeoDatabase {
         let end = now.addingTimeInterval(-0.001)
         try await write { db in
             let pack = try Self.livePack(db, packID, now: now)
-            try PackAccess.requireMayClose(alpha: pack.alphaId, viewer: viewer, isAdmin: isAdmin)
+            try PackAccess.requireMayClose(alpha: try Self.actingAlpha(db, of: pack), viewer: viewer, isAdmin: isAdmin)
             try db.execute(
                 sql: "UPDATE packs SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)",
                 arguments: [end, packID, now])
             guard db.changesCount > 0 else { throw GeoError.notFound("The pack") }
+        }
+    }
+
+    /// The pack's alpha while they are an active member; `nil` once they left (their rights went with them).
+    static func actingAlpha(_ db: Database, of pack: PackRecord) throws -> String? {
+        let member = try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM pack_members WHERE pack_id = ? AND user_id = ? AND active = 1",
+            arguments: [pack.id, pack.alphaId])
+        return member == true ? pack.alphaId : nil
+    }
+
+    /// Edits a live pack's face (name, tags, colour, icon) and, while it has no posts, its radius and lock; for
+    /// its acting alpha or an admin. `change` applies the validated edit.
+    func editPack(
+        _ packID: Int64, by viewer: String, isAdmin: Bool, now: Date, _ change: PackEdit
+    ) async throws -> PackRecord {
+        try await write { db in
+            var pack = try Self.livePack(db, packID, now: now)
+            try PackAccess.requireMayClose(alpha: try Self.actingAlpha(db, of: pack), viewer: viewer, isAdmin: isAdmin)
+            if pack.postCount > 0 {
+                if let radius = change.radiusMeters, radius != pack.radiusMeters {
+                    throw GeoError.fixedOncePosted(field: "radiusMeters")
+                }
+                if let locked = change.locked, locked != pack.locked { throw GeoError.fixedOncePosted(field: "locked") }
+            }
+            if let name = change.name { pack.name = name }
+            if let tags = change.tags { pack.tags = Self.jsonArray(tags) }
+            if let color = change.color { pack.color = color }
+            if let icon = change.icon { pack.icon = icon }
+            if let radius = change.radiusMeters { pack.radiusMeters = radius }
+            if let locked = change.locked { pack.locked = locked }
+            try pack.update(db)
+            return pack
         }
     }
 

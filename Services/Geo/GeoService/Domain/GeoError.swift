@@ -23,6 +23,8 @@ enum GeoError: Error, Equatable {
     case ownPost
     /// Only the pack's alpha (or an admin) closes it.
     case notAlpha
+    /// A pack's radius or lock changes no more once it has posts (they were written for that area).
+    case fixedOncePosted(field: String)
     /// Only the writer or the pack's alpha (or an admin) deletes a post or comment (`thing`).
     case notYours(thing: String)
     /// A locked pack's content is for those inside its radius; `positionSent` tells whether the client said where

@@ -20,17 +20,18 @@ struct PackFence: Sendable, Equatable {
 
 /// Who may see and write what in packs. An expired pack is a missing one. A locked pack's content (posts,
 /// comments, votes) is visible and writable only from inside its radius; the pack itself stays listed (name,
-/// tags, distance) with `contentVisible: false`. Writing needs membership as well.
+/// tags, distance) with `contentVisible: false`. Writing needs membership as well. The alpha's rights hold only
+/// while the alpha is an active member: callers pass the acting alpha (`alpha`), `nil` once the creator has left.
 enum PackAccess {
     /// Its writer, the pack's alpha or an admin deletes a post or comment (`thing`).
-    static func requireMayDelete(author: String, alpha: String, viewer: String, isAdmin: Bool, thing: String)
+    static func requireMayDelete(author: String, alpha: String?, viewer: String, isAdmin: Bool, thing: String)
         throws(GeoError)
     {
         guard author == viewer || alpha == viewer || isAdmin else { throw .notYours(thing: thing) }
     }
 
-    /// The alpha or an admin closes a pack.
-    static func requireMayClose(alpha: String, viewer: String, isAdmin: Bool) throws(GeoError) {
+    /// The alpha or an admin closes or edits a pack.
+    static func requireMayClose(alpha: String?, viewer: String, isAdmin: Bool) throws(GeoError) {
         guard alpha == viewer || isAdmin else { throw .notAlpha }
     }
 }

@@ -126,6 +126,16 @@ struct ClientPosition: Sendable, Equatable {
 
 /// Text from anonymous writers: control characters (other than line breaks and tabs in bodies) are stripped,
 /// not refused; the routes then trim and check the length as for any text.
+/// A validated change to a pack: each field set is changed, the rest kept.
+struct PackEdit: Sendable, Equatable {
+    var name: String?
+    var tags: [String]?
+    var color: String?
+    var icon: String?
+    var radiusMeters: Int?
+    var locked: Bool?
+}
+
 enum AnonymousText {
     /// A one-line text (name, title, icon) without any control character.
     static func line(_ value: String) -> String { strip(value, keepingLineBreaks: false) }
