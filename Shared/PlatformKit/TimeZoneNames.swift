@@ -6,7 +6,8 @@ import Foundation
 public enum TimeZoneNames {
     /// The names of the tz database (`Z` zones and `L` links of `tzdata.zi`); Foundation's own list when the
     /// machine has no tz database (the images install `tzdata`, so this is for bare development machines).
-    public static let all: Set<String> = load(from: ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo")
+    public static let all: Set<String> = load(
+        from: ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo")
 
     /// Whether `name` is an IANA zone that this process can also compute with.
     public static func isValid(_ name: String) -> Bool {

@@ -103,7 +103,9 @@ import Tracing
         }
         logger.info("outside")
         // then the line inside has the trace id and the span's own id, the line outside neither
-        let objects = try lines.all.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let objects = try lines.all.map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         #expect(objects.count == 2)
         #expect(objects.first?["trace_id"] as? String == Self.traceID)
         let spanID = try #require(objects.first?["span_id"] as? String)

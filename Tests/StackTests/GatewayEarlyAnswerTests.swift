@@ -128,7 +128,8 @@ import Testing
                 #expect(try next?.decode(WireEarlyAnswer.self).uri == path + "/next", "its own answer")
             }
             let requests = upstream.requests
-            try #require(requests.map(\.uri) == ["0", "0/next", "1", "1/next", "2", "2/next"].map { "/v1/upload/\($0)" })
+            try #require(
+                requests.map(\.uri) == ["0", "0/next", "1", "1/next", "2", "2/next"].map { "/v1/upload/\($0)" })
             // Each upload was answered mid-body, leaving its connection mid-request: never used again.
             for pair in stride(from: 0, to: requests.count, by: 2) {
                 #expect(requests[pair].connection != requests[pair + 1].connection, "\(requests[pair].uri)")

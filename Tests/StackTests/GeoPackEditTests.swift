@@ -35,13 +35,16 @@ import Testing
             #expect(radius.status == 409)
             #expect(radius.problem?.code == "pack_has_posts")
             #expect(radius.problem?.errors?.map(\.field) == ["radiusMeters"])
-            #expect(try await edit(world, world.ann, pack, #"{"locked": false}"#).problem?.errors?.first?.field == "locked")
+            #expect(
+                try await edit(world, world.ann, pack, #"{"locked": false}"#).problem?.errors?.first?.field == "locked")
             // the same values are no change
             #expect(try await edit(world, world.ann, pack, #"{"radiusMeters": 2000, "locked": true}"#).status == 200)
             // bad values name the field and change nothing
             #expect(try await edit(world, world.ann, pack, #"{"color": "red"}"#).problem?.code == "invalid_color")
             #expect(try await edit(world, world.ann, pack, #"{"tags": []}"#).status == 400)
-            #expect(try await edit(world, world.ann, pack, #"{"radiusMeters": 10}"#).problem?.code == "invalid_radius_meters")
+            #expect(
+                try await edit(world, world.ann, pack, #"{"radiusMeters": 10}"#).problem?.code
+                    == "invalid_radius_meters")
             // a member who is not the alpha, or a stranger, may not
             #expect(try await edit(world, world.bob, pack, #"{"name": "Mine"}"#).problem?.code == "not_alpha")
             #expect(try await edit(world, world.cat, pack, #"{"name": "Mine"}"#).problem?.code == "not_alpha")

@@ -117,7 +117,8 @@ import Tracing
         try await Self.withTracedStack { stack, collector, ann in
             // when a client sends no trace context, and then an invalid one (ignored, never an error)
             for headers in [[], [("traceparent", "00-\(Self.traceID.uppercased())-\(Self.clientSpan)-01")]] {
-                let response = try await stack.gateway.get(HabitsPaths.following, token: ann.accessToken, headers: headers)
+                let response = try await stack.gateway.get(
+                    HabitsPaths.following, token: ann.accessToken, headers: headers)
                 #expect(response.status == 200, "\(response.text)")
             }
             // then the gateway started a trace for each, and habits and social continued it
@@ -130,7 +131,9 @@ import Tracing
                 return roots.count == 2
                     && roots.allSatisfy { root in
                         spans.contains { $0.service == "social" && $0.traceID == root.traceID }
-                            && spans.contains { $0.service == "habits" && $0.kind == Self.server && $0.traceID == root.traceID }
+                            && spans.contains {
+                                $0.service == "habits" && $0.kind == Self.server && $0.traceID == root.traceID
+                            }
                     }
             }
             let gateways = roots(spans)
@@ -139,7 +142,9 @@ import Tracing
             for gateway in gateways {
                 #expect(gateway.parentSpanID == nil)
                 #expect(gateway.traceID != Self.traceID.lowercased() && gateway.traceID.count == 32)
-                let habits = spans.first { $0.service == "habits" && $0.kind == Self.server && $0.traceID == gateway.traceID }
+                let habits = spans.first {
+                    $0.service == "habits" && $0.kind == Self.server && $0.traceID == gateway.traceID
+                }
                 #expect(habits?.parentSpanID == gateway.spanID)
                 #expect(spans.contains { $0.service == "social" && $0.traceID == gateway.traceID })
             }

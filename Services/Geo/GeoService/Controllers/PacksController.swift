@@ -90,7 +90,8 @@ struct PacksController {
         let input = try await request.decode(as: EditRequest.self, context: context)
         if let radius = input.radiusMeters, !PackLimits.radius.contains(radius) {
             throw Problem.invalidField(
-                "radiusMeters", "must be from \(PackLimits.radius.lowerBound) to \(PackLimits.radius.upperBound) metres.")
+                "radiusMeters",
+                "must be from \(PackLimits.radius.lowerBound) to \(PackLimits.radius.upperBound) metres.")
         }
         let edit = PackEdit(
             name: try input.name.map {

@@ -67,7 +67,8 @@ extension GeoDatabase {
                 throw GeoError.notFound("The post")
             }
             try PackAccess.requireMayDelete(
-                author: listing.post.authorId, alpha: try Self.actingAlpha(db, of: listing.pack), viewer: viewer, isAdmin: isAdmin,
+                author: listing.post.authorId, alpha: try Self.actingAlpha(db, of: listing.pack), viewer: viewer,
+                isAdmin: isAdmin,
                 thing: "post")
             let post = listing.post
             try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [id])
@@ -170,7 +171,8 @@ extension GeoDatabase {
                 let listing = try Self.post(db, comment.postId, viewer: viewer, now: now)
             else { throw GeoError.notFound("The comment") }
             try PackAccess.requireMayDelete(
-                author: comment.authorId, alpha: try Self.actingAlpha(db, of: listing.pack), viewer: viewer, isAdmin: isAdmin,
+                author: comment.authorId, alpha: try Self.actingAlpha(db, of: listing.pack), viewer: viewer,
+                isAdmin: isAdmin,
                 thing: "comment")
             try db.execute(sql: "DELETE FROM comments WHERE id = ?", arguments: [id])
             try db.execute(
