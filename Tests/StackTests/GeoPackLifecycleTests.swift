@@ -198,6 +198,53 @@ import Testing
         }
     }
 
+    /// An official pack stays, but each of its posts lives like a user pack: 24 h, longer the more it is
+    /// commented and up-voted (`OfficialPostLifetime`); the sweep flushes them and the pack's counters follow.
+    @Test func postsInOfficialPacksExpireWhileThePackStays() async throws {
+        let built = BuiltJobs()
+        try await GeoWorld.run(configure: { $0.onPackMaintenance = { jobs in built.jobs.withLock { $0 = jobs } } }) {
+            world in
+            let jobs = try #require(built.jobs.withLock { $0 })
+            let clock = world.stack.clock
+            let admin = try await world.makeAdmin(world.dan)
+            let news = try await world.api.send(
+                .POST, GeoPaths.packs, token: admin.accessToken, json: GeoWorld.NewPack(name: "Campus news"),
+                headers: GeoWorld.atCampus()
+            ).decode(WirePack.self).id
+            try await world.join(world.ann, news)
+            try await world.join(world.bob, news)
+            let quiet = try await world.post(world.ann, news, "Lost keys")
+            let discussed = try await world.post(world.bob, news, "Library closes early")
+            for _ in 0..<5 { #expect(try await world.comment(world.ann, discussed, "Why?").status == 201) }
+            clock.advance(by: 3600)
+            var ann = try await world.renew(world.ann)
+            let later = try await world.post(ann, news, "Found them")
+
+            // 24 h after the first two: the quiet one is flushed, the discussed one lives on (10 points: +4.35 h)
+            clock.advance(by: 23 * 3600 + 60)
+            #expect(try await jobs.run(now: clock.now).flushedPosts == 1)
+            ann = try await world.renew(ann)
+            #expect(try await world.ids(ann, GeoPaths.packs + "/\(news)/posts") == [later, discussed])
+            #expect(
+                try await world.api.get(
+                    GeoPaths.posts + "/\(quiet)", token: ann.accessToken, headers: GeoWorld.atCampus()
+                ).status == 404)
+            // an hour on, the later post goes too; the discussed one until 24 h + 24 h × (1 − e^(−10/50))
+            clock.advance(by: 3600)
+            #expect(try await jobs.run(now: clock.now).flushedPosts == 1)
+            clock.advance(by: 3 * 3600)  // 28 h 1 min: still within its 28.35 h
+            #expect(try await jobs.run(now: clock.now).flushedPosts == 0)
+            clock.advance(by: 3600)
+            #expect(try await jobs.run(now: clock.now).flushedPosts == 1)
+            ann = try await world.renew(ann)
+            #expect(try await world.ids(ann, GeoPaths.packs + "/\(news)/posts").isEmpty)
+            // the pack itself stays, its counters follow
+            let pack = try await world.read(WirePack.self, ann, GeoPaths.packs + "/\(news)")
+            #expect(pack.postCount == 0)
+            #expect(pack.expiresAt == nil)
+        }
+    }
+
     @Test func theDenCountsWhatIWroteAndListsMyPacks() async throws {
         let notices = RecordedNotices()
         try await GeoWorld.run(configure: { $0.noticeSink = notices }) { world in

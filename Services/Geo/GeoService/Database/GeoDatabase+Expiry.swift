@@ -59,4 +59,38 @@ extension GeoDatabase {
             return SweepStep(posts: posts, packs: db.changesCount)
         }
     }
+
+    /// Deletes up to `batch` expired posts of official packs (``OfficialPostLifetime``; comments and votes go with
+    /// them) and takes them off their packs' counters; the packs stay. Only posts older than the shortest lifetime
+    /// are looked at, oldest first.
+    func sweepExpiredOfficialPostsStep(now: Date, batch: Int) async throws -> Int {
+        try await write { db in
+            let candidates = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT posts.id, posts.pack_id, posts.created_at, posts.comment_count, posts.up_votes,
+                        posts.down_votes
+                    FROM posts JOIN packs ON packs.id = posts.pack_id
+                    WHERE packs.official = 1 AND posts.created_at <= ? ORDER BY posts.created_at, posts.id
+                    """,
+                arguments: [now.addingTimeInterval(-PackLifetime.base)])
+            var expired: [(id: Int64, pack: Int64, up: Int, down: Int)] = []
+            while expired.count < batch, let row = try candidates.next() {
+                let (up, down): (Int, Int) = (row[4], row[5])
+                let end = OfficialPostLifetime.expiry(
+                    createdAt: row[2], comments: row[3], upVotes: up, downVotes: down)
+                if end <= now { expired.append((row[0], row[1], up, down)) }
+            }
+            for post in expired {
+                try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [post.id])
+                try db.execute(
+                    sql: """
+                        UPDATE packs SET post_count = post_count - 1, up_votes = up_votes - ?,
+                            down_votes = down_votes - ?
+                        WHERE id = ?
+                        """, arguments: [post.up, post.down, post.pack])
+            }
+            return expired.count
+        }
+    }
 }

@@ -49,6 +49,18 @@ enum PackLifetime {
     }
 }
 
+/// How long a post in an official (admin) pack lives: official packs never expire, but their posts follow the
+/// user-pack rule, each post on its own: 24 hours, extended toward 48 by the post's popularity, with
+/// `points = 2·comments + votes·wilson(up, votes)` (a comment counts as a post does for a pack).
+enum OfficialPostLifetime {
+    static func expiry(createdAt: Date, comments: Int, upVotes: Int, downVotes: Int) -> Date {
+        let votes = upVotes + downVotes
+        let points = 2 * Double(comments) + Double(votes) * PostRanking.wilsonLowerBound(up: upVotes, total: votes)
+        return createdAt.addingTimeInterval(
+            PackLifetime.base + PackLifetime.maximumExtension * (1 - exp(-points / PackLifetime.scale)))
+    }
+}
+
 /// Ranking of posts.
 enum PostRanking {
     /// Reddit's "hot": `sign(s)·log10(max(|s|, 1)) + t / 45000` with `s` = ups − downs and `t` the creation time

@@ -25,7 +25,7 @@ public struct PackMaintenance: Sendable {
     }
 
     /// Warns members of packs expiring within the hour, then flushes every expired pack with its posts, comments
-    /// and votes, batch by batch.
+    /// and votes, and the expired posts of official packs, batch by batch.
     @discardableResult
     public func run(now: Date) async throws -> Report {
         var report = Report(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0)
@@ -43,6 +43,12 @@ public struct PackMaintenance: Sendable {
             report.flushedPosts += step.posts
             report.flushedPacks += step.packs
             // Lets requests waiting for the database's writer go first.
+            await Task.yield()
+        }
+        while true {
+            let posts = try await database.sweepExpiredOfficialPostsStep(now: now, batch: Self.sweepBatch)
+            if posts == 0 { break }
+            report.flushedPosts += posts
             await Task.yield()
         }
         return report
