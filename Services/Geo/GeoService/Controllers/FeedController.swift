@@ -47,7 +47,7 @@ struct FeedController {
 
     /// How discover sorts.
     enum DiscoverOrder: String {
-        case distance, popularity, created
+        case distance, popularity, created, best
     }
 
     /// The search around the client: its position, radius, sort and tags.
@@ -75,7 +75,7 @@ struct FeedController {
                 self.radius = PackLimits.discoverRadius
             }
             guard let order = DiscoverOrder(rawValue: query["sort"].map(String.init) ?? "distance") else {
-                throw Problem.invalidField("sort", "must be distance, popularity or created.")
+                throw Problem.invalidField("sort", "must be distance, popularity, created or best.")
             }
             self.order = order
             let tags = query["tags"].map { $0.split(separator: ",").map(String.init) }
@@ -111,6 +111,16 @@ struct FeedController {
         case .popularity:
             packs = packs.map { ($0, $0.popularity) }.sorted { ($0.1, $0.0.id ?? 0) > ($1.1, $1.0.id ?? 0) }.map(\.0)
         case .created: packs.sort { $0.id ?? 0 > $1.id ?? 0 }
+        case .best:
+            let now = clock.now
+            let scored: [(pack: PackRecord, score: Double)] = packs.map { pack in
+                let distance = query.position.distance(toLatitude: pack.latitude, longitude: pack.longitude)
+                let score = DiscoverRanking.score(
+                    points: pack.popularity, age: now.timeIntervalSince(pack.createdAt), distance: distance,
+                    radius: Double(query.radius))
+                return (pack, score)
+            }
+            packs = scored.sorted { ($0.score, $0.pack.id ?? 0) > ($1.score, $1.pack.id ?? 0) }.map(\.pack)
         }
         let offset = try query.page.offset()
         let slice = Array(packs.dropFirst(offset).prefix(query.page.limit))
@@ -127,8 +137,8 @@ struct FeedController {
     }
 
     /// Posts near me whose content I may see (open packs, and locked ones I am inside), from the nearest
-    /// ``PackLimits/discoverPostPacks`` packs: newest (`created`), by time-decayed votes (`popularity`), or pack
-    /// by pack from the nearest (`distance`, newest first within a pack). The tags filter keeps posts carrying one
+    /// ``PackLimits/discoverPostPacks`` packs: newest (`created`), by time-decayed votes (`popularity`), pack by
+    /// pack from the nearest (`distance`, newest first within a pack), or by ``DiscoverRanking`` (`best`). The tags filter keeps posts carrying one
     /// or in a pack carrying one.
     @Sendable func discoverPosts(_ request: Request, context: AuthenticatedContext) async throws -> Page<PostView> {
         var query = try DiscoverQuery(request)
@@ -149,6 +159,29 @@ struct FeedController {
                 listings.map { (String($0.post.id ?? 0), DistanceCursor(pack: $0.post.packId, post: $0.post.id ?? 0)) }
             ) { first, _ in first }
             return Page(fetched: listings.map { PostView($0, viewer: viewer) }, limit: limit) { cursors[$0.id] }
+        case .best:
+            // The newest `bestCandidates` posts of those packs, ranked by the one score and paged by offset.
+            let candidates = try await database.posts(
+                in: Array(packs), order: .new, after: nil, limit: PackLimits.bestCandidates, viewer: viewer, tags: tags)
+            let now = clock.now
+            let scored: [(listing: PostListing, score: Double)] = candidates.map { listing in
+                let post = listing.post
+                let points = DiscoverRanking.points(
+                    comments: post.commentCount, upVotes: post.upVotes, downVotes: post.downVotes)
+                let distance = query.position.distance(
+                    toLatitude: listing.pack.latitude, longitude: listing.pack.longitude)
+                let score = DiscoverRanking.score(
+                    points: points, age: now.timeIntervalSince(post.createdAt), distance: distance,
+                    radius: Double(query.radius))
+                return (listing, score)
+            }
+            let ranked = scored.sorted { ($0.score, $0.listing.post.id ?? 0) > ($1.score, $1.listing.post.id ?? 0) }
+                .map(\.listing)
+            let offset = try query.page.offset()
+            let slice = ranked.dropFirst(offset).prefix(limit)
+            return Page(
+                items: slice.map { PostView($0, viewer: viewer) },
+                nextCursor: OffsetCursor.next(after: offset, count: slice.count, total: ranked.count))
         case .popularity, .created:
             let order: PostOrder = query.order == .created ? .new : .top
             let listings = try await database.posts(

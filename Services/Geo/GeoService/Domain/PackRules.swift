@@ -22,6 +22,8 @@ enum PackLimits {
     static let maximumDiscoverRadius = 50_000
     /// Discover ranks posts of at most this many nearest packs (bounded work per request).
     static let discoverPostPacks = 100
+    /// Discover's `sort=best` for posts ranks the newest this many posts of those packs.
+    static let bestCandidates = 500
 }
 
 /// How long a user pack lives: 24 hours, extended toward 48 by popularity. Admin packs never expire.
@@ -54,10 +56,33 @@ enum PackLifetime {
 /// `points = 2·comments + votes·wilson(up, votes)` (a comment counts as a post does for a pack).
 enum OfficialPostLifetime {
     static func expiry(createdAt: Date, comments: Int, upVotes: Int, downVotes: Int) -> Date {
-        let votes = upVotes + downVotes
-        let points = 2 * Double(comments) + Double(votes) * PostRanking.wilsonLowerBound(up: upVotes, total: votes)
+        let points = DiscoverRanking.points(comments: comments, upVotes: upVotes, downVotes: downVotes)
         return createdAt.addingTimeInterval(
             PackLifetime.base + PackLifetime.maximumExtension * (1 - exp(-points / PackLifetime.scale)))
+    }
+}
+
+/// Discover's `sort=best`, for packs and posts alike: one score for popularity, age and distance,
+///
+/// `best = (1 + points) · ½^(age / 12 h) · (1 − ½ · min(1, distance / radius))`
+///
+/// where `points` is a pack's ``PackLifetime`` points or a post's `2·comments + votes·wilson(up, votes)`, `age` runs
+/// from creation, `distance` is from the client to the pack's centre and `radius` is the search radius. So twelve
+/// hours halve a score, a pack at the edge of the search counts half of one at the client's feet, and popularity
+/// weighs in proportion. Ties go to the newer (higher id).
+enum DiscoverRanking {
+    static let halfLife: TimeInterval = 12 * 3600
+
+    static func score(points: Double, age: TimeInterval, distance: Double, radius: Double) -> Double {
+        let decay = pow(0.5, max(0, age) / halfLife)
+        let nearness = 1 - 0.5 * min(1, max(0, distance) / max(1, radius))
+        return (1 + max(0, points)) * decay * nearness
+    }
+
+    /// A post's points: comments count as a pack's posts do, votes as far as they are mostly up.
+    static func points(comments: Int, upVotes: Int, downVotes: Int) -> Double {
+        let votes = upVotes + downVotes
+        return 2 * Double(comments) + Double(votes) * PostRanking.wilsonLowerBound(up: upVotes, total: votes)
     }
 }
 
