@@ -95,6 +95,8 @@ public enum GeoPaths {
     public static let map = prefix + "/map"
     /// Place search in the gazetteer.
     public static let places = prefix + "/places"
+    /// The countries and cities I have pinned (`/summary`), with GeoJSON of the countries.
+    public static let visited = prefix + "/visited"
     /// Who pinned a place or the area around a point.
     public static let visitors = prefix + "/visitors"
     /// My map colours per category.

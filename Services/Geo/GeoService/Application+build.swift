@@ -28,6 +28,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     PlacesController(database: database, graph: graph, directory: directory).addRoutes(to: signedIn)
     ColorsController(database: database).addRoutes(to: signedIn)
     PrivacyController(database: database).addRoutes(to: signedIn)
+    VisitedController(database: database).addRoutes(to: signedIn)
     PacksController(database: database, clock: settings.clock).addRoutes(to: signedIn)
     PackPostsController(
         database: database, clock: settings.clock,

@@ -208,3 +208,42 @@ public struct WireDen: Decodable, Sendable {
     public var downVotesEarned: Int
     public var packs: [WirePack]
 }
+
+/// My visited countries and cities (`VisitedSummaryView`).
+public struct WireVisitedSummary: Decodable, Sendable {
+    public struct Country: Decodable, Sendable, Equatable {
+        public var countryCode: String
+        public var cityCount: Int
+        public var pinCount: Int
+        public var firstVisit: String
+        public var lastVisit: String
+    }
+    public struct City: Decodable, Sendable, Equatable {
+        public var placeId: Int64?
+        public var name: String
+        public var countryCode: String?
+        public var pinCount: Int
+        public var firstVisit: String
+        public var lastVisit: String
+    }
+    public struct Countries: Decodable, Sendable {
+        public struct Feature: Decodable, Sendable {
+            public struct Geometry: Decodable, Sendable {
+                public var type: String
+                public var coordinates: [[Double]]
+            }
+            public var type: String
+            public var id: String
+            public var geometry: Geometry
+            public var properties: Country
+        }
+        public var type: String
+        public var features: [Feature]
+    }
+    public var pinCount: Int
+    public var countryCount: Int
+    public var cityCount: Int
+    public var countries: [Country]
+    public var cities: [City]
+    public var geojson: Countries
+}

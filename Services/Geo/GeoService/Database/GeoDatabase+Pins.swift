@@ -77,6 +77,23 @@ extension GeoDatabase {
         }
     }
 
+    /// Every pin of a user (at most ``PinLimits/pinsPerUser``) as the visited summary needs it.
+    func visitedPins(of userID: String) async throws -> [VisitedSummary.Pin] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT latitude, longitude, place_name, place_id, country_code, visited_on, created_at
+                    FROM pins WHERE user_id = ? ORDER BY id
+                    """, arguments: [userID]
+            ).map {
+                VisitedSummary.Pin(
+                    latitude: $0[0], longitude: $0[1], placeName: $0[2], placeId: $0[3], countryCode: $0[4],
+                    visitedOn: $0[5], createdAt: $0[6])
+            }
+        }
+    }
+
     /// How many photos each of these pins has.
     func photoCounts(_ pinIDs: [Int64]) async throws -> [Int64: Int] {
         guard !pinIDs.isEmpty else { return [:] }
