@@ -29,25 +29,6 @@ public enum Money {
         return code
     }
 
-    /// An amount for people, the same in every locale: `12.50 EUR`, `1200 JPY`, `1.500 KWD` (ISO 4217 minor units).
-    public static func text(_ amount: Int, currency: String) -> String {
-        let digits = zeroDecimalCurrencies.contains(currency) ? 0 : threeDecimalCurrencies.contains(currency) ? 3 : 2
-        let sign = amount < 0 ? "-" : ""
-        let magnitude = amount.magnitude
-        guard digits > 0 else { return "\(sign)\(magnitude) \(currency)" }
-        let unit: UInt = digits == 3 ? 1000 : 100
-        let fraction = String(magnitude % unit)
-        let padded = String(repeating: "0", count: digits - fraction.count) + fraction
-        return "\(sign)\(magnitude / unit).\(padded) \(currency)"
-    }
-
-    // ISO 4217 currencies without minor units, and with three decimals; every other has two.
-    private static let zeroDecimalCurrencies: Set<String> = [
-        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF",
-        "XPF",
-    ]
-    private static let threeDecimalCurrencies: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
-
     // Foundation's list; empty on a system without locale data, where any three letters pass.
     private static let knownCurrencies = Set(Locale.commonISOCurrencyCodes)
 }

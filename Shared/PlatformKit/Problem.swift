@@ -18,9 +18,6 @@ public struct Problem: Error, Codable, Sendable, Equatable {
     public var retryAfter: Int?
     /// The invalid fields of a 400, each named as the client wrote it (`amount`, `split.amounts`, `items[2].price`).
     public var errors: [FieldError]?
-    /// For `overpayment`: what the payer owes the payee, in minor units of the payment's currency (RFC 9457
-    /// extension member), so the app can offer that amount instead.
-    public var owed: Int?
 
     /// One invalid field and what it must be.
     public struct FieldError: Codable, Sendable, Equatable {
@@ -51,7 +48,7 @@ public struct Problem: Error, Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, title, detail, code, retryAfter, errors, owed
+        case type, title, detail, code, retryAfter, errors
         case statusCode = "status"
     }
 

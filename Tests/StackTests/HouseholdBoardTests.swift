@@ -8,7 +8,7 @@ import Testing
 @Suite struct HouseholdBoardTests {
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 3, count: 64)
 
-    @Test func notesExpirePinnedOnesComeFirstAndOnlyAuthorsPinAndDelete() async throws {
+    @Test func notesExpirePinnedOnesComeFirstAndOnlyAuthorsDelete() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])
             let short = try await world.api.post(
@@ -20,13 +20,8 @@ import Testing
                 world.path(id, "/notes"), token: world.bob.accessToken,
                 json: NoteBody(text: "Wifi password is on the fridge"))
             let longID = try long.decode(WireNote.self).id
-            // only a note's author pins it
-            let othersPin = try await world.api.send(
-                .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.ann.accessToken, json: ["pinned": true])
-            #expect(othersPin.status == 403)
-            #expect(othersPin.problem?.code == "not_note_author")
             let pinned = try await world.api.send(
-                .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.bob.accessToken, json: ["pinned": true])
+                .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.ann.accessToken, json: ["pinned": true])
             #expect(try pinned.decode(WireNote.self).pinned == true)
             let board = try await world.api.get(world.path(id, "/notes"), token: world.ann.accessToken)
             #expect(
@@ -79,58 +74,9 @@ import Testing
         }
     }
 
-    /// Timers from one hour to 90 days; photo-only notes show once their photo is there; only the author edits.
-    @Test func notesLiveHoursOrDaysMayBeAPhotoAloneAndOnlyTheirAuthorEditsThem() async throws {
-        try await HouseholdWorld.run { world in
-            let id = try await world.household(world.ann, with: [world.bob])
-            let hour = try await world.api.post(
-                world.path(id, "/notes"), token: world.ann.accessToken,
-                raw: #"{"text": "Oven on", "expiresInHours": 1}"#)
-            #expect(hour.status == 201, "\(hour.text)")
-            let hourNote = try hour.decode(WireNote.self)
-            #expect(hourNote.expiresAt.timeIntervalSince(hourNote.createdAt) == 3_600)
-            // a photo-only note: nothing on the board, and no notice, until its photo arrives
-            let noticesBefore = world.notices.all.count
-            let photoOnly = try await world.api.post(
-                world.path(id, "/notes"), token: world.ann.accessToken, raw: #"{"expiresInHours": 48}"#)
-            #expect(photoOnly.status == 201, "\(photoOnly.text)")
-            let photoID = try photoOnly.decode(WireNote.self).id
-            func board() async throws -> [String] {
-                try await world.api.get(world.path(id, "/notes"), token: world.token(world.bob))
-                    .decode(WireItems<WireNote>.self).items.map(\.id)
-            }
-            #expect(try await board() == [hourNote.id])
-            #expect(world.notices.all.count == noticesBefore)
-            let upload = try await world.api.send(
-                .PUT, world.path(id, "/notes/\(photoID)/photo"), token: world.ann.accessToken, body: Self.png)
-            #expect(upload.status == 204)
-            #expect(try await board() == [photoID, hourNote.id])
-            #expect(world.notices.all.last?.kind == "household.note_posted")
-            #expect(world.notices.all.last?.recipients == [world.bob.id])
-            // the author edits the text; nobody else may; a note without a photo cannot lose its text
-            let edited = try await world.api.patch(
-                world.path(id, "/notes/\(hourNote.id)"), token: world.ann.accessToken, json: ["text": "Oven off"])
-            #expect(try edited.decode(WireNote.self).text == "Oven off")
-            let othersEdit = try await world.api.patch(
-                world.path(id, "/notes/\(hourNote.id)"), token: world.bob.accessToken, json: ["text": "Mine"])
-            #expect(othersEdit.problem?.code == "not_note_author")
-            let emptied = try await world.api.patch(
-                world.path(id, "/notes/\(hourNote.id)"), token: world.ann.accessToken, json: ["text": " "])
-            #expect(emptied.problem?.code == "invalid_text")
-            #expect(
-                try await world.api.patch(
-                    world.path(id, "/notes/\(photoID)"), token: world.ann.accessToken, json: ["text": ""]
-                ).status == 200)
-            // an hour on, the hour note is gone
-            try await world.advance(days: 1.0 / 24 + 1.0 / 1440)
-            #expect(try await board() == [photoID])
-        }
-    }
-
     @Test(arguments: [
-        #"{"text": "hi", "expiresInDays": 0}"#, #"{"text": "hi", "expiresInDays": 91}"#, #"{"text": 3}"#,
-        #"{"text": "hi", "expiresInHours": 0}"#, #"{"text": "hi", "expiresInHours": 2161}"#,
-        #"{"text": "hi", "expiresInHours": 2, "expiresInDays": 2}"#, #"{"expiresInHours": 9223372036854775807}"#,
+        #"{"text": ""}"#, #"{"text": "hi", "expiresInDays": 0}"#, #"{"text": "hi", "expiresInDays": 91}"#,
+        #"{"text": 3}"#,
     ])
     func badNotesAreRefused(body: String) async throws {
         try await HouseholdWorld.run { world in
@@ -178,7 +124,6 @@ import Testing
                 (.GET, "/statistics", nil), (.GET, "/statistics/chart.svg", nil), (.GET, "/notes", nil),
                 (.POST, "/notes", Data(#"{"text":"hi"}"#.utf8)),
                 (.PUT, "/notes/\(noteID)/pin", Data(#"{"pinned":true}"#.utf8)),
-                (.PATCH, "/notes/\(noteID)", Data(#"{"text":"mine now"}"#.utf8)),
                 (.DELETE, "/notes/\(noteID)", nil), (.PUT, "/notes/\(noteID)/photo", Self.png),
                 (.GET, "/notes/\(noteID)/photo", nil),
             ]

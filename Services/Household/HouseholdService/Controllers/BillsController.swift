@@ -6,7 +6,6 @@ import ServiceKit
 /// Shared bills, balances per currency, the settle-up plan, and payments between members.
 struct BillsController {
     let database: HouseholdDatabase
-    let directory: any UserDirectory
     let events: any NoticeSink
     let clock: WallClock
 
@@ -167,15 +166,10 @@ struct BillsController {
             id: UUID().uuidString.lowercased(), householdId: householdID, fromId: context.user.userID, toId: input.to,
             amount: input.amount, currency: try Money.currency(input.currency), createdAt: clock.now)
         try await database.recordPayment(payment)
-        // The notice names who paid and how much, as a payment app's would; a name lookup that fails must not
-        // lose the notice, so it falls back to "A roommate".
-        let payer = (try? await directory.users(ids: [payment.fromId]))?.first?.displayName ?? "A roommate"
         await events.publish(
             Notice(
-                recipients: [input.to], kind: "household.payment",
-                text: "\(payer) paid you \(Money.text(payment.amount, currency: payment.currency)).",
-                link: HouseholdPaths.households + "/" + householdID + "/balances",
-                idempotencyKey: "household-payment:\(payment.id)"))
+                recipients: [input.to], kind: "household.payment", text: "A roommate paid you.",
+                link: HouseholdPaths.households + "/" + householdID + "/balances"))
         return EditedResponse(
             status: .created, response: Transfer(from: payment.fromId, to: payment.toId, amount: payment.amount))
     }

@@ -30,17 +30,6 @@ extension HouseholdError: ProblemConvertible {
         case .nothingOwed(.byThatMember): Problem.conflict("nothing_owed", "That member does not owe you anything.")
         case .nothingOwed(.byAnybody): Problem.conflict("nothing_owed", "Nobody owes you anything.")
         case .nothingOwed(.toThatMember): Problem.conflict("nothing_owed", "You do not owe that member anything.")
-        case .overpayment(let owed):
-            {
-                var problem = Problem.conflict(
-                    "overpayment",
-                    owed == 0
-                        ? "You owe that member nothing in this currency."
-                        : "You owe that member \(owed) (minor units); a payment may not be more.")
-                problem.owed = owed
-                problem.errors = [.init(field: "amount", reason: "must be at most \(owed), what you owe.")]
-                return problem
-            }()
         case .noPaymentHandle(let provider):
             Problem.conflict("no_payment_handle", "That member has not added a \(provider) handle.")
         case .reminderTooSoon(let next, let now):

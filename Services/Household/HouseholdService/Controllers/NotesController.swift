@@ -14,7 +14,6 @@ struct NotesController {
         router.get(RouterPath(notes), use: list)
         router.post(RouterPath(notes), use: create)
         router.put(RouterPath(notes + "/:note/pin"), use: pin)
-        router.patch(RouterPath(notes + "/:note"), use: edit)
         router.delete(RouterPath(notes + "/:note"), use: delete)
         router.put(RouterPath(notes + "/:note/photo"), use: uploadPhoto)
         router.get(RouterPath(notes + "/:note/photo"), use: photo)
@@ -27,11 +26,8 @@ struct NotesController {
     }
 
     struct CreateRequest: Decodable {
-        /// Absent or empty for a photo-only note (shown once its photo is attached).
-        var text: String?
-        /// Hours until the note disappears (1 to 2,160), or
-        var expiresInHours: Int?
-        /// days (1 to 90); the household's default (7 days) when neither.
+        var text: String
+        /// Days until the note disappears; the household's default (7) when absent.
         var expiresInDays: Int?
         var pinned: Bool?
     }
@@ -39,14 +35,12 @@ struct NotesController {
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<NoteView> {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: CreateRequest.self, context: context)
-        let text = try Validate.text(input.text ?? "", field: "text", min: 0, max: 500)
+        let text = try Validate.text(input.text, field: "text", max: 500)
         let (note, members) = try await database.createNote(
             id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, text: text,
-            pinned: input.pinned ?? false, expiresInHours: input.expiresInHours, expiresInDays: input.expiresInDays,
-            now: clock.now)
+            pinned: input.pinned ?? false, expiresInDays: input.expiresInDays, now: clock.now)
         let others = members.filter { $0 != context.user.userID }
-        // A photo-only note is announced when its photo arrives: before, there is nothing on the board to see.
-        if !others.isEmpty, !text.isEmpty {
+        if !others.isEmpty {
             await events.publish(
                 Notice(
                     recipients: others, kind: "household.note_posted", text: String(text.prefix(80)),
@@ -67,24 +61,6 @@ struct NotesController {
         return NoteView(note)
     }
 
-    struct EditRequest: Decodable {
-        /// Empty clears the text of a note with a photo.
-        var text: String?
-    }
-
-    /// The author changes the note's text.
-    @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> NoteView {
-        let input = try await request.decode(as: EditRequest.self, context: context)
-        let text = try input.text.map { try Validate.text($0, field: "text", min: 0, max: 500) }
-        let note = try await database.editNote(
-            try context.parameters.require("note"), in: try context.parameters.require("household"),
-            by: context.user.userID, action: "edit it", now: clock.now
-        ) { note in
-            if let text { note.text = text }
-        }
-        return NoteView(note)
-    }
-
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         try await database.deleteNote(
             try context.parameters.require("note"), in: try context.parameters.require("household"),
@@ -95,15 +71,9 @@ struct NotesController {
     /// Attaches a photo (the raw JPEG, PNG or WebP body, at most 2 MiB) to my note.
     @Sendable func uploadPhoto(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let photo = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumPhotoBytes)
-        let householdID = try context.parameters.require("household")
-        let newlyShown = try await database.setPhoto(
-            of: try context.parameters.require("note"), in: householdID, by: context.user.userID, photo, now: clock.now)
-        if !newlyShown.isEmpty {
-            await events.publish(
-                Notice(
-                    recipients: newlyShown, kind: "household.note_posted", text: "A photo was posted on the board.",
-                    link: HouseholdPaths.households + "/" + householdID + "/notes"))
-        }
+        try await database.setPhoto(
+            of: try context.parameters.require("note"), in: try context.parameters.require("household"),
+            by: context.user.userID, photo, now: clock.now)
         return .noContent
     }
 

@@ -3,16 +3,10 @@ import GRDB
 import PlatformKit
 
 extension HouseholdDatabase {
-    /// Records a settlement between two parties of the household (members, or former members still owed or
-    /// owing). It may settle at most what the payer owes and the payee is owed, so no balance flips sign.
     func recordPayment(_ payment: PaymentRecord) async throws {
         try await write { db in
-            try Self.requireParty(db, payment.householdId, payment.fromId)
-            let net = try Self.balances(db, payment.householdId)[payment.currency] ?? [:]
-            let parties = try Self.allMemberIDs(db, payment.householdId).union(net.keys)
-            guard parties.contains(payment.toId) else { throw HouseholdError.notAMember }
-            let owed = max(0, min(-(net[payment.fromId] ?? 0), net[payment.toId] ?? 0))
-            guard payment.amount <= owed else { throw HouseholdError.overpayment(owed: owed) }
+            let members = try Self.members(db, payment.householdId, asMember: payment.fromId).map(\.userId)
+            guard members.contains(payment.toId) else { throw HouseholdError.notAMember }
             try payment.insert(db)
             try Self.adjustBalances(
                 db, payment.householdId, payment.currency,
@@ -23,24 +17,12 @@ extension HouseholdDatabase {
 
     /// Each member's net balance per currency: what they paid (bills, payments made) minus what they owe
     /// (their shares, payments received). Every currency sums to zero. Read from the running balances.
-    /// Members may read them, and so may a former member while they are owed or owe something there.
     func balances(of householdID: String, asMember userID: String) async throws -> (
         members: [String], net: [String: [String: Int]]
     ) {
         try await read { db in
-            try Self.requireParty(db, householdID, userID)
-            return (try Self.orderedMemberIDs(db, householdID), try Self.balances(db, householdID))
+            (try Self.members(db, householdID, asMember: userID).map(\.userId), try Self.balances(db, householdID))
         }
-    }
-
-    /// A party to the household's money: a member, or a former member with a balance there (else 404, as for
-    /// a household one is not in).
-    static func requireParty(_ db: Database, _ householdID: String, _ userID: String) throws {
-        if try allMemberIDs(db, householdID).contains(userID) { return }
-        let hasBalance = try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM member_balances WHERE household_id = ? AND user_id = ? AND net != 0 LIMIT 1",
-            arguments: [householdID, userID])
-        guard hasBalance == true else { throw HouseholdError.notFound("The household") }
     }
 
     static func balances(_ db: Database, _ householdID: String) throws -> [String: [String: Int]] {

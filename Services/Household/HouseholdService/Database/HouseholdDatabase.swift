@@ -54,15 +54,6 @@ struct HouseholdDatabase: Sendable {
         return members
     }
 
-    /// The ids of the current members, in the order they joined.
-    static func orderedMemberIDs(_ db: Database, _ householdID: String) throws -> [String] {
-        try allMembers(db, householdID).map(\.userId)
-    }
-
-    static func allMemberIDs(_ db: Database, _ householdID: String) throws -> Set<String> {
-        Set(try orderedMemberIDs(db, householdID))
-    }
-
     private static func allMembers(_ db: Database, _ householdID: String) throws -> [MemberRecord] {
         try MemberRecord.filter(MemberRecord.Columns.householdId == householdID)
             .order(MemberRecord.Columns.joinedAt, Column.rowID).fetchAll(db)

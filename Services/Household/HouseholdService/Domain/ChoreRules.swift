@@ -1,4 +1,3 @@
-import Foundation
 import PlatformKit
 
 /// The rules of chores beside their schedule and assignment.
@@ -40,25 +39,13 @@ enum StatisticsRange {
 /// Notes on the bulletin board expire.
 enum NoteLifetime {
     static let maximumDays = 90
-    static let maximumHours = maximumDays * 24
 
-    /// How long a new note lives: `expiresInHours` (1 hour to 90 days) or `expiresInDays` (1 to 90) as asked,
-    /// never both, else the household's default in days.
-    static func lifetime(hours: Int?, days: Int?, householdDefault: Int) throws -> TimeInterval {
-        switch (hours, days) {
-        case (.some, .some):
-            throw HouseholdError.invalidField("expiresInHours", "give expiresInHours or expiresInDays, not both.")
-        case (let hours?, nil):
-            guard (1...maximumHours).contains(hours) else {
-                throw HouseholdError.invalidField("expiresInHours", "must be from 1 to \(maximumHours) (90 days).")
-            }
-            return Double(hours) * 3_600
-        case (nil, let days):
-            let days = days ?? householdDefault
-            guard (1...maximumDays).contains(days) else {
-                throw HouseholdError.invalidField("expiresInDays", "must be from 1 to \(maximumDays).")
-            }
-            return Double(days) * 86_400
+    /// The days until a new note expires: as asked, else the household's default; 1 to 90.
+    static func days(_ requested: Int?, householdDefault: Int) throws -> Int {
+        let days = requested ?? householdDefault
+        guard (1...maximumDays).contains(days) else {
+            throw HouseholdError.invalidField("expiresInDays", "must be from 1 to \(maximumDays).")
         }
+        return days
     }
 }

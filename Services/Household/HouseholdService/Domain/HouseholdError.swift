@@ -26,8 +26,6 @@ enum HouseholdError: Error, Equatable {
     case choreDone
     /// Nothing is owed: by `whom` (one member, or anybody at all).
     case nothingOwed(NothingOwed)
-    /// A payment larger than what the payer owes the payee (`owed`, 0 when nothing): it would flip the balances.
-    case overpayment(owed: Int)
     /// The payee has no handle with this payment app.
     case noPaymentHandle(provider: String)
     /// A member may be reminded once per interval; the next reminder may go at `next`.
