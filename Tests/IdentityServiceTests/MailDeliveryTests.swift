@@ -11,22 +11,23 @@ import Testing
 /// and AUTH, and parsed there by a strict RFC 5322 / MIME parser.
 @Suite(.serialized) struct MailDeliveryTests {
     static let token = "tok_Zq9-AbC.dEf_123"
+    static let code = "042917"
 
     /// Each kind of message, with the link and code it must carry (none for the notice).
     static let kinds: [(name: String, message: MailMessage, link: String?, code: String?)] = [
         (
             "password reset",
             IdentityMail.passwordReset(
-                to: "alice@example.com", token: token, resetURL: "https://app.example.com/reset-password",
+                to: "alice@example.com", token: token, code: code, resetURL: "https://app.example.com/reset-password",
                 validMinutes: 60),
-            "https://app.example.com/reset-password?token=\(token)", token
+            "https://app.example.com/reset-password?token=\(token)", code
         ),
         (
             "e-mail verification",
             IdentityMail.verifyEmail(
-                to: "alice@example.com", token: token, verificationURL: "https://app.example.com/verify-email?x=1",
+                to: "alice@example.com", token: token, code: code, verificationURL: "https://app.example.com/verify-email?x=1",
                 validHours: 24),
-            "https://app.example.com/verify-email?x=1&token=\(token)", token
+            "https://app.example.com/verify-email?x=1&token=\(token)", code
         ),
         ("password changed", IdentityMail.passwordChanged(to: "alice@example.com"), nil, nil),
     ]

@@ -41,7 +41,7 @@ import Testing
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
             // linking by e-mail needs the address verified here too (issue 16, item 4)
-            let code = try EmailVerificationTests.code(in: await stack.smtp.nextMessage())
+            let code = try EmailVerificationTests.linkToken(in: await stack.smtp.nextMessage())
             #expect(try await stack.gateway.post(IdentityPaths.verifyEmail, json: ["token": code]).status == 200)
             let token = try await stack.oidc.idToken(
                 subject: "google-alice", email: "alice@example.com", now: stack.clock.now)

@@ -122,6 +122,8 @@ public struct IdentityRateLimits: Sendable {
     public var registrationsPerAddress = 20
     /// Verification mails sent again per account per hour.
     public var verificationMailsPerAccount = 3
+    /// Six-digit codes tried per address per hour (each code also dies after five wrong tries).
+    public var codeTriesPerAddress = 10
 
     public init() {}
 }

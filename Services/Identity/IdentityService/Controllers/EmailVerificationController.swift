@@ -11,6 +11,7 @@ struct EmailVerificationController {
     let verifications: EmailVerifications
     /// Resends per account (3 an hour): enough for a lost mail, too few to use us to flood a mailbox.
     let resends: RateLimiter
+    let codeTries: MailCodeTries
 
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.verifyEmail), use: verify)
@@ -18,16 +19,28 @@ struct EmailVerificationController {
     }
 
     struct VerifyRequest: Decodable {
-        var token: String
+        /// From the link; or else `email` and the six-digit `code` from the same mail.
+        var token: String?
+        var email: String?
+        var code: String?
     }
 
     /// Marks the address the token was mailed to verified (once; a used, expired or unknown token is a 400).
     @Sendable func verify(_ request: Request, context: ServiceRequestContext) async throws -> MyProfile {
         let input = try await request.decode(as: VerifyRequest.self, context: context)
         let invalid = IdentityError.invalidVerificationToken
-        guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
-        guard let user = try await database.verifyEmail(tokenHash: OpaqueToken.hash(input.token), now: clock.now)
-        else { throw invalid }
+        let tokenHash: String
+        if let token = input.token {
+            guard !token.isEmpty, token.count <= 256 else { throw invalid }
+            tokenHash = OpaqueToken.hash(token)
+        } else {
+            let (email, code) = try codeTries.check(email: input.email, code: input.code)
+            guard let hash = try await database.verificationTokenHash(email: email, code: code, now: clock.now) else {
+                throw invalid
+            }
+            tokenHash = hash
+        }
+        guard let user = try await database.verifyEmail(tokenHash: tokenHash, now: clock.now) else { throw invalid }
         return MyProfile(user)
     }
 

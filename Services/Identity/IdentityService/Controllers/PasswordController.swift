@@ -13,6 +13,7 @@ struct PasswordController {
     let endedSessions: any EndedSessionSink
     let resetURL: String
     let resetTokenLifetime: TimeInterval
+    let codeTries: MailCodeTries
 
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.forgotPassword), use: forgot)
@@ -76,19 +77,25 @@ struct PasswordController {
             let user = try await database.user(identifier: identifier), let email = user.email
         else { return answer }
         let token = OpaqueToken.generate()
+        let code = MailCode.generate()
+        let tokenHash = OpaqueToken.hash(token)
         let now = clock.now
         try await database.createResetToken(
             PasswordResetTokenRecord(
-                tokenHash: OpaqueToken.hash(token), userId: user.id, createdAt: now,
-                expiresAt: now.addingTimeInterval(resetTokenLifetime)),
+                tokenHash: tokenHash, userId: user.id, createdAt: now,
+                expiresAt: now.addingTimeInterval(resetTokenLifetime),
+                codeHash: MailCode.hash(code, tokenHash: tokenHash)),
             mail: IdentityMail.passwordReset(
-                to: email, token: token, resetURL: resetURL, validMinutes: Int(resetTokenLifetime / 60)))
+                to: email, token: token, code: code, resetURL: resetURL, validMinutes: Int(resetTokenLifetime / 60)))
         outbox.wakeUp()
         return answer
     }
 
     struct ResetRequest: Decodable {
-        var token: String
+        /// From the link; or else `email` and the six-digit `code` from the same mail.
+        var token: String?
+        var email: String?
+        var code: String?
         var newPassword: String
     }
 
@@ -97,8 +104,17 @@ struct PasswordController {
     @Sendable func reset(_ request: Request, context: ServiceRequestContext) async throws -> StatusMessage {
         let input = try await request.decode(as: ResetRequest.self, context: context)
         let invalid = IdentityError.invalidResetToken
-        guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
-        let tokenHash = OpaqueToken.hash(input.token)
+        let tokenHash: String
+        if let token = input.token {
+            guard !token.isEmpty, token.count <= 256 else { throw invalid }
+            tokenHash = OpaqueToken.hash(token)
+        } else {
+            let (email, code) = try codeTries.check(email: input.email, code: input.code)
+            guard let hash = try await database.resetTokenHash(email: email, code: code, now: clock.now) else {
+                throw invalid
+            }
+            tokenHash = hash
+        }
         guard let user = try await database.userForResetToken(tokenHash: tokenHash, now: clock.now) else {
             throw invalid
         }

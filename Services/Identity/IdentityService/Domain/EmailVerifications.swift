@@ -10,11 +10,14 @@ struct EmailVerifications: Sendable {
     /// A fresh token for `email` of `userID`: its record (hash only) and the mail carrying it.
     func make(userID: String, email: String, now: Date) -> (token: EmailVerificationTokenRecord, mail: MailMessage) {
         let token = OpaqueToken.generate()
+        let code = MailCode.generate()
+        let tokenHash = OpaqueToken.hash(token)
         let record = EmailVerificationTokenRecord(
-            tokenHash: OpaqueToken.hash(token), userId: userID, email: email, createdAt: now,
-            expiresAt: now.addingTimeInterval(lifetime))
+            tokenHash: tokenHash, userId: userID, email: email, createdAt: now,
+            expiresAt: now.addingTimeInterval(lifetime), codeHash: MailCode.hash(code, tokenHash: tokenHash))
         let mail = IdentityMail.verifyEmail(
-            to: email, token: token, verificationURL: verificationURL, validHours: max(1, Int(lifetime / 3600)))
+            to: email, token: token, code: code, verificationURL: verificationURL,
+            validHours: max(1, Int(lifetime / 3600)))
         return (record, mail)
     }
 

@@ -9,7 +9,9 @@ struct MailMessage: Sendable, Equatable {
 
 /// The e-mails the identity service sends. Links and tokens appear only here, never in logs.
 enum IdentityMail {
-    static func passwordReset(to email: String, token: String, resetURL: String, validMinutes: Int) -> MailMessage {
+    static func passwordReset(to email: String, token: String, code: String, resetURL: String, validMinutes: Int)
+        -> MailMessage
+    {
         let separator = resetURL.contains("?") ? "&" : "?"
         return MailMessage(
             recipient: email, subject: "Reset your password",
@@ -18,13 +20,15 @@ enum IdentityMail {
 
                 \(resetURL)\(separator)token=\(token)
 
-                Or enter this code in the app: \(token)
+                Or enter this code in the app: \(code)
 
                 If it was not you, ignore this e-mail; your password stays as it is.
                 """)
     }
 
-    static func verifyEmail(to email: String, token: String, verificationURL: String, validHours: Int) -> MailMessage {
+    static func verifyEmail(to email: String, token: String, code: String, verificationURL: String, validHours: Int)
+        -> MailMessage
+    {
         let separator = verificationURL.contains("?") ? "&" : "?"
         return MailMessage(
             recipient: email, subject: "Confirm your e-mail address",
@@ -33,7 +37,7 @@ enum IdentityMail {
 
                 \(verificationURL)\(separator)token=\(token)
 
-                Or enter this code in the app: \(token)
+                Or enter this code in the app: \(code)
 
                 If you did not create an account, ignore this e-mail.
                 """)
