@@ -16,6 +16,8 @@ struct EmailVerificationController {
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.verifyEmail), use: verify)
         signedIn.post(RouterPath(IdentityPaths.resendVerification), use: resend)
+        router.get(RouterPath(IdentityPaths.verifyEmailPage), use: verifyPage)
+        router.post(RouterPath(IdentityPaths.verifyEmailPage), use: verifyFromPage)
     }
 
     struct VerifyRequest: Decodable {
@@ -59,5 +61,26 @@ struct EmailVerificationController {
         return EditedResponse(
             status: .accepted,
             response: StatusMessage(status: "verification_sent", message: "We sent a new link to \(email)."))
+    }
+
+    /// The page the mailed link opens: a button that confirms (opening a link alone must not), or why the link no
+    /// longer works.
+    @Sendable func verifyPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let token = request.uri.queryParameters.get("token") ?? ""
+        guard !token.isEmpty, token.count <= 256,
+            try await database.verificationTokenIsUsable(tokenHash: OpaqueToken.hash(token), now: clock.now)
+        else { return LinkPage.deadLink(what: "confirmation") }
+        return LinkPage.verifyForm(token: token)
+    }
+
+    /// The button's post: verifies, and says which address is now confirmed.
+    @Sendable func verifyFromPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        guard let form = try await LinkPage.form(request), let token = form["token"], !token.isEmpty,
+            token.count <= 256,
+            let user = try await database.verifyEmail(tokenHash: OpaqueToken.hash(token), now: clock.now)
+        else { return LinkPage.deadLink(what: "confirmation") }
+        return LinkPage.message(
+            status: .ok, title: "Your e-mail address is confirmed",
+            "\(user.email ?? "Your address") is confirmed. You can close this page and go back to the app.")
     }
 }

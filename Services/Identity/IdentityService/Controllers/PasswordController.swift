@@ -18,6 +18,8 @@ struct PasswordController {
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.forgotPassword), use: forgot)
         router.post(RouterPath(IdentityPaths.resetPassword), use: reset)
+        router.get(RouterPath(IdentityPaths.resetPasswordPage), use: resetPage)
+        router.post(RouterPath(IdentityPaths.resetPasswordPage), use: resetFromPage)
         signedIn.post(RouterPath(IdentityPaths.changePassword), use: change)
     }
 
@@ -115,11 +117,20 @@ struct PasswordController {
             }
             tokenHash = hash
         }
+        try await performReset(tokenHash: tokenHash, newPassword: input.newPassword)
+        return StatusMessage(
+            status: "password_reset", message: "Your password was reset; sign in with the new password.")
+    }
+
+    /// Uses the reset token: checks the new password against the policy (a weak one does not spend the token), sets
+    /// it, signs out every session and mails the notice.
+    private func performReset(tokenHash: String, newPassword: String) async throws {
+        let invalid = IdentityError.invalidResetToken
         guard let user = try await database.userForResetToken(tokenHash: tokenHash, now: clock.now) else {
             throw invalid
         }
-        try PasswordPolicy.check(input.newPassword, username: user.username, email: user.email, field: "newPassword")
-        let hash = try await hasher.hash(input.newPassword)
+        try PasswordPolicy.check(newPassword, username: user.username, email: user.email, field: "newPassword")
+        let hash = try await hasher.hash(newPassword)
         guard
             let revoked = try await database.resetPassword(
                 tokenHash: tokenHash, userID: user.id, passwordHash: hash,
@@ -127,7 +138,35 @@ struct PasswordController {
         else { throw invalid }
         outbox.wakeUp()
         await endedSessions.sessionsEnded(userID: user.id, sessionIDs: revoked)
-        return StatusMessage(
-            status: "password_reset", message: "Your password was reset; sign in with the new password.")
+    }
+
+    /// The page the mailed link opens: the new-password form, or why the link no longer works.
+    @Sendable func resetPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let token = request.uri.queryParameters.get("token") ?? ""
+        guard !token.isEmpty, token.count <= 256,
+            try await database.userForResetToken(tokenHash: OpaqueToken.hash(token), now: clock.now) != nil
+        else { return LinkPage.deadLink(what: "password reset") }
+        return LinkPage.resetForm(token: token)
+    }
+
+    /// The form's post: the same rules as the API; the answer is a page saying what happened.
+    @Sendable func resetFromPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        guard let form = try await LinkPage.form(request), let token = form["token"], !token.isEmpty,
+            token.count <= 256
+        else { return LinkPage.deadLink(what: "password reset") }
+        let password = form["newPassword"] ?? ""
+        guard password == form["confirmPassword"] else {
+            return LinkPage.resetForm(token: token, error: "The two passwords are not the same.")
+        }
+        do {
+            try await performReset(tokenHash: OpaqueToken.hash(token), newPassword: password)
+        } catch IdentityError.weakPassword(_, let detail) {
+            return LinkPage.resetForm(token: token, error: detail)
+        } catch IdentityError.invalidResetToken {
+            return LinkPage.deadLink(what: "password reset")
+        }
+        return LinkPage.message(
+            status: .ok, title: "Your password was changed",
+            "Your new password is set and every device was signed out. Sign in with it in the app.")
     }
 }

@@ -29,4 +29,14 @@ extension IdentityDatabase {
             return user
         }
     }
+
+    /// Whether a verification token could still be used (unused, unexpired, for the user's current address).
+    func verificationTokenIsUsable(tokenHash: String, now: Date) async throws -> Bool {
+        try await read { db in
+            guard let token = try EmailVerificationTokenRecord.fetchOne(db, key: tokenHash), token.usedAt == nil,
+                token.expiresAt > now, let user = try UserRecord.fetchOne(db, key: token.userId)
+            else { return false }
+            return user.email?.lowercased() == token.email.lowercased()
+        }
+    }
 }
