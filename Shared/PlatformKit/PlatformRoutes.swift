@@ -55,6 +55,8 @@ public enum IdentityPaths {
     public static let identities = "/v1/users/me/identities"
     public static let users = "/v1/users"
     public static let me = "/v1/users/me"
+    /// `POST {email}`: add or change my address; it takes effect when the link mailed to it is used.
+    public static let myEmail = "/v1/users/me/email"
     /// Internal: profiles of many users at once, for other services.
     public static let internalUsersBatch = "/internal/users/batch"
     /// Internal: one user by username, for other services.

@@ -16,6 +16,7 @@ struct EmailVerificationController {
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.verifyEmail), use: verify)
         signedIn.post(RouterPath(IdentityPaths.resendVerification), use: resend)
+        signedIn.post(RouterPath(IdentityPaths.myEmail), use: changeEmail)
         router.get(RouterPath(IdentityPaths.verifyEmailPage), use: verifyPage)
         router.post(RouterPath(IdentityPaths.verifyEmailPage), use: verifyFromPage)
     }
@@ -61,6 +62,38 @@ struct EmailVerificationController {
         return EditedResponse(
             status: .accepted,
             response: StatusMessage(status: "verification_sent", message: "We sent a new link to \(email)."))
+    }
+
+    struct ChangeEmailRequest: Decodable {
+        var email: String
+    }
+
+    /// Adds or changes the signed-in user's address: a link and code go to the new address, and the change happens
+    /// only when one is used (the old address is then told). The answer is the same whether or not another account
+    /// uses the address, so nobody learns who has an account; that account's owner is told instead.
+    @Sendable func changeEmail(_ request: Request, context: AuthenticatedContext) async throws
+        -> EditedResponse<StatusMessage>
+    {
+        let input = try await request.decode(as: ChangeEmailRequest.self, context: context)
+        let email = try Validate.email(input.email)
+        guard let user = try await database.user(id: context.user.userID) else {
+            throw IdentityError.notFound("The user")
+        }
+        if user.email?.lowercased() == email, user.emailVerified { throw IdentityError.emailAlreadyVerified }
+        try resends.enforce(user.id, "Verification mails were sent recently; try again later.")
+        if try await database.emailBelongsToAnotherAccount(email, userID: user.id) {
+            try await database.enqueue(IdentityMail.addressInUse(to: email), now: clock.now)
+        } else {
+            let (token, mail) = verifications.make(
+                userID: user.id, email: email, now: clock.now, changesEmail: user.email?.lowercased() != email)
+            try await database.createVerificationToken(token, mail: mail)
+        }
+        outbox.wakeUp()
+        return EditedResponse(
+            status: .accepted,
+            response: StatusMessage(
+                status: "verification_sent",
+                message: "We sent a link to \(email); the address changes when you open it."))
     }
 
     /// The page the mailed link opens: a button that confirms (opening a link alone must not), or why the link no

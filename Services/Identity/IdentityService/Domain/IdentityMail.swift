@@ -52,4 +52,41 @@ enum IdentityMail {
                 If you did not do this, reset your password now and contact support.
                 """)
     }
+
+    static func confirmNewEmail(to email: String, token: String, code: String, verificationURL: String, validHours: Int)
+        -> MailMessage
+    {
+        let separator = verificationURL.contains("?") ? "&" : "?"
+        return MailMessage(
+            recipient: email, subject: "Confirm your new e-mail address",
+            body: """
+                Someone asked to use this address for their account. If it was you, open this link within \(validHours) hours to make it your account's address:
+
+                \(verificationURL)\(separator)token=\(token)
+
+                Or enter this code in the app: \(code)
+
+                Until then your account keeps its current address. If it was not you, ignore this e-mail.
+                """)
+    }
+
+    static func emailChanged(to email: String, newAddress: String) -> MailMessage {
+        MailMessage(
+            recipient: email, subject: "Your e-mail address was changed",
+            body: """
+                Your account's e-mail address was just changed to \(newAddress). Mail about your account now goes there.
+
+                If you did not do this, reset your password now and contact support.
+                """)
+    }
+
+    static func addressInUse(to email: String) -> MailMessage {
+        MailMessage(
+            recipient: email, subject: "Your e-mail address was entered on another account",
+            body: """
+                Someone asked to use this address for an account, but your account already uses it, so nothing was changed.
+
+                If it was you, sign in with this address instead. If it was not you, you need not do anything.
+                """)
+    }
 }

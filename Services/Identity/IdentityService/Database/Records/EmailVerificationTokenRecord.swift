@@ -16,6 +16,8 @@ struct EmailVerificationTokenRecord: Codable, FetchableRecord, PersistableRecord
     var codeHash: String?
     /// Wrong codes tried against this token.
     var codeAttempts: Int = 0
+    /// Using the token makes `email` the account's address (a change asked for by the signed-in user).
+    var changesEmail: Bool = false
 
     enum Columns {
         static let tokenHash = Column("token_hash")
