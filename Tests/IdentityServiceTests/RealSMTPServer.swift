@@ -5,7 +5,7 @@ import TestSupport
 /// that requires TLS (STARTTLS, or implicit TLS) and AUTH, and parses every message it receives with Python's
 /// `email` package under `policy.strict`, writing what it found as JSON. Not an in-process fake: what it accepts is
 /// what a real server would.
-final class RealSMTPServer: Sendable {
+final class RealSMTPServer {
     enum Mode: String { case startTLS = "starttls", implicitTLS = "tls" }
 
     /// What the server received and parsed, one message.

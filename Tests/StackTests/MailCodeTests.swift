@@ -37,11 +37,11 @@ import Testing
             #expect(code.count == 6 && code.allSatisfy(\.isASCII) && Int(code) != nil)
             #expect(!mail.data.contains("code in the app: \(try EmailVerificationTests.linkToken(in: mail))"))
             // when the address and code are typed in the app (the address in any case)
-            let reset = try await reset(stack, email: "Alice@Example.com", code: code, password: "a brand new passphrase")
+            let done = try await reset(stack, email: "Alice@Example.com", code: code, password: "a brand new passphrase")
             // then
-            #expect(reset.status == 200)
+            #expect(done.status == 200)
             #expect(try await login(stack, "a brand new passphrase") == 200)
-            let again = try await self.reset(stack, code: code, password: "yet another passphrase")
+            let again = try await reset(stack, code: code, password: "yet another passphrase")
             #expect(again.status == 400)
             #expect(again.problem?.code == "invalid_reset_token")
             // and the link of the same mail is spent too
@@ -57,9 +57,9 @@ import Testing
             let mail = try await aliceAskedForAReset(stack)
             let code = try EmailVerificationTests.typedCode(in: mail)
             for _ in 0..<5 {
-                let wrong = try await reset(stack, code: wrong(code), password: "a brand new passphrase")
-                #expect(wrong.status == 400)
-                #expect(wrong.problem?.code == "invalid_reset_token")
+                let answer = try await reset(stack, code: wrong(code), password: "a brand new passphrase")
+                #expect(answer.status == 400)
+                #expect(answer.problem?.code == "invalid_reset_token")
             }
             // the right code, and the link, no longer work: a fresh request is needed
             #expect(try await reset(stack, code: code, password: "a brand new passphrase").status == 400)
@@ -120,10 +120,10 @@ import Testing
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
             let code = try EmailVerificationTests.typedCode(in: await stack.smtp.nextMessage())
-            let wrong = try await stack.gateway.post(
+            let refused = try await stack.gateway.post(
                 IdentityPaths.verifyEmail, json: ["email": "alice@example.com", "code": wrong(code)])
-            #expect(wrong.status == 400)
-            #expect(wrong.problem?.code == "invalid_verification_token")
+            #expect(refused.status == 400)
+            #expect(refused.problem?.code == "invalid_verification_token")
             let verified = try await stack.gateway.post(
                 IdentityPaths.verifyEmail, json: ["email": "alice@example.com", "code": code])
             #expect(verified.status == 200)

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// The small pages behind the links identity mails (password reset, e-mail verification): plain accessible HTML with
 /// no external assets, no scripts and no styles, so the strictest Content-Security-Policy holds.
