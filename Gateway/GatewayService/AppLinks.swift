@@ -39,7 +39,9 @@ public struct AppLinks: Sendable, Equatable {
             let halves = entry.split(separator: "=", maxSplits: 1).map(String.init)
             let fingerprints = halves.count == 2 ? halves[1].split(separator: "|").map(String.init) : []
             guard halves.count == 2, !halves[0].isEmpty, !fingerprints.isEmpty,
-                fingerprints.allSatisfy({ $0.range(of: #"^([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}$"#, options: .regularExpression) != nil })
+                fingerprints.allSatisfy({
+                    $0.range(of: #"^([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}$"#, options: .regularExpression) != nil
+                })
             else {
                 throw GatewayConfigurationError(
                     "APP_LINKS_ANDROID_APPS must be package=SHA256:FINGERPRINT[|...] entries separated by commas")

@@ -25,7 +25,8 @@ import Testing
         (
             "e-mail verification",
             IdentityMail.verifyEmail(
-                to: "alice@example.com", token: token, code: code, verificationURL: "https://app.example.com/verify-email?x=1",
+                to: "alice@example.com", token: token, code: code,
+                verificationURL: "https://app.example.com/verify-email?x=1",
                 validHours: 24),
             "https://app.example.com/verify-email?x=1&token=\(token)", code
         ),
@@ -96,7 +97,9 @@ import Testing
             host: "127.0.0.1", port: server.port, security: .plain, username: "u", password: "p",
             sender: "me@platform.test")
         // when / then: refused, and nothing was sent
-        await #expect(throws: SMTPError.self) { try await SMTPTransport(settings: settings).send(Self.kinds[2].message) }
+        await #expect(throws: SMTPError.self) {
+            try await SMTPTransport(settings: settings).send(Self.kinds[2].message)
+        }
         #expect(server.messages.isEmpty)
         // unless told to (a relay on the same host)
         settings.allowsPlaintextAuth = true
@@ -104,7 +107,9 @@ import Testing
         #expect(await server.nextMessage().recipients == ["alice@example.com"])
     }
 
-    func check(_ mail: RealSMTPServer.Received, kind: (name: String, message: MailMessage, link: String?, code: String?))
+    func check(
+        _ mail: RealSMTPServer.Received, kind: (name: String, message: MailMessage, link: String?, code: String?)
+    )
         throws
     {
         #expect(mail.error == nil, "\(kind.name): the strict parser accepts it")

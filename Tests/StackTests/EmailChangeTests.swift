@@ -55,8 +55,9 @@ import Testing
             let free = try await change(stack, alice, to: "free@example.com")
             // then both answers are the same
             #expect(taken.status == 202 && free.status == 202)
-            #expect(taken.text.replacingOccurrences(of: "bob@example.com", with: "X")
-                == free.text.replacingOccurrences(of: "free@example.com", with: "X"))
+            #expect(
+                taken.text.replacingOccurrences(of: "bob@example.com", with: "X")
+                    == free.text.replacingOccurrences(of: "free@example.com", with: "X"))
             // bob is told, and gets no link that could move his address
             let toBob = await stack.smtp.nextMessage()
             #expect(toBob.recipients == ["bob@example.com"])

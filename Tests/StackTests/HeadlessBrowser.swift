@@ -9,7 +9,8 @@ enum HeadlessBrowser {
     /// Whether the browser tests can run here; when not, they are skipped and say so loudly.
     static var isAvailable: Bool {
         let available =
-            FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: driver)
+            FileManager.default.isExecutableFile(atPath: chromium)
+            && FileManager.default.isExecutableFile(atPath: driver)
         if !available {
             print(
                 "⚠️⚠️⚠️ BROWSER TESTS SKIPPED: \(chromium) or \(driver) is missing. "

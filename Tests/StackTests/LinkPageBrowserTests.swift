@@ -110,7 +110,8 @@ struct LinkPageBrowserTests {
             #expect(mismatch.text.contains("not the same"))
             let good = try await stack.gateway.send(
                 .POST, IdentityPaths.resetPasswordPage, token: nil,
-                body: Data("token=\(token)&newPassword=a+brand+new+passphrase&confirmPassword=a+brand+new+passphrase".utf8),
+                body: Data(
+                    "token=\(token)&newPassword=a+brand+new+passphrase&confirmPassword=a+brand+new+passphrase".utf8),
                 headers: [("Content-Type", "application/x-www-form-urlencoded")])
             #expect(good.status == 200)
             #expect(good.text.contains("Your password was changed"))

@@ -37,7 +37,8 @@ import Testing
             #expect(code.count == 6 && code.allSatisfy(\.isASCII) && Int(code) != nil)
             #expect(!mail.data.contains("code in the app: \(try EmailVerificationTests.linkToken(in: mail))"))
             // when the address and code are typed in the app (the address in any case)
-            let done = try await reset(stack, email: "Alice@Example.com", code: code, password: "a brand new passphrase")
+            let done = try await reset(
+                stack, email: "Alice@Example.com", code: code, password: "a brand new passphrase")
             // then
             #expect(done.status == 200)
             #expect(try await login(stack, "a brand new passphrase") == 200)
@@ -47,7 +48,9 @@ import Testing
             // and the link of the same mail is spent too
             let link = try await stack.gateway.post(
                 IdentityPaths.resetPassword,
-                json: ["token": try EmailVerificationTests.linkToken(in: mail), "newPassword": "yet another passphrase"])
+                json: [
+                    "token": try EmailVerificationTests.linkToken(in: mail), "newPassword": "yet another passphrase",
+                ])
             #expect(link.status == 400)
         }
     }
@@ -65,7 +68,9 @@ import Testing
             #expect(try await reset(stack, code: code, password: "a brand new passphrase").status == 400)
             let link = try await stack.gateway.post(
                 IdentityPaths.resetPassword,
-                json: ["token": try EmailVerificationTests.linkToken(in: mail), "newPassword": "a brand new passphrase"])
+                json: [
+                    "token": try EmailVerificationTests.linkToken(in: mail), "newPassword": "a brand new passphrase",
+                ])
             #expect(link.status == 400)
             #expect(try await login(stack, "a long enough passphrase") == 200)
         }
@@ -76,7 +81,9 @@ import Testing
             let mail = try await aliceAskedForAReset(stack)
             let code = try EmailVerificationTests.typedCode(in: mail)
             _ = try await stack.register("bob")
-            #expect(try await reset(stack, email: "bob@example.com", code: code, password: "a brand new passphrase").status == 400)
+            #expect(
+                try await reset(stack, email: "bob@example.com", code: code, password: "a brand new passphrase").status
+                    == 400)
             stack.clock.advance(by: 30 * 60 + 1)
             #expect(try await reset(stack, code: code, password: "a brand new passphrase").status == 400)
             #expect(try await login(stack, "a long enough passphrase") == 200)

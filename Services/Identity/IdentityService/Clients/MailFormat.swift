@@ -101,9 +101,10 @@ enum MailFormat {
             if isLink { return "<p><a href=\"\(escaped(block))\">\(escaped(block))</a></p>" }
             return "<p>\(block.split(separator: "\n").map { escaped(String($0)) }.joined(separator: "<br>\n"))</p>"
         }
-        return ([
-            "<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>\(escaped(title))</title></head><body>",
-        ] + paragraphs + ["</body></html>"]).joined(separator: "\n")
+        return
+            ([
+                "<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>\(escaped(title))</title></head><body>",
+            ] + paragraphs + ["</body></html>"]).joined(separator: "\n")
     }
 
     /// Text safe inside HTML elements and double-quoted attributes.

@@ -15,7 +15,8 @@ extension IdentityDatabase {
     /// The hash of the reset token whose code was mailed to `email`, if `code` is it (see `spendCode`).
     func resetTokenHash(email: String, code: String, now: Date) async throws -> String? {
         try await write { db in
-            let newest = try PasswordResetTokenRecord
+            let newest =
+                try PasswordResetTokenRecord
                 .filter(literal: "user_id IN (SELECT id FROM users WHERE email = \(email))")
                 .filter(PasswordResetTokenRecord.Columns.usedAt == nil)
                 .filter(PasswordResetTokenRecord.Columns.expiresAt > now)
@@ -29,7 +30,8 @@ extension IdentityDatabase {
     /// The hash of the verification token whose code was mailed to `email`, if `code` is it (see `spendCode`).
     func verificationTokenHash(email: String, code: String, now: Date) async throws -> String? {
         try await write { db in
-            let newest = try EmailVerificationTokenRecord
+            let newest =
+                try EmailVerificationTokenRecord
                 .filter(EmailVerificationTokenRecord.Columns.email == email)
                 .filter(EmailVerificationTokenRecord.Columns.usedAt == nil)
                 .filter(EmailVerificationTokenRecord.Columns.expiresAt > now)

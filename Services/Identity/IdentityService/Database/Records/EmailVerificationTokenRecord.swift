@@ -3,7 +3,9 @@ import GRDB
 import ServiceKit
 
 /// A row of `email_verification_tokens`: hashed, single use, expiring, for the address it was sent to.
-struct EmailVerificationTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, MailedTokenRecord, Sendable {
+struct EmailVerificationTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, MailedTokenRecord,
+    Sendable
+{
     static let databaseTableName = "email_verification_tokens"
 
     var tokenHash: String

@@ -3,7 +3,9 @@ import GRDB
 import ServiceKit
 
 /// A row of `password_reset_tokens`: hashed, single use, expiring.
-struct PasswordResetTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, MailedTokenRecord, Sendable {
+struct PasswordResetTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, MailedTokenRecord,
+    Sendable
+{
     static let databaseTableName = "password_reset_tokens"
 
     var tokenHash: String
