@@ -32,16 +32,11 @@ struct EmailVerificationController {
     @Sendable func verify(_ request: Request, context: ServiceRequestContext) async throws -> MyProfile {
         let input = try await request.decode(as: VerifyRequest.self, context: context)
         let invalid = IdentityError.invalidVerificationToken
-        let tokenHash: String
-        if let token = input.token {
-            guard !token.isEmpty, token.count <= 256 else { throw invalid }
-            tokenHash = OpaqueToken.hash(token)
-        } else {
-            let (email, code) = try codeTries.check(email: input.email, code: input.code)
-            guard let hash = try await database.verificationTokenHash(email: email, code: code, now: clock.now) else {
-                throw invalid
-            }
-            tokenHash = hash
+        let now = clock.now
+        let tokenHash = try await codeTries.tokenHash(
+            token: input.token, email: input.email, code: input.code, invalid: invalid
+        ) { email, code in
+            try await database.verificationTokenHash(email: email, code: code, now: now)
         }
         guard let user = try await database.verifyEmail(tokenHash: tokenHash, now: clock.now) else { throw invalid }
         return MyProfile(user)

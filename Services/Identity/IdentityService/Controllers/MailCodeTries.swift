@@ -22,4 +22,19 @@ struct MailCodeTries: Sendable {
         try perAddress.enforce(address, "Too many codes were tried for this address; try again later.")
         return (address, code)
     }
+
+    /// The hash of the token a request names: its link's token, or else the token its address and code stand for
+    /// (`lookup`, which counts a wrong code against it). `invalid` when neither works.
+    func tokenHash(
+        token: String?, email: String?, code: String?, invalid: IdentityError,
+        lookup: (_ email: String, _ code: String) async throws -> String?
+    ) async throws -> String {
+        if let token {
+            guard !token.isEmpty, token.count <= 256 else { throw invalid }
+            return OpaqueToken.hash(token)
+        }
+        let (email, code) = try check(email: email, code: code)
+        guard let hash = try await lookup(email, code) else { throw invalid }
+        return hash
+    }
 }

@@ -106,16 +106,11 @@ struct PasswordController {
     @Sendable func reset(_ request: Request, context: ServiceRequestContext) async throws -> StatusMessage {
         let input = try await request.decode(as: ResetRequest.self, context: context)
         let invalid = IdentityError.invalidResetToken
-        let tokenHash: String
-        if let token = input.token {
-            guard !token.isEmpty, token.count <= 256 else { throw invalid }
-            tokenHash = OpaqueToken.hash(token)
-        } else {
-            let (email, code) = try codeTries.check(email: input.email, code: input.code)
-            guard let hash = try await database.resetTokenHash(email: email, code: code, now: clock.now) else {
-                throw invalid
-            }
-            tokenHash = hash
+        let now = clock.now
+        let tokenHash = try await codeTries.tokenHash(
+            token: input.token, email: input.email, code: input.code, invalid: invalid
+        ) { email, code in
+            try await database.resetTokenHash(email: email, code: code, now: now)
         }
         try await performReset(tokenHash: tokenHash, newPassword: input.newPassword)
         return StatusMessage(
