@@ -73,7 +73,7 @@ final class RealSMTPServer {
             if !process.isRunning { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         throw ServerDidNotStart()
     }
 
@@ -98,13 +98,16 @@ final class RealSMTPServer {
     }
 
     func stop() {
-        process.terminate()
+        // SIGKILL, not terminate(): a test process that runs services may ignore SIGTERM (ServiceLifecycle watches it
+        // through a dispatch source), and an ignored signal stays ignored in the child.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
 
     private static let script = #"""
-        import asyncio, email, email.policy, email.utils, json, os, socket, ssl, sys
+        import asyncio, email, email.policy, email.utils, json, os, signal, socket, ssl, sys
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         from aiosmtpd.controller import Controller
         from aiosmtpd.smtp import AuthResult, LoginPassword
 
@@ -159,6 +162,8 @@ final class RealSMTPServer {
             auth_required=True, auth_require_tls=True,
             auth_exclude_mechanism=[excluded] if excluded else None)
         if mode == "tls":
+            # aiosmtpd counts only STARTTLS as encryption for AUTH; here TLS starts with the first byte (checked above).
+            options["auth_require_tls"] = False
             controller = Controller(Handler(), ssl_context=context, **options)
         else:
             controller = Controller(Handler(), tls_context=context, require_starttls=True, **options)
