@@ -15,6 +15,9 @@ import Tracing
 /// | `RATE_LIMIT_PER_MINUTE` | requests per client address per minute | 6000 |
 /// | `LOG_LEVEL` | swift-log level | info |
 /// | `INTERNAL_TOKEN` | the service credential: identity's ended-session feed, and the only caller `/metrics` answers | unset: no feed, `/metrics` closed |
+/// | `APP_LINKS_APPLE_APP_IDS` | `TEAMID.bundle.id` values, comma-separated, for `/.well-known/apple-app-site-association` | unset: 404 |
+/// | `APP_LINKS_ANDROID_APPS` | `package=SHA256:FP[\|FP]` entries, comma-separated, for `/.well-known/assetlinks.json` | unset: 404 |
+/// | `APP_LINKS_PATHS` | the link paths the iOS apps open, comma-separated | /reset-password,/verify-email |
 ///
 /// Tracing (`OTEL_*`) is read by the executable (ServiceKit's `Observability`), which sets ``tracer``.
 public struct GatewayConfiguration: Sendable {
@@ -39,6 +42,8 @@ public struct GatewayConfiguration: Sendable {
     /// `/metrics` answers. Without it ended sessions are refused only when their tokens expire, and `/metrics` is closed.
     public var internalToken: String?
     public var clock: WallClock
+    /// The app association files served under `/.well-known/`.
+    public var appLinks: AppLinks
     /// Records a span per forwarded request and continues its trace upstream; `nil` (tracing off) still
     /// forwards a `traceparent`, the client's trace continued or a new one, but records nothing.
     /// A value rather than the process-global tracer, so tests can run gateways exporting to different places.
@@ -73,8 +78,10 @@ public struct GatewayConfiguration: Sendable {
         routes: [RouteTable.Entry] = RouteTable.entries, publicPaths: Set<String> = RouteTable.publicPaths,
         maximumBodyBytes: Int = 10 << 20, requestsPerMinute: Int = 6000, connectTimeout: TimeAmount = .seconds(1),
         responseHeadTimeout: TimeAmount = .seconds(30), logLevel: Logger.Level = .info, internalToken: String? = nil,
-        clock: WallClock = .system, tracer: (any Tracer)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil
+        clock: WallClock = .system, appLinks: AppLinks = AppLinks(), tracer: (any Tracer)? = nil,
+        onListening: (@Sendable (Int) async -> Void)? = nil
     ) {
+        self.appLinks = appLinks
         self.host = host
         self.port = port
         self.upstreams = upstreams
@@ -107,7 +114,13 @@ public struct GatewayConfiguration: Sendable {
             upstreams: upstreams, maximumBodyBytes: reader.int(forKey: "max.body.bytes", default: 10 << 20),
             requestsPerMinute: reader.int(forKey: "rate.limit.per.minute", default: 6000),
             logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info,
-            internalToken: reader.string(forKey: "internal.token", isSecret: true))
+            internalToken: reader.string(forKey: "internal.token", isSecret: true),
+            appLinks: AppLinks(
+                appleAppIDs: AppLinks.list(reader.string(forKey: "app.links.apple.app.ids", default: "")),
+                androidApps: try AppLinks.androidApps(reader.string(forKey: "app.links.android.apps", default: "")),
+                paths: AppLinks.list(
+                    reader.string(
+                        forKey: "app.links.paths", default: AppLinks.defaultPaths.joined(separator: ",")))))
     }
 }
 

@@ -78,6 +78,14 @@ extension GatewayHandler {
             // Answered as for any unknown path, so the endpoint's existence is not revealed.
             return refuse(head, Self.noRoute(head), requestID, start)
         }
+        var association = Data()
+        if endpoint == .appleAppSiteAssociation || endpoint == .assetLinks {
+            let appLinks = core.configuration.appLinks
+            let document = endpoint == .assetLinks ? appLinks.androidDocument : appLinks.appleDocument
+            // No app configured: answered as for any unknown path.
+            guard let document else { return refuse(head, Self.noRoute(head), requestID, start) }
+            association = document
+        }
         discardingRequest = true
         let json = HTTPHeaders([("content-type", "application/json"), ("x-request-id", requestID)])
         switch endpoint {
@@ -93,6 +101,16 @@ extension GatewayHandler {
             let headers = HTTPHeaders([("content-type", "text/plain; version=0.0.4"), ("x-request-id", requestID)])
             respond(
                 status: .ok, headers: headers, body: core.metrics.exposition(), version: head.version,
+                keepAlive: head.isKeepAlive)
+        case .appleAppSiteAssociation, .assetLinks:
+            // Both files are JSON served as `application/json` (Apple requires it, without a redirect); clients cache
+            // them, so a short max-age lets a new app id take effect within the hour.
+            let headers = HTTPHeaders([
+                ("content-type", "application/json"), ("cache-control", "public, max-age=3600"),
+                ("x-request-id", requestID),
+            ])
+            respond(
+                status: .ok, headers: headers, body: ByteBuffer(bytes: association), version: head.version,
                 keepAlive: head.isKeepAlive)
         case .openAPI:
             let merger = core.openAPI

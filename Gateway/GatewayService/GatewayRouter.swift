@@ -15,7 +15,7 @@ struct GatewayRouter: Sendable {
     }
 
     enum LocalEndpoint: Equatable {
-        case live, ready, metrics, openAPI
+        case live, ready, metrics, openAPI, appleAppSiteAssociation, assetLinks
     }
 
     private let routes: [RouteTable.Entry]
@@ -35,6 +35,8 @@ struct GatewayRouter: Sendable {
         case "/health/ready": return .local(.ready)
         case "/metrics": return .local(.metrics)
         case "/openapi.json": return .local(.openAPI)
+        case "/.well-known/apple-app-site-association": return .local(.appleAppSiteAssociation)
+        case "/.well-known/assetlinks.json": return .local(.assetLinks)
         default: break
         }
         // A service must see the path the gateway authorised; dot segments or encoded separators could

@@ -43,6 +43,10 @@ public enum IdentityPaths {
     public static let changePassword = "/v1/auth/password/change"
     public static let forgotPassword = "/v1/auth/password/forgot"
     public static let resetPassword = "/v1/auth/password/reset"
+    /// The page the reset link opens (HTML form, `GET ?token=` and its `POST`).
+    public static let resetPasswordPage = "/reset-password"
+    /// The page the verification link opens (HTML, `GET ?token=` and its confirming `POST`).
+    public static let verifyEmailPage = "/verify-email"
     /// Public: `{token}` from the verification mail marks the e-mail address verified.
     public static let verifyEmail = "/v1/auth/email/verify"
     /// Signed in: sends the verification mail again (rate limited).
@@ -51,6 +55,8 @@ public enum IdentityPaths {
     public static let identities = "/v1/users/me/identities"
     public static let users = "/v1/users"
     public static let me = "/v1/users/me"
+    /// `POST {email}`: add or change my address; it takes effect when the link mailed to it is used.
+    public static let myEmail = "/v1/users/me/email"
     /// Internal: profiles of many users at once, for other services.
     public static let internalUsersBatch = "/internal/users/batch"
     /// Internal: one user by username, for other services.
@@ -185,6 +191,8 @@ public enum RouteTable {
     public static let entries: [Entry] = [
         Entry("/v1/auth", .identity),
         Entry("/v1/users", .identity),
+        Entry(IdentityPaths.resetPasswordPage, .identity),
+        Entry(IdentityPaths.verifyEmailPage, .identity),
         Entry(SocialPaths.prefix, .social),
         Entry(HouseholdPaths.households, .household),
         Entry(NotificationsPaths.notifications, .notifications),
@@ -197,5 +205,6 @@ public enum RouteTable {
     public static let publicPaths: Set<String> = [
         IdentityPaths.register, IdentityPaths.login, IdentityPaths.refresh, IdentityPaths.oidc, IdentityPaths.jwks,
         IdentityPaths.forgotPassword, IdentityPaths.resetPassword, IdentityPaths.verifyEmail,
+        IdentityPaths.resetPasswordPage, IdentityPaths.verifyEmailPage,
     ]
 }

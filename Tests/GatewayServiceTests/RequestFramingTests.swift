@@ -90,4 +90,30 @@ import Testing
             reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: [:])))
         #expect(unset.internalToken == nil)
     }
+
+    @Test func appLinksAreReadFromTheirVariables() throws {
+        let fingerprint = (0..<32).map { String(format: "%02x", $0) }.joined(separator: ":")
+        let set = try GatewayConfiguration(
+            reader: ConfigReader(
+                provider: EnvironmentVariablesProvider(environmentVariables: [
+                    "APP_LINKS_APPLE_APP_IDS": "T1.com.a, T2.com.b",
+                    "APP_LINKS_ANDROID_APPS": "com.a=\(fingerprint)|\(fingerprint),com.b=\(fingerprint)",
+                    "APP_LINKS_PATHS": "/reset-password",
+                ])))
+        #expect(set.appLinks.appleAppIDs == ["T1.com.a", "T2.com.b"])
+        #expect(set.appLinks.androidApps.map(\.package) == ["com.a", "com.b"])
+        #expect(set.appLinks.androidApps[0].fingerprints == [fingerprint.uppercased(), fingerprint.uppercased()])
+        #expect(set.appLinks.paths == ["/reset-password"])
+        let unset = try GatewayConfiguration(
+            reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: [:])))
+        #expect(unset.appLinks.appleDocument == nil && unset.appLinks.androidDocument == nil)
+        #expect(unset.appLinks.paths == AppLinks.defaultPaths)
+        for bad in ["com.a", "com.a=zz", "=\(fingerprint)"] {
+            #expect(throws: GatewayConfigurationError.self) {
+                try GatewayConfiguration(
+                    reader: ConfigReader(
+                        provider: EnvironmentVariablesProvider(environmentVariables: ["APP_LINKS_ANDROID_APPS": bad])))
+            }
+        }
+    }
 }

@@ -5,8 +5,15 @@ import Testing
 
 /// E-mail verification, and what it guards: linking Google/Facebook to an existing account (issue 16, item 4).
 @Suite struct EmailVerificationTests {
-    /// The code in a verification (or reset) e-mail.
-    static func code(in message: FakeSMTPServer.Message) throws -> String {
+    /// The token in a verification (or reset) e-mail's link.
+    static func linkToken(in message: FakeSMTPServer.Message) throws -> String {
+        let line = try #require(message.data.split(separator: "\n").first { $0.contains("token=") })
+        let token = line[line.range(of: "token=")!.upperBound...].prefix { !$0.isWhitespace && $0 != "\"" && $0 != "&" }
+        return String(token)
+    }
+
+    /// The six-digit code a person would type, from the same e-mail.
+    static func typedCode(in message: FakeSMTPServer.Message) throws -> String {
         let line = try #require(
             message.data.split(separator: "\n").first { $0.hasPrefix("Or enter this code in the app: ") })
         return String(line.dropFirst("Or enter this code in the app: ".count)).trimmingCharacters(in: .whitespaces)
@@ -28,7 +35,7 @@ import Testing
             let mail = await stack.smtp.nextMessage()
             #expect(mail.recipients == ["alice@example.com"])
             #expect(mail.data.contains("Subject: Confirm your e-mail address"))
-            let token = try Self.code(in: mail)
+            let token = try Self.linkToken(in: mail)
             #expect(mail.data.contains("verify-email?token=\(token)"))
             #expect(
                 try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).decode(WireMyProfile.self)
@@ -50,7 +57,7 @@ import Testing
     @Test func aVerificationLinkExpiresAfterADayAndForgedOnesAreRefused() async throws {
         try await withTestStack { stack in
             _ = try await stack.register("alice")
-            let token = try Self.code(in: await stack.smtp.nextMessage())
+            let token = try Self.linkToken(in: await stack.smtp.nextMessage())
             stack.clock.advance(by: 24 * 3600 + 1)
             #expect(try await verify(stack, token).problem?.code == "invalid_verification_token")
             for forged in ["", "made-up", String(repeating: "a", count: 300)] {
@@ -77,7 +84,7 @@ import Testing
             // the newest link works; then there is nothing left to verify
             var last = await stack.smtp.nextMessage()
             for _ in 0..<2 { last = await stack.smtp.nextMessage() }
-            #expect(try await verify(stack, try Self.code(in: last)).status == 200)
+            #expect(try await verify(stack, try Self.linkToken(in: last)).status == 200)
             let done = try await stack.gateway.post(IdentityPaths.resendVerification, token: alice.accessToken)
             #expect(done.status == 409)
             #expect(done.problem?.code == "email_already_verified")
@@ -106,7 +113,7 @@ import Testing
     @Test func googleSignInLinksAnAccountWhoseAddressIsVerified() async throws {
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
-            #expect(try await verify(stack, try Self.code(in: await stack.smtp.nextMessage())).status == 200)
+            #expect(try await verify(stack, try Self.linkToken(in: await stack.smtp.nextMessage())).status == 200)
             let response = try await google(stack, subject: "google-alice", email: "alice@example.com")
             #expect(response.status == 200)
             #expect(try response.decode(WireTokenPair.self).user.id == alice.id)

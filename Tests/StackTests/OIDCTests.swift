@@ -41,7 +41,7 @@ import Testing
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
             // linking by e-mail needs the address verified here too (issue 16, item 4)
-            let code = try EmailVerificationTests.code(in: await stack.smtp.nextMessage())
+            let code = try EmailVerificationTests.linkToken(in: await stack.smtp.nextMessage())
             #expect(try await stack.gateway.post(IdentityPaths.verifyEmail, json: ["token": code]).status == 200)
             let token = try await stack.oidc.idToken(
                 subject: "google-alice", email: "alice@example.com", now: stack.clock.now)
@@ -53,12 +53,41 @@ import Testing
 
     @Test func anUnverifiedEmailNeverTakesOverAnAccount() async throws {
         try await withTestStack { stack in
-            _ = try await stack.register("alice")
+            let alice = try await stack.register("alice")
             let token = try await stack.oidc.idToken(
                 subject: "attacker", email: "alice@example.com", emailVerified: false, now: stack.clock.now)
             let response = try await exchange(stack, token)
-            #expect(response.status == 409)
-            #expect(response.problem?.code == "account_exists")
+            // a separate account without the address the issuer did not vouch for (issue 18)
+            #expect(response.status == 200)
+            let user = try response.decode(WireTokenPair.self).user
+            #expect(user.id != alice.id)
+            #expect(user.email == nil)
+            #expect(
+                try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).decode(WireMyProfile.self)
+                    .email == "alice@example.com")
+        }
+    }
+
+    @Test func anUnvouchedSignInKeepsTheNameAndIdentityButNotTheEmail() async throws {
+        try await withTestStack { stack in
+            // given a provider that does not vouch for the address (Facebook sends no email_verified)
+            let token = try await stack.oidc.idToken(
+                subject: "fb-123", email: "someone@example.com", emailVerified: false, name: "Zoë Traveller",
+                now: stack.clock.now)
+            // when
+            let first = try await exchange(stack, token)
+            // then
+            #expect(first.status == 200)
+            let user = try first.decode(WireTokenPair.self).user
+            #expect(user.email == nil && !user.emailVerified)
+            #expect(user.displayName == "Zoë Traveller")
+            // and the identity signs in to the same account again
+            let again = try await exchange(
+                stack,
+                try await stack.oidc.idToken(
+                    subject: "fb-123", email: "someone@example.com", emailVerified: false, now: stack.clock.now))
+            #expect(try again.decode(WireTokenPair.self).user.id == user.id)
+            #expect(stack.smtp.messages.isEmpty, "nothing is mailed to an address nobody vouched for")
         }
     }
 

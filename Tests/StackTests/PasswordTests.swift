@@ -18,9 +18,7 @@ import Testing
 
     /// The reset token in a reset e-mail.
     func token(in message: FakeSMTPServer.Message) throws -> String {
-        let line = try #require(
-            message.data.split(separator: "\n").first { $0.hasPrefix("Or enter this code in the app: ") })
-        return String(line.dropFirst("Or enter this code in the app: ".count)).trimmingCharacters(in: .whitespaces)
+        try EmailVerificationTests.linkToken(in: message)
     }
 
     @Test func changingThePasswordSignsOutOtherDevicesAndSendsANotice() async throws {

@@ -109,7 +109,7 @@ import Testing
             try await expectAccepted(stack, alice.accessToken)
             _ = try await stack.gateway.post(IdentityPaths.forgotPassword, json: ["identifier": "alice"])
             let mail = await stack.smtp.nextMessage()
-            let token = try EmailVerificationTests.code(in: mail)
+            let token = try EmailVerificationTests.linkToken(in: mail)
             let reset = try await stack.gateway.post(
                 IdentityPaths.resetPassword, json: ["token": token, "newPassword": "a brand new passphrase"])
             #expect(reset.status == 200)

@@ -12,6 +12,8 @@ public struct SelfSignedCertificate: Sendable {
     public let serverContext: NIOSSLContext
     /// The same as a configuration, for servers that build their own context (HTTP/2 with ALPN).
     public let serverConfiguration: TLSConfiguration
+    /// The private key in PEM, for servers in other processes (the real SMTP server of the mail tests).
+    public let privateKeyPEM: String
 
     public static func make(commonName: String = "localhost") throws -> SelfSignedCertificate {
         let key = P256.Signing.PrivateKey()
@@ -32,6 +34,6 @@ public struct SelfSignedCertificate: Sendable {
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))
         return SelfSignedCertificate(
             certificatePEM: pem, serverContext: try NIOSSLContext(configuration: configuration),
-            serverConfiguration: configuration)
+            serverConfiguration: configuration, privateKeyPEM: key.pemRepresentation)
     }
 }

@@ -38,6 +38,9 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
     let limits = RateLimits(configuration.limits, clock: clock)
     let verifications = EmailVerifications(
         verificationURL: configuration.emailVerificationURL, lifetime: configuration.verificationTokenLifetime)
+    // One budget per address for typed codes, shared by reset and verification.
+    let codeTries = MailCodeTries(
+        perAddress: RateLimiter(capacity: configuration.limits.codeTriesPerAddress, period: 3600, clock: clock))
 
     AuthController(
         database: database, hasher: hasher, sessions: sessions, limits: limits, signer: signer, clock: clock,
@@ -46,14 +49,16 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
     PasswordController(
         database: database, hasher: hasher, limits: limits, outbox: outbox, clock: clock,
         endedSessions: endedSessions,
-        resetURL: configuration.passwordResetURL, resetTokenLifetime: configuration.resetTokenLifetime
+        resetURL: configuration.passwordResetURL, resetTokenLifetime: configuration.resetTokenLifetime,
+        codeTries: codeTries
     ).addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
     let providers = OIDCVerifier(providers: configuration.oidcProviders, httpClient: .platform, clock: clock)
     OIDCController(database: database, sessions: sessions, clock: clock, verifier: providers)
         .addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
     EmailVerificationController(
         database: database, outbox: outbox, clock: clock, verifications: verifications,
-        resends: RateLimiter(capacity: configuration.limits.verificationMailsPerAccount, period: 3600, clock: clock)
+        resends: RateLimiter(capacity: configuration.limits.verificationMailsPerAccount, period: 3600, clock: clock),
+        codeTries: codeTries
     ).addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
     UsersController(database: database, clock: clock).addRoutes(to: chassis.signedIn)
     InternalUsersController(database: database, clock: clock).addRoutes(to: chassis.internalOnly)

@@ -12,7 +12,7 @@ import ServiceKit
 /// | `IDENTITY_SIGNING_KEY_ID` | the JWKS `kid` | derived from the public key |
 /// | `BCRYPT_COST` | bcrypt cost, 12 or more | 12 |
 /// | `OIDC_PROVIDERS` | JSON array of ``OIDCProvider`` | none |
-/// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_SECURITY` (`plain`/`starttls`), `SMTP_USERNAME`, `SMTP_PASSWORD`, `MAIL_FROM` | the relay | unset: mail goes to `DATA_DIR/mail/` |
+/// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_SECURITY` (`plain`/`starttls`/`tls`: implicit TLS, port 465 by default), `SMTP_USERNAME`, `SMTP_PASSWORD`, `MAIL_FROM`, `SMTP_ALLOW_PLAINTEXT_AUTH` (credentials over `plain`; off) | the relay | unset: mail goes to `DATA_DIR/mail/` |
 /// | `PASSWORD_RESET_URL` | the page the reset link opens | http://localhost:8080/reset-password |
 /// | `EMAIL_VERIFICATION_URL` | the page the verification link opens (valid 24 h) | http://localhost:8080/verify-email |
 /// | `LOGIN_RATE_LIMIT_PER_MINUTE` | sign-in attempts per client address per minute | 30 |
@@ -87,12 +87,13 @@ public struct IdentityConfiguration: Sendable {
             guard
                 let security = SMTPSettings.Security(
                     rawValue: reader.string(forKey: "smtp.security", default: "starttls"))
-            else { throw ConfigurationError.invalid("SMTP_SECURITY must be plain or starttls") }
+            else { throw ConfigurationError.invalid("SMTP_SECURITY must be plain, starttls or tls") }
             smtp = SMTPSettings(
-                host: host, port: reader.int(forKey: "smtp.port", default: 587), security: security,
-                username: reader.string(forKey: "smtp.username"),
+                host: host, port: reader.int(forKey: "smtp.port", default: security == .tls ? 465 : 587),
+                security: security, username: reader.string(forKey: "smtp.username"),
                 password: reader.string(forKey: "smtp.password", isSecret: true),
-                sender: reader.string(forKey: "mail.from", default: "no-reply@localhost"))
+                sender: reader.string(forKey: "mail.from", default: "no-reply@localhost"),
+                allowsPlaintextAuth: reader.bool(forKey: "smtp.allow.plaintext.auth", default: false))
         }
         var limits = IdentityRateLimits()
         limits.loginsPerAddress = reader.int(forKey: "login.rate.limit.per.minute", default: limits.loginsPerAddress)
@@ -121,6 +122,8 @@ public struct IdentityRateLimits: Sendable {
     public var registrationsPerAddress = 20
     /// Verification mails sent again per account per hour.
     public var verificationMailsPerAccount = 3
+    /// Six-digit codes tried per address per hour (each code also dies after five wrong tries).
+    public var codeTriesPerAddress = 10
 
     public init() {}
 }

@@ -7,13 +7,16 @@ protocol MailTransport: Sendable {
 
 /// Development delivery: each message becomes a file in a folder, so a developer can open the reset link
 /// without a mail server while nothing secret reaches the log.
+/// The files hold the message exactly as SMTP would carry it (`MailFormat`), so any mail program opens them.
 struct FolderMailTransport: MailTransport {
     let directory: URL
+    var sender = "no-reply@localhost"
 
     func send(_ message: MailMessage) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let name = "\(Int(Date().timeIntervalSince1970 * 1000))-\(UUID().uuidString.prefix(8)).eml"
-        let text = "To: \(message.recipient)\r\nSubject: \(message.subject)\r\n\r\n\(message.body)\r\n"
+        let text = MailFormat.render(
+            message, from: sender, date: Date(), messageID: MailFormat.messageID(sender: sender))
         try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
 }

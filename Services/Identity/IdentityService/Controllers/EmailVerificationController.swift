@@ -11,23 +11,34 @@ struct EmailVerificationController {
     let verifications: EmailVerifications
     /// Resends per account (3 an hour): enough for a lost mail, too few to use us to flood a mailbox.
     let resends: RateLimiter
+    let codeTries: MailCodeTries
 
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.verifyEmail), use: verify)
         signedIn.post(RouterPath(IdentityPaths.resendVerification), use: resend)
+        signedIn.post(RouterPath(IdentityPaths.myEmail), use: changeEmail)
+        router.get(RouterPath(IdentityPaths.verifyEmailPage), use: verifyPage)
+        router.post(RouterPath(IdentityPaths.verifyEmailPage), use: verifyFromPage)
     }
 
     struct VerifyRequest: Decodable {
-        var token: String
+        /// From the link; or else `email` and the six-digit `code` from the same mail.
+        var token: String?
+        var email: String?
+        var code: String?
     }
 
     /// Marks the address the token was mailed to verified (once; a used, expired or unknown token is a 400).
     @Sendable func verify(_ request: Request, context: ServiceRequestContext) async throws -> MyProfile {
         let input = try await request.decode(as: VerifyRequest.self, context: context)
         let invalid = IdentityError.invalidVerificationToken
-        guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
-        guard let user = try await database.verifyEmail(tokenHash: OpaqueToken.hash(input.token), now: clock.now)
-        else { throw invalid }
+        let now = clock.now
+        let tokenHash = try await codeTries.tokenHash(
+            token: input.token, email: input.email, code: input.code, invalid: invalid
+        ) { email, code in
+            try await database.verificationTokenHash(email: email, code: code, now: now)
+        }
+        guard let user = try await database.verifyEmail(tokenHash: tokenHash, now: clock.now) else { throw invalid }
         return MyProfile(user)
     }
 
@@ -46,5 +57,58 @@ struct EmailVerificationController {
         return EditedResponse(
             status: .accepted,
             response: StatusMessage(status: "verification_sent", message: "We sent a new link to \(email)."))
+    }
+
+    struct ChangeEmailRequest: Decodable {
+        var email: String
+    }
+
+    /// Adds or changes the signed-in user's address: a link and code go to the new address, and the change happens
+    /// only when one is used (the old address is then told). The answer is the same whether or not another account
+    /// uses the address, so nobody learns who has an account; that account's owner is told instead.
+    @Sendable func changeEmail(_ request: Request, context: AuthenticatedContext) async throws
+        -> EditedResponse<StatusMessage>
+    {
+        let input = try await request.decode(as: ChangeEmailRequest.self, context: context)
+        let email = try Validate.email(input.email)
+        guard let user = try await database.user(id: context.user.userID) else {
+            throw IdentityError.notFound("The user")
+        }
+        if user.email?.lowercased() == email, user.emailVerified { throw IdentityError.emailAlreadyVerified }
+        try resends.enforce(user.id, "Verification mails were sent recently; try again later.")
+        if try await database.emailBelongsToAnotherAccount(email, userID: user.id) {
+            try await database.enqueue(IdentityMail.addressInUse(to: email), now: clock.now)
+        } else {
+            let (token, mail) = verifications.make(
+                userID: user.id, email: email, now: clock.now, changesEmail: user.email?.lowercased() != email)
+            try await database.createVerificationToken(token, mail: mail)
+        }
+        outbox.wakeUp()
+        return EditedResponse(
+            status: .accepted,
+            response: StatusMessage(
+                status: "verification_sent",
+                message: "We sent a link to \(email); the address changes when you open it."))
+    }
+
+    /// The page the mailed link opens: a button that confirms (opening a link alone must not), or why the link no
+    /// longer works.
+    @Sendable func verifyPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let token = request.uri.queryParameters.get("token") ?? ""
+        guard !token.isEmpty, token.count <= 256,
+            try await database.verificationTokenIsUsable(tokenHash: OpaqueToken.hash(token), now: clock.now)
+        else { return LinkPage.deadLink(what: "confirmation") }
+        return LinkPage.verifyForm(token: token)
+    }
+
+    /// The button's post: verifies, and says which address is now confirmed.
+    @Sendable func verifyFromPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        guard let form = try await LinkPage.form(request), let token = form["token"], !token.isEmpty,
+            token.count <= 256,
+            let user = try await database.verifyEmail(tokenHash: OpaqueToken.hash(token), now: clock.now)
+        else { return LinkPage.deadLink(what: "confirmation") }
+        return LinkPage.message(
+            status: .ok, title: "Your e-mail address is confirmed",
+            "\(user.email ?? "Your address") is confirmed. You can close this page and go back to the app.")
     }
 }

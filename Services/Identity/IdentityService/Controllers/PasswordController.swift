@@ -13,10 +13,13 @@ struct PasswordController {
     let endedSessions: any EndedSessionSink
     let resetURL: String
     let resetTokenLifetime: TimeInterval
+    let codeTries: MailCodeTries
 
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.forgotPassword), use: forgot)
         router.post(RouterPath(IdentityPaths.resetPassword), use: reset)
+        router.get(RouterPath(IdentityPaths.resetPasswordPage), use: resetPage)
+        router.post(RouterPath(IdentityPaths.resetPasswordPage), use: resetFromPage)
         signedIn.post(RouterPath(IdentityPaths.changePassword), use: change)
     }
 
@@ -76,19 +79,25 @@ struct PasswordController {
             let user = try await database.user(identifier: identifier), let email = user.email
         else { return answer }
         let token = OpaqueToken.generate()
+        let code = MailCode.generate()
+        let tokenHash = OpaqueToken.hash(token)
         let now = clock.now
         try await database.createResetToken(
             PasswordResetTokenRecord(
-                tokenHash: OpaqueToken.hash(token), userId: user.id, createdAt: now,
-                expiresAt: now.addingTimeInterval(resetTokenLifetime)),
+                tokenHash: tokenHash, userId: user.id, createdAt: now,
+                expiresAt: now.addingTimeInterval(resetTokenLifetime),
+                codeHash: MailCode.hash(code, tokenHash: tokenHash)),
             mail: IdentityMail.passwordReset(
-                to: email, token: token, resetURL: resetURL, validMinutes: Int(resetTokenLifetime / 60)))
+                to: email, token: token, code: code, resetURL: resetURL, validMinutes: Int(resetTokenLifetime / 60)))
         outbox.wakeUp()
         return answer
     }
 
     struct ResetRequest: Decodable {
-        var token: String
+        /// From the link; or else `email` and the six-digit `code` from the same mail.
+        var token: String?
+        var email: String?
+        var code: String?
         var newPassword: String
     }
 
@@ -97,13 +106,26 @@ struct PasswordController {
     @Sendable func reset(_ request: Request, context: ServiceRequestContext) async throws -> StatusMessage {
         let input = try await request.decode(as: ResetRequest.self, context: context)
         let invalid = IdentityError.invalidResetToken
-        guard !input.token.isEmpty, input.token.count <= 256 else { throw invalid }
-        let tokenHash = OpaqueToken.hash(input.token)
+        let now = clock.now
+        let tokenHash = try await codeTries.tokenHash(
+            token: input.token, email: input.email, code: input.code, invalid: invalid
+        ) { email, code in
+            try await database.resetTokenHash(email: email, code: code, now: now)
+        }
+        try await performReset(tokenHash: tokenHash, newPassword: input.newPassword)
+        return StatusMessage(
+            status: "password_reset", message: "Your password was reset; sign in with the new password.")
+    }
+
+    /// Uses the reset token: checks the new password against the policy (a weak one does not spend the token), sets
+    /// it, signs out every session and mails the notice.
+    private func performReset(tokenHash: String, newPassword: String) async throws {
+        let invalid = IdentityError.invalidResetToken
         guard let user = try await database.userForResetToken(tokenHash: tokenHash, now: clock.now) else {
             throw invalid
         }
-        try PasswordPolicy.check(input.newPassword, username: user.username, email: user.email, field: "newPassword")
-        let hash = try await hasher.hash(input.newPassword)
+        try PasswordPolicy.check(newPassword, username: user.username, email: user.email, field: "newPassword")
+        let hash = try await hasher.hash(newPassword)
         guard
             let revoked = try await database.resetPassword(
                 tokenHash: tokenHash, userID: user.id, passwordHash: hash,
@@ -111,7 +133,35 @@ struct PasswordController {
         else { throw invalid }
         outbox.wakeUp()
         await endedSessions.sessionsEnded(userID: user.id, sessionIDs: revoked)
-        return StatusMessage(
-            status: "password_reset", message: "Your password was reset; sign in with the new password.")
+    }
+
+    /// The page the mailed link opens: the new-password form, or why the link no longer works.
+    @Sendable func resetPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let token = request.uri.queryParameters.get("token") ?? ""
+        guard !token.isEmpty, token.count <= 256,
+            try await database.userForResetToken(tokenHash: OpaqueToken.hash(token), now: clock.now) != nil
+        else { return LinkPage.deadLink(what: "password reset") }
+        return LinkPage.resetForm(token: token)
+    }
+
+    /// The form's post: the same rules as the API; the answer is a page saying what happened.
+    @Sendable func resetFromPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        guard let form = try await LinkPage.form(request), let token = form["token"], !token.isEmpty,
+            token.count <= 256
+        else { return LinkPage.deadLink(what: "password reset") }
+        let password = form["newPassword"] ?? ""
+        guard password == form["confirmPassword"] else {
+            return LinkPage.resetForm(token: token, error: "The two passwords are not the same.")
+        }
+        do {
+            try await performReset(tokenHash: OpaqueToken.hash(token), newPassword: password)
+        } catch IdentityError.weakPassword(_, let detail) {
+            return LinkPage.resetForm(token: token, error: detail)
+        } catch IdentityError.invalidResetToken {
+            return LinkPage.deadLink(what: "password reset")
+        }
+        return LinkPage.message(
+            status: .ok, title: "Your password was changed",
+            "Your new password is set and every device was signed out. Sign in with it in the app.")
     }
 }

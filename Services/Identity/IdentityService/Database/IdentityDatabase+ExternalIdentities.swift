@@ -23,7 +23,11 @@ extension IdentityDatabase {
                 ExternalIdentityRecord(
                     issuer: identity.issuer, subject: identity.subject, userId: userID, createdAt: now)
             }
-            if let email = identity.email,
+            // An address the issuer does not vouch for (Facebook's; Google's with `email_verified` false) is never
+            // stored nor matched: the account keeps the name and the provider identity, and adds an address later
+            // through a verification link (issue 18).
+            let vouchedEmail = identity.emailVerified ? identity.email : nil
+            if let email = vouchedEmail,
                 let existing = try UserRecord.filter(UserRecord.Columns.email == email).fetchOne(db)
             {
                 guard identity.mayLink(toAccountWithVerifiedEmail: existing.emailVerified) else {
@@ -33,7 +37,7 @@ extension IdentityDatabase {
                 return existing
             }
             let user = UserRecord(
-                id: UUID().uuidString.lowercased(), email: identity.email, emailVerified: identity.emailVerified,
+                id: UUID().uuidString.lowercased(), email: vouchedEmail, emailVerified: vouchedEmail != nil,
                 username: nil, passwordHash: nil, displayName: String((identity.name ?? "").prefix(50)), bio: "",
                 homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now)
             try user.insert(db)

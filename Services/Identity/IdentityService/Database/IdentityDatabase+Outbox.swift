@@ -40,4 +40,9 @@ extension IdentityDatabase {
                 arguments: [error, retryAt, emailID])
         }
     }
+
+    /// Every queued message, sent or not, oldest first (for tests and support).
+    func outboxEmails() async throws -> [OutboxEmailRecord] {
+        try await read { db in try OutboxEmailRecord.order(OutboxEmailRecord.Columns.id).fetchAll(db) }
+    }
 }

@@ -108,6 +108,18 @@ enum IdentityMigrations {
                     CREATE INDEX email_verification_tokens_by_user ON email_verification_tokens(user_id);
                     """)
         }
+        migrator.registerMigration("v4-accounts-mail-codes") { db in
+            // The six-digit code mailed beside each link, hashed, and the wrong tries against it; and whether a
+            // verification token moves the account to its address (an e-mail change) rather than confirming it.
+            try db.execute(
+                sql: """
+                    ALTER TABLE password_reset_tokens ADD COLUMN code_hash TEXT;
+                    ALTER TABLE password_reset_tokens ADD COLUMN code_attempts INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE email_verification_tokens ADD COLUMN code_hash TEXT;
+                    ALTER TABLE email_verification_tokens ADD COLUMN code_attempts INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE email_verification_tokens ADD COLUMN changes_email BOOLEAN NOT NULL DEFAULT 0;
+                    """)
+        }
         return migrator
     }
 }

@@ -7,14 +7,25 @@ struct EmailVerifications: Sendable {
     let verificationURL: String
     let lifetime: TimeInterval
 
-    /// A fresh token for `email` of `userID`: its record (hash only) and the mail carrying it.
-    func make(userID: String, email: String, now: Date) -> (token: EmailVerificationTokenRecord, mail: MailMessage) {
+    /// A fresh token for `email` of `userID`: its record (hash only) and the mail carrying it. With `changesEmail`,
+    /// using it makes `email` the account's address.
+    func make(userID: String, email: String, now: Date, changesEmail: Bool = false)
+        -> (token: EmailVerificationTokenRecord, mail: MailMessage)
+    {
         let token = OpaqueToken.generate()
+        let code = MailCode.generate()
+        let tokenHash = OpaqueToken.hash(token)
         let record = EmailVerificationTokenRecord(
-            tokenHash: OpaqueToken.hash(token), userId: userID, email: email, createdAt: now,
-            expiresAt: now.addingTimeInterval(lifetime))
-        let mail = IdentityMail.verifyEmail(
-            to: email, token: token, verificationURL: verificationURL, validHours: max(1, Int(lifetime / 3600)))
+            tokenHash: tokenHash, userId: userID, email: email, createdAt: now,
+            expiresAt: now.addingTimeInterval(lifetime), codeHash: MailCode.hash(code, tokenHash: tokenHash),
+            changesEmail: changesEmail)
+        let validHours = max(1, Int(lifetime / 3600))
+        let mail =
+            changesEmail
+            ? IdentityMail.confirmNewEmail(
+                to: email, token: token, code: code, verificationURL: verificationURL, validHours: validHours)
+            : IdentityMail.verifyEmail(
+                to: email, token: token, code: code, verificationURL: verificationURL, validHours: validHours)
         return (record, mail)
     }
 

@@ -13,6 +13,8 @@ final class OutboxDelivery: Service, Sendable {
     private let wakeUps: AsyncStream<Void>
     private let wakeUpContinuation: AsyncStream<Void>.Continuation
     static let maximumAttempts = 8
+    /// How far a given-up message's next attempt is pushed (it stays in the table with its last error).
+    static let never: TimeInterval = 365 * 86_400
 
     init(database: IdentityDatabase, transport: any MailTransport, clock: WallClock, logger: Logger) {
         self.database = database
@@ -55,11 +57,22 @@ final class OutboxDelivery: Service, Sendable {
                     try await database.markSent(emailID: id, now: clock.now)
                     logger.info("mail delivered", metadata: ["outbox_id": "\(id)", "subject": "\(email.subject)"])
                 } catch {
+                    // A 5xx (or a refusal of ours) will not change on retry: give up now, with the reason logged.
                     let attempts = email.attempts + 1
-                    let delay = attempts >= Self.maximumAttempts ? 365 * 86_400 : pow(2, Double(attempts)) * 30
+                    let permanent = (error as? SMTPError)?.isPermanent ?? false
+                    let givesUp = permanent || attempts >= Self.maximumAttempts
+                    let delay = givesUp ? Self.never : pow(2, Double(attempts)) * 30
                     try await database.markFailed(
                         emailID: id, error: "\(error)", retryAt: clock.now.addingTimeInterval(delay))
-                    logger.warning("mail delivery failed", metadata: ["outbox_id": "\(id)", "error": "\(error)"])
+                    if givesUp {
+                        logger.error(
+                            "mail delivery gave up",
+                            metadata: ["outbox_id": "\(id)", "attempts": "\(attempts)", "reason": "\(error)"])
+                    } else {
+                        logger.warning(
+                            "mail delivery failed, will retry",
+                            metadata: ["outbox_id": "\(id)", "retry_in_seconds": "\(Int(delay))", "error": "\(error)"])
+                    }
                 }
             }
         } catch is CancellationError {

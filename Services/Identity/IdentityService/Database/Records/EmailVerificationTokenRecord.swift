@@ -3,7 +3,9 @@ import GRDB
 import ServiceKit
 
 /// A row of `email_verification_tokens`: hashed, single use, expiring, for the address it was sent to.
-struct EmailVerificationTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
+struct EmailVerificationTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, MailedTokenRecord,
+    Sendable
+{
     static let databaseTableName = "email_verification_tokens"
 
     var tokenHash: String
@@ -12,10 +14,20 @@ struct EmailVerificationTokenRecord: Codable, FetchableRecord, PersistableRecord
     var createdAt: Date
     var expiresAt: Date
     var usedAt: Date?
+    /// The hash of the six-digit code mailed with the link (`MailCode`); `nil` for tokens made before codes.
+    var codeHash: String?
+    /// Wrong codes tried against this token.
+    var codeAttempts: Int = 0
+    /// Using the token makes `email` the account's address (a change asked for by the signed-in user).
+    var changesEmail: Bool = false
 
     enum Columns {
         static let tokenHash = Column("token_hash")
         static let userId = Column("user_id")
+        static let email = Column("email")
         static let usedAt = Column("used_at")
+        static let expiresAt = Column("expires_at")
+        static let createdAt = Column("created_at")
+        static let codeHash = Column("code_hash")
     }
 }
