@@ -232,9 +232,28 @@ import Testing
             let shared = try await world.api.get(
                 "\(MessagingPaths.users)/\(world.bob.id)/groups", token: world.ann.accessToken)
             #expect(shared.status == 200)
-            let groups = try world.conversations(shared)
+            let groups = try shared.decode(WirePage<WireFriendGroup>.self).items
             #expect(groups.map(\.id) == [trip, dinner])
             #expect(groups.first?.name == "Trip")
+            #expect(groups.first?.memberCount == 3)
+            // id, name, member count and last activity only: the message text never leaves the group
+            let body = shared.text
+            #expect(!body.contains("newest activity") && !body.contains("lastMessage"))
+            // a page at a time, and the cursor leads to the rest
+            let first = try await world.api.get(
+                "\(MessagingPaths.users)/\(world.bob.id)/groups?limit=1", token: world.ann.accessToken
+            ).decode(WirePage<WireFriendGroup>.self)
+            #expect(first.items.map(\.id) == [trip])
+            let cursor = try #require(first.nextCursor)
+            let rest = try await world.api.get(
+                "\(MessagingPaths.users)/\(world.bob.id)/groups?limit=1&cursor=\(cursor)",
+                token: world.ann.accessToken
+            ).decode(WirePage<WireFriendGroup>.self)
+            #expect(rest.items.map(\.id) == [dinner])
+            #expect(rest.nextCursor == nil)
+            let badLimit = try await world.api.get(
+                "\(MessagingPaths.users)/\(world.bob.id)/groups?limit=0", token: world.ann.accessToken)
+            #expect(badLimit.problem?.code == "invalid_limit")
             let stranger = try await world.api.get(
                 "\(MessagingPaths.users)/\(world.eve.id)/groups", token: world.ann.accessToken)
             #expect(stranger.problem?.code == "not_friends")

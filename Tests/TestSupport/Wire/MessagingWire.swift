@@ -54,6 +54,14 @@ public struct WireConversation: Decodable, Sendable {
     public var lastMessage: WireMessage?
 }
 
+/// A line of "the groups a friend is in" (`FriendGroupView`): no message text.
+public struct WireFriendGroup: Decodable, Sendable {
+    public var id: String
+    public var name: String?
+    public var memberCount: Int
+    public var lastActivityAt: Date
+}
+
 /// A topic of a group (`TopicView`); `policy` is `inherit`, `followed` or `muted`.
 public struct WireTopic: Decodable, Sendable {
     public var id: Int

@@ -148,20 +148,23 @@ struct ConversationsController {
             })
     }
 
-    /// The groups a friend and I are both in (requirement 10: "view groups that a friend is in").
-    @Sendable func commonGroups(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
-        ConversationView
+    /// The groups a friend and I are both in (requirement 10: "view groups that a friend is in"), a page at a
+    /// time: id, name, member count and last activity, never message text.
+    @Sendable func commonGroups(_ request: Request, context: AuthenticatedContext) async throws -> Page<
+        FriendGroupView
     > {
         let other = try context.parameters.require("user")
         let me = context.user.userID
         try GroupRules.requireOtherUser(other, me: me)
+        let page = try request.pageRequest()
+        let cursor = try page.decodeCursor(as: ConversationCursor.self)
         try GroupRules.requireFriend(try await social.relationship(me, other).friends)
-        let groups = try await database.commonGroups(of: me, and: other)
-        var views: [ConversationView] = []
-        for group in groups {
-            views.append(ConversationView(try await database.conversations(of: me, at: group.id), profiles: [:]))
+        let groups = try await database.commonGroups(
+            of: me, and: other, after: cursor.map { ($0.activity, $0.id) }, limit: page.limit + 1)
+        let activity = Dictionary(groups.map { ($0.id, $0.activity) }) { a, _ in a }
+        return Page(fetched: groups.map(FriendGroupView.init), limit: page.limit) {
+            ConversationCursor(activity: activity[$0.id] ?? 0, id: $0.id)
         }
-        return ItemList(items: views)
     }
 
     // MARK: Changing

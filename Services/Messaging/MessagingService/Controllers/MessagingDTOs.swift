@@ -80,6 +80,20 @@ extension ConversationView {
     }
 }
 
+/// A line of "the groups a friend is in": what a list shows, and no message text (the caller may not have read it).
+struct FriendGroupView: ResponseEncodable, Sendable {
+    var id: String
+    var name: String?
+    var memberCount: Int
+    var lastActivityAt: Date
+}
+
+extension FriendGroupView {
+    init(_ group: MessagingDatabase.FriendGroup) {
+        self.init(id: group.id, name: group.name, memberCount: group.memberCount, lastActivityAt: group.lastActivityAt)
+    }
+}
+
 struct TopicView: ResponseEncodable, Sendable {
     var id: Int64
     var conversationId: String
