@@ -224,6 +224,7 @@ import Testing
         (.selfLookup, 400, "self_lookup", "Name a friend, not yourself."),
         (.notFriends(["eve", "dan"]), 403, "not_friends", "Only your friends can be added; not friends: eve, dan."),
         (.notFriendsGroups, 403, "not_friends", "You can only see the groups of your friends."),
+        (.alreadyMembers(["bob", "cat"]), 409, "already_member", "Already in the group: bob, cat."),
         (.blocked, 403, "blocked", "You cannot send messages to this user."),
         (.notAGroup, 409, "not_a_group", "Direct conversations have no name, topics or member changes."),
         (.notAdmin(action: "remove members"), 403, "not_admin", "Only the group's admins can remove members."),

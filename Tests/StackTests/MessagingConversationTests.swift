@@ -124,7 +124,10 @@ import Testing
             #expect(invited.status == 200)
             #expect(try invited.decode(WireConversation.self).members?.count == 4)
             #expect(world.notices.all.last?.recipients == [world.dan.id])
-            #expect(try await invite(world.bob, world.dan).status == 200, "inviting a member again changes nothing")
+            let again = try await invite(world.bob, world.dan)
+            #expect(again.status == 409, "inviting a member again changes nothing")
+            #expect(again.problem?.code == "already_member")
+            #expect(again.problem?.errors?.map(\.reason) == ["\(world.dan.id) is already a member."])
             let dans = try await world.api.get(world.path(id, "/messages"), token: world.dan.accessToken)
             #expect(try world.texts(dans) == ["before dan joined"], "newcomers see the history")
             #expect(
@@ -220,6 +223,32 @@ import Testing
             #expect(
                 try await world.api.send(.PUT, world.path(withDan, "/mute"), token: world.cat.accessToken).status == 404
             )
+        }
+    }
+
+    @Test func addingExistingMembersNamesEachAndAddsTheOthers() async throws {
+        try await MessagingWorld.run { world in
+            let id = try await world.group(world.ann, with: [world.bob, world.cat])
+            let add: (TestUser, [TestUser]) async throws -> APIResponse = { by, who in
+                try await world.api.post(
+                    world.path(id, "/members"), token: by.accessToken, json: ["userIds": who.map(\.id)])
+            }
+            // all already in: 409 naming each (cat is in the group, though not bob's friend: not asked about)
+            let none = try await add(world.bob, [world.ann, world.cat])
+            #expect(none.status == 409)
+            #expect(none.problem?.code == "already_member")
+            #expect(none.problem?.errors?.map(\.field) == ["userIds", "userIds"])
+            #expect(
+                none.problem?.errors?.map(\.reason)
+                    == ["\(world.ann.id) is already a member.", "\(world.cat.id) is already a member."])
+            // some new: 200, the new ones added, the others named in `alreadyMembers`
+            let some = try await add(world.ann, [world.cat, world.dan])
+            #expect(some.status == 200)
+            let group = try some.decode(WireConversation.self)
+            #expect(group.alreadyMembers == [world.cat.id])
+            #expect(group.members?.count == 4)
+            // an outsider learns nothing about who is in it
+            #expect(try await add(world.eve, [world.ann]).status == 404)
         }
     }
 

@@ -52,6 +52,8 @@ public struct WireConversation: Decodable, Sendable {
     public var muted: Bool
     public var unreadCount: Int
     public var lastMessage: WireMessage?
+    /// On the add-members answer only: those named who were in the group already.
+    public var alreadyMembers: [String]?
 }
 
 /// A line of "the groups a friend is in" (`FriendGroupView`): no message text.

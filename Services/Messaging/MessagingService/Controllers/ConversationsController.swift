@@ -185,7 +185,8 @@ struct ConversationsController {
         var userIds: [String]
     }
 
-    /// Invites friends of the caller into a group they are in; those already in are skipped.
+    /// Invites friends of the caller into a group they are in. Those already in are skipped and named in the
+    /// answer's `alreadyMembers`; when nobody named is new, the answer is 409 `already_member` naming each.
     @Sendable func addMembers(_ request: Request, context: AuthenticatedContext) async throws -> ConversationView {
         let id = try context.parameters.require("conversation")
         let me = context.user.userID
@@ -195,7 +196,12 @@ struct ConversationsController {
         // Outsiders and direct conversations are refused before the social graph is asked (404, 409, then 403);
         // the write checks membership again in its transaction, as the graph's answer takes time.
         try await database.requireGroupMember(id, me)
-        let added = try await database.addMembers(try await friends(ids, of: me), to: id, by: me, now: clock.now)
+        // Existing members are not asked about: one may be in the group without being the caller's friend.
+        let current = Set(try await database.conversation(id, asMember: me).1.map(\.userId))
+        let newcomers = ids.filter { !current.contains($0) }
+        guard !newcomers.isEmpty else { throw MessagingError.alreadyMembers(ids) }
+        let added = try await database.addMembers(
+            try await friends(newcomers, of: me), to: id, by: me, now: clock.now)
         if !added.userIDs.isEmpty {
             await notices.publish(
                 Notice(
@@ -203,7 +209,10 @@ struct ConversationsController {
                     text: "You were added to \(added.groupName ?? "a group").",
                     link: MessagingPaths.conversations + "/" + id))
         }
-        return try await detail(id, for: me)
+        var view = try await detail(id, for: me)
+        let addedIDs = Set(added.userIDs)
+        view.alreadyMembers = ids.filter { !addedIDs.contains($0) }
+        return view
     }
 
     struct RoleRequest: Decodable {

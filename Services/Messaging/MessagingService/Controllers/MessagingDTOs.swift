@@ -66,6 +66,8 @@ struct ConversationView: ResponseEncodable, Sendable {
     var muted: Bool
     var unreadCount: Int
     var lastMessage: MessageView?
+    /// On the add-members answer only: those named who were in the group already (the others were added).
+    var alreadyMembers: [String]? = nil
 }
 
 extension ConversationView {
