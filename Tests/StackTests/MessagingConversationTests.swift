@@ -179,7 +179,7 @@ import Testing
             // given three conversations of ann's, the oldest with the latest message
             let trip = try await world.group(world.ann, "Trip", with: [world.bob, world.cat])
             let withBob = try await world.direct(world.ann, world.bob)
-            let withDan = try await world.direct(world.dan, world.ann)
+            let withDan = try await world.direct(world.ann, world.dan)
             try await world.message(world.bob, withBob, "lunch?")
             try await world.message(world.cat, trip, "tickets are booked, see the attached plan for details")
             #expect(
@@ -216,6 +216,15 @@ import Testing
             // others see only their own
             let cats = try await world.api.get(MessagingPaths.conversations, token: world.cat.accessToken)
             #expect(try world.conversations(cats).map(\.id) == [trip])
+            // ann opened the chat with dan without writing: it is not in dan's list until someone writes
+            func dans() async throws -> [WireConversation] {
+                try world.conversations(
+                    try await world.api.get(MessagingPaths.conversations, token: world.dan.accessToken))
+            }
+            #expect(try await dans().map(\.id).contains(withDan) == false)
+            #expect(try await world.api.get(world.path(withDan), token: world.dan.accessToken).status == 200)
+            try await world.message(world.ann, withDan, "hi dan")
+            #expect(try await dans().map(\.id).first == withDan)
             let unmuted = try await world.api.send(.DELETE, world.path(withDan, "/mute"), token: world.ann.accessToken)
                 .decode(WireMute.self)
             #expect(unmuted.muted == false)

@@ -76,7 +76,9 @@ extension MessagingDatabase {
         FROM members mb JOIN conversations c ON c.id = mb.conversation_id
         """
 
-    /// The caller's conversations, most recent activity first, after the cursor's `(activity, id)`.
+    /// The caller's conversations, most recent activity first, after the cursor's `(activity, id)`. A direct
+    /// conversation nobody has written in yet is listed only for the one who opened it: opening a chat must not
+    /// put an empty conversation in the other person's list.
     func conversations(of userID: String, after cursor: (Int64, String)?, limit: Int) async throws
         -> [ConversationSummary]
     {
@@ -86,6 +88,7 @@ extension MessagingDatabase {
                 db,
                 sql: Self.summarySelect + """
                      WHERE mb.user_id = ? AND (c.activity < ? OR (c.activity = ? AND c.id < ?))
+                        AND (c.kind <> 'direct' OR c.last_message_id IS NOT NULL OR c.created_by = mb.user_id)
                     ORDER BY c.activity DESC, c.id DESC LIMIT ?
                     """, arguments: [userID, activity, activity, id, limit])
             return try rows.map { try Self.summary(db, $0, for: userID) }
