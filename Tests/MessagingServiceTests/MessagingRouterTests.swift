@@ -129,17 +129,22 @@ import Testing
     @Test func groupsAndDirectConversationsFollowTheSocialGraph() async throws {
         try await app().test(.router) { client async throws in
             let stranger = try await call(
-                client, .post, MessagingPaths.groups, as: "ann", json: #"{"name":"G","memberIds":["bob","eve"]}"#)
+                client, .post, MessagingPaths.groups, as: "ann",
+                json: #"{"name":"G","product":"wegroup","memberIds":["bob","eve"]}"#)
             #expect(stranger.status == .forbidden)
             #expect(stranger.problem?.detail == "Only your friends can be added; not friends: eve.")
             let small = try await call(
-                client, .post, MessagingPaths.groups, as: "ann", json: #"{"name":"G","memberIds":["bob","ann"]}"#)
+                client, .post, MessagingPaths.groups, as: "ann",
+                json: #"{"name":"G","product":"wegroup","memberIds":["bob","ann"]}"#)
             #expect(small.problem?.code == "invalid_member_ids")
-            let me = try await call(client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"ann"}"#)
+            let me = try await call(
+                client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"ann","product":"wegroup"}"#)
             #expect(me.problem?.code == "self_conversation")
-            let blocked = try await call(client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"dan"}"#)
+            let blocked = try await call(
+                client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"dan","product":"wegroup"}"#)
             #expect(blocked.problem?.code == "not_found", "a block reads as an unknown user")
-            let nobody = try await call(client, .post, MessagingPaths.direct, as: "ann", json: #"{}"#)
+            let nobody = try await call(
+                client, .post, MessagingPaths.direct, as: "ann", json: #"{"product":"getaway"}"#)
             #expect(nobody.problem?.code == "missing_user")
             let groups = try await call(client, .get, MessagingPaths.users + "/eve/groups", as: "ann")
             #expect(groups.problem?.detail == "You can only see the groups of your friends.")

@@ -9,7 +9,8 @@ import Testing
         try await MessagingWorld.run { world in
             // given ann opened a conversation with bob
             let first = try await world.api.post(
-                MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.bob.id])
+                MessagingPaths.direct, token: world.ann.accessToken,
+                json: ["userId": world.bob.id, "product": "wegroup"])
             #expect(first.status == 201)
             let conversation = try first.decode(WireConversation.self)
             let id = conversation.id
@@ -19,14 +20,15 @@ import Testing
             #expect(conversation.members?.count == 2)
             // when either opens it again, by id or username, then it is the same one
             let again = try await world.api.post(
-                MessagingPaths.direct, token: world.ann.accessToken, json: ["username": "bob"])
+                MessagingPaths.direct, token: world.ann.accessToken, json: ["username": "bob", "product": "wegroup"])
             #expect(again.status == 200)
             #expect(try again.decode(WireConversation.self).id == id)
             let back = try await world.api.post(
-                MessagingPaths.direct, token: world.bob.accessToken, json: ["userId": world.ann.id])
+                MessagingPaths.direct, token: world.bob.accessToken,
+                json: ["userId": world.ann.id, "product": "wegroup"])
             #expect(try back.decode(WireConversation.self).id == id)
-            // strangers need no friendship to talk, but outsiders never see the conversation
-            #expect(try await world.direct(world.eve, world.ann) != id)
+            // in Getaway strangers need no friendship to talk, but outsiders never see the conversation
+            #expect(try await world.direct(world.eve, world.ann, product: "getaway") != id)
             #expect(try await world.api.get(world.path(id), token: world.cat.accessToken).status == 404)
             #expect(try await world.send(world.cat, id, "hi").status == 404)
             #expect(try await world.api.get(world.path(id, "/messages"), token: world.cat.accessToken).status == 404)
@@ -36,8 +38,15 @@ import Testing
     @Test func directConversationBadInputs() async throws {
         try await MessagingWorld.run { (world: MessagingWorld) async throws in
             let openWith: ([String: String]) async throws -> APIResponse = { body in
-                try await world.api.post(MessagingPaths.direct, token: world.ann.accessToken, json: body)
+                var body = body
+                body["product"] = body["product"] ?? "wegroup"
+                return try await world.api.post(MessagingPaths.direct, token: world.ann.accessToken, json: body)
             }
+            #expect(try await openWith(["userId": world.bob.id, "product": "moon"]).problem?.code == "invalid_product")
+            let noProduct = try await world.api.post(
+                MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.bob.id])
+            #expect(noProduct.problem?.code == "invalid_product")
+            #expect(noProduct.problem?.errors?.first?.field == "product")
             #expect(try await openWith(["userId": world.ann.id]).problem?.code == "self_conversation")
             #expect(try await openWith(["userId": "nobody"]).status == 404)
             #expect(try await openWith(["username": "nobody"]).status == 404)
@@ -52,7 +61,7 @@ import Testing
     @Test func blockedUsersCannotMessageEachOther() async throws {
         try await MessagingWorld.run { world in
             // given ann and eve talk
-            let id = try await world.direct(world.ann, world.eve)
+            let id = try await world.direct(world.ann, world.eve, product: "getaway")
             #expect(try await world.send(world.ann, id, "hello").status == 201)
             // when eve blocks ann
             let block = try await world.api.send(
@@ -65,7 +74,8 @@ import Testing
             #expect(try await world.send(world.eve, id, "go away").problem?.code == "blocked")
             #expect(
                 try await world.api.post(
-                    MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.eve.id]
+                    MessagingPaths.direct, token: world.ann.accessToken,
+                    json: ["userId": world.eve.id, "product": "getaway"]
                 )
                 .status == 404)
             // the history stays readable

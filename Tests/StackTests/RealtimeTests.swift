@@ -33,7 +33,7 @@ import Testing
             let bob = try await stack.register("bob")
             let api = stack.gateway
             let request = try await api.post(
-                SocialPaths.friendRequests, token: ann.accessToken, json: ["userId": bob.id])
+                SocialPaths.friendRequests, token: ann.accessToken, json: ["userId": bob.id, "product": "wegroup"])
             let requestID = try request.decode(WireFriendRequest.self).id
             _ = try await api.post("\(SocialPaths.friendRequests)/\(requestID)/accept", token: bob.accessToken)
             let direct = try await api.post(MessagingPaths.direct, token: ann.accessToken, json: ["userId": bob.id])

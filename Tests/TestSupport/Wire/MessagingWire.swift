@@ -40,6 +40,8 @@ public struct WireMessage: Decodable, Sendable {
 public struct WireConversation: Decodable, Sendable {
     public var id: String
     public var kind: String
+    /// `wegroup` or `getaway`: the app it was started in.
+    public var product: String
     /// `nil` for a direct conversation.
     public var name: String?
     public var createdBy: String

@@ -5,18 +5,27 @@ import GRDB
 extension MessagingDatabase {
     // MARK: Creating
 
-    /// The direct conversation between two users: the existing one, or a new one (`created`).
-    func openDirect(_ userID: String, with otherID: String, id: String, now: Date) async throws -> (
-        ConversationRecord, created: Bool
-    ) {
+    /// The direct conversation of two users in `product`, if they have one.
+    func existingDirect(_ userID: String, with otherID: String, product: Product) async throws -> ConversationRecord?
+    {
+        let key = ConversationRecord.directKey(userID, otherID, product: product)
+        return try await read { db in
+            try ConversationRecord.filter(ConversationRecord.Columns.directKey == key).fetchOne(db)
+        }
+    }
+
+    /// The direct conversation between two users in `product`: the existing one, or a new one (`created`).
+    func openDirect(
+        _ userID: String, with otherID: String, product: Product = .legacy, id: String, now: Date
+    ) async throws -> (ConversationRecord, created: Bool) {
         try await write { db in
-            let key = ConversationRecord.directKey(userID, otherID)
+            let key = ConversationRecord.directKey(userID, otherID, product: product)
             if let existing = try ConversationRecord.filter(ConversationRecord.Columns.directKey == key).fetchOne(db) {
                 return (existing, false)
             }
             let conversation = ConversationRecord(
                 id: id, kind: ConversationKind.direct.rawValue, name: nil, directKey: key, createdBy: userID,
-                createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db))
+                createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db), product: product.rawValue)
             try conversation.insert(db)
             for member in [userID, otherID] {
                 try MemberRecord(
@@ -28,13 +37,13 @@ extension MessagingDatabase {
     }
 
     /// A new group: the creator as its admin, the others as members.
-    func createGroup(id: String, name: String, by creatorID: String, members: [String], now: Date) async throws
-        -> ConversationRecord
-    {
+    func createGroup(
+        id: String, name: String, by creatorID: String, members: [String], product: Product = .legacy, now: Date
+    ) async throws -> ConversationRecord {
         try await write { db in
             let conversation = ConversationRecord(
                 id: id, kind: ConversationKind.group.rawValue, name: name, directKey: nil, createdBy: creatorID,
-                createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db))
+                createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db), product: product.rawValue)
             try conversation.insert(db)
             for member in [creatorID] + members {
                 try MemberRecord(
