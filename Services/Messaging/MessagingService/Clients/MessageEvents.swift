@@ -29,12 +29,12 @@ struct MessageEvents {
                 edit.message, in: edit.conversation, members: edit.members.filter { added.contains($0.userID) },
                 mentioned: added)
         }
-        // Each edit is its own change: its time (to the millisecond) tells two edits of one message apart.
+        // Each edit is its own change: its time (to the millisecond) and text tell two edits of one message apart.
         let editedAt = (edit.message.editedAt ?? edit.message.createdAt).timeIntervalSince1970
         let editMillis = Int64((editedAt * 1_000).rounded())
         await live(
             "message.edited", to: edit.members.map(\.userID), MessageView(edit.message),
-            key: "message.edited:\(edit.message.id):\(editMillis)")
+            key: "message.edited:\(edit.message.id):\(editMillis):\(edit.message.text.hashValue)")
     }
 
     /// Notices to the members the notification rule picks, named after the sender.
