@@ -43,7 +43,7 @@ struct ConversationsController {
         ConversationView
     > {
         let input = try await request.decode(as: DirectRequest.self, context: context)
-        let product = try Product.required(input.product)
+        let product = try Product.parse(input.product)
         let me = context.user.userID
         let other: DirectoryUser?
         if let username = input.username {
@@ -81,7 +81,7 @@ struct ConversationsController {
         ConversationView
     > {
         let input = try await request.decode(as: GroupRequest.self, context: context)
-        let product = try Product.required(input.product)
+        let product = try Product.parse(input.product)
         let me = context.user.userID
         let name = try Validate.text(input.name, field: "name", max: MessagingLimits.maximumNameLength)
         let others = try await allowed(

@@ -8,7 +8,7 @@ enum Product: String, Codable, Sendable, CaseIterable {
     static let legacy = Product.wegroup
 
     /// The client's `product`: required, one of the apps (`field` as the client names it).
-    static func required(_ value: String?, field: String = "product") throws -> Product {
+    static func parse(_ value: String?, field: String = "product") throws -> Product {
         guard let value, let product = Product(rawValue: value) else {
             throw Problem.invalidField(field, "must be wegroup or getaway.")
         }
@@ -17,6 +17,6 @@ enum Product: String, Codable, Sendable, CaseIterable {
 
     /// The optional `product` filter of a list: `nil` (every app's) when absent.
     static func filter(_ value: String?) throws -> Product? {
-        try value.map { try required($0) }
+        try value.map { try parse($0) }
     }
 }
