@@ -32,12 +32,17 @@ public struct RealtimeEvent: Sendable, Equatable {
     public var type: String
     /// The event's JSON object, sent as the stream's `data:` field.
     public var payload: Data
+    /// The notifications service drops a second event with the same key from the same producer, so a retried
+    /// post reaches the stream once. Producers pass a key derived from what happened (`message.created:<id>`).
+    public var idempotencyKey: String
 
-    /// Creates an event whose payload is `payload` encoded the platform's way (camelCase, ISO 8601 dates).
-    public init(recipients: [String], type: String, payload: some Encodable) throws {
+    /// Creates an event whose payload is `payload` encoded the platform's way (camelCase, ISO 8601 dates);
+    /// without a key, each event gets its own (retries of this value are still dropped).
+    public init(recipients: [String], type: String, payload: some Encodable, idempotencyKey: String? = nil) throws {
         self.recipients = recipients
         self.type = type
         self.payload = try PlatformJSON.encoder.encode(payload)
+        self.idempotencyKey = idempotencyKey ?? "\(type):\(UUID().uuidString)"
     }
 }
 
@@ -82,13 +87,13 @@ public struct NotificationsNoticeSink: NoticeSink {
     public func publish(_ event: RealtimeEvent) async {
         struct Body: Encodable, Sendable {
             var recipientIds: [String]
-            var type, producer: String
+            var type, producer, idempotencyKey: String
             /// The payload verbatim, as a JSON string the service re-parses: `Data` has no JSON-object encoding.
             var payload: String
         }
         let body = Body(
             recipientIds: event.recipients, type: event.type, producer: producer.rawValue,
-            payload: String(decoding: event.payload, as: UTF8.self))
+            idempotencyKey: event.idempotencyKey, payload: String(decoding: event.payload, as: UTF8.self))
         await post(NotificationsPaths.internalEvents, body, what: event.type)
     }
 

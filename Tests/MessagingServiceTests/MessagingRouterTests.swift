@@ -126,20 +126,66 @@ import Testing
         }
     }
 
+    @Test func eachProductHasItsRulesAndListsCheckTheirQuery() async throws {
+        try await group()
+        try await app().test(.router) { client async throws in
+            let direct = MessagingPaths.direct
+            for body in [
+                #"{"userId":"bob"}"#, #"{"userId":"bob","product":"WeGroup"}"#, #"{"userId":"bob","product":7}"#,
+            ] {
+                let answer = try await call(client, .post, direct, as: "ann", json: body)
+                #expect(answer.status == .badRequest, "\(body)")
+            }
+            let missing = try await call(client, .post, direct, as: "ann", json: #"{"userId":"bob"}"#)
+            #expect(missing.problem?.code == "invalid_product")
+            // eve is nobody's friend: refused in WeGroup, welcome in Getaway; dan blocked ann: unknown in both
+            let wegroup = try await call(
+                client, .post, direct, as: "ann", json: #"{"userId":"eve","product":"wegroup"}"#)
+            #expect(wegroup.problem?.code == "not_friends")
+            let getaway = try await call(
+                client, .post, direct, as: "ann", json: #"{"userId":"eve","product":"getaway"}"#)
+            #expect(getaway.status == .created)
+            let blocked = try await call(
+                client, .post, direct, as: "ann", json: #"{"userId":"dan","product":"getaway"}"#)
+            #expect(blocked.problem?.code == "not_found")
+            let blockedGroup = try await call(
+                client, .post, MessagingPaths.groups, as: "ann",
+                json: #"{"name":"G","product":"getaway","memberIds":["eve","dan"]}"#)
+            #expect(blockedGroup.problem?.code == "not_found", "a blocked member reads as an unknown user")
+            for query in ["?product=moon", "?limit=0", "?cursor=garbage"] {
+                let list = try await call(client, .get, MessagingPaths.conversations + query, as: "ann")
+                #expect(list.status == .badRequest, "\(query)")
+            }
+            #expect(
+                try await call(client, .get, MessagingPaths.unread + "?product=moon", as: "ann").status == .badRequest)
+            let topics = MessagingPaths.conversations + "/g/topics"
+            #expect(try await call(client, .get, topics + "?limit=101", as: "ann").status == .badRequest)
+            #expect(try await call(client, .get, topics + "?cursor=garbage", as: "ann").status == .badRequest)
+            #expect(try await call(client, .get, topics, as: "eve").status == .notFound)
+            let groups = MessagingPaths.users + "/bob/groups"
+            #expect(try await call(client, .get, groups + "?limit=0", as: "ann").status == .badRequest)
+        }
+    }
+
     @Test func groupsAndDirectConversationsFollowTheSocialGraph() async throws {
         try await app().test(.router) { client async throws in
             let stranger = try await call(
-                client, .post, MessagingPaths.groups, as: "ann", json: #"{"name":"G","memberIds":["bob","eve"]}"#)
+                client, .post, MessagingPaths.groups, as: "ann",
+                json: #"{"name":"G","product":"wegroup","memberIds":["bob","eve"]}"#)
             #expect(stranger.status == .forbidden)
             #expect(stranger.problem?.detail == "Only your friends can be added; not friends: eve.")
             let small = try await call(
-                client, .post, MessagingPaths.groups, as: "ann", json: #"{"name":"G","memberIds":["bob","ann"]}"#)
+                client, .post, MessagingPaths.groups, as: "ann",
+                json: #"{"name":"G","product":"wegroup","memberIds":["bob","ann"]}"#)
             #expect(small.problem?.code == "invalid_member_ids")
-            let me = try await call(client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"ann"}"#)
+            let me = try await call(
+                client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"ann","product":"wegroup"}"#)
             #expect(me.problem?.code == "self_conversation")
-            let blocked = try await call(client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"dan"}"#)
+            let blocked = try await call(
+                client, .post, MessagingPaths.direct, as: "ann", json: #"{"userId":"dan","product":"wegroup"}"#)
             #expect(blocked.problem?.code == "not_found", "a block reads as an unknown user")
-            let nobody = try await call(client, .post, MessagingPaths.direct, as: "ann", json: #"{}"#)
+            let nobody = try await call(
+                client, .post, MessagingPaths.direct, as: "ann", json: #"{"product":"getaway"}"#)
             #expect(nobody.problem?.code == "missing_user")
             let groups = try await call(client, .get, MessagingPaths.users + "/eve/groups", as: "ann")
             #expect(groups.problem?.detail == "You can only see the groups of your friends.")
@@ -224,6 +270,7 @@ import Testing
         (.selfLookup, 400, "self_lookup", "Name a friend, not yourself."),
         (.notFriends(["eve", "dan"]), 403, "not_friends", "Only your friends can be added; not friends: eve, dan."),
         (.notFriendsGroups, 403, "not_friends", "You can only see the groups of your friends."),
+        (.alreadyMembers(["bob", "cat"]), 409, "already_member", "Already in the group: bob, cat."),
         (.blocked, 403, "blocked", "You cannot send messages to this user."),
         (.notAGroup, 409, "not_a_group", "Direct conversations have no name, topics or member changes."),
         (.notAdmin(action: "remove members"), 403, "not_admin", "Only the group's admins can remove members."),

@@ -147,3 +147,30 @@ import Testing
         #expect(!recent.gap)
     }
 }
+
+@Suite struct RecentEventKeysTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func aKeyIsTakenOncePerProducerWithinTheWindow() {
+        let keys = RecentEventKeys(capacity: 10, window: 60)
+        #expect(keys.insert("message.created:1", producer: "messaging", now: start))
+        #expect(!keys.insert("message.created:1", producer: "messaging", now: start.addingTimeInterval(59)))
+        #expect(keys.insert("message.created:1", producer: "household", now: start))
+        // After the window the key is forgotten (a producer never retries that late).
+        #expect(keys.insert("message.created:1", producer: "messaging", now: start.addingTimeInterval(61)))
+    }
+
+    @Test func memoryIsBoundedAndARemovedKeyIsAcceptedAgain() {
+        let keys = RecentEventKeys(capacity: 3, window: 600)
+        for n in 0..<5 { #expect(keys.insert("k:\(n)", producer: "p", now: start)) }
+        #expect(keys.count == 3)
+        // the oldest went first
+        #expect(keys.insert("k:0", producer: "p", now: start))
+        #expect(!keys.insert("k:4", producer: "p", now: start))
+        keys.remove("k:4", producer: "p")
+        #expect(keys.insert("k:4", producer: "p", now: start))
+        // thousands of keys through a small set stay within its capacity
+        for n in 0..<5_000 { _ = keys.insert("many:\(n)", producer: "p", now: start) }
+        #expect(keys.count == 3)
+    }
+}

@@ -88,7 +88,9 @@ struct HostileFixture: Sendable {
 
         // Messaging: a group of ann and bob with a topic and a message.
         let conversation = try id(
-            await create(MessagingPaths.groups, #"{"name": "Weekend", "memberIds": ["\#(bob.id)", "\#(dan.id)"]}"#))
+            await create(
+                MessagingPaths.groups,
+                #"{"name": "Weekend", "product": "wegroup", "memberIds": ["\#(bob.id)", "\#(dan.id)"]}"#))
         let conversationPath = "\(MessagingPaths.conversations)/\(conversation)"
         let topic = try id(await create(conversationPath + "/topics", #"{"name": "Food"}"#))
         let message = try id(await create(conversationPath + "/messages", #"{"text": "Pizza?"}"#))

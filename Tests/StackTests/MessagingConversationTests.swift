@@ -9,7 +9,8 @@ import Testing
         try await MessagingWorld.run { world in
             // given ann opened a conversation with bob
             let first = try await world.api.post(
-                MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.bob.id])
+                MessagingPaths.direct, token: world.ann.accessToken,
+                json: ["userId": world.bob.id, "product": "wegroup"])
             #expect(first.status == 201)
             let conversation = try first.decode(WireConversation.self)
             let id = conversation.id
@@ -19,14 +20,15 @@ import Testing
             #expect(conversation.members?.count == 2)
             // when either opens it again, by id or username, then it is the same one
             let again = try await world.api.post(
-                MessagingPaths.direct, token: world.ann.accessToken, json: ["username": "bob"])
+                MessagingPaths.direct, token: world.ann.accessToken, json: ["username": "bob", "product": "wegroup"])
             #expect(again.status == 200)
             #expect(try again.decode(WireConversation.self).id == id)
             let back = try await world.api.post(
-                MessagingPaths.direct, token: world.bob.accessToken, json: ["userId": world.ann.id])
+                MessagingPaths.direct, token: world.bob.accessToken,
+                json: ["userId": world.ann.id, "product": "wegroup"])
             #expect(try back.decode(WireConversation.self).id == id)
-            // strangers need no friendship to talk, but outsiders never see the conversation
-            #expect(try await world.direct(world.eve, world.ann) != id)
+            // in Getaway strangers need no friendship to talk, but outsiders never see the conversation
+            #expect(try await world.direct(world.eve, world.ann, product: "getaway") != id)
             #expect(try await world.api.get(world.path(id), token: world.cat.accessToken).status == 404)
             #expect(try await world.send(world.cat, id, "hi").status == 404)
             #expect(try await world.api.get(world.path(id, "/messages"), token: world.cat.accessToken).status == 404)
@@ -36,8 +38,15 @@ import Testing
     @Test func directConversationBadInputs() async throws {
         try await MessagingWorld.run { (world: MessagingWorld) async throws in
             let openWith: ([String: String]) async throws -> APIResponse = { body in
-                try await world.api.post(MessagingPaths.direct, token: world.ann.accessToken, json: body)
+                var body = body
+                body["product"] = body["product"] ?? "wegroup"
+                return try await world.api.post(MessagingPaths.direct, token: world.ann.accessToken, json: body)
             }
+            #expect(try await openWith(["userId": world.bob.id, "product": "moon"]).problem?.code == "invalid_product")
+            let noProduct = try await world.api.post(
+                MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.bob.id])
+            #expect(noProduct.problem?.code == "invalid_product")
+            #expect(noProduct.problem?.errors?.first?.field == "product")
             #expect(try await openWith(["userId": world.ann.id]).problem?.code == "self_conversation")
             #expect(try await openWith(["userId": "nobody"]).status == 404)
             #expect(try await openWith(["username": "nobody"]).status == 404)
@@ -52,7 +61,7 @@ import Testing
     @Test func blockedUsersCannotMessageEachOther() async throws {
         try await MessagingWorld.run { world in
             // given ann and eve talk
-            let id = try await world.direct(world.ann, world.eve)
+            let id = try await world.direct(world.ann, world.eve, product: "getaway")
             #expect(try await world.send(world.ann, id, "hello").status == 201)
             // when eve blocks ann
             let block = try await world.api.send(
@@ -65,7 +74,8 @@ import Testing
             #expect(try await world.send(world.eve, id, "go away").problem?.code == "blocked")
             #expect(
                 try await world.api.post(
-                    MessagingPaths.direct, token: world.ann.accessToken, json: ["userId": world.eve.id]
+                    MessagingPaths.direct, token: world.ann.accessToken,
+                    json: ["userId": world.eve.id, "product": "getaway"]
                 )
                 .status == 404)
             // the history stays readable
@@ -124,7 +134,10 @@ import Testing
             #expect(invited.status == 200)
             #expect(try invited.decode(WireConversation.self).members?.count == 4)
             #expect(world.notices.all.last?.recipients == [world.dan.id])
-            #expect(try await invite(world.bob, world.dan).status == 200, "inviting a member again changes nothing")
+            let again = try await invite(world.bob, world.dan)
+            #expect(again.status == 409, "inviting a member again changes nothing")
+            #expect(again.problem?.code == "already_member")
+            #expect(again.problem?.errors?.map(\.reason) == ["\(world.dan.id) is already a member."])
             let dans = try await world.api.get(world.path(id, "/messages"), token: world.dan.accessToken)
             #expect(try world.texts(dans) == ["before dan joined"], "newcomers see the history")
             #expect(
@@ -176,7 +189,7 @@ import Testing
             // given three conversations of ann's, the oldest with the latest message
             let trip = try await world.group(world.ann, "Trip", with: [world.bob, world.cat])
             let withBob = try await world.direct(world.ann, world.bob)
-            let withDan = try await world.direct(world.dan, world.ann)
+            let withDan = try await world.direct(world.ann, world.dan)
             try await world.message(world.bob, withBob, "lunch?")
             try await world.message(world.cat, trip, "tickets are booked, see the attached plan for details")
             #expect(
@@ -213,6 +226,15 @@ import Testing
             // others see only their own
             let cats = try await world.api.get(MessagingPaths.conversations, token: world.cat.accessToken)
             #expect(try world.conversations(cats).map(\.id) == [trip])
+            // ann opened the chat with dan without writing: it is not in dan's list until someone writes
+            func dans() async throws -> [WireConversation] {
+                try world.conversations(
+                    try await world.api.get(MessagingPaths.conversations, token: world.dan.accessToken))
+            }
+            #expect(try await dans().map(\.id).contains(withDan) == false)
+            #expect(try await world.api.get(world.path(withDan), token: world.dan.accessToken).status == 200)
+            try await world.message(world.ann, withDan, "hi dan")
+            #expect(try await dans().map(\.id).first == withDan)
             let unmuted = try await world.api.send(.DELETE, world.path(withDan, "/mute"), token: world.ann.accessToken)
                 .decode(WireMute.self)
             #expect(unmuted.muted == false)
@@ -220,6 +242,32 @@ import Testing
             #expect(
                 try await world.api.send(.PUT, world.path(withDan, "/mute"), token: world.cat.accessToken).status == 404
             )
+        }
+    }
+
+    @Test func addingExistingMembersNamesEachAndAddsTheOthers() async throws {
+        try await MessagingWorld.run { world in
+            let id = try await world.group(world.ann, with: [world.bob, world.cat])
+            let add: (TestUser, [TestUser]) async throws -> APIResponse = { by, who in
+                try await world.api.post(
+                    world.path(id, "/members"), token: by.accessToken, json: ["userIds": who.map(\.id)])
+            }
+            // all already in: 409 naming each (cat is in the group, though not bob's friend: not asked about)
+            let none = try await add(world.bob, [world.ann, world.cat])
+            #expect(none.status == 409)
+            #expect(none.problem?.code == "already_member")
+            #expect(none.problem?.errors?.map(\.field) == ["userIds", "userIds"])
+            #expect(
+                none.problem?.errors?.map(\.reason)
+                    == ["\(world.ann.id) is already a member.", "\(world.cat.id) is already a member."])
+            // some new: 200, the new ones added, the others named in `alreadyMembers`
+            let some = try await add(world.ann, [world.cat, world.dan])
+            #expect(some.status == 200)
+            let group = try some.decode(WireConversation.self)
+            #expect(group.alreadyMembers == [world.cat.id])
+            #expect(group.members?.count == 4)
+            // an outsider learns nothing about who is in it
+            #expect(try await add(world.eve, [world.ann]).status == 404)
         }
     }
 
@@ -232,9 +280,28 @@ import Testing
             let shared = try await world.api.get(
                 "\(MessagingPaths.users)/\(world.bob.id)/groups", token: world.ann.accessToken)
             #expect(shared.status == 200)
-            let groups = try world.conversations(shared)
+            let groups = try shared.decode(WirePage<WireFriendGroup>.self).items
             #expect(groups.map(\.id) == [trip, dinner])
             #expect(groups.first?.name == "Trip")
+            #expect(groups.first?.memberCount == 3)
+            // id, name, member count and last activity only: the message text never leaves the group
+            let body = shared.text
+            #expect(!body.contains("newest activity") && !body.contains("lastMessage"))
+            // a page at a time, and the cursor leads to the rest
+            let first = try await world.api.get(
+                "\(MessagingPaths.users)/\(world.bob.id)/groups?limit=1", token: world.ann.accessToken
+            ).decode(WirePage<WireFriendGroup>.self)
+            #expect(first.items.map(\.id) == [trip])
+            let cursor = try #require(first.nextCursor)
+            let rest = try await world.api.get(
+                "\(MessagingPaths.users)/\(world.bob.id)/groups?limit=1&cursor=\(cursor)",
+                token: world.ann.accessToken
+            ).decode(WirePage<WireFriendGroup>.self)
+            #expect(rest.items.map(\.id) == [dinner])
+            #expect(rest.nextCursor == nil)
+            let badLimit = try await world.api.get(
+                "\(MessagingPaths.users)/\(world.bob.id)/groups?limit=0", token: world.ann.accessToken)
+            #expect(badLimit.problem?.code == "invalid_limit")
             let stranger = try await world.api.get(
                 "\(MessagingPaths.users)/\(world.eve.id)/groups", token: world.ann.accessToken)
             #expect(stranger.problem?.code == "not_friends")

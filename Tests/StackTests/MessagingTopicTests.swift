@@ -43,6 +43,19 @@ import Testing
             #expect(topics.map(\.name) == ["Dinner", "flights"])
             #expect(topics.map(\.unreadCount) == [2, 0])
             #expect(topics.map(\.policy) == ["inherit", "followed"])
+            // a page at a time: the cursor leads to the rest
+            let firstTopics = try await world.api.get(world.path(id, "/topics?limit=1"), token: world.bob.accessToken)
+                .decode(WirePage<WireTopic>.self)
+            #expect(firstTopics.items.map(\.name) == ["Dinner"])
+            let topicCursor = try #require(firstTopics.nextCursor)
+            let restTopics = try await world.api.get(
+                world.path(id, "/topics?limit=1&cursor=\(topicCursor)"), token: world.bob.accessToken
+            ).decode(WirePage<WireTopic>.self)
+            #expect(restTopics.items.map(\.name) == ["flights"])
+            #expect(restTopics.nextCursor == nil)
+            #expect(
+                try await world.api.get(world.path(id, "/topics?cursor=garbage"), token: world.bob.accessToken)
+                    .problem?.code == "invalid_cursor")
             // view messages sorted by topic
             let onlyDinner = try await world.api.get(
                 world.path(id, "/messages?topicId=\(dinner)"), token: world.bob.accessToken)

@@ -51,8 +51,9 @@ struct MessagingWorld {
     }
 
     /// Opens the direct conversation between two users and returns its id.
-    func direct(_ a: TestUser, _ b: TestUser) async throws -> String {
-        let response = try await api.post(MessagingPaths.direct, token: a.accessToken, json: ["userId": b.id])
+    func direct(_ a: TestUser, _ b: TestUser, product: String = "wegroup") async throws -> String {
+        let response = try await api.post(
+            MessagingPaths.direct, token: a.accessToken, json: ["userId": b.id, "product": product])
         #expect([200, 201].contains(response.status), "\(response.text)")
         return try response.decode(WireConversation.self).id
     }
@@ -68,6 +69,7 @@ struct MessagingWorld {
     struct GroupBody: Encodable, Sendable {
         var name: String
         var memberIds: [String]
+        var product = "wegroup"
     }
 
     struct MessageBody: Encodable, Sendable {

@@ -178,6 +178,30 @@ import Testing
         }
     }
 
+    @Test func aRetriedRealtimeEventReachesTheStreamOnce() async throws {
+        try await NotificationsWorld.run { world in
+            let stream = try await world.stream(world.ann)
+            let key = "message.created:7"
+            for _ in 0..<2 {
+                let posted = try await world.publish(
+                    [world.ann], type: "message.created", payload: #"{"text":"once"}"#, key: key)
+                #expect(posted.status == 202)
+            }
+            // Another producer's event with the same key is its own change.
+            try await world.publish(
+                [world.ann], type: "household.changed", payload: #"{"text":"other producer"}"#, key: key,
+                producer: "household")
+            try await world.publish([world.ann], type: "message.created", payload: #"{"text":"next"}"#, key: "k:8")
+            var texts: [String] = []
+            while texts.last != "next" { texts.append(try await stream.nextEvent().decode(PublishedText.self).text) }
+            #expect(texts == ["once", "other producer", "next"])
+            let badKey = try await world.publish(
+                [world.ann], type: "message.created", payload: "{}", key: String(repeating: "k", count: 201))
+            #expect(badKey.status == 400)
+            stream.close()
+        }
+    }
+
     @Test func oneUserNeverReceivesAnothersEvents() async throws {
         try await NotificationsWorld.run { world in
             let annStream = try await world.stream(world.ann)

@@ -103,13 +103,15 @@ struct NotificationsWorld {
 
     /// Posts a realtime event the way a producer does.
     @discardableResult
-    func publish(_ recipients: [TestUser], type: String, payload: String) async throws -> APIResponse {
-        try await internalPost(
-            NotificationsPaths.internalEvents,
-            [
-                "recipientIds": .array(recipients.map { .string($0.id) }), "type": .string(type),
-                "payload": .string(payload), "producer": .string("messaging"),
-            ])
+    func publish(
+        _ recipients: [TestUser], type: String, payload: String, key: String? = nil, producer: String = "messaging"
+    ) async throws -> APIResponse {
+        var body: [String: JSONValue] = [
+            "recipientIds": .array(recipients.map { .string($0.id) }), "type": .string(type),
+            "payload": .string(payload), "producer": .string(producer),
+        ]
+        if let key { body["idempotencyKey"] = .string(key) }
+        return try await internalPost(NotificationsPaths.internalEvents, body)
     }
 
     func internalPost(_ path: String, _ body: [String: JSONValue], token: String? = nil) async throws -> APIResponse {

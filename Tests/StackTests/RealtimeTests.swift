@@ -10,7 +10,8 @@ import Testing
 /// The producers and the notifications service together, over real internal HTTP: what messaging publishes
 /// reaches the other member's live stream and inbox through the gateway.
 @Suite struct RealtimeTests {
-    @Test func aDirectMessageReachesTheOtherMembersStreamAndInbox() async throws {
+    /// Social, notifications and messaging, messaging's sink posting to notifications over real internal HTTP.
+    func withRealtimeStack(_ body: (TestStack) async throws -> Void) async throws {
         let notices = LateNoticeSink()
         let social = LateServiceURL()
         try await withTestStack(services: [
@@ -29,15 +30,27 @@ import Testing
                     baseURL: try #require(stack.serviceURLs[.notifications]),
                     settings: ServiceSettings(service: .messaging, internalToken: stack.internalToken),
                     logger: .init(label: "test")))
-            let ann = try await stack.register("ann")
-            let bob = try await stack.register("bob")
+            try await body(stack)
+        }
+    }
+
+    /// Ann and Bob, friends, and their WeGroup chat.
+    func friendsChat(_ stack: TestStack) async throws -> (ann: TestUser, bob: TestUser, conversation: String) {
+        let ann = try await stack.register("ann")
+        let bob = try await stack.register("bob")
+        let api = stack.gateway
+        let request = try await api.post(SocialPaths.friendRequests, token: ann.accessToken, json: ["userId": bob.id])
+        let requestID = try request.decode(WireFriendRequest.self).id
+        _ = try await api.post("\(SocialPaths.friendRequests)/\(requestID)/accept", token: bob.accessToken)
+        let direct = try await api.post(
+            MessagingPaths.direct, token: ann.accessToken, json: ["userId": bob.id, "product": "wegroup"])
+        return (ann, bob, try direct.decode(WireConversation.self).id)
+    }
+
+    @Test func aDirectMessageReachesTheOtherMembersStreamAndInbox() async throws {
+        try await withRealtimeStack { stack in
+            let (ann, bob, conversation) = try await friendsChat(stack)
             let api = stack.gateway
-            let request = try await api.post(
-                SocialPaths.friendRequests, token: ann.accessToken, json: ["userId": bob.id])
-            let requestID = try request.decode(WireFriendRequest.self).id
-            _ = try await api.post("\(SocialPaths.friendRequests)/\(requestID)/accept", token: bob.accessToken)
-            let direct = try await api.post(MessagingPaths.direct, token: ann.accessToken, json: ["userId": bob.id])
-            let conversation = try direct.decode(WireConversation.self).id
 
             let bobsStream = try await EventStreamClient.connect(
                 api.baseURL + NotificationsPaths.stream, token: bob.accessToken)
@@ -76,6 +89,43 @@ import Testing
             #expect(
                 try annsInbox.decode(WirePage<WireNotification>.self).items.contains { $0.kind == "messaging.message" }
                     == false)
+        }
+    }
+    /// Exactly one live event per change for every kind messaging produces: created, edited, deleted and the
+    /// reader's marker (the marker goes to the reader's own devices).
+    @Test func everyMessagingChangeIsOneLiveEvent() async throws {
+        try await withRealtimeStack { stack in
+            let (ann, bob, conversation) = try await friendsChat(stack)
+            let api = stack.gateway
+            let messages = "\(MessagingPaths.conversations)/\(conversation)/messages"
+            let bobsStream = try await EventStreamClient.connect(
+                api.baseURL + NotificationsPaths.stream, token: bob.accessToken)
+            let sent = try await api.post(messages, token: ann.accessToken, json: ["text": "v1"])
+            let id = try sent.decode(WireMessage.self).id
+            #expect(
+                try await api.patch("\(messages)/\(id)", token: ann.accessToken, json: ["text": "v2"]).status == 200)
+            #expect(
+                try await api.patch("\(messages)/\(id)", token: ann.accessToken, json: ["text": "v3"]).status == 200)
+            let read = try await api.post(
+                "\(MessagingPaths.conversations)/\(conversation)/read", token: bob.accessToken, json: ["messageId": id])
+            #expect(read.status == 200)
+            #expect(try await api.delete("\(messages)/\(id)", token: ann.accessToken).status == 204)
+            // a closing message marks the end: everything before it arrived by then, in order
+            _ = try await api.post(messages, token: ann.accessToken, json: ["text": "end"])
+            var events: [String] = []
+            while true {
+                let event = try await bobsStream.nextEvent()
+                guard let type = event.event, type.hasPrefix("message.") || type.hasPrefix("conversation.") else {
+                    continue
+                }
+                if type == "message.created", event.data?.contains("\"end\"") == true { break }
+                events.append(type)
+            }
+            #expect(
+                events == [
+                    "message.created", "message.edited", "message.edited", "conversation.read", "message.deleted",
+                ])
+            bobsStream.close()
         }
     }
 }

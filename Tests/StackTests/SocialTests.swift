@@ -404,4 +404,18 @@ enum AnyCodable: Encodable, Sendable {
             }
         }
     }
+
+    /// Messaging's direct route takes a username: every allowed one opens a (Getaway) chat with its owner.
+    @Test func aDirectConversationOpensByEveryAllowedUsername() async throws {
+        try await MessagingWorld.run { world in
+            for username in Self.usernames(count: 8) {
+                let user = try await world.stack.register(username)
+                let opened = try await world.api.post(
+                    MessagingPaths.direct, token: world.ann.accessToken,
+                    json: ["username": username, "product": "getaway"])
+                #expect(opened.status == 201, "direct with \(username): \(opened.text)")
+                #expect(try opened.decode(WireConversation.self).otherUser?.userId == user.id, "\(username)")
+            }
+        }
+    }
 }

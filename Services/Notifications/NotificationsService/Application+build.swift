@@ -29,7 +29,8 @@ public func buildNotificationsApplication(_ configuration: NotificationsConfigur
     StreamController(database: database, hub: hub, heartbeatInterval: configuration.heartbeatInterval)
         .addRoutes(to: chassis.signedIn)
     DevicesController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
-    InternalNotificationsController(database: database, pushes: pushes, clock: settings.clock)
+    InternalNotificationsController(
+        database: database, pushes: pushes, clock: settings.clock, recentEvents: RecentEventKeys())
         .addRoutes(to: chassis.internalOnly)
     return chassis.application(services: [pushes, pruning.job(logger: chassis.logger)])
 }

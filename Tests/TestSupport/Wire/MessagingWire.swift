@@ -40,6 +40,8 @@ public struct WireMessage: Decodable, Sendable {
 public struct WireConversation: Decodable, Sendable {
     public var id: String
     public var kind: String
+    /// `wegroup` or `getaway`: the app it was started in.
+    public var product: String
     /// `nil` for a direct conversation.
     public var name: String?
     public var createdBy: String
@@ -52,6 +54,16 @@ public struct WireConversation: Decodable, Sendable {
     public var muted: Bool
     public var unreadCount: Int
     public var lastMessage: WireMessage?
+    /// On the add-members answer only: those named who were in the group already.
+    public var alreadyMembers: [String]?
+}
+
+/// A line of "the groups a friend is in" (`FriendGroupView`): no message text.
+public struct WireFriendGroup: Decodable, Sendable {
+    public var id: String
+    public var name: String?
+    public var memberCount: Int
+    public var lastActivityAt: Date
 }
 
 /// A topic of a group (`TopicView`); `policy` is `inherit`, `followed` or `muted`.

@@ -15,7 +15,9 @@ struct MessageEvents {
     /// A new message: a live `message.created` to every member, and notices to those the rule picks.
     func created(_ sent: SentMessage) async {
         await notify(sent.message, in: sent.conversation, members: sent.members, mentioned: Set(sent.message.mentions))
-        await live("message.created", to: sent.members.map(\.userID), MessageView(sent.message))
+        await live(
+            "message.created", to: sent.members.map(\.userID), MessageView(sent.message),
+            key: "message.created:\(sent.message.id)")
     }
 
     /// An edited message: a live `message.edited` to every member; those the edit newly mentions are told as a
@@ -27,7 +29,12 @@ struct MessageEvents {
                 edit.message, in: edit.conversation, members: edit.members.filter { added.contains($0.userID) },
                 mentioned: added)
         }
-        await live("message.edited", to: edit.members.map(\.userID), MessageView(edit.message))
+        // Each edit is its own change: its time (to the millisecond) and text tell two edits of one message apart.
+        let editedAt = (edit.message.editedAt ?? edit.message.createdAt).timeIntervalSince1970
+        let editMillis = Int64((editedAt * 1_000).rounded())
+        await live(
+            "message.edited", to: edit.members.map(\.userID), MessageView(edit.message),
+            key: "message.edited:\(edit.message.id):\(editMillis):\(edit.message.text.hashValue)")
     }
 
     /// Notices to the members the notification rule picks, named after the sender.
@@ -57,16 +64,24 @@ struct MessageEvents {
     }
 
     func deleted(_ messageID: Int64, in conversationID: String, members: [String]) async {
-        await live("message.deleted", to: members, Deleted(conversationId: conversationID, messageId: messageID))
+        await live(
+            "message.deleted", to: members, Deleted(conversationId: conversationID, messageId: messageID),
+            key: "message.deleted:\(messageID)")
     }
 
-    /// The reader's other devices update their badges.
+    /// The reader's other devices update their badges. The marker only moves forward, so marker and unread count
+    /// name the change: reading to the same place again with nothing new is no change.
     func read(_ view: ReadView, by userID: String) async {
-        await live("conversation.read", to: [userID], view)
+        let topic = view.topicId.map(String.init) ?? "-"
+        await live(
+            "conversation.read", to: [userID], view,
+            key: "conversation.read:\(view.conversationId):\(topic):\(userID):\(view.lastReadId):\(view.unreadCount)")
     }
 
-    private func live(_ type: String, to recipients: [String], _ payload: some Encodable) async {
-        guard !recipients.isEmpty, let event = try? RealtimeEvent(recipients: recipients, type: type, payload: payload)
+    /// One live event per change: `key` names the change, so the notifications service drops a retried post.
+    private func live(_ type: String, to recipients: [String], _ payload: some Encodable, key: String) async {
+        guard !recipients.isEmpty,
+            let event = try? RealtimeEvent(recipients: recipients, type: type, payload: payload, idempotencyKey: key)
         else { return }
         await sink.publish(event)
     }

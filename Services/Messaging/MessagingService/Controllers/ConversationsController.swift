@@ -33,14 +33,17 @@ struct ConversationsController {
     struct DirectRequest: Decodable {
         var userId: String?
         var username: String?
+        var product: String?
     }
 
-    /// Opens the direct conversation with a user: the existing one (200) or a new one (201). A block either
-    /// way reads like an unknown user.
+    /// Opens the direct conversation with a user in the app the client names: the existing one (200) or a new
+    /// one (201). A block either way reads like an unknown user. In WeGroup a new one needs a friendship (an
+    /// existing one stays usable after unfriending); in Getaway anyone not blocked may be messaged.
     @Sendable func openDirect(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
         ConversationView
     > {
         let input = try await request.decode(as: DirectRequest.self, context: context)
+        let product = try Product.parse(input.product)
         let me = context.user.userID
         let other: DirectoryUser?
         if let username = input.username {
@@ -52,9 +55,16 @@ struct ConversationsController {
         }
         guard let other else { throw MessagingError.notFound("The user") }
         try GroupRules.requireSomeoneElse(other.id, me: me)
-        try GroupRules.requireVisible(blocked: try await social.relationship(me, other.id).blocked)
+        let facts = try await social.relationship(me, other.id)
+        try GroupRules.requireVisible(blocked: facts.blocked)
+        if product == .wegroup, !facts.friends {
+            guard let existing = try await database.existingDirect(me, with: other.id, product: product) else {
+                throw MessagingError.notFriends([other.id])
+            }
+            return EditedResponse(status: .ok, response: try await detail(existing.id, for: me))
+        }
         let (conversation, created) = try await database.openDirect(
-            me, with: other.id, id: UUID().uuidString.lowercased(), now: clock.now)
+            me, with: other.id, product: product, id: UUID().uuidString.lowercased(), now: clock.now)
         return EditedResponse(
             status: created ? .created : .ok, response: try await detail(conversation.id, for: me))
     }
@@ -62,25 +72,38 @@ struct ConversationsController {
     struct GroupRequest: Decodable {
         var name: String
         var memberIds: [String]
+        var product: String?
     }
 
-    /// Creates a group with a name and at least two of the creator's friends.
+    /// Creates a group with a name and at least two others: the creator's friends in WeGroup, anyone not blocked
+    /// either way in Getaway.
     @Sendable func createGroup(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
         ConversationView
     > {
         let input = try await request.decode(as: GroupRequest.self, context: context)
+        let product = try Product.parse(input.product)
         let me = context.user.userID
         let name = try Validate.text(input.name, field: "name", max: MessagingLimits.maximumNameLength)
-        let others = try await friends(try GroupRules.invitees(input.memberIds, except: me, field: "memberIds"), of: me)
+        let others = try await allowed(
+            try GroupRules.invitees(input.memberIds, except: me, field: "memberIds"), of: me, in: product)
         try GroupRules.requireEnoughMembers(others)
         let conversation = try await database.createGroup(
-            id: UUID().uuidString.lowercased(), name: name, by: me, members: others, now: clock.now)
+            id: UUID().uuidString.lowercased(), name: name, by: me, members: others, product: product, now: clock.now)
         await notices.publish(
             Notice(
                 recipients: others, kind: "messaging.added_to_group", text: "You were added to \(name).",
                 link: MessagingPaths.conversations + "/" + conversation.id,
                 idempotencyKey: "group:\(conversation.id):created"))
         return EditedResponse(status: .created, response: try await detail(conversation.id, for: me))
+    }
+
+    /// `ids` if the caller may bring them into a conversation of `product`: friends in WeGroup (else 403
+    /// `not_friends` naming the others), anyone not blocked either way in Getaway (else 404, as for a stranger).
+    private func allowed(_ ids: [String], of me: String, in product: Product) async throws -> [String] {
+        guard product == .getaway else { return try await friends(ids, of: me) }
+        let facts = try await social.relationships(of: me, among: ids)
+        for id in ids { try GroupRules.requireVisible(blocked: facts[id]?.blocked == true) }
+        return ids
     }
 
     /// `ids` if they are all the caller's friends; otherwise a 403 naming those who are not.
@@ -117,12 +140,15 @@ struct ConversationsController {
         return Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// My conversations, most recent activity first ("users I have messaged previously").
+    /// My conversations, most recent activity first ("users I have messaged previously"); `?product=` for one
+    /// app's (optional: without it, every app's).
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<ConversationView> {
         let page = try request.pageRequest()
         let cursor = try page.decodeCursor(as: ConversationCursor.self)
+        let product = try Product.filter(request.uri.queryParameters.get("product"))
         let rows = try await database.conversations(
-            of: context.user.userID, after: cursor.map { ($0.activity, $0.id) }, limit: page.limit + 1)
+            of: context.user.userID, product: product, after: cursor.map { ($0.activity, $0.id) },
+            limit: page.limit + 1)
         let profiles = await profiles(rows.compactMap(\.otherUserID))
         let activity = Dictionary(rows.map { ($0.conversation.id, $0.conversation.activity) }) { a, _ in a }
         return Page(fetched: rows.map { ConversationView($0, profiles: profiles) }, limit: page.limit) {
@@ -136,7 +162,8 @@ struct ConversationsController {
     }
 
     @Sendable func unread(_ request: Request, context: AuthenticatedContext) async throws -> UnreadView {
-        let counts = try await database.unreadCounts(of: context.user.userID)
+        let counts = try await database.unreadCounts(
+            of: context.user.userID, product: try Product.filter(request.uri.queryParameters.get("product")))
         return UnreadView(
             total: counts.reduce(0) { $0 + $1.unread.total },
             conversations: counts.map { id, count in
@@ -148,20 +175,23 @@ struct ConversationsController {
             })
     }
 
-    /// The groups a friend and I are both in (requirement 10: "view groups that a friend is in").
-    @Sendable func commonGroups(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
-        ConversationView
+    /// The groups a friend and I are both in (requirement 10: "view groups that a friend is in"), a page at a
+    /// time: id, name, member count and last activity, never message text.
+    @Sendable func commonGroups(_ request: Request, context: AuthenticatedContext) async throws -> Page<
+        FriendGroupView
     > {
         let other = try context.parameters.require("user")
         let me = context.user.userID
         try GroupRules.requireOtherUser(other, me: me)
+        let page = try request.pageRequest()
+        let cursor = try page.decodeCursor(as: ConversationCursor.self)
         try GroupRules.requireFriend(try await social.relationship(me, other).friends)
-        let groups = try await database.commonGroups(of: me, and: other)
-        var views: [ConversationView] = []
-        for group in groups {
-            views.append(ConversationView(try await database.conversations(of: me, at: group.id), profiles: [:]))
+        let groups = try await database.commonGroups(
+            of: me, and: other, after: cursor.map { ($0.activity, $0.id) }, limit: page.limit + 1)
+        let activity = Dictionary(groups.map { ($0.id, $0.activity) }) { a, _ in a }
+        return Page(fetched: groups.map(FriendGroupView.init), limit: page.limit) {
+            ConversationCursor(activity: activity[$0.id] ?? 0, id: $0.id)
         }
-        return ItemList(items: views)
     }
 
     // MARK: Changing
@@ -182,7 +212,9 @@ struct ConversationsController {
         var userIds: [String]
     }
 
-    /// Invites friends of the caller into a group they are in; those already in are skipped.
+    /// Invites people into a group the caller is in (friends in WeGroup, anyone not blocked in Getaway). Those
+    /// already in are skipped and named in the answer's `alreadyMembers`; when nobody named is new, the answer is
+    /// 409 `already_member` naming each.
     @Sendable func addMembers(_ request: Request, context: AuthenticatedContext) async throws -> ConversationView {
         let id = try context.parameters.require("conversation")
         let me = context.user.userID
@@ -192,7 +224,14 @@ struct ConversationsController {
         // Outsiders and direct conversations are refused before the social graph is asked (404, 409, then 403);
         // the write checks membership again in its transaction, as the graph's answer takes time.
         try await database.requireGroupMember(id, me)
-        let added = try await database.addMembers(try await friends(ids, of: me), to: id, by: me, now: clock.now)
+        // Existing members are not asked about: one may be in the group without being the caller's friend.
+        let (group, members) = try await database.conversation(id, asMember: me)
+        let current = Set(members.map(\.userId))
+        let newcomers = ids.filter { !current.contains($0) }
+        guard !newcomers.isEmpty else { throw MessagingError.alreadyMembers(ids) }
+        let product = Product(rawValue: group.product) ?? .legacy
+        let added = try await database.addMembers(
+            try await allowed(newcomers, of: me, in: product), to: id, by: me, now: clock.now)
         if !added.userIDs.isEmpty {
             await notices.publish(
                 Notice(
@@ -200,7 +239,10 @@ struct ConversationsController {
                     text: "You were added to \(added.groupName ?? "a group").",
                     link: MessagingPaths.conversations + "/" + id))
         }
-        return try await detail(id, for: me)
+        var view = try await detail(id, for: me)
+        let addedIDs = Set(added.userIDs)
+        view.alreadyMembers = ids.filter { !addedIDs.contains($0) }
+        return view
     }
 
     struct RoleRequest: Decodable {

@@ -54,6 +54,8 @@ struct MessageView: ResponseEncodable, Codable, Sendable {
 struct ConversationView: ResponseEncodable, Sendable {
     var id: String
     var kind: String
+    /// The app it was started in: `wegroup` or `getaway`.
+    var product: String
     /// The group's name; `nil` for a direct conversation (show `otherUser`).
     var name: String?
     var createdBy: String
@@ -66,17 +68,34 @@ struct ConversationView: ResponseEncodable, Sendable {
     var muted: Bool
     var unreadCount: Int
     var lastMessage: MessageView?
+    /// On the add-members answer only: those named who were in the group already (the others were added).
+    var alreadyMembers: [String]? = nil
 }
 
 extension ConversationView {
     /// A line of the caller's list (no member list), with the other person's profile for a direct conversation.
     init(_ summary: ConversationSummary, profiles: [String: DirectoryUser]) {
         self.init(
-            id: summary.conversation.id, kind: summary.conversation.kind, name: summary.conversation.name,
+            id: summary.conversation.id, kind: summary.conversation.kind, product: summary.conversation.product,
+            name: summary.conversation.name,
             createdBy: summary.conversation.createdBy, createdAt: summary.conversation.createdAt,
             otherUser: summary.otherUserID.map { UserView(id: $0, profiles: profiles) },
             memberCount: summary.memberCount, members: nil, muted: summary.muted, unreadCount: summary.unread,
             lastMessage: summary.lastMessage.map(MessageView.init))
+    }
+}
+
+/// A line of "the groups a friend is in": what a list shows, and no message text (the caller may not have read it).
+struct FriendGroupView: ResponseEncodable, Sendable {
+    var id: String
+    var name: String?
+    var memberCount: Int
+    var lastActivityAt: Date
+}
+
+extension FriendGroupView {
+    init(_ group: MessagingDatabase.FriendGroup) {
+        self.init(id: group.id, name: group.name, memberCount: group.memberCount, lastActivityAt: group.lastActivityAt)
     }
 }
 

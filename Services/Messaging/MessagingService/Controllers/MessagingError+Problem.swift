@@ -11,6 +11,11 @@ extension MessagingError: ProblemConvertible {
         case .notFriends(let strangers):
             .forbidden(
                 "not_friends", "Only your friends can be added; not friends: \(strangers.joined(separator: ", ")).")
+        case .alreadyMembers(let ids):
+            Problem(
+                status: 409, code: "already_member", title: "Conflict",
+                detail: "Already in the group: \(ids.joined(separator: ", ")).",
+                errors: ids.map { Problem.FieldError(field: "userIds", reason: "\($0) is already a member.") })
         case .notFriendsGroups: .forbidden("not_friends", "You can only see the groups of your friends.")
         case .blocked: .forbidden("blocked", "You cannot send messages to this user.")
         case .notAGroup: .conflict("not_a_group", "Direct conversations have no name, topics or member changes.")

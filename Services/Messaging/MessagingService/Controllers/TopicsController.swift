@@ -17,10 +17,21 @@ struct TopicsController {
         router.put(RouterPath(topics + "/:topic/policy"), use: setPolicy)
     }
 
-    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<TopicView> {
+    /// A group's topics a page at a time, latest message first.
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<TopicView> {
+        let page = try request.pageRequest()
+        let cursor = try page.decodeCursor(as: TopicCursor.self)
         let topics = try await database.topics(
-            in: try context.parameters.require("conversation"), asMember: context.user.userID)
-        return ItemList(items: topics.map(TopicView.init))
+            in: try context.parameters.require("conversation"), asMember: context.user.userID,
+            after: cursor.map { ($0.lastMessageId, $0.id) }, limit: page.limit + 1)
+        return Page(fetched: topics.map(TopicView.init), limit: page.limit) {
+            TopicCursor(lastMessageId: $0.lastMessageId ?? 0, id: $0.id)
+        }
+    }
+
+    struct TopicCursor: Codable {
+        var lastMessageId: Int64
+        var id: Int64
     }
 
     struct CreateRequest: Decodable {

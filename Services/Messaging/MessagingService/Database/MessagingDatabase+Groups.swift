@@ -5,18 +5,27 @@ import GRDB
 extension MessagingDatabase {
     // MARK: Creating
 
-    /// The direct conversation between two users: the existing one, or a new one (`created`).
-    func openDirect(_ userID: String, with otherID: String, id: String, now: Date) async throws -> (
-        ConversationRecord, created: Bool
-    ) {
+    /// The direct conversation of two users in `product`, if they have one.
+    func existingDirect(_ userID: String, with otherID: String, product: Product) async throws -> ConversationRecord?
+    {
+        let key = ConversationRecord.directKey(userID, otherID, product: product)
+        return try await read { db in
+            try ConversationRecord.filter(ConversationRecord.Columns.directKey == key).fetchOne(db)
+        }
+    }
+
+    /// The direct conversation between two users in `product`: the existing one, or a new one (`created`).
+    func openDirect(
+        _ userID: String, with otherID: String, product: Product = .legacy, id: String, now: Date
+    ) async throws -> (ConversationRecord, created: Bool) {
         try await write { db in
-            let key = ConversationRecord.directKey(userID, otherID)
+            let key = ConversationRecord.directKey(userID, otherID, product: product)
             if let existing = try ConversationRecord.filter(ConversationRecord.Columns.directKey == key).fetchOne(db) {
                 return (existing, false)
             }
             let conversation = ConversationRecord(
                 id: id, kind: ConversationKind.direct.rawValue, name: nil, directKey: key, createdBy: userID,
-                createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db))
+                createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db), product: product.rawValue)
             try conversation.insert(db)
             for member in [userID, otherID] {
                 try MemberRecord(
@@ -28,13 +37,13 @@ extension MessagingDatabase {
     }
 
     /// A new group: the creator as its admin, the others as members.
-    func createGroup(id: String, name: String, by creatorID: String, members: [String], now: Date) async throws
-        -> ConversationRecord
-    {
+    func createGroup(
+        id: String, name: String, by creatorID: String, members: [String], product: Product = .legacy, now: Date
+    ) async throws -> ConversationRecord {
         try await write { db in
             let conversation = ConversationRecord(
                 id: id, kind: ConversationKind.group.rawValue, name: name, directKey: nil, createdBy: creatorID,
-                createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db))
+                createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db), product: product.rawValue)
             try conversation.insert(db)
             for member in [creatorID] + members {
                 try MemberRecord(
@@ -151,18 +160,44 @@ extension MessagingDatabase {
         }
     }
 
-    /// The groups both users are members of, most recently active first.
-    func commonGroups(of userID: String, and otherID: String) async throws -> [ConversationRecord] {
-        try await read { db in
-            try ConversationRecord.fetchAll(
+    /// A line of "the groups a friend is in": no message text, only what a list shows.
+    struct FriendGroup: Sendable {
+        var id: String
+        var name: String?
+        var memberCount: Int
+        /// When the last message was written, or when the group was created if none was.
+        var lastActivityAt: Date
+        /// The list's order key (the conversations' activity counter), for the cursor.
+        var activity: Int64
+    }
+
+    /// The groups `userID` and `otherID` are both in, most recent activity first, after the cursor's
+    /// `(activity, id)`.
+    func commonGroups(
+        of userID: String, and otherID: String, after cursor: (Int64, String)?, limit: Int
+    ) async throws -> [FriendGroup] {
+        let (activity, id) = cursor ?? (.max, "")
+        return try await read { db in
+            try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.* FROM members a
+                    SELECT c.id, c.name, c.activity, c.created_at,
+                           (SELECT COUNT(*) FROM members m WHERE m.conversation_id = c.id) AS member_count,
+                           (SELECT created_at FROM messages WHERE id = c.last_message_id) AS last_message_at
+                    FROM members a
                     JOIN members b ON b.conversation_id = a.conversation_id AND b.user_id = ?
                     JOIN conversations c ON c.id = a.conversation_id
                     WHERE a.user_id = ? AND c.kind = 'group'
-                    ORDER BY c.activity DESC, c.id DESC
-                    """, arguments: [otherID, userID])
+                      AND (c.activity < ? OR (c.activity = ? AND c.id < ?))
+                    ORDER BY c.activity DESC, c.id DESC LIMIT ?
+                    """, arguments: [otherID, userID, activity, activity, id, limit]
+            ).map { row in
+                let createdAt: Date = row["created_at"]
+                let lastMessageAt: Date? = row["last_message_at"]
+                return FriendGroup(
+                    id: row["id"], name: row["name"], memberCount: row["member_count"],
+                    lastActivityAt: lastMessageAt ?? createdAt, activity: row["activity"])
+            }
         }
     }
 }

@@ -50,7 +50,10 @@ extension MessagingDatabase {
     }
 
     /// The caller's unread counts in every conversation that has some, most recently active first.
-    func unreadCounts(of userID: String) async throws -> [(conversationID: String, unread: UnreadCount)] {
+    /// With `product`, only that app's conversations count.
+    func unreadCounts(of userID: String, product: Product? = nil) async throws
+        -> [(conversationID: String, unread: UnreadCount)]
+    {
         try await read { db in
             let memberships = try Row.fetchAll(
                 db.cachedStatement(
@@ -58,8 +61,9 @@ extension MessagingDatabase {
                         SELECT mb.conversation_id, mb.last_read_id FROM members mb
                         JOIN conversations c ON c.id = mb.conversation_id
                         WHERE mb.user_id = ? AND c.last_message_id > mb.last_read_id
+                            AND (? IS NULL OR c.product = ?)
                         ORDER BY c.activity DESC
-                        """), arguments: [userID])
+                        """), arguments: [userID, product?.rawValue, product?.rawValue])
             return try memberships.compactMap { row in
                 let id: String = row[0]
                 let count = try Self.unread(db, id, userID: userID, readID: row[1])
@@ -76,9 +80,12 @@ extension MessagingDatabase {
         FROM members mb JOIN conversations c ON c.id = mb.conversation_id
         """
 
-    /// The caller's conversations, most recent activity first, after the cursor's `(activity, id)`.
-    func conversations(of userID: String, after cursor: (Int64, String)?, limit: Int) async throws
-        -> [ConversationSummary]
+    /// The caller's conversations, most recent activity first, after the cursor's `(activity, id)`. A direct
+    /// conversation nobody has written in yet is listed only for the one who opened it: opening a chat must not
+    /// put an empty conversation in the other person's list.
+    /// With `product`, only that app's conversations.
+    func conversations(of userID: String, product: Product? = nil, after cursor: (Int64, String)?, limit: Int)
+        async throws -> [ConversationSummary]
     {
         try await read { db in
             let (activity, id) = cursor ?? (.max, "")
@@ -86,8 +93,10 @@ extension MessagingDatabase {
                 db,
                 sql: Self.summarySelect + """
                      WHERE mb.user_id = ? AND (c.activity < ? OR (c.activity = ? AND c.id < ?))
+                        AND (c.kind <> 'direct' OR c.last_message_id IS NOT NULL OR c.created_by = mb.user_id)
+                        AND (? IS NULL OR c.product = ?)
                     ORDER BY c.activity DESC, c.id DESC LIMIT ?
-                    """, arguments: [userID, activity, activity, id, limit])
+                    """, arguments: [userID, activity, activity, id, product?.rawValue, product?.rawValue, limit])
             return try rows.map { try Self.summary(db, $0, for: userID) }
         }
     }

@@ -51,8 +51,12 @@ extension MessagingDatabase {
     }
 
     /// The group's topics, most recently active first, with the caller's policy and unread count.
-    func topics(in conversationID: String, asMember userID: String) async throws -> [TopicSummary] {
-        try await read { db in
+    /// A group's topics, latest message first, after the cursor's `(last message id or 0, topic id)`.
+    func topics(
+        in conversationID: String, asMember userID: String, after cursor: (Int64, Int64)? = nil, limit: Int = .max
+    ) async throws -> [TopicSummary] {
+        let (last, id) = cursor ?? (.max, .max)
+        return try await read { db in
             let (conversation, member) = try Self.membership(db, conversationID, userID)
             try Self.requireGroup(conversation)
             let unread = try Self.unread(db, conversationID, userID: userID, readID: member.lastReadId).byTopic
@@ -62,8 +66,9 @@ extension MessagingDatabase {
                     SELECT t.*, ts.policy AS my_policy FROM topics t
                     LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
                     WHERE t.conversation_id = ?
-                    ORDER BY COALESCE(t.last_message_id, 0) DESC, t.id DESC
-                    """, arguments: [userID, conversationID]
+                        AND (COALESCE(t.last_message_id, 0) < ? OR (COALESCE(t.last_message_id, 0) = ? AND t.id < ?))
+                    ORDER BY COALESCE(t.last_message_id, 0) DESC, t.id DESC LIMIT ?
+                    """, arguments: [userID, conversationID, last, last, id, limit]
             ).map { row in
                 let topic = try TopicRecord(row: row)
                 return TopicSummary(

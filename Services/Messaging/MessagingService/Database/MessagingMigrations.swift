@@ -88,6 +88,16 @@ enum MessagingMigrations {
                     END;
                     """)
         }
+        // Products (issue 18): every conversation belongs to the app it was started in; the earlier ones to
+        // WeGroup. A pair's direct key names the product, so each app has its own direct chat per pair.
+        migrator.registerMigration("v2-messaging-product") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE conversations ADD COLUMN product TEXT NOT NULL DEFAULT 'wegroup';
+                    UPDATE conversations SET direct_key = 'wegroup ' || direct_key WHERE direct_key IS NOT NULL;
+                    CREATE INDEX conversations_by_product ON conversations(product, kind);
+                    """)
+        }
         return migrator
     }
 }

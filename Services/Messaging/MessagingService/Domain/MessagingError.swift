@@ -11,6 +11,8 @@ enum MessagingError: Error, Equatable {
     case selfLookup
     /// Users who are not the caller's friends cannot be added to a group.
     case notFriends([String])
+    /// Everyone named to be added is in the group already (each named in the answer).
+    case alreadyMembers([String])
     /// Only a friend's groups may be looked at.
     case notFriendsGroups
     /// A block stands between the two people of a direct conversation.

@@ -9,6 +9,8 @@ struct InternalNotificationsController {
     let database: NotificationsDatabase
     let pushes: PushDispatcher
     let clock: WallClock
+    /// Realtime events already accepted, so a producer's retry reaches the live stream once.
+    let recentEvents: RecentEventKeys
 
     func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
         router.post(RouterPath(NotificationsPaths.internalNotifications), use: postNotice)
@@ -70,6 +72,10 @@ struct InternalNotificationsController {
         var type: String
         /// A JSON object, as a string (see `NotificationsNoticeSink`).
         var payload: String
+        /// The producing service; a repeated `idempotencyKey` is dropped per producer.
+        var producer: String?
+        /// Derived from what happened (`message.created:<id>`): a second post with it is accepted and dropped.
+        var idempotencyKey: String?
     }
 
     @Sendable func postEvent(_ request: Request, context: ServiceRequestContext) async throws -> HTTPResponse.Status {
@@ -78,7 +84,20 @@ struct InternalNotificationsController {
             recipientIDs: try NoticeValidation.recipients(input.recipientIds),
             type: try NoticeValidation.dottedName(input.type, field: "type"),
             payload: try NoticeValidation.payload(input.payload))
-        try await database.append(event, now: clock.now)
+        guard let key = try input.idempotencyKey.map({ try Validate.text($0, field: "idempotencyKey", max: 200) })
+        else {
+            try await database.append(event, now: clock.now)
+            return .accepted
+        }
+        let producer = try NoticeValidation.dottedName(input.producer ?? "unknown", field: "producer")
+        guard recentEvents.insert(key, producer: producer, now: clock.now) else { return .accepted }
+        do {
+            try await database.append(event, now: clock.now)
+        } catch {
+            // Not stored: the producer's retry must not be taken for a duplicate.
+            recentEvents.remove(key, producer: producer)
+            throw error
+        }
         return .accepted
     }
 }

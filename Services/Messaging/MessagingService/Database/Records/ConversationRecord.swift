@@ -19,9 +19,13 @@ struct ConversationRecord: Codable, FetchableRecord, PersistableRecord, SnakeCas
     var createdAt: Date
     var lastMessageId: Int64?
     var activity: Int64
+    /// `wegroup` or `getaway`: the app the conversation was started in.
+    var product: String = Product.legacy.rawValue
 
     var conversationKind: ConversationKind { ConversationKind(rawValue: kind) ?? .group }
 
-    /// The key that makes a direct conversation unique per pair, whoever opens it.
-    static func directKey(_ a: String, _ b: String) -> String { a < b ? "\(a) \(b)" : "\(b) \(a)" }
+    /// The key that makes a direct conversation unique per pair and product, whoever opens it.
+    static func directKey(_ a: String, _ b: String, product: Product) -> String {
+        "\(product.rawValue) " + (a < b ? "\(a) \(b)" : "\(b) \(a)")
+    }
 }
