@@ -96,12 +96,25 @@ import Testing
             let followed = try await client.execute(
                 uri: SocialPaths.follows, method: .post, headers: ann, body: ByteBuffer(string: #"{"userId":"u-bob"}"#))
             #expect(followed.status == .created)
-            #expect(String(buffer: followed.body).contains(#""followRequested":true"#))
+            #expect(String(buffer: followed.body).contains(#""followRequestSent":true"#))
             #expect(
                 try await client.problem(.post, SocialPaths.follows, ann, #"{"userId":"u-bob"}"#).code
                     == "follow_pending")
             #expect(
                 try await client.problem(.post, SocialPaths.follows, ann, #"{"userId":"u-ann"}"#).code == "self_follow")
+            // The waiting follow request reads from each side by its direction.
+            let asked = String(
+                buffer: try await client.execute(
+                    uri: SocialPaths.users + "/u-bob/relationship", method: .get, headers: ann
+                ).body)
+            #expect(asked.contains(#""followRequestSent":true"#))
+            #expect(asked.contains(#""followRequestReceived":false"#))
+            let askedOf = String(
+                buffer: try await client.execute(
+                    uri: SocialPaths.users + "/u-ann/relationship", method: .get, headers: bob
+                ).body)
+            #expect(askedOf.contains(#""followRequestReceived":true"#))
+            #expect(askedOf.contains(#""followRequestSent":false"#))
             // Only the followee approves: cat has no request from ann.
             let approve = try await client.problem(.post, SocialPaths.followRequests + "/u-ann/approve", cat)
             #expect(approve.detail == "The follow request was not found.")

@@ -204,6 +204,12 @@ struct SocialWorld {
                 SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
             #expect(follow.status == 201)
             #expect(try world.names(await world.api.get(SocialPaths.following, token: world.ann.accessToken)).isEmpty)
+            // Each side sees the waiting request by its direction; a third user sees nothing.
+            let annSees = try await world.relationship(world.ann, world.bob)
+            #expect(annSees.followRequestSent && !annSees.followRequestReceived && !annSees.following)
+            let bobSees = try await world.relationship(world.bob, world.ann)
+            #expect(bobSees.followRequestReceived && !bobSees.followRequestSent && !bobSees.followedBy)
+            #expect(try await world.relationship(world.cat, world.bob).flags.allSatisfy { !$0 })
             #expect(
                 try world.names(await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)) == [
                     "ann"
