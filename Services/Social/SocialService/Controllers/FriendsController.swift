@@ -40,16 +40,22 @@ struct FriendsController {
         }
     }
 
-    @Sendable func requests(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
+    /// Pending friend requests to me (`incoming`, the default) or from me (`outgoing`), newest first, a page at
+    /// a time.
+    @Sendable func requests(_ request: Request, context: AuthenticatedContext) async throws -> Page<
         FriendRequestView
     > {
         let direction = request.uri.queryParameters["direction"].map(String.init) ?? "incoming"
         guard ["incoming", "outgoing"].contains(direction) else {
             throw Problem.invalidField("direction", "must be incoming or outgoing.")
         }
-        let rows = try await database.pendingRequests(of: context.user.userID, incoming: direction == "incoming")
-        let known = try await profiles.profiles(Array(Set(rows.flatMap { [$0.senderId, $0.recipientId] })))
-        return ItemList(items: rows.map { FriendRequestView($0, known) })
+        let page = try request.pageRequest()
+        let rows = try await database.pendingRequests(
+            of: context.user.userID, incoming: direction == "incoming",
+            after: try page.decodeCursor(as: String.self), limit: page.limit + 1)
+        let known = try await profiles.profiles(
+            Array(Set(rows.prefix(page.limit).flatMap { [$0.senderId, $0.recipientId] })))
+        return Page(fetched: rows.map { FriendRequestView($0, known) }, limit: page.limit) { $0.id }
     }
 
     /// `accept` or `decline` (the recipient), `cancel` (the sender).
