@@ -135,6 +135,33 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        SocialPaths.friendRequests, SocialPaths.friendRequests + "?direction=outgoing", SocialPaths.followRequests,
+        SocialPaths.followers, SocialPaths.following, SocialPaths.blocks,
+    ])
+    func everyListRefusesABadPage(path: String) async throws {
+        let tokens = await RouterTestTokens()
+        try await app(tokens).test(.router) { client in
+            let ann = try await tokens.headers("u-ann")
+            let joiner = path.contains("?") ? "&" : "?"
+            for limit in ["0", "101", "-1", "99999999999999999999", "x"] {
+                #expect(try await client.problem(.get, path + joiner + "limit=" + limit, ann).code == "invalid_limit")
+            }
+            // A cursor no list made, and one of the right encoding but the wrong shape for this list.
+            let forged = [
+                "not-a-cursor", PageCursor.encode(["a", "b", "c"]), PageCursor.encode(42),
+                PageCursor.encode("u-bob") + "!",
+            ]
+            for cursor in forged {
+                #expect(
+                    try await client.problem(.get, path + joiner + "cursor=" + cursor, ann).code == "invalid_cursor")
+            }
+            let empty = try await client.execute(uri: path, method: .get, headers: ann)
+            #expect(empty.status == .ok)
+            #expect(String(buffer: empty.body).contains(#""items":[]"#))
+        }
+    }
+
     @Test func internalRoutesNeedTheCredentialAndBothUsers() async throws {
         let tokens = await RouterTestTokens()
         try await app(tokens).test(.router) { client in
