@@ -237,7 +237,8 @@ struct SocialWorld {
             ) { $0.to.userId }
             #expect(outgoing.sizes == [1] && outgoing.keys == [world.bob.id])
             let asking = try await world.walk(
-                SocialPaths.followRequests, as: world.bob, limit: 2, WireUserSummary.self) { $0.userId }
+                SocialPaths.followRequests, as: world.bob, limit: 2, WireUserSummary.self
+            ) { $0.userId }
             #expect(asking.sizes == [2, 1] && asking.keys == ids.sorted())
             for user in others {
                 let approved = try await world.api.post(
@@ -245,10 +246,12 @@ struct SocialWorld {
                 #expect(approved.status == 204)
             }
             let followers = try await world.walk(
-                SocialPaths.followers, as: world.bob, limit: 2, WireUserSummary.self) { $0.userId }
+                SocialPaths.followers, as: world.bob, limit: 2, WireUserSummary.self
+            ) { $0.userId }
             #expect(followers.sizes == [2, 1] && followers.keys == ids.sorted())
             let following = try await world.walk(
-                SocialPaths.following, as: world.cat, limit: 2, WireUserSummary.self) { $0.userId }
+                SocialPaths.following, as: world.cat, limit: 2, WireUserSummary.self
+            ) { $0.userId }
             #expect(following.sizes == [1] && following.keys == [world.bob.id])
             for user in others {
                 #expect(
@@ -256,7 +259,8 @@ struct SocialWorld {
                         .status == 204)
             }
             let blocks = try await world.walk(
-                SocialPaths.blocks, as: world.bob, limit: 2, WireUserSummary.self) { $0.userId }
+                SocialPaths.blocks, as: world.bob, limit: 2, WireUserSummary.self
+            ) { $0.userId }
             #expect(blocks.sizes == [2, 1] && Set(blocks.keys) == ids && blocks.keys.count == 3)
         }
     }

@@ -40,7 +40,10 @@ public struct WireRelationship: Decodable, Sendable, Equatable {
 
     /// Every flag, for "nothing at all" checks.
     public var flags: [Bool] {
-        [friends, friendRequestSent, friendRequestReceived, following, followRequestSent, followRequestReceived, followedBy, blocking, blocked]
+        [
+            friends, friendRequestSent, friendRequestReceived, following, followRequestSent, followRequestReceived,
+            followedBy, blocking, blocked,
+        ]
     }
 }
 

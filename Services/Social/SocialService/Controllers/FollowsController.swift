@@ -81,7 +81,7 @@ struct FollowsController {
         guard cursor == nil || cursor?.count == 2 else { throw PageCursor.invalid }
         let rows = try await database.blockedIDs(by: context.user.userID, after: cursor, limit: page.limit + 1)
         let keys = Dictionary(rows.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
-        return Page(fetched: try await summaries(rows.map(\.id), limit: page.limit), limit: page.limit) {
+        return Page(fetched: try await summaries(rows.map { $0.id }, limit: page.limit), limit: page.limit) {
             keys[$0.userId] ?? []
         }
     }

@@ -49,7 +49,7 @@ extension SocialDatabase {
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 let id: String = row["blocked_id"]
                 let at: String = row["at"]
-                return (id, [at, id])
+                return (id: id, key: [at, id])
             }
         }
     }
