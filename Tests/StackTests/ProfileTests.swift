@@ -108,6 +108,8 @@ import Testing
 
     @Test(arguments: [
         "?query=", "?query=ann&limit=0", "?query=ann&limit=101", "?query=ann&limit=x", "?query=ann&cursor=%21%21",
+        // A directory cursor whose rank no page makes ({"rank":9,"username":"x"}).
+        "?query=ann&cursor=eyJyYW5rIjo5LCJ1c2VybmFtZSI6IngifQ",
     ])
     func badSearchesAreBadRequests(query: String) async throws {
         try await withTestStack { stack in
