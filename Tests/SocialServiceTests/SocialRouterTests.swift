@@ -103,18 +103,14 @@ import Testing
             #expect(
                 try await client.problem(.post, SocialPaths.follows, ann, #"{"userId":"u-ann"}"#).code == "self_follow")
             // The waiting follow request reads from each side by its direction.
-            let asked = String(
-                buffer: try await client.execute(
-                    uri: SocialPaths.users + "/u-bob/relationship", method: .get, headers: ann
-                ).body)
-            #expect(asked.contains(#""followRequestSent":true"#))
-            #expect(asked.contains(#""followRequestReceived":false"#))
-            let askedOf = String(
-                buffer: try await client.execute(
-                    uri: SocialPaths.users + "/u-ann/relationship", method: .get, headers: bob
-                ).body)
-            #expect(askedOf.contains(#""followRequestReceived":true"#))
-            #expect(askedOf.contains(#""followRequestSent":false"#))
+            for (viewer, other, sent) in [(ann, "u-bob", true), (bob, "u-ann", false)] {
+                let seen = String(
+                    buffer: try await client.execute(
+                        uri: SocialPaths.users + "/\(other)/relationship", method: .get, headers: viewer
+                    ).body)
+                #expect(seen.contains(#""followRequestSent":\#(sent)"#))
+                #expect(seen.contains(#""followRequestReceived":\#(!sent)"#))
+            }
             // Only the followee approves: cat has no request from ann.
             let approve = try await client.problem(.post, SocialPaths.followRequests + "/u-ann/approve", cat)
             #expect(approve.detail == "The follow request was not found.")
