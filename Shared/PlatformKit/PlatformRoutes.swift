@@ -156,6 +156,8 @@ public enum MessagingPaths {
     public static let search = prefix + "/search"
     /// `/{id}/groups`: the groups a friend and I are both in.
     public static let users = prefix + "/users"
+    /// Internal: `/{id}/members?viewer=`, the member ids of a conversation the viewer is in.
+    public static let internalConversations = "/internal/messaging/conversations"
 }
 
 /// The habit tracker's public paths.

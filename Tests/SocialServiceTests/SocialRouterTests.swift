@@ -96,12 +96,21 @@ import Testing
             let followed = try await client.execute(
                 uri: SocialPaths.follows, method: .post, headers: ann, body: ByteBuffer(string: #"{"userId":"u-bob"}"#))
             #expect(followed.status == .created)
-            #expect(String(buffer: followed.body).contains(#""followRequested":true"#))
+            #expect(String(buffer: followed.body).contains(#""followRequestSent":true"#))
             #expect(
                 try await client.problem(.post, SocialPaths.follows, ann, #"{"userId":"u-bob"}"#).code
                     == "follow_pending")
             #expect(
                 try await client.problem(.post, SocialPaths.follows, ann, #"{"userId":"u-ann"}"#).code == "self_follow")
+            // The waiting follow request reads from each side by its direction.
+            for (viewer, other, sent) in [(ann, "u-bob", true), (bob, "u-ann", false)] {
+                let seen = String(
+                    buffer: try await client.execute(
+                        uri: SocialPaths.users + "/\(other)/relationship", method: .get, headers: viewer
+                    ).body)
+                #expect(seen.contains(#""followRequestSent":\#(sent)"#))
+                #expect(seen.contains(#""followRequestReceived":\#(!sent)"#))
+            }
             // Only the followee approves: cat has no request from ann.
             let approve = try await client.problem(.post, SocialPaths.followRequests + "/u-ann/approve", cat)
             #expect(approve.detail == "The follow request was not found.")
@@ -119,6 +128,33 @@ import Testing
             let mine = try await client.execute(
                 uri: SocialPaths.users + "/u-ann/relationship", method: .get, headers: bob)
             #expect(String(buffer: mine.body).contains(#""blocking":true"#))
+        }
+    }
+
+    @Test(arguments: [
+        SocialPaths.friendRequests, SocialPaths.friendRequests + "?direction=outgoing", SocialPaths.followRequests,
+        SocialPaths.followers, SocialPaths.following, SocialPaths.blocks,
+    ])
+    func everyListRefusesABadPage(path: String) async throws {
+        let tokens = await RouterTestTokens()
+        try await app(tokens).test(.router) { client in
+            let ann = try await tokens.headers("u-ann")
+            let joiner = path.contains("?") ? "&" : "?"
+            for limit in ["0", "101", "-1", "99999999999999999999", "x"] {
+                #expect(try await client.problem(.get, path + joiner + "limit=" + limit, ann).code == "invalid_limit")
+            }
+            // A cursor no list made, and one of the right encoding but the wrong shape for this list.
+            let forged = [
+                "not-a-cursor", PageCursor.encode(["a", "b", "c"]), PageCursor.encode(42),
+                PageCursor.encode("u-bob") + "!",
+            ]
+            for cursor in forged {
+                #expect(
+                    try await client.problem(.get, path + joiner + "cursor=" + cursor, ann).code == "invalid_cursor")
+            }
+            let empty = try await client.execute(uri: path, method: .get, headers: ann)
+            #expect(empty.status == .ok)
+            #expect(String(buffer: empty.body).contains(#""items":[]"#))
         }
     }
 

@@ -18,7 +18,7 @@ import Testing
     @Test func followsAreRefusedForTheRightReasons() {
         #expect(SocialRules.refuseFollow(from: "a", to: "a", Relationship()) == .selfFollow)
         #expect(SocialRules.refuseFollow(from: "a", to: "b", Relationship(following: true)) == .alreadyFollowing)
-        #expect(SocialRules.refuseFollow(from: "a", to: "b", Relationship(followRequested: true)) == .followPending)
+        #expect(SocialRules.refuseFollow(from: "a", to: "b", Relationship(followRequestSent: true)) == .followPending)
         #expect(SocialRules.refuseFollow(from: "a", to: "b", Relationship(blocked: true)) == .notFound("The user"))
     }
 

@@ -39,10 +39,13 @@ import Testing
     @Test(arguments: Route.allCases)
     func noHostileValueMakesAnyOperationFail(route: Route) async throws {
         let social = LateServiceURL()
+        let messaging = LateServiceURL()
         try await withTestStack(
             services: [
                 .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
-                .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
+                .social: {
+                    try await buildSocialApplication(SocialConfiguration(settings: $0, messagingURL: { messaging.url }))
+                },
                 .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
                 .messaging: {
                     try await buildMessagingApplication(
@@ -77,6 +80,7 @@ import Testing
         ) { stack in
             // given
             social.url = try #require(stack.serviceURLs[.social])
+            messaging.url = try #require(stack.serviceURLs[.messaging])
             let fixture = try await HostileFixture.seed(stack)
             let document = try await stack.gateway.get("/openapi.json")
             let formatter = DateFormatter()

@@ -17,8 +17,12 @@ struct MessagingWorld {
     static func run(_ body: (MessagingWorld) async throws -> Void) async throws {
         let notices = RecordedNotices()
         let social = LateServiceURL()
+        let messaging = LateServiceURL()
         try await withTestStack(services: [
-            .social: { settings in try await buildSocialApplication(SocialConfiguration(settings: settings)) },
+            .social: { settings in
+                try await buildSocialApplication(
+                    SocialConfiguration(settings: settings, messagingURL: { messaging.url }))
+            },
             .messaging: { settings in
                 try await buildMessagingApplication(
                     MessagingConfiguration(
@@ -27,6 +31,7 @@ struct MessagingWorld {
             },
         ]) { stack in
             social.url = try #require(stack.serviceURLs[.social])
+            messaging.url = try #require(stack.serviceURLs[.messaging])
             let world = MessagingWorld(
                 stack: stack, notices: notices, ann: try await stack.register("ann"),
                 bob: try await stack.register("bob"), cat: try await stack.register("cat"),

@@ -16,9 +16,12 @@ import Testing
 @Suite struct OpenAPIContractTests {
     @Test func everyDocumentedOperationAnswersAsDocumented() async throws {
         let social = LateServiceURL()
+        let messaging = LateServiceURL()
         try await withTestStack(services: [
             .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
-            .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
+            .social: {
+                try await buildSocialApplication(SocialConfiguration(settings: $0, messagingURL: { messaging.url }))
+            },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
             .messaging: {
                 try await buildMessagingApplication(
@@ -34,6 +37,7 @@ import Testing
             .geo: { try await buildGeoApplication(GeoConfiguration(settings: $0, loadGazetteer: false)) },
         ]) { stack in
             social.url = try #require(stack.serviceURLs[.social])
+            messaging.url = try #require(stack.serviceURLs[.messaging])
             let alice = try await stack.register("alice")
             // Signing out ends a session at once: those probes use another user, so alice's token stays good.
             let leaving = try await stack.register("leaving")

@@ -78,8 +78,38 @@ import Testing
         }
     }
 
+    @Test func theDirectoryRanksExactThenPrefixThenInfixAndLeavesOutTheCaller() async throws {
+        try await withTestStack { stack in
+            let me = try await stack.register("meann")
+            for name in ["joanne", "annabel", "ann", "hannah", "bob", "zed"] { _ = try await stack.register(name) }
+            let bob = try await stack.register("bobby")
+            _ = try await stack.gateway.patch(IdentityPaths.me, token: bob.accessToken, json: ["displayName": "ANN"])
+            var names: [[String?]] = []
+            var cursor: String?
+            repeat {
+                let response = try await stack.gateway.get(
+                    IdentityPaths.users + "?query=Ann&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""),
+                    token: me.accessToken)
+                #expect(response.status == 200)
+                let page = try response.decode(WirePage<WirePublicProfile>.self)
+                names.append(page.items.map(\.username))
+                cursor = page.nextCursor
+            } while cursor != nil && names.count < 5
+            // Exact (by username or display name), then prefix, then infix; "meann" is the caller.
+            #expect(names == [["ann", "bobby"], ["annabel", "hannah"], ["joanne"]])
+            // Another caller sees "meann" among the infix matches.
+            let other = try await stack.gateway.get(IdentityPaths.users + "?query=ann&limit=10", token: bob.accessToken)
+            #expect(
+                try other.decode(WirePage<WirePublicProfile>.self).items.map(\.username) == [
+                    "ann", "annabel", "hannah", "joanne", "meann",
+                ])
+        }
+    }
+
     @Test(arguments: [
         "?query=", "?query=ann&limit=0", "?query=ann&limit=101", "?query=ann&limit=x", "?query=ann&cursor=%21%21",
+        // A directory cursor whose rank no page makes ({"rank":9,"username":"x"}).
+        "?query=ann&cursor=eyJyYW5rIjo5LCJ1c2VybmFtZSI6IngifQ",
     ])
     func badSearchesAreBadRequests(query: String) async throws {
         try await withTestStack { stack in

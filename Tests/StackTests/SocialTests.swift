@@ -39,14 +39,34 @@ struct SocialWorld {
         #expect(try await api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: b.accessToken).status == 200)
     }
 
-    /// The usernames of a list of users (a page of friends, followers, blocks, ...).
+    /// The usernames of a page of users (friends, followers, blocks, ...).
     func names(_ response: APIResponse) throws -> [String?] {
-        try response.decode(WireItems<WireUserSummary>.self).items.map(\.username)
+        try response.decode(WirePage<WireUserSummary>.self).items.map(\.username)
     }
 
-    /// A list of friend requests.
+    /// A page of friend requests.
     func requests(_ response: APIResponse) throws -> [WireFriendRequest] {
-        try response.decode(WireItems<WireFriendRequest>.self).items
+        try response.decode(WirePage<WireFriendRequest>.self).items
+    }
+
+    /// Every page of a list, `limit` at a time, each item keyed by `key`: the pages' sizes and the keys in order.
+    func walk<Item: Decodable & Sendable>(
+        _ path: String, as viewer: TestUser, limit: Int, _: Item.Type, key: (Item) -> String
+    ) async throws -> (sizes: [Int], keys: [String]) {
+        var sizes: [Int] = []
+        var keys: [String] = []
+        var cursor: String?
+        let joiner = path.contains("?") ? "&" : "?"
+        repeat {
+            let query = "\(joiner)limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? "")
+            let response = try await api.get(path + query, token: viewer.accessToken)
+            #expect(response.status == 200)
+            let page = try response.decode(WirePage<Item>.self)
+            sizes.append(page.items.count)
+            keys += page.items.map(key)
+            cursor = page.nextCursor
+        } while cursor != nil && sizes.count < 10
+        return (sizes, keys)
     }
 
     func relationship(_ viewer: TestUser, _ other: TestUser) async throws -> WireRelationship {
@@ -197,6 +217,72 @@ struct SocialWorld {
     }
 }
 
+@Suite struct SocialPagingTests {
+    @Test func everySocialListPages() async throws {
+        try await SocialWorld.run { world in
+            let others = [world.ann, world.cat, world.dan]
+            for user in others {
+                _ = try await world.request(user, world.bob)
+                let follow = try await world.api.post(
+                    SocialPaths.follows, token: user.accessToken, json: ["username": world.bob.username])
+                #expect(follow.status == 201)
+            }
+            let ids = Set(others.map(\.id))
+            let incoming = try await world.walk(
+                SocialPaths.friendRequests + "?direction=incoming", as: world.bob, limit: 2, WireFriendRequest.self
+            ) { $0.from.userId }
+            #expect(incoming.sizes == [2, 1] && Set(incoming.keys) == ids && incoming.keys.count == 3)
+            let outgoing = try await world.walk(
+                SocialPaths.friendRequests + "?direction=outgoing", as: world.ann, limit: 1, WireFriendRequest.self
+            ) { $0.to.userId }
+            #expect(outgoing.sizes == [1] && outgoing.keys == [world.bob.id])
+            let asking = try await world.walk(
+                SocialPaths.followRequests, as: world.bob, limit: 2, WireUserSummary.self
+            ) { $0.userId }
+            #expect(asking.sizes == [2, 1] && asking.keys == ids.sorted())
+            for user in others {
+                let approved = try await world.api.post(
+                    "\(SocialPaths.followRequests)/\(user.id)/approve", token: world.bob.accessToken)
+                #expect(approved.status == 204)
+            }
+            let followers = try await world.walk(
+                SocialPaths.followers, as: world.bob, limit: 2, WireUserSummary.self
+            ) { $0.userId }
+            #expect(followers.sizes == [2, 1] && followers.keys == ids.sorted())
+            let following = try await world.walk(
+                SocialPaths.following, as: world.cat, limit: 2, WireUserSummary.self
+            ) { $0.userId }
+            #expect(following.sizes == [1] && following.keys == [world.bob.id])
+            for user in others {
+                #expect(
+                    try await world.api.send(.PUT, "\(SocialPaths.blocks)/\(user.id)", token: world.bob.accessToken)
+                        .status == 204)
+            }
+            let blocks = try await world.walk(
+                SocialPaths.blocks, as: world.bob, limit: 2, WireUserSummary.self
+            ) { $0.userId }
+            #expect(blocks.sizes == [2, 1] && Set(blocks.keys) == ids && blocks.keys.count == 3)
+        }
+    }
+
+    @Test func aCursorFromAnotherUsersRequestsIsRefused() async throws {
+        try await SocialWorld.run { world in
+            _ = try await world.request(world.ann, world.bob)
+            _ = try await world.request(world.cat, world.bob)
+            let first = try await world.api.get(
+                SocialPaths.friendRequests + "?limit=1", token: world.bob.accessToken)
+            let cursor = try #require(try first.decode(WirePage<WireFriendRequest>.self).nextCursor)
+            // dan has no part in bob's requests: bob's cursor names a request that is not his.
+            let foreign = try await world.api.get(
+                SocialPaths.friendRequests + "?limit=1&cursor=\(cursor)", token: world.dan.accessToken)
+            #expect(foreign.status == 400)
+            #expect(foreign.problem?.code == "invalid_cursor")
+            let bad = try await world.api.get(SocialPaths.followers + "?limit=0", token: world.bob.accessToken)
+            #expect(bad.problem?.code == "invalid_limit")
+        }
+    }
+}
+
 @Suite struct FollowAndBlockTests {
     @Test func followingNeedsApproval() async throws {
         try await SocialWorld.run { world in
@@ -204,6 +290,12 @@ struct SocialWorld {
                 SocialPaths.follows, token: world.ann.accessToken, json: ["username": "bob"])
             #expect(follow.status == 201)
             #expect(try world.names(await world.api.get(SocialPaths.following, token: world.ann.accessToken)).isEmpty)
+            // Each side sees the waiting request by its direction; a third user sees nothing.
+            let annSees = try await world.relationship(world.ann, world.bob)
+            #expect(annSees.followRequestSent && !annSees.followRequestReceived && !annSees.following)
+            let bobSees = try await world.relationship(world.bob, world.ann)
+            #expect(bobSees.followRequestReceived && !bobSees.followRequestSent && !bobSees.followedBy)
+            #expect(try await world.relationship(world.cat, world.bob).flags.allSatisfy { !$0 })
             #expect(
                 try world.names(await world.api.get(SocialPaths.followRequests, token: world.bob.accessToken)) == [
                     "ann"

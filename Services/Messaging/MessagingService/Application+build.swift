@@ -30,5 +30,6 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     )
     .addRoutes(to: chassis.signedIn)
     TopicsController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
+    InternalMessagingController(database: database).addRoutes(to: chassis.internalOnly)
     return chassis.application()
 }

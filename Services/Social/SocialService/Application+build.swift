@@ -17,8 +17,11 @@ public func buildSocialApplication(_ configuration: SocialConfiguration) async t
             ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger))
     let profiles = ProfileStore(database: database, directory: directory, clock: settings.clock)
 
-    FriendsController(database: database, profiles: profiles, notices: notices, clock: settings.clock)
-        .addRoutes(to: chassis.signedIn)
+    let members = MessagingMembersClient(baseURL: configuration.messagingURL, token: settings.internalToken)
+    FriendsController(
+        database: database, profiles: profiles, notices: notices, members: members, clock: settings.clock
+    )
+    .addRoutes(to: chassis.signedIn)
     FollowsController(database: database, profiles: profiles, notices: notices, clock: settings.clock)
         .addRoutes(to: chassis.signedIn)
     InternalSocialController(database: database).addRoutes(to: chassis.internalOnly)

@@ -8,10 +8,13 @@ import ServiceKit
 /// | variable | meaning | default |
 /// |---|---|---|
 /// | `NOTIFICATIONS_URL` | the notifications service, for friend and follow notices | unset: notices are logged |
+/// | `MESSAGING_URL` | the messaging service, for a conversation's members (friends not in it) | http://127.0.0.1:8083 |
 /// | and those of ``ServiceSettings`` | | |
 public struct SocialConfiguration: Sendable {
     public var settings: ServiceSettings
     public var notificationsURL: String?
+    /// The messaging service, read on each call so that a test stack may start it after this one.
+    public var messagingURL: @Sendable () -> String
     /// Replaces the notices' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
     /// Replaces the identity lookups.
@@ -21,10 +24,12 @@ public struct SocialConfiguration: Sendable {
 
     public init(
         settings: ServiceSettings, notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
-        userDirectory: (any UserDirectory)? = nil, verifier: AccessTokenVerifier? = nil
+        userDirectory: (any UserDirectory)? = nil, verifier: AccessTokenVerifier? = nil,
+        messagingURL: @escaping @Sendable () -> String = { "http://127.0.0.1:\(ServiceName.messaging.defaultPort)" }
     ) {
         self.settings = settings
         self.notificationsURL = notificationsURL
+        self.messagingURL = messagingURL
         self.noticeSink = noticeSink
         self.userDirectory = userDirectory
         self.verifier = verifier
@@ -34,5 +39,8 @@ public struct SocialConfiguration: Sendable {
         self.init(
             settings: try ServiceSettings(service: .social, reader: reader),
             notificationsURL: reader.string(forKey: "notifications.url"))
+        let messaging = reader.string(
+            forKey: "messaging.url", default: "http://127.0.0.1:\(ServiceName.messaging.defaultPort)")
+        messagingURL = { messaging }
     }
 }

@@ -32,14 +32,18 @@ public struct WireRelationship: Decodable, Sendable, Equatable {
     public var friendRequestSent: Bool
     public var friendRequestReceived: Bool
     public var following: Bool
-    public var followRequested: Bool
+    public var followRequestSent: Bool
+    public var followRequestReceived: Bool
     public var followedBy: Bool
     public var blocking: Bool
     public var blocked: Bool
 
     /// Every flag, for "nothing at all" checks.
     public var flags: [Bool] {
-        [friends, friendRequestSent, friendRequestReceived, following, followRequested, followedBy, blocking, blocked]
+        [
+            friends, friendRequestSent, friendRequestReceived, following, followRequestSent, followRequestReceived,
+            followedBy, blocking, blocked,
+        ]
     }
 }
 

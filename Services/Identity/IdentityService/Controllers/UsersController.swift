@@ -85,13 +85,19 @@ struct UsersController {
             .response(to: request)
     }
 
-    /// Users whose username or display name starts with `query`, by username, paginated.
+    /// The directory: other users with a username whose username or display name contains `query`, exact
+    /// matches first, then prefixes, then the rest (each by username), paginated.
     @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<PublicProfile> {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
         let text = try Validate.text(String(query["query"] ?? ""), field: "query", min: 1, max: 50).lowercased()
-        let after = try page.decodeCursor(as: String.self)
-        let users = try await database.searchUsers(prefix: text, after: after, limit: page.limit + 1)
-        return Page(fetched: users.map(PublicProfile.init), limit: page.limit) { $0.username ?? "" }
+        let after = try page.decodeCursor(as: IdentityDatabase.DirectoryCursor.self)
+        if let after, !(0...2).contains(after.rank) { throw PageCursor.invalid }
+        let rows = try await database.directory(
+            matching: text, viewer: context.user.userID, after: after, limit: page.limit + 1)
+        let ranks = Dictionary(rows.map { ($0.user.id, $0.rank) }, uniquingKeysWith: { first, _ in first })
+        return Page(fetched: rows.map { PublicProfile($0.user) }, limit: page.limit) {
+            IdentityDatabase.DirectoryCursor(rank: ranks[$0.id] ?? 2, username: $0.username ?? "")
+        }
     }
 }

@@ -54,20 +54,45 @@ extension IdentityDatabase {
         }
     }
 
-    /// Users whose username or display name starts with `prefix`, by username, after `cursor`.
-    func searchUsers(prefix: String, after cursor: String?, limit: Int) async throws -> [UserRecord] {
-        let pattern = Self.escapeLike(prefix) + "%"
+    /// Where a directory page ends: the last user's match rank and username.
+    struct DirectoryCursor: Codable, Sendable {
+        var rank: Int
+        var username: String
+    }
+
+    /// Users with a username, other than `viewer`, whose username or display name contains `text` (already
+    /// lower-cased): exact matches first, then those starting with it, then the rest, each by username;
+    /// after `cursor`, at most `limit`, each with its rank for the next cursor.
+    func directory(matching text: String, viewer: String, after cursor: DirectoryCursor?, limit: Int) async throws
+        -> [(user: UserRecord, rank: Int)]
+    {
+        let exact = Self.escapeLike(text)
+        let prefix = exact + "%"
+        let anywhere = "%" + exact + "%"
         return try await read { db in
-            try UserRecord.fetchAll(
+            // LIKE without a wildcard is SQLite's ASCII case-insensitive equality, as the search itself is.
+            try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM users
-                    WHERE username IS NOT NULL
-                      AND (username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\')
-                      AND username > ?
-                    ORDER BY username LIMIT ?
+                    SELECT * FROM (
+                        SELECT users.*, CASE
+                            WHEN username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' THEN 0
+                            WHEN username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' THEN 1
+                            ELSE 2 END AS match_rank
+                        FROM users
+                        WHERE username IS NOT NULL AND id != ?
+                          AND (username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\'))
+                    WHERE (match_rank, username) > (?, ?)
+                    ORDER BY match_rank, username LIMIT ?
                     """,
-                arguments: [pattern, pattern, cursor ?? "", limit])
+                arguments: [
+                    exact, exact, prefix, prefix, viewer, anywhere, anywhere, cursor?.rank ?? -1,
+                    cursor?.username ?? "", limit,
+                ]
+            ).map { row in
+                let rank: Int = row["match_rank"]
+                return (user: try UserRecord(row: row), rank: rank)
+            }
         }
     }
 

@@ -181,4 +181,12 @@ extension MessagingDatabase {
         }
         return html
     }
+
+    /// The member ids of a conversation `viewer` is in; 404 for anyone else, as for the public routes.
+    func memberIDs(of conversationID: String, viewer: String) async throws -> [String] {
+        try await read { db in
+            _ = try Self.membership(db, conversationID, viewer)
+            return try Self.members(db, conversationID).map(\.userId)
+        }
+    }
 }

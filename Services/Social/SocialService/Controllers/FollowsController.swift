@@ -35,8 +35,8 @@ struct FollowsController {
         return EditedResponse(status: .created, response: RelationshipView(userId: target, relationship: relationship))
     }
 
-    @Sendable func followRequests(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
-        try await list(try await database.follows(of: context.user.userID, .requests))
+    @Sendable func followRequests(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {
+        try await follows(request, context, .requests)
     }
 
     @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
@@ -52,12 +52,12 @@ struct FollowsController {
         return .noContent
     }
 
-    @Sendable func followers(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
-        try await list(try await database.follows(of: context.user.userID, .followers))
+    @Sendable func followers(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {
+        try await follows(request, context, .followers)
     }
 
-    @Sendable func following(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
-        try await list(try await database.follows(of: context.user.userID, .following))
+    @Sendable func following(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {
+        try await follows(request, context, .following)
     }
 
     /// Stops following (or withdraws a pending request).
@@ -74,8 +74,16 @@ struct FollowsController {
         return .noContent
     }
 
-    @Sendable func blocks(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
-        try await list(try await database.blockedIDs(by: context.user.userID))
+    /// Those I blocked, newest first, a page at a time.
+    @Sendable func blocks(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {
+        let page = try request.pageRequest()
+        let cursor = try page.decodeCursor(as: [String].self)
+        guard cursor == nil || cursor?.count == 2 else { throw PageCursor.invalid }
+        let rows = try await database.blockedIDs(by: context.user.userID, after: cursor, limit: page.limit + 1)
+        let keys = Dictionary(rows.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
+        return Page(fetched: try await summaries(rows.map { $0.id }, limit: page.limit), limit: page.limit) {
+            keys[$0.userId] ?? []
+        }
     }
 
     /// Blocks a user: friendship, requests and follows end both ways, and they can no longer reach me.
@@ -91,8 +99,19 @@ struct FollowsController {
         return .noContent
     }
 
-    private func list(_ ids: [String]) async throws -> UserList {
-        let known = try await profiles.profiles(ids)
-        return UserList(items: ids.map { UserSummary(known[$0], id: $0) })
+    /// One side of my follows by user id, a page at a time.
+    private func follows(_ request: Request, _ context: AuthenticatedContext, _ side: SocialDatabase.FollowSide)
+        async throws -> Page<UserSummary>
+    {
+        let page = try request.pageRequest()
+        let ids = try await database.follows(
+            of: context.user.userID, side, after: try page.decodeCursor(as: String.self), limit: page.limit + 1)
+        return Page(fetched: try await summaries(ids, limit: page.limit), limit: page.limit) { $0.userId }
+    }
+
+    /// Profile basics of `ids` (fetched with one extra row); only the first `limit` are looked up.
+    private func summaries(_ ids: [String], limit: Int) async throws -> [UserSummary] {
+        let known = try await profiles.profiles(Array(ids.prefix(limit)))
+        return ids.map { UserSummary(known[$0], id: $0) }
     }
 }

@@ -8,6 +8,7 @@ struct FriendsController {
     let database: SocialDatabase
     let profiles: ProfileStore
     let notices: SocialNotices
+    let members: any ConversationMembers
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -40,16 +41,22 @@ struct FriendsController {
         }
     }
 
-    @Sendable func requests(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
+    /// Pending friend requests to me (`incoming`, the default) or from me (`outgoing`), newest first, a page at
+    /// a time.
+    @Sendable func requests(_ request: Request, context: AuthenticatedContext) async throws -> Page<
         FriendRequestView
     > {
         let direction = request.uri.queryParameters["direction"].map(String.init) ?? "incoming"
         guard ["incoming", "outgoing"].contains(direction) else {
             throw Problem.invalidField("direction", "must be incoming or outgoing.")
         }
-        let rows = try await database.pendingRequests(of: context.user.userID, incoming: direction == "incoming")
-        let known = try await profiles.profiles(Array(Set(rows.flatMap { [$0.senderId, $0.recipientId] })))
-        return ItemList(items: rows.map { FriendRequestView($0, known) })
+        let page = try request.pageRequest()
+        let rows = try await database.pendingRequests(
+            of: context.user.userID, incoming: direction == "incoming",
+            after: try page.decodeCursor(as: String.self), limit: page.limit + 1)
+        let known = try await profiles.profiles(
+            Array(Set(rows.prefix(page.limit).flatMap { [$0.senderId, $0.recipientId] })))
+        return Page(fetched: rows.map { FriendRequestView($0, known) }, limit: page.limit) { $0.id }
     }
 
     /// `accept` or `decline` (the recipient), `cancel` (the sender).
@@ -67,16 +74,24 @@ struct FriendsController {
         return FriendRequestView(row, known)
     }
 
-    /// My friends, by username; `query` keeps those whose username or display name contains it.
+    /// My friends, by username; `query` keeps those whose username or display name contains it,
+    /// `notInConversation` leaves out the members of a conversation I am in (to add friends to a group).
     @Sendable func friends(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
         let keyword = try query["query"].map { try Validate.text(String($0), field: "query", max: 50) }
+        var excluded: [String] = []
+        if let conversation = query["notInConversation"].map(String.init) {
+            guard (1...64).contains(conversation.count) else {
+                throw Problem.invalidField("notInConversation", "must be the id of a conversation you are in.")
+            }
+            excluded = try await members.memberIDs(of: conversation, viewer: context.user.userID)
+        }
         // The search runs on the local copy of profiles (stored when a friendship starts); only the rows
         // of this page are refreshed from identity when stale.
         let rows = try await database.friends(
-            of: context.user.userID, matching: keyword, after: try page.decodeCursor(as: [String].self),
-            limit: page.limit + 1)
+            of: context.user.userID, matching: keyword, excluding: excluded,
+            after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
         let fresh = try await profiles.profiles(rows.prefix(page.limit).map(\.userId))
         return Page(fetched: rows.map { UserSummary(fresh[$0.userId] ?? $0, id: $0.userId) }, limit: page.limit) {
             [$0.username ?? "", $0.userId]

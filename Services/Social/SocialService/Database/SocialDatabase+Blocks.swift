@@ -32,11 +32,25 @@ extension SocialDatabase {
         }
     }
 
-    func blockedIDs(by userID: String) async throws -> [String] {
+    /// Those `userID` blocked, newest first, after `cursor` (the stored time and id of the previous page's
+    /// last block), at most `limit`; each with its key for the next cursor.
+    func blockedIDs(by userID: String, after cursor: [String]?, limit: Int) async throws -> [(
+        id: String, key: [String]
+    )] {
         try await read { db in
-            try String.fetchAll(
-                db, sql: "SELECT blocked_id FROM blocks WHERE blocker_id = ? ORDER BY created_at DESC",
-                arguments: [userID])
+            var sql = "SELECT blocked_id, CAST(created_at AS TEXT) AS at FROM blocks WHERE blocker_id = ?"
+            var arguments: StatementArguments = [userID]
+            if let cursor {
+                sql += " AND (created_at, blocked_id) < (?, ?)"
+                arguments += [cursor[0], cursor[1]]
+            }
+            sql += " ORDER BY created_at DESC, blocked_id DESC LIMIT ?"
+            arguments += [limit]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                let id: String = row["blocked_id"]
+                let at: String = row["at"]
+                return (id: id, key: [at, id])
+            }
         }
     }
 }

@@ -45,23 +45,23 @@ extension SocialDatabase {
         case followers, following, requests
     }
 
-    /// User ids on one side of `userID`'s follows: its followers, its followees, or who asks to follow it.
-    func follows(of userID: String, _ side: FollowSide) async throws -> [String] {
-        try await read { db in
+    /// User ids on one side of `userID`'s follows: its followers, its followees, or who asks to follow it;
+    /// by id after `cursor` (the last id of the previous page), at most `limit`.
+    func follows(of userID: String, _ side: FollowSide, after cursor: String?, limit: Int) async throws -> [String] {
+        let (column, mine, status) =
             switch side {
-            case .followers:
-                try String.fetchAll(
-                    db, sql: "SELECT follower_id FROM follows WHERE followee_id = ? AND status = 'approved'",
-                    arguments: [userID])
-            case .following:
-                try String.fetchAll(
-                    db, sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'",
-                    arguments: [userID])
-            case .requests:
-                try String.fetchAll(
-                    db, sql: "SELECT follower_id FROM follows WHERE followee_id = ? AND status = 'pending'",
-                    arguments: [userID])
+            case .followers: ("follower_id", "followee_id", "approved")
+            case .following: ("followee_id", "follower_id", "approved")
+            case .requests: ("follower_id", "followee_id", "pending")
             }
+        return try await read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT \(column) FROM follows WHERE \(mine) = ? AND status = ? AND \(column) > ?
+                    ORDER BY \(column) LIMIT ?
+                    """,
+                arguments: [userID, status, cursor ?? "", limit])
         }
     }
 }

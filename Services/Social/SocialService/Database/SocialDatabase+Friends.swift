@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlatformKit
 
 extension SocialDatabase {
     /// What sending a friend request did.
@@ -59,13 +60,26 @@ extension SocialDatabase {
             arguments: [low, high, now])
     }
 
-    func pendingRequests(of userID: String, incoming: Bool) async throws -> [FriendRequestRecord] {
+    /// Pending requests to (`incoming`) or from `userID`, newest first, after `cursor` (the id of the previous
+    /// page's last request), at most `limit`.
+    func pendingRequests(of userID: String, incoming: Bool, after cursor: String?, limit: Int) async throws
+        -> [FriendRequestRecord]
+    {
         typealias Columns = FriendRequestRecord.Columns
         return try await read { db in
-            try FriendRequestRecord.filter(
-                (incoming ? Columns.recipientId : Columns.senderId) == userID && Columns.status == "pending"
-            )
-            .order(Columns.createdAt.desc).fetchAll(db)
+            var request = FriendRequestRecord.filter(
+                (incoming ? Columns.recipientId : Columns.senderId) == userID && Columns.status == "pending")
+            if let cursor {
+                // Requests are never deleted (answers change their status), so the last one is still there;
+                // only the caller's own requests make a cursor.
+                guard let last = try FriendRequestRecord.fetchOne(db, key: cursor),
+                    last.senderId == userID || last.recipientId == userID
+                else { throw PageCursor.invalid }
+                // Keyed on (created_at, id): requests made in the same instant keep a stable order.
+                request = request.filter(
+                    Columns.createdAt < last.createdAt || (Columns.createdAt == last.createdAt && Columns.id < last.id))
+            }
+            return try request.order(Columns.createdAt.desc, Columns.id.desc).limit(limit).fetchAll(db)
         }
     }
 

@@ -4,10 +4,12 @@ import PlatformKit
 
 extension SocialDatabase {
     /// My friends with their profile basics, by username, optionally those whose username or display
-    /// name contains `keyword`, after `cursor` (the last username and id of the previous page).
-    func friends(of userID: String, matching keyword: String?, after cursor: [String]?, limit: Int) async throws
-        -> [ProfileRecord]
-    {
+    /// name contains `keyword`, other than those `excluded`, after `cursor` (the last username and id of the
+    /// previous page).
+    func friends(
+        of userID: String, matching keyword: String?, excluding excluded: [String] = [], after cursor: [String]?,
+        limit: Int
+    ) async throws -> [ProfileRecord] {
         let pattern = keyword.map { "%" + Self.escapeLike($0) + "%" }
         return try await read { db in
             // Driven from the profiles' username index: a page stops after `limit` friends instead of
@@ -21,6 +23,9 @@ extension SocialDatabase {
                 """
             if let pattern {
                 sql += " AND (p.username LIKE \(pattern) ESCAPE '\\' OR p.display_name LIKE \(pattern) ESCAPE '\\')"
+            }
+            if !excluded.isEmpty {
+                sql += " AND p.user_id NOT IN \(excluded)"
             }
             if let cursor, cursor.count == 2 {
                 sql += " AND (p.username, p.user_id) > (\(cursor[0]), \(cursor[1]))"

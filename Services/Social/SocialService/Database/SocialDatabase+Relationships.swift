@@ -36,9 +36,10 @@ extension SocialDatabase {
             let approved = (row["status"] as String) == "approved"
             if follower == viewer {
                 relationship.following = approved
-                relationship.followRequested = !approved
+                relationship.followRequestSent = !approved
             } else {
                 relationship.followedBy = approved
+                relationship.followRequestReceived = !approved
             }
         }
         let blockers = try String.fetchAll(

@@ -8,7 +8,9 @@ struct Relationship: Codable, Sendable, Equatable {
     /// The viewer follows the other (approved).
     var following = false
     /// The viewer asked to follow the other and waits for approval.
-    var followRequested = false
+    var followRequestSent = false
+    /// The other asked to follow the viewer and waits for the viewer's approval.
+    var followRequestReceived = false
     /// The other follows the viewer (approved).
     var followedBy = false
     /// The viewer blocked the other.
@@ -55,7 +57,7 @@ enum SocialRules {
         if follower == followee { return .selfFollow }
         if relationship.blocked { return .notFound("The user") }
         if relationship.following { return .alreadyFollowing }
-        if relationship.followRequested { return .followPending }
+        if relationship.followRequestSent { return .followPending }
         return nil
     }
 
