@@ -247,3 +247,44 @@ struct HouseholdRouterFixture {
         #expect(problem.retryAfter == 100)
     }
 }
+
+@Suite struct HouseholdOverpaymentTests {
+    static let household = "/v1/households/h"
+
+    /// bob owes ann half of a 10.00 bill: he may pay up to 5.00, no more, and nothing once settled; ann, owed
+    /// rather than owing, may pay bob nothing. The refusal carries what is owed (`owed`), and balances stay put.
+    @Test func aPaymentMayNotExceedWhatIsOwed() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let bill = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal"}}"#
+            let billed = try await client.send(.post, Self.household + "/bills", as: "ann", json: bill)
+            #expect(billed.status == .created)
+            let tooMuch = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":501,"currency":"EUR"}"#)
+            #expect(tooMuch.status == .conflict)
+            #expect(tooMuch.problem?.code == "overpayment")
+            #expect(tooMuch.problem?.owed == 500)
+            let otherCurrency = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":1,"currency":"USD"}"#)
+            #expect(otherCurrency.problem?.code == "overpayment")
+            #expect(otherCurrency.problem?.owed == 0)
+            let backwards = try await client.send(
+                .post, Self.household + "/payments", as: "ann", json: #"{"to":"bob","amount":1,"currency":"EUR"}"#)
+            #expect(backwards.status == .conflict)
+            #expect(backwards.problem?.owed == 0)
+            let exact = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":500,"currency":"EUR"}"#)
+            #expect(exact.status == .created)
+            let again = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":1,"currency":"EUR"}"#)
+            #expect(again.status == .conflict)
+            #expect(again.problem?.owed == 0)
+        }
+    }
+
+    /// The payee's notice names the payer and the amount; an unknown name falls back to "A roommate".
+    @Test func thePaymentNoticeNamesThePayerAndTheAmount() {
+        #expect(BillsController.paidNotice(payer: "Sam", amount: 1_250, currency: "EUR") == "Sam paid you 12.50 EUR.")
+        #expect(BillsController.paidNotice(payer: nil, amount: 500, currency: "JPY") == "A roommate paid you 500 JPY.")
+        #expect(BillsController.paidNotice(payer: "", amount: 5, currency: "EUR") == "A roommate paid you 0.05 EUR.")
+    }
+}

@@ -7,6 +7,13 @@ extension HouseholdDatabase {
         try await write { db in
             let members = try Self.members(db, payment.householdId, asMember: payment.fromId).map(\.userId)
             guard members.contains(payment.toId) else { throw HouseholdError.notAMember }
+            // What the settle-up plan says the payer owes the payee (as the payment link offers): paying more
+            // would turn a settled debt into a new one the other way.
+            let owedByPayer = try Self.owed(to: payment.toId, db, payment.householdId)[payment.fromId]
+            let owed = owedByPayer?[payment.currency] ?? 0
+            guard payment.amount <= owed else {
+                throw HouseholdError.overpayment(owed: owed, currency: payment.currency)
+            }
             try payment.insert(db)
             try Self.adjustBalances(
                 db, payment.householdId, payment.currency,
