@@ -123,6 +123,15 @@ struct HouseholdRouterFixture {
         }
     }
 
+    @Test func anUnknownChoreStatusIsNamed() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let answer = try await client.send(.get, Self.household + "/chores?status=finished", as: "ann")
+            #expect(answer.status == .badRequest)
+            #expect(answer.problem?.code == "invalid_status")
+            #expect(answer.problem?.detail == "status: must be pending, done or all.")
+        }
+    }
+
     @Test(arguments: ["/statistics?from=2024-1-011", "/completions?to=%2B023-01-01"])
     func aBadDayIsNamed(path: String) async throws {
         try await HouseholdRouterFixture().app().test(.router) { client in
@@ -263,6 +272,7 @@ struct HouseholdRouterFixture {
             #expect(tooMuch.status == .conflict)
             #expect(tooMuch.problem?.code == "overpayment")
             #expect(tooMuch.problem?.owed == 500)
+            #expect(tooMuch.problem?.detail == "You owe that member 5.00 EUR; you cannot pay more.")
             let otherCurrency = try await client.send(
                 .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":1,"currency":"USD"}"#)
             #expect(otherCurrency.problem?.code == "overpayment")

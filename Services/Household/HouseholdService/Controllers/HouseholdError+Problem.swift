@@ -35,7 +35,7 @@ extension HouseholdError: ProblemConvertible {
                 status: 409, code: "overpayment", title: "Conflict",
                 detail: owed == 0
                     ? "You do not owe that member anything in \(currency)."
-                    : "You owe that member \(owed) minor units of \(currency); a payment may not be more.",
+                    : "You owe that member \(MinorUnits.decimal(owed, currency)) \(currency); you cannot pay more.",
                 owed: owed)
         case .noPaymentHandle(let provider):
             Problem.conflict("no_payment_handle", "That member has not added a \(provider) handle.")
