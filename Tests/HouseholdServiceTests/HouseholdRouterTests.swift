@@ -169,6 +169,15 @@ struct HouseholdRouterFixture {
             let deleted = try await client.send(.delete, Self.household + "/notes/\(id)", as: "bob")
             #expect(deleted.problem?.code == "not_note_author")
             #expect(deleted.problem?.detail == "Only the note's author can delete it.")
+            for pinned in [true, false] {
+                let pin = try await client.send(
+                    .put, Self.household + "/notes/\(id)/pin", as: "bob", json: #"{"pinned":\#(pinned)}"#)
+                #expect(pin.status == .forbidden)
+                #expect(pin.problem?.detail == "Only the note's author can \(pinned ? "pin" : "unpin") it.")
+            }
+            let own = try await client.send(
+                .put, Self.household + "/notes/\(id)/pin", as: "ann", json: #"{"pinned":true}"#)
+            #expect(own.object["pinned"] as? Bool == true)
         }
     }
 

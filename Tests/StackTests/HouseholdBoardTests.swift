@@ -20,9 +20,17 @@ import Testing
                 world.path(id, "/notes"), token: world.bob.accessToken,
                 json: NoteBody(text: "Wifi password is on the fridge"))
             let longID = try long.decode(WireNote.self).id
-            let pinned = try await world.api.send(
+            // only the author pins: ann may not pin bob's note, bob may
+            let othersPin = try await world.api.send(
                 .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.ann.accessToken, json: ["pinned": true])
+            #expect(othersPin.status == 403)
+            #expect(othersPin.problem?.code == "not_note_author")
+            let pinned = try await world.api.send(
+                .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.bob.accessToken, json: ["pinned": true])
             #expect(try pinned.decode(WireNote.self).pinned == true)
+            let othersUnpin = try await world.api.send(
+                .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.ann.accessToken, json: ["pinned": false])
+            #expect(othersUnpin.status == 403)
             let board = try await world.api.get(world.path(id, "/notes"), token: world.ann.accessToken)
             #expect(
                 try board.decode(WireItems<WireNote>.self).items.map(\.text) == [

@@ -34,12 +34,15 @@ extension HouseholdDatabase {
         }
     }
 
-    /// Pins or unpins a note that has not expired (any member may).
+    /// Pins or unpins a note that has not expired; only its author may (a pin decides what everyone sees first).
     func pinNote(_ noteID: String, in householdID: String, by userID: String, pinned: Bool, now: Date) async throws
         -> NoteRecord
     {
         try await write { db in
             var note = try Self.liveNote(db, noteID, householdID, userID, now)
+            guard note.authorId == userID else {
+                throw HouseholdError.notNoteAuthor(action: pinned ? "pin it" : "unpin it")
+            }
             note.pinned = pinned
             try note.update(db)
             return note
