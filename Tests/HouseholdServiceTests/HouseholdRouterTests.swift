@@ -103,6 +103,18 @@ struct HouseholdRouterFixture {
             "/notes", #"{"text":"hi","expiresInDays":91}"#, "invalid_expires_in_days",
             "expiresInDays: must be from 1 to 90."
         ),
+        (
+            "/notes", #"{"text":"hi","expiresInHours":2161}"#, "invalid_expires_in_hours",
+            "expiresInHours: must be from 1 to 2160."
+        ),
+        (
+            "/notes", #"{"text":"hi","expiresInHours":0}"#, "invalid_expires_in_hours",
+            "expiresInHours: must be from 1 to 2160."
+        ),
+        (
+            "/notes", #"{"text":"hi","expiresInHours":5,"expiresInDays":1}"#, "invalid_expires_in_hours",
+            "expiresInHours: must not be given with expiresInDays."
+        ),
         ("/chores", #"{"name":"Dishes","points":101}"#, "invalid_points", "points: must be from 0 to 100."),
         (
             "/chores", #"{"name":"Dishes","startOn":"2000-01-01"}"#, "invalid_start_on",

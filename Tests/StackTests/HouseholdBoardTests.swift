@@ -51,6 +51,25 @@ import Testing
         }
     }
 
+    @Test func aNoteMayLastHours() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            let brief = try await world.api.post(
+                world.path(id, "/notes"), token: world.ann.accessToken,
+                json: NoteBody(text: "Oven is on", expiresInHours: 2))
+            #expect(brief.status == 201)
+            let note = try brief.decode(WireNote.self)
+            #expect(abs(note.expiresAt.timeIntervalSince(note.createdAt) - 7_200) < 1)
+            let both = try await world.api.post(
+                world.path(id, "/notes"), token: world.ann.accessToken,
+                json: NoteBody(text: "x", expiresInDays: 1, expiresInHours: 1))
+            #expect(both.problem?.code == "invalid_expires_in_hours")
+            try await world.advance(days: 3.0 / 24)
+            let later = try await world.api.get(world.path(id, "/notes"), token: world.token(world.bob))
+            #expect(try later.decode(WireItems<WireNote>.self).items.isEmpty)
+        }
+    }
+
     @Test func aNoteCarriesACheckedPhoto() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])
@@ -155,4 +174,5 @@ import Testing
 struct NoteBody: Encodable, Sendable {
     var text: String
     var expiresInDays: Int? = nil
+    var expiresInHours: Int? = nil
 }

@@ -16,18 +16,19 @@ extension HouseholdDatabase {
         }
     }
 
-    /// Posts a note that expires after `expiresInDays` (the household's default when nil); returns it with the
-    /// household's members, for the notice.
+    /// Posts a note that expires after `expiresInHours` or `expiresInDays` (the household's default when both
+    /// are nil); returns it with the household's members, for the notice.
     func createNote(
         id: String, in householdID: String, by userID: String, text: String, pinned: Bool, expiresInDays: Int?,
-        now: Date
+        expiresInHours: Int? = nil, now: Date
     ) async throws -> (NoteRecord, members: [String]) {
         try await write { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
-            let days = try NoteLifetime.days(expiresInDays, householdDefault: household.noteLifetimeDays)
+            let hours = try NoteLifetime.hours(
+                days: expiresInDays, hours: expiresInHours, householdDefault: household.noteLifetimeDays)
             let note = NoteRecord(
                 id: id, householdId: householdID, authorId: userID, text: text, pinned: pinned, createdAt: now,
-                expiresAt: now.addingTimeInterval(Double(days) * 86_400))
+                expiresAt: now.addingTimeInterval(Double(hours) * 3_600))
             try note.insert(db)
             try Self.record(db, householdID, "note_posted", userID, "posted a note", now)
             return (note, members.map(\.userId))
