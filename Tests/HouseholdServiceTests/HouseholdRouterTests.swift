@@ -318,4 +318,29 @@ struct HouseholdRouterFixture {
         #expect(BillsController.paidNotice(payer: nil, amount: 500, currency: "JPY") == "A roommate paid you 500 JPY.")
         #expect(BillsController.paidNotice(payer: "", amount: 5, currency: "EUR") == "A roommate paid you 0.05 EUR.")
     }
+
+    /// Suggestions: prefix any case, most used first, LIKE wildcards in the prefix match themselves; bounded.
+    @Test func grocerySuggestionsMatchAPrefixMostUsedFirst() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            for (user, name) in [("ann", "Milk"), ("bob", "milk"), ("bob", "Mints"), ("ann", "5% juice")] {
+                let added = try await client.send(
+                    .post, Self.household + "/groceries", as: user, json: #"{"name":"\#(name)"}"#)
+                #expect(added.status == .created)
+            }
+            let found = try await client.send(.get, Self.household + "/groceries/suggestions?prefix=mI", as: "ann")
+            let items = try #require(found.object["items"] as? [[String: Any]])
+            #expect(items.map { $0["name"] as? String } == ["Milk", "Mints"])
+            #expect(items.map { $0["uses"] as? Int } == [2, 1])
+            let percent = try await client.send(.get, Self.household + "/groceries/suggestions?prefix=5%25", as: "ann")
+            #expect((percent.object["items"] as? [Any])?.count == 1)
+            let wildcard = try await client.send(.get, Self.household + "/groceries/suggestions?prefix=%25", as: "ann")
+            #expect((wildcard.object["items"] as? [Any])?.count == 0)
+            let long = String(repeating: "m", count: 61)
+            let tooLong = try await client.send(
+                .get, Self.household + "/groceries/suggestions?prefix=\(long)", as: "ann")
+            #expect(tooLong.problem?.code == "invalid_prefix")
+            let outsider = try await client.send(.get, Self.household + "/groceries/suggestions", as: "cat")
+            #expect(outsider.status == .notFound)
+        }
+    }
 }
