@@ -116,7 +116,7 @@ extension HouseholdDatabase {
                     GROUP BY lower(name) ORDER BY uses DESC, lower(name) LIMIT ?
                     """,
                 arguments: [householdID, householdID, userID, pattern, limit]
-            ).map { (name: $0["name"], uses: $0["uses"]) }
+            ).map { row -> (name: String, uses: Int) in (row["name"], row["uses"]) }
         }
     }
 }
