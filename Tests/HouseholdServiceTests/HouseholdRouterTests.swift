@@ -343,4 +343,26 @@ struct HouseholdRouterFixture {
             #expect(outsider.status == .notFound)
         }
     }
+
+    /// bob leaves owed 5.00 by ann: both still settle (ann pays him, he reads the balances), he reads nothing
+    /// else, overpaying is still refused, and once settled he is an outsider again.
+    @Test func aFormerMemberWithABalanceStillSettles() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let bill = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal"}}"#
+            #expect(try await client.send(.post, Self.household + "/bills", as: "bob", json: bill).status == .created)
+            let left = try await client.send(.post, Self.household + "/leave", as: "bob")
+            #expect(left.status == .noContent)
+            let balances = try await client.send(.get, Self.household + "/balances", as: "bob")
+            #expect(balances.status == .ok)
+            #expect(try await client.send(.get, Self.household + "/notes", as: "bob").status == .notFound)
+            #expect(try await client.send(.get, Self.household + "/balances", as: "cat").status == .notFound)
+            let bobPays = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":1,"currency":"EUR"}"#)
+            #expect(bobPays.problem?.code == "overpayment")
+            let annPays = try await client.send(
+                .post, Self.household + "/payments", as: "ann", json: #"{"to":"bob","amount":500,"currency":"EUR"}"#)
+            #expect(annPays.status == .created)
+            #expect(try await client.send(.get, Self.household + "/balances", as: "bob").status == .notFound)
+        }
+    }
 }

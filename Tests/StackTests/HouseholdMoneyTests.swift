@@ -107,6 +107,26 @@ import Testing
         }
     }
 
+    /// A member who left owing money still sees the balances and pays; nothing else of the household is theirs.
+    @Test func aFormerMemberStillSettlesUp() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            _ = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 1_000, split: Split(kind: "equal")))
+            let left = try await world.api.post(world.path(id, "/leave"), token: world.bob.accessToken)
+            #expect(left.status == 204)
+            let seen = try await balances(world, id, as: world.bob)["EUR"]
+            #expect(seen?.mine.net == -500)
+            #expect(try await world.api.get(world.path(id, "/notes"), token: world.bob.accessToken).status == 404)
+            let paid = try await world.api.post(
+                world.path(id, "/payments"), token: world.bob.accessToken,
+                json: PaymentBody(to: world.ann.id, amount: 500, currency: "EUR"))
+            #expect(paid.status == 201)
+            #expect(try await world.api.get(world.path(id, "/balances"), token: world.bob.accessToken).status == 404)
+        }
+    }
+
     @Test func balancesSettleInTheFewestPaymentsAndPaymentsMoveThem() async throws {
         try await HouseholdWorld.run { world in
             _ = try await world.api.patch(IdentityPaths.me, token: world.bob.accessToken, json: ["displayName": "Bob"])
