@@ -18,6 +18,8 @@ public struct Problem: Error, Codable, Sendable, Equatable {
     public var retryAfter: Int?
     /// The invalid fields of a 400, each named as the client wrote it (`amount`, `split.amounts`, `items[2].price`).
     public var errors: [FieldError]?
+    /// For a refused payment (`overpayment`), what the payer owes the payee in minor units (RFC 9457 extension).
+    public var owed: Int?
 
     /// One invalid field and what it must be.
     public struct FieldError: Codable, Sendable, Equatable {
@@ -36,7 +38,7 @@ public struct Problem: Error, Codable, Sendable, Equatable {
     /// Creates a problem with the given status and stable code.
     public init(
         status: Int, code: String, title: String, detail: String? = nil, retryAfter: Int? = nil,
-        errors: [FieldError]? = nil
+        errors: [FieldError]? = nil, owed: Int? = nil
     ) {
         self.type = "/problems/\(code)"
         self.title = title
@@ -45,10 +47,11 @@ public struct Problem: Error, Codable, Sendable, Equatable {
         self.code = code
         self.retryAfter = retryAfter
         self.errors = errors
+        self.owed = owed
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, title, detail, code, retryAfter, errors
+        case type, title, detail, code, retryAfter, errors, owed
         case statusCode = "status"
     }
 

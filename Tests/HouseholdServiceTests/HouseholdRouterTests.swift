@@ -103,6 +103,18 @@ struct HouseholdRouterFixture {
             "/notes", #"{"text":"hi","expiresInDays":91}"#, "invalid_expires_in_days",
             "expiresInDays: must be from 1 to 90."
         ),
+        (
+            "/notes", #"{"text":"hi","expiresInHours":2161}"#, "invalid_expires_in_hours",
+            "expiresInHours: must be from 1 to 2160."
+        ),
+        (
+            "/notes", #"{"text":"hi","expiresInHours":0}"#, "invalid_expires_in_hours",
+            "expiresInHours: must be from 1 to 2160."
+        ),
+        (
+            "/notes", #"{"text":"hi","expiresInHours":5,"expiresInDays":1}"#, "invalid_expires_in_hours",
+            "expiresInHours: must not be given with expiresInDays."
+        ),
         ("/chores", #"{"name":"Dishes","points":101}"#, "invalid_points", "points: must be from 0 to 100."),
         (
             "/chores", #"{"name":"Dishes","startOn":"2000-01-01"}"#, "invalid_start_on",
@@ -120,6 +132,15 @@ struct HouseholdRouterFixture {
             #expect(answer.status == .badRequest)
             #expect(answer.problem?.code == code)
             #expect(answer.problem?.detail == detail)
+        }
+    }
+
+    @Test func anUnknownChoreStatusIsNamed() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let answer = try await client.send(.get, Self.household + "/chores?status=finished", as: "ann")
+            #expect(answer.status == .badRequest)
+            #expect(answer.problem?.code == "invalid_status")
+            #expect(answer.problem?.detail == "status: must be pending, done or all.")
         }
     }
 
@@ -160,6 +181,15 @@ struct HouseholdRouterFixture {
             let deleted = try await client.send(.delete, Self.household + "/notes/\(id)", as: "bob")
             #expect(deleted.problem?.code == "not_note_author")
             #expect(deleted.problem?.detail == "Only the note's author can delete it.")
+            for pinned in [true, false] {
+                let pin = try await client.send(
+                    .put, Self.household + "/notes/\(id)/pin", as: "bob", json: #"{"pinned":\#(pinned)}"#)
+                #expect(pin.status == .forbidden)
+                #expect(pin.problem?.detail == "Only the note's author can \(pinned ? "pin" : "unpin") it.")
+            }
+            let own = try await client.send(
+                .put, Self.household + "/notes/\(id)/pin", as: "ann", json: #"{"pinned":true}"#)
+            #expect(own.object["pinned"] as? Bool == true)
         }
     }
 
@@ -245,5 +275,94 @@ struct HouseholdRouterFixture {
     @Test func aTooEarlyReminderSaysWhenToRetry() {
         let problem = HouseholdError.reminderTooSoon(next: Self.next, now: Self.next.addingTimeInterval(-99.5)).problem
         #expect(problem.retryAfter == 100)
+    }
+}
+
+@Suite struct HouseholdOverpaymentTests {
+    static let household = "/v1/households/h"
+
+    /// bob owes ann half of a 10.00 bill: he may pay up to 5.00, no more, and nothing once settled; ann, owed
+    /// rather than owing, may pay bob nothing. The refusal carries what is owed (`owed`), and balances stay put.
+    @Test func aPaymentMayNotExceedWhatIsOwed() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let bill = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal"}}"#
+            let billed = try await client.send(.post, Self.household + "/bills", as: "ann", json: bill)
+            #expect(billed.status == .created)
+            let tooMuch = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":501,"currency":"EUR"}"#)
+            #expect(tooMuch.status == .conflict)
+            #expect(tooMuch.problem?.code == "overpayment")
+            #expect(tooMuch.problem?.owed == 500)
+            #expect(tooMuch.problem?.detail == "You owe that member 5.00 EUR; you cannot pay more.")
+            let otherCurrency = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":1,"currency":"USD"}"#)
+            #expect(otherCurrency.problem?.code == "overpayment")
+            #expect(otherCurrency.problem?.owed == 0)
+            let backwards = try await client.send(
+                .post, Self.household + "/payments", as: "ann", json: #"{"to":"bob","amount":1,"currency":"EUR"}"#)
+            #expect(backwards.status == .conflict)
+            #expect(backwards.problem?.owed == 0)
+            let exact = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":500,"currency":"EUR"}"#)
+            #expect(exact.status == .created)
+            let again = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":1,"currency":"EUR"}"#)
+            #expect(again.status == .conflict)
+            #expect(again.problem?.owed == 0)
+        }
+    }
+
+    /// The payee's notice names the payer and the amount; an unknown name falls back to "A roommate".
+    @Test func thePaymentNoticeNamesThePayerAndTheAmount() {
+        #expect(BillsController.paidNotice(payer: "Sam", amount: 1_250, currency: "EUR") == "Sam paid you 12.50 EUR.")
+        #expect(BillsController.paidNotice(payer: nil, amount: 500, currency: "JPY") == "A roommate paid you 500 JPY.")
+        #expect(BillsController.paidNotice(payer: "", amount: 5, currency: "EUR") == "A roommate paid you 0.05 EUR.")
+    }
+
+    /// Suggestions: prefix any case, most used first, LIKE wildcards in the prefix match themselves; bounded.
+    @Test func grocerySuggestionsMatchAPrefixMostUsedFirst() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            for (user, name) in [("ann", "Milk"), ("bob", "milk"), ("bob", "Mints"), ("ann", "5% juice")] {
+                let added = try await client.send(
+                    .post, Self.household + "/groceries", as: user, json: #"{"name":"\#(name)"}"#)
+                #expect(added.status == .created)
+            }
+            let found = try await client.send(.get, Self.household + "/groceries/suggestions?prefix=mI", as: "ann")
+            let items = try #require(found.object["items"] as? [[String: Any]])
+            #expect(items.map { $0["name"] as? String } == ["Milk", "Mints"])
+            #expect(items.map { $0["uses"] as? Int } == [2, 1])
+            let percent = try await client.send(.get, Self.household + "/groceries/suggestions?prefix=5%25", as: "ann")
+            #expect((percent.object["items"] as? [Any])?.count == 1)
+            let wildcard = try await client.send(.get, Self.household + "/groceries/suggestions?prefix=%25", as: "ann")
+            #expect((wildcard.object["items"] as? [Any])?.count == 0)
+            let long = String(repeating: "m", count: 61)
+            let tooLong = try await client.send(
+                .get, Self.household + "/groceries/suggestions?prefix=\(long)", as: "ann")
+            #expect(tooLong.problem?.code == "invalid_prefix")
+            let outsider = try await client.send(.get, Self.household + "/groceries/suggestions", as: "cat")
+            #expect(outsider.status == .notFound)
+        }
+    }
+
+    /// bob leaves owed 5.00 by ann: both still settle (ann pays him, he reads the balances), he reads nothing
+    /// else, overpaying is still refused, and once settled he is an outsider again.
+    @Test func aFormerMemberWithABalanceStillSettles() async throws {
+        try await HouseholdRouterFixture().app().test(.router) { client in
+            let bill = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal"}}"#
+            #expect(try await client.send(.post, Self.household + "/bills", as: "bob", json: bill).status == .created)
+            let left = try await client.send(.post, Self.household + "/leave", as: "bob")
+            #expect(left.status == .noContent)
+            let balances = try await client.send(.get, Self.household + "/balances", as: "bob")
+            #expect(balances.status == .ok)
+            #expect(try await client.send(.get, Self.household + "/notes", as: "bob").status == .notFound)
+            #expect(try await client.send(.get, Self.household + "/balances", as: "cat").status == .notFound)
+            let bobPays = try await client.send(
+                .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":1,"currency":"EUR"}"#)
+            #expect(bobPays.problem?.code == "overpayment")
+            let annPays = try await client.send(
+                .post, Self.household + "/payments", as: "ann", json: #"{"to":"bob","amount":500,"currency":"EUR"}"#)
+            #expect(annPays.status == .created)
+            #expect(try await client.send(.get, Self.household + "/balances", as: "bob").status == .notFound)
+        }
     }
 }

@@ -20,9 +20,17 @@ import Testing
                 world.path(id, "/notes"), token: world.bob.accessToken,
                 json: NoteBody(text: "Wifi password is on the fridge"))
             let longID = try long.decode(WireNote.self).id
-            let pinned = try await world.api.send(
+            // only the author pins: ann may not pin bob's note, bob may
+            let othersPin = try await world.api.send(
                 .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.ann.accessToken, json: ["pinned": true])
+            #expect(othersPin.status == 403)
+            #expect(othersPin.problem?.code == "not_note_author")
+            let pinned = try await world.api.send(
+                .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.bob.accessToken, json: ["pinned": true])
             #expect(try pinned.decode(WireNote.self).pinned == true)
+            let othersUnpin = try await world.api.send(
+                .PUT, world.path(id, "/notes/\(longID)/pin"), token: world.ann.accessToken, json: ["pinned": false])
+            #expect(othersUnpin.status == 403)
             let board = try await world.api.get(world.path(id, "/notes"), token: world.ann.accessToken)
             #expect(
                 try board.decode(WireItems<WireNote>.self).items.map(\.text) == [
@@ -40,6 +48,25 @@ import Testing
             #expect(
                 try await world.api.delete(world.path(id, "/notes/\(longID)"), token: world.token(world.bob)).status
                     == 404)
+        }
+    }
+
+    @Test func aNoteMayLastHours() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            let brief = try await world.api.post(
+                world.path(id, "/notes"), token: world.ann.accessToken,
+                json: NoteBody(text: "Oven is on", expiresInHours: 2))
+            #expect(brief.status == 201)
+            let note = try brief.decode(WireNote.self)
+            #expect(abs(note.expiresAt.timeIntervalSince(note.createdAt) - 7_200) < 1)
+            let both = try await world.api.post(
+                world.path(id, "/notes"), token: world.ann.accessToken,
+                json: NoteBody(text: "x", expiresInDays: 1, expiresInHours: 1))
+            #expect(both.problem?.code == "invalid_expires_in_hours")
+            try await world.advance(days: 3.0 / 24)
+            let later = try await world.api.get(world.path(id, "/notes"), token: world.token(world.bob))
+            #expect(try later.decode(WireItems<WireNote>.self).items.isEmpty)
         }
     }
 
@@ -147,4 +174,5 @@ import Testing
 struct NoteBody: Encodable, Sendable {
     var text: String
     var expiresInDays: Int? = nil
+    var expiresInHours: Int? = nil
 }

@@ -81,6 +81,12 @@ import Testing
                 world.path(id, "/chores/\(chore)/completions"), token: world.token(world.ann), json: [String: String]())
             #expect(again.status == 409)
             #expect(again.problem?.code == "chore_done")
+            // the completed one-off chore leaves the pending list (the default) and is listed as done
+            for (query, count) in [("", 0), ("?status=pending", 0), ("?status=done", 1), ("?status=all", 1)] {
+                let list = try await world.api.get(world.path(id, "/chores" + query), token: world.token(world.ann))
+                let ids = try list.decode(WireItems<WireChore>.self).items.map(\.id)
+                #expect(ids == Array(repeating: chore, count: count), "\(query)")
+            }
             // a custom chore is kept in the catalogue for reuse
             let catalogue = try await world.api.get(world.path(id, "/chore-catalogue"), token: world.token(world.ann))
             let custom = try catalogue.decode(WireItems<WireCatalogueEntry>.self).items.filter(\.custom)

@@ -59,6 +59,33 @@ import Testing
         return Dictionary(uniqueKeysWithValues: (eur?.members ?? []).map { ($0.userId, $0.net) })
     }
 
+    @Test func suggestionsComeFromTheHouseholdsHistoryMostUsedFirst() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            try await add(world, id, world.ann, Item(name: "Milk"))
+            try await add(world, id, world.bob, Item(name: "milk"))
+            try await add(world, id, world.bob, Item(name: "Mints", communal: true))
+            try await add(world, id, world.bob, Item(name: "Mince", visible: false))
+            try await add(world, id, world.bob, Item(name: "Bread"))
+            func suggested(_ query: String, as user: TestUser) async throws -> [String] {
+                let response = try await world.api.get(
+                    world.path(id, "/groceries/suggestions" + query), token: user.accessToken)
+                return try response.decode(WireItems<WireGrocerySuggestion>.self).items.map(\.name)
+            }
+            // bob's hidden personal item is suggested to him only
+            #expect(try await suggested("?prefix=MI", as: world.ann) == ["Milk", "Mints"])
+            #expect(try await suggested("?prefix=mi", as: world.bob) == ["Milk", "Mince", "Mints"])
+            #expect(try await suggested("?prefix=mi&limit=1", as: world.ann) == ["Milk"])
+            #expect(try await suggested("?prefix=%25", as: world.ann).isEmpty)
+            let tooMany = try await world.api.get(
+                world.path(id, "/groceries/suggestions?limit=101"), token: world.ann.accessToken)
+            #expect(tooMany.problem?.code == "invalid_limit")
+            let outsider = try await world.api.get(
+                world.path(id, "/groceries/suggestions?prefix=mi"), token: world.cat.accessToken)
+            #expect(outsider.status == 404)
+        }
+    }
+
     @Test func theHouseholdListMergesTheSameItemWhateverItsCaseOrPlural() async throws {
         try await HouseholdWorld.run { world in
             // given

@@ -79,8 +79,57 @@ import Testing
         }
     }
 
+    /// Paying more than I owe, or paying someone I owe nothing, is refused with what I owe; balances stay put.
+    @Test func aPaymentMayNotExceedWhatThePayerOwes() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            _ = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 1_000, split: Split(kind: "equal")))
+            let tooMuch = try await world.api.post(
+                world.path(id, "/payments"), token: world.bob.accessToken,
+                json: PaymentBody(to: world.ann.id, amount: 501, currency: "EUR"))
+            #expect(tooMuch.status == 409)
+            #expect(tooMuch.problem?.code == "overpayment")
+            #expect(tooMuch.problem?.owed == 500)
+            let owedNothing = try await world.api.post(
+                world.path(id, "/payments"), token: world.ann.accessToken,
+                json: PaymentBody(to: world.bob.id, amount: 1, currency: "EUR"))
+            #expect(owedNothing.status == 409)
+            #expect(owedNothing.problem?.code == "overpayment")
+            #expect(owedNothing.problem?.owed == 0)
+            #expect(net(try await balances(world, id, as: world.ann)["EUR"])[world.ann.id] == 500)
+            let exact = try await world.api.post(
+                world.path(id, "/payments"), token: world.bob.accessToken,
+                json: PaymentBody(to: world.ann.id, amount: 500, currency: "EUR"))
+            #expect(exact.status == 201)
+            #expect(try await balances(world, id, as: world.ann)["EUR"] == nil)
+        }
+    }
+
+    /// A member who left owing money still sees the balances and pays; nothing else of the household is theirs.
+    @Test func aFormerMemberStillSettlesUp() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            _ = try await world.api.post(
+                world.path(id, "/bills"), token: world.ann.accessToken,
+                json: Bill(amount: 1_000, split: Split(kind: "equal")))
+            let left = try await world.api.post(world.path(id, "/leave"), token: world.bob.accessToken)
+            #expect(left.status == 204)
+            let seen = try await balances(world, id, as: world.bob)["EUR"]
+            #expect(seen?.mine.net == -500)
+            #expect(try await world.api.get(world.path(id, "/notes"), token: world.bob.accessToken).status == 404)
+            let paid = try await world.api.post(
+                world.path(id, "/payments"), token: world.bob.accessToken,
+                json: PaymentBody(to: world.ann.id, amount: 500, currency: "EUR"))
+            #expect(paid.status == 201)
+            #expect(try await world.api.get(world.path(id, "/balances"), token: world.bob.accessToken).status == 404)
+        }
+    }
+
     @Test func balancesSettleInTheFewestPaymentsAndPaymentsMoveThem() async throws {
         try await HouseholdWorld.run { world in
+            _ = try await world.api.patch(IdentityPaths.me, token: world.bob.accessToken, json: ["displayName": "Bob"])
             let id = try await world.household(world.ann, with: [world.bob, world.cat])
             _ = try await world.api.post(
                 world.path(id, "/bills"), token: world.ann.accessToken,
@@ -97,6 +146,7 @@ import Testing
                 json: PaymentBody(to: world.ann.id, amount: 3_000, currency: "EUR"))
             #expect(paid.status == 201)
             #expect(world.notices.all.last?.kind == "household.payment")
+            #expect(world.notices.all.last?.text == "Bob paid you 30.00 EUR.")
             let after = try await balances(world, id, as: world.ann)["EUR"]
             #expect(net(after) == [world.ann.id: 3_000, world.bob.id: 0, world.cat.id: -3_000])
             // another currency is kept apart, never converted

@@ -38,7 +38,7 @@ func addHouseholdRoutes(
     ChoresController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
     StatisticsController(database: database, directory: directory, clock: clock).addRoutes(to: signedIn)
     NotesController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
-    BillsController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    BillsController(database: database, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
     GroceriesController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
     TripsController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
     SettleController(database: database, events: events, clock: clock).addRoutes(to: signedIn)

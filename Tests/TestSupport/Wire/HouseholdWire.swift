@@ -131,6 +131,12 @@ public struct WireChoreStatistics: Decodable, Sendable {
     public var mine: Member
 }
 
+/// A name from the household's grocery history (`GroceriesController.Suggestion`).
+public struct WireGrocerySuggestion: Decodable, Sendable {
+    public var name: String
+    public var uses: Int
+}
+
 /// One grocery item on a personal or the communal list (`GroceriesController.ItemView`).
 public struct WireGroceryItem: Decodable, Sendable {
     public var id: String

@@ -6,6 +6,7 @@ import ServiceKit
 /// Shared bills, balances per currency, the settle-up plan, and payments between members.
 struct BillsController {
     let database: HouseholdDatabase
+    let directory: any UserDirectory
     let events: any NoticeSink
     let clock: WallClock
 
@@ -166,12 +167,21 @@ struct BillsController {
             id: UUID().uuidString.lowercased(), householdId: householdID, fromId: context.user.userID, toId: input.to,
             amount: input.amount, currency: try Money.currency(input.currency), createdAt: clock.now)
         try await database.recordPayment(payment)
+        // The payment is recorded; a directory that cannot answer only costs the notice its name.
+        let payer = (try? await directory.users(ids: [payment.fromId]))?.first?.displayName
         await events.publish(
             Notice(
-                recipients: [input.to], kind: "household.payment", text: "A roommate paid you.",
+                recipients: [input.to], kind: "household.payment",
+                text: Self.paidNotice(payer: payer, amount: payment.amount, currency: payment.currency),
                 link: HouseholdPaths.households + "/" + householdID + "/balances"))
         return EditedResponse(
             status: .created, response: Transfer(from: payment.fromId, to: payment.toId, amount: payment.amount))
+    }
+
+    /// "Sam paid you 12.50 EUR." ("A roommate" when the payer's name is unknown).
+    static func paidNotice(payer: String?, amount: Int, currency: String) -> String {
+        let name = payer.flatMap { $0.isEmpty ? nil : $0 } ?? "A roommate"
+        return "\(name) paid you \(MinorUnits.decimal(amount, currency)) \(currency)."
     }
 
     static func view(_ bill: BillRecord, _ shares: [String: Int]) -> BillView {

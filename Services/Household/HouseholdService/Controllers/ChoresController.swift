@@ -36,12 +36,34 @@ struct ChoresController {
                 + custom.map { CatalogueEntry(name: $0.name, points: $0.points, custom: true) })
     }
 
-    /// The household's chores, soonest due first, with who is next.
+    /// Which chores a list shows: those with a next occurrence, completed one-off chores (none left), or both.
+    enum ListStatus: String {
+        case pending, done, all
+
+        func shows(_ chore: ChoreRecord) -> Bool {
+            switch self {
+            case .pending: chore.nextDue != nil
+            case .done: chore.nextDue == nil
+            case .all: true
+            }
+        }
+    }
+
+    /// The household's chores, soonest due first, with who is next; `?status=pending|done|all` (pending by
+    /// default, so a completed one-off chore leaves the list).
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ChoreView> {
         let householdID = try context.parameters.require("household")
+        var status = ListStatus.pending
+        if let text = request.uri.queryParameters["status"] {
+            guard let value = ListStatus(rawValue: String(text)) else {
+                throw HouseholdError.invalidField("status", "must be pending, done or all.")
+            }
+            status = value
+        }
         let (household, members, chores) = try await database.chores(of: householdID, asMember: context.user.userID)
         let today = clock.today(inZone: household.timeZone)
-        return ItemList(items: chores.map { ChoreView($0, members: members.map(\.userId), today: today) })
+        return ItemList(
+            items: chores.filter(status.shows).map { ChoreView($0, members: members.map(\.userId), today: today) })
     }
 
     struct ChoreRequest: Decodable {

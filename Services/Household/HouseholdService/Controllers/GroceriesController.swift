@@ -14,6 +14,7 @@ struct GroceriesController {
         router.get(RouterPath(groceries), use: household)
         router.get(RouterPath(groceries + "/personal"), use: personal)
         router.get(RouterPath(groceries + "/communal"), use: communal)
+        router.get(RouterPath(groceries + "/suggestions"), use: suggestions)
         router.post(RouterPath(groceries), use: add)
         router.patch(RouterPath(groceries + "/:item"), use: edit)
         router.delete(RouterPath(groceries + "/:item"), use: delete)
@@ -55,6 +56,25 @@ struct GroceriesController {
             wantedBy = line.wantedBy.sorted { $0.key < $1.key }.map { Want(userId: $0.key, quantity: $0.value) }
             (notes, itemIds) = (line.notes, line.itemIDs)
         }
+    }
+
+    struct Suggestion: Encodable, Sendable {
+        var name: String
+        /// How often the household listed or bought it.
+        var uses: Int
+    }
+
+    /// `?prefix=mi&limit=`: names from the household's grocery history starting with `prefix` (any case), most
+    /// used first; the best `limit` (20 by default, at most 100), so there is no next page.
+    @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<Suggestion> {
+        let query = request.uri.queryParameters
+        let prefix = query["prefix"].map(String.init) ?? ""
+        guard prefix.count <= 60 else { throw HouseholdError.invalidField("prefix", "must be at most 60 characters.") }
+        let page = try PageRequest(limit: query["limit"].map(String.init), cursor: nil)
+        let rows = try await database.grocerySuggestions(
+            in: try context.parameters.require("household"), asMember: context.user.userID, prefix: prefix,
+            limit: page.limit)
+        return ItemList(items: rows.map { Suggestion(name: $0.name, uses: $0.uses) })
     }
 
     @Sendable func household(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<LineView> {

@@ -30,6 +30,13 @@ extension HouseholdError: ProblemConvertible {
         case .nothingOwed(.byThatMember): Problem.conflict("nothing_owed", "That member does not owe you anything.")
         case .nothingOwed(.byAnybody): Problem.conflict("nothing_owed", "Nobody owes you anything.")
         case .nothingOwed(.toThatMember): Problem.conflict("nothing_owed", "You do not owe that member anything.")
+        case .overpayment(let owed, let currency):
+            Problem(
+                status: 409, code: "overpayment", title: "Conflict",
+                detail: owed == 0
+                    ? "You do not owe that member anything in \(currency)."
+                    : "You owe that member \(MinorUnits.decimal(owed, currency)) \(currency); you cannot pay more.",
+                owed: owed)
         case .noPaymentHandle(let provider):
             Problem.conflict("no_payment_handle", "That member has not added a \(provider) handle.")
         case .reminderTooSoon(let next, let now):

@@ -29,6 +29,8 @@ struct NotesController {
         var text: String
         /// Days until the note disappears; the household's default (7) when absent.
         var expiresInDays: Int?
+        /// Hours until the note disappears (1 to 2,160, i.e. 90 days), instead of `expiresInDays`.
+        var expiresInHours: Int?
         var pinned: Bool?
     }
 
@@ -38,7 +40,8 @@ struct NotesController {
         let text = try Validate.text(input.text, field: "text", max: 500)
         let (note, members) = try await database.createNote(
             id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, text: text,
-            pinned: input.pinned ?? false, expiresInDays: input.expiresInDays, now: clock.now)
+            pinned: input.pinned ?? false, expiresInDays: input.expiresInDays, expiresInHours: input.expiresInHours,
+            now: clock.now)
         let others = members.filter { $0 != context.user.userID }
         if !others.isEmpty {
             await events.publish(

@@ -5,8 +5,18 @@ import PlatformKit
 extension HouseholdDatabase {
     func recordPayment(_ payment: PaymentRecord) async throws {
         try await write { db in
-            let members = try Self.members(db, payment.householdId, asMember: payment.fromId).map(\.userId)
-            guard members.contains(payment.toId) else { throw HouseholdError.notAMember }
+            // A former member with a balance here still settles it, either way.
+            let members = try Self.settlingMembers(db, payment.householdId, asParty: payment.fromId)
+            guard try members.contains(payment.toId) || Self.hasBalance(db, payment.householdId, payment.toId) else {
+                throw HouseholdError.notAMember
+            }
+            // What the settle-up plan says the payer owes the payee (as the payment link offers): paying more
+            // would turn a settled debt into a new one the other way.
+            let owedByPayer = try Self.owed(to: payment.toId, db, payment.householdId)[payment.fromId]
+            let owed = owedByPayer?[payment.currency] ?? 0
+            guard payment.amount <= owed else {
+                throw HouseholdError.overpayment(owed: owed, currency: payment.currency)
+            }
             try payment.insert(db)
             try Self.adjustBalances(
                 db, payment.householdId, payment.currency,
@@ -16,12 +26,13 @@ extension HouseholdDatabase {
     }
 
     /// Each member's net balance per currency: what they paid (bills, payments made) minus what they owe
-    /// (their shares, payments received). Every currency sums to zero. Read from the running balances.
+    /// (their shares, payments received). Every currency sums to zero. Read from the running balances; a former
+    /// member with a balance here reads them too.
     func balances(of householdID: String, asMember userID: String) async throws -> (
         members: [String], net: [String: [String: Int]]
     ) {
         try await read { db in
-            (try Self.members(db, householdID, asMember: userID).map(\.userId), try Self.balances(db, householdID))
+            (try Self.settlingMembers(db, householdID, asParty: userID), try Self.balances(db, householdID))
         }
     }
 

@@ -89,3 +89,34 @@ extension HouseholdDatabase {
         return item
     }
 }
+
+extension HouseholdDatabase {
+    /// Item names from the household's grocery history (bought on its trips, and on its lists now; another
+    /// member's hidden personal items excepted) that start with `prefix`, ignoring ASCII case; most used first,
+    /// then alphabetically; at most `limit`.
+    func grocerySuggestions(in householdID: String, asMember userID: String, prefix: String, limit: Int)
+        async throws -> [(name: String, uses: Int)]
+    {
+        try await read { db in
+            _ = try Self.members(db, householdID, asMember: userID)
+            // LIKE's own wildcards in the prefix match themselves.
+            let pattern =
+                prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT MIN(name) AS name, COUNT(*) AS uses FROM (
+                        SELECT i.name FROM trip_items i JOIN shopping_trips t ON t.id = i.trip_id
+                        WHERE t.household_id = ?
+                        UNION ALL
+                        SELECT name FROM grocery_items
+                        WHERE household_id = ? AND (owner_id IS NULL OR visible = 1 OR owner_id = ?)
+                    ) WHERE name LIKE ? ESCAPE '\\'
+                    GROUP BY lower(name) ORDER BY uses DESC, lower(name) LIMIT ?
+                    """,
+                arguments: [householdID, householdID, userID, pattern, limit]
+            ).map { row -> (name: String, uses: Int) in (row["name"], row["uses"]) }
+        }
+    }
+}

@@ -16,30 +16,34 @@ extension HouseholdDatabase {
         }
     }
 
-    /// Posts a note that expires after `expiresInDays` (the household's default when nil); returns it with the
-    /// household's members, for the notice.
+    /// Posts a note that expires after `expiresInHours` or `expiresInDays` (the household's default when both
+    /// are nil); returns it with the household's members, for the notice.
     func createNote(
         id: String, in householdID: String, by userID: String, text: String, pinned: Bool, expiresInDays: Int?,
-        now: Date
+        expiresInHours: Int? = nil, now: Date
     ) async throws -> (NoteRecord, members: [String]) {
         try await write { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
-            let days = try NoteLifetime.days(expiresInDays, householdDefault: household.noteLifetimeDays)
+            let hours = try NoteLifetime.hours(
+                days: expiresInDays, hours: expiresInHours, householdDefault: household.noteLifetimeDays)
             let note = NoteRecord(
                 id: id, householdId: householdID, authorId: userID, text: text, pinned: pinned, createdAt: now,
-                expiresAt: now.addingTimeInterval(Double(days) * 86_400))
+                expiresAt: now.addingTimeInterval(Double(hours) * 3_600))
             try note.insert(db)
             try Self.record(db, householdID, "note_posted", userID, "posted a note", now)
             return (note, members.map(\.userId))
         }
     }
 
-    /// Pins or unpins a note that has not expired (any member may).
+    /// Pins or unpins a note that has not expired; only its author may (a pin decides what everyone sees first).
     func pinNote(_ noteID: String, in householdID: String, by userID: String, pinned: Bool, now: Date) async throws
         -> NoteRecord
     {
         try await write { db in
             var note = try Self.liveNote(db, noteID, householdID, userID, now)
+            guard note.authorId == userID else {
+                throw HouseholdError.notNoteAuthor(action: pinned ? "pin it" : "unpin it")
+            }
             note.pinned = pinned
             try note.update(db)
             return note

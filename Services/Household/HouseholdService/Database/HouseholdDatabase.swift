@@ -54,6 +54,23 @@ struct HouseholdDatabase: Sendable {
         return members
     }
 
+    /// The members' ids, for the money routes a former member still uses to settle up: the caller is a
+    /// member, or left with a balance here that is not zero (else 404, as for anyone outside).
+    static func settlingMembers(_ db: Database, _ householdID: String, asParty userID: String) throws -> [String] {
+        let members = try allMembers(db, householdID).map(\.userId)
+        guard try members.contains(userID) || hasBalance(db, householdID, userID) else {
+            throw HouseholdError.notFound("The household")
+        }
+        return members
+    }
+
+    /// Whether the user has a non-zero balance in some currency of the household (running balances keep no zeros).
+    static func hasBalance(_ db: Database, _ householdID: String, _ userID: String) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM member_balances WHERE household_id = ? AND user_id = ?)",
+            arguments: [householdID, userID]) ?? false
+    }
+
     private static func allMembers(_ db: Database, _ householdID: String) throws -> [MemberRecord] {
         try MemberRecord.filter(MemberRecord.Columns.householdId == householdID)
             .order(MemberRecord.Columns.joinedAt, Column.rowID).fetchAll(db)

@@ -48,4 +48,19 @@ enum NoteLifetime {
         }
         return days
     }
+
+    /// The hours until a new note expires: `expiresInHours` (1 hour to 90 days) or `expiresInDays` (at most
+    /// one of them), else the household's default days.
+    static func hours(days requestedDays: Int?, hours requestedHours: Int?, householdDefault: Int) throws -> Int {
+        guard let hours = requestedHours else {
+            return try days(requestedDays, householdDefault: householdDefault) * 24
+        }
+        guard requestedDays == nil else {
+            throw HouseholdError.invalidField("expiresInHours", "must not be given with expiresInDays.")
+        }
+        guard (1...maximumDays * 24).contains(hours) else {
+            throw HouseholdError.invalidField("expiresInHours", "must be from 1 to \(maximumDays * 24).")
+        }
+        return hours
+    }
 }
