@@ -15,9 +15,10 @@ struct MessageEvents {
     /// A new message: a live `message.created` to every member, and notices to those the rule picks.
     func created(_ sent: SentMessage) async {
         await notify(sent.message, in: sent.conversation, members: sent.members, mentioned: Set(sent.message.mentions))
-        await live(
-            "message.created", to: sent.members.map(\.userID), MessageView(sent.message),
-            key: "message.created:\(sent.message.id)")
+        // A replayed send (same Idempotency-Key) publishes nothing, so the event's own key (kept across the sink's
+        // retries) is enough; one derived from the message id would drop a later message that reuses a deleted
+        // message's id.
+        await live("message.created", to: sent.members.map(\.userID), MessageView(sent.message), key: nil)
     }
 
     /// An edited message: a live `message.edited` to every member; those the edit newly mentions are told as a
@@ -34,7 +35,9 @@ struct MessageEvents {
         let editMillis = Int64((editedAt * 1_000).rounded())
         await live(
             "message.edited", to: edit.members.map(\.userID), MessageView(edit.message),
-            key: "message.edited:\(edit.message.id):\(editMillis):\(edit.message.text.hashValue)")
+            key:
+                "message.edited:\(edit.message.conversationId):\(edit.message.id):\(editMillis):\(edit.message.text.hashValue)"
+        )
     }
 
     /// Notices to the members the notification rule picks, named after the sender.
@@ -64,9 +67,9 @@ struct MessageEvents {
     }
 
     func deleted(_ messageID: Int64, in conversationID: String, members: [String]) async {
+        // A second delete of one message is a 404 and publishes nothing: the event's own key is enough.
         await live(
-            "message.deleted", to: members, Deleted(conversationId: conversationID, messageId: messageID),
-            key: "message.deleted:\(messageID)")
+            "message.deleted", to: members, Deleted(conversationId: conversationID, messageId: messageID), key: nil)
     }
 
     /// The reader's other devices update their badges. The marker only moves forward, so marker and unread count
@@ -78,8 +81,9 @@ struct MessageEvents {
             key: "conversation.read:\(view.conversationId):\(topic):\(userID):\(view.lastReadId):\(view.unreadCount)")
     }
 
-    /// One live event per change: `key` names the change, so the notifications service drops a retried post.
-    private func live(_ type: String, to recipients: [String], _ payload: some Encodable, key: String) async {
+    /// One live event per change: the event's key (`key` when the change names one, else its own) travels with
+    /// every retry of the post, so the notifications service drops a repeated delivery.
+    private func live(_ type: String, to recipients: [String], _ payload: some Encodable, key: String?) async {
         guard !recipients.isEmpty,
             let event = try? RealtimeEvent(recipients: recipients, type: type, payload: payload, idempotencyKey: key)
         else { return }
