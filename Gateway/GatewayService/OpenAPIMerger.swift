@@ -5,7 +5,8 @@ import PlatformKit
 import Synchronization
 
 /// Serves one OpenAPI document for the whole API: every service's `paths` and `components`, merged.
-/// Fetched from the services on demand and kept for a minute; a service that is down is left out.
+/// Fetched from the services on demand and kept for a minute; a service that is down (or slow) is left out of that
+/// answer, which is then not kept, so the next request asks again.
 final class OpenAPIMerger: Sendable {
     private let upstreams: [ServiceName: GatewayConfiguration.Upstream]
     private let httpClient: HTTPClient
@@ -27,22 +28,22 @@ final class OpenAPIMerger: Sendable {
             for (service, upstream) in upstreams {
                 group.addTask { (service.rawValue, await self.fetch(upstream.url + "/openapi.json")) }
             }
-            var documents: [String: Data] = [:]
+            var documents: [String: Data?] = [:]
             for await (service, document) in group { documents[service] = document }
             return documents
         }
         let merged = Self.merge(
             documents.sorted { $0.key < $1.key }.compactMap { entry in
-                (try? JSONSerialization.jsonObject(with: entry.value)) as? [String: Any]
+                entry.value.flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
             })
         let data = (try? JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys])) ?? Data("{}".utf8)
-        cached.withLock { $0 = (data, clock.now) }
+        if documents.values.allSatisfy({ $0 != nil }) { cached.withLock { $0 = (data, clock.now) } }
         return data
     }
 
     private func fetch(_ url: String) async -> Data? {
         do {
-            let response = try await httpClient.execute(HTTPClientRequest(url: url), timeout: .seconds(2))
+            let response = try await httpClient.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
             guard response.status == .ok else { return nil }
             return Data(try await response.body.collect(upTo: 4 << 20).readableBytesView)
         } catch {

@@ -13,12 +13,13 @@ public struct TestUser: Sendable {
 }
 
 extension TestStack {
-    /// Registers a user through the gateway and returns their tokens.
+    /// Registers a user through the gateway (or `client`, e.g. identity directly) and returns their tokens.
     public func register(
-        _ username: String, email: String? = nil, password: String = "a long enough passphrase"
+        _ username: String, email: String? = nil, password: String = "a long enough passphrase",
+        via client: APIClient? = nil
     ) async throws -> TestUser {
         let email = email ?? "\(username)@example.com"
-        let response = try await gateway.post(
+        let response = try await (client ?? gateway).post(
             IdentityPaths.register, json: ["email": email, "username": username, "password": password])
         guard response.status == 201 else { throw TestUserError.registrationFailed(response.status, response.text) }
         let pair = try response.decode(WireTokenPair.self)
