@@ -55,10 +55,9 @@ enum PackLifetime {
 /// user-pack rule, each post on its own: 24 hours, extended toward 48 by the post's popularity, with
 /// `points = 2·comments + votes·wilson(up, votes)` (a comment counts as a post does for a pack).
 enum OfficialPostLifetime {
+    /// The pack rule with the post as a pack of one member whose posts are its comments.
     static func expiry(createdAt: Date, comments: Int, upVotes: Int, downVotes: Int) -> Date {
-        let points = DiscoverRanking.points(comments: comments, upVotes: upVotes, downVotes: downVotes)
-        return createdAt.addingTimeInterval(
-            PackLifetime.base + PackLifetime.maximumExtension * (1 - exp(-points / PackLifetime.scale)))
+        PackLifetime.expiry(createdAt: createdAt, members: 1, posts: comments, upVotes: upVotes, downVotes: downVotes)
     }
 }
 
@@ -81,8 +80,7 @@ enum DiscoverRanking {
 
     /// A post's points: comments count as a pack's posts do, votes as far as they are mostly up.
     static func points(comments: Int, upVotes: Int, downVotes: Int) -> Double {
-        let votes = upVotes + downVotes
-        return 2 * Double(comments) + Double(votes) * PostRanking.wilsonLowerBound(up: upVotes, total: votes)
+        PackLifetime.points(members: 1, posts: comments, upVotes: upVotes, downVotes: downVotes)
     }
 }
 
