@@ -105,6 +105,8 @@ public final class AccessTokenVerifier: Sendable {
         let claims: AccessTokenClaims
         do {
             claims = try await verifySignature(token)
+        } catch KeySetError.unavailable {
+            throw Problem.serviceUnavailable("identity")
         } catch {
             throw Problem.unauthorized("invalid_token", "The access token is malformed or its signature is not valid.")
         }

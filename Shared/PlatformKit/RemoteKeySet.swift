@@ -8,7 +8,9 @@ import NIOCore
 ///
 /// Keys are refreshed when the cache expires (the issuer's `Cache-Control: max-age`, else `defaultLifetime`)
 /// and when a token names a key id the set does not hold, at most once per `minimumRefreshInterval` so a
-/// stream of forged `kid`s cannot make us hammer the issuer.
+/// stream of forged `kid`s cannot make us hammer the issuer. A failed fetch is ``KeySetError/unavailable``,
+/// never a bad signature: the issuer being slow says nothing about the token, and a client told its token
+/// is invalid signs its user out. After a failure the next request may try again a second later.
 public actor RemoteKeySet {
     private let url: String
     private let httpClient: HTTPClient
@@ -18,6 +20,7 @@ public actor RemoteKeySet {
     private var keys = JWTKeyCollection()
     private var expiresAt: Date = .distantPast
     private var lastAttempt: Date = .distantPast
+    private var lastAttemptFailed = false
     private var inFlight: Task<Void, any Error>?
 
     /// Creates a key set that reads `url` with `httpClient`.
@@ -53,7 +56,11 @@ public actor RemoteKeySet {
             return true
         }
         let now = clock.now
-        guard now.timeIntervalSince(lastAttempt) >= minimumRefreshInterval else { return false }
+        let interval = lastAttemptFailed ? min(1, minimumRefreshInterval) : minimumRefreshInterval
+        guard now.timeIntervalSince(lastAttempt) >= interval else {
+            if lastAttemptFailed && !hasKeys { throw KeySetError.unavailable }
+            return false
+        }
         lastAttempt = now
         let refresh = Task { try await self.fetchAndStore() }
         inFlight = refresh
@@ -62,10 +69,28 @@ public actor RemoteKeySet {
         return true
     }
 
+    /// Whether a fetch has ever succeeded (keys are only ever replaced by a fresh, successful fetch).
+    private var hasKeys: Bool { expiresAt != .distantPast }
+
     private func fetchAndStore() async throws {
-        let (fresh, lifetime) = try await Self.fetch(url: url, httpClient: httpClient, defaultLifetime: defaultLifetime)
-        keys = fresh
-        expiresAt = clock.now.addingTimeInterval(lifetime)
+        do {
+            let (fresh, lifetime): (JWTKeyCollection, TimeInterval)
+            do {
+                (fresh, lifetime) = try await Self.fetch(
+                    url: url, httpClient: httpClient, defaultLifetime: defaultLifetime)
+            } catch  where !hasKeys {
+                // Holding no keys, every request waits on this fetch: one more try beats refusing them all.
+                (fresh, lifetime) = try await Self.fetch(
+                    url: url, httpClient: httpClient, defaultLifetime: defaultLifetime)
+            }
+            keys = fresh
+            expiresAt = clock.now.addingTimeInterval(lifetime)
+            lastAttemptFailed = false
+        } catch {
+            lastAttemptFailed = true
+            // Keys that have only expired still verify: a rotation is announced well before the old key goes.
+            if !hasKeys { throw KeySetError.unavailable }
+        }
     }
 
     private static func fetch(url: String, httpClient: HTTPClient, defaultLifetime: TimeInterval) async throws
@@ -99,7 +124,9 @@ public actor RemoteKeySet {
 }
 
 /// Why a key set could not be fetched.
-public enum KeySetError: Error, Sendable {
+public enum KeySetError: Error, Sendable, Equatable {
     /// The issuer answered with a status other than 200.
     case fetchFailed(status: Int)
+    /// No keys could be fetched yet: tokens cannot be checked either way.
+    case unavailable
 }

@@ -50,6 +50,12 @@ import Testing
         }
     }
 
+    @Test func keysThatCannotBeFetchedAnswer503NotInvalidToken() async throws {
+        let verifier = AccessTokenVerifier(clock: clock.wallClock) { _ in throw KeySetError.unavailable }
+        let token = try await signedToken(keys: await keys())
+        await #expect(throws: Problem.serviceUnavailable("identity")) { try await verifier.verify(token: token) }
+    }
+
     @Test func tokensFromOtherKeysAreRefused() async throws {
         let verifier = AccessTokenVerifier.local(keys: await keys(), clock: clock.wallClock)
         let foreign = try await signedToken(keys: await keys())

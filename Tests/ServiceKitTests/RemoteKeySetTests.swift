@@ -22,6 +22,34 @@ import Testing
         #expect(issuer.jwksFetches == 1)
     }
 
+    @Test func anIssuerThatCannotBeReachedMakesKeysUnavailableNotTokensInvalid() async throws {
+        let issuer = try await FakeOIDCIssuer.start()
+        defer { Task { await issuer.stop() } }
+        let clock = ManualClock(Date())
+        let keySet = RemoteKeySet(url: issuer.jwksURL, httpClient: .platform, clock: clock.wallClock)
+        let token = try await issuer.idToken(subject: "s", email: nil, now: clock.now)
+        // holding no keys, a failed fetch is tried once more at once
+        issuer.failNextKeyFetches(2)
+        await #expect(throws: KeySetError.unavailable) {
+            try await keySet.verify(token, as: FakeOIDCIssuer.Claims.self)
+        }
+        // within a second of the failure nobody waits on another fetch
+        await #expect(throws: KeySetError.unavailable) {
+            try await keySet.verify(token, as: FakeOIDCIssuer.Claims.self)
+        }
+        #expect(issuer.jwksFetches == 2)
+        // a second later the next request fetches again; one failure is absorbed by the retry
+        clock.advance(by: 1)
+        issuer.failNextKeyFetches(1)
+        #expect(try await keySet.verify(token, as: FakeOIDCIssuer.Claims.self).sub.value == "s")
+        #expect(issuer.jwksFetches == 4)
+        // once keys are held, a failed refresh keeps verifying with them
+        clock.advance(by: 3601)
+        issuer.failNextKeyFetches(1)
+        #expect(try await keySet.verify(token, as: FakeOIDCIssuer.Claims.self).sub.value == "s")
+        #expect(issuer.jwksFetches == 5)
+    }
+
     @Test func theCacheLifetimeComesFromCacheControl() {
         #expect(RemoteKeySet.maxAge("public, max-age=300, must-revalidate") == 300)
         #expect(RemoteKeySet.maxAge("no-cache") == nil)

@@ -37,6 +37,7 @@ public final class FakeOIDCIssuer: Sendable {
             var key: ES256PrivateKey
             var generation: Int
             var fetches = 0
+            var failuresToAnswer = 0
         }
         private let current: Mutex<Current>
 
@@ -46,6 +47,18 @@ public final class FakeOIDCIssuer: Sendable {
 
         var signing: (keyID: String, key: ES256PrivateKey) { current.withLock { ($0.keyID, $0.key) } }
         var fetches: Int { current.withLock { $0.fetches } }
+
+        func failNext(_ count: Int) { current.withLock { $0.failuresToAnswer = count } }
+
+        /// Whether this fetch should fail (counting it as a fetch either way).
+        func takeFailure() -> Bool {
+            current.withLock { state in
+                guard state.failuresToAnswer > 0 else { return false }
+                state.failuresToAnswer -= 1
+                state.fetches += 1
+                return true
+            }
+        }
 
         func rotate() {
             current.withLock {
@@ -73,6 +86,7 @@ public final class FakeOIDCIssuer: Sendable {
         let state = KeyState()
         let router = Router()
         router.get("/jwks") { _, _ in
+            if state.takeFailure() { return Response(status: .serviceUnavailable) }
             let document = state.jwks()
             if jwksLatency > .zero { try await Task.sleep(for: jwksLatency) }
             return Response(
@@ -98,6 +112,11 @@ public final class FakeOIDCIssuer: Sendable {
 
     /// How many times the JWKS was fetched.
     public var jwksFetches: Int { state.fetches }
+
+    /// Makes the next `count` key-set fetches answer 503, like an issuer that is restarting.
+    public func failNextKeyFetches(_ count: Int) {
+        state.failNext(count)
+    }
 
     /// Replaces the signing key (and its `kid`); the JWKS then publishes only the new key.
     public func rotateKey() {
