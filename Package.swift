@@ -99,7 +99,7 @@ let package = Package(
         // Code every executable shares that needs neither an HTTP framework nor a database.
         .target(
             name: "PlatformKit",
-            dependencies: [jwtKit, crypto, logging, asyncHTTPClient, nio, nioHTTP1, tracing],
+            dependencies: [jwtKit, crypto, logging, asyncHTTPClient, nio, nioPosix, nioHTTP1, tracing],
             path: "Shared/PlatformKit",
             swiftSettings: swiftSettings
         ),

@@ -1,3 +1,6 @@
+import Foundation
+import NIOPosix
+
 /// The image formats the platform accepts for uploads, recognised by their leading bytes, never by a
 /// client's `Content-Type` or file name.
 public enum ImageKind: String, Sendable, Codable {
@@ -25,13 +28,47 @@ public enum ImageKind: String, Sendable, Codable {
         return nil
     }
 
-    /// Checks an uploaded image: not empty, at most `maximumBytes`, and really a JPEG, PNG or WebP.
-    public static func validate(_ bytes: some Collection<UInt8>, maximumBytes: Int) throws -> ImageKind {
+    /// Checks an uploaded image (not empty, at most `maximumBytes`, a well-formed JPEG, PNG or WebP) and returns it
+    /// without metadata that could tell where it was taken or on what; `field` names the upload in problems.
+    ///
+    /// Parsing a few MiB is real work, so it runs on the thread pool, off the event loop.
+    public static func clean(_ bytes: some Collection<UInt8>, maximumBytes: Int, field: String = "body") async throws
+        -> CleanImage
+    {
         guard !bytes.isEmpty else { throw Problem.badRequest("empty_image", "The image is empty.") }
         guard bytes.count <= maximumBytes else { throw Problem.payloadTooLarge(limit: maximumBytes) }
         guard let kind = detect(bytes) else {
             throw Problem.unsupportedMediaType("The upload is not a JPEG, PNG or WebP image.")
         }
-        return kind
+        let raw = Array(bytes)
+        do {
+            let clean = try await NIOThreadPool.singleton.runIfActive { try ImageSanitizer.sanitize(raw, as: kind) }
+            return CleanImage(kind: kind, bytes: Data(clean))
+        } catch let malformed as ImageSanitizer.Malformed {
+            throw Problem(
+                status: 400, code: "invalid_image", title: "Invalid image",
+                detail: "\(field): the \(kind.name) is malformed (\(malformed.reason)).",
+                errors: [.init(field: field, reason: "is not a well-formed \(kind.name) (\(malformed.reason)).")])
+        }
     }
+
+    /// How people call the format.
+    var name: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .png: "PNG"
+        case .webp: "WebP"
+        }
+    }
+}
+
+/// An uploaded image that passed ``ImageKind/clean(_:maximumBytes:field:)``: its format and metadata-free bytes.
+public struct CleanImage: Sendable {
+    /// The container format.
+    public let kind: ImageKind
+    /// The image as it is stored and served.
+    public let bytes: Data
+
+    /// The media type to serve it with.
+    public var mediaType: String { kind.mediaType }
 }

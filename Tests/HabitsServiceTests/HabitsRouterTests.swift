@@ -47,7 +47,7 @@ extension TestClientProtocol {
 
 @Suite struct HabitsRouterTests {
     /// A 1x1 PNG's signature and a few bytes, base64.
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+    static let png = TestImages.png()
 
     @Test func anotherUsersHabitsAndEventsAreHiddenUnlessTheyApprovedMe() async throws {
         try await HabitsRouterFixture().app().test(.router) { client in

@@ -199,7 +199,7 @@ struct HouseholdRouterFixture {
                 .post, Self.household + "/bills", as: "ann",
                 json: #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#)
             let bill = try #require(created.object["id"] as? String)
-            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+            let png = [UInt8](TestImages.png())
             let path = Self.household + "/bills/\(bill)/image"
             try await client.execute(
                 uri: path, method: .put, headers: [.authorization: "Bearer bob"], body: ByteBuffer(bytes: png)

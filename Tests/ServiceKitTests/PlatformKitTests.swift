@@ -147,11 +147,22 @@ import Testing
         #expect(ImageKind.detect([]) == nil)
     }
 
-    @Test func validationChecksSizeAndKind() throws {
-        #expect(try ImageKind.validate([0xFF, 0xD8, 0xFF, 0], maximumBytes: 4) == .jpeg)
-        #expect(throws: Problem.self) { try ImageKind.validate([0xFF, 0xD8, 0xFF, 0, 0], maximumBytes: 4) }
-        #expect(throws: Problem.self) { try ImageKind.validate([UInt8](), maximumBytes: 4) }
-        #expect(throws: Problem.self) { try ImageKind.validate([1, 2, 3], maximumBytes: 4) }
+    @Test func cleaningChecksSizeKindAndContainer() async throws {
+        let png = ImageSanitizerTests.png
+        let clean = try await ImageKind.clean(png, maximumBytes: png.count)
+        #expect(clean.kind == .png && clean.mediaType == "image/png")
+        #expect(Array(clean.bytes) == (try ImageSanitizer.sanitizePNG(png)))
+        await #expect(throws: Problem.payloadTooLarge(limit: 10)) { try await ImageKind.clean(png, maximumBytes: 10) }
+        await #expect(throws: Problem.self) { try await ImageKind.clean([UInt8](), maximumBytes: 4) }
+        await #expect(throws: Problem.self) { try await ImageKind.clean([1, 2, 3], maximumBytes: 4) }
+        // the right signature on junk is a 400 naming the field, not a stored "photo"
+        do {
+            _ = try await ImageKind.clean(ImageSanitizer.pngSignature + [1, 2, 3], maximumBytes: 100, field: "photo")
+            Issue.record("junk after a PNG signature was accepted")
+        } catch let problem as Problem {
+            #expect(problem.status == 400 && problem.code == "invalid_image")
+            #expect(problem.errors?.map(\.field) == ["photo"])
+        }
     }
 }
 

@@ -6,8 +6,8 @@ import Testing
 
 /// Pictures of pins through the gateway: content-checked, size-limited, served with an ETag.
 @Suite struct GeoPhotoTests {
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 128)
-    static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 1, count: 64)
+    static let png = TestImages.png(size: 136)
+    static let jpeg = TestImages.jpeg(size: 120)
 
     @Test func photosAreCheckedStoredServedWithAnETagAndDeletedByTheOwner() async throws {
         try await GeoWorld.run { world in

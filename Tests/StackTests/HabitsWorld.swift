@@ -134,21 +134,3 @@ struct EventBody: Encodable, Sendable {
     var removeLocation: Bool? = nil
     var photo: String? = nil
 }
-
-/// Image-shaped bytes of an exact size: the right signature, then padding.
-enum TestImages {
-    static func png(size: Int) -> Data {
-        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        bytes += [UInt8](repeating: 0, count: max(0, size - bytes.count))
-        return Data(bytes.prefix(size))
-    }
-
-    static func jpeg(size: Int) -> Data {
-        Data(([0xFF, 0xD8, 0xFF] + [UInt8](repeating: 7, count: max(0, size - 3))).prefix(size))
-    }
-
-    static func webp(size: Int) -> Data {
-        Data(
-            (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8) + [UInt8](repeating: 1, count: size)).prefix(size))
-    }
-}

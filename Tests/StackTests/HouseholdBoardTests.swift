@@ -6,7 +6,7 @@ import Testing
 
 /// The bulletin board, the activity feed, and the membership check on every household route.
 @Suite struct HouseholdBoardTests {
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 3, count: 64)
+    static let png = TestImages.png(size: 72)
 
     @Test func notesExpirePinnedOnesComeFirstAndOnlyAuthorsDelete() async throws {
         try await HouseholdWorld.run { world in

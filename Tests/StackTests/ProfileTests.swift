@@ -5,8 +5,8 @@ import Testing
 
 /// Profiles, search and pictures through the gateway.
 @Suite struct ProfileTests {
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 100)
-    static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 1, count: 100)
+    static let png = TestImages.png(size: 108)
+    static let jpeg = TestImages.jpeg(size: 104)
 
     @Test func editingMyProfileChangesOnlyTheGivenFields() async throws {
         try await withTestStack { stack in

@@ -44,10 +44,10 @@ struct PhotosController {
         } catch {
             throw Problem.payloadTooLarge(limit: PinLimits.photoBytes)
         }
-        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: PinLimits.photoBytes)
-        let bytes = Data(body.readableBytesView)
+        let image = try await ImageKind.clean(body.readableBytesView, maximumBytes: PinLimits.photoBytes)
+        let bytes = image.bytes
         let info = PinPhotoRecord(
-            id: UUID().uuidString.lowercased(), pinId: pinID, mediaType: kind.mediaType,
+            id: UUID().uuidString.lowercased(), pinId: pinID, mediaType: image.mediaType,
             etag: EntityTag(of: bytes).description,
             byteCount: bytes.count, createdAt: clock.now)
         try await database.addPhoto(info, bytes: bytes, by: context.user.userID)

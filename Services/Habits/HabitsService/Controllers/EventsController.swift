@@ -39,7 +39,7 @@ struct EventsController {
         let day = try input.date.map(Self.day)
         let comment = try Validate.optionalText(input.comment, field: "comment", max: Self.maximumCommentLength)
         let location = try input.location.map(Self.location)
-        let photo = try Self.photo(input.photo)
+        let photo = try await Self.photo(input.photo)
         let event = NewEvent(
             habitID: try context.parameters.require("habit"), userID: context.user.userID, day: day, comment: comment,
             latitude: location?.latitude, longitude: location?.longitude, photo: photo ?? .keep,
@@ -63,7 +63,7 @@ struct EventsController {
         }
         let location = try input.location.map(Self.location)
         let remove = input.removeLocation == true
-        let photo = try Self.photo(input.photo) ?? .keep
+        let photo = try await Self.photo(input.photo) ?? .keep
         let row = try await database.updateEvent(
             try context.parameters.id("event", "The event"), owner: context.user.userID, now: clock.now, photo: photo
         ) { event in
@@ -104,7 +104,7 @@ struct EventsController {
     }
 
     /// `nil`: no change; "": remove; else a checked image.
-    static func photo(_ base64: String?) throws -> PhotoChange? {
+    static func photo(_ base64: String?) async throws -> PhotoChange? {
         guard let base64 else { return nil }
         guard !base64.isEmpty else { return .remove }
         guard let bytes = Data(base64Encoded: base64) else {
@@ -115,8 +115,8 @@ struct EventsController {
                 status: 413, code: "photo_too_large", title: "Photo too large",
                 detail: "The photo must be smaller than 65,536 bytes; this one has \(bytes.count).")
         }
-        let kind = try ImageKind.validate(bytes, maximumBytes: maximumPhotoBytes)
-        return .set(bytes, type: kind.mediaType)
+        let image = try await ImageKind.clean(bytes, maximumBytes: maximumPhotoBytes, field: "photo")
+        return .set(image.bytes, type: image.mediaType)
     }
 
     private func visibleEvent(_ request: Request, _ context: AuthenticatedContext) async throws -> EventListRecord {

@@ -26,11 +26,11 @@ enum HouseholdInput {
         return name
     }
 
-    /// The raw JPEG, PNG or WebP body of an upload, at most `maximumBytes`, with its strong entity tag.
+    /// The raw JPEG, PNG or WebP body of an upload, at most `maximumBytes`, without its metadata, with its strong
+    /// entity tag.
     static func image(_ request: Request, maximumBytes: Int) async throws -> StoredBytes {
         let body = try await request.body.collect(upTo: maximumBytes)
-        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: maximumBytes)
-        let bytes = Data(body.readableBytesView)
-        return StoredBytes(bytes: bytes, mediaType: kind.mediaType, tag: EntityTag(of: bytes))
+        let image = try await ImageKind.clean(body.readableBytesView, maximumBytes: maximumBytes)
+        return StoredBytes(bytes: image.bytes, mediaType: image.mediaType, tag: EntityTag(of: image.bytes))
     }
 }

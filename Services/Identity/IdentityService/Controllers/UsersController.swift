@@ -52,12 +52,11 @@ struct UsersController {
     /// Replaces the profile picture with the raw body: a JPEG, PNG or WebP of at most 2 MiB.
     @Sendable func uploadAvatar(_ request: Request, context: AuthenticatedContext) async throws -> MyProfile {
         let body = try await request.body.collect(upTo: Self.maximumAvatarBytes)
-        let kind = try ImageKind.validate(body.readableBytesView, maximumBytes: Self.maximumAvatarBytes)
-        let bytes = Data(body.readableBytesView)
+        let image = try await ImageKind.clean(body.readableBytesView, maximumBytes: Self.maximumAvatarBytes)
         try await database.setAvatar(
             AvatarRecord(
-                userId: context.user.userID, mediaType: kind.mediaType, etag: EntityTag(of: bytes).description,
-                bytes: bytes),
+                userId: context.user.userID, mediaType: image.mediaType, etag: EntityTag(of: image.bytes).description,
+                bytes: image.bytes),
             now: clock.now)
         return try await me(request, context: context)
     }
