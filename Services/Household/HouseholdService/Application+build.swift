@@ -34,12 +34,13 @@ func addHouseholdRoutes(
     to signedIn: RouterGroup<AuthenticatedContext>, database: HouseholdDatabase, directory: any UserDirectory,
     events: any NoticeSink, clock: WallClock
 ) {
+    let live = HouseholdLiveEvents(database: database, sink: events)
     HouseholdsController(database: database, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
-    ChoresController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    ChoresController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
     StatisticsController(database: database, directory: directory, clock: clock).addRoutes(to: signedIn)
-    NotesController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    NotesController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
     BillsController(database: database, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
-    GroceriesController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
-    TripsController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    GroceriesController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
+    TripsController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
     SettleController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
 }

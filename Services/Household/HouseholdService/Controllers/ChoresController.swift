@@ -7,6 +7,7 @@ import ServiceKit
 struct ChoresController {
     let database: HouseholdDatabase
     let events: any NoticeSink
+    let live: HouseholdLiveEvents
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -99,7 +100,11 @@ struct ChoresController {
             chore.set(assignment)
             return chore
         }
-        return EditedResponse(status: .created, response: ChoreView(chore, members: members, today: today))
+        let view = ChoreView(chore, members: members, today: today)
+        await live.publish(
+            "household.chore.created",
+            .init(householdId: householdID, actorId: context.user.userID, id: chore.id, chore: view))
+        return EditedResponse(status: .created, response: view)
     }
 
     /// Changes the given parts of a chore; a new schedule restarts from `startOn` (or today).
@@ -123,13 +128,20 @@ struct ChoresController {
                 chore.assigneeId = assignment.next(members: members, current: nil, recentPoints: [:])
             }
         }
-        return ChoreView(chore, members: members, today: today)
+        let view = ChoreView(chore, members: members, today: today)
+        await live.publish(
+            "household.chore.updated",
+            .init(householdId: householdID, actorId: context.user.userID, id: chore.id, chore: view))
+        return view
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.deleteChore(
-            try context.parameters.require("chore"), in: try context.parameters.require("household"),
-            by: context.user.userID, now: clock.now)
+        let (choreID, householdID) = (
+            try context.parameters.require("chore"), try context.parameters.require("household")
+        )
+        try await database.deleteChore(choreID, in: householdID, by: context.user.userID, now: clock.now)
+        await live.publish(
+            "household.chore.deleted", .init(householdId: householdID, actorId: context.user.userID, id: choreID))
         return .noContent
     }
 
@@ -158,11 +170,14 @@ struct ChoresController {
                     recipients: others, kind: "household.chore_completed", text: "\(chore.name) was done.",
                     link: HouseholdPaths.households + "/" + householdID + "/chores"))
         }
-        return EditedResponse(
-            status: .created,
-            response: CompletionResult(
-                completion: CompletionView(completion),
-                chore: ChoreView(chore, members: members, today: today)))
+        let result = CompletionResult(
+            completion: CompletionView(completion), chore: ChoreView(chore, members: members, today: today))
+        await live.publish(
+            "household.chore.completed",
+            .init(
+                householdId: householdID, actorId: context.user.userID, id: chore.id, chore: result.chore,
+                completion: result.completion))
+        return EditedResponse(status: .created, response: result)
     }
 
     /// Completion history, newest first, by member, chore and day range.

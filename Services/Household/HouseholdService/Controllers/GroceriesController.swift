@@ -7,6 +7,7 @@ import ServiceKit
 struct GroceriesController {
     let database: HouseholdDatabase
     let events: any NoticeSink
+    let live: HouseholdLiveEvents
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -117,6 +118,7 @@ struct GroceriesController {
             note: try Validate.optionalText(input.note, field: "note", max: 200),
             visible: communal ? true : (input.visible ?? true), createdBy: context.user.userID, createdAt: clock.now)
         try await database.addGrocery(item)
+        await changed("household.grocery.created", item, by: context.user.userID)
         return EditedResponse(status: .created, response: ItemView(item))
     }
 
@@ -142,25 +144,42 @@ struct GroceriesController {
             if let note { item.note = note.isEmpty ? nil : note }
             if let visible = input.visible, item.ownerId != nil { item.visible = visible }
         }
+        await changed("household.grocery.updated", item, by: context.user.userID)
         return ItemView(item)
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.deleteGrocery(
+        let item = try await database.deleteGrocery(
             try context.parameters.require("item"), in: try context.parameters.require("household"),
             by: context.user.userID)
+        await live.publish(
+            "household.grocery.deleted",
+            .init(householdId: item.householdId, actorId: context.user.userID, id: item.id),
+            onlyActor: item.ownerId != nil && !item.visible)
         return .noContent
     }
 
-    struct ShoppingStarted: ResponseEncodable {
-        var notified: [String]
+    /// Every member's open list follows the change; a personal item kept off the household list tells only me.
+    private func changed(_ type: String, _ item: GroceryItemRecord, by actorID: String) async {
+        await live.publish(
+            type, .init(householdId: item.householdId, actorId: actorID, id: item.id, item: ItemView(item)),
+            onlyActor: item.ownerId != nil && !item.visible)
     }
 
-    /// Tells everyone else I am going shopping, so they can add or remove items while there is time.
+    struct ShoppingStarted: ResponseEncodable {
+        /// Who was told (nobody when my trip was already under way).
+        var notified: [String]
+        /// When my trip under way started; items are ticked off it at `.../trips/current/items/{id}`.
+        var startedAt: Date
+    }
+
+    /// Starts my trip and tells everyone else I am going shopping, so they can add or remove items while there is
+    /// time; tapping again while the trip is under way tells nobody twice.
     @Sendable func goShopping(_ request: Request, context: AuthenticatedContext) async throws -> ShoppingStarted {
         let householdID = try context.parameters.require("household")
-        let members = try await database.members(of: householdID, asMember: context.user.userID)
-        let others = members.map(\.userId).filter { $0 != context.user.userID }
+        let (trip, members, started) = try await database.startShopping(
+            in: householdID, by: context.user.userID, now: clock.now)
+        let others = started ? members.filter { $0 != context.user.userID } : []
         if !others.isEmpty {
             await events.publish(
                 Notice(
@@ -168,7 +187,7 @@ struct GroceriesController {
                     text: "A roommate is going shopping: add what you need to the list now.",
                     link: HouseholdPaths.households + "/" + householdID + "/groceries"))
         }
-        return ShoppingStarted(notified: others)
+        return ShoppingStarted(notified: others, startedAt: trip.startedAt)
     }
 
     static func quantity(_ value: Int) throws -> Int {

@@ -27,6 +27,8 @@ extension HouseholdError: ProblemConvertible {
         case .groceryListFull:
             Problem.conflict("grocery_list_full", "The household's lists hold at most 1,000 items.")
         case .choreDone: Problem.conflict("chore_done", "This one-off chore was already completed.")
+        case .notShopping:
+            Problem.conflict("not_shopping", "Start shopping first (POST .../shopping); then tick items off.")
         case .nothingOwed(.byThatMember): Problem.conflict("nothing_owed", "That member does not owe you anything.")
         case .nothingOwed(.byAnybody): Problem.conflict("nothing_owed", "Nobody owes you anything.")
         case .nothingOwed(.toThatMember): Problem.conflict("nothing_owed", "You do not owe that member anything.")

@@ -3,16 +3,19 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-/// The bulletin board: notes that expire, can be pinned, and may carry a photo.
+/// The bulletin board: notes of text, a photo or both, that expire, can be pinned and are edited by their author.
 struct NotesController {
     let database: HouseholdDatabase
     let events: any NoticeSink
+    let live: HouseholdLiveEvents
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         let notes = HouseholdPaths.households + "/:household/notes"
         router.get(RouterPath(notes), use: list)
         router.post(RouterPath(notes), use: create)
+        router.post(RouterPath(notes + "/photo"), use: createPhotoNote)
+        router.patch(RouterPath(notes + "/:note"), use: edit)
         router.put(RouterPath(notes + "/:note/pin"), use: pin)
         router.delete(RouterPath(notes + "/:note"), use: delete)
         router.put(RouterPath(notes + "/:note/photo"), use: uploadPhoto)
@@ -35,21 +38,78 @@ struct NotesController {
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<NoteView> {
-        let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: CreateRequest.self, context: context)
-        let text = try Validate.text(input.text, field: "text", max: 500)
+        return try await post(
+            text: try Validate.text(input.text, field: "text", max: 500), photo: nil, pinned: input.pinned ?? false,
+            expiresInDays: input.expiresInDays, expiresInHours: input.expiresInHours, context: context)
+    }
+
+    /// A note that is a photo alone: the raw JPEG, PNG or WebP body (at most 2 MiB); `?expiresInHours=` or
+    /// `?expiresInDays=` and `?pinned=true` as for a text note.
+    @Sendable func createPhotoNote(_ request: Request, context: AuthenticatedContext) async throws
+        -> EditedResponse<NoteView>
+    {
+        let query = request.uri.queryParameters
+        func number(_ name: String) throws -> Int? {
+            guard let text = query[Substring(name)] else { return nil }
+            guard let value = Int(text) else {
+                throw HouseholdError.invalidField(name, "must be a whole number.")
+            }
+            return value
+        }
+        let (days, hours) = (try number("expiresInDays"), try number("expiresInHours"))
+        let photo = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumPhotoBytes)
+        return try await post(
+            text: "", photo: photo, pinned: query["pinned"] == "true", expiresInDays: days, expiresInHours: hours,
+            context: context)
+    }
+
+    private func post(
+        text: String, photo: StoredBytes?, pinned: Bool, expiresInDays: Int?, expiresInHours: Int?,
+        context: AuthenticatedContext
+    ) async throws -> EditedResponse<NoteView> {
+        let householdID = try context.parameters.require("household")
         let (note, members) = try await database.createNote(
-            id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, text: text,
-            pinned: input.pinned ?? false, expiresInDays: input.expiresInDays, expiresInHours: input.expiresInHours,
-            now: clock.now)
+            id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, text: text, photo: photo,
+            pinned: pinned, expiresInDays: expiresInDays, expiresInHours: expiresInHours, now: clock.now)
         let others = members.filter { $0 != context.user.userID }
         if !others.isEmpty {
             await events.publish(
                 Notice(
-                    recipients: others, kind: "household.note_posted", text: String(text.prefix(80)),
+                    recipients: others, kind: "household.note_posted",
+                    text: text.isEmpty ? "A roommate posted a photo." : String(text.prefix(80)),
                     link: HouseholdPaths.households + "/" + householdID + "/notes"))
         }
+        await changed("household.note.created", note, by: context.user.userID)
         return EditedResponse(status: .created, response: NoteView(note))
+    }
+
+    struct EditRequest: Decodable {
+        /// Empty only on a note with a photo.
+        var text: String?
+        /// A new timer, counted from now.
+        var expiresInDays: Int?
+        var expiresInHours: Int?
+    }
+
+    /// Changes my note's text or timer.
+    @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> NoteView {
+        let input = try await request.decode(as: EditRequest.self, context: context)
+        let text = try input.text.map { $0.isEmpty ? "" : try Validate.text($0, field: "text", max: 500) }
+        let hours =
+            input.expiresInDays == nil && input.expiresInHours == nil
+            ? nil
+            : try NoteLifetime.hours(days: input.expiresInDays, hours: input.expiresInHours, householdDefault: 0)  // one is given: no default
+        let note = try await database.editNote(
+            try context.parameters.require("note"), in: try context.parameters.require("household"),
+            by: context.user.userID, text: text, lifetimeHours: hours, now: clock.now)
+        await changed("household.note.updated", note, by: context.user.userID)
+        return NoteView(note)
+    }
+
+    private func changed(_ type: String, _ note: NoteRecord, by actorID: String) async {
+        await live.publish(
+            type, .init(householdId: note.householdId, actorId: actorID, id: note.id, note: NoteView(note)))
     }
 
     struct PinRequest: Decodable {
@@ -61,22 +121,27 @@ struct NotesController {
         let note = try await database.pinNote(
             try context.parameters.require("note"), in: try context.parameters.require("household"),
             by: context.user.userID, pinned: input.pinned, now: clock.now)
+        await changed("household.note.updated", note, by: context.user.userID)
         return NoteView(note)
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.deleteNote(
-            try context.parameters.require("note"), in: try context.parameters.require("household"),
-            by: context.user.userID, now: clock.now)
+        let (noteID, householdID) = (
+            try context.parameters.require("note"), try context.parameters.require("household")
+        )
+        try await database.deleteNote(noteID, in: householdID, by: context.user.userID, now: clock.now)
+        await live.publish(
+            "household.note.deleted", .init(householdId: householdID, actorId: context.user.userID, id: noteID))
         return .noContent
     }
 
     /// Attaches a photo (the raw JPEG, PNG or WebP body, at most 2 MiB) to my note.
     @Sendable func uploadPhoto(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let photo = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumPhotoBytes)
-        try await database.setPhoto(
+        let note = try await database.setPhoto(
             of: try context.parameters.require("note"), in: try context.parameters.require("household"),
             by: context.user.userID, photo, now: clock.now)
+        await changed("household.note.updated", note, by: context.user.userID)
         return .noContent
     }
 

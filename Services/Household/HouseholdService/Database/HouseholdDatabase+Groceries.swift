@@ -66,9 +66,13 @@ extension HouseholdDatabase {
         }
     }
 
-    func deleteGrocery(_ itemID: String, in householdID: String, by userID: String) async throws {
+    /// Deletes the item and returns what it was.
+    @discardableResult
+    func deleteGrocery(_ itemID: String, in householdID: String, by userID: String) async throws -> GroceryItemRecord {
         try await write { db in
-            _ = try Self.grocery(db, itemID, householdID, by: userID).delete(db)
+            let item = try Self.grocery(db, itemID, householdID, by: userID)
+            _ = try item.delete(db)
+            return item
         }
     }
 

@@ -17,10 +17,11 @@ extension HouseholdDatabase {
     }
 
     /// Posts a note that expires after `expiresInHours` or `expiresInDays` (the household's default when both
-    /// are nil); returns it with the household's members, for the notice.
+    /// are nil), with a photo or without (a photo-only note has empty text); returns it with the household's
+    /// members, for the notice.
     func createNote(
-        id: String, in householdID: String, by userID: String, text: String, pinned: Bool, expiresInDays: Int?,
-        expiresInHours: Int? = nil, now: Date
+        id: String, in householdID: String, by userID: String, text: String, photo: StoredBytes? = nil,
+        pinned: Bool, expiresInDays: Int?, expiresInHours: Int? = nil, now: Date
     ) async throws -> (NoteRecord, members: [String]) {
         try await write { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
@@ -28,8 +29,12 @@ extension HouseholdDatabase {
                 days: expiresInDays, hours: expiresInHours, householdDefault: household.noteLifetimeDays)
             let note = NoteRecord(
                 id: id, householdId: householdID, authorId: userID, text: text, pinned: pinned, createdAt: now,
-                expiresAt: now.addingTimeInterval(Double(hours) * 3_600))
+                expiresAt: now.addingTimeInterval(Double(hours) * 3_600), photoType: photo?.mediaType,
+                photoEtag: photo?.tag.description)
             try note.insert(db)
+            if let photo {
+                try db.execute(sql: "UPDATE notes SET photo = ? WHERE id = ?", arguments: [photo.bytes, id])
+            }
             try Self.record(db, householdID, "note_posted", userID, "posted a note", now)
             return (note, members.map(\.userId))
         }
@@ -50,6 +55,26 @@ extension HouseholdDatabase {
         }
     }
 
+    /// Changes the text and or the timer of a note that has not expired (a new timer counts from now); only its
+    /// author may. Text may be empty only on a note with a photo.
+    func editNote(
+        _ noteID: String, in householdID: String, by userID: String, text: String?, lifetimeHours: Int?, now: Date
+    ) async throws -> NoteRecord {
+        try await write { db in
+            var note = try Self.liveNote(db, noteID, householdID, userID, now)
+            guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "edit it") }
+            if let text {
+                guard !text.isEmpty || note.photoEtag != nil else {
+                    throw HouseholdError.invalidField("text", "must not be blank on a note without a photo.")
+                }
+                note.text = text
+            }
+            if let lifetimeHours { note.expiresAt = now.addingTimeInterval(Double(lifetimeHours) * 3_600) }
+            try note.update(db)
+            return note
+        }
+    }
+
     /// Deletes a note that has not expired; only its author may.
     func deleteNote(_ noteID: String, in householdID: String, by userID: String, now: Date) async throws {
         try await write { db in
@@ -59,16 +84,19 @@ extension HouseholdDatabase {
         }
     }
 
-    /// Attaches or replaces the photo of a note that has not expired; only its author may.
+    /// Attaches or replaces the photo of a note that has not expired; only its author may. Returns the note.
+    @discardableResult
     func setPhoto(of noteID: String, in householdID: String, by userID: String, _ photo: StoredBytes, now: Date)
-        async throws
+        async throws -> NoteRecord
     {
         try await write { db in
-            let note = try Self.liveNote(db, noteID, householdID, userID, now)
+            var note = try Self.liveNote(db, noteID, householdID, userID, now)
             guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "change its photo") }
             try db.execute(
                 sql: "UPDATE notes SET photo = ?, photo_type = ?, photo_etag = ? WHERE id = ?",
                 arguments: [photo.bytes, photo.mediaType, photo.tag.description, noteID])
+            (note.photoType, note.photoEtag) = (photo.mediaType, photo.tag.description)
+            return note
         }
     }
 

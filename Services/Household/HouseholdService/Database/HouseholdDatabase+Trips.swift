@@ -16,7 +16,7 @@ extension HouseholdDatabase {
     /// paid by the shopper. A retry with the same idempotency key returns the trip first made.
     func completeTrip(
         id: String, in householdID: String, by shopperID: String, total: Int, currency: String,
-        picks: [(key: String, price: Int?)], idempotencyKey: String?, now: Date
+        picks requested: [(key: String, price: Int?)]?, idempotencyKey: String?, now: Date
     ) async throws -> (StoredTrip, members: [String], created: Bool) {
         try await write { db in
             let members = try Self.members(db, householdID, asMember: shopperID).map(\.userId)
@@ -27,6 +27,13 @@ extension HouseholdDatabase {
                 ).fetchOne(db)
             {
                 return (try Self.stored(db, existing), members, false)
+            }
+            // Without a list, what the shopper ticked off in their trip under way.
+            let picks =
+                try requested
+                ?? (Self.currentTrip(db, householdID, shopperID)?.checked ?? []).map { ($0.key, $0.price) }
+            guard !picks.isEmpty else {
+                throw HouseholdError.invalidField("items", "must name the items bought, or tick them off first.")
             }
             let lines = Dictionary(
                 Groceries.householdList(try Self.groceries(db, householdID), members: Set(members)).map {
@@ -60,6 +67,7 @@ extension HouseholdDatabase {
             try Self.adjustBalances(db, bill, shares, sign: 1)
             for itemID in itemIDs { _ = try GroceryItemRecord.deleteOne(db, key: itemID) }
             try Self.record(db, householdID, "trip_completed", shopperID, "went shopping for the household", now)
+            try Self.endShopping(db, householdID, shopperID)
             return (StoredTrip(trip: trip, lines: bought, shares: shares), members, true)
         }
     }

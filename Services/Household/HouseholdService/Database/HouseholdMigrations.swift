@@ -265,6 +265,54 @@ enum HouseholdMigrations {
                     );
                     """)
         }
+        migrator.registerMigration("v6: shopping check-off, member settings, month-end reminders per member") { db in
+            try db.execute(
+                sql: """
+                    -- A member's trip under way (one per member and household) and what they ticked off in it:
+                    -- one row per line of the household list (its merge key), with the price if they entered one.
+                    CREATE TABLE shopping_trips_current (
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        shopper_id TEXT NOT NULL,
+                        started_at DATETIME NOT NULL,
+                        PRIMARY KEY (household_id, shopper_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE shopping_checks (
+                        household_id TEXT NOT NULL,
+                        shopper_id TEXT NOT NULL,
+                        merge_key TEXT NOT NULL,
+                        item_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        price INTEGER,
+                        checked_at DATETIME NOT NULL,
+                        PRIMARY KEY (household_id, shopper_id, merge_key),
+                        FOREIGN KEY (household_id, shopper_id)
+                            REFERENCES shopping_trips_current (household_id, shopper_id) ON DELETE CASCADE
+                    ) WITHOUT ROWID;
+
+                    -- A member's own settings, kept with their account: when the month-end reminder comes
+                    -- (days before the month's last day, local hour) and the board's background.
+                    CREATE TABLE member_settings (
+                        user_id TEXT PRIMARY KEY,
+                        reminder_days_before INTEGER NOT NULL DEFAULT 0,
+                        reminder_hour INTEGER NOT NULL DEFAULT 0,
+                        board_background TEXT,
+                        updated_at DATETIME NOT NULL
+                    ) WITHOUT ROWID;
+
+                    -- Month-end reminders are claimed per member now that each picks their own time; months
+                    -- already reminded stay reminded for everyone who was a member.
+                    CREATE TABLE month_end_reminders_sent (
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        month TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        sent_at DATETIME NOT NULL,
+                        PRIMARY KEY (household_id, month, user_id)
+                    ) WITHOUT ROWID;
+                    INSERT INTO month_end_reminders_sent (household_id, month, user_id, sent_at)
+                    SELECT r.household_id, r.month, m.user_id, r.sent_at
+                    FROM month_end_reminders r JOIN members m ON m.household_id = r.household_id;
+                    """)
+        }
         return migrator
     }
 }

@@ -24,6 +24,8 @@ enum HouseholdError: Error, Equatable {
     case groceryListFull
     /// A one-off chore that was completed has no next occurrence.
     case choreDone
+    /// Ticking items off needs a trip under way (`POST .../shopping` starts one).
+    case notShopping
     /// Nothing is owed: by `whom` (one member, or anybody at all).
     case nothingOwed(NothingOwed)
     /// A payment larger than what the payer owes the payee in its currency (`owed` minor units, maybe 0).

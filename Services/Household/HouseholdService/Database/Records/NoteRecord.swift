@@ -32,6 +32,6 @@ struct NoteRecord: HouseholdTable {
     var pinned: Bool
     var createdAt: Date
     var expiresAt: Date
-    var photoType: String?
-    var photoEtag: String?
+    var photoType: String? = nil
+    var photoEtag: String? = nil
 }
