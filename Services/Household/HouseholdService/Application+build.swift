@@ -43,4 +43,5 @@ func addHouseholdRoutes(
     GroceriesController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
     TripsController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
     SettleController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
+    SettingsController(database: database, clock: clock).addRoutes(to: signedIn)
 }

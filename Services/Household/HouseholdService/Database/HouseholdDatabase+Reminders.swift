@@ -52,9 +52,11 @@ extension HouseholdDatabase {
         }
     }
 
-    /// Households where `now` is the last local day of a month whose reminders were not sent yet, with
-    /// each debtor's debts; marks them sent in the same transaction, so each month is reminded once.
-    func claimMonthEndReminders(now: Date) async throws -> [(householdID: String, month: String, debts: [String: Owed])]
+    /// Debtors whose month-end reminder is due at `now` (each by their own settings, in the household's zone) and
+    /// was not sent yet this month, with what they owe; marks them sent in the same transaction, so each member is
+    /// reminded once per household and month.
+    func claimMonthEndReminders(now: Date) async throws
+        -> [(householdID: String, month: String, debtor: String, owes: Owed)]
     {
         try await write { db in
             // The job's instant, so "today" in each household's zone is read as everywhere else.
@@ -65,22 +67,80 @@ extension HouseholdDatabase {
                     SELECT id, time_zone FROM households
                     WHERE id IN (SELECT DISTINCT household_id FROM member_balances WHERE net < 0)
                     """)
-            var due: [(householdID: String, month: String, debts: [String: Owed])] = []
+            var due: [(householdID: String, month: String, debtor: String, owes: Owed)] = []
             for row in candidates {
                 let householdID: String = row["id"]
-                guard let month = Reminders.monthEnding(on: clock.today(inZone: row["time_zone"])) else { continue }
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO month_end_reminders (household_id, month, sent_at) VALUES (?, ?, ?)",
-                    arguments: [householdID, month, now])
-                guard db.changesCount > 0 else { continue }
+                let zone: String = row["time_zone"]
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
+                let (today, hour) = (clock.today(inZone: zone), calendar.component(.hour, from: now))
                 var debts: [String: Owed] = [:]
                 for (currency, net) in try Self.balances(db, householdID) {
                     for (member, amount) in net where amount < 0 { debts[member, default: [:]][currency] = -amount }
                 }
-                due.append((householdID, month, debts))
+                for (debtor, owes) in debts.sorted(by: { $0.key < $1.key }) {
+                    let settings = try Self.settings(db, of: debtor)
+                    guard let month = Reminders.monthEndDue(today: today, hour: hour, settings: settings) else {
+                        continue
+                    }
+                    try db.execute(
+                        sql: """
+                            INSERT OR IGNORE INTO month_end_reminders_sent (household_id, month, user_id, sent_at)
+                            VALUES (?, ?, ?, ?)
+                            """,
+                        arguments: [householdID, month, debtor, now])
+                    if db.changesCount > 0 { due.append((householdID, month, debtor, owes)) }
+                }
             }
             return due
         }
+    }
+
+    // MARK: Member settings
+
+    /// My settings (the defaults until I change one).
+    func settings(of userID: String) async throws -> MemberSettings {
+        try await read { db in try Self.settings(db, of: userID) }
+    }
+
+    /// Changes the given settings (an empty background goes back to the app's default) and returns them all.
+    func changeSettings(
+        of userID: String, reminderDaysBefore: Int?, reminderHour: Int?, boardBackground: String?, now: Date
+    ) async throws -> MemberSettings {
+        try await write { db in
+            var settings = try Self.settings(db, of: userID)
+            if let reminderDaysBefore { settings.reminderDaysBefore = reminderDaysBefore }
+            if let reminderHour { settings.reminderHour = reminderHour }
+            if let boardBackground { settings.boardBackground = boardBackground.isEmpty ? nil : boardBackground }
+            try db.execute(
+                sql: """
+                    INSERT INTO member_settings
+                        (user_id, reminder_days_before, reminder_hour, board_background, updated_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET reminder_days_before = excluded.reminder_days_before,
+                        reminder_hour = excluded.reminder_hour, board_background = excluded.board_background,
+                        updated_at = excluded.updated_at
+                    """,
+                arguments: [
+                    userID, settings.reminderDaysBefore, settings.reminderHour, settings.boardBackground, now,
+                ])
+            return settings
+        }
+    }
+
+    static func settings(_ db: Database, of userID: String) throws -> MemberSettings {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT reminder_days_before, reminder_hour, board_background FROM member_settings
+                    WHERE user_id = ?
+                    """,
+                arguments: [userID])
+        else { return MemberSettings() }
+        return MemberSettings(
+            reminderDaysBefore: row["reminder_days_before"], reminderHour: row["reminder_hour"],
+            boardBackground: row["board_background"])
     }
 
     // MARK: Payment handles

@@ -23,9 +23,16 @@ enum Reminders {
         "The month is ending: you owe \(describe(owes)) in your household."
     }
 
-    /// The month `today` ends (`2026-01`), when it is that month's last day: the day month-end reminders go out.
-    static func monthEnding(on today: LocalDay) -> String? {
-        guard today.adding(days: 1).month != today.month else { return nil }
+    /// The month (`2026-01`) whose month-end reminder is due for a member at local `today` and `hour`: from
+    /// `daysBefore` days before the month's last day at `reminderHour` until the month ends (a job that ran
+    /// late still reminds). With the defaults (0, 0) that is the whole last day.
+    static func monthEndDue(today: LocalDay, hour: Int, settings: MemberSettings) -> String? {
+        var daysToEnd = 0
+        while daysToEnd <= settings.reminderDaysBefore, today.adding(days: daysToEnd + 1).month == today.month {
+            daysToEnd += 1
+        }
+        guard daysToEnd <= settings.reminderDaysBefore else { return nil }
+        guard daysToEnd < settings.reminderDaysBefore || hour >= settings.reminderHour else { return nil }
         return String(format: "%04d-%02d", today.year, today.month)
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 public struct HouseholdJobs: Sendable {
     let monthEnd: MonthEndReminders
 
-    /// Sends the end-of-month reminders due at `now` (once per household and month); returns how many
-    /// members were reminded.
+    /// Sends the end-of-month reminders due at `now` (once per member, household and month, at the time each
+    /// member chose); returns how many members were reminded.
     public func sendMonthEndReminders(now: Date) async throws -> Int {
         try await monthEnd.run(now: now)
     }
