@@ -110,3 +110,43 @@ extension HouseholdDatabase {
             .reduce(into: [:]) { $0[$1["user_id"]] = $1["amount"] }
     }
 }
+
+extension HouseholdDatabase {
+    /// The household's bills in the months `months` picks (given this month in the household's zone), each with
+    /// its month in that zone and every member's share; with the current members.
+    func expenseBills(
+        of householdID: String, asMember userID: String, now: Date,
+        months pick: @Sendable (_ thisMonth: Month) throws -> [Month]
+    ) async throws -> (members: [String], months: [Month], bills: [ExpenseStatistics.BillShares]) {
+        try await read { db in
+            let (household, members) = try Self.household(db, householdID, asMember: userID)
+            let zone = TimeZone(identifier: household.timeZone) ?? .gmt
+            let months = try pick(Month(LocalDay(now, in: zone)))
+            let (start, end) = (
+                months[0].firstDay.start(in: zone), months[months.count - 1].next.firstDay.start(in: zone)
+            )
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT b.id, b.created_at, b.currency, b.payer_id, b.amount, s.user_id, s.amount AS share
+                    FROM bills b JOIN bill_shares s ON s.bill_id = b.id
+                    WHERE b.household_id = ? AND b.created_at >= ? AND b.created_at < ?
+                    ORDER BY b.created_at, b.id
+                    """,
+                arguments: [householdID, start, end])
+            var bills: [String: ExpenseStatistics.BillShares] = [:]
+            for row in rows {
+                let id: String = row["id"]
+                let createdAt: Date = row["created_at"]
+                bills[
+                    id,
+                    default: .init(
+                        month: Month(LocalDay(createdAt, in: zone)), currency: row["currency"],
+                        payerId: row["payer_id"],
+                        amount: row["amount"], shares: [:])
+                ].shares[row["user_id"]] = row["share"]
+            }
+            return (members.map(\.userId), months, Array(bills.values))
+        }
+    }
+}
