@@ -147,6 +147,39 @@ import Testing
         }
     }
 
+    @Test func completionsOfOneDayComeNewestFirstOnEveryPage() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob])
+            var done: [String] = []
+            // given: many one-off chores done on one day, a minute apart (ids are random, so they cannot order them)
+            for (index, user) in [world.ann, world.bob, world.ann, world.bob, world.ann, world.bob].enumerated() {
+                let chore = try await world.api.post(
+                    world.path(id, "/chores"), token: world.token(world.ann), json: ["name": "Chore \(index)"])
+                let choreID = try chore.decode(WireChore.self).id
+                let completed = try await world.api.post(
+                    world.path(id, "/chores/\(choreID)/completions"), token: world.token(user),
+                    json: [String: String]())
+                done.append(try completed.decode(WireCompletionResult.self).completion.id)
+                try await world.advance(days: 1.0 / 1_440)
+            }
+            // when: read two at a time
+            var pages: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await world.api.get(
+                    world.path(id, "/completions?limit=2" + (cursor.map { "&cursor=\($0)" } ?? "")),
+                    token: world.token(world.ann)
+                ).decode(WirePage<WireCompletion>.self)
+                pages += page.items.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil
+            // then: newest first, each once, in the same order as one page
+            #expect(pages == done.reversed())
+            let whole = try await world.api.get(world.path(id, "/completions"), token: world.token(world.ann))
+            #expect(try whole.decode(WirePage<WireCompletion>.self).items.map(\.id) == pages)
+        }
+    }
+
     @Test func historyFiltersAndStatisticsCountPointsPerMember() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])

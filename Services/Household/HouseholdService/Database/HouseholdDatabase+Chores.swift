@@ -122,7 +122,8 @@ extension HouseholdDatabase {
         }
     }
 
-    /// Completion history, newest first, filtered, after `cursor` (completedOn, id).
+    /// Completion history, newest first (by day, then the instant it was recorded, then id, so two completions of
+    /// one day keep their order from page to page), filtered, after `cursor` (completedOn, completedAt, id).
     func completions(
         of householdID: String, asMember userID: String, member: String?, choreID: String?, from: LocalDay?,
         to: LocalDay?, after cursor: [String]?, limit: Int
@@ -134,13 +135,18 @@ extension HouseholdDatabase {
             if let choreID { request = request.filter(CompletionRecord.Columns.choreId == choreID) }
             if let from { request = request.filter(CompletionRecord.Columns.completedOn >= from.description) }
             if let to { request = request.filter(CompletionRecord.Columns.completedOn <= to.description) }
-            if let cursor, cursor.count == 2 {
+            if let cursor {
+                guard cursor.count == 3, let seconds = Double(cursor[1]), seconds.isFinite else {
+                    throw HouseholdError.invalidField("cursor", "is not a cursor this list gave.")
+                }
                 request = request.filter(
-                    sql: "(completed_on, id) < (?, ?)", arguments: [cursor[0], cursor[1]])
+                    sql: "(completed_on, completed_at, id) < (?, ?, ?)",
+                    arguments: [cursor[0], Date(timeIntervalSince1970: seconds), cursor[2]])
             }
-            return try request.order(CompletionRecord.Columns.completedOn.desc, CompletionRecord.Columns.id.desc).limit(
-                limit
-            ).fetchAll(db)
+            return try request.order(
+                CompletionRecord.Columns.completedOn.desc, CompletionRecord.Columns.completedAt.desc,
+                CompletionRecord.Columns.id.desc
+            ).limit(limit).fetchAll(db)
         }
     }
 
