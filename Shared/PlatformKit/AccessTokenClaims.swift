@@ -18,12 +18,24 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var aud: AudienceClaim
     public var iat: IssuedAtClaim
     public var exp: ExpirationClaim
+    /// True while the account has not chosen a username (absent otherwise): nobody could tell who it is, so
+    /// services refuse its writes.
+    public var needsUsername: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case sub, sid, roles, iss, aud, iat, exp
+        case needsUsername = "needs_username"
+    }
 
     /// Creates claims for a user's session, valid from `issuedAt` for `lifetime`.
-    public init(userID: String, sessionID: String, roles: [String], issuedAt: Date, lifetime: TimeInterval) {
+    public init(
+        userID: String, sessionID: String, roles: [String], issuedAt: Date, lifetime: TimeInterval,
+        needsUsername: Bool = false
+    ) {
         self.sub = SubjectClaim(value: userID)
         self.sid = sessionID
         self.roles = roles
+        self.needsUsername = needsUsername ? true : nil
         self.iss = IssuerClaim(value: Self.issuer)
         self.aud = AudienceClaim(value: Self.audience)
         self.iat = IssuedAtClaim(value: issuedAt)
@@ -49,13 +61,16 @@ public struct AuthenticatedUser: Sendable, Equatable {
     public var roles: [String]
     /// When the token stops being valid.
     public var expiresAt: Date
+    /// Whether the account has yet to choose a username (its writes are refused until it does).
+    public var needsUsername: Bool
 
     /// Creates the identity from its parts.
-    public init(userID: String, sessionID: String, roles: [String], expiresAt: Date) {
+    public init(userID: String, sessionID: String, roles: [String], expiresAt: Date, needsUsername: Bool = false) {
         self.userID = userID
         self.sessionID = sessionID
         self.roles = roles
         self.expiresAt = expiresAt
+        self.needsUsername = needsUsername
     }
 
     /// Whether the user holds the admin role.

@@ -111,7 +111,8 @@ public final class AccessTokenVerifier: Sendable {
             throw Problem.unauthorized("invalid_token", "The access token is malformed or its signature is not valid.")
         }
         let user = AuthenticatedUser(
-            userID: claims.sub.value, sessionID: claims.sid, roles: claims.roles, expiresAt: claims.exp.value)
+            userID: claims.sub.value, sessionID: claims.sid, roles: claims.roles, expiresAt: claims.exp.value,
+            needsUsername: claims.needsUsername ?? false)
         guard user.expiresAt > clock.now else {
             throw Problem.unauthorized("token_expired", "The access token has expired; refresh it.")
         }

@@ -34,9 +34,13 @@ let internalTokenField = HTTPField.Name(PlatformHeaders.internalToken)!
 public struct AccessTokenMiddleware: RouterMiddleware {
     public typealias Context = ServiceRequestContext
     let verifier: AccessTokenVerifier
+    let writesNeedUsername: Bool
 
-    public init(verifier: AccessTokenVerifier) {
+    /// Verifies each request's token; with `writesNeedUsername`, refuses all but reads from an account without a
+    /// username (403 `username_required`).
+    public init(verifier: AccessTokenVerifier, writesNeedUsername: Bool = false) {
         self.verifier = verifier
+        self.writesNeedUsername = writesNeedUsername
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
@@ -44,6 +48,11 @@ public struct AccessTokenMiddleware: RouterMiddleware {
     {
         var context = context
         let user = try await verifier.verify(authorization: request.headers[.authorization])
+        if writesNeedUsername, user.needsUsername, request.method != .get, request.method != .head {
+            throw Problem.forbidden(
+                "username_required",
+                "Choose a username first (PATCH /v1/users/me with `username`), then refresh the access token.")
+        }
         context.user = user
         context.logger[metadataKey: "user_id"] = .string(user.userID)
         return try await next(request, context)

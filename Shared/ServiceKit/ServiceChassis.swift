@@ -28,9 +28,11 @@ public struct ServiceChassis {
 
     /// The chassis of the service `settings` describe, serving `openAPIDocument` and checking `database` when
     /// asked whether it is ready. Without a `verifier`, tokens are checked against identity's published keys.
+    /// With `writesNeedUsername`, an account that has not chosen a username may read but every other method answers
+    /// 403 `username_required`: whatever it wrote, befriended or joined, nobody could tell who did.
     public init(
         settings: ServiceSettings, database: any DatabaseReader, openAPIDocument: Data,
-        verifier: AccessTokenVerifier? = nil
+        verifier: AccessTokenVerifier? = nil, writesNeedUsername: Bool = false
     ) {
         self.settings = settings
         var logger = Logger(label: "platform.\(settings.service.rawValue)")
@@ -43,7 +45,8 @@ public struct ServiceChassis {
                 jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
         router = ServiceApplication.router(
             metrics: ServiceMetrics(), openAPIDocument: openAPIDocument, database: database)
-        signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: self.verifier))
+        signedIn = router.group()
+            .add(middleware: AccessTokenMiddleware(verifier: self.verifier, writesNeedUsername: writesNeedUsername))
             .group(context: AuthenticatedContext.self)
         internalOnly = router.group().add(middleware: InternalCredentialMiddleware(token: settings.internalToken))
     }

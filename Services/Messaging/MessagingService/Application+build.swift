@@ -10,7 +10,7 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     let database = try MessagingDatabase(settings.database)
     let chassis = ServiceChassis(
         settings: settings, database: database.reader,
-        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module), writesNeedUsername: true)
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
     let social =

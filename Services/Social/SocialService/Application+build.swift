@@ -10,7 +10,8 @@ public func buildSocialApplication(_ configuration: SocialConfiguration) async t
     let database = try SocialDatabase(settings.database)
     let chassis = ServiceChassis(
         settings: settings, database: database.reader,
-        openAPIDocument: ServiceApplication.openAPIDocument(in: .module), verifier: configuration.verifier)
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module), verifier: configuration.verifier,
+        writesNeedUsername: true)
     let directory = configuration.userDirectory ?? IdentityUserDirectory(settings: settings)
     let notices = SocialNotices(
         sink: configuration.noticeSink

@@ -42,7 +42,8 @@ struct SessionIssuer: Sendable {
     {
         Credentials(
             accessToken: try await signer.accessToken(
-                userID: user.id, sessionID: sessionID, roles: user.roleList, now: now),
+                userID: user.id, sessionID: sessionID, roles: user.roleList, needsUsername: user.username == nil,
+                now: now),
             expiresIn: Int(TokenSigner.accessTokenLifetime), refreshToken: refreshToken, sessionID: sessionID)
     }
 

@@ -25,9 +25,12 @@ struct TokenSigner: Sendable {
             (try? JSONSerialization.data(withJSONObject: ["keys": [jwk]], options: [.sortedKeys])) ?? Data()
     }
 
-    func accessToken(userID: String, sessionID: String, roles: [String], now: Date) async throws -> String {
+    func accessToken(userID: String, sessionID: String, roles: [String], needsUsername: Bool = false, now: Date)
+        async throws -> String
+    {
         let claims = AccessTokenClaims(
-            userID: userID, sessionID: sessionID, roles: roles, issuedAt: now, lifetime: Self.accessTokenLifetime)
+            userID: userID, sessionID: sessionID, roles: roles, issuedAt: now, lifetime: Self.accessTokenLifetime,
+            needsUsername: needsUsername)
         return try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
     }
 }
