@@ -83,6 +83,8 @@ public enum SocialPaths {
     public static let internalRelationship = "/internal/social/relationship"
     /// Internal: `{viewer, others}` -> how viewer stands to each.
     public static let internalRelationships = "/internal/social/relationships"
+    /// A page of users as the viewer sees them (``RelationFlags`` each) and which of them blocked the viewer.
+    public static let internalRelations = "/internal/social/relations"
     /// Internal: `/{id}/friend-ids`, `/{id}/following-ids`, `/{id}/blocked-ids` (either way).
     public static let internalUsers = "/internal/social/users"
 }

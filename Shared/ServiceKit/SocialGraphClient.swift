@@ -15,6 +15,30 @@ public struct SocialFacts: Codable, Sendable, Equatable {
     }
 }
 
+/// How the viewer stands to another user, in the words every public answer uses (the relationship route and the
+/// user directory): each flag from the viewer's side. Being blocked by the other is never shown.
+public struct RelationFlags: Codable, Sendable, Equatable {
+    /// The two are friends.
+    public var friend = false
+    /// The viewer's friend request to the other waits for an answer.
+    public var friendRequestSent = false
+    /// The other's friend request to the viewer waits for the viewer's answer.
+    public var friendRequestReceived = false
+    /// The viewer follows the other.
+    public var following = false
+    /// The viewer asked to follow the other, who has not approved yet.
+    public var followRequestSent = false
+    /// The other asked to follow the viewer, who has not approved yet.
+    public var followRequestReceived = false
+    /// The other follows the viewer.
+    public var followedBy = false
+    /// The viewer blocked the other.
+    public var blocked = false
+
+    /// No relation at all.
+    public init() {}
+}
+
 /// The social service's internal routes, for the services that need friends, follows and blocks; its failures
 /// become 503 problems. Each service declares the part it needs as a protocol (its test seam) and this client
 /// conforms to it.
@@ -63,6 +87,30 @@ public struct SocialGraphClient: Sendable {
         }
         return result
     }
+
+    /// How `viewer` stands to each of `others` (at most ``relationsBatch``), and which of them blocked the viewer
+    /// (to be left out of what the viewer is shown).
+    public func relations(of viewer: String, among others: [String]) async throws
+        -> (flags: [String: RelationFlags], blockedBy: Set<String>)
+    {
+        struct Body: Encodable, Sendable {
+            var viewer: String
+            var others: [String]
+        }
+        struct Reply: Decodable {
+            var relations: [String: RelationFlags]
+            var blockedBy: [String]
+        }
+        guard !others.isEmpty else { return ([:], []) }
+        let reply = try await call { client in
+            try await client.post(
+                SocialPaths.internalRelations, body: Body(viewer: viewer, others: others), as: Reply.self)
+        }
+        return (reply.relations, Set(reply.blockedBy))
+    }
+
+    /// The most users one ``relations(of:among:)`` call answers for: a page of a list.
+    public static let relationsBatch = 200
 
     /// The user's friends.
     public func friendIDs(of user: String) async throws -> Set<String> {

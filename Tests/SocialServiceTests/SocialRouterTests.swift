@@ -127,7 +127,7 @@ import Testing
             #expect(!String(buffer: seen.body).contains(#""blocked":true"#))
             let mine = try await client.execute(
                 uri: SocialPaths.users + "/u-ann/relationship", method: .get, headers: bob)
-            #expect(String(buffer: mine.body).contains(#""blocking":true"#))
+            #expect(String(buffer: mine.body).contains(#""blocked":true"#))
         }
     }
 

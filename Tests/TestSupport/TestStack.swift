@@ -73,6 +73,8 @@ public final class TestStack: Sendable {
                 identityURL: identityURL, logLevel: .warning, clock: clock.wallClock, onListening: onListening)
         }
 
+        // Identity starts first; it learns where social listens once that starts (if it is in this stack).
+        let socialURL = LateURL()
         let identityPort = try await launch("identity", into: &groups) { onListening in
             var configuration = IdentityConfiguration(
                 settings: settings(.identity, identityURL: "", onListening: onListening),
@@ -82,7 +84,8 @@ public final class TestStack: Sendable {
                         name: "google", issuers: [oidc.issuer], jwksURL: oidc.jwksURL, audiences: [oidc.audience])
                 ],
                 smtp: SMTPSettings(
-                    host: "127.0.0.1", port: smtp.port, security: .plain, sender: "no-reply@platform.test"))
+                    host: "127.0.0.1", port: smtp.port, security: .plain, sender: "no-reply@platform.test"),
+                socialURL: { socialURL.value })
             configureIdentity(&configuration)
             return try await buildIdentityApplication(configuration)
         }
@@ -93,6 +96,7 @@ public final class TestStack: Sendable {
             }
             urls[service] = "http://127.0.0.1:\(port)"
         }
+        socialURL.value = urls[.social]
         var upstreams: [ServiceName: GatewayConfiguration.Upstream] = [:]
         for service in ServiceName.allCases {
             // Services not started point at a port nobody listens on: their routes answer 503.
@@ -186,5 +190,14 @@ public func withTestStack<T>(
     } catch {
         await stack.shutdown()
         throw error
+    }
+}
+
+/// A URL known only after the service that needs it was built.
+final class LateURL: Sendable {
+    private let storage = Mutex<String?>(nil)
+    var value: String? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
     }
 }

@@ -60,7 +60,9 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         resends: RateLimiter(capacity: configuration.limits.verificationMailsPerAccount, period: 3600, clock: clock),
         codeTries: codeTries
     ).addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
-    UsersController(database: database, clock: clock).addRoutes(to: chassis.signedIn)
+    UsersController(
+        database: database, clock: clock, socialURL: configuration.socialURL, internalToken: settings.internalToken
+    ).addRoutes(to: chassis.signedIn)
     InternalUsersController(database: database, clock: clock).addRoutes(to: chassis.internalOnly)
     InternalSessionsController(database: database, bell: bell, clock: clock).addRoutes(to: chassis.internalOnly)
 

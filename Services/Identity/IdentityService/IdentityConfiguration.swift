@@ -17,6 +17,7 @@ import ServiceKit
 /// | `EMAIL_VERIFICATION_URL` | the page the verification link opens (valid 24 h) | http://localhost:8080/verify-email |
 /// | `LOGIN_RATE_LIMIT_PER_MINUTE` | sign-in attempts per client address per minute | 30 |
 /// | `NOTIFICATIONS_URL` | the notifications service, told of ended sessions so their devices get no pushes | unset: logged |
+/// | `SOCIAL_URL` | the social service, for how each user in the directory stands to the viewer | http://127.0.0.1:8082 |
 public struct IdentityConfiguration: Sendable {
     public var settings: ServiceSettings
     public var signingKey: Curve25519.Signing.PrivateKey
@@ -34,6 +35,9 @@ public struct IdentityConfiguration: Sendable {
     public var notificationsURL: String?
     /// Replaces where ended sessions are reported (tests bind the notifications service once it runs).
     public var endedSessionSink: (any EndedSessionSink)?
+    /// The social service, read per request (a test stack starts it after identity); nil: the directory's entries
+    /// carry no relationship and nobody is left out for having blocked the viewer.
+    public var socialURL: @Sendable () -> String?
 
     public init(
         settings: ServiceSettings, signingKey: Curve25519.Signing.PrivateKey, signingKeyID: String? = nil,
@@ -42,8 +46,9 @@ public struct IdentityConfiguration: Sendable {
         emailVerificationURL: String = "http://localhost:8080/verify-email",
         verificationTokenLifetime: TimeInterval = 24 * 3600,
         limits: IdentityRateLimits = .init(), notificationsURL: String? = nil,
-        endedSessionSink: (any EndedSessionSink)? = nil
+        endedSessionSink: (any EndedSessionSink)? = nil, socialURL: @escaping @Sendable () -> String? = { nil }
     ) {
+        self.socialURL = socialURL
         self.settings = settings
         self.signingKey = signingKey
         self.signingKeyID = signingKeyID
@@ -105,6 +110,8 @@ public struct IdentityConfiguration: Sendable {
             emailVerificationURL: reader.string(
                 forKey: "email.verification.url", default: "http://localhost:8080/verify-email"),
             limits: limits, notificationsURL: reader.string(forKey: "notifications.url"))
+        let social = reader.string(forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)")
+        socialURL = { social }
     }
 }
 

@@ -30,6 +30,8 @@ public struct WirePublicProfile: Decodable, Sendable {
     public var homeCity: String
     public var avatarUrl: String?
     public var email: String?
+    /// In the directory, with the social service running: how this user stands to the viewer.
+    public var relationship: WireRelationFlags?
 }
 
 /// The answer to every sign-in and refresh (`TokenPair`).

@@ -50,7 +50,38 @@ public struct WireRelationship: Decodable, Sendable, Equatable {
 /// The viewer's relationship to one user (`RelationshipView`).
 public struct WireRelationshipView: Decodable, Sendable {
     public var userId: String
-    public var relationship: WireRelationship
+    public var relationship: WireRelationFlags
+}
+
+/// How the viewer stands to another user in every public answer (`RelationFlags`).
+public struct WireRelationFlags: Decodable, Sendable, Equatable {
+    public var friend = false
+    public var friendRequestSent = false
+    public var friendRequestReceived = false
+    public var following = false
+    public var followRequestSent = false
+    public var followRequestReceived = false
+    public var followedBy = false
+    public var blocked = false
+
+    public init() {}
+
+    /// Every flag, for "nothing at all" checks.
+    public var flags: [Bool] {
+        [
+            friend, friendRequestSent, friendRequestReceived, following, followRequestSent, followRequestReceived,
+            followedBy, blocked,
+        ]
+    }
+
+    /// The names of the flags that are set, for readable expectations.
+    public var names: [String] {
+        let all = [
+            "friend", "friendRequestSent", "friendRequestReceived", "following", "followRequestSent",
+            "followRequestReceived", "followedBy", "blocked",
+        ]
+        return zip(all, flags).filter(\.1).map(\.0)
+    }
 }
 
 /// Ids of users (internal `IDs`).

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceKit
 
 /// The answer to every sign-in: a short-lived access token, a rotating refresh token, and who signed in.
 struct TokenPair: ResponseEncodable, Sendable {
@@ -61,6 +62,8 @@ struct PublicProfile: ResponseEncodable, Sendable, Decodable {
     var bio: String
     var homeCity: String
     var avatarUrl: String?
+    /// In the directory: how this user stands to the viewer.
+    var relationship: RelationFlags?
 
     init(_ user: UserRecord) {
         id = user.id

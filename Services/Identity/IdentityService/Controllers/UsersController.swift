@@ -7,6 +7,9 @@ import ServiceKit
 struct UsersController {
     let database: IdentityDatabase
     let clock: WallClock
+    /// Where the social graph answers how the directory's users stand to the viewer.
+    let socialURL: @Sendable () -> String?
+    let internalToken: String
     static let maximumAvatarBytes = 2 << 20
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -85,7 +88,9 @@ struct UsersController {
     }
 
     /// The directory: other users with a username whose username or display name contains `query`, exact
-    /// matches first, then prefixes, then the rest (each by username), paginated.
+    /// matches first, then prefixes, then the rest (each by username), paginated. Each entry says how that user
+    /// stands to me (the social graph's ``RelationFlags``, one call per page); those who blocked me are left out
+    /// (a page may then hold fewer than `limit`; its cursor still leads on).
     @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<PublicProfile> {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
@@ -95,8 +100,18 @@ struct UsersController {
         let rows = try await database.directory(
             matching: text, viewer: context.user.userID, after: after, limit: page.limit + 1)
         let ranks = Dictionary(rows.map { ($0.user.id, $0.rank) }, uniquingKeysWith: { first, _ in first })
-        return Page(fetched: rows.map { PublicProfile($0.user) }, limit: page.limit) {
+        var found = Page(fetched: rows.map { PublicProfile($0.user) }, limit: page.limit) {
             IdentityDatabase.DirectoryCursor(rank: ranks[$0.id] ?? 2, username: $0.username ?? "")
         }
+        if let url = socialURL() {
+            let (flags, blockedBy) = try await SocialGraphClient(baseURL: url, token: internalToken).relations(
+                of: context.user.userID, among: found.items.map(\.id))
+            found.items = found.items.filter { !blockedBy.contains($0.id) }.map { profile in
+                var entry = profile
+                entry.relationship = flags[profile.id] ?? RelationFlags()
+                return entry
+            }
+        }
+        return found
     }
 }

@@ -32,7 +32,8 @@ struct FollowsController {
             of: try await request.decode(as: UserTarget.self, context: context).reference())
         let relationship = try await database.follow(context.user.userID, target, now: clock.now)
         await notices.followRequest(to: target, from: try await profiles.displayName(of: context.user.userID))
-        return EditedResponse(status: .created, response: RelationshipView(userId: target, relationship: relationship))
+        return EditedResponse(
+            status: .created, response: RelationshipView(userId: target, relationship: relationship.flags))
     }
 
     @Sendable func followRequests(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {

@@ -113,7 +113,7 @@ struct FriendsController {
     @Sendable func relationship(_ request: Request, context: AuthenticatedContext) async throws -> RelationshipView {
         let other = try context.parameters.require("user")
         let relationship = try await database.relationship(context.user.userID, other)
-        return RelationshipView(userId: other, relationship: relationship.shownToViewer)
+        return RelationshipView(userId: other, relationship: relationship.flags)
     }
 
     @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<

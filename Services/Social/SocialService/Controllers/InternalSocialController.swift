@@ -11,6 +11,7 @@ struct InternalSocialController {
     func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
         router.get(RouterPath(SocialPaths.internalRelationship), use: relationship)
         router.post(RouterPath(SocialPaths.internalRelationships), use: relationships)
+        router.post(RouterPath(SocialPaths.internalRelations), use: relations)
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/friend-ids"), use: friendIDs)
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/following-ids"), use: followingIDs)
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/blocked-ids"), use: blockedIDs)
@@ -52,6 +53,24 @@ struct InternalSocialController {
             relationships: relationships.mapValues {
                 Facts(friends: $0.friends, following: $0.following, blocked: $0.blocked)
             })
+    }
+
+    struct RelationsReply: ResponseEncodable, Sendable {
+        var relations: [String: RelationFlags]
+        /// Those of `others` who blocked the viewer: lists leave them out.
+        var blockedBy: [String]
+    }
+
+    /// How `viewer` stands to each of a page of users, in the public words, and who of them blocked the viewer.
+    @Sendable func relations(_ request: Request, context: ServiceRequestContext) async throws -> RelationsReply {
+        let input = try await request.decode(as: BatchRequest.self, context: context)
+        guard input.others.count <= SocialGraphClient.relationsBatch else {
+            throw Problem.invalidField("others", "at most \(SocialGraphClient.relationsBatch) ids per call.")
+        }
+        let relationships = try await database.fullRelationships(of: input.viewer, among: input.others)
+        return RelationsReply(
+            relations: relationships.mapValues(\.flags),
+            blockedBy: relationships.filter(\.value.blockedByOther).keys.sorted())
     }
 
     struct IDs: ResponseEncodable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlatformKit
+import ServiceKit
 
 /// The user a request names by `userId` or `username`.
 struct UserTarget: Decodable {
@@ -57,5 +58,5 @@ struct UserList: ResponseEncodable, Sendable {
 
 struct RelationshipView: ResponseEncodable, Sendable {
     var userId: String
-    var relationship: Relationship
+    var relationship: RelationFlags
 }

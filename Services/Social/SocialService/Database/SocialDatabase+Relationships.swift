@@ -57,6 +57,15 @@ extension SocialDatabase {
         try await read { db in try Self.relationship(db, viewer, other) }
     }
 
+    /// Everything about how `viewer` stands to each of a page of `others`, in one read.
+    func fullRelationships(of viewer: String, among others: [String]) async throws -> [String: Relationship] {
+        try await read { db in
+            var result: [String: Relationship] = [:]
+            for other in Set(others) { result[other] = try Self.relationship(db, viewer, other) }
+            return result
+        }
+    }
+
     /// Friend ids, following ids and block ids of `viewer` restricted to `others`, for colouring many
     /// map pins in one call.
     func relationships(of viewer: String, among others: [String]) async throws -> [String: Relationship] {

@@ -1,3 +1,5 @@
+import ServiceKit
+
 /// How one user stands to another, as a profile screen and other services need it.
 struct Relationship: Codable, Sendable, Equatable {
     var friends = false
@@ -21,6 +23,23 @@ struct Relationship: Codable, Sendable, Equatable {
     /// What the viewer may be shown: being blocked is not revealed, the blocked side sees only "not connected".
     var shownToViewer: Relationship {
         blocked && !blocking ? Relationship() : self
+    }
+
+    /// The other blocked the viewer (and the viewer did not block them): the viewer is shown nothing of them.
+    var blockedByOther: Bool { blocked && !blocking }
+
+    /// The public words for it, from the viewer's side.
+    var flags: RelationFlags {
+        let shown = shownToViewer
+        var flags = RelationFlags()
+        (flags.friend, flags.friendRequestSent, flags.friendRequestReceived) = (
+            shown.friends, shown.friendRequestSent, shown.friendRequestReceived
+        )
+        (flags.following, flags.followRequestSent, flags.followRequestReceived, flags.followedBy) = (
+            shown.following, shown.followRequestSent, shown.followRequestReceived, shown.followedBy
+        )
+        flags.blocked = shown.blocking
+        return flags
     }
 }
 
