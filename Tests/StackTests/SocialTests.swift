@@ -497,6 +497,24 @@ enum AnyCodable: Encodable, Sendable {
         }
     }
 
+    /// Household invitations name the invitee by username, and the directory finds each one first by its exact name.
+    @Test func householdInvitationsAndTheDirectoryFindEveryAllowedUsername() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann)
+            for username in Self.usernames(count: 8) {
+                let user = try await world.stack.register(username)
+                let invited = try await world.api.post(
+                    world.path(id, "/invitations"), token: world.ann.accessToken, json: ["username": username])
+                #expect(invited.status == 201, "invitation of \(username): \(invited.text)")
+                let found = try await world.api.get(
+                    IdentityPaths.users + "?query=\(username)", token: world.ann.accessToken)
+                #expect(
+                    try found.decode(WirePage<WirePublicProfile>.self).items.first?.id == user.id,
+                    "directory: \(username)")
+            }
+        }
+    }
+
     /// Messaging's direct route takes a username: every allowed one opens a (Getaway) chat with its owner.
     @Test func aDirectConversationOpensByEveryAllowedUsername() async throws {
         try await MessagingWorld.run { world in
