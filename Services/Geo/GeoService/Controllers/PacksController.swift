@@ -56,15 +56,16 @@ struct PacksController {
         return EditedResponse(status: .created, response: try await view(pack, request: request, context: context))
     }
 
-    @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<PackView> {
+    @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> Page<PackView> {
         let position = try request.clientPosition()
         let viewer = context.user.userID
         let packs = try await database.packs(of: viewer, now: clock.now)
         let names = try await database.memberships(of: viewer, in: packs.compactMap(\.id))
-        return ItemList(
-            items: packs.map {
-                PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: position)
-            })
+        return try request.page(
+            of:
+                packs.map {
+                    PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: position)
+                })
     }
 
     /// A live pack; locked packs are shown from anywhere, only their content is fenced.

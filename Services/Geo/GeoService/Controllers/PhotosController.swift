@@ -54,10 +54,10 @@ struct PhotosController {
         return EditedResponse(status: .created, response: PhotoView(info))
     }
 
-    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<PhotoView> {
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<PhotoView> {
         let pinID = try context.parameters.id("pin", "The pin")
         try await requireVisiblePin(pinID, to: context.user.userID)
-        return ItemList(items: try await database.photos(of: pinID).map(PhotoView.init))
+        return try request.page(of: try await database.photos(of: pinID).map(PhotoView.init))
     }
 
     /// The photo's bytes with a strong ETag; `If-None-Match` with it answers 304.

@@ -21,7 +21,7 @@ struct PlacesController {
     }
 
     /// `query` (2-100 characters; accents and case ignored, a few typos forgiven), `limit` up to 20.
-    @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<PlaceView> {
+    @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<PlaceView> {
         let parameters = request.uri.queryParameters
         let text = try Validate.text(parameters["query"].map(String.init) ?? "", field: "query", max: 100)
         let folded = PlaceMatching.fold(text)
@@ -34,9 +34,11 @@ struct PlacesController {
             limit = number
         }
         let hits = try await database.searchPlaces(folded: folded, limit: limit)
-        return ItemList(
-            items: hits.map { PlaceView($0.place, matchedName: $0.matchedName == $0.place.name ? nil : $0.matchedName) }
-        )
+        // The best `limit` matches, ranked: a search has no next page.
+        return Page(
+            items: hits.map {
+                PlaceView($0.place, matchedName: $0.matchedName == $0.place.name ? nil : $0.matchedName)
+            }, nextCursor: nil)
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> PlaceView {

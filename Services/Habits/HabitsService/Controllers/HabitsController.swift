@@ -53,7 +53,9 @@ struct HabitsController {
         let items = try await database.habitsWithStatus(of: [me], todays: [me: today]).map {
             HabitView($0.habit, status: $0.status)
         }
-        return HabitList(items: items, message: items.isEmpty ? Self.emptyMessage : nil)
+        let page = try request.page(of: items)
+        return HabitList(
+            items: page.items, nextCursor: page.nextCursor, message: items.isEmpty ? Self.emptyMessage : nil)
     }
 
     struct HabitRequest: Decodable {
@@ -126,22 +128,25 @@ struct HabitsController {
         }
         let message: String? =
             items.isEmpty ? "Nothing is due today." : items.allSatisfy(\.doneToday) ? "All done for today." : nil
-        return TodayList(items: items, message: message)
+        let page = try request.page(of: items)
+        return TodayList(items: page.items, nextCursor: page.nextCursor, message: message)
     }
 
     /// The habits (title, schedule, status) of the people who approved my follow requests.
-    @Sendable func following(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
+    @Sendable func following(_ request: Request, context: AuthenticatedContext) async throws -> Page<
         FollowedHabitView
     > {
         let followees = try await graph.followees(
             of: context.user.userID, requestID: request.headers[HTTPField.Name(PlatformHeaders.requestID)!])
         let todays = try await database.todays(of: followees, clock: clock)
-        return ItemList(
-            items: try await database.habitsWithStatus(of: followees, todays: todays).map {
-                FollowedHabitView(
-                    id: $0.habit.id, ownerId: $0.habit.userId, title: $0.habit.title, weekdays: $0.habit.schedule.names,
-                    status: $0.status)
-            })
+        return try request.page(
+            of:
+                try await database.habitsWithStatus(of: followees, todays: todays).map {
+                    FollowedHabitView(
+                        id: $0.habit.id, ownerId: $0.habit.userId, title: $0.habit.title,
+                        weekdays: $0.habit.schedule.names,
+                        status: $0.status)
+                })
     }
 
     // MARK: Helpers

@@ -28,6 +28,7 @@ struct HabitView: ResponseEncodable, Sendable {
 /// My habits; `message` invites a first habit when there is none.
 struct HabitList: ResponseEncodable, Sendable {
     var items: [HabitView]
+    var nextCursor: String?
     var message: String?
 }
 
@@ -53,6 +54,7 @@ struct TodayHabitView: Encodable, Sendable {
 /// The habits due today; `message` when none is due or all are done.
 struct TodayList: ResponseEncodable, Sendable {
     var items: [TodayHabitView]
+    var nextCursor: String?
     var message: String?
 }
 

@@ -28,12 +28,12 @@ struct ChoresController {
     }
 
     /// The predefined chores plus the household's own, kept for reuse.
-    @Sendable func catalogue(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<CatalogueEntry>
-    {
+    @Sendable func catalogue(_ request: Request, context: AuthenticatedContext) async throws -> Page<CatalogueEntry> {
         let custom = try await database.customChores(
             of: try context.parameters.require("household"), asMember: context.user.userID)
-        return ItemList(
-            items: ChoreCatalogue.predefined.map { CatalogueEntry(name: $0.name, points: $0.points, custom: false) }
+        return try request.page(
+            of:
+                ChoreCatalogue.predefined.map { CatalogueEntry(name: $0.name, points: $0.points, custom: false) }
                 + custom.map { CatalogueEntry(name: $0.name, points: $0.points, custom: true) })
     }
 
@@ -52,7 +52,7 @@ struct ChoresController {
 
     /// The household's chores, soonest due first, with who is next; `?status=pending|done|all` (pending by
     /// default, so a completed one-off chore leaves the list).
-    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ChoreView> {
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<ChoreView> {
         let householdID = try context.parameters.require("household")
         var status = ListStatus.pending
         if let text = request.uri.queryParameters["status"] {
@@ -63,8 +63,9 @@ struct ChoresController {
         }
         let (household, members, chores) = try await database.chores(of: householdID, asMember: context.user.userID)
         let today = clock.today(inZone: household.timeZone)
-        return ItemList(
-            items: chores.filter(status.shows).map { ChoreView($0, members: members.map(\.userId), today: today) })
+        return try request.page(
+            of:
+                chores.filter(status.shows).map { ChoreView($0, members: members.map(\.userId), today: today) })
     }
 
     struct ChoreRequest: Decodable {

@@ -67,7 +67,7 @@ struct GroceriesController {
 
     /// `?prefix=mi&limit=`: names from the household's grocery history starting with `prefix` (any case), most
     /// used first; the best `limit` (20 by default, at most 100), so there is no next page.
-    @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<Suggestion> {
+    @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> Page<Suggestion> {
         let query = request.uri.queryParameters
         let prefix = query["prefix"].map(String.init) ?? ""
         guard prefix.count <= 60 else { throw HouseholdError.invalidField("prefix", "must be at most 60 characters.") }
@@ -75,25 +75,25 @@ struct GroceriesController {
         let rows = try await database.grocerySuggestions(
             in: try context.parameters.require("household"), asMember: context.user.userID, prefix: prefix,
             limit: page.limit)
-        return ItemList(items: rows.map { Suggestion(name: $0.name, uses: $0.uses) })
+        return Page(items: rows.map { Suggestion(name: $0.name, uses: $0.uses) }, nextCursor: nil)
     }
 
-    @Sendable func household(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<LineView> {
+    @Sendable func household(_ request: Request, context: AuthenticatedContext) async throws -> Page<LineView> {
         let lines = try await database.householdGroceries(
             of: try context.parameters.require("household"), asMember: context.user.userID)
-        return ItemList(items: lines.map(LineView.init))
+        return try request.page(of: lines.map(LineView.init))
     }
 
-    @Sendable func personal(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ItemView> {
+    @Sendable func personal(_ request: Request, context: AuthenticatedContext) async throws -> Page<ItemView> {
         let items = try await database.personalGroceries(
             of: try context.parameters.require("household"), asMember: context.user.userID)
-        return ItemList(items: items.map(ItemView.init))
+        return try request.page(of: items.map(ItemView.init))
     }
 
-    @Sendable func communal(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ItemView> {
+    @Sendable func communal(_ request: Request, context: AuthenticatedContext) async throws -> Page<ItemView> {
         let items = try await database.communalGroceries(
             of: try context.parameters.require("household"), asMember: context.user.userID)
-        return ItemList(items: items.map(ItemView.init))
+        return try request.page(of: items.map(ItemView.init))
     }
 
     struct AddRequest: Decodable {

@@ -100,11 +100,11 @@ struct HouseholdsController {
             createdAt: invitation.createdAt)
     }
 
-    @Sendable func invitations(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
+    @Sendable func invitations(_ request: Request, context: AuthenticatedContext) async throws -> Page<
         InvitationView
     > {
         let pending = try await database.pendingInvitations(for: context.user.userID)
-        return ItemList(items: pending.map { Self.view($0.0, householdName: $0.1.name) })
+        return try request.page(of: pending.map { Self.view($0.0, householdName: $0.1.name) })
     }
 
     @Sendable func accept(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
@@ -147,14 +147,16 @@ struct HouseholdsController {
         return .noContent
     }
 
-    @Sendable func activity(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<ActivityView> {
+    @Sendable func activity(_ request: Request, context: AuthenticatedContext) async throws -> Page<ActivityView> {
         let rows = try await database.activity(
             of: try context.parameters.require("household"), asMember: context.user.userID)
-        return ItemList(
-            items: rows.map {
-                ActivityView(
-                    id: $0.id ?? 0, kind: $0.kind, actorId: $0.actorId, subject: $0.subject, createdAt: $0.createdAt)
-            })
+        return try request.page(
+            of:
+                rows.map {
+                    ActivityView(
+                        id: $0.id ?? 0, kind: $0.kind, actorId: $0.actorId, subject: $0.subject, createdAt: $0.createdAt
+                    )
+                })
     }
 
     private func notifyOthers(

@@ -22,10 +22,10 @@ struct NotesController {
         router.get(RouterPath(notes + "/:note/photo"), use: photo)
     }
 
-    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<NoteView> {
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<NoteView> {
         let notes = try await database.notes(
             of: try context.parameters.require("household"), asMember: context.user.userID, now: clock.now)
-        return ItemList(items: notes.map(NoteView.init))
+        return try request.page(of: notes.map(NoteView.init))
     }
 
     struct CreateRequest: Decodable {

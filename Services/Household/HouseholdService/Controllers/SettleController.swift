@@ -76,10 +76,10 @@ struct SettleController {
         var paypal: String?
     }
 
-    @Sendable func handles(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<Handles> {
+    @Sendable func handles(_ request: Request, context: AuthenticatedContext) async throws -> Page<Handles> {
         let rows = try await database.paymentHandles(
             in: try context.parameters.require("household"), asMember: context.user.userID)
-        return ItemList(items: rows.map { Handles(userId: $0.userID, venmo: $0.venmo, paypal: $0.paypal) })
+        return try request.page(of: rows.map { Handles(userId: $0.userID, venmo: $0.venmo, paypal: $0.paypal) })
     }
 
     /// Sets my Venmo and PayPal.Me handles (absent or empty removes one).

@@ -150,14 +150,11 @@ struct AuthController {
         var current: Bool
     }
 
-    struct SessionList: ResponseEncodable, Sendable {
-        var items: [SessionSummary]
-    }
-
-    @Sendable func listSessions(_ request: Request, context: AuthenticatedContext) async throws -> SessionList {
+    @Sendable func listSessions(_ request: Request, context: AuthenticatedContext) async throws -> Page<SessionSummary>
+    {
         let sessions = try await database.activeSessions(userID: context.user.userID)
-        return SessionList(
-            items: sessions.map {
+        return try request.page(
+            of: sessions.map {
                 SessionSummary(
                     id: $0.id, userAgent: $0.userAgent, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt,
                     current: $0.id == context.user.sessionID)

@@ -45,16 +45,12 @@ struct OIDCController {
         var linkedAt: Date
     }
 
-    struct LinkedIdentityList: ResponseEncodable, Sendable {
-        var items: [LinkedIdentity]
-    }
-
     @Sendable func listIdentities(_ request: Request, context: AuthenticatedContext) async throws
-        -> LinkedIdentityList
+        -> Page<LinkedIdentity>
     {
         let linked = try await database.externalIdentities(userID: context.user.userID)
-        return LinkedIdentityList(
-            items: linked.compactMap { identity in
+        return try request.page(
+            of: linked.compactMap { identity in
                 verifier.providerName(issuer: identity.issuer).map {
                     LinkedIdentity(provider: $0, linkedAt: identity.createdAt)
                 }

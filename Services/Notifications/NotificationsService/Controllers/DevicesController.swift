@@ -28,12 +28,8 @@ struct DevicesController {
         }
     }
 
-    struct DeviceList: ResponseEncodable {
-        var items: [DeviceView]
-    }
-
-    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> DeviceList {
-        DeviceList(items: try await database.devices(of: context.user.userID).map(DeviceView.init))
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<DeviceView> {
+        try request.page(of: try await database.devices(of: context.user.userID).map(DeviceView.init))
     }
 
     struct RegisterRequest: Decodable {

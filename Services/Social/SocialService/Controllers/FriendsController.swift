@@ -103,11 +103,11 @@ struct FriendsController {
         return .noContent
     }
 
-    @Sendable func mutual(_ request: Request, context: AuthenticatedContext) async throws -> UserList {
+    @Sendable func mutual(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {
         let ids = try await database.mutualFriends(of: context.user.userID, and: try context.parameters.require("user"))
         let known = try await profiles.profiles(ids)
-        return UserList(
-            items: ids.map { UserSummary(known[$0], id: $0) }.sorted { ($0.username ?? "") < ($1.username ?? "") })
+        return try request.page(
+            of: ids.map { UserSummary(known[$0], id: $0) }.sorted { ($0.username ?? "") < ($1.username ?? "") })
     }
 
     @Sendable func relationship(_ request: Request, context: AuthenticatedContext) async throws -> RelationshipView {
@@ -116,15 +116,16 @@ struct FriendsController {
         return RelationshipView(userId: other, relationship: relationship.flags)
     }
 
-    @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> ItemList<
+    @Sendable func suggestions(_ request: Request, context: AuthenticatedContext) async throws -> Page<
         SuggestionView
     > {
         let page = try PageRequest(limit: request.uri.queryParameters["limit"].map(String.init), cursor: nil)
         let ranked = try await database.suggestions(for: context.user.userID, limit: page.limit)
         let known = try await profiles.profiles(ranked.map(\.userID))
-        return ItemList(
+        // The best `limit`, ranked: suggestions have no next page.
+        return Page(
             items: ranked.map {
                 SuggestionView(user: UserSummary(known[$0.userID], id: $0.userID), mutualFriends: $0.mutualFriends)
-            })
+            }, nextCursor: nil)
     }
 }

@@ -52,10 +52,6 @@ struct SuggestionView: Encodable, Sendable {
     var mutualFriends: Int
 }
 
-struct UserList: ResponseEncodable, Sendable {
-    var items: [UserSummary]
-}
-
 struct RelationshipView: ResponseEncodable, Sendable {
     var userId: String
     var relationship: RelationFlags
