@@ -87,6 +87,23 @@ import Testing
         }
     }
 
+    /// Deleting the newest message does not hand its id to the next one: a read marker, a cursor or a live event that
+    /// names an id names one message for good.
+    @Test func aDeletedNewestMessagesIdIsNeverReused() async throws {
+        try await MessagingWorld.run { world in
+            let chat = try await world.direct(world.ann, world.bob)
+            let first = try await world.message(world.ann, chat, "one")
+            let newest = try await world.message(world.ann, chat, "two")
+            #expect(
+                try await world.api.delete(world.path(chat, "/messages/\(newest)"), token: world.ann.accessToken).status
+                    == 204)
+            let next = try await world.message(world.ann, chat, "three")
+            #expect(next > newest && newest > first)
+            let page = try await world.api.get(world.path(chat, "/messages"), token: world.bob.accessToken)
+            #expect(try world.messages(page).map(\.id) == [first, next])
+        }
+    }
+
     @Test func badMessagesAreClearErrors() async throws {
         try await MessagingWorld.run { world in
             let id = try await world.direct(world.ann, world.bob)

@@ -98,6 +98,16 @@ enum MessagingMigrations {
                     CREATE INDEX conversations_by_product ON conversations(product, kind);
                     """)
         }
+        migrator.registerMigration("v3: message ids are never reused") { db in
+            try db.execute(
+                sql: """
+                    -- `id INTEGER PRIMARY KEY` takes MAX(id) + 1, so deleting the newest message handed its id to the
+                    -- next one: read markers, cursors and live events named two messages by one id. The next id
+                    -- now comes from here and only grows.
+                    CREATE TABLE message_ids (next INTEGER NOT NULL);
+                    INSERT INTO message_ids (next) SELECT COALESCE(MAX(id), 0) + 1 FROM messages;
+                    """)
+        }
         return migrator
     }
 }
