@@ -42,29 +42,7 @@ enum ImageJudge {
     }
 
     private static func run(_ arguments: [String]) async throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("judge-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        try handle.close()
-        let printed = try Data(contentsOf: output)
-        guard process.terminationStatus == 0 else {
-            throw JudgeFailed(description: "Pillow: \(String(decoding: printed, as: UTF8.self).suffix(2000))")
-        }
-        return printed
-    }
-
-    struct JudgeFailed: Error, CustomStringConvertible {
-        var description: String
+        try await ExternalProcess.run(["python3", "-c", script] + arguments)
     }
 
     private static let script = #"""

@@ -27,7 +27,8 @@ import Testing
                 try await buildGeoApplication(
                     GeoConfiguration(
                         settings: settings,
-                        socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
+                        socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
+                        loadGazetteer: false))
             },
             .habits: { settings in
                 try await buildHabitsApplication(
