@@ -1,10 +1,5 @@
 import Foundation
-import GeoService
-import HabitsService
-import HouseholdService
 import PlatformKit
-import ServiceKit
-import SocialService
 import TestSupport
 import Testing
 
@@ -12,33 +7,15 @@ import Testing
 /// the pixels (and the orientation), so what anyone downloads tells neither; and a file that only starts like an
 /// image is refused, naming the field.
 @Suite struct PhotoPrivacyTests {
-    /// A stack with every service that stores images; ann and bob are friends, bob follows ann, and they share a
-    /// household.
+    /// The product services; ann and bob are friends, bob follows ann, and they share a household (made on first
+    /// use).
     struct World {
         let stack: TestStack
         let ann: TestUser, bob: TestUser
         var api: APIClient { stack.gateway }
 
         static func run(_ body: (World) async throws -> Void) async throws {
-            let social = LateServiceURL()
-            try await withTestStack(services: [
-                .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
-                .geo: { settings in
-                    try await buildGeoApplication(
-                        GeoConfiguration(
-                            settings: settings,
-                            socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
-                            loadGazetteer: false))
-                },
-                .habits: { settings in
-                    try await buildHabitsApplication(
-                        HabitsConfiguration(
-                            settings: settings,
-                            followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
-                },
-                .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
-            ]) { stack in
-                social.url = try #require(stack.serviceURLs[.social])
+            try await ProductStack.run { stack in
                 let world = World(
                     stack: stack, ann: try await stack.register("ann"), bob: try await stack.register("bob"))
                 let api = stack.gateway
@@ -91,7 +68,8 @@ import Testing
             name: "habit event photo",
             store: { world, image in
                 let habit = try await world.api.post(
-                    HabitsPaths.habits, token: world.ann.accessToken, json: HabitBody(title: "Walk", reason: "air", weekdays: HabitBody.everyDay))
+                    HabitsPaths.habits, token: world.ann.accessToken,
+                    json: HabitBody(title: "Walk", reason: "air", weekdays: HabitBody.everyDay))
                 let response = try await world.api.post(
                     "\(HabitsPaths.habits)/\(try habit.decode(WireHabit.self).id)/events", token: world.ann.accessToken,
                     json: EventBody(photo: image.base64EncodedString()))

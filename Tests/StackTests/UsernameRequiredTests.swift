@@ -1,12 +1,6 @@
 import Foundation
-import GeoService
-import HabitsService
-import HouseholdService
-import MessagingService
 import NIOHTTP1
 import PlatformKit
-import ServiceKit
-import SocialService
 import TestSupport
 import Testing
 
@@ -14,31 +8,7 @@ import Testing
 /// it reads its own data, and every social, messaging, geo, pack, habit and household write is refused.
 @Suite struct UsernameRequiredTests {
     @Test func withoutAUsernameAnAccountReadsButWritesNothingUntilItChoosesOne() async throws {
-        let social = LateServiceURL()
-        try await withTestStack(services: [
-            .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
-            .messaging: { settings in
-                try await buildMessagingApplication(
-                    MessagingConfiguration(
-                        settings: settings,
-                        socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
-            },
-            .geo: { settings in
-                try await buildGeoApplication(
-                    GeoConfiguration(
-                        settings: settings,
-                        socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
-                        loadGazetteer: false))
-            },
-            .habits: { settings in
-                try await buildHabitsApplication(
-                    HabitsConfiguration(
-                        settings: settings,
-                        followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
-            },
-            .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
-        ]) { stack in
-            social.url = try #require(stack.serviceURLs[.social])
+        try await ProductStack.run { stack in
             let api = stack.gateway
             let ann = try await stack.register("ann")
             // given a newcomer from Google, who has no username yet
