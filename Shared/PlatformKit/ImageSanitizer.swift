@@ -6,8 +6,9 @@
 /// image data byte for byte; whatever follows EOI is dropped. Orientation is the one EXIF field kept, because
 /// dropping it would show portrait photos on their side: when it is not 1, a minimal EXIF APP1 holding only the
 /// Orientation tag is written. PNG keeps the chunks that say how to draw the pixels and drops the rest (text, time,
-/// private chunks), and its `eXIf` becomes one holding only the orientation. WebP drops its `EXIF` and `XMP `
-/// chunks and clears their flags in `VP8X` (WebP decoders do not apply an EXIF orientation, so none is lost).
+/// private chunks), and its `eXIf` becomes one holding only the orientation. WebP keeps only its image, alpha,
+/// animation and colour-profile chunks (dropping `EXIF`, `XMP ` and any other) and clears the EXIF and XMP flags in
+/// `VP8X` (WebP decoders do not apply an EXIF orientation, so none is lost).
 public enum ImageSanitizer {
     /// The image rebuilt without metadata, after checking its container.
     public static func sanitize(_ bytes: [UInt8], as kind: ImageKind) throws -> [UInt8] {
@@ -26,7 +27,8 @@ public enum ImageSanitizer {
 
     // MARK: JPEG
 
-    /// The JPEG without APP1 (EXIF, XMP), APP13 (IPTC), COM and APPn other than JFIF APP0 and ICC_PROFILE APP2.
+    /// The JPEG without APP1 (EXIF, XMP), APP13 (IPTC), COM and the APPn segments other than JFIF APP0,
+    /// ICC_PROFILE APP2 and Adobe APP14.
     public static func sanitizeJPEG(_ bytes: [UInt8]) throws -> [UInt8] {
         func fail(_ reason: String) -> Malformed { Malformed(reason: reason) }
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw fail("JPEG has no SOI") }
@@ -204,10 +206,10 @@ public enum ImageSanitizer {
 
     // MARK: WebP
 
-    /// RIFF chunks a WebP may carry that are not pixels: dropped.
-    static let droppedWebPChunks: Set<String> = ["EXIF", "XMP "]
+    /// The chunks that draw a WebP (container specification): any other, `EXIF` and `XMP ` included, is dropped.
+    static let keptWebPChunks: Set<String> = ["VP8 ", "VP8L", "VP8X", "ALPH", "ANIM", "ANMF", "ICCP"]
 
-    /// The WebP without `EXIF` and `XMP ` chunks. The RIFF size must match the file, the first chunk must be `VP8 `,
+    /// The WebP with only the chunks that draw it. The RIFF size must match the file, the first chunk must be `VP8 `,
     /// `VP8L` or a 10-byte `VP8X`, and every chunk must fit.
     public static func sanitizeWebP(_ bytes: [UInt8]) throws -> [UInt8] {
         func fail(_ reason: String) -> Malformed { Malformed(reason: reason) }
@@ -243,7 +245,7 @@ public enum ImageSanitizer {
             } else if type == "VP8X" || (!extended && (type == "VP8 " || type == "VP8L")) {
                 throw fail("WebP has a second image header")
             }
-            if !droppedWebPChunks.contains(type) { chunks.append(chunk) }
+            if keptWebPChunks.contains(type) { chunks.append(chunk) }
             i += 8 + padded
         }
         guard !chunks.isEmpty else { throw fail("WebP has no image") }

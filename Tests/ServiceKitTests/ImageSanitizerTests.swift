@@ -50,7 +50,9 @@ import Testing
     static let vp8x = riffChunk("VP8X", [0x2C, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     static let iccp = riffChunk("ICCP", [9, 9])
     static let vp8l = riffChunk("VP8L", [0x2F, 0, 0, 0, 0x10])
-    static let webp = riff(vp8x + iccp + vp8l + riffChunk("EXIF", tiff) + riffChunk("XMP ", Array("<x:xmpmeta/>".utf8)))
+    static let webp = riff(
+        vp8x + iccp + vp8l + riffChunk("EXIF", tiff) + riffChunk("XMP ", Array("<x:xmpmeta/>".utf8))
+            + riffChunk("GPSx", [1, 2]))
 
     @Test func aJPEGLosesExifCommentsAndIPTCButKeepsItsOrientationAndImageData() throws {
         let clean = try ImageSanitizer.sanitizeJPEG(Self.jpeg)
