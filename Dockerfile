@@ -43,6 +43,8 @@ ENTRYPOINT ["/app/app"]
 
 FROM runtime AS gateway
 COPY --from=build /out/bin/Gateway /app/app
+# The API reference page (/docs) and its vendored Swagger UI.
+COPY --from=build /out/resources/platform_GatewayService.resources /app/platform_GatewayService.resources
 ENV PORT=8080
 
 FROM runtime AS identity

@@ -120,6 +120,8 @@ let package = Package(
                 serviceLifecycle, configuration, tracing,
             ],
             path: "Gateway/GatewayService",
+            exclude: ["Docs/LICENSE-swagger-ui"],
+            resources: [.copy("Docs")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

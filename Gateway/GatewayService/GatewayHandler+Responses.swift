@@ -79,6 +79,13 @@ extension GatewayHandler {
             return refuse(head, Self.noRoute(head), requestID, start)
         }
         var association = Data()
+        var docsAsset: DocsPage.Asset?
+        if endpoint == .docs {
+            guard let asset = DocsPage.asset(at: head.uri) else {
+                return refuse(head, Self.noRoute(head), requestID, start)
+            }
+            docsAsset = asset
+        }
         if endpoint == .appleAppSiteAssociation || endpoint == .assetLinks {
             let appLinks = core.configuration.appLinks
             let document = endpoint == .assetLinks ? appLinks.androidDocument : appLinks.appleDocument
@@ -112,6 +119,16 @@ extension GatewayHandler {
             respond(
                 status: .ok, headers: headers, body: ByteBuffer(bytes: association), version: head.version,
                 keepAlive: head.isKeepAlive)
+        case .docs:
+            guard let asset = docsAsset else { return }
+            var headers = HTTPHeaders([
+                ("content-type", asset.contentType), ("cache-control", asset.cacheControl),
+                ("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer"), ("x-request-id", requestID),
+            ])
+            if asset.contentType.hasPrefix("text/html") {
+                headers.add(name: "content-security-policy", value: DocsPage.contentSecurityPolicy)
+            }
+            respond(status: .ok, headers: headers, body: asset.body, version: head.version, keepAlive: head.isKeepAlive)
         case .openAPI:
             let merger = core.openAPI
             let promise = context.eventLoop.makePromise(of: Data.self)

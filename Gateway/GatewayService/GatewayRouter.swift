@@ -15,7 +15,7 @@ struct GatewayRouter: Sendable {
     }
 
     enum LocalEndpoint: Equatable {
-        case live, ready, metrics, openAPI, appleAppSiteAssociation, assetLinks
+        case live, ready, metrics, openAPI, appleAppSiteAssociation, assetLinks, docs
     }
 
     private let routes: [RouteTable.Entry]
@@ -37,6 +37,8 @@ struct GatewayRouter: Sendable {
         case "/openapi.json": return .local(.openAPI)
         case "/.well-known/apple-app-site-association": return .local(.appleAppSiteAssociation)
         case "/.well-known/assetlinks.json": return .local(.assetLinks)
+        case "/docs", "/docs/", "/docs/init.js", "/docs/swagger-ui-bundle.js", "/docs/swagger-ui.css":
+            return .local(.docs)
         default: break
         }
         // A service must see the path the gateway authorised; dot segments or encoded separators could

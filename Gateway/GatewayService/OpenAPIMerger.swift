@@ -63,6 +63,32 @@ final class OpenAPIMerger: Sendable {
             }
             tags += document["tags"] as? [[String: Any]] ?? []
         }
+        // The gateway's own probes, open to anyone (the reference page's first "try it out").
+        for (path, id, summary, status) in [
+            ("/health/live", "gatewayLive", "The gateway runs.", "ok"),
+            ("/health/ready", "gatewayReady", "The gateway is ready to forward requests.", "ready"),
+        ] {
+            paths[path] = [
+                "get": [
+                    "operationId": id, "summary": summary, "tags": ["platform"], "security": [[String: Any]](),
+                    "responses": [
+                        "200": [
+                            "description": summary,
+                            "content": [
+                                "application/json": [
+                                    "schema": [
+                                        "type": "object",
+                                        "properties": ["status": ["type": "string", "enum": [status]]],
+                                        "required": ["status"],
+                                    ]
+                                ]
+                            ],
+                        ]
+                    ],
+                ] as [String: Any]
+            ]
+        }
+        tags.append(["name": "platform", "description": "The gateway itself: health probes."])
         return [
             "openapi": "3.1.0",
             "info": ["title": "Platform API", "version": "1.0.0", "description": "Every service behind the gateway."],
