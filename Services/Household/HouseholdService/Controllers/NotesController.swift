@@ -96,10 +96,11 @@ struct NotesController {
     @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> NoteView {
         let input = try await request.decode(as: EditRequest.self, context: context)
         let text = try input.text.map { $0.isEmpty ? "" : try Validate.text($0, field: "text", max: 500) }
+        // A new timer only when one is asked for (so the household default is never used here).
         let hours =
             input.expiresInDays == nil && input.expiresInHours == nil
             ? nil
-            : try NoteLifetime.hours(days: input.expiresInDays, hours: input.expiresInHours, householdDefault: 0)  // one is given: no default
+            : try NoteLifetime.hours(days: input.expiresInDays, hours: input.expiresInHours, householdDefault: 0)
         let note = try await database.editNote(
             try context.parameters.require("note"), in: try context.parameters.require("household"),
             by: context.user.userID, text: text, lifetimeHours: hours, now: clock.now)
