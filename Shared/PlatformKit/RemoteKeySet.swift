@@ -98,7 +98,7 @@ public actor RemoteKeySet {
     {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
-        let response = try await httpClient.execute(request, timeout: .seconds(5))
+        let response = try await httpClient.execute(request, timeout: .seconds(10))
         guard response.status == .ok else { throw KeySetError.fetchFailed(status: Int(response.status.code)) }
         let body = try await response.body.collect(upTo: 1 << 20)
         let jwks = try JSONDecoder().decode(JWKS.self, from: Data(body.readableBytesView))

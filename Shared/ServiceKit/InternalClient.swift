@@ -15,10 +15,12 @@ public struct InternalClient: Sendable {
     private let httpClient: HTTPClient
     private let timeout: TimeAmount
 
-    /// Creates a client for `service` at `baseURL` (e.g. `http://127.0.0.1:8081`).
+    /// Creates a client for `service` at `baseURL` (e.g. `http://127.0.0.1:8081`). The default timeout is generous:
+    /// a loaded peer is slow, not gone, and the gateway gives the whole request 30 seconds; failing after three
+    /// turned slow answers into 503s.
     public init(
         service: ServiceName, baseURL: String, token: String, httpClient: HTTPClient = .platform,
-        timeout: TimeAmount = .seconds(3)
+        timeout: TimeAmount = .seconds(10)
     ) {
         self.service = service
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
