@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import PlatformKit
+import Testing
 
 /// An HTTP response as tests look at it.
 public struct APIResponse: Sendable {
@@ -35,9 +36,12 @@ public struct APIResponse: Sendable {
 /// Sends requests to one base URL (the gateway, or a service directly).
 public struct APIClient: Sendable {
     public let baseURL: String
+    /// When set, every answer is checked against its operation in this document and a mismatch is a test issue.
+    public let contract: OpenAPIContract?
 
-    public init(baseURL: String) {
+    public init(baseURL: String, contract: OpenAPIContract? = nil) {
         self.baseURL = baseURL
+        self.contract = contract
     }
 
     /// Sends a request; `json` is encoded as the body, or `body` is sent as is.
@@ -59,8 +63,18 @@ public struct APIClient: Sendable {
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 64 << 20)
-        return APIResponse(
+        let answer = APIResponse(
             status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+        if let contract {
+            let violations = contract.violations(
+                method: method.rawValue, path: path, status: answer.status,
+                contentType: answer.headers.first(name: "content-type"), body: answer.body)
+            for violation in violations {
+                Issue.record(
+                    "\(method.rawValue) \(path) answered \(answer.status) against the OpenAPI document: \(violation)")
+            }
+        }
+        return answer
     }
 
     public func get(_ path: String, token: String? = nil, headers: [(String, String)] = []) async throws -> APIResponse

@@ -40,14 +40,14 @@ public final class TestStack: Sendable {
         self.oidc = oidc
         self.internalToken = internalToken
         self.dataDirectory = dataDirectory
-        self.gateway = APIClient(baseURL: "http://127.0.0.1:\(gatewayPort)")
+        self.gateway = APIClient(baseURL: "http://127.0.0.1:\(gatewayPort)", contract: .platform)
         self.serviceURLs = serviceURLs
         self.groups = Mutex(groups)
     }
 
     /// A direct client for one service (bypassing the gateway).
     public func direct(_ service: ServiceName) -> APIClient {
-        APIClient(baseURL: serviceURLs[service] ?? "http://127.0.0.1:1")
+        APIClient(baseURL: serviceURLs[service] ?? "http://127.0.0.1:1", contract: .platform)
     }
 
     /// Starts identity, then `services`, then the gateway routing to them.
@@ -131,7 +131,7 @@ public final class TestStack: Sendable {
             return GatewayServer(configuration: configuration)
         }
         self.groups.withLock { $0.merge(groups) { _, new in new } }
-        return APIClient(baseURL: "http://127.0.0.1:\(port)")
+        return APIClient(baseURL: "http://127.0.0.1:\(port)", contract: .platform)
     }
 
     /// Runs one service in its own service group and waits until it listens.

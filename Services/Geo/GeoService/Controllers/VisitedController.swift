@@ -26,6 +26,19 @@ struct VisitedSummaryView: ResponseEncodable, Sendable {
         var pinCount: Int
         var firstVisit: String
         var lastVisit: String
+
+        enum CodingKeys: String, CodingKey { case placeId, name, countryCode, pinCount, firstVisit, lastVisit }
+
+        // A city without a gazetteer place or country says so with null, as the document promises.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(placeId, forKey: .placeId)
+            try container.encode(name, forKey: .name)
+            try container.encode(countryCode, forKey: .countryCode)
+            try container.encode(pinCount, forKey: .pinCount)
+            try container.encode(firstVisit, forKey: .firstVisit)
+            try container.encode(lastVisit, forKey: .lastVisit)
+        }
     }
 
     struct Country: Encodable, Sendable {
