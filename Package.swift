@@ -62,9 +62,11 @@ func service(
 
 let package = Package(
     name: "platform",
-    platforms: [.macOS(.v15)],
+    // iOS for the apps' client library (`PlatformClient`); the services themselves run on Linux and macOS.
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: serviceNames.map { .executable(name: $0, targets: [$0]) } + [
         .executable(name: "Gateway", targets: ["Gateway"]),
+        .library(name: "PlatformClient", targets: ["PlatformClient"]),
         .executable(name: "LocalStack", targets: ["LocalStack"]),
         .executable(name: "HouseholdBenchmark", targets: ["HouseholdBenchmark"]),
         .executable(name: "SocialBenchmark", targets: ["SocialBenchmark"]),
@@ -94,6 +96,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // OTLP over HTTP only: the default traits would also build gRPC, which nothing here uses.
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // The apps' client: generated code's runtime and its two transports.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
     ],
     targets: [
         // Code every executable shares that needs neither an HTTP framework nor a database.
@@ -112,6 +118,24 @@ let package = Package(
             ],
             path: "Shared/ServiceKit",
             swiftSettings: swiftSettings
+        ),
+        // The typed Swift client for the apps: `Generated/` is swift-openapi-generator's output for `openapi.json`
+        // (the gateway's merged document; `Clients/generate` rewrites both), the rest is the session layer.
+        .target(
+            name: "PlatformClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), httpTypes,
+                .product(
+                    name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+                .product(
+                    name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
+                    condition: .when(platforms: [.linux])),
+            ],
+            path: "Clients/PlatformClient",
+            exclude: ["openapi.json", "openapi-generator-config.yaml"],
+            // Without ExistentialAny: the generated code is the generator's, not written to this package's rules.
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
             name: "GatewayService",
@@ -236,6 +260,15 @@ let package = Package(
                 "ServiceKit", "LocalStackKit", grdb, serviceLifecycle, logging, nio, nioPosix, tracing, otel, httpTypes,
             ] + serviceNames.map { .target(name: "\($0)Service") },
             path: "Tests/StackTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PlatformClientTests",
+            dependencies: [
+                "PlatformClient", "TestSupport", "PlatformKit", asyncHTTPClient,
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            path: "Tests/PlatformClientTests",
             swiftSettings: swiftSettings
         ),
     ]

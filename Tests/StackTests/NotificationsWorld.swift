@@ -33,15 +33,6 @@ final class RecordedPushes: PushDelivery {
     }
 }
 
-/// Hands notices on to a sink chosen once the stack runs (the notifications service's port is known only then).
-final class LateNoticeSink: NoticeSink {
-    private let target = Mutex<(any NoticeSink)?>(nil)
-
-    func connect(to sink: any NoticeSink) { target.withLock { $0 = sink } }
-    func publish(_ notice: Notice) async { await target.withLock { $0 }?.publish(notice) }
-    func publish(_ event: RealtimeEvent) async { await target.withLock { $0 }?.publish(event) }
-}
-
 /// A stack with the notifications service (pushes recorded, fast heartbeats) and the social service posting
 /// its notices to it for real, plus three users.
 struct NotificationsWorld {

@@ -3,23 +3,27 @@ import GeoService
 import HabitsService
 import HouseholdService
 import MessagingService
+import NotificationsService
+import PlatformKit
 import ServiceKit
 import SocialService
-import TestSupport
 import Testing
 
 /// A stack with every product service (social, messaging, geo without its gazetteer, habits, household), each
-/// reaching the social graph of this stack.
-enum ProductStack {
-    static func run(_ body: (TestStack) async throws -> Void) async throws {
+/// reaching the social graph of this stack; with `notifications`, the notifications service too (live streams).
+public enum ProductStack {
+    public static func run(notifications: Bool = false, _ body: (TestStack) async throws -> Void) async throws {
         let social = LateServiceURL()
+        let messagingNotices = LateNoticeSink()
         let graph: @Sendable (ServiceSettings) -> SocialGraphClient = { settings in
             SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)
         }
-        try await withTestStack(services: [
+        var services: [ServiceName: TestStack.ServiceBuilder] = [
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .messaging: {
-                try await buildMessagingApplication(MessagingConfiguration(settings: $0, socialGraph: graph($0)))
+                try await buildMessagingApplication(
+                    MessagingConfiguration(
+                        settings: $0, noticeSink: notifications ? messagingNotices : nil, socialGraph: graph($0)))
             },
             .geo: {
                 try await buildGeoApplication(
@@ -27,8 +31,21 @@ enum ProductStack {
             },
             .habits: { try await buildHabitsApplication(HabitsConfiguration(settings: $0, followGraph: graph($0))) },
             .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
-        ]) { stack in
+        ]
+        if notifications {
+            services[.notifications] = {
+                try await buildNotificationsApplication(NotificationsConfiguration(settings: $0))
+            }
+        }
+        try await withTestStack(services: services) { stack in
             social.url = try #require(stack.serviceURLs[.social])
+            if notifications {
+                messagingNotices.connect(
+                    to: NotificationsNoticeSink(
+                        baseURL: try #require(stack.serviceURLs[.notifications]),
+                        settings: ServiceSettings(service: .messaging, internalToken: stack.internalToken),
+                        logger: .init(label: "test")))
+            }
             try await body(stack)
         }
     }

@@ -159,9 +159,12 @@ extension ClientPosition {
     /// The request header that carries the client's position.
     static let header = "Geo-Position"
 
-    /// Parses the header; absent is `nil`, malformed is a 400 problem.
+    /// Parses the header; absent is `nil`, malformed is a 400 problem. The separator may come percent-encoded
+    /// (`%3B`): OpenAPI clients such as swift-openapi-generator's escape `;` in a header parameter.
     static func parse(_ value: String?) throws -> ClientPosition? {
-        guard let value else { return nil }
+        guard let value = value?.replacingOccurrences(of: "%3B", with: ";", options: .caseInsensitive) else {
+            return nil
+        }
         let parts = value.split(separator: ";", omittingEmptySubsequences: false).map {
             Double($0.trimmingCharacters(in: .whitespaces))
         }

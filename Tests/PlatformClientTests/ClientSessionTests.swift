@@ -1,0 +1,98 @@
+import Foundation
+import OpenAPIAsyncHTTPClient
+import PlatformClient
+import Synchronization
+import TestSupport
+import Testing
+
+/// The hand-written layer of the client: the session's tokens and their rotation, and the live stream's resume.
+@Suite(.serialized) struct ClientSessionTests {
+    func client(_ stack: TestStack, tokens: SessionTokens? = nil) throws -> PlatformClient {
+        PlatformClient(
+            serverURL: try #require(URL(string: stack.gateway.baseURL)), transport: AsyncHTTPClientTransport(),
+            tokens: tokens)
+    }
+
+    @Test func anExpiredAccessTokenIsRefreshedOnceForConcurrentCallsAndTheCallsRetried() async throws {
+        try await withTestStack { stack in
+            let alice = try client(stack)
+            try await alice.register(
+                email: "alice@example.com", username: "alice", password: "a long enough passphrase")
+            let before = try #require(await alice.session.tokens)
+            stack.clock.advance(by: 15 * 60 + 1)
+            // Five calls find the token expired at once; one refresh serves them all (a second use of the same
+            // refresh token would end the session, and these calls would then fail).
+            let names = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<5 { group.addTask { try await alice.api.getMe().ok.body.json.username ?? "" } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(names == Array(repeating: "alice", count: 5))
+            let after = try #require(await alice.session.tokens)
+            #expect(after.accessToken != before.accessToken)
+            #expect(after.refreshToken != before.refreshToken, "the refresh token rotates")
+            #expect(after.sessionId == before.sessionId)
+            #expect(try await alice.api.getMe().ok.body.json.username == "alice")
+        }
+    }
+
+    @Test func aSessionThatCannotBeRefreshedEndsAndTheCallAnswers401() async throws {
+        try await withTestStack { stack in
+            let alice = try client(stack)
+            try await alice.register(
+                email: "alice@example.com", username: "alice", password: "a long enough passphrase")
+            // The same session signed out from another copy of the app: its refresh token is refused from now on.
+            let other = try client(stack, tokens: await alice.session.tokens)
+            await other.signOut()
+            stack.clock.advance(by: 15 * 60 + 1)
+            let answer = try await alice.api.getMe()
+            guard case .unauthorized(let unauthorized) = answer else {
+                Issue.record("expected 401, got \(answer)")
+                return
+            }
+            #expect(["token_expired", "session_ended"].contains(try unauthorized.body.applicationProblemJson.code))
+            #expect(await alice.session.tokens == nil, "a refused refresh token signs the user out")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3))) func theLiveStreamResumesAfterTheLastEventSeen() async throws {
+        try await ProductStack.run(notifications: true) { stack in
+            let ann = try client(stack)
+            let bob = try client(stack)
+            try await ann.register(email: "ann@example.com", username: "ann", password: "a long enough passphrase")
+            let bobID = try await bob.register(
+                email: "bob@example.com", username: "bob", password: "a long enough passphrase"
+            ).id
+            let request = try await ann.api.sendFriendRequest(body: .json(.init(username: "bob"))).created.body.json
+            _ = try await bob.api.answerFriendRequest(path: .init(request: request.id, answer: .accept)).ok
+            let conversation = try await ann.api.openDirectConversation(
+                body: .json(.init(product: .wegroup, userId: bobID))
+            ).created.body.json
+            func send(_ text: String) async throws {
+                _ = try await ann.api.sendMessage(
+                    path: .init(conversationId: conversation.id), body: .json(.init(text: text))
+                )
+                .created
+            }
+
+            // Bob reads the first message's event, then his app goes away. (From the stream's start, "0", so the
+            // event is there however late the connection opens.)
+            var first: LiveEvent?
+            try await send("one")
+            for try await event in bob.liveEvents(after: "0") where event.data.contains("\"one\"") {
+                first = event
+                break
+            }
+            let seen = try #require(first?.id)
+            try await send("two")
+            try await send("three")
+
+            // Back again, from the last event seen: the two it missed, in order, and not the first again.
+            var texts: [String] = []
+            for try await event in bob.liveEvents(after: seen) {
+                for text in ["one", "two", "three"] where event.data.contains("\"\(text)\"") { texts.append(text) }
+                if texts.count == 2 { break }
+            }
+            #expect(texts == ["two", "three"])
+        }
+    }
+}
