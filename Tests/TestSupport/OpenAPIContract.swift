@@ -24,15 +24,16 @@ public struct OpenAPIContract: Sendable {
         let documents = ["Geo", "Habits", "Household", "Identity", "Messaging", "Notifications", "Social"].map {
             name -> JSONValue in
             let file = services.appendingPathComponent("\(name)/\(name)Service/OpenAPI/openapi.json")
-            guard let data = try? Data(contentsOf: file),
-                let document = try? JSONDecoder().decode(JSONValue.self, from: data)
-            else { fatalError("cannot read \(file.path)") }
+            guard let data = try? Data(contentsOf: file), let document = JSONValue(parsing: data) else {
+                fatalError("cannot read \(file.path)")
+            }
             return document
         }
         return OpenAPIContract(documents: documents)
     }()
 
-    init(documents: [JSONValue]) {
+    /// A contract of the given documents, merged (tests of the check itself use small ones).
+    public init(documents: [JSONValue]) {
         var operations: [Operation] = []
         var schemas: [String: JSONValue] = [:]
         var sharedResponses: [String: JSONValue] = [:]
@@ -85,11 +86,12 @@ public struct OpenAPIContract: Sendable {
             return ["content type \(mediaType) is not one of \(content.keys.sorted())"]
         }
         guard mediaType.hasSuffix("json"), let schema = declared.value["schema"] else { return [] }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: body) else {
+        guard let value = JSONValue(parsing: body) else {
             return ["the \(mediaType) body is not JSON"]
         }
-        return check(value, against: schema, at: "body")
-            + checkProblemCode(value, listedIn: declared.value, status: status)
+        let problems = check(value, against: schema, at: "body")
+        guard mediaType == "application/problem+json" else { return problems }
+        return problems + checkProblemCode(value, listedIn: declared.value, status: status)
     }
 
     /// A problem's `code` must be one the operation lists for that status, as a named example of the answer: the
@@ -265,8 +267,8 @@ public struct OpenAPIContract: Sendable {
     }
 }
 
-/// Any JSON value, decoded without a target type.
-public enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
+/// Any JSON value, parsed without a target type.
+public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -275,22 +277,33 @@ public enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let integer = try? container.decode(Int64.self) {
-            self = .integer(integer)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let string = try? container.decode(String.self) {
+    /// Parses JSON text (any value at the top). Foundation's parser, not `Decodable`: a decoder finds a value's kind
+    /// by failing to decode the others, and each failure throws, which made reading the platform's documents take
+    /// seconds in a debug build.
+    public init?(parsing data: Data) {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return nil
+        }
+        self.init(object)
+    }
+
+    init(_ object: Any) {
+        switch object {
+        case let string as String:
             self = .string(string)
-        } else if let array = try? container.decode([JSONValue].self) {
-            self = .array(array)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
+        case let number as NSNumber:
+            // Booleans parse as NSNumbers of type `c` (char) on every platform.
+            switch String(cString: number.objCType) {
+            case "c": self = .bool(number.boolValue)
+            case "f", "d": self = .number(number.doubleValue)
+            default: self = .integer(number.int64Value)
+            }
+        case let array as [Any]:
+            self = .array(array.map(JSONValue.init))
+        case let object as [String: Any]:
+            self = .object(object.mapValues(JSONValue.init))
+        default:
+            self = .null
         }
     }
 
