@@ -47,7 +47,11 @@ public actor PlatformSession {
         return pair.user
     }
 
-    func end() { set(nil) }
+    /// Signs out locally; a refresh still in flight is then not applied.
+    func end() {
+        refreshing = nil
+        set(nil)
+    }
 
     /// A fresh access token in place of `stale`, or nil when there is none to give: the refresh token was
     /// refused (the session is then ended) or the network failed (the session is kept for a later try). A caller
@@ -60,12 +64,7 @@ public actor PlatformSession {
         } else {
             guard let refreshToken = tokens?.refreshToken else { return nil }
             let exchange = self.exchange
-            task = Task {
-                do { return .fresh(try await exchange(refreshToken)) } catch is RefreshRefused { return .refused } catch
-                {
-                    return .failed
-                }
-            }
+            task = Task { await Self.exchange(refreshToken, with: exchange) }
             refreshing = task
         }
         let outcome = await task.value
@@ -77,7 +76,7 @@ public actor PlatformSession {
             case .failed: break
             }
         }
-        if case .fresh(let fresh) = outcome { return fresh.accessToken }
+        if case .fresh(let fresh) = outcome, tokens != nil { return fresh.accessToken }
         return nil
     }
 
@@ -85,6 +84,18 @@ public actor PlatformSession {
         case fresh(SessionTokens)
         case refused
         case failed
+    }
+
+    private static func exchange(
+        _ refreshToken: String, with exchange: @Sendable (String) async throws -> SessionTokens
+    ) async -> Refresh {
+        do {
+            return .fresh(try await exchange(refreshToken))
+        } catch is RefreshRefused {
+            return .refused
+        } catch {
+            return .failed
+        }
     }
 
     private func set(_ new: SessionTokens?) {
