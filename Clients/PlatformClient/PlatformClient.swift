@@ -16,7 +16,7 @@ import OpenAPIRuntime
 /// ```swift
 /// let platform = PlatformClient(serverURL: URL(string: "https://api.example.com")!)
 /// try await platform.signIn(identifier: "alice", password: "a long enough passphrase")
-/// let today = try await platform.api.habitsToday().ok.body.json
+/// let today = try await platform.api.listHabitsToday().ok.body.json
 /// ```
 public struct PlatformClient: Sendable {
     /// Every operation, typed. Calls carry the session's access token (when signed in) and are retried once with

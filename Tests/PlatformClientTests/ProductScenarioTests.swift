@@ -50,6 +50,9 @@ import Testing
                 path: .init(conversationId: group.id), query: .init(topicId: topic.id)
             ).ok.body.json
             #expect(page.items.map(\.text) == ["Fontainebleau at nine?"])
+            let seenByBob = try await bob.api.getTopic(path: .init(conversationId: group.id, topicId: topic.id))
+                .ok.body.json
+            #expect(seenByBob.name == "Saturday")
             let conversations = try await bob.api.listConversations(query: .init(product: .wegroup)).ok.body.json
             #expect(conversations.items.map(\.id) == [group.id])
         }
@@ -61,7 +64,7 @@ import Testing
             let pin = try await alice.api.createPin(
                 body: .json(.init(latitude: Self.campus.latitude, longitude: Self.campus.longitude, placeName: "Paris"))
             ).created.body.json
-            let map = try await bob.api.map(query: .init(bbox: "2.0,48.5,2.6,49.0", zoom: 15)).ok.body.json
+            let map = try await bob.api.getMap(query: .init(bbox: "2.0,48.5,2.6,49.0", zoom: 15)).ok.body.json
             #expect(map.features.count == 1)
             #expect(map.features.first?.properties.pinId == pin.id)
         }
@@ -82,7 +85,7 @@ import Testing
                 path: .init(pack: pack.id), headers: .init(geoPosition: Self.atCampus),
                 body: .json(.init(body: "Third floor is quiet today.", title: "Quiet floor"))
             ).created
-            let posts = try await alice.api.packPosts(
+            let posts = try await alice.api.listPackPosts(
                 path: .init(pack: pack.id), headers: .init(geoPosition: Self.atCampus)
             ).ok.body.json
             #expect(posts.items.map(\.title) == ["Quiet floor"])
@@ -99,7 +102,7 @@ import Testing
             ).created.body.json
             _ = try await alice.api.addHabitEvent(path: .init(habit: habit.id), body: .json(.init(comment: "10 min")))
                 .created
-            let today = try await alice.api.habitsToday().ok.body.json
+            let today = try await alice.api.listHabitsToday().ok.body.json
             #expect(today.items.map(\.value1.title) == ["Stretch"])
             #expect(today.items.map(\.value2.doneToday) == [true])
         }
@@ -117,7 +120,7 @@ import Testing
                 path: .init(household: household.id),
                 body: .json(.init(amount: 9_000, currency: "EUR", description: "Groceries", split: .init(kind: .equal)))
             ).created
-            let balances = try await bob.api.balances(path: .init(household: household.id)).ok.body.json
+            let balances = try await bob.api.getBalances(path: .init(household: household.id)).ok.body.json
             let euros = try #require(balances.currencies.first { $0.currency == "EUR" })
             #expect(euros.plan.map { [$0.from, $0.to] } == [[bobID, try #require(household.members.first?.userId)]])
             #expect(euros.plan.map(\.amount) == [4_500])

@@ -654,11 +654,11 @@ public struct Client: APIProtocol {
     /// The public keys that sign access tokens (JWKS).
     ///
     /// - Remark: HTTP `GET /v1/auth/jwks`.
-    /// - Remark: Generated from `#/paths//v1/auth/jwks/get(jwks)`.
-    public func jwks(_ input: Operations.Jwks.Input) async throws -> Operations.Jwks.Output {
+    /// - Remark: Generated from `#/paths//v1/auth/jwks/get(getSigningKeys)`.
+    public func getSigningKeys(_ input: Operations.GetSigningKeys.Input) async throws -> Operations.GetSigningKeys.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Jwks.id,
+            forOperation: Operations.GetSigningKeys.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/auth/jwks",
@@ -679,7 +679,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Jwks.Output.Ok.Body
+                    let body: Operations.GetSigningKeys.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -2147,11 +2147,11 @@ public struct Client: APIProtocol {
     /// My map colours: per category (defaults red, blue, green) and per pin.
     ///
     /// - Remark: HTTP `GET /v1/geo/colors`.
-    /// - Remark: Generated from `#/paths//v1/geo/colors/get(colors)`.
-    public func colors(_ input: Operations.Colors.Input) async throws -> Operations.Colors.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/colors/get(getColors)`.
+    public func getColors(_ input: Operations.GetColors.Input) async throws -> Operations.GetColors.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Colors.id,
+            forOperation: Operations.GetColors.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/colors",
@@ -2172,7 +2172,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Colors.Output.Ok.Body
+                    let body: Operations.GetColors.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -2194,7 +2194,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Colors.Output.Unauthorized.Body
+                    let body: Operations.GetColors.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -2523,11 +2523,11 @@ public struct Client: APIProtocol {
     /// My totals (posts, comments, votes earned) and packs.
     ///
     /// - Remark: HTTP `GET /v1/geo/den`.
-    /// - Remark: Generated from `#/paths//v1/geo/den/get(den)`.
-    public func den(_ input: Operations.Den.Input) async throws -> Operations.Den.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/den/get(getDen)`.
+    public func getDen(_ input: Operations.GetDen.Input) async throws -> Operations.GetDen.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Den.id,
+            forOperation: Operations.GetDen.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/den",
@@ -2553,7 +2553,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Den.Output.Ok.Body
+                    let body: Operations.GetDen.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -2575,7 +2575,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Den.Output.BadRequest.Body
+                    let body: Operations.GetDen.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -2597,7 +2597,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Den.Output.Unauthorized.Body
+                    let body: Operations.GetDen.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3246,11 +3246,11 @@ public struct Client: APIProtocol {
     /// New or top posts of my packs (a locked pack's only while I am inside it).
     ///
     /// - Remark: HTTP `GET /v1/geo/feed`.
-    /// - Remark: Generated from `#/paths//v1/geo/feed/get(feed)`.
-    public func feed(_ input: Operations.Feed.Input) async throws -> Operations.Feed.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/feed/get(listFeed)`.
+    public func listFeed(_ input: Operations.ListFeed.Input) async throws -> Operations.ListFeed.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Feed.id,
+            forOperation: Operations.ListFeed.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/feed",
@@ -3304,7 +3304,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Feed.Output.Ok.Body
+                    let body: Operations.ListFeed.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3326,7 +3326,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Feed.Output.BadRequest.Body
+                    let body: Operations.ListFeed.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3348,7 +3348,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Feed.Output.Unauthorized.Body
+                    let body: Operations.ListFeed.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3400,11 +3400,11 @@ public struct Client: APIProtocol {
     /// Pins in a bounding box as GeoJSON, each marked own/friend/other with my colours; clustered (counts per grid cell) at zoom 12 and below or when more than 500 pins are in view.
     ///
     /// - Remark: HTTP `GET /v1/geo/map`.
-    /// - Remark: Generated from `#/paths//v1/geo/map/get(map)`.
-    public func map(_ input: Operations.Map.Input) async throws -> Operations.Map.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/map/get(getMap)`.
+    public func getMap(_ input: Operations.GetMap.Input) async throws -> Operations.GetMap.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Map.id,
+            forOperation: Operations.GetMap.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/map",
@@ -3446,7 +3446,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Map.Output.Ok.Body
+                    let body: Operations.GetMap.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3468,7 +3468,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Map.Output.BadRequest.Body
+                    let body: Operations.GetMap.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3490,7 +3490,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Map.Output.Unauthorized.Body
+                    let body: Operations.GetMap.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3512,7 +3512,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Map.Output.ServiceUnavailable.Body
+                    let body: Operations.GetMap.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3743,11 +3743,11 @@ public struct Client: APIProtocol {
     /// A live pack (listed even when locked and I am outside; contentVisible says so).
     ///
     /// - Remark: HTTP `GET /v1/geo/packs/{pack}`.
-    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(pack)`.
-    public func pack(_ input: Operations.Pack.Input) async throws -> Operations.Pack.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(getPack)`.
+    public func getPack(_ input: Operations.GetPack.Input) async throws -> Operations.GetPack.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Pack.id,
+            forOperation: Operations.GetPack.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/packs/{}",
@@ -3775,7 +3775,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Pack.Output.Ok.Body
+                    let body: Operations.GetPack.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3797,7 +3797,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Pack.Output.BadRequest.Body
+                    let body: Operations.GetPack.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3819,7 +3819,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Pack.Output.Unauthorized.Body
+                    let body: Operations.GetPack.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3841,7 +3841,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Pack.Output.NotFound.Body
+                    let body: Operations.GetPack.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -4557,11 +4557,11 @@ public struct Client: APIProtocol {
     /// The pack's visible posts, new or top.
     ///
     /// - Remark: HTTP `GET /v1/geo/packs/{pack}/posts`.
-    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)`.
-    public func packPosts(_ input: Operations.PackPosts.Input) async throws -> Operations.PackPosts.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)`.
+    public func listPackPosts(_ input: Operations.ListPackPosts.Input) async throws -> Operations.ListPackPosts.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.PackPosts.id,
+            forOperation: Operations.ListPackPosts.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/packs/{}/posts",
@@ -4610,7 +4610,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PackPosts.Output.Ok.Body
+                    let body: Operations.ListPackPosts.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -4632,7 +4632,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PackPosts.Output.BadRequest.Body
+                    let body: Operations.ListPackPosts.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -4654,7 +4654,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PackPosts.Output.Unauthorized.Body
+                    let body: Operations.ListPackPosts.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -4676,7 +4676,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 403:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PackPosts.Output.Forbidden.Body
+                    let body: Operations.ListPackPosts.Output.Forbidden.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -4698,7 +4698,7 @@ public struct Client: APIProtocol {
                     return .forbidden(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PackPosts.Output.NotFound.Body
+                    let body: Operations.ListPackPosts.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -5431,11 +5431,11 @@ public struct Client: APIProtocol {
     /// One pin I may see.
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(pin)`.
-    public func pin(_ input: Operations.Pin.Input) async throws -> Operations.Pin.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(getPin)`.
+    public func getPin(_ input: Operations.GetPin.Input) async throws -> Operations.GetPin.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Pin.id,
+            forOperation: Operations.GetPin.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/pins/{}",
@@ -5458,7 +5458,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Pin.Output.Ok.Body
+                    let body: Operations.GetPin.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -5480,7 +5480,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Pin.Output.Unauthorized.Body
+                    let body: Operations.GetPin.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -5502,7 +5502,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Pin.Output.NotFound.Body
+                    let body: Operations.GetPin.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -6178,11 +6178,11 @@ public struct Client: APIProtocol {
     /// Photos of a pin I can see.
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}/photos`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(pinPhotos)`.
-    public func pinPhotos(_ input: Operations.PinPhotos.Input) async throws -> Operations.PinPhotos.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(listPinPhotos)`.
+    public func listPinPhotos(_ input: Operations.ListPinPhotos.Input) async throws -> Operations.ListPinPhotos.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.PinPhotos.id,
+            forOperation: Operations.ListPinPhotos.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/pins/{}/photos",
@@ -6219,7 +6219,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PinPhotos.Output.Ok.Body
+                    let body: Operations.ListPinPhotos.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -6229,7 +6229,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.PinPhotos.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListPinPhotos.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -6241,7 +6241,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PinPhotos.Output.BadRequest.Body
+                    let body: Operations.ListPinPhotos.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -6263,7 +6263,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PinPhotos.Output.Unauthorized.Body
+                    let body: Operations.ListPinPhotos.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -6285,7 +6285,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PinPhotos.Output.NotFound.Body
+                    let body: Operations.ListPinPhotos.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -6593,11 +6593,11 @@ public struct Client: APIProtocol {
     /// The photo's bytes, with an ETag (If-None-Match answers 304).
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}/photos/{photo}`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)`.
-    public func pinPhoto(_ input: Operations.PinPhoto.Input) async throws -> Operations.PinPhoto.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)`.
+    public func getPinPhoto(_ input: Operations.GetPinPhoto.Input) async throws -> Operations.GetPinPhoto.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.PinPhoto.id,
+            forOperation: Operations.GetPinPhoto.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/pins/{}/photos/{}",
@@ -6621,7 +6621,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PinPhoto.Output.Ok.Body
+                    let body: Operations.GetPinPhoto.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -6645,7 +6645,7 @@ public struct Client: APIProtocol {
                     return .notModified(.init())
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PinPhoto.Output.Unauthorized.Body
+                    let body: Operations.GetPinPhoto.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -6667,7 +6667,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PinPhoto.Output.NotFound.Body
+                    let body: Operations.GetPinPhoto.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -6980,11 +6980,11 @@ public struct Client: APIProtocol {
     /// One gazetteer place.
     ///
     /// - Remark: HTTP `GET /v1/geo/places/{place}`.
-    /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(place)`.
-    public func place(_ input: Operations.Place.Input) async throws -> Operations.Place.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(getPlace)`.
+    public func getPlace(_ input: Operations.GetPlace.Input) async throws -> Operations.GetPlace.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Place.id,
+            forOperation: Operations.GetPlace.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/places/{}",
@@ -7007,7 +7007,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Place.Output.Ok.Body
+                    let body: Operations.GetPlace.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7029,7 +7029,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Place.Output.Unauthorized.Body
+                    let body: Operations.GetPlace.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7051,7 +7051,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Place.Output.NotFound.Body
+                    let body: Operations.GetPlace.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7103,11 +7103,11 @@ public struct Client: APIProtocol {
     /// One visible post.
     ///
     /// - Remark: HTTP `GET /v1/geo/posts/{post}`.
-    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)`.
-    public func post(_ input: Operations.Post.Input) async throws -> Operations.Post.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)`.
+    public func getPost(_ input: Operations.GetPost.Input) async throws -> Operations.GetPost.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Post.id,
+            forOperation: Operations.GetPost.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/posts/{}",
@@ -7135,7 +7135,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Post.Output.Ok.Body
+                    let body: Operations.GetPost.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7157,7 +7157,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Post.Output.BadRequest.Body
+                    let body: Operations.GetPost.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7179,7 +7179,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Post.Output.Unauthorized.Body
+                    let body: Operations.GetPost.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7201,7 +7201,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 403:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Post.Output.Forbidden.Body
+                    let body: Operations.GetPost.Output.Forbidden.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7223,7 +7223,7 @@ public struct Client: APIProtocol {
                     return .forbidden(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Post.Output.NotFound.Body
+                    let body: Operations.GetPost.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7400,11 +7400,11 @@ public struct Client: APIProtocol {
     /// A post's comments, oldest first.
     ///
     /// - Remark: HTTP `GET /v1/geo/posts/{post}/comments`.
-    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)`.
-    public func comments(_ input: Operations.Comments.Input) async throws -> Operations.Comments.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)`.
+    public func listComments(_ input: Operations.ListComments.Input) async throws -> Operations.ListComments.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Comments.id,
+            forOperation: Operations.ListComments.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/posts/{}/comments",
@@ -7446,7 +7446,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Comments.Output.Ok.Body
+                    let body: Operations.ListComments.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7468,7 +7468,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Comments.Output.BadRequest.Body
+                    let body: Operations.ListComments.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7490,7 +7490,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Comments.Output.Unauthorized.Body
+                    let body: Operations.ListComments.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7512,7 +7512,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 403:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Comments.Output.Forbidden.Body
+                    let body: Operations.ListComments.Output.Forbidden.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7534,7 +7534,7 @@ public struct Client: APIProtocol {
                     return .forbidden(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Comments.Output.NotFound.Body
+                    let body: Operations.ListComments.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -7970,11 +7970,11 @@ public struct Client: APIProtocol {
     /// Whether strangers see my name in who-visited lists (friends always do; yes by default).
     ///
     /// - Remark: HTTP `GET /v1/geo/privacy`.
-    /// - Remark: Generated from `#/paths//v1/geo/privacy/get(privacy)`.
-    public func privacy(_ input: Operations.Privacy.Input) async throws -> Operations.Privacy.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/privacy/get(getPrivacy)`.
+    public func getPrivacy(_ input: Operations.GetPrivacy.Input) async throws -> Operations.GetPrivacy.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Privacy.id,
+            forOperation: Operations.GetPrivacy.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/privacy",
@@ -7995,7 +7995,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Privacy.Output.Ok.Body
+                    let body: Operations.GetPrivacy.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8005,7 +8005,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Privacy.Output.Ok.Body.JsonPayload.self,
+                            Operations.GetPrivacy.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -8017,7 +8017,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Privacy.Output.Unauthorized.Body
+                    let body: Operations.GetPrivacy.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8221,11 +8221,11 @@ public struct Client: APIProtocol {
     /// The countries and cities I have pinned: counts, first and last visit, and GeoJSON of the countries.
     ///
     /// - Remark: HTTP `GET /v1/geo/visited/summary`.
-    /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(visitedSummary)`.
-    public func visitedSummary(_ input: Operations.VisitedSummary.Input) async throws -> Operations.VisitedSummary.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(getVisitedSummary)`.
+    public func getVisitedSummary(_ input: Operations.GetVisitedSummary.Input) async throws -> Operations.GetVisitedSummary.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.VisitedSummary.id,
+            forOperation: Operations.GetVisitedSummary.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/visited/summary",
@@ -8246,7 +8246,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.VisitedSummary.Output.Ok.Body
+                    let body: Operations.GetVisitedSummary.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8268,7 +8268,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.VisitedSummary.Output.Unauthorized.Body
+                    let body: Operations.GetVisitedSummary.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8320,11 +8320,11 @@ public struct Client: APIProtocol {
     /// Who pinned a place (placeId) or the area around a point, within radius metres (default 10 km): friends first, blocked users left out.
     ///
     /// - Remark: HTTP `GET /v1/geo/visitors`.
-    /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)`.
-    public func visitors(_ input: Operations.Visitors.Input) async throws -> Operations.Visitors.Output {
+    /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)`.
+    public func getVisitors(_ input: Operations.GetVisitors.Input) async throws -> Operations.GetVisitors.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Visitors.id,
+            forOperation: Operations.GetVisitors.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/geo/visitors",
@@ -8387,7 +8387,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Visitors.Output.Ok.Body
+                    let body: Operations.GetVisitors.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8409,7 +8409,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Visitors.Output.BadRequest.Body
+                    let body: Operations.GetVisitors.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8431,7 +8431,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Visitors.Output.Unauthorized.Body
+                    let body: Operations.GetVisitors.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8453,7 +8453,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Visitors.Output.NotFound.Body
+                    let body: Operations.GetVisitors.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8475,7 +8475,7 @@ public struct Client: APIProtocol {
                     return .notFound(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Visitors.Output.ServiceUnavailable.Body
+                    let body: Operations.GetVisitors.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8814,11 +8814,11 @@ public struct Client: APIProtocol {
     /// One of my habits.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(habit)`.
-    public func habit(_ input: Operations.Habit.Input) async throws -> Operations.Habit.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(getHabit)`.
+    public func getHabit(_ input: Operations.GetHabit.Input) async throws -> Operations.GetHabit.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Habit.id,
+            forOperation: Operations.GetHabit.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/{}",
@@ -8841,7 +8841,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Habit.Output.Ok.Body
+                    let body: Operations.GetHabit.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8863,7 +8863,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Habit.Output.Unauthorized.Body
+                    let body: Operations.GetHabit.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -8885,7 +8885,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Habit.Output.NotFound.Body
+                    let body: Operations.GetHabit.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9509,11 +9509,11 @@ public struct Client: APIProtocol {
     /// Completion rate over a range, current and best streak over due days only, strength score, completions per week.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(habitStatistics)`.
-    public func habitStatistics(_ input: Operations.HabitStatistics.Input) async throws -> Operations.HabitStatistics.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(getHabitStatistics)`.
+    public func getHabitStatistics(_ input: Operations.GetHabitStatistics.Input) async throws -> Operations.GetHabitStatistics.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HabitStatistics.id,
+            forOperation: Operations.GetHabitStatistics.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/{}/statistics",
@@ -9557,7 +9557,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitStatistics.Output.Ok.Body
+                    let body: Operations.GetHabitStatistics.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9579,7 +9579,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitStatistics.Output.BadRequest.Body
+                    let body: Operations.GetHabitStatistics.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9601,7 +9601,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitStatistics.Output.Unauthorized.Body
+                    let body: Operations.GetHabitStatistics.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9623,7 +9623,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitStatistics.Output.NotFound.Body
+                    let body: Operations.GetHabitStatistics.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9675,11 +9675,11 @@ public struct Client: APIProtocol {
     /// Completions per week as an SVG a client can show as is.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics/chart.svg`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(habitChart)`.
-    public func habitChart(_ input: Operations.HabitChart.Input) async throws -> Operations.HabitChart.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)`.
+    public func getHabitChart(_ input: Operations.GetHabitChart.Input) async throws -> Operations.GetHabitChart.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HabitChart.id,
+            forOperation: Operations.GetHabitChart.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/{}/statistics/chart.svg",
@@ -9709,7 +9709,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitChart.Output.Ok.Body
+                    let body: Operations.GetHabitChart.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9731,7 +9731,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitChart.Output.BadRequest.Body
+                    let body: Operations.GetHabitChart.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9753,7 +9753,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitChart.Output.Unauthorized.Body
+                    let body: Operations.GetHabitChart.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9775,7 +9775,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitChart.Output.NotFound.Body
+                    let body: Operations.GetHabitChart.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9827,11 +9827,11 @@ public struct Client: APIProtocol {
     /// An event: mine, or of someone who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}`.
-    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(habitEvent)`.
-    public func habitEvent(_ input: Operations.HabitEvent.Input) async throws -> Operations.HabitEvent.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(getHabitEvent)`.
+    public func getHabitEvent(_ input: Operations.GetHabitEvent.Input) async throws -> Operations.GetHabitEvent.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HabitEvent.id,
+            forOperation: Operations.GetHabitEvent.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/events/{}",
@@ -9854,7 +9854,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitEvent.Output.Ok.Body
+                    let body: Operations.GetHabitEvent.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9876,7 +9876,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitEvent.Output.Unauthorized.Body
+                    let body: Operations.GetHabitEvent.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9898,7 +9898,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitEvent.Output.NotFound.Body
+                    let body: Operations.GetHabitEvent.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -9920,7 +9920,7 @@ public struct Client: APIProtocol {
                     return .notFound(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitEvent.Output.ServiceUnavailable.Body
+                    let body: Operations.GetHabitEvent.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10319,11 +10319,11 @@ public struct Client: APIProtocol {
     /// The event's photo.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}/photo`.
-    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(habitEventPhoto)`.
-    public func habitEventPhoto(_ input: Operations.HabitEventPhoto.Input) async throws -> Operations.HabitEventPhoto.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(getHabitEventPhoto)`.
+    public func getHabitEventPhoto(_ input: Operations.GetHabitEventPhoto.Input) async throws -> Operations.GetHabitEventPhoto.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HabitEventPhoto.id,
+            forOperation: Operations.GetHabitEventPhoto.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/events/{}/photo",
@@ -10346,7 +10346,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitEventPhoto.Output.Ok.Body
+                    let body: Operations.GetHabitEventPhoto.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10386,7 +10386,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitEventPhoto.Output.Unauthorized.Body
+                    let body: Operations.GetHabitEventPhoto.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10408,7 +10408,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitEventPhoto.Output.NotFound.Body
+                    let body: Operations.GetHabitEventPhoto.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10430,7 +10430,7 @@ public struct Client: APIProtocol {
                     return .notFound(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitEventPhoto.Output.ServiceUnavailable.Body
+                    let body: Operations.GetHabitEventPhoto.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10482,11 +10482,11 @@ public struct Client: APIProtocol {
     /// Habits (title, schedule, status) of people who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/following`.
-    /// - Remark: Generated from `#/paths//v1/habits/following/get(followedHabits)`.
-    public func followedHabits(_ input: Operations.FollowedHabits.Input) async throws -> Operations.FollowedHabits.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/following/get(listFollowedHabits)`.
+    public func listFollowedHabits(_ input: Operations.ListFollowedHabits.Input) async throws -> Operations.ListFollowedHabits.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.FollowedHabits.id,
+            forOperation: Operations.ListFollowedHabits.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/following",
@@ -10521,7 +10521,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.FollowedHabits.Output.Ok.Body
+                    let body: Operations.ListFollowedHabits.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10531,7 +10531,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.FollowedHabits.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListFollowedHabits.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -10543,7 +10543,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.FollowedHabits.Output.BadRequest.Body
+                    let body: Operations.ListFollowedHabits.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10565,7 +10565,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.FollowedHabits.Output.Unauthorized.Body
+                    let body: Operations.ListFollowedHabits.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10587,7 +10587,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.FollowedHabits.Output.ServiceUnavailable.Body
+                    let body: Operations.ListFollowedHabits.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10639,11 +10639,11 @@ public struct Client: APIProtocol {
     /// Events newest first, filtered.
     ///
     /// - Remark: HTTP `GET /v1/habits/history`.
-    /// - Remark: Generated from `#/paths//v1/habits/history/get(habitHistory)`.
-    public func habitHistory(_ input: Operations.HabitHistory.Input) async throws -> Operations.HabitHistory.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/history/get(listHabitHistory)`.
+    public func listHabitHistory(_ input: Operations.ListHabitHistory.Input) async throws -> Operations.ListHabitHistory.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HabitHistory.id,
+            forOperation: Operations.ListHabitHistory.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/history",
@@ -10713,7 +10713,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitHistory.Output.Ok.Body
+                    let body: Operations.ListHabitHistory.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10735,7 +10735,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitHistory.Output.BadRequest.Body
+                    let body: Operations.ListHabitHistory.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10757,7 +10757,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitHistory.Output.Unauthorized.Body
+                    let body: Operations.ListHabitHistory.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10779,7 +10779,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitHistory.Output.ServiceUnavailable.Body
+                    let body: Operations.ListHabitHistory.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10831,11 +10831,11 @@ public struct Client: APIProtocol {
     /// The same, as a GeoJSON FeatureCollection of located events (longitude first).
     ///
     /// - Remark: HTTP `GET /v1/habits/history/map`.
-    /// - Remark: Generated from `#/paths//v1/habits/history/map/get(habitHistoryMap)`.
-    public func habitHistoryMap(_ input: Operations.HabitHistoryMap.Input) async throws -> Operations.HabitHistoryMap.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)`.
+    public func getHabitHistoryMap(_ input: Operations.GetHabitHistoryMap.Input) async throws -> Operations.GetHabitHistoryMap.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HabitHistoryMap.id,
+            forOperation: Operations.GetHabitHistoryMap.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/history/map",
@@ -10905,7 +10905,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitHistoryMap.Output.Ok.Body
+                    let body: Operations.GetHabitHistoryMap.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10927,7 +10927,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitHistoryMap.Output.BadRequest.Body
+                    let body: Operations.GetHabitHistoryMap.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10949,7 +10949,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitHistoryMap.Output.Unauthorized.Body
+                    let body: Operations.GetHabitHistoryMap.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -10971,7 +10971,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitHistoryMap.Output.ServiceUnavailable.Body
+                    let body: Operations.GetHabitHistoryMap.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11023,11 +11023,11 @@ public struct Client: APIProtocol {
     /// My time zone (UTC until set).
     ///
     /// - Remark: HTTP `GET /v1/habits/preferences`.
-    /// - Remark: Generated from `#/paths//v1/habits/preferences/get(habitPreferences)`.
-    public func habitPreferences(_ input: Operations.HabitPreferences.Input) async throws -> Operations.HabitPreferences.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/preferences/get(getHabitPreferences)`.
+    public func getHabitPreferences(_ input: Operations.GetHabitPreferences.Input) async throws -> Operations.GetHabitPreferences.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HabitPreferences.id,
+            forOperation: Operations.GetHabitPreferences.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/preferences",
@@ -11048,7 +11048,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitPreferences.Output.Ok.Body
+                    let body: Operations.GetHabitPreferences.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11070,7 +11070,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitPreferences.Output.Unauthorized.Body
+                    let body: Operations.GetHabitPreferences.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11274,11 +11274,11 @@ public struct Client: APIProtocol {
     /// My habits due today (my time zone), each with doneToday and today's event id.
     ///
     /// - Remark: HTTP `GET /v1/habits/today`.
-    /// - Remark: Generated from `#/paths//v1/habits/today/get(habitsToday)`.
-    public func habitsToday(_ input: Operations.HabitsToday.Input) async throws -> Operations.HabitsToday.Output {
+    /// - Remark: Generated from `#/paths//v1/habits/today/get(listHabitsToday)`.
+    public func listHabitsToday(_ input: Operations.ListHabitsToday.Input) async throws -> Operations.ListHabitsToday.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HabitsToday.id,
+            forOperation: Operations.ListHabitsToday.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/habits/today",
@@ -11313,7 +11313,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitsToday.Output.Ok.Body
+                    let body: Operations.ListHabitsToday.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11335,7 +11335,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitsToday.Output.BadRequest.Body
+                    let body: Operations.ListHabitsToday.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11357,7 +11357,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HabitsToday.Output.Unauthorized.Body
+                    let body: Operations.ListHabitsToday.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11706,11 +11706,11 @@ public struct Client: APIProtocol {
     /// The last 30 events, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/activity`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(activity)`.
-    public func activity(_ input: Operations.Activity.Input) async throws -> Operations.Activity.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(listActivity)`.
+    public func listActivity(_ input: Operations.ListActivity.Input) async throws -> Operations.ListActivity.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Activity.id,
+            forOperation: Operations.ListActivity.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/activity",
@@ -11747,7 +11747,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Activity.Output.Ok.Body
+                    let body: Operations.ListActivity.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11757,7 +11757,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Activity.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListActivity.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -11769,7 +11769,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Activity.Output.BadRequest.Body
+                    let body: Operations.ListActivity.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11791,7 +11791,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Activity.Output.Unauthorized.Body
+                    let body: Operations.ListActivity.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11813,7 +11813,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Activity.Output.NotFound.Body
+                    let body: Operations.ListActivity.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11865,11 +11865,11 @@ public struct Client: APIProtocol {
     /// Net balances per currency (never converted), the fewest payments that settle everyone, and my part of them. A former member with a balance here reads them too.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/balances`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(balances)`.
-    public func balances(_ input: Operations.Balances.Input) async throws -> Operations.Balances.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(getBalances)`.
+    public func getBalances(_ input: Operations.GetBalances.Input) async throws -> Operations.GetBalances.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Balances.id,
+            forOperation: Operations.GetBalances.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/balances",
@@ -11892,7 +11892,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Balances.Output.Ok.Body
+                    let body: Operations.GetBalances.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11902,7 +11902,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Balances.Output.Ok.Body.JsonPayload.self,
+                            Operations.GetBalances.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -11914,7 +11914,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Balances.Output.Unauthorized.Body
+                    let body: Operations.GetBalances.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -11936,7 +11936,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Balances.Output.NotFound.Body
+                    let body: Operations.GetBalances.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -12821,11 +12821,11 @@ public struct Client: APIProtocol {
     /// The bill's image (a receipt or invoice), with ETag; 404 when it has none.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/bills/{bill}/image`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)`.
-    public func billImage(_ input: Operations.BillImage.Input) async throws -> Operations.BillImage.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)`.
+    public func getBillImage(_ input: Operations.GetBillImage.Input) async throws -> Operations.GetBillImage.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.BillImage.id,
+            forOperation: Operations.GetBillImage.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/bills/{}/image",
@@ -12849,7 +12849,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.BillImage.Output.Ok.Body
+                    let body: Operations.GetBillImage.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -12873,7 +12873,7 @@ public struct Client: APIProtocol {
                     return .notModified(.init())
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.BillImage.Output.Unauthorized.Body
+                    let body: Operations.GetBillImage.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -12895,7 +12895,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.BillImage.Output.NotFound.Body
+                    let body: Operations.GetBillImage.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -13276,11 +13276,11 @@ public struct Client: APIProtocol {
     /// Predefined chores and the household's custom ones.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/chore-catalogue`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(choreCatalogue)`.
-    public func choreCatalogue(_ input: Operations.ChoreCatalogue.Input) async throws -> Operations.ChoreCatalogue.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(listChoreCatalogue)`.
+    public func listChoreCatalogue(_ input: Operations.ListChoreCatalogue.Input) async throws -> Operations.ListChoreCatalogue.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.ChoreCatalogue.id,
+            forOperation: Operations.ListChoreCatalogue.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/chore-catalogue",
@@ -13317,7 +13317,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ChoreCatalogue.Output.Ok.Body
+                    let body: Operations.ListChoreCatalogue.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -13327,7 +13327,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ChoreCatalogue.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListChoreCatalogue.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -13339,7 +13339,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ChoreCatalogue.Output.BadRequest.Body
+                    let body: Operations.ListChoreCatalogue.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -13361,7 +13361,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ChoreCatalogue.Output.Unauthorized.Body
+                    let body: Operations.ListChoreCatalogue.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -13383,7 +13383,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ChoreCatalogue.Output.NotFound.Body
+                    let body: Operations.ListChoreCatalogue.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -14279,11 +14279,11 @@ public struct Client: APIProtocol {
     /// Completion history, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/completions`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(completionHistory)`.
-    public func completionHistory(_ input: Operations.CompletionHistory.Input) async throws -> Operations.CompletionHistory.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)`.
+    public func listCompletions(_ input: Operations.ListCompletions.Input) async throws -> Operations.ListCompletions.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.CompletionHistory.id,
+            forOperation: Operations.ListCompletions.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/completions",
@@ -14348,7 +14348,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CompletionHistory.Output.Ok.Body
+                    let body: Operations.ListCompletions.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -14358,7 +14358,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.CompletionHistory.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListCompletions.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -14370,7 +14370,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CompletionHistory.Output.BadRequest.Body
+                    let body: Operations.ListCompletions.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -14392,7 +14392,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CompletionHistory.Output.Unauthorized.Body
+                    let body: Operations.ListCompletions.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -14414,7 +14414,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CompletionHistory.Output.NotFound.Body
+                    let body: Operations.ListCompletions.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -14466,11 +14466,11 @@ public struct Client: APIProtocol {
     /// The household list: communal and visible personal items merged by name.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(householdGroceries)`.
-    public func householdGroceries(_ input: Operations.HouseholdGroceries.Input) async throws -> Operations.HouseholdGroceries.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(listGroceries)`.
+    public func listGroceries(_ input: Operations.ListGroceries.Input) async throws -> Operations.ListGroceries.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HouseholdGroceries.id,
+            forOperation: Operations.ListGroceries.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/groceries",
@@ -14507,7 +14507,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HouseholdGroceries.Output.Ok.Body
+                    let body: Operations.ListGroceries.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -14517,7 +14517,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.HouseholdGroceries.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListGroceries.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -14529,7 +14529,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HouseholdGroceries.Output.BadRequest.Body
+                    let body: Operations.ListGroceries.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -14551,7 +14551,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HouseholdGroceries.Output.Unauthorized.Body
+                    let body: Operations.ListGroceries.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -14573,7 +14573,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HouseholdGroceries.Output.NotFound.Body
+                    let body: Operations.ListGroceries.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -15126,11 +15126,11 @@ public struct Client: APIProtocol {
     /// The communal list.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/communal`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(communalGroceries)`.
-    public func communalGroceries(_ input: Operations.CommunalGroceries.Input) async throws -> Operations.CommunalGroceries.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(listCommunalGroceries)`.
+    public func listCommunalGroceries(_ input: Operations.ListCommunalGroceries.Input) async throws -> Operations.ListCommunalGroceries.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.CommunalGroceries.id,
+            forOperation: Operations.ListCommunalGroceries.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/groceries/communal",
@@ -15167,7 +15167,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CommunalGroceries.Output.Ok.Body
+                    let body: Operations.ListCommunalGroceries.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -15177,7 +15177,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.CommunalGroceries.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListCommunalGroceries.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -15189,7 +15189,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CommunalGroceries.Output.BadRequest.Body
+                    let body: Operations.ListCommunalGroceries.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -15211,7 +15211,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CommunalGroceries.Output.Unauthorized.Body
+                    let body: Operations.ListCommunalGroceries.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -15233,7 +15233,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CommunalGroceries.Output.NotFound.Body
+                    let body: Operations.ListCommunalGroceries.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -15285,11 +15285,11 @@ public struct Client: APIProtocol {
     /// My personal list, hidden items included.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/personal`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(personalGroceries)`.
-    public func personalGroceries(_ input: Operations.PersonalGroceries.Input) async throws -> Operations.PersonalGroceries.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(listPersonalGroceries)`.
+    public func listPersonalGroceries(_ input: Operations.ListPersonalGroceries.Input) async throws -> Operations.ListPersonalGroceries.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.PersonalGroceries.id,
+            forOperation: Operations.ListPersonalGroceries.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/groceries/personal",
@@ -15326,7 +15326,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PersonalGroceries.Output.Ok.Body
+                    let body: Operations.ListPersonalGroceries.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -15336,7 +15336,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.PersonalGroceries.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListPersonalGroceries.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -15348,7 +15348,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PersonalGroceries.Output.BadRequest.Body
+                    let body: Operations.ListPersonalGroceries.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -15370,7 +15370,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PersonalGroceries.Output.Unauthorized.Body
+                    let body: Operations.ListPersonalGroceries.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -15392,7 +15392,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PersonalGroceries.Output.NotFound.Body
+                    let body: Operations.ListPersonalGroceries.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -16692,11 +16692,11 @@ public struct Client: APIProtocol {
     /// The note's photo, with ETag.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/notes/{note}/photo`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)`.
-    public func notePhoto(_ input: Operations.NotePhoto.Input) async throws -> Operations.NotePhoto.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)`.
+    public func getNotePhoto(_ input: Operations.GetNotePhoto.Input) async throws -> Operations.GetNotePhoto.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.NotePhoto.id,
+            forOperation: Operations.GetNotePhoto.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/notes/{}/photo",
@@ -16720,7 +16720,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.NotePhoto.Output.Ok.Body
+                    let body: Operations.GetNotePhoto.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -16744,7 +16744,7 @@ public struct Client: APIProtocol {
                     return .notModified(.init())
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.NotePhoto.Output.Unauthorized.Body
+                    let body: Operations.GetNotePhoto.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -16766,7 +16766,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.NotePhoto.Output.NotFound.Body
+                    let body: Operations.GetNotePhoto.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -17453,11 +17453,11 @@ public struct Client: APIProtocol {
     /// Members' Venmo and PayPal.Me handles.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/payment-handles`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(paymentHandles)`.
-    public func paymentHandles(_ input: Operations.PaymentHandles.Input) async throws -> Operations.PaymentHandles.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(listPaymentHandles)`.
+    public func listPaymentHandles(_ input: Operations.ListPaymentHandles.Input) async throws -> Operations.ListPaymentHandles.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.PaymentHandles.id,
+            forOperation: Operations.ListPaymentHandles.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/payment-handles",
@@ -17494,7 +17494,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PaymentHandles.Output.Ok.Body
+                    let body: Operations.ListPaymentHandles.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -17504,7 +17504,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.PaymentHandles.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListPaymentHandles.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -17516,7 +17516,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PaymentHandles.Output.BadRequest.Body
+                    let body: Operations.ListPaymentHandles.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -17538,7 +17538,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PaymentHandles.Output.Unauthorized.Body
+                    let body: Operations.ListPaymentHandles.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -17560,7 +17560,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PaymentHandles.Output.NotFound.Body
+                    let body: Operations.ListPaymentHandles.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -17788,11 +17788,11 @@ public struct Client: APIProtocol {
     /// A Venmo or PayPal deep link paying a member what the settle-up plan says I owe them (or amount).
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/payment-link`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)`.
-    public func paymentLink(_ input: Operations.PaymentLink.Input) async throws -> Operations.PaymentLink.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)`.
+    public func getPaymentLink(_ input: Operations.GetPaymentLink.Input) async throws -> Operations.GetPaymentLink.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.PaymentLink.id,
+            forOperation: Operations.GetPaymentLink.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/payment-link",
@@ -17843,7 +17843,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PaymentLink.Output.Ok.Body
+                    let body: Operations.GetPaymentLink.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -17865,7 +17865,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PaymentLink.Output.BadRequest.Body
+                    let body: Operations.GetPaymentLink.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -17887,7 +17887,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PaymentLink.Output.Unauthorized.Body
+                    let body: Operations.GetPaymentLink.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -17909,7 +17909,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PaymentLink.Output.NotFound.Body
+                    let body: Operations.GetPaymentLink.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -17931,7 +17931,7 @@ public struct Client: APIProtocol {
                     return .notFound(.init(body: body))
                 case 409:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.PaymentLink.Output.Conflict.Body
+                    let body: Operations.GetPaymentLink.Output.Conflict.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -18735,11 +18735,11 @@ public struct Client: APIProtocol {
     /// Counts and points per member and chore over from..to (last 30 days by default, at most two years), and mine.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(statistics)`.
-    public func statistics(_ input: Operations.Statistics.Input) async throws -> Operations.Statistics.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(getHouseholdStatistics)`.
+    public func getHouseholdStatistics(_ input: Operations.GetHouseholdStatistics.Input) async throws -> Operations.GetHouseholdStatistics.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Statistics.id,
+            forOperation: Operations.GetHouseholdStatistics.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/statistics",
@@ -18776,7 +18776,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Statistics.Output.Ok.Body
+                    let body: Operations.GetHouseholdStatistics.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -18798,7 +18798,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Statistics.Output.BadRequest.Body
+                    let body: Operations.GetHouseholdStatistics.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -18820,7 +18820,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Statistics.Output.Unauthorized.Body
+                    let body: Operations.GetHouseholdStatistics.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -18842,7 +18842,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Statistics.Output.NotFound.Body
+                    let body: Operations.GetHouseholdStatistics.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -18894,11 +18894,11 @@ public struct Client: APIProtocol {
     /// The members' points as an SVG bar chart.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/chart.svg`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(statisticsChart)`.
-    public func statisticsChart(_ input: Operations.StatisticsChart.Input) async throws -> Operations.StatisticsChart.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(getHouseholdStatisticsChart)`.
+    public func getHouseholdStatisticsChart(_ input: Operations.GetHouseholdStatisticsChart.Input) async throws -> Operations.GetHouseholdStatisticsChart.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.StatisticsChart.id,
+            forOperation: Operations.GetHouseholdStatisticsChart.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/statistics/chart.svg",
@@ -18935,7 +18935,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.StatisticsChart.Output.Ok.Body
+                    let body: Operations.GetHouseholdStatisticsChart.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -18957,7 +18957,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.StatisticsChart.Output.BadRequest.Body
+                    let body: Operations.GetHouseholdStatisticsChart.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -18979,7 +18979,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.StatisticsChart.Output.Unauthorized.Body
+                    let body: Operations.GetHouseholdStatisticsChart.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -19001,7 +19001,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.StatisticsChart.Output.NotFound.Body
+                    let body: Operations.GetHouseholdStatisticsChart.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -19053,11 +19053,11 @@ public struct Client: APIProtocol {
     /// Who spent what per month: each member's share of the bills and what they paid, in one currency.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/expenses`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(expenseStatistics)`.
-    public func expenseStatistics(_ input: Operations.ExpenseStatistics.Input) async throws -> Operations.ExpenseStatistics.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(getExpenseStatistics)`.
+    public func getExpenseStatistics(_ input: Operations.GetExpenseStatistics.Input) async throws -> Operations.GetExpenseStatistics.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.ExpenseStatistics.id,
+            forOperation: Operations.GetExpenseStatistics.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/statistics/expenses",
@@ -19101,7 +19101,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ExpenseStatistics.Output.Ok.Body
+                    let body: Operations.GetExpenseStatistics.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -19111,7 +19111,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.self,
+                            Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -19123,7 +19123,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ExpenseStatistics.Output.BadRequest.Body
+                    let body: Operations.GetExpenseStatistics.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -19145,7 +19145,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ExpenseStatistics.Output.Unauthorized.Body
+                    let body: Operations.GetExpenseStatistics.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -19167,7 +19167,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ExpenseStatistics.Output.NotFound.Body
+                    let body: Operations.GetExpenseStatistics.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -19219,11 +19219,11 @@ public struct Client: APIProtocol {
     /// The expenses as an SVG: a stacked column per month, one colour per member, with a legend.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/expenses.svg`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(expenseChart)`.
-    public func expenseChart(_ input: Operations.ExpenseChart.Input) async throws -> Operations.ExpenseChart.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(getExpenseChart)`.
+    public func getExpenseChart(_ input: Operations.GetExpenseChart.Input) async throws -> Operations.GetExpenseChart.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.ExpenseChart.id,
+            forOperation: Operations.GetExpenseChart.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/statistics/expenses.svg",
@@ -19267,7 +19267,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ExpenseChart.Output.Ok.Body
+                    let body: Operations.GetExpenseChart.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -19289,7 +19289,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ExpenseChart.Output.BadRequest.Body
+                    let body: Operations.GetExpenseChart.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -19311,7 +19311,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ExpenseChart.Output.Unauthorized.Body
+                    let body: Operations.GetExpenseChart.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -19333,7 +19333,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ExpenseChart.Output.NotFound.Body
+                    let body: Operations.GetExpenseChart.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -20048,11 +20048,11 @@ public struct Client: APIProtocol {
     /// The receipt photo, with ETag.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/trips/{trip}/receipt`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)`.
-    public func tripReceipt(_ input: Operations.TripReceipt.Input) async throws -> Operations.TripReceipt.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)`.
+    public func getTripReceipt(_ input: Operations.GetTripReceipt.Input) async throws -> Operations.GetTripReceipt.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.TripReceipt.id,
+            forOperation: Operations.GetTripReceipt.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/trips/{}/receipt",
@@ -20076,7 +20076,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.TripReceipt.Output.Ok.Body
+                    let body: Operations.GetTripReceipt.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -20100,7 +20100,7 @@ public struct Client: APIProtocol {
                     return .notModified(.init())
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.TripReceipt.Output.Unauthorized.Body
+                    let body: Operations.GetTripReceipt.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -20122,7 +20122,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.TripReceipt.Output.NotFound.Body
+                    let body: Operations.GetTripReceipt.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -20377,11 +20377,11 @@ public struct Client: APIProtocol {
     /// My trip under way and what I ticked off so far (POST .../shopping starts it; completing a trip ends it).
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/trips/current`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(currentTrip)`.
-    public func currentTrip(_ input: Operations.CurrentTrip.Input) async throws -> Operations.CurrentTrip.Output {
+    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(getCurrentTrip)`.
+    public func getCurrentTrip(_ input: Operations.GetCurrentTrip.Input) async throws -> Operations.GetCurrentTrip.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.CurrentTrip.id,
+            forOperation: Operations.GetCurrentTrip.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/{}/trips/current",
@@ -20404,7 +20404,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CurrentTrip.Output.Ok.Body
+                    let body: Operations.GetCurrentTrip.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -20414,7 +20414,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.CurrentTrip.Output.Ok.Body.JsonPayload.self,
+                            Operations.GetCurrentTrip.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -20426,7 +20426,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CurrentTrip.Output.Unauthorized.Body
+                    let body: Operations.GetCurrentTrip.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -20448,7 +20448,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CurrentTrip.Output.NotFound.Body
+                    let body: Operations.GetCurrentTrip.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -21271,11 +21271,11 @@ public struct Client: APIProtocol {
     /// My own household settings (kept with my account, whichever household I am in).
     ///
     /// - Remark: HTTP `GET /v1/households/settings`.
-    /// - Remark: Generated from `#/paths//v1/households/settings/get(householdSettings)`.
-    public func householdSettings(_ input: Operations.HouseholdSettings.Input) async throws -> Operations.HouseholdSettings.Output {
+    /// - Remark: Generated from `#/paths//v1/households/settings/get(getHouseholdSettings)`.
+    public func getHouseholdSettings(_ input: Operations.GetHouseholdSettings.Input) async throws -> Operations.GetHouseholdSettings.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HouseholdSettings.id,
+            forOperation: Operations.GetHouseholdSettings.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/households/settings",
@@ -21296,7 +21296,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HouseholdSettings.Output.Ok.Body
+                    let body: Operations.GetHouseholdSettings.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -21306,7 +21306,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.HouseholdSettings.Output.Ok.Body.JsonPayload.self,
+                            Operations.GetHouseholdSettings.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -21318,7 +21318,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.HouseholdSettings.Output.Unauthorized.Body
+                    let body: Operations.GetHouseholdSettings.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -25383,11 +25383,11 @@ public struct Client: APIProtocol {
     /// My unread counts per conversation (muted topics excluded) and per topic.
     ///
     /// - Remark: HTTP `GET /v1/messaging/unread`.
-    /// - Remark: Generated from `#/paths//v1/messaging/unread/get(unreadCounts)`.
-    public func unreadCounts(_ input: Operations.UnreadCounts.Input) async throws -> Operations.UnreadCounts.Output {
+    /// - Remark: Generated from `#/paths//v1/messaging/unread/get(getMessagingUnreadCounts)`.
+    public func getMessagingUnreadCounts(_ input: Operations.GetMessagingUnreadCounts.Input) async throws -> Operations.GetMessagingUnreadCounts.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.UnreadCounts.id,
+            forOperation: Operations.GetMessagingUnreadCounts.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/messaging/unread",
@@ -25415,7 +25415,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.UnreadCounts.Output.Ok.Body
+                    let body: Operations.GetMessagingUnreadCounts.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -25437,7 +25437,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.UnreadCounts.Output.BadRequest.Body
+                    let body: Operations.GetMessagingUnreadCounts.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -25459,7 +25459,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.UnreadCounts.Output.Unauthorized.Body
+                    let body: Operations.GetMessagingUnreadCounts.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -25511,11 +25511,11 @@ public struct Client: APIProtocol {
     /// The groups a friend and I are both in.
     ///
     /// - Remark: HTTP `GET /v1/messaging/users/{userId}/groups`.
-    /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)`.
-    public func commonGroups(_ input: Operations.CommonGroups.Input) async throws -> Operations.CommonGroups.Output {
+    /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)`.
+    public func listCommonGroups(_ input: Operations.ListCommonGroups.Input) async throws -> Operations.ListCommonGroups.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.CommonGroups.id,
+            forOperation: Operations.ListCommonGroups.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/messaging/users/{}/groups",
@@ -25552,7 +25552,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CommonGroups.Output.Ok.Body
+                    let body: Operations.ListCommonGroups.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -25562,7 +25562,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.CommonGroups.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListCommonGroups.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -25574,7 +25574,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CommonGroups.Output.BadRequest.Body
+                    let body: Operations.ListCommonGroups.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -25596,7 +25596,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CommonGroups.Output.Unauthorized.Body
+                    let body: Operations.ListCommonGroups.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -25618,7 +25618,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 403:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CommonGroups.Output.Forbidden.Body
+                    let body: Operations.ListCommonGroups.Output.Forbidden.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -25640,7 +25640,7 @@ public struct Client: APIProtocol {
                     return .forbidden(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CommonGroups.Output.ServiceUnavailable.Body
+                    let body: Operations.ListCommonGroups.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26434,11 +26434,11 @@ public struct Client: APIProtocol {
     /// My push preferences.
     ///
     /// - Remark: HTTP `GET /v1/notifications/preferences`.
-    /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(preferences)`.
-    public func preferences(_ input: Operations.Preferences.Input) async throws -> Operations.Preferences.Output {
+    /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(getNotificationPreferences)`.
+    public func getNotificationPreferences(_ input: Operations.GetNotificationPreferences.Input) async throws -> Operations.GetNotificationPreferences.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Preferences.id,
+            forOperation: Operations.GetNotificationPreferences.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/notifications/preferences",
@@ -26459,7 +26459,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Preferences.Output.Ok.Body
+                    let body: Operations.GetNotificationPreferences.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26481,7 +26481,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Preferences.Output.Unauthorized.Body
+                    let body: Operations.GetNotificationPreferences.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26533,11 +26533,11 @@ public struct Client: APIProtocol {
     /// Replaces my push preferences. They decide only pushes: the inbox keeps everything.
     ///
     /// - Remark: HTTP `PUT /v1/notifications/preferences`.
-    /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(savePreferences)`.
-    public func savePreferences(_ input: Operations.SavePreferences.Input) async throws -> Operations.SavePreferences.Output {
+    /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(saveNotificationPreferences)`.
+    public func saveNotificationPreferences(_ input: Operations.SaveNotificationPreferences.Input) async throws -> Operations.SaveNotificationPreferences.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.SavePreferences.id,
+            forOperation: Operations.SaveNotificationPreferences.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/notifications/preferences",
@@ -26569,7 +26569,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.SavePreferences.Output.Ok.Body
+                    let body: Operations.SaveNotificationPreferences.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26591,7 +26591,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.SavePreferences.Output.BadRequest.Body
+                    let body: Operations.SaveNotificationPreferences.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26613,7 +26613,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.SavePreferences.Output.Unauthorized.Body
+                    let body: Operations.SaveNotificationPreferences.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26897,11 +26897,11 @@ public struct Client: APIProtocol {
     /// How many of my notices are unread.
     ///
     /// - Remark: HTTP `GET /v1/notifications/unread-count`.
-    /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(unreadCount)`.
-    public func unreadCount(_ input: Operations.UnreadCount.Input) async throws -> Operations.UnreadCount.Output {
+    /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(getNotificationUnreadCount)`.
+    public func getNotificationUnreadCount(_ input: Operations.GetNotificationUnreadCount.Input) async throws -> Operations.GetNotificationUnreadCount.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.UnreadCount.id,
+            forOperation: Operations.GetNotificationUnreadCount.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/notifications/unread-count",
@@ -26922,7 +26922,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.UnreadCount.Output.Ok.Body
+                    let body: Operations.GetNotificationUnreadCount.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26932,7 +26932,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.UnreadCount.Output.Ok.Body.JsonPayload.self,
+                            Operations.GetNotificationUnreadCount.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -26944,7 +26944,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.UnreadCount.Output.Unauthorized.Body
+                    let body: Operations.GetNotificationUnreadCount.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26996,11 +26996,11 @@ public struct Client: APIProtocol {
     /// Users I blocked.
     ///
     /// - Remark: HTTP `GET /v1/social/blocks`.
-    /// - Remark: Generated from `#/paths//v1/social/blocks/get(blocks)`.
-    public func blocks(_ input: Operations.Blocks.Input) async throws -> Operations.Blocks.Output {
+    /// - Remark: Generated from `#/paths//v1/social/blocks/get(listBlocks)`.
+    public func listBlocks(_ input: Operations.ListBlocks.Input) async throws -> Operations.ListBlocks.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Blocks.id,
+            forOperation: Operations.ListBlocks.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/social/blocks",
@@ -27035,7 +27035,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Blocks.Output.Ok.Body
+                    let body: Operations.ListBlocks.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -27045,7 +27045,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Blocks.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListBlocks.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -27057,7 +27057,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Blocks.Output.BadRequest.Body
+                    let body: Operations.ListBlocks.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -27079,7 +27079,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Blocks.Output.Unauthorized.Body
+                    let body: Operations.ListBlocks.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -27788,11 +27788,11 @@ public struct Client: APIProtocol {
     /// My followers.
     ///
     /// - Remark: HTTP `GET /v1/social/followers`.
-    /// - Remark: Generated from `#/paths//v1/social/followers/get(followers)`.
-    public func followers(_ input: Operations.Followers.Input) async throws -> Operations.Followers.Output {
+    /// - Remark: Generated from `#/paths//v1/social/followers/get(listFollowers)`.
+    public func listFollowers(_ input: Operations.ListFollowers.Input) async throws -> Operations.ListFollowers.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Followers.id,
+            forOperation: Operations.ListFollowers.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/social/followers",
@@ -27827,7 +27827,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Followers.Output.Ok.Body
+                    let body: Operations.ListFollowers.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -27837,7 +27837,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Followers.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListFollowers.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -27849,7 +27849,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Followers.Output.BadRequest.Body
+                    let body: Operations.ListFollowers.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -27871,7 +27871,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Followers.Output.Unauthorized.Body
+                    let body: Operations.ListFollowers.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -28048,11 +28048,11 @@ public struct Client: APIProtocol {
     /// Who I follow.
     ///
     /// - Remark: HTTP `GET /v1/social/following`.
-    /// - Remark: Generated from `#/paths//v1/social/following/get(following)`.
-    public func following(_ input: Operations.Following.Input) async throws -> Operations.Following.Output {
+    /// - Remark: Generated from `#/paths//v1/social/following/get(listFollowing)`.
+    public func listFollowing(_ input: Operations.ListFollowing.Input) async throws -> Operations.ListFollowing.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Following.id,
+            forOperation: Operations.ListFollowing.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/social/following",
@@ -28087,7 +28087,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Following.Output.Ok.Body
+                    let body: Operations.ListFollowing.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -28097,7 +28097,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Following.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListFollowing.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -28109,7 +28109,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Following.Output.BadRequest.Body
+                    let body: Operations.ListFollowing.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -28131,7 +28131,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Following.Output.Unauthorized.Body
+                    let body: Operations.ListFollowing.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -29328,11 +29328,11 @@ public struct Client: APIProtocol {
     /// Friends of friends, most mutual friends first.
     ///
     /// - Remark: HTTP `GET /v1/social/suggestions`.
-    /// - Remark: Generated from `#/paths//v1/social/suggestions/get(suggestions)`.
-    public func suggestions(_ input: Operations.Suggestions.Input) async throws -> Operations.Suggestions.Output {
+    /// - Remark: Generated from `#/paths//v1/social/suggestions/get(listFriendSuggestions)`.
+    public func listFriendSuggestions(_ input: Operations.ListFriendSuggestions.Input) async throws -> Operations.ListFriendSuggestions.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Suggestions.id,
+            forOperation: Operations.ListFriendSuggestions.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/social/suggestions",
@@ -29360,7 +29360,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Suggestions.Output.Ok.Body
+                    let body: Operations.ListFriendSuggestions.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -29370,7 +29370,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Suggestions.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListFriendSuggestions.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -29382,7 +29382,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Suggestions.Output.BadRequest.Body
+                    let body: Operations.ListFriendSuggestions.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -29404,7 +29404,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Suggestions.Output.Unauthorized.Body
+                    let body: Operations.ListFriendSuggestions.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -29456,11 +29456,11 @@ public struct Client: APIProtocol {
     /// Friends I have in common with a user.
     ///
     /// - Remark: HTTP `GET /v1/social/users/{user}/mutual-friends`.
-    /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(mutualFriends)`.
-    public func mutualFriends(_ input: Operations.MutualFriends.Input) async throws -> Operations.MutualFriends.Output {
+    /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(listMutualFriends)`.
+    public func listMutualFriends(_ input: Operations.ListMutualFriends.Input) async throws -> Operations.ListMutualFriends.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.MutualFriends.id,
+            forOperation: Operations.ListMutualFriends.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/social/users/{}/mutual-friends",
@@ -29497,7 +29497,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.MutualFriends.Output.Ok.Body
+                    let body: Operations.ListMutualFriends.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -29507,7 +29507,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.MutualFriends.Output.Ok.Body.JsonPayload.self,
+                            Operations.ListMutualFriends.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -29519,7 +29519,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.MutualFriends.Output.BadRequest.Body
+                    let body: Operations.ListMutualFriends.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -29541,7 +29541,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.MutualFriends.Output.Unauthorized.Body
+                    let body: Operations.ListMutualFriends.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -29563,7 +29563,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.MutualFriends.Output.NotFound.Body
+                    let body: Operations.ListMutualFriends.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -29615,11 +29615,11 @@ public struct Client: APIProtocol {
     /// How a user stands to me: the eight relationship flags the directory also shows.
     ///
     /// - Remark: HTTP `GET /v1/social/users/{user}/relationship`.
-    /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(relationship)`.
-    public func relationship(_ input: Operations.Relationship.Input) async throws -> Operations.Relationship.Output {
+    /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(getRelationship)`.
+    public func getRelationship(_ input: Operations.GetRelationship.Input) async throws -> Operations.GetRelationship.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.Relationship.id,
+            forOperation: Operations.GetRelationship.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/social/users/{}/relationship",
@@ -29642,7 +29642,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Relationship.Output.Ok.Body
+                    let body: Operations.GetRelationship.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -29652,7 +29652,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Relationship.Output.Ok.Body.JsonPayload.self,
+                            Operations.GetRelationship.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -29664,7 +29664,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Relationship.Output.Unauthorized.Body
+                    let body: Operations.GetRelationship.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [

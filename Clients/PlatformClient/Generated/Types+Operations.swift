@@ -1281,27 +1281,27 @@ public enum Operations {
     /// The public keys that sign access tokens (JWKS).
     ///
     /// - Remark: HTTP `GET /v1/auth/jwks`.
-    /// - Remark: Generated from `#/paths//v1/auth/jwks/get(jwks)`.
-    public enum Jwks {
-        public static let id: Swift.String = "jwks"
+    /// - Remark: Generated from `#/paths//v1/auth/jwks/get(getSigningKeys)`.
+    public enum GetSigningKeys {
+        public static let id: Swift.String = "getSigningKeys"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/auth/jwks/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Jwks.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSigningKeys.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Jwks.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSigningKeys.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Jwks.Input.Headers
+            public var headers: Operations.GetSigningKeys.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            public init(headers: Operations.Jwks.Input.Headers = .init()) {
+            public init(headers: Operations.GetSigningKeys.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -1325,26 +1325,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Jwks.Output.Ok.Body
+                public var body: Operations.GetSigningKeys.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Jwks.Output.Ok.Body) {
+                public init(body: Operations.GetSigningKeys.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The key set.
             ///
-            /// - Remark: Generated from `#/paths//v1/auth/jwks/get(jwks)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/auth/jwks/get(getSigningKeys)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Jwks.Output.Ok)
+            case ok(Operations.GetSigningKeys.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Jwks.Output.Ok {
+            public var ok: Operations.GetSigningKeys.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -1359,7 +1359,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/auth/jwks/get(jwks)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/auth/jwks/get(getSigningKeys)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -4440,27 +4440,27 @@ public enum Operations {
     /// My map colours: per category (defaults red, blue, green) and per pin.
     ///
     /// - Remark: HTTP `GET /v1/geo/colors`.
-    /// - Remark: Generated from `#/paths//v1/geo/colors/get(colors)`.
-    public enum Colors {
-        public static let id: Swift.String = "colors"
+    /// - Remark: Generated from `#/paths//v1/geo/colors/get(getColors)`.
+    public enum GetColors {
+        public static let id: Swift.String = "getColors"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/colors/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Colors.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetColors.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Colors.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetColors.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Colors.Input.Headers
+            public var headers: Operations.GetColors.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            public init(headers: Operations.Colors.Input.Headers = .init()) {
+            public init(headers: Operations.GetColors.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -4484,26 +4484,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Colors.Output.Ok.Body
+                public var body: Operations.GetColors.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Colors.Output.Ok.Body) {
+                public init(body: Operations.GetColors.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Colours.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/colors/get(colors)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/colors/get(getColors)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Colors.Output.Ok)
+            case ok(Operations.GetColors.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Colors.Output.Ok {
+            public var ok: Operations.GetColors.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -4535,26 +4535,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Colors.Output.Unauthorized.Body
+                public var body: Operations.GetColors.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Colors.Output.Unauthorized.Body) {
+                public init(body: Operations.GetColors.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/colors/get(colors)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/colors/get(getColors)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Colors.Output.Unauthorized)
+            case unauthorized(Operations.GetColors.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Colors.Output.Unauthorized {
+            public var unauthorized: Operations.GetColors.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -4569,7 +4569,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/colors/get(colors)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/colors/get(getColors)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -5238,9 +5238,9 @@ public enum Operations {
     /// My totals (posts, comments, votes earned) and packs.
     ///
     /// - Remark: HTTP `GET /v1/geo/den`.
-    /// - Remark: Generated from `#/paths//v1/geo/den/get(den)`.
-    public enum Den {
-        public static let id: Swift.String = "den"
+    /// - Remark: Generated from `#/paths//v1/geo/den/get(getDen)`.
+    public enum GetDen {
+        public static let id: Swift.String = "getDen"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/den/GET/header`.
             public struct Headers: Sendable, Hashable {
@@ -5248,7 +5248,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/geo/den/GET/header/Geo-Position`.
                 public var geoPosition: Components.Parameters.GeoPosition?
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Den.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetDen.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -5256,18 +5256,18 @@ public enum Operations {
                 ///   - accept:
                 public init(
                     geoPosition: Components.Parameters.GeoPosition? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Den.AcceptableContentType>] = .defaultValues()
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetDen.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.geoPosition = geoPosition
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Den.Input.Headers
+            public var headers: Operations.GetDen.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            public init(headers: Operations.Den.Input.Headers = .init()) {
+            public init(headers: Operations.GetDen.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -5291,26 +5291,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Den.Output.Ok.Body
+                public var body: Operations.GetDen.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Den.Output.Ok.Body) {
+                public init(body: Operations.GetDen.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// My den.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/den/get(den)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/den/get(getDen)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Den.Output.Ok)
+            case ok(Operations.GetDen.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Den.Output.Ok {
+            public var ok: Operations.GetDen.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -5342,26 +5342,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Den.Output.BadRequest.Body
+                public var body: Operations.GetDen.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Den.Output.BadRequest.Body) {
+                public init(body: Operations.GetDen.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/den/get(den)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/geo/den/get(getDen)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Den.Output.BadRequest)
+            case badRequest(Operations.GetDen.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Den.Output.BadRequest {
+            public var badRequest: Operations.GetDen.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -5393,26 +5393,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Den.Output.Unauthorized.Body
+                public var body: Operations.GetDen.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Den.Output.Unauthorized.Body) {
+                public init(body: Operations.GetDen.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/den/get(den)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/den/get(getDen)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Den.Output.Unauthorized)
+            case unauthorized(Operations.GetDen.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Den.Output.Unauthorized {
+            public var unauthorized: Operations.GetDen.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -5427,7 +5427,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/den/get(den)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/den/get(getDen)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -6615,9 +6615,9 @@ public enum Operations {
     /// New or top posts of my packs (a locked pack's only while I am inside it).
     ///
     /// - Remark: HTTP `GET /v1/geo/feed`.
-    /// - Remark: Generated from `#/paths//v1/geo/feed/get(feed)`.
-    public enum Feed {
-        public static let id: Swift.String = "feed"
+    /// - Remark: Generated from `#/paths//v1/geo/feed/get(listFeed)`.
+    public enum ListFeed {
+        public static let id: Swift.String = "listFeed"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/feed/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -6629,7 +6629,7 @@ public enum Operations {
                 /// top: Reddit's hot score sign(s) log10(max(|s|,1)) + t/45000 (s = ups - downs, t = creation in seconds), then newest.
                 ///
                 /// - Remark: Generated from `#/paths/v1/geo/feed/GET/query/sort`.
-                public var sort: Operations.Feed.Input.Query.SortPayload?
+                public var sort: Operations.ListFeed.Input.Query.SortPayload?
                 /// - Remark: Generated from `#/paths/v1/geo/feed/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// - Remark: Generated from `#/paths/v1/geo/feed/GET/query/cursor`.
@@ -6646,7 +6646,7 @@ public enum Operations {
                 ///   - cursor:
                 ///   - after: pull to refresh: the newest post the client holds, by id or by its feed cursor; only newer posts are listed
                 public init(
-                    sort: Operations.Feed.Input.Query.SortPayload? = nil,
+                    sort: Operations.ListFeed.Input.Query.SortPayload? = nil,
                     limit: Swift.Int? = nil,
                     cursor: Swift.String? = nil,
                     after: Swift.String? = nil
@@ -6657,14 +6657,14 @@ public enum Operations {
                     self.after = after
                 }
             }
-            public var query: Operations.Feed.Input.Query
+            public var query: Operations.ListFeed.Input.Query
             /// - Remark: Generated from `#/paths/v1/geo/feed/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// Where the client is now, '<latitude>;<longitude>' in decimal degrees. Locked packs show and take content only from inside their radius; discover centres on it.
                 ///
                 /// - Remark: Generated from `#/paths/v1/geo/feed/GET/header/Geo-Position`.
                 public var geoPosition: Components.Parameters.GeoPosition?
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Feed.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFeed.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -6672,21 +6672,21 @@ public enum Operations {
                 ///   - accept:
                 public init(
                     geoPosition: Components.Parameters.GeoPosition? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Feed.AcceptableContentType>] = .defaultValues()
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFeed.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.geoPosition = geoPosition
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Feed.Input.Headers
+            public var headers: Operations.ListFeed.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.Feed.Input.Query = .init(),
-                headers: Operations.Feed.Input.Headers = .init()
+                query: Operations.ListFeed.Input.Query = .init(),
+                headers: Operations.ListFeed.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -6712,26 +6712,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Feed.Output.Ok.Body
+                public var body: Operations.ListFeed.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Feed.Output.Ok.Body) {
+                public init(body: Operations.ListFeed.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Posts.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/feed/get(feed)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/feed/get(listFeed)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Feed.Output.Ok)
+            case ok(Operations.ListFeed.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Feed.Output.Ok {
+            public var ok: Operations.ListFeed.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -6763,26 +6763,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Feed.Output.BadRequest.Body
+                public var body: Operations.ListFeed.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Feed.Output.BadRequest.Body) {
+                public init(body: Operations.ListFeed.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/feed/get(feed)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/geo/feed/get(listFeed)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Feed.Output.BadRequest)
+            case badRequest(Operations.ListFeed.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Feed.Output.BadRequest {
+            public var badRequest: Operations.ListFeed.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -6814,26 +6814,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Feed.Output.Unauthorized.Body
+                public var body: Operations.ListFeed.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Feed.Output.Unauthorized.Body) {
+                public init(body: Operations.ListFeed.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/feed/get(feed)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/feed/get(listFeed)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Feed.Output.Unauthorized)
+            case unauthorized(Operations.ListFeed.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Feed.Output.Unauthorized {
+            public var unauthorized: Operations.ListFeed.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -6848,7 +6848,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/feed/get(feed)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/feed/get(listFeed)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -6905,9 +6905,9 @@ public enum Operations {
     /// Pins in a bounding box as GeoJSON, each marked own/friend/other with my colours; clustered (counts per grid cell) at zoom 12 and below or when more than 500 pins are in view.
     ///
     /// - Remark: HTTP `GET /v1/geo/map`.
-    /// - Remark: Generated from `#/paths//v1/geo/map/get(map)`.
-    public enum Map {
-        public static let id: Swift.String = "map"
+    /// - Remark: Generated from `#/paths//v1/geo/map/get(getMap)`.
+    public enum GetMap {
+        public static let id: Swift.String = "getMap"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/map/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -6926,7 +6926,7 @@ public enum Operations {
                     case everyone = "everyone"
                 }
                 /// - Remark: Generated from `#/paths/v1/geo/map/GET/query/filter`.
-                public var filter: Operations.Map.Input.Query.FilterPayload?
+                public var filter: Operations.GetMap.Input.Query.FilterPayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -6936,34 +6936,34 @@ public enum Operations {
                 public init(
                     bbox: Swift.String,
                     zoom: Swift.Int? = nil,
-                    filter: Operations.Map.Input.Query.FilterPayload? = nil
+                    filter: Operations.GetMap.Input.Query.FilterPayload? = nil
                 ) {
                     self.bbox = bbox
                     self.zoom = zoom
                     self.filter = filter
                 }
             }
-            public var query: Operations.Map.Input.Query
+            public var query: Operations.GetMap.Input.Query
             /// - Remark: Generated from `#/paths/v1/geo/map/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Map.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMap.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Map.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMap.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Map.Input.Headers
+            public var headers: Operations.GetMap.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.Map.Input.Query,
-                headers: Operations.Map.Input.Headers = .init()
+                query: Operations.GetMap.Input.Query,
+                headers: Operations.GetMap.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -6989,26 +6989,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Map.Output.Ok.Body
+                public var body: Operations.GetMap.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Map.Output.Ok.Body) {
+                public init(body: Operations.GetMap.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// A GeoJSON FeatureCollection.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/map/get(map)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/map/get(getMap)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Map.Output.Ok)
+            case ok(Operations.GetMap.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Map.Output.Ok {
+            public var ok: Operations.GetMap.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -7040,26 +7040,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Map.Output.BadRequest.Body
+                public var body: Operations.GetMap.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Map.Output.BadRequest.Body) {
+                public init(body: Operations.GetMap.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/map/get(map)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/geo/map/get(getMap)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Map.Output.BadRequest)
+            case badRequest(Operations.GetMap.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Map.Output.BadRequest {
+            public var badRequest: Operations.GetMap.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -7091,26 +7091,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Map.Output.Unauthorized.Body
+                public var body: Operations.GetMap.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Map.Output.Unauthorized.Body) {
+                public init(body: Operations.GetMap.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/map/get(map)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/map/get(getMap)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Map.Output.Unauthorized)
+            case unauthorized(Operations.GetMap.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Map.Output.Unauthorized {
+            public var unauthorized: Operations.GetMap.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -7142,26 +7142,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Map.Output.ServiceUnavailable.Body
+                public var body: Operations.GetMap.Output.ServiceUnavailable.Body
                 /// Creates a new `ServiceUnavailable`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Map.Output.ServiceUnavailable.Body) {
+                public init(body: Operations.GetMap.Output.ServiceUnavailable.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/map/get(map)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/geo/map/get(getMap)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.Map.Output.ServiceUnavailable)
+            case serviceUnavailable(Operations.GetMap.Output.ServiceUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.Map.Output.ServiceUnavailable {
+            public var serviceUnavailable: Operations.GetMap.Output.ServiceUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -7176,7 +7176,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/map/get(map)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/map/get(getMap)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -7592,9 +7592,9 @@ public enum Operations {
     /// A live pack (listed even when locked and I am outside; contentVisible says so).
     ///
     /// - Remark: HTTP `GET /v1/geo/packs/{pack}`.
-    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(pack)`.
-    public enum Pack {
-        public static let id: Swift.String = "pack"
+    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(getPack)`.
+    public enum GetPack {
+        public static let id: Swift.String = "getPack"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -7608,14 +7608,14 @@ public enum Operations {
                     self.pack = pack
                 }
             }
-            public var path: Operations.Pack.Input.Path
+            public var path: Operations.GetPack.Input.Path
             /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// Where the client is now, '<latitude>;<longitude>' in decimal degrees. Locked packs show and take content only from inside their radius; discover centres on it.
                 ///
                 /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/GET/header/Geo-Position`.
                 public var geoPosition: Components.Parameters.GeoPosition?
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Pack.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPack.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -7623,21 +7623,21 @@ public enum Operations {
                 ///   - accept:
                 public init(
                     geoPosition: Components.Parameters.GeoPosition? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Pack.AcceptableContentType>] = .defaultValues()
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPack.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.geoPosition = geoPosition
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Pack.Input.Headers
+            public var headers: Operations.GetPack.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.Pack.Input.Path,
-                headers: Operations.Pack.Input.Headers = .init()
+                path: Operations.GetPack.Input.Path,
+                headers: Operations.GetPack.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -7663,26 +7663,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Pack.Output.Ok.Body
+                public var body: Operations.GetPack.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Pack.Output.Ok.Body) {
+                public init(body: Operations.GetPack.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The pack.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(pack)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(getPack)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Pack.Output.Ok)
+            case ok(Operations.GetPack.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Pack.Output.Ok {
+            public var ok: Operations.GetPack.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -7714,26 +7714,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Pack.Output.BadRequest.Body
+                public var body: Operations.GetPack.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Pack.Output.BadRequest.Body) {
+                public init(body: Operations.GetPack.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(pack)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(getPack)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Pack.Output.BadRequest)
+            case badRequest(Operations.GetPack.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Pack.Output.BadRequest {
+            public var badRequest: Operations.GetPack.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -7765,26 +7765,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Pack.Output.Unauthorized.Body
+                public var body: Operations.GetPack.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Pack.Output.Unauthorized.Body) {
+                public init(body: Operations.GetPack.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(pack)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(getPack)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Pack.Output.Unauthorized)
+            case unauthorized(Operations.GetPack.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Pack.Output.Unauthorized {
+            public var unauthorized: Operations.GetPack.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -7816,26 +7816,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Pack.Output.NotFound.Body
+                public var body: Operations.GetPack.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Pack.Output.NotFound.Body) {
+                public init(body: Operations.GetPack.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(pack)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(getPack)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Pack.Output.NotFound)
+            case notFound(Operations.GetPack.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Pack.Output.NotFound {
+            public var notFound: Operations.GetPack.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -7850,7 +7850,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(pack)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(getPack)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -9360,9 +9360,9 @@ public enum Operations {
     /// The pack's visible posts, new or top.
     ///
     /// - Remark: HTTP `GET /v1/geo/packs/{pack}/posts`.
-    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)`.
-    public enum PackPosts {
-        public static let id: Swift.String = "packPosts"
+    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)`.
+    public enum ListPackPosts {
+        public static let id: Swift.String = "listPackPosts"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/posts/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -9376,7 +9376,7 @@ public enum Operations {
                     self.pack = pack
                 }
             }
-            public var path: Operations.PackPosts.Input.Path
+            public var path: Operations.ListPackPosts.Input.Path
             /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/posts/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/posts/GET/query/sort`.
@@ -9387,7 +9387,7 @@ public enum Operations {
                 /// top: Reddit's hot score sign(s) log10(max(|s|,1)) + t/45000 (s = ups - downs, t = creation in seconds), then newest.
                 ///
                 /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/posts/GET/query/sort`.
-                public var sort: Operations.PackPosts.Input.Query.SortPayload?
+                public var sort: Operations.ListPackPosts.Input.Query.SortPayload?
                 /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/posts/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/posts/GET/query/cursor`.
@@ -9399,7 +9399,7 @@ public enum Operations {
                 ///   - limit:
                 ///   - cursor:
                 public init(
-                    sort: Operations.PackPosts.Input.Query.SortPayload? = nil,
+                    sort: Operations.ListPackPosts.Input.Query.SortPayload? = nil,
                     limit: Swift.Int? = nil,
                     cursor: Swift.String? = nil
                 ) {
@@ -9408,14 +9408,14 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.PackPosts.Input.Query
+            public var query: Operations.ListPackPosts.Input.Query
             /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/posts/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// Where the client is now, '<latitude>;<longitude>' in decimal degrees. Locked packs show and take content only from inside their radius; discover centres on it.
                 ///
                 /// - Remark: Generated from `#/paths/v1/geo/packs/{pack}/posts/GET/header/Geo-Position`.
                 public var geoPosition: Components.Parameters.GeoPosition?
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PackPosts.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPackPosts.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -9423,13 +9423,13 @@ public enum Operations {
                 ///   - accept:
                 public init(
                     geoPosition: Components.Parameters.GeoPosition? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PackPosts.AcceptableContentType>] = .defaultValues()
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPackPosts.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.geoPosition = geoPosition
                     self.accept = accept
                 }
             }
-            public var headers: Operations.PackPosts.Input.Headers
+            public var headers: Operations.ListPackPosts.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -9437,9 +9437,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.PackPosts.Input.Path,
-                query: Operations.PackPosts.Input.Query = .init(),
-                headers: Operations.PackPosts.Input.Headers = .init()
+                path: Operations.ListPackPosts.Input.Path,
+                query: Operations.ListPackPosts.Input.Query = .init(),
+                headers: Operations.ListPackPosts.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -9466,26 +9466,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PackPosts.Output.Ok.Body
+                public var body: Operations.ListPackPosts.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PackPosts.Output.Ok.Body) {
+                public init(body: Operations.ListPackPosts.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Posts.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.PackPosts.Output.Ok)
+            case ok(Operations.ListPackPosts.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.PackPosts.Output.Ok {
+            public var ok: Operations.ListPackPosts.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -9517,26 +9517,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PackPosts.Output.BadRequest.Body
+                public var body: Operations.ListPackPosts.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PackPosts.Output.BadRequest.Body) {
+                public init(body: Operations.ListPackPosts.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.PackPosts.Output.BadRequest)
+            case badRequest(Operations.ListPackPosts.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.PackPosts.Output.BadRequest {
+            public var badRequest: Operations.ListPackPosts.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -9568,26 +9568,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PackPosts.Output.Unauthorized.Body
+                public var body: Operations.ListPackPosts.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PackPosts.Output.Unauthorized.Body) {
+                public init(body: Operations.ListPackPosts.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.PackPosts.Output.Unauthorized)
+            case unauthorized(Operations.ListPackPosts.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.PackPosts.Output.Unauthorized {
+            public var unauthorized: Operations.ListPackPosts.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -9619,26 +9619,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PackPosts.Output.Forbidden.Body
+                public var body: Operations.ListPackPosts.Output.Forbidden.Body
                 /// Creates a new `Forbidden`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PackPosts.Output.Forbidden.Body) {
+                public init(body: Operations.ListPackPosts.Output.Forbidden.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)/responses/403`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)/responses/403`.
             ///
             /// HTTP response code: `403 forbidden`.
-            case forbidden(Operations.PackPosts.Output.Forbidden)
+            case forbidden(Operations.ListPackPosts.Output.Forbidden)
             /// The associated value of the enum case if `self` is `.forbidden`.
             ///
             /// - Throws: An error if `self` is not `.forbidden`.
             /// - SeeAlso: `.forbidden`.
-            public var forbidden: Operations.PackPosts.Output.Forbidden {
+            public var forbidden: Operations.ListPackPosts.Output.Forbidden {
                 get throws {
                     switch self {
                     case let .forbidden(response):
@@ -9670,26 +9670,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PackPosts.Output.NotFound.Body
+                public var body: Operations.ListPackPosts.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PackPosts.Output.NotFound.Body) {
+                public init(body: Operations.ListPackPosts.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.PackPosts.Output.NotFound)
+            case notFound(Operations.ListPackPosts.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.PackPosts.Output.NotFound {
+            public var notFound: Operations.ListPackPosts.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -9704,7 +9704,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -11153,9 +11153,9 @@ public enum Operations {
     /// One pin I may see.
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(pin)`.
-    public enum Pin {
-        public static let id: Swift.String = "pin"
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(getPin)`.
+    public enum GetPin {
+        public static let id: Swift.String = "getPin"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/pins/{pin}/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -11169,27 +11169,27 @@ public enum Operations {
                     self.pin = pin
                 }
             }
-            public var path: Operations.Pin.Input.Path
+            public var path: Operations.GetPin.Input.Path
             /// - Remark: Generated from `#/paths/v1/geo/pins/{pin}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Pin.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPin.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Pin.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPin.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Pin.Input.Headers
+            public var headers: Operations.GetPin.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.Pin.Input.Path,
-                headers: Operations.Pin.Input.Headers = .init()
+                path: Operations.GetPin.Input.Path,
+                headers: Operations.GetPin.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -11215,26 +11215,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Pin.Output.Ok.Body
+                public var body: Operations.GetPin.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Pin.Output.Ok.Body) {
+                public init(body: Operations.GetPin.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The pin.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(pin)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(getPin)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Pin.Output.Ok)
+            case ok(Operations.GetPin.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Pin.Output.Ok {
+            public var ok: Operations.GetPin.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -11266,26 +11266,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Pin.Output.Unauthorized.Body
+                public var body: Operations.GetPin.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Pin.Output.Unauthorized.Body) {
+                public init(body: Operations.GetPin.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(pin)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(getPin)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Pin.Output.Unauthorized)
+            case unauthorized(Operations.GetPin.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Pin.Output.Unauthorized {
+            public var unauthorized: Operations.GetPin.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -11317,26 +11317,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Pin.Output.NotFound.Body
+                public var body: Operations.GetPin.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Pin.Output.NotFound.Body) {
+                public init(body: Operations.GetPin.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(pin)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(getPin)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Pin.Output.NotFound)
+            case notFound(Operations.GetPin.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Pin.Output.NotFound {
+            public var notFound: Operations.GetPin.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -11351,7 +11351,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(pin)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(getPin)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -12774,9 +12774,9 @@ public enum Operations {
     /// Photos of a pin I can see.
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}/photos`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(pinPhotos)`.
-    public enum PinPhotos {
-        public static let id: Swift.String = "pinPhotos"
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(listPinPhotos)`.
+    public enum ListPinPhotos {
+        public static let id: Swift.String = "listPinPhotos"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/pins/{pin}/photos/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -12790,7 +12790,7 @@ public enum Operations {
                     self.pin = pin
                 }
             }
-            public var path: Operations.PinPhotos.Input.Path
+            public var path: Operations.ListPinPhotos.Input.Path
             /// - Remark: Generated from `#/paths/v1/geo/pins/{pin}/photos/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
@@ -12814,19 +12814,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.PinPhotos.Input.Query
+            public var query: Operations.ListPinPhotos.Input.Query
             /// - Remark: Generated from `#/paths/v1/geo/pins/{pin}/photos/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PinPhotos.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPinPhotos.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PinPhotos.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPinPhotos.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.PinPhotos.Input.Headers
+            public var headers: Operations.ListPinPhotos.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -12834,9 +12834,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.PinPhotos.Input.Path,
-                query: Operations.PinPhotos.Input.Query = .init(),
-                headers: Operations.PinPhotos.Input.Headers = .init()
+                path: Operations.ListPinPhotos.Input.Path,
+                query: Operations.ListPinPhotos.Input.Query = .init(),
+                headers: Operations.ListPinPhotos.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -12873,12 +12873,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/geo/pins/{pin}/photos/GET/responses/200/content/application\/json`.
-                    case json(Operations.PinPhotos.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListPinPhotos.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.PinPhotos.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListPinPhotos.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -12888,26 +12888,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PinPhotos.Output.Ok.Body
+                public var body: Operations.ListPinPhotos.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PinPhotos.Output.Ok.Body) {
+                public init(body: Operations.ListPinPhotos.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Photos.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(pinPhotos)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(listPinPhotos)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.PinPhotos.Output.Ok)
+            case ok(Operations.ListPinPhotos.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.PinPhotos.Output.Ok {
+            public var ok: Operations.ListPinPhotos.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -12939,26 +12939,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PinPhotos.Output.BadRequest.Body
+                public var body: Operations.ListPinPhotos.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PinPhotos.Output.BadRequest.Body) {
+                public init(body: Operations.ListPinPhotos.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(pinPhotos)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(listPinPhotos)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.PinPhotos.Output.BadRequest)
+            case badRequest(Operations.ListPinPhotos.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.PinPhotos.Output.BadRequest {
+            public var badRequest: Operations.ListPinPhotos.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -12990,26 +12990,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PinPhotos.Output.Unauthorized.Body
+                public var body: Operations.ListPinPhotos.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PinPhotos.Output.Unauthorized.Body) {
+                public init(body: Operations.ListPinPhotos.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(pinPhotos)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(listPinPhotos)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.PinPhotos.Output.Unauthorized)
+            case unauthorized(Operations.ListPinPhotos.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.PinPhotos.Output.Unauthorized {
+            public var unauthorized: Operations.ListPinPhotos.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -13041,26 +13041,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PinPhotos.Output.NotFound.Body
+                public var body: Operations.ListPinPhotos.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PinPhotos.Output.NotFound.Body) {
+                public init(body: Operations.ListPinPhotos.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(pinPhotos)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(listPinPhotos)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.PinPhotos.Output.NotFound)
+            case notFound(Operations.ListPinPhotos.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.PinPhotos.Output.NotFound {
+            public var notFound: Operations.ListPinPhotos.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -13075,7 +13075,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(pinPhotos)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(listPinPhotos)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -13657,9 +13657,9 @@ public enum Operations {
     /// The photo's bytes, with an ETag (If-None-Match answers 304).
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}/photos/{photo}`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)`.
-    public enum PinPhoto {
-        public static let id: Swift.String = "pinPhoto"
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)`.
+    public enum GetPinPhoto {
+        public static let id: Swift.String = "getPinPhoto"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/pins/{pin}/photos/{photo}/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -13680,27 +13680,27 @@ public enum Operations {
                     self.photo = photo
                 }
             }
-            public var path: Operations.PinPhoto.Input.Path
+            public var path: Operations.GetPinPhoto.Input.Path
             /// - Remark: Generated from `#/paths/v1/geo/pins/{pin}/photos/{photo}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PinPhoto.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPinPhoto.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PinPhoto.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPinPhoto.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.PinPhoto.Input.Headers
+            public var headers: Operations.GetPinPhoto.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.PinPhoto.Input.Path,
-                headers: Operations.PinPhoto.Input.Headers = .init()
+                path: Operations.GetPinPhoto.Input.Path,
+                headers: Operations.GetPinPhoto.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -13726,26 +13726,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PinPhoto.Output.Ok.Body
+                public var body: Operations.GetPinPhoto.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PinPhoto.Output.Ok.Body) {
+                public init(body: Operations.GetPinPhoto.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The image.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.PinPhoto.Output.Ok)
+            case ok(Operations.GetPinPhoto.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.PinPhoto.Output.Ok {
+            public var ok: Operations.GetPinPhoto.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -13764,13 +13764,13 @@ public enum Operations {
             }
             /// Not modified.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
-            case notModified(Operations.PinPhoto.Output.NotModified)
+            case notModified(Operations.GetPinPhoto.Output.NotModified)
             /// Not modified.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             public static var notModified: Self {
@@ -13780,7 +13780,7 @@ public enum Operations {
             ///
             /// - Throws: An error if `self` is not `.notModified`.
             /// - SeeAlso: `.notModified`.
-            public var notModified: Operations.PinPhoto.Output.NotModified {
+            public var notModified: Operations.GetPinPhoto.Output.NotModified {
                 get throws {
                     switch self {
                     case let .notModified(response):
@@ -13812,26 +13812,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PinPhoto.Output.Unauthorized.Body
+                public var body: Operations.GetPinPhoto.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PinPhoto.Output.Unauthorized.Body) {
+                public init(body: Operations.GetPinPhoto.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.PinPhoto.Output.Unauthorized)
+            case unauthorized(Operations.GetPinPhoto.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.PinPhoto.Output.Unauthorized {
+            public var unauthorized: Operations.GetPinPhoto.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -13863,26 +13863,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PinPhoto.Output.NotFound.Body
+                public var body: Operations.GetPinPhoto.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PinPhoto.Output.NotFound.Body) {
+                public init(body: Operations.GetPinPhoto.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.PinPhoto.Output.NotFound)
+            case notFound(Operations.GetPinPhoto.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.PinPhoto.Output.NotFound {
+            public var notFound: Operations.GetPinPhoto.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -13897,7 +13897,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -14532,9 +14532,9 @@ public enum Operations {
     /// One gazetteer place.
     ///
     /// - Remark: HTTP `GET /v1/geo/places/{place}`.
-    /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(place)`.
-    public enum Place {
-        public static let id: Swift.String = "place"
+    /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(getPlace)`.
+    public enum GetPlace {
+        public static let id: Swift.String = "getPlace"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/places/{place}/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -14548,27 +14548,27 @@ public enum Operations {
                     self.place = place
                 }
             }
-            public var path: Operations.Place.Input.Path
+            public var path: Operations.GetPlace.Input.Path
             /// - Remark: Generated from `#/paths/v1/geo/places/{place}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Place.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlace.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Place.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlace.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Place.Input.Headers
+            public var headers: Operations.GetPlace.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.Place.Input.Path,
-                headers: Operations.Place.Input.Headers = .init()
+                path: Operations.GetPlace.Input.Path,
+                headers: Operations.GetPlace.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -14594,26 +14594,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Place.Output.Ok.Body
+                public var body: Operations.GetPlace.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Place.Output.Ok.Body) {
+                public init(body: Operations.GetPlace.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The place.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(place)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(getPlace)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Place.Output.Ok)
+            case ok(Operations.GetPlace.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Place.Output.Ok {
+            public var ok: Operations.GetPlace.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -14645,26 +14645,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Place.Output.Unauthorized.Body
+                public var body: Operations.GetPlace.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Place.Output.Unauthorized.Body) {
+                public init(body: Operations.GetPlace.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(place)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(getPlace)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Place.Output.Unauthorized)
+            case unauthorized(Operations.GetPlace.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Place.Output.Unauthorized {
+            public var unauthorized: Operations.GetPlace.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -14696,26 +14696,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Place.Output.NotFound.Body
+                public var body: Operations.GetPlace.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Place.Output.NotFound.Body) {
+                public init(body: Operations.GetPlace.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(place)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(getPlace)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Place.Output.NotFound)
+            case notFound(Operations.GetPlace.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Place.Output.NotFound {
+            public var notFound: Operations.GetPlace.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -14730,7 +14730,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(place)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(getPlace)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -14787,9 +14787,9 @@ public enum Operations {
     /// One visible post.
     ///
     /// - Remark: HTTP `GET /v1/geo/posts/{post}`.
-    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)`.
-    public enum Post {
-        public static let id: Swift.String = "post"
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)`.
+    public enum GetPost {
+        public static let id: Swift.String = "getPost"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/posts/{post}/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -14803,14 +14803,14 @@ public enum Operations {
                     self.post = post
                 }
             }
-            public var path: Operations.Post.Input.Path
+            public var path: Operations.GetPost.Input.Path
             /// - Remark: Generated from `#/paths/v1/geo/posts/{post}/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// Where the client is now, '<latitude>;<longitude>' in decimal degrees. Locked packs show and take content only from inside their radius; discover centres on it.
                 ///
                 /// - Remark: Generated from `#/paths/v1/geo/posts/{post}/GET/header/Geo-Position`.
                 public var geoPosition: Components.Parameters.GeoPosition?
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Post.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPost.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -14818,21 +14818,21 @@ public enum Operations {
                 ///   - accept:
                 public init(
                     geoPosition: Components.Parameters.GeoPosition? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Post.AcceptableContentType>] = .defaultValues()
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPost.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.geoPosition = geoPosition
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Post.Input.Headers
+            public var headers: Operations.GetPost.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.Post.Input.Path,
-                headers: Operations.Post.Input.Headers = .init()
+                path: Operations.GetPost.Input.Path,
+                headers: Operations.GetPost.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -14858,26 +14858,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Post.Output.Ok.Body
+                public var body: Operations.GetPost.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Post.Output.Ok.Body) {
+                public init(body: Operations.GetPost.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The post.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Post.Output.Ok)
+            case ok(Operations.GetPost.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Post.Output.Ok {
+            public var ok: Operations.GetPost.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -14909,26 +14909,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Post.Output.BadRequest.Body
+                public var body: Operations.GetPost.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Post.Output.BadRequest.Body) {
+                public init(body: Operations.GetPost.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Post.Output.BadRequest)
+            case badRequest(Operations.GetPost.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Post.Output.BadRequest {
+            public var badRequest: Operations.GetPost.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -14960,26 +14960,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Post.Output.Unauthorized.Body
+                public var body: Operations.GetPost.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Post.Output.Unauthorized.Body) {
+                public init(body: Operations.GetPost.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Post.Output.Unauthorized)
+            case unauthorized(Operations.GetPost.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Post.Output.Unauthorized {
+            public var unauthorized: Operations.GetPost.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -15011,26 +15011,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Post.Output.Forbidden.Body
+                public var body: Operations.GetPost.Output.Forbidden.Body
                 /// Creates a new `Forbidden`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Post.Output.Forbidden.Body) {
+                public init(body: Operations.GetPost.Output.Forbidden.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)/responses/403`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)/responses/403`.
             ///
             /// HTTP response code: `403 forbidden`.
-            case forbidden(Operations.Post.Output.Forbidden)
+            case forbidden(Operations.GetPost.Output.Forbidden)
             /// The associated value of the enum case if `self` is `.forbidden`.
             ///
             /// - Throws: An error if `self` is not `.forbidden`.
             /// - SeeAlso: `.forbidden`.
-            public var forbidden: Operations.Post.Output.Forbidden {
+            public var forbidden: Operations.GetPost.Output.Forbidden {
                 get throws {
                     switch self {
                     case let .forbidden(response):
@@ -15062,26 +15062,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Post.Output.NotFound.Body
+                public var body: Operations.GetPost.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Post.Output.NotFound.Body) {
+                public init(body: Operations.GetPost.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Post.Output.NotFound)
+            case notFound(Operations.GetPost.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Post.Output.NotFound {
+            public var notFound: Operations.GetPost.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -15096,7 +15096,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -15437,9 +15437,9 @@ public enum Operations {
     /// A post's comments, oldest first.
     ///
     /// - Remark: HTTP `GET /v1/geo/posts/{post}/comments`.
-    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)`.
-    public enum Comments {
-        public static let id: Swift.String = "comments"
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)`.
+    public enum ListComments {
+        public static let id: Swift.String = "listComments"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/posts/{post}/comments/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -15453,7 +15453,7 @@ public enum Operations {
                     self.post = post
                 }
             }
-            public var path: Operations.Comments.Input.Path
+            public var path: Operations.ListComments.Input.Path
             /// - Remark: Generated from `#/paths/v1/geo/posts/{post}/comments/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/geo/posts/{post}/comments/GET/query/limit`.
@@ -15473,14 +15473,14 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.Comments.Input.Query
+            public var query: Operations.ListComments.Input.Query
             /// - Remark: Generated from `#/paths/v1/geo/posts/{post}/comments/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// Where the client is now, '<latitude>;<longitude>' in decimal degrees. Locked packs show and take content only from inside their radius; discover centres on it.
                 ///
                 /// - Remark: Generated from `#/paths/v1/geo/posts/{post}/comments/GET/header/Geo-Position`.
                 public var geoPosition: Components.Parameters.GeoPosition?
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Comments.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListComments.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -15488,13 +15488,13 @@ public enum Operations {
                 ///   - accept:
                 public init(
                     geoPosition: Components.Parameters.GeoPosition? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Comments.AcceptableContentType>] = .defaultValues()
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListComments.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.geoPosition = geoPosition
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Comments.Input.Headers
+            public var headers: Operations.ListComments.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -15502,9 +15502,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.Comments.Input.Path,
-                query: Operations.Comments.Input.Query = .init(),
-                headers: Operations.Comments.Input.Headers = .init()
+                path: Operations.ListComments.Input.Path,
+                query: Operations.ListComments.Input.Query = .init(),
+                headers: Operations.ListComments.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -15531,26 +15531,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Comments.Output.Ok.Body
+                public var body: Operations.ListComments.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Comments.Output.Ok.Body) {
+                public init(body: Operations.ListComments.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Comments.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Comments.Output.Ok)
+            case ok(Operations.ListComments.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Comments.Output.Ok {
+            public var ok: Operations.ListComments.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -15582,26 +15582,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Comments.Output.BadRequest.Body
+                public var body: Operations.ListComments.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Comments.Output.BadRequest.Body) {
+                public init(body: Operations.ListComments.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Comments.Output.BadRequest)
+            case badRequest(Operations.ListComments.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Comments.Output.BadRequest {
+            public var badRequest: Operations.ListComments.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -15633,26 +15633,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Comments.Output.Unauthorized.Body
+                public var body: Operations.ListComments.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Comments.Output.Unauthorized.Body) {
+                public init(body: Operations.ListComments.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Comments.Output.Unauthorized)
+            case unauthorized(Operations.ListComments.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Comments.Output.Unauthorized {
+            public var unauthorized: Operations.ListComments.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -15684,26 +15684,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Comments.Output.Forbidden.Body
+                public var body: Operations.ListComments.Output.Forbidden.Body
                 /// Creates a new `Forbidden`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Comments.Output.Forbidden.Body) {
+                public init(body: Operations.ListComments.Output.Forbidden.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)/responses/403`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)/responses/403`.
             ///
             /// HTTP response code: `403 forbidden`.
-            case forbidden(Operations.Comments.Output.Forbidden)
+            case forbidden(Operations.ListComments.Output.Forbidden)
             /// The associated value of the enum case if `self` is `.forbidden`.
             ///
             /// - Throws: An error if `self` is not `.forbidden`.
             /// - SeeAlso: `.forbidden`.
-            public var forbidden: Operations.Comments.Output.Forbidden {
+            public var forbidden: Operations.ListComments.Output.Forbidden {
                 get throws {
                     switch self {
                     case let .forbidden(response):
@@ -15735,26 +15735,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Comments.Output.NotFound.Body
+                public var body: Operations.ListComments.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Comments.Output.NotFound.Body) {
+                public init(body: Operations.ListComments.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Comments.Output.NotFound)
+            case notFound(Operations.ListComments.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Comments.Output.NotFound {
+            public var notFound: Operations.ListComments.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -15769,7 +15769,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -16627,27 +16627,27 @@ public enum Operations {
     /// Whether strangers see my name in who-visited lists (friends always do; yes by default).
     ///
     /// - Remark: HTTP `GET /v1/geo/privacy`.
-    /// - Remark: Generated from `#/paths//v1/geo/privacy/get(privacy)`.
-    public enum Privacy {
-        public static let id: Swift.String = "privacy"
+    /// - Remark: Generated from `#/paths//v1/geo/privacy/get(getPrivacy)`.
+    public enum GetPrivacy {
+        public static let id: Swift.String = "getPrivacy"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/privacy/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Privacy.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPrivacy.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Privacy.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPrivacy.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Privacy.Input.Headers
+            public var headers: Operations.GetPrivacy.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            public init(headers: Operations.Privacy.Input.Headers = .init()) {
+            public init(headers: Operations.GetPrivacy.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -16671,12 +16671,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/geo/privacy/GET/responses/200/content/application\/json`.
-                    case json(Operations.Privacy.Output.Ok.Body.JsonPayload)
+                    case json(Operations.GetPrivacy.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.Privacy.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.GetPrivacy.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -16686,26 +16686,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Privacy.Output.Ok.Body
+                public var body: Operations.GetPrivacy.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Privacy.Output.Ok.Body) {
+                public init(body: Operations.GetPrivacy.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The setting.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/privacy/get(privacy)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/privacy/get(getPrivacy)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Privacy.Output.Ok)
+            case ok(Operations.GetPrivacy.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Privacy.Output.Ok {
+            public var ok: Operations.GetPrivacy.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -16737,26 +16737,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Privacy.Output.Unauthorized.Body
+                public var body: Operations.GetPrivacy.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Privacy.Output.Unauthorized.Body) {
+                public init(body: Operations.GetPrivacy.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/privacy/get(privacy)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/privacy/get(getPrivacy)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Privacy.Output.Unauthorized)
+            case unauthorized(Operations.GetPrivacy.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Privacy.Output.Unauthorized {
+            public var unauthorized: Operations.GetPrivacy.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -16771,7 +16771,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/privacy/get(privacy)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/privacy/get(getPrivacy)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -17157,27 +17157,27 @@ public enum Operations {
     /// The countries and cities I have pinned: counts, first and last visit, and GeoJSON of the countries.
     ///
     /// - Remark: HTTP `GET /v1/geo/visited/summary`.
-    /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(visitedSummary)`.
-    public enum VisitedSummary {
-        public static let id: Swift.String = "visitedSummary"
+    /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(getVisitedSummary)`.
+    public enum GetVisitedSummary {
+        public static let id: Swift.String = "getVisitedSummary"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/visited/summary/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VisitedSummary.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetVisitedSummary.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VisitedSummary.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetVisitedSummary.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.VisitedSummary.Input.Headers
+            public var headers: Operations.GetVisitedSummary.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            public init(headers: Operations.VisitedSummary.Input.Headers = .init()) {
+            public init(headers: Operations.GetVisitedSummary.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -17201,26 +17201,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.VisitedSummary.Output.Ok.Body
+                public var body: Operations.GetVisitedSummary.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.VisitedSummary.Output.Ok.Body) {
+                public init(body: Operations.GetVisitedSummary.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// My visited countries and cities.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(visitedSummary)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(getVisitedSummary)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.VisitedSummary.Output.Ok)
+            case ok(Operations.GetVisitedSummary.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.VisitedSummary.Output.Ok {
+            public var ok: Operations.GetVisitedSummary.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -17252,26 +17252,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.VisitedSummary.Output.Unauthorized.Body
+                public var body: Operations.GetVisitedSummary.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.VisitedSummary.Output.Unauthorized.Body) {
+                public init(body: Operations.GetVisitedSummary.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(visitedSummary)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(getVisitedSummary)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.VisitedSummary.Output.Unauthorized)
+            case unauthorized(Operations.GetVisitedSummary.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.VisitedSummary.Output.Unauthorized {
+            public var unauthorized: Operations.GetVisitedSummary.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -17286,7 +17286,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(visitedSummary)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(getVisitedSummary)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -17343,9 +17343,9 @@ public enum Operations {
     /// Who pinned a place (placeId) or the area around a point, within radius metres (default 10 km): friends first, blocked users left out.
     ///
     /// - Remark: HTTP `GET /v1/geo/visitors`.
-    /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)`.
-    public enum Visitors {
-        public static let id: Swift.String = "visitors"
+    /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)`.
+    public enum GetVisitors {
+        public static let id: Swift.String = "getVisitors"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/geo/visitors/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -17386,27 +17386,27 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.Visitors.Input.Query
+            public var query: Operations.GetVisitors.Input.Query
             /// - Remark: Generated from `#/paths/v1/geo/visitors/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Visitors.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetVisitors.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Visitors.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetVisitors.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Visitors.Input.Headers
+            public var headers: Operations.GetVisitors.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.Visitors.Input.Query = .init(),
-                headers: Operations.Visitors.Input.Headers = .init()
+                query: Operations.GetVisitors.Input.Query = .init(),
+                headers: Operations.GetVisitors.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -17432,26 +17432,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Visitors.Output.Ok.Body
+                public var body: Operations.GetVisitors.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Visitors.Output.Ok.Body) {
+                public init(body: Operations.GetVisitors.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Visitors.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Visitors.Output.Ok)
+            case ok(Operations.GetVisitors.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Visitors.Output.Ok {
+            public var ok: Operations.GetVisitors.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -17483,26 +17483,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Visitors.Output.BadRequest.Body
+                public var body: Operations.GetVisitors.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Visitors.Output.BadRequest.Body) {
+                public init(body: Operations.GetVisitors.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Visitors.Output.BadRequest)
+            case badRequest(Operations.GetVisitors.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Visitors.Output.BadRequest {
+            public var badRequest: Operations.GetVisitors.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -17534,26 +17534,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Visitors.Output.Unauthorized.Body
+                public var body: Operations.GetVisitors.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Visitors.Output.Unauthorized.Body) {
+                public init(body: Operations.GetVisitors.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Visitors.Output.Unauthorized)
+            case unauthorized(Operations.GetVisitors.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Visitors.Output.Unauthorized {
+            public var unauthorized: Operations.GetVisitors.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -17585,26 +17585,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Visitors.Output.NotFound.Body
+                public var body: Operations.GetVisitors.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Visitors.Output.NotFound.Body) {
+                public init(body: Operations.GetVisitors.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Visitors.Output.NotFound)
+            case notFound(Operations.GetVisitors.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Visitors.Output.NotFound {
+            public var notFound: Operations.GetVisitors.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -17636,26 +17636,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Visitors.Output.ServiceUnavailable.Body
+                public var body: Operations.GetVisitors.Output.ServiceUnavailable.Body
                 /// Creates a new `ServiceUnavailable`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Visitors.Output.ServiceUnavailable.Body) {
+                public init(body: Operations.GetVisitors.Output.ServiceUnavailable.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.Visitors.Output.ServiceUnavailable)
+            case serviceUnavailable(Operations.GetVisitors.Output.ServiceUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.Visitors.Output.ServiceUnavailable {
+            public var serviceUnavailable: Operations.GetVisitors.Output.ServiceUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -17670,7 +17670,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -18341,9 +18341,9 @@ public enum Operations {
     /// One of my habits.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(habit)`.
-    public enum Habit {
-        public static let id: Swift.String = "habit"
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(getHabit)`.
+    public enum GetHabit {
+        public static let id: Swift.String = "getHabit"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/{habit}/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -18357,27 +18357,27 @@ public enum Operations {
                     self.habit = habit
                 }
             }
-            public var path: Operations.Habit.Input.Path
+            public var path: Operations.GetHabit.Input.Path
             /// - Remark: Generated from `#/paths/v1/habits/{habit}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Habit.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabit.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Habit.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabit.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Habit.Input.Headers
+            public var headers: Operations.GetHabit.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.Habit.Input.Path,
-                headers: Operations.Habit.Input.Headers = .init()
+                path: Operations.GetHabit.Input.Path,
+                headers: Operations.GetHabit.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -18403,26 +18403,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Habit.Output.Ok.Body
+                public var body: Operations.GetHabit.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Habit.Output.Ok.Body) {
+                public init(body: Operations.GetHabit.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The habit.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(habit)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(getHabit)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Habit.Output.Ok)
+            case ok(Operations.GetHabit.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Habit.Output.Ok {
+            public var ok: Operations.GetHabit.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -18454,26 +18454,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Habit.Output.Unauthorized.Body
+                public var body: Operations.GetHabit.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Habit.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHabit.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(habit)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(getHabit)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Habit.Output.Unauthorized)
+            case unauthorized(Operations.GetHabit.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Habit.Output.Unauthorized {
+            public var unauthorized: Operations.GetHabit.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -18505,26 +18505,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Habit.Output.NotFound.Body
+                public var body: Operations.GetHabit.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Habit.Output.NotFound.Body) {
+                public init(body: Operations.GetHabit.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(habit)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(getHabit)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Habit.Output.NotFound)
+            case notFound(Operations.GetHabit.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Habit.Output.NotFound {
+            public var notFound: Operations.GetHabit.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -18539,7 +18539,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(habit)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(getHabit)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -19923,9 +19923,9 @@ public enum Operations {
     /// Completion rate over a range, current and best streak over due days only, strength score, completions per week.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(habitStatistics)`.
-    public enum HabitStatistics {
-        public static let id: Swift.String = "habitStatistics"
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(getHabitStatistics)`.
+    public enum GetHabitStatistics {
+        public static let id: Swift.String = "getHabitStatistics"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/{habit}/statistics/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -19939,7 +19939,7 @@ public enum Operations {
                     self.habit = habit
                 }
             }
-            public var path: Operations.HabitStatistics.Input.Path
+            public var path: Operations.GetHabitStatistics.Input.Path
             /// - Remark: Generated from `#/paths/v1/habits/{habit}/statistics/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// first day of the rate's range (the habit's start by default)
@@ -19970,19 +19970,19 @@ public enum Operations {
                     self.weeks = weeks
                 }
             }
-            public var query: Operations.HabitStatistics.Input.Query
+            public var query: Operations.GetHabitStatistics.Input.Query
             /// - Remark: Generated from `#/paths/v1/habits/{habit}/statistics/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitStatistics.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitStatistics.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitStatistics.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitStatistics.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HabitStatistics.Input.Headers
+            public var headers: Operations.GetHabitStatistics.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -19990,9 +19990,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.HabitStatistics.Input.Path,
-                query: Operations.HabitStatistics.Input.Query = .init(),
-                headers: Operations.HabitStatistics.Input.Headers = .init()
+                path: Operations.GetHabitStatistics.Input.Path,
+                query: Operations.GetHabitStatistics.Input.Query = .init(),
+                headers: Operations.GetHabitStatistics.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -20019,26 +20019,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitStatistics.Output.Ok.Body
+                public var body: Operations.GetHabitStatistics.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitStatistics.Output.Ok.Body) {
+                public init(body: Operations.GetHabitStatistics.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Statistics.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(habitStatistics)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(getHabitStatistics)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HabitStatistics.Output.Ok)
+            case ok(Operations.GetHabitStatistics.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HabitStatistics.Output.Ok {
+            public var ok: Operations.GetHabitStatistics.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -20070,26 +20070,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitStatistics.Output.BadRequest.Body
+                public var body: Operations.GetHabitStatistics.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitStatistics.Output.BadRequest.Body) {
+                public init(body: Operations.GetHabitStatistics.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(habitStatistics)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(getHabitStatistics)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.HabitStatistics.Output.BadRequest)
+            case badRequest(Operations.GetHabitStatistics.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.HabitStatistics.Output.BadRequest {
+            public var badRequest: Operations.GetHabitStatistics.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -20121,26 +20121,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitStatistics.Output.Unauthorized.Body
+                public var body: Operations.GetHabitStatistics.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitStatistics.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHabitStatistics.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(habitStatistics)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(getHabitStatistics)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HabitStatistics.Output.Unauthorized)
+            case unauthorized(Operations.GetHabitStatistics.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HabitStatistics.Output.Unauthorized {
+            public var unauthorized: Operations.GetHabitStatistics.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -20172,26 +20172,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitStatistics.Output.NotFound.Body
+                public var body: Operations.GetHabitStatistics.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitStatistics.Output.NotFound.Body) {
+                public init(body: Operations.GetHabitStatistics.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(habitStatistics)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(getHabitStatistics)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.HabitStatistics.Output.NotFound)
+            case notFound(Operations.GetHabitStatistics.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.HabitStatistics.Output.NotFound {
+            public var notFound: Operations.GetHabitStatistics.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -20206,7 +20206,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(habitStatistics)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(getHabitStatistics)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -20263,9 +20263,9 @@ public enum Operations {
     /// Completions per week as an SVG a client can show as is.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics/chart.svg`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(habitChart)`.
-    public enum HabitChart {
-        public static let id: Swift.String = "habitChart"
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)`.
+    public enum GetHabitChart {
+        public static let id: Swift.String = "getHabitChart"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/{habit}/statistics/chart.svg/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -20279,7 +20279,7 @@ public enum Operations {
                     self.habit = habit
                 }
             }
-            public var path: Operations.HabitChart.Input.Path
+            public var path: Operations.GetHabitChart.Input.Path
             /// - Remark: Generated from `#/paths/v1/habits/{habit}/statistics/chart.svg/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// 1 to 53 (12)
@@ -20294,19 +20294,19 @@ public enum Operations {
                     self.weeks = weeks
                 }
             }
-            public var query: Operations.HabitChart.Input.Query
+            public var query: Operations.GetHabitChart.Input.Query
             /// - Remark: Generated from `#/paths/v1/habits/{habit}/statistics/chart.svg/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitChart.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitChart.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitChart.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitChart.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HabitChart.Input.Headers
+            public var headers: Operations.GetHabitChart.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -20314,9 +20314,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.HabitChart.Input.Path,
-                query: Operations.HabitChart.Input.Query = .init(),
-                headers: Operations.HabitChart.Input.Headers = .init()
+                path: Operations.GetHabitChart.Input.Path,
+                query: Operations.GetHabitChart.Input.Query = .init(),
+                headers: Operations.GetHabitChart.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -20343,26 +20343,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitChart.Output.Ok.Body
+                public var body: Operations.GetHabitChart.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitChart.Output.Ok.Body) {
+                public init(body: Operations.GetHabitChart.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// SVG.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(habitChart)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HabitChart.Output.Ok)
+            case ok(Operations.GetHabitChart.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HabitChart.Output.Ok {
+            public var ok: Operations.GetHabitChart.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -20394,26 +20394,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitChart.Output.BadRequest.Body
+                public var body: Operations.GetHabitChart.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitChart.Output.BadRequest.Body) {
+                public init(body: Operations.GetHabitChart.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(habitChart)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.HabitChart.Output.BadRequest)
+            case badRequest(Operations.GetHabitChart.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.HabitChart.Output.BadRequest {
+            public var badRequest: Operations.GetHabitChart.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -20445,26 +20445,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitChart.Output.Unauthorized.Body
+                public var body: Operations.GetHabitChart.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitChart.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHabitChart.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(habitChart)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HabitChart.Output.Unauthorized)
+            case unauthorized(Operations.GetHabitChart.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HabitChart.Output.Unauthorized {
+            public var unauthorized: Operations.GetHabitChart.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -20496,26 +20496,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitChart.Output.NotFound.Body
+                public var body: Operations.GetHabitChart.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitChart.Output.NotFound.Body) {
+                public init(body: Operations.GetHabitChart.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(habitChart)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.HabitChart.Output.NotFound)
+            case notFound(Operations.GetHabitChart.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.HabitChart.Output.NotFound {
+            public var notFound: Operations.GetHabitChart.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -20530,7 +20530,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(habitChart)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -20587,9 +20587,9 @@ public enum Operations {
     /// An event: mine, or of someone who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}`.
-    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(habitEvent)`.
-    public enum HabitEvent {
-        public static let id: Swift.String = "habitEvent"
+    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(getHabitEvent)`.
+    public enum GetHabitEvent {
+        public static let id: Swift.String = "getHabitEvent"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/events/{event}/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -20603,27 +20603,27 @@ public enum Operations {
                     self.event = event
                 }
             }
-            public var path: Operations.HabitEvent.Input.Path
+            public var path: Operations.GetHabitEvent.Input.Path
             /// - Remark: Generated from `#/paths/v1/habits/events/{event}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitEvent.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitEvent.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitEvent.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitEvent.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HabitEvent.Input.Headers
+            public var headers: Operations.GetHabitEvent.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.HabitEvent.Input.Path,
-                headers: Operations.HabitEvent.Input.Headers = .init()
+                path: Operations.GetHabitEvent.Input.Path,
+                headers: Operations.GetHabitEvent.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -20649,26 +20649,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitEvent.Output.Ok.Body
+                public var body: Operations.GetHabitEvent.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitEvent.Output.Ok.Body) {
+                public init(body: Operations.GetHabitEvent.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The event.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(habitEvent)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(getHabitEvent)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HabitEvent.Output.Ok)
+            case ok(Operations.GetHabitEvent.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HabitEvent.Output.Ok {
+            public var ok: Operations.GetHabitEvent.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -20700,26 +20700,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitEvent.Output.Unauthorized.Body
+                public var body: Operations.GetHabitEvent.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitEvent.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHabitEvent.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(habitEvent)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(getHabitEvent)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HabitEvent.Output.Unauthorized)
+            case unauthorized(Operations.GetHabitEvent.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HabitEvent.Output.Unauthorized {
+            public var unauthorized: Operations.GetHabitEvent.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -20751,26 +20751,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitEvent.Output.NotFound.Body
+                public var body: Operations.GetHabitEvent.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitEvent.Output.NotFound.Body) {
+                public init(body: Operations.GetHabitEvent.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(habitEvent)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(getHabitEvent)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.HabitEvent.Output.NotFound)
+            case notFound(Operations.GetHabitEvent.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.HabitEvent.Output.NotFound {
+            public var notFound: Operations.GetHabitEvent.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -20802,26 +20802,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitEvent.Output.ServiceUnavailable.Body
+                public var body: Operations.GetHabitEvent.Output.ServiceUnavailable.Body
                 /// Creates a new `ServiceUnavailable`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitEvent.Output.ServiceUnavailable.Body) {
+                public init(body: Operations.GetHabitEvent.Output.ServiceUnavailable.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(habitEvent)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(getHabitEvent)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.HabitEvent.Output.ServiceUnavailable)
+            case serviceUnavailable(Operations.GetHabitEvent.Output.ServiceUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.HabitEvent.Output.ServiceUnavailable {
+            public var serviceUnavailable: Operations.GetHabitEvent.Output.ServiceUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -20836,7 +20836,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(habitEvent)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(getHabitEvent)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -21694,9 +21694,9 @@ public enum Operations {
     /// The event's photo.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}/photo`.
-    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(habitEventPhoto)`.
-    public enum HabitEventPhoto {
-        public static let id: Swift.String = "habitEventPhoto"
+    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(getHabitEventPhoto)`.
+    public enum GetHabitEventPhoto {
+        public static let id: Swift.String = "getHabitEventPhoto"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/events/{event}/photo/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -21710,27 +21710,27 @@ public enum Operations {
                     self.event = event
                 }
             }
-            public var path: Operations.HabitEventPhoto.Input.Path
+            public var path: Operations.GetHabitEventPhoto.Input.Path
             /// - Remark: Generated from `#/paths/v1/habits/events/{event}/photo/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitEventPhoto.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitEventPhoto.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitEventPhoto.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitEventPhoto.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HabitEventPhoto.Input.Headers
+            public var headers: Operations.GetHabitEventPhoto.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.HabitEventPhoto.Input.Path,
-                headers: Operations.HabitEventPhoto.Input.Headers = .init()
+                path: Operations.GetHabitEventPhoto.Input.Path,
+                headers: Operations.GetHabitEventPhoto.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -21799,26 +21799,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitEventPhoto.Output.Ok.Body
+                public var body: Operations.GetHabitEventPhoto.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitEventPhoto.Output.Ok.Body) {
+                public init(body: Operations.GetHabitEventPhoto.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The image.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(habitEventPhoto)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(getHabitEventPhoto)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HabitEventPhoto.Output.Ok)
+            case ok(Operations.GetHabitEventPhoto.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HabitEventPhoto.Output.Ok {
+            public var ok: Operations.GetHabitEventPhoto.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -21850,26 +21850,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitEventPhoto.Output.Unauthorized.Body
+                public var body: Operations.GetHabitEventPhoto.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitEventPhoto.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHabitEventPhoto.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(habitEventPhoto)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(getHabitEventPhoto)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HabitEventPhoto.Output.Unauthorized)
+            case unauthorized(Operations.GetHabitEventPhoto.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HabitEventPhoto.Output.Unauthorized {
+            public var unauthorized: Operations.GetHabitEventPhoto.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -21901,26 +21901,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitEventPhoto.Output.NotFound.Body
+                public var body: Operations.GetHabitEventPhoto.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitEventPhoto.Output.NotFound.Body) {
+                public init(body: Operations.GetHabitEventPhoto.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(habitEventPhoto)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(getHabitEventPhoto)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.HabitEventPhoto.Output.NotFound)
+            case notFound(Operations.GetHabitEventPhoto.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.HabitEventPhoto.Output.NotFound {
+            public var notFound: Operations.GetHabitEventPhoto.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -21952,26 +21952,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitEventPhoto.Output.ServiceUnavailable.Body
+                public var body: Operations.GetHabitEventPhoto.Output.ServiceUnavailable.Body
                 /// Creates a new `ServiceUnavailable`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitEventPhoto.Output.ServiceUnavailable.Body) {
+                public init(body: Operations.GetHabitEventPhoto.Output.ServiceUnavailable.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(habitEventPhoto)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(getHabitEventPhoto)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.HabitEventPhoto.Output.ServiceUnavailable)
+            case serviceUnavailable(Operations.GetHabitEventPhoto.Output.ServiceUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.HabitEventPhoto.Output.ServiceUnavailable {
+            public var serviceUnavailable: Operations.GetHabitEventPhoto.Output.ServiceUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -21986,7 +21986,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(habitEventPhoto)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(getHabitEventPhoto)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -22055,9 +22055,9 @@ public enum Operations {
     /// Habits (title, schedule, status) of people who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/following`.
-    /// - Remark: Generated from `#/paths//v1/habits/following/get(followedHabits)`.
-    public enum FollowedHabits {
-        public static let id: Swift.String = "followedHabits"
+    /// - Remark: Generated from `#/paths//v1/habits/following/get(listFollowedHabits)`.
+    public enum ListFollowedHabits {
+        public static let id: Swift.String = "listFollowedHabits"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/following/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -22082,27 +22082,27 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.FollowedHabits.Input.Query
+            public var query: Operations.ListFollowedHabits.Input.Query
             /// - Remark: Generated from `#/paths/v1/habits/following/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FollowedHabits.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowedHabits.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FollowedHabits.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowedHabits.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.FollowedHabits.Input.Headers
+            public var headers: Operations.ListFollowedHabits.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.FollowedHabits.Input.Query = .init(),
-                headers: Operations.FollowedHabits.Input.Headers = .init()
+                query: Operations.ListFollowedHabits.Input.Query = .init(),
+                headers: Operations.ListFollowedHabits.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -22138,12 +22138,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/habits/following/GET/responses/200/content/application\/json`.
-                    case json(Operations.FollowedHabits.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListFollowedHabits.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.FollowedHabits.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListFollowedHabits.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -22153,26 +22153,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.FollowedHabits.Output.Ok.Body
+                public var body: Operations.ListFollowedHabits.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.FollowedHabits.Output.Ok.Body) {
+                public init(body: Operations.ListFollowedHabits.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Habits.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/following/get(followedHabits)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/following/get(listFollowedHabits)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.FollowedHabits.Output.Ok)
+            case ok(Operations.ListFollowedHabits.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.FollowedHabits.Output.Ok {
+            public var ok: Operations.ListFollowedHabits.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -22204,26 +22204,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.FollowedHabits.Output.BadRequest.Body
+                public var body: Operations.ListFollowedHabits.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.FollowedHabits.Output.BadRequest.Body) {
+                public init(body: Operations.ListFollowedHabits.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/following/get(followedHabits)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/habits/following/get(listFollowedHabits)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.FollowedHabits.Output.BadRequest)
+            case badRequest(Operations.ListFollowedHabits.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.FollowedHabits.Output.BadRequest {
+            public var badRequest: Operations.ListFollowedHabits.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -22255,26 +22255,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.FollowedHabits.Output.Unauthorized.Body
+                public var body: Operations.ListFollowedHabits.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.FollowedHabits.Output.Unauthorized.Body) {
+                public init(body: Operations.ListFollowedHabits.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/following/get(followedHabits)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/following/get(listFollowedHabits)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.FollowedHabits.Output.Unauthorized)
+            case unauthorized(Operations.ListFollowedHabits.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.FollowedHabits.Output.Unauthorized {
+            public var unauthorized: Operations.ListFollowedHabits.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -22306,26 +22306,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.FollowedHabits.Output.ServiceUnavailable.Body
+                public var body: Operations.ListFollowedHabits.Output.ServiceUnavailable.Body
                 /// Creates a new `ServiceUnavailable`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.FollowedHabits.Output.ServiceUnavailable.Body) {
+                public init(body: Operations.ListFollowedHabits.Output.ServiceUnavailable.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/following/get(followedHabits)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/habits/following/get(listFollowedHabits)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.FollowedHabits.Output.ServiceUnavailable)
+            case serviceUnavailable(Operations.ListFollowedHabits.Output.ServiceUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.FollowedHabits.Output.ServiceUnavailable {
+            public var serviceUnavailable: Operations.ListFollowedHabits.Output.ServiceUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -22340,7 +22340,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/following/get(followedHabits)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/following/get(listFollowedHabits)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -22397,9 +22397,9 @@ public enum Operations {
     /// Events newest first, filtered.
     ///
     /// - Remark: HTTP `GET /v1/habits/history`.
-    /// - Remark: Generated from `#/paths//v1/habits/history/get(habitHistory)`.
-    public enum HabitHistory {
-        public static let id: Swift.String = "habitHistory"
+    /// - Remark: Generated from `#/paths//v1/habits/history/get(listHabitHistory)`.
+    public enum ListHabitHistory {
+        public static let id: Swift.String = "listHabitHistory"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/history/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -22412,7 +22412,7 @@ public enum Operations {
                 /// mine (default), friends (latest event of each habit of people I follow with approval) or all
                 ///
                 /// - Remark: Generated from `#/paths/v1/habits/history/GET/query/tab`.
-                public var tab: Operations.HabitHistory.Input.Query.TabPayload?
+                public var tab: Operations.ListHabitHistory.Input.Query.TabPayload?
                 /// habit ids, repeated or comma-separated; present but empty (`habit=`) selects nothing, an empty page
                 ///
                 /// - Remark: Generated from `#/paths/v1/habits/history/GET/query/habit`.
@@ -22448,7 +22448,7 @@ public enum Operations {
                 ///   - limit: 1 to 100, 20 by default
                 ///   - cursor: nextCursor of the previous page
                 public init(
-                    tab: Operations.HabitHistory.Input.Query.TabPayload? = nil,
+                    tab: Operations.ListHabitHistory.Input.Query.TabPayload? = nil,
                     habit: [Swift.String]? = nil,
                     comment: Swift.String? = nil,
                     latitude: Swift.Double? = nil,
@@ -22465,27 +22465,27 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.HabitHistory.Input.Query
+            public var query: Operations.ListHabitHistory.Input.Query
             /// - Remark: Generated from `#/paths/v1/habits/history/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitHistory.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListHabitHistory.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitHistory.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListHabitHistory.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HabitHistory.Input.Headers
+            public var headers: Operations.ListHabitHistory.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.HabitHistory.Input.Query = .init(),
-                headers: Operations.HabitHistory.Input.Headers = .init()
+                query: Operations.ListHabitHistory.Input.Query = .init(),
+                headers: Operations.ListHabitHistory.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -22511,26 +22511,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitHistory.Output.Ok.Body
+                public var body: Operations.ListHabitHistory.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitHistory.Output.Ok.Body) {
+                public init(body: Operations.ListHabitHistory.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// A page of events.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/get(habitHistory)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/get(listHabitHistory)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HabitHistory.Output.Ok)
+            case ok(Operations.ListHabitHistory.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HabitHistory.Output.Ok {
+            public var ok: Operations.ListHabitHistory.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -22562,26 +22562,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitHistory.Output.BadRequest.Body
+                public var body: Operations.ListHabitHistory.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitHistory.Output.BadRequest.Body) {
+                public init(body: Operations.ListHabitHistory.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/get(habitHistory)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/get(listHabitHistory)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.HabitHistory.Output.BadRequest)
+            case badRequest(Operations.ListHabitHistory.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.HabitHistory.Output.BadRequest {
+            public var badRequest: Operations.ListHabitHistory.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -22613,26 +22613,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitHistory.Output.Unauthorized.Body
+                public var body: Operations.ListHabitHistory.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitHistory.Output.Unauthorized.Body) {
+                public init(body: Operations.ListHabitHistory.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/get(habitHistory)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/get(listHabitHistory)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HabitHistory.Output.Unauthorized)
+            case unauthorized(Operations.ListHabitHistory.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HabitHistory.Output.Unauthorized {
+            public var unauthorized: Operations.ListHabitHistory.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -22664,26 +22664,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitHistory.Output.ServiceUnavailable.Body
+                public var body: Operations.ListHabitHistory.Output.ServiceUnavailable.Body
                 /// Creates a new `ServiceUnavailable`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitHistory.Output.ServiceUnavailable.Body) {
+                public init(body: Operations.ListHabitHistory.Output.ServiceUnavailable.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/get(habitHistory)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/get(listHabitHistory)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.HabitHistory.Output.ServiceUnavailable)
+            case serviceUnavailable(Operations.ListHabitHistory.Output.ServiceUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.HabitHistory.Output.ServiceUnavailable {
+            public var serviceUnavailable: Operations.ListHabitHistory.Output.ServiceUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -22698,7 +22698,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/get(habitHistory)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/get(listHabitHistory)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -22755,9 +22755,9 @@ public enum Operations {
     /// The same, as a GeoJSON FeatureCollection of located events (longitude first).
     ///
     /// - Remark: HTTP `GET /v1/habits/history/map`.
-    /// - Remark: Generated from `#/paths//v1/habits/history/map/get(habitHistoryMap)`.
-    public enum HabitHistoryMap {
-        public static let id: Swift.String = "habitHistoryMap"
+    /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)`.
+    public enum GetHabitHistoryMap {
+        public static let id: Swift.String = "getHabitHistoryMap"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/history/map/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -22770,7 +22770,7 @@ public enum Operations {
                 /// mine (default), friends (latest event of each habit of people I follow with approval) or all
                 ///
                 /// - Remark: Generated from `#/paths/v1/habits/history/map/GET/query/tab`.
-                public var tab: Operations.HabitHistoryMap.Input.Query.TabPayload?
+                public var tab: Operations.GetHabitHistoryMap.Input.Query.TabPayload?
                 /// habit ids, repeated or comma-separated; present but empty (`habit=`) selects nothing, an empty page
                 ///
                 /// - Remark: Generated from `#/paths/v1/habits/history/map/GET/query/habit`.
@@ -22806,7 +22806,7 @@ public enum Operations {
                 ///   - limit: 1 to 100, 20 by default
                 ///   - cursor: nextCursor of the previous page
                 public init(
-                    tab: Operations.HabitHistoryMap.Input.Query.TabPayload? = nil,
+                    tab: Operations.GetHabitHistoryMap.Input.Query.TabPayload? = nil,
                     habit: [Swift.String]? = nil,
                     comment: Swift.String? = nil,
                     latitude: Swift.Double? = nil,
@@ -22823,27 +22823,27 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.HabitHistoryMap.Input.Query
+            public var query: Operations.GetHabitHistoryMap.Input.Query
             /// - Remark: Generated from `#/paths/v1/habits/history/map/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitHistoryMap.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitHistoryMap.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitHistoryMap.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitHistoryMap.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HabitHistoryMap.Input.Headers
+            public var headers: Operations.GetHabitHistoryMap.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.HabitHistoryMap.Input.Query = .init(),
-                headers: Operations.HabitHistoryMap.Input.Headers = .init()
+                query: Operations.GetHabitHistoryMap.Input.Query = .init(),
+                headers: Operations.GetHabitHistoryMap.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -22869,26 +22869,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitHistoryMap.Output.Ok.Body
+                public var body: Operations.GetHabitHistoryMap.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitHistoryMap.Output.Ok.Body) {
+                public init(body: Operations.GetHabitHistoryMap.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// GeoJSON.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(habitHistoryMap)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HabitHistoryMap.Output.Ok)
+            case ok(Operations.GetHabitHistoryMap.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HabitHistoryMap.Output.Ok {
+            public var ok: Operations.GetHabitHistoryMap.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -22920,26 +22920,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitHistoryMap.Output.BadRequest.Body
+                public var body: Operations.GetHabitHistoryMap.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitHistoryMap.Output.BadRequest.Body) {
+                public init(body: Operations.GetHabitHistoryMap.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(habitHistoryMap)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.HabitHistoryMap.Output.BadRequest)
+            case badRequest(Operations.GetHabitHistoryMap.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.HabitHistoryMap.Output.BadRequest {
+            public var badRequest: Operations.GetHabitHistoryMap.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -22971,26 +22971,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitHistoryMap.Output.Unauthorized.Body
+                public var body: Operations.GetHabitHistoryMap.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitHistoryMap.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHabitHistoryMap.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(habitHistoryMap)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HabitHistoryMap.Output.Unauthorized)
+            case unauthorized(Operations.GetHabitHistoryMap.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HabitHistoryMap.Output.Unauthorized {
+            public var unauthorized: Operations.GetHabitHistoryMap.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -23022,26 +23022,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitHistoryMap.Output.ServiceUnavailable.Body
+                public var body: Operations.GetHabitHistoryMap.Output.ServiceUnavailable.Body
                 /// Creates a new `ServiceUnavailable`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitHistoryMap.Output.ServiceUnavailable.Body) {
+                public init(body: Operations.GetHabitHistoryMap.Output.ServiceUnavailable.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(habitHistoryMap)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.HabitHistoryMap.Output.ServiceUnavailable)
+            case serviceUnavailable(Operations.GetHabitHistoryMap.Output.ServiceUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.HabitHistoryMap.Output.ServiceUnavailable {
+            public var serviceUnavailable: Operations.GetHabitHistoryMap.Output.ServiceUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -23056,7 +23056,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(habitHistoryMap)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -23113,27 +23113,27 @@ public enum Operations {
     /// My time zone (UTC until set).
     ///
     /// - Remark: HTTP `GET /v1/habits/preferences`.
-    /// - Remark: Generated from `#/paths//v1/habits/preferences/get(habitPreferences)`.
-    public enum HabitPreferences {
-        public static let id: Swift.String = "habitPreferences"
+    /// - Remark: Generated from `#/paths//v1/habits/preferences/get(getHabitPreferences)`.
+    public enum GetHabitPreferences {
+        public static let id: Swift.String = "getHabitPreferences"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/preferences/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitPreferences.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitPreferences.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitPreferences.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabitPreferences.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HabitPreferences.Input.Headers
+            public var headers: Operations.GetHabitPreferences.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            public init(headers: Operations.HabitPreferences.Input.Headers = .init()) {
+            public init(headers: Operations.GetHabitPreferences.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -23157,26 +23157,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitPreferences.Output.Ok.Body
+                public var body: Operations.GetHabitPreferences.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitPreferences.Output.Ok.Body) {
+                public init(body: Operations.GetHabitPreferences.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Preferences.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/preferences/get(habitPreferences)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/preferences/get(getHabitPreferences)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HabitPreferences.Output.Ok)
+            case ok(Operations.GetHabitPreferences.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HabitPreferences.Output.Ok {
+            public var ok: Operations.GetHabitPreferences.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -23208,26 +23208,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitPreferences.Output.Unauthorized.Body
+                public var body: Operations.GetHabitPreferences.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitPreferences.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHabitPreferences.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/preferences/get(habitPreferences)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/preferences/get(getHabitPreferences)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HabitPreferences.Output.Unauthorized)
+            case unauthorized(Operations.GetHabitPreferences.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HabitPreferences.Output.Unauthorized {
+            public var unauthorized: Operations.GetHabitPreferences.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -23242,7 +23242,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/preferences/get(habitPreferences)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/preferences/get(getHabitPreferences)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -23598,9 +23598,9 @@ public enum Operations {
     /// My habits due today (my time zone), each with doneToday and today's event id.
     ///
     /// - Remark: HTTP `GET /v1/habits/today`.
-    /// - Remark: Generated from `#/paths//v1/habits/today/get(habitsToday)`.
-    public enum HabitsToday {
-        public static let id: Swift.String = "habitsToday"
+    /// - Remark: Generated from `#/paths//v1/habits/today/get(listHabitsToday)`.
+    public enum ListHabitsToday {
+        public static let id: Swift.String = "listHabitsToday"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/habits/today/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -23625,27 +23625,27 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.HabitsToday.Input.Query
+            public var query: Operations.ListHabitsToday.Input.Query
             /// - Remark: Generated from `#/paths/v1/habits/today/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitsToday.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListHabitsToday.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HabitsToday.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListHabitsToday.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HabitsToday.Input.Headers
+            public var headers: Operations.ListHabitsToday.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.HabitsToday.Input.Query = .init(),
-                headers: Operations.HabitsToday.Input.Headers = .init()
+                query: Operations.ListHabitsToday.Input.Query = .init(),
+                headers: Operations.ListHabitsToday.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -23671,26 +23671,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitsToday.Output.Ok.Body
+                public var body: Operations.ListHabitsToday.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitsToday.Output.Ok.Body) {
+                public init(body: Operations.ListHabitsToday.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Every habit due today, done or not.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/today/get(habitsToday)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/habits/today/get(listHabitsToday)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HabitsToday.Output.Ok)
+            case ok(Operations.ListHabitsToday.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HabitsToday.Output.Ok {
+            public var ok: Operations.ListHabitsToday.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -23722,26 +23722,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitsToday.Output.BadRequest.Body
+                public var body: Operations.ListHabitsToday.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitsToday.Output.BadRequest.Body) {
+                public init(body: Operations.ListHabitsToday.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/today/get(habitsToday)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/habits/today/get(listHabitsToday)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.HabitsToday.Output.BadRequest)
+            case badRequest(Operations.ListHabitsToday.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.HabitsToday.Output.BadRequest {
+            public var badRequest: Operations.ListHabitsToday.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -23773,26 +23773,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HabitsToday.Output.Unauthorized.Body
+                public var body: Operations.ListHabitsToday.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HabitsToday.Output.Unauthorized.Body) {
+                public init(body: Operations.ListHabitsToday.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/today/get(habitsToday)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/habits/today/get(listHabitsToday)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HabitsToday.Output.Unauthorized)
+            case unauthorized(Operations.ListHabitsToday.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HabitsToday.Output.Unauthorized {
+            public var unauthorized: Operations.ListHabitsToday.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -23807,7 +23807,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/habits/today/get(habitsToday)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/habits/today/get(listHabitsToday)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -24494,9 +24494,9 @@ public enum Operations {
     /// The last 30 events, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/activity`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(activity)`.
-    public enum Activity {
-        public static let id: Swift.String = "activity"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(listActivity)`.
+    public enum ListActivity {
+        public static let id: Swift.String = "listActivity"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/activity/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -24510,7 +24510,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.Activity.Input.Path
+            public var path: Operations.ListActivity.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/activity/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
@@ -24534,19 +24534,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.Activity.Input.Query
+            public var query: Operations.ListActivity.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/activity/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Activity.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListActivity.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Activity.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListActivity.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Activity.Input.Headers
+            public var headers: Operations.ListActivity.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -24554,9 +24554,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.Activity.Input.Path,
-                query: Operations.Activity.Input.Query = .init(),
-                headers: Operations.Activity.Input.Headers = .init()
+                path: Operations.ListActivity.Input.Path,
+                query: Operations.ListActivity.Input.Query = .init(),
+                headers: Operations.ListActivity.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -24593,12 +24593,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/activity/GET/responses/200/content/application\/json`.
-                    case json(Operations.Activity.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListActivity.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.Activity.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListActivity.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -24608,26 +24608,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Activity.Output.Ok.Body
+                public var body: Operations.ListActivity.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Activity.Output.Ok.Body) {
+                public init(body: Operations.ListActivity.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Events.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(activity)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(listActivity)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Activity.Output.Ok)
+            case ok(Operations.ListActivity.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Activity.Output.Ok {
+            public var ok: Operations.ListActivity.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -24659,26 +24659,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Activity.Output.BadRequest.Body
+                public var body: Operations.ListActivity.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Activity.Output.BadRequest.Body) {
+                public init(body: Operations.ListActivity.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(activity)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(listActivity)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Activity.Output.BadRequest)
+            case badRequest(Operations.ListActivity.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Activity.Output.BadRequest {
+            public var badRequest: Operations.ListActivity.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -24710,26 +24710,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Activity.Output.Unauthorized.Body
+                public var body: Operations.ListActivity.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Activity.Output.Unauthorized.Body) {
+                public init(body: Operations.ListActivity.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(activity)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(listActivity)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Activity.Output.Unauthorized)
+            case unauthorized(Operations.ListActivity.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Activity.Output.Unauthorized {
+            public var unauthorized: Operations.ListActivity.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -24761,26 +24761,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Activity.Output.NotFound.Body
+                public var body: Operations.ListActivity.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Activity.Output.NotFound.Body) {
+                public init(body: Operations.ListActivity.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(activity)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(listActivity)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Activity.Output.NotFound)
+            case notFound(Operations.ListActivity.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Activity.Output.NotFound {
+            public var notFound: Operations.ListActivity.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -24795,7 +24795,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(activity)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(listActivity)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -24852,9 +24852,9 @@ public enum Operations {
     /// Net balances per currency (never converted), the fewest payments that settle everyone, and my part of them. A former member with a balance here reads them too.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/balances`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(balances)`.
-    public enum Balances {
-        public static let id: Swift.String = "balances"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(getBalances)`.
+    public enum GetBalances {
+        public static let id: Swift.String = "getBalances"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/balances/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -24868,27 +24868,27 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.Balances.Input.Path
+            public var path: Operations.GetBalances.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/balances/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Balances.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetBalances.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Balances.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetBalances.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Balances.Input.Headers
+            public var headers: Operations.GetBalances.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.Balances.Input.Path,
-                headers: Operations.Balances.Input.Headers = .init()
+                path: Operations.GetBalances.Input.Path,
+                headers: Operations.GetBalances.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -24914,12 +24914,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/balances/GET/responses/200/content/application\/json`.
-                    case json(Operations.Balances.Output.Ok.Body.JsonPayload)
+                    case json(Operations.GetBalances.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.Balances.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.GetBalances.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -24929,26 +24929,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Balances.Output.Ok.Body
+                public var body: Operations.GetBalances.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Balances.Output.Ok.Body) {
+                public init(body: Operations.GetBalances.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Balances.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(balances)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(getBalances)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Balances.Output.Ok)
+            case ok(Operations.GetBalances.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Balances.Output.Ok {
+            public var ok: Operations.GetBalances.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -24980,26 +24980,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Balances.Output.Unauthorized.Body
+                public var body: Operations.GetBalances.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Balances.Output.Unauthorized.Body) {
+                public init(body: Operations.GetBalances.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(balances)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(getBalances)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Balances.Output.Unauthorized)
+            case unauthorized(Operations.GetBalances.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Balances.Output.Unauthorized {
+            public var unauthorized: Operations.GetBalances.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -25031,26 +25031,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Balances.Output.NotFound.Body
+                public var body: Operations.GetBalances.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Balances.Output.NotFound.Body) {
+                public init(body: Operations.GetBalances.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(balances)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(getBalances)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Balances.Output.NotFound)
+            case notFound(Operations.GetBalances.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Balances.Output.NotFound {
+            public var notFound: Operations.GetBalances.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -25065,7 +25065,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(balances)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(getBalances)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -26928,9 +26928,9 @@ public enum Operations {
     /// The bill's image (a receipt or invoice), with ETag; 404 when it has none.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/bills/{bill}/image`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)`.
-    public enum BillImage {
-        public static let id: Swift.String = "billImage"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)`.
+    public enum GetBillImage {
+        public static let id: Swift.String = "getBillImage"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/bills/{bill}/image/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -26951,27 +26951,27 @@ public enum Operations {
                     self.bill = bill
                 }
             }
-            public var path: Operations.BillImage.Input.Path
+            public var path: Operations.GetBillImage.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/bills/{bill}/image/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.BillImage.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetBillImage.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.BillImage.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetBillImage.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.BillImage.Input.Headers
+            public var headers: Operations.GetBillImage.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.BillImage.Input.Path,
-                headers: Operations.BillImage.Input.Headers = .init()
+                path: Operations.GetBillImage.Input.Path,
+                headers: Operations.GetBillImage.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -26997,26 +26997,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.BillImage.Output.Ok.Body
+                public var body: Operations.GetBillImage.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.BillImage.Output.Ok.Body) {
+                public init(body: Operations.GetBillImage.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The image.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.BillImage.Output.Ok)
+            case ok(Operations.GetBillImage.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.BillImage.Output.Ok {
+            public var ok: Operations.GetBillImage.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -27035,13 +27035,13 @@ public enum Operations {
             }
             /// Not modified.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
-            case notModified(Operations.BillImage.Output.NotModified)
+            case notModified(Operations.GetBillImage.Output.NotModified)
             /// Not modified.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             public static var notModified: Self {
@@ -27051,7 +27051,7 @@ public enum Operations {
             ///
             /// - Throws: An error if `self` is not `.notModified`.
             /// - SeeAlso: `.notModified`.
-            public var notModified: Operations.BillImage.Output.NotModified {
+            public var notModified: Operations.GetBillImage.Output.NotModified {
                 get throws {
                     switch self {
                     case let .notModified(response):
@@ -27083,26 +27083,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.BillImage.Output.Unauthorized.Body
+                public var body: Operations.GetBillImage.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.BillImage.Output.Unauthorized.Body) {
+                public init(body: Operations.GetBillImage.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.BillImage.Output.Unauthorized)
+            case unauthorized(Operations.GetBillImage.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.BillImage.Output.Unauthorized {
+            public var unauthorized: Operations.GetBillImage.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -27134,26 +27134,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.BillImage.Output.NotFound.Body
+                public var body: Operations.GetBillImage.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.BillImage.Output.NotFound.Body) {
+                public init(body: Operations.GetBillImage.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.BillImage.Output.NotFound)
+            case notFound(Operations.GetBillImage.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.BillImage.Output.NotFound {
+            public var notFound: Operations.GetBillImage.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -27168,7 +27168,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -27971,9 +27971,9 @@ public enum Operations {
     /// Predefined chores and the household's custom ones.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/chore-catalogue`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(choreCatalogue)`.
-    public enum ChoreCatalogue {
-        public static let id: Swift.String = "choreCatalogue"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(listChoreCatalogue)`.
+    public enum ListChoreCatalogue {
+        public static let id: Swift.String = "listChoreCatalogue"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/chore-catalogue/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -27987,7 +27987,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.ChoreCatalogue.Input.Path
+            public var path: Operations.ListChoreCatalogue.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/chore-catalogue/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
@@ -28011,19 +28011,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.ChoreCatalogue.Input.Query
+            public var query: Operations.ListChoreCatalogue.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/chore-catalogue/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChoreCatalogue.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListChoreCatalogue.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChoreCatalogue.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListChoreCatalogue.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.ChoreCatalogue.Input.Headers
+            public var headers: Operations.ListChoreCatalogue.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -28031,9 +28031,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.ChoreCatalogue.Input.Path,
-                query: Operations.ChoreCatalogue.Input.Query = .init(),
-                headers: Operations.ChoreCatalogue.Input.Headers = .init()
+                path: Operations.ListChoreCatalogue.Input.Path,
+                query: Operations.ListChoreCatalogue.Input.Query = .init(),
+                headers: Operations.ListChoreCatalogue.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -28070,12 +28070,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/chore-catalogue/GET/responses/200/content/application\/json`.
-                    case json(Operations.ChoreCatalogue.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListChoreCatalogue.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ChoreCatalogue.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListChoreCatalogue.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -28085,26 +28085,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ChoreCatalogue.Output.Ok.Body
+                public var body: Operations.ListChoreCatalogue.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ChoreCatalogue.Output.Ok.Body) {
+                public init(body: Operations.ListChoreCatalogue.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The catalogue.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(choreCatalogue)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(listChoreCatalogue)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.ChoreCatalogue.Output.Ok)
+            case ok(Operations.ListChoreCatalogue.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.ChoreCatalogue.Output.Ok {
+            public var ok: Operations.ListChoreCatalogue.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -28136,26 +28136,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ChoreCatalogue.Output.BadRequest.Body
+                public var body: Operations.ListChoreCatalogue.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ChoreCatalogue.Output.BadRequest.Body) {
+                public init(body: Operations.ListChoreCatalogue.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(choreCatalogue)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(listChoreCatalogue)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.ChoreCatalogue.Output.BadRequest)
+            case badRequest(Operations.ListChoreCatalogue.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.ChoreCatalogue.Output.BadRequest {
+            public var badRequest: Operations.ListChoreCatalogue.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -28187,26 +28187,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ChoreCatalogue.Output.Unauthorized.Body
+                public var body: Operations.ListChoreCatalogue.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ChoreCatalogue.Output.Unauthorized.Body) {
+                public init(body: Operations.ListChoreCatalogue.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(choreCatalogue)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(listChoreCatalogue)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.ChoreCatalogue.Output.Unauthorized)
+            case unauthorized(Operations.ListChoreCatalogue.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.ChoreCatalogue.Output.Unauthorized {
+            public var unauthorized: Operations.ListChoreCatalogue.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -28238,26 +28238,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ChoreCatalogue.Output.NotFound.Body
+                public var body: Operations.ListChoreCatalogue.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ChoreCatalogue.Output.NotFound.Body) {
+                public init(body: Operations.ListChoreCatalogue.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(choreCatalogue)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(listChoreCatalogue)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.ChoreCatalogue.Output.NotFound)
+            case notFound(Operations.ListChoreCatalogue.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.ChoreCatalogue.Output.NotFound {
+            public var notFound: Operations.ListChoreCatalogue.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -28272,7 +28272,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(choreCatalogue)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(listChoreCatalogue)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -30192,9 +30192,9 @@ public enum Operations {
     /// Completion history, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/completions`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(completionHistory)`.
-    public enum CompletionHistory {
-        public static let id: Swift.String = "completionHistory"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)`.
+    public enum ListCompletions {
+        public static let id: Swift.String = "listCompletions"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/completions/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -30208,7 +30208,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.CompletionHistory.Input.Path
+            public var path: Operations.ListCompletions.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/completions/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/households/{household}/completions/GET/query/member`.
@@ -30248,19 +30248,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.CompletionHistory.Input.Query
+            public var query: Operations.ListCompletions.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/completions/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompletionHistory.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCompletions.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompletionHistory.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCompletions.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.CompletionHistory.Input.Headers
+            public var headers: Operations.ListCompletions.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -30268,9 +30268,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.CompletionHistory.Input.Path,
-                query: Operations.CompletionHistory.Input.Query = .init(),
-                headers: Operations.CompletionHistory.Input.Headers = .init()
+                path: Operations.ListCompletions.Input.Path,
+                query: Operations.ListCompletions.Input.Query = .init(),
+                headers: Operations.ListCompletions.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -30305,12 +30305,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/completions/GET/responses/200/content/application\/json`.
-                    case json(Operations.CompletionHistory.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListCompletions.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.CompletionHistory.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListCompletions.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -30320,26 +30320,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CompletionHistory.Output.Ok.Body
+                public var body: Operations.ListCompletions.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CompletionHistory.Output.Ok.Body) {
+                public init(body: Operations.ListCompletions.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// A page.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(completionHistory)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.CompletionHistory.Output.Ok)
+            case ok(Operations.ListCompletions.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.CompletionHistory.Output.Ok {
+            public var ok: Operations.ListCompletions.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -30371,26 +30371,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CompletionHistory.Output.BadRequest.Body
+                public var body: Operations.ListCompletions.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CompletionHistory.Output.BadRequest.Body) {
+                public init(body: Operations.ListCompletions.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(completionHistory)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.CompletionHistory.Output.BadRequest)
+            case badRequest(Operations.ListCompletions.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.CompletionHistory.Output.BadRequest {
+            public var badRequest: Operations.ListCompletions.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -30422,26 +30422,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CompletionHistory.Output.Unauthorized.Body
+                public var body: Operations.ListCompletions.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CompletionHistory.Output.Unauthorized.Body) {
+                public init(body: Operations.ListCompletions.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(completionHistory)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.CompletionHistory.Output.Unauthorized)
+            case unauthorized(Operations.ListCompletions.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.CompletionHistory.Output.Unauthorized {
+            public var unauthorized: Operations.ListCompletions.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -30473,26 +30473,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CompletionHistory.Output.NotFound.Body
+                public var body: Operations.ListCompletions.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CompletionHistory.Output.NotFound.Body) {
+                public init(body: Operations.ListCompletions.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(completionHistory)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.CompletionHistory.Output.NotFound)
+            case notFound(Operations.ListCompletions.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.CompletionHistory.Output.NotFound {
+            public var notFound: Operations.ListCompletions.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -30507,7 +30507,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(completionHistory)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -30564,9 +30564,9 @@ public enum Operations {
     /// The household list: communal and visible personal items merged by name.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(householdGroceries)`.
-    public enum HouseholdGroceries {
-        public static let id: Swift.String = "householdGroceries"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(listGroceries)`.
+    public enum ListGroceries {
+        public static let id: Swift.String = "listGroceries"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -30580,7 +30580,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.HouseholdGroceries.Input.Path
+            public var path: Operations.ListGroceries.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
@@ -30604,19 +30604,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.HouseholdGroceries.Input.Query
+            public var query: Operations.ListGroceries.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HouseholdGroceries.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListGroceries.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HouseholdGroceries.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListGroceries.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HouseholdGroceries.Input.Headers
+            public var headers: Operations.ListGroceries.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -30624,9 +30624,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.HouseholdGroceries.Input.Path,
-                query: Operations.HouseholdGroceries.Input.Query = .init(),
-                headers: Operations.HouseholdGroceries.Input.Headers = .init()
+                path: Operations.ListGroceries.Input.Path,
+                query: Operations.ListGroceries.Input.Query = .init(),
+                headers: Operations.ListGroceries.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -30663,12 +30663,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/GET/responses/200/content/application\/json`.
-                    case json(Operations.HouseholdGroceries.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListGroceries.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.HouseholdGroceries.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListGroceries.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -30678,26 +30678,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HouseholdGroceries.Output.Ok.Body
+                public var body: Operations.ListGroceries.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HouseholdGroceries.Output.Ok.Body) {
+                public init(body: Operations.ListGroceries.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The lines.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(householdGroceries)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(listGroceries)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HouseholdGroceries.Output.Ok)
+            case ok(Operations.ListGroceries.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HouseholdGroceries.Output.Ok {
+            public var ok: Operations.ListGroceries.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -30729,26 +30729,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HouseholdGroceries.Output.BadRequest.Body
+                public var body: Operations.ListGroceries.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HouseholdGroceries.Output.BadRequest.Body) {
+                public init(body: Operations.ListGroceries.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(householdGroceries)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(listGroceries)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.HouseholdGroceries.Output.BadRequest)
+            case badRequest(Operations.ListGroceries.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.HouseholdGroceries.Output.BadRequest {
+            public var badRequest: Operations.ListGroceries.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -30780,26 +30780,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HouseholdGroceries.Output.Unauthorized.Body
+                public var body: Operations.ListGroceries.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HouseholdGroceries.Output.Unauthorized.Body) {
+                public init(body: Operations.ListGroceries.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(householdGroceries)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(listGroceries)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HouseholdGroceries.Output.Unauthorized)
+            case unauthorized(Operations.ListGroceries.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HouseholdGroceries.Output.Unauthorized {
+            public var unauthorized: Operations.ListGroceries.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -30831,26 +30831,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HouseholdGroceries.Output.NotFound.Body
+                public var body: Operations.ListGroceries.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HouseholdGroceries.Output.NotFound.Body) {
+                public init(body: Operations.ListGroceries.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(householdGroceries)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(listGroceries)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.HouseholdGroceries.Output.NotFound)
+            case notFound(Operations.ListGroceries.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.HouseholdGroceries.Output.NotFound {
+            public var notFound: Operations.ListGroceries.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -30865,7 +30865,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(householdGroceries)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(listGroceries)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -32003,9 +32003,9 @@ public enum Operations {
     /// The communal list.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/communal`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(communalGroceries)`.
-    public enum CommunalGroceries {
-        public static let id: Swift.String = "communalGroceries"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(listCommunalGroceries)`.
+    public enum ListCommunalGroceries {
+        public static let id: Swift.String = "listCommunalGroceries"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/communal/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -32019,7 +32019,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.CommunalGroceries.Input.Path
+            public var path: Operations.ListCommunalGroceries.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/communal/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
@@ -32043,19 +32043,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.CommunalGroceries.Input.Query
+            public var query: Operations.ListCommunalGroceries.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/communal/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CommunalGroceries.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCommunalGroceries.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CommunalGroceries.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCommunalGroceries.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.CommunalGroceries.Input.Headers
+            public var headers: Operations.ListCommunalGroceries.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -32063,9 +32063,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.CommunalGroceries.Input.Path,
-                query: Operations.CommunalGroceries.Input.Query = .init(),
-                headers: Operations.CommunalGroceries.Input.Headers = .init()
+                path: Operations.ListCommunalGroceries.Input.Path,
+                query: Operations.ListCommunalGroceries.Input.Query = .init(),
+                headers: Operations.ListCommunalGroceries.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -32102,12 +32102,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/communal/GET/responses/200/content/application\/json`.
-                    case json(Operations.CommunalGroceries.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListCommunalGroceries.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.CommunalGroceries.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListCommunalGroceries.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -32117,26 +32117,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CommunalGroceries.Output.Ok.Body
+                public var body: Operations.ListCommunalGroceries.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CommunalGroceries.Output.Ok.Body) {
+                public init(body: Operations.ListCommunalGroceries.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Items.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(communalGroceries)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(listCommunalGroceries)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.CommunalGroceries.Output.Ok)
+            case ok(Operations.ListCommunalGroceries.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.CommunalGroceries.Output.Ok {
+            public var ok: Operations.ListCommunalGroceries.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -32168,26 +32168,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CommunalGroceries.Output.BadRequest.Body
+                public var body: Operations.ListCommunalGroceries.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CommunalGroceries.Output.BadRequest.Body) {
+                public init(body: Operations.ListCommunalGroceries.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(communalGroceries)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(listCommunalGroceries)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.CommunalGroceries.Output.BadRequest)
+            case badRequest(Operations.ListCommunalGroceries.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.CommunalGroceries.Output.BadRequest {
+            public var badRequest: Operations.ListCommunalGroceries.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -32219,26 +32219,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CommunalGroceries.Output.Unauthorized.Body
+                public var body: Operations.ListCommunalGroceries.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CommunalGroceries.Output.Unauthorized.Body) {
+                public init(body: Operations.ListCommunalGroceries.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(communalGroceries)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(listCommunalGroceries)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.CommunalGroceries.Output.Unauthorized)
+            case unauthorized(Operations.ListCommunalGroceries.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.CommunalGroceries.Output.Unauthorized {
+            public var unauthorized: Operations.ListCommunalGroceries.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -32270,26 +32270,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CommunalGroceries.Output.NotFound.Body
+                public var body: Operations.ListCommunalGroceries.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CommunalGroceries.Output.NotFound.Body) {
+                public init(body: Operations.ListCommunalGroceries.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(communalGroceries)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(listCommunalGroceries)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.CommunalGroceries.Output.NotFound)
+            case notFound(Operations.ListCommunalGroceries.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.CommunalGroceries.Output.NotFound {
+            public var notFound: Operations.ListCommunalGroceries.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -32304,7 +32304,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(communalGroceries)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(listCommunalGroceries)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -32361,9 +32361,9 @@ public enum Operations {
     /// My personal list, hidden items included.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/personal`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(personalGroceries)`.
-    public enum PersonalGroceries {
-        public static let id: Swift.String = "personalGroceries"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(listPersonalGroceries)`.
+    public enum ListPersonalGroceries {
+        public static let id: Swift.String = "listPersonalGroceries"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/personal/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -32377,7 +32377,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.PersonalGroceries.Input.Path
+            public var path: Operations.ListPersonalGroceries.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/personal/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
@@ -32401,19 +32401,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.PersonalGroceries.Input.Query
+            public var query: Operations.ListPersonalGroceries.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/personal/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PersonalGroceries.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPersonalGroceries.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PersonalGroceries.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPersonalGroceries.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.PersonalGroceries.Input.Headers
+            public var headers: Operations.ListPersonalGroceries.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -32421,9 +32421,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.PersonalGroceries.Input.Path,
-                query: Operations.PersonalGroceries.Input.Query = .init(),
-                headers: Operations.PersonalGroceries.Input.Headers = .init()
+                path: Operations.ListPersonalGroceries.Input.Path,
+                query: Operations.ListPersonalGroceries.Input.Query = .init(),
+                headers: Operations.ListPersonalGroceries.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -32460,12 +32460,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/groceries/personal/GET/responses/200/content/application\/json`.
-                    case json(Operations.PersonalGroceries.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListPersonalGroceries.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.PersonalGroceries.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListPersonalGroceries.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -32475,26 +32475,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PersonalGroceries.Output.Ok.Body
+                public var body: Operations.ListPersonalGroceries.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PersonalGroceries.Output.Ok.Body) {
+                public init(body: Operations.ListPersonalGroceries.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Items.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(personalGroceries)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(listPersonalGroceries)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.PersonalGroceries.Output.Ok)
+            case ok(Operations.ListPersonalGroceries.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.PersonalGroceries.Output.Ok {
+            public var ok: Operations.ListPersonalGroceries.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -32526,26 +32526,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PersonalGroceries.Output.BadRequest.Body
+                public var body: Operations.ListPersonalGroceries.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PersonalGroceries.Output.BadRequest.Body) {
+                public init(body: Operations.ListPersonalGroceries.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(personalGroceries)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(listPersonalGroceries)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.PersonalGroceries.Output.BadRequest)
+            case badRequest(Operations.ListPersonalGroceries.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.PersonalGroceries.Output.BadRequest {
+            public var badRequest: Operations.ListPersonalGroceries.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -32577,26 +32577,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PersonalGroceries.Output.Unauthorized.Body
+                public var body: Operations.ListPersonalGroceries.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PersonalGroceries.Output.Unauthorized.Body) {
+                public init(body: Operations.ListPersonalGroceries.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(personalGroceries)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(listPersonalGroceries)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.PersonalGroceries.Output.Unauthorized)
+            case unauthorized(Operations.ListPersonalGroceries.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.PersonalGroceries.Output.Unauthorized {
+            public var unauthorized: Operations.ListPersonalGroceries.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -32628,26 +32628,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PersonalGroceries.Output.NotFound.Body
+                public var body: Operations.ListPersonalGroceries.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PersonalGroceries.Output.NotFound.Body) {
+                public init(body: Operations.ListPersonalGroceries.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(personalGroceries)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(listPersonalGroceries)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.PersonalGroceries.Output.NotFound)
+            case notFound(Operations.ListPersonalGroceries.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.PersonalGroceries.Output.NotFound {
+            public var notFound: Operations.ListPersonalGroceries.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -32662,7 +32662,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(personalGroceries)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(listPersonalGroceries)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -35567,9 +35567,9 @@ public enum Operations {
     /// The note's photo, with ETag.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/notes/{note}/photo`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)`.
-    public enum NotePhoto {
-        public static let id: Swift.String = "notePhoto"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)`.
+    public enum GetNotePhoto {
+        public static let id: Swift.String = "getNotePhoto"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/notes/{note}/photo/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -35590,27 +35590,27 @@ public enum Operations {
                     self.note = note
                 }
             }
-            public var path: Operations.NotePhoto.Input.Path
+            public var path: Operations.GetNotePhoto.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/notes/{note}/photo/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.NotePhoto.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNotePhoto.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.NotePhoto.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNotePhoto.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.NotePhoto.Input.Headers
+            public var headers: Operations.GetNotePhoto.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.NotePhoto.Input.Path,
-                headers: Operations.NotePhoto.Input.Headers = .init()
+                path: Operations.GetNotePhoto.Input.Path,
+                headers: Operations.GetNotePhoto.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -35636,26 +35636,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.NotePhoto.Output.Ok.Body
+                public var body: Operations.GetNotePhoto.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.NotePhoto.Output.Ok.Body) {
+                public init(body: Operations.GetNotePhoto.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The image.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.NotePhoto.Output.Ok)
+            case ok(Operations.GetNotePhoto.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.NotePhoto.Output.Ok {
+            public var ok: Operations.GetNotePhoto.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -35674,13 +35674,13 @@ public enum Operations {
             }
             /// Not modified.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
-            case notModified(Operations.NotePhoto.Output.NotModified)
+            case notModified(Operations.GetNotePhoto.Output.NotModified)
             /// Not modified.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             public static var notModified: Self {
@@ -35690,7 +35690,7 @@ public enum Operations {
             ///
             /// - Throws: An error if `self` is not `.notModified`.
             /// - SeeAlso: `.notModified`.
-            public var notModified: Operations.NotePhoto.Output.NotModified {
+            public var notModified: Operations.GetNotePhoto.Output.NotModified {
                 get throws {
                     switch self {
                     case let .notModified(response):
@@ -35722,26 +35722,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.NotePhoto.Output.Unauthorized.Body
+                public var body: Operations.GetNotePhoto.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.NotePhoto.Output.Unauthorized.Body) {
+                public init(body: Operations.GetNotePhoto.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.NotePhoto.Output.Unauthorized)
+            case unauthorized(Operations.GetNotePhoto.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.NotePhoto.Output.Unauthorized {
+            public var unauthorized: Operations.GetNotePhoto.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -35773,26 +35773,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.NotePhoto.Output.NotFound.Body
+                public var body: Operations.GetNotePhoto.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.NotePhoto.Output.NotFound.Body) {
+                public init(body: Operations.GetNotePhoto.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.NotePhoto.Output.NotFound)
+            case notFound(Operations.GetNotePhoto.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.NotePhoto.Output.NotFound {
+            public var notFound: Operations.GetNotePhoto.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -35807,7 +35807,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -37209,9 +37209,9 @@ public enum Operations {
     /// Members' Venmo and PayPal.Me handles.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/payment-handles`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(paymentHandles)`.
-    public enum PaymentHandles {
-        public static let id: Swift.String = "paymentHandles"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(listPaymentHandles)`.
+    public enum ListPaymentHandles {
+        public static let id: Swift.String = "listPaymentHandles"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/payment-handles/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -37225,7 +37225,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.PaymentHandles.Input.Path
+            public var path: Operations.ListPaymentHandles.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/payment-handles/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
@@ -37249,19 +37249,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.PaymentHandles.Input.Query
+            public var query: Operations.ListPaymentHandles.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/payment-handles/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PaymentHandles.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPaymentHandles.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PaymentHandles.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPaymentHandles.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.PaymentHandles.Input.Headers
+            public var headers: Operations.ListPaymentHandles.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -37269,9 +37269,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.PaymentHandles.Input.Path,
-                query: Operations.PaymentHandles.Input.Query = .init(),
-                headers: Operations.PaymentHandles.Input.Headers = .init()
+                path: Operations.ListPaymentHandles.Input.Path,
+                query: Operations.ListPaymentHandles.Input.Query = .init(),
+                headers: Operations.ListPaymentHandles.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -37308,12 +37308,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/payment-handles/GET/responses/200/content/application\/json`.
-                    case json(Operations.PaymentHandles.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListPaymentHandles.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.PaymentHandles.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListPaymentHandles.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -37323,26 +37323,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PaymentHandles.Output.Ok.Body
+                public var body: Operations.ListPaymentHandles.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PaymentHandles.Output.Ok.Body) {
+                public init(body: Operations.ListPaymentHandles.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Handles.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(paymentHandles)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(listPaymentHandles)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.PaymentHandles.Output.Ok)
+            case ok(Operations.ListPaymentHandles.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.PaymentHandles.Output.Ok {
+            public var ok: Operations.ListPaymentHandles.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -37374,26 +37374,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PaymentHandles.Output.BadRequest.Body
+                public var body: Operations.ListPaymentHandles.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PaymentHandles.Output.BadRequest.Body) {
+                public init(body: Operations.ListPaymentHandles.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(paymentHandles)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(listPaymentHandles)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.PaymentHandles.Output.BadRequest)
+            case badRequest(Operations.ListPaymentHandles.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.PaymentHandles.Output.BadRequest {
+            public var badRequest: Operations.ListPaymentHandles.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -37425,26 +37425,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PaymentHandles.Output.Unauthorized.Body
+                public var body: Operations.ListPaymentHandles.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PaymentHandles.Output.Unauthorized.Body) {
+                public init(body: Operations.ListPaymentHandles.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(paymentHandles)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(listPaymentHandles)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.PaymentHandles.Output.Unauthorized)
+            case unauthorized(Operations.ListPaymentHandles.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.PaymentHandles.Output.Unauthorized {
+            public var unauthorized: Operations.ListPaymentHandles.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -37476,26 +37476,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PaymentHandles.Output.NotFound.Body
+                public var body: Operations.ListPaymentHandles.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PaymentHandles.Output.NotFound.Body) {
+                public init(body: Operations.ListPaymentHandles.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(paymentHandles)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(listPaymentHandles)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.PaymentHandles.Output.NotFound)
+            case notFound(Operations.ListPaymentHandles.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.PaymentHandles.Output.NotFound {
+            public var notFound: Operations.ListPaymentHandles.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -37510,7 +37510,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(paymentHandles)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(listPaymentHandles)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -37933,9 +37933,9 @@ public enum Operations {
     /// A Venmo or PayPal deep link paying a member what the settle-up plan says I owe them (or amount).
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/payment-link`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)`.
-    public enum PaymentLink {
-        public static let id: Swift.String = "paymentLink"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)`.
+    public enum GetPaymentLink {
+        public static let id: Swift.String = "getPaymentLink"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/payment-link/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -37949,7 +37949,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.PaymentLink.Input.Path
+            public var path: Operations.GetPaymentLink.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/payment-link/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/households/{household}/payment-link/GET/query/to`.
@@ -37960,7 +37960,7 @@ public enum Operations {
                     case paypal = "paypal"
                 }
                 /// - Remark: Generated from `#/paths/v1/households/{household}/payment-link/GET/query/provider`.
-                public var provider: Operations.PaymentLink.Input.Query.ProviderPayload
+                public var provider: Operations.GetPaymentLink.Input.Query.ProviderPayload
                 /// - Remark: Generated from `#/paths/v1/households/{household}/payment-link/GET/query/currency`.
                 public var currency: Swift.String
                 /// - Remark: Generated from `#/paths/v1/households/{household}/payment-link/GET/query/amount`.
@@ -37974,7 +37974,7 @@ public enum Operations {
                 ///   - amount:
                 public init(
                     to: Swift.String,
-                    provider: Operations.PaymentLink.Input.Query.ProviderPayload,
+                    provider: Operations.GetPaymentLink.Input.Query.ProviderPayload,
                     currency: Swift.String,
                     amount: Swift.Int? = nil
                 ) {
@@ -37984,19 +37984,19 @@ public enum Operations {
                     self.amount = amount
                 }
             }
-            public var query: Operations.PaymentLink.Input.Query
+            public var query: Operations.GetPaymentLink.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/payment-link/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PaymentLink.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPaymentLink.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PaymentLink.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPaymentLink.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.PaymentLink.Input.Headers
+            public var headers: Operations.GetPaymentLink.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -38004,9 +38004,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.PaymentLink.Input.Path,
-                query: Operations.PaymentLink.Input.Query,
-                headers: Operations.PaymentLink.Input.Headers = .init()
+                path: Operations.GetPaymentLink.Input.Path,
+                query: Operations.GetPaymentLink.Input.Query,
+                headers: Operations.GetPaymentLink.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -38033,26 +38033,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PaymentLink.Output.Ok.Body
+                public var body: Operations.GetPaymentLink.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PaymentLink.Output.Ok.Body) {
+                public init(body: Operations.GetPaymentLink.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The link.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.PaymentLink.Output.Ok)
+            case ok(Operations.GetPaymentLink.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.PaymentLink.Output.Ok {
+            public var ok: Operations.GetPaymentLink.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -38084,26 +38084,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PaymentLink.Output.BadRequest.Body
+                public var body: Operations.GetPaymentLink.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PaymentLink.Output.BadRequest.Body) {
+                public init(body: Operations.GetPaymentLink.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.PaymentLink.Output.BadRequest)
+            case badRequest(Operations.GetPaymentLink.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.PaymentLink.Output.BadRequest {
+            public var badRequest: Operations.GetPaymentLink.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -38135,26 +38135,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PaymentLink.Output.Unauthorized.Body
+                public var body: Operations.GetPaymentLink.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PaymentLink.Output.Unauthorized.Body) {
+                public init(body: Operations.GetPaymentLink.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.PaymentLink.Output.Unauthorized)
+            case unauthorized(Operations.GetPaymentLink.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.PaymentLink.Output.Unauthorized {
+            public var unauthorized: Operations.GetPaymentLink.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -38186,26 +38186,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PaymentLink.Output.NotFound.Body
+                public var body: Operations.GetPaymentLink.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PaymentLink.Output.NotFound.Body) {
+                public init(body: Operations.GetPaymentLink.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.PaymentLink.Output.NotFound)
+            case notFound(Operations.GetPaymentLink.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.PaymentLink.Output.NotFound {
+            public var notFound: Operations.GetPaymentLink.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -38237,26 +38237,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.PaymentLink.Output.Conflict.Body
+                public var body: Operations.GetPaymentLink.Output.Conflict.Body
                 /// Creates a new `Conflict`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.PaymentLink.Output.Conflict.Body) {
+                public init(body: Operations.GetPaymentLink.Output.Conflict.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)/responses/409`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)/responses/409`.
             ///
             /// HTTP response code: `409 conflict`.
-            case conflict(Operations.PaymentLink.Output.Conflict)
+            case conflict(Operations.GetPaymentLink.Output.Conflict)
             /// The associated value of the enum case if `self` is `.conflict`.
             ///
             /// - Throws: An error if `self` is not `.conflict`.
             /// - SeeAlso: `.conflict`.
-            public var conflict: Operations.PaymentLink.Output.Conflict {
+            public var conflict: Operations.GetPaymentLink.Output.Conflict {
                 get throws {
                     switch self {
                     case let .conflict(response):
@@ -38271,7 +38271,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -39998,9 +39998,9 @@ public enum Operations {
     /// Counts and points per member and chore over from..to (last 30 days by default, at most two years), and mine.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(statistics)`.
-    public enum Statistics {
-        public static let id: Swift.String = "statistics"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(getHouseholdStatistics)`.
+    public enum GetHouseholdStatistics {
+        public static let id: Swift.String = "getHouseholdStatistics"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -40014,7 +40014,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.Statistics.Input.Path
+            public var path: Operations.GetHouseholdStatistics.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/GET/query/from`.
@@ -40034,19 +40034,19 @@ public enum Operations {
                     self.to = to
                 }
             }
-            public var query: Operations.Statistics.Input.Query
+            public var query: Operations.GetHouseholdStatistics.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Statistics.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHouseholdStatistics.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Statistics.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHouseholdStatistics.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Statistics.Input.Headers
+            public var headers: Operations.GetHouseholdStatistics.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -40054,9 +40054,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.Statistics.Input.Path,
-                query: Operations.Statistics.Input.Query = .init(),
-                headers: Operations.Statistics.Input.Headers = .init()
+                path: Operations.GetHouseholdStatistics.Input.Path,
+                query: Operations.GetHouseholdStatistics.Input.Query = .init(),
+                headers: Operations.GetHouseholdStatistics.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -40083,26 +40083,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Statistics.Output.Ok.Body
+                public var body: Operations.GetHouseholdStatistics.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Statistics.Output.Ok.Body) {
+                public init(body: Operations.GetHouseholdStatistics.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Statistics.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(statistics)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(getHouseholdStatistics)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Statistics.Output.Ok)
+            case ok(Operations.GetHouseholdStatistics.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Statistics.Output.Ok {
+            public var ok: Operations.GetHouseholdStatistics.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -40134,26 +40134,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Statistics.Output.BadRequest.Body
+                public var body: Operations.GetHouseholdStatistics.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Statistics.Output.BadRequest.Body) {
+                public init(body: Operations.GetHouseholdStatistics.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(statistics)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(getHouseholdStatistics)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Statistics.Output.BadRequest)
+            case badRequest(Operations.GetHouseholdStatistics.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Statistics.Output.BadRequest {
+            public var badRequest: Operations.GetHouseholdStatistics.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -40185,26 +40185,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Statistics.Output.Unauthorized.Body
+                public var body: Operations.GetHouseholdStatistics.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Statistics.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHouseholdStatistics.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(statistics)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(getHouseholdStatistics)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Statistics.Output.Unauthorized)
+            case unauthorized(Operations.GetHouseholdStatistics.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Statistics.Output.Unauthorized {
+            public var unauthorized: Operations.GetHouseholdStatistics.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -40236,26 +40236,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Statistics.Output.NotFound.Body
+                public var body: Operations.GetHouseholdStatistics.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Statistics.Output.NotFound.Body) {
+                public init(body: Operations.GetHouseholdStatistics.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(statistics)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(getHouseholdStatistics)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.Statistics.Output.NotFound)
+            case notFound(Operations.GetHouseholdStatistics.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.Statistics.Output.NotFound {
+            public var notFound: Operations.GetHouseholdStatistics.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -40270,7 +40270,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(statistics)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(getHouseholdStatistics)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -40327,9 +40327,9 @@ public enum Operations {
     /// The members' points as an SVG bar chart.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/chart.svg`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(statisticsChart)`.
-    public enum StatisticsChart {
-        public static let id: Swift.String = "statisticsChart"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(getHouseholdStatisticsChart)`.
+    public enum GetHouseholdStatisticsChart {
+        public static let id: Swift.String = "getHouseholdStatisticsChart"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/chart.svg/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -40343,7 +40343,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.StatisticsChart.Input.Path
+            public var path: Operations.GetHouseholdStatisticsChart.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/chart.svg/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/chart.svg/GET/query/from`.
@@ -40363,19 +40363,19 @@ public enum Operations {
                     self.to = to
                 }
             }
-            public var query: Operations.StatisticsChart.Input.Query
+            public var query: Operations.GetHouseholdStatisticsChart.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/chart.svg/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StatisticsChart.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHouseholdStatisticsChart.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StatisticsChart.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHouseholdStatisticsChart.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.StatisticsChart.Input.Headers
+            public var headers: Operations.GetHouseholdStatisticsChart.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -40383,9 +40383,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.StatisticsChart.Input.Path,
-                query: Operations.StatisticsChart.Input.Query = .init(),
-                headers: Operations.StatisticsChart.Input.Headers = .init()
+                path: Operations.GetHouseholdStatisticsChart.Input.Path,
+                query: Operations.GetHouseholdStatisticsChart.Input.Query = .init(),
+                headers: Operations.GetHouseholdStatisticsChart.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -40412,26 +40412,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.StatisticsChart.Output.Ok.Body
+                public var body: Operations.GetHouseholdStatisticsChart.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.StatisticsChart.Output.Ok.Body) {
+                public init(body: Operations.GetHouseholdStatisticsChart.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The chart.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(statisticsChart)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(getHouseholdStatisticsChart)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.StatisticsChart.Output.Ok)
+            case ok(Operations.GetHouseholdStatisticsChart.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.StatisticsChart.Output.Ok {
+            public var ok: Operations.GetHouseholdStatisticsChart.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -40463,26 +40463,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.StatisticsChart.Output.BadRequest.Body
+                public var body: Operations.GetHouseholdStatisticsChart.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.StatisticsChart.Output.BadRequest.Body) {
+                public init(body: Operations.GetHouseholdStatisticsChart.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(statisticsChart)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(getHouseholdStatisticsChart)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.StatisticsChart.Output.BadRequest)
+            case badRequest(Operations.GetHouseholdStatisticsChart.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.StatisticsChart.Output.BadRequest {
+            public var badRequest: Operations.GetHouseholdStatisticsChart.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -40514,26 +40514,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.StatisticsChart.Output.Unauthorized.Body
+                public var body: Operations.GetHouseholdStatisticsChart.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.StatisticsChart.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHouseholdStatisticsChart.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(statisticsChart)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(getHouseholdStatisticsChart)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.StatisticsChart.Output.Unauthorized)
+            case unauthorized(Operations.GetHouseholdStatisticsChart.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.StatisticsChart.Output.Unauthorized {
+            public var unauthorized: Operations.GetHouseholdStatisticsChart.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -40565,26 +40565,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.StatisticsChart.Output.NotFound.Body
+                public var body: Operations.GetHouseholdStatisticsChart.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.StatisticsChart.Output.NotFound.Body) {
+                public init(body: Operations.GetHouseholdStatisticsChart.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(statisticsChart)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(getHouseholdStatisticsChart)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.StatisticsChart.Output.NotFound)
+            case notFound(Operations.GetHouseholdStatisticsChart.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.StatisticsChart.Output.NotFound {
+            public var notFound: Operations.GetHouseholdStatisticsChart.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -40599,7 +40599,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(statisticsChart)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(getHouseholdStatisticsChart)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -40656,9 +40656,9 @@ public enum Operations {
     /// Who spent what per month: each member's share of the bills and what they paid, in one currency.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/expenses`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(expenseStatistics)`.
-    public enum ExpenseStatistics {
-        public static let id: Swift.String = "expenseStatistics"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(getExpenseStatistics)`.
+    public enum GetExpenseStatistics {
+        public static let id: Swift.String = "getExpenseStatistics"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -40672,7 +40672,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.ExpenseStatistics.Input.Path
+            public var path: Operations.GetExpenseStatistics.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// First month (YYYY-MM, household's zone); five months before `to` by default; at most 24 months.
@@ -40703,19 +40703,19 @@ public enum Operations {
                     self.currency = currency
                 }
             }
-            public var query: Operations.ExpenseStatistics.Input.Query
+            public var query: Operations.GetExpenseStatistics.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExpenseStatistics.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetExpenseStatistics.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExpenseStatistics.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetExpenseStatistics.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.ExpenseStatistics.Input.Headers
+            public var headers: Operations.GetExpenseStatistics.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -40723,9 +40723,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.ExpenseStatistics.Input.Path,
-                query: Operations.ExpenseStatistics.Input.Query = .init(),
-                headers: Operations.ExpenseStatistics.Input.Headers = .init()
+                path: Operations.GetExpenseStatistics.Input.Path,
+                query: Operations.GetExpenseStatistics.Input.Query = .init(),
+                headers: Operations.GetExpenseStatistics.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -40790,11 +40790,11 @@ public enum Operations {
                         /// Totals over the months; members who left and have a share included.
                         ///
                         /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/members`.
-                        public typealias MembersPayload = [Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.MembersPayloadPayload]
+                        public typealias MembersPayload = [Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.MembersPayloadPayload]
                         /// Totals over the months; members who left and have a share included.
                         ///
                         /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/members`.
-                        public var members: Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.MembersPayload
+                        public var members: Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.MembersPayload
                         /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/MonthsPayload`.
                         public struct MonthsPayloadPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/MonthsPayload/MembersPayload`.
@@ -40831,9 +40831,9 @@ public enum Operations {
                                 }
                             }
                             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/MonthsPayload/members`.
-                            public typealias MembersPayload = [Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayloadPayload.MembersPayloadPayload]
+                            public typealias MembersPayload = [Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayloadPayload.MembersPayloadPayload]
                             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/MonthsPayload/members`.
-                            public var members: Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayloadPayload.MembersPayload
+                            public var members: Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayloadPayload.MembersPayload
                             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/MonthsPayload/month`.
                             public var month: Swift.String
                             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/MonthsPayload/total`.
@@ -40845,7 +40845,7 @@ public enum Operations {
                             ///   - month:
                             ///   - total:
                             public init(
-                                members: Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayloadPayload.MembersPayload,
+                                members: Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayloadPayload.MembersPayload,
                                 month: Swift.String,
                                 total: Swift.Int
                             ) {
@@ -40860,9 +40860,9 @@ public enum Operations {
                             }
                         }
                         /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/months`.
-                        public typealias MonthsPayload = [Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayloadPayload]
+                        public typealias MonthsPayload = [Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayloadPayload]
                         /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/months`.
-                        public var months: Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayload
+                        public var months: Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayload
                         /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/json/to`.
                         public var to: Swift.String
                         /// Creates a new `JsonPayload`.
@@ -40878,8 +40878,8 @@ public enum Operations {
                             currencies: [Swift.String],
                             currency: Swift.String? = nil,
                             from: Swift.String,
-                            members: Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.MembersPayload,
-                            months: Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayload,
+                            members: Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.MembersPayload,
+                            months: Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload.MonthsPayload,
                             to: Swift.String
                         ) {
                             self.currencies = currencies
@@ -40899,12 +40899,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses/GET/responses/200/content/application\/json`.
-                    case json(Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload)
+                    case json(Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ExpenseStatistics.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.GetExpenseStatistics.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -40914,26 +40914,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ExpenseStatistics.Output.Ok.Body
+                public var body: Operations.GetExpenseStatistics.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ExpenseStatistics.Output.Ok.Body) {
+                public init(body: Operations.GetExpenseStatistics.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The expenses.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(expenseStatistics)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(getExpenseStatistics)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.ExpenseStatistics.Output.Ok)
+            case ok(Operations.GetExpenseStatistics.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.ExpenseStatistics.Output.Ok {
+            public var ok: Operations.GetExpenseStatistics.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -40965,26 +40965,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ExpenseStatistics.Output.BadRequest.Body
+                public var body: Operations.GetExpenseStatistics.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ExpenseStatistics.Output.BadRequest.Body) {
+                public init(body: Operations.GetExpenseStatistics.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// invalid_from, invalid_to, invalid_currency.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(expenseStatistics)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(getExpenseStatistics)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.ExpenseStatistics.Output.BadRequest)
+            case badRequest(Operations.GetExpenseStatistics.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.ExpenseStatistics.Output.BadRequest {
+            public var badRequest: Operations.GetExpenseStatistics.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -41016,26 +41016,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ExpenseStatistics.Output.Unauthorized.Body
+                public var body: Operations.GetExpenseStatistics.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ExpenseStatistics.Output.Unauthorized.Body) {
+                public init(body: Operations.GetExpenseStatistics.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(expenseStatistics)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(getExpenseStatistics)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.ExpenseStatistics.Output.Unauthorized)
+            case unauthorized(Operations.GetExpenseStatistics.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.ExpenseStatistics.Output.Unauthorized {
+            public var unauthorized: Operations.GetExpenseStatistics.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -41067,26 +41067,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ExpenseStatistics.Output.NotFound.Body
+                public var body: Operations.GetExpenseStatistics.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ExpenseStatistics.Output.NotFound.Body) {
+                public init(body: Operations.GetExpenseStatistics.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(expenseStatistics)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(getExpenseStatistics)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.ExpenseStatistics.Output.NotFound)
+            case notFound(Operations.GetExpenseStatistics.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.ExpenseStatistics.Output.NotFound {
+            public var notFound: Operations.GetExpenseStatistics.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -41101,7 +41101,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(expenseStatistics)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(getExpenseStatistics)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -41158,9 +41158,9 @@ public enum Operations {
     /// The expenses as an SVG: a stacked column per month, one colour per member, with a legend.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/expenses.svg`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(expenseChart)`.
-    public enum ExpenseChart {
-        public static let id: Swift.String = "expenseChart"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(getExpenseChart)`.
+    public enum GetExpenseChart {
+        public static let id: Swift.String = "getExpenseChart"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses.svg/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -41174,7 +41174,7 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.ExpenseChart.Input.Path
+            public var path: Operations.GetExpenseChart.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses.svg/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// First month (YYYY-MM, household's zone); five months before `to` by default; at most 24 months.
@@ -41205,19 +41205,19 @@ public enum Operations {
                     self.currency = currency
                 }
             }
-            public var query: Operations.ExpenseChart.Input.Query
+            public var query: Operations.GetExpenseChart.Input.Query
             /// - Remark: Generated from `#/paths/v1/households/{household}/statistics/expenses.svg/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExpenseChart.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetExpenseChart.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExpenseChart.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetExpenseChart.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.ExpenseChart.Input.Headers
+            public var headers: Operations.GetExpenseChart.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -41225,9 +41225,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.ExpenseChart.Input.Path,
-                query: Operations.ExpenseChart.Input.Query = .init(),
-                headers: Operations.ExpenseChart.Input.Headers = .init()
+                path: Operations.GetExpenseChart.Input.Path,
+                query: Operations.GetExpenseChart.Input.Query = .init(),
+                headers: Operations.GetExpenseChart.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -41254,26 +41254,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ExpenseChart.Output.Ok.Body
+                public var body: Operations.GetExpenseChart.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ExpenseChart.Output.Ok.Body) {
+                public init(body: Operations.GetExpenseChart.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The chart.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(expenseChart)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(getExpenseChart)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.ExpenseChart.Output.Ok)
+            case ok(Operations.GetExpenseChart.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.ExpenseChart.Output.Ok {
+            public var ok: Operations.GetExpenseChart.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -41305,26 +41305,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ExpenseChart.Output.BadRequest.Body
+                public var body: Operations.GetExpenseChart.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ExpenseChart.Output.BadRequest.Body) {
+                public init(body: Operations.GetExpenseChart.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// invalid_from, invalid_to, invalid_currency.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(expenseChart)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(getExpenseChart)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.ExpenseChart.Output.BadRequest)
+            case badRequest(Operations.GetExpenseChart.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.ExpenseChart.Output.BadRequest {
+            public var badRequest: Operations.GetExpenseChart.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -41356,26 +41356,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ExpenseChart.Output.Unauthorized.Body
+                public var body: Operations.GetExpenseChart.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ExpenseChart.Output.Unauthorized.Body) {
+                public init(body: Operations.GetExpenseChart.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(expenseChart)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(getExpenseChart)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.ExpenseChart.Output.Unauthorized)
+            case unauthorized(Operations.GetExpenseChart.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.ExpenseChart.Output.Unauthorized {
+            public var unauthorized: Operations.GetExpenseChart.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -41407,26 +41407,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ExpenseChart.Output.NotFound.Body
+                public var body: Operations.GetExpenseChart.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ExpenseChart.Output.NotFound.Body) {
+                public init(body: Operations.GetExpenseChart.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(expenseChart)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(getExpenseChart)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.ExpenseChart.Output.NotFound)
+            case notFound(Operations.GetExpenseChart.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.ExpenseChart.Output.NotFound {
+            public var notFound: Operations.GetExpenseChart.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -41441,7 +41441,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(expenseChart)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(getExpenseChart)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -42911,9 +42911,9 @@ public enum Operations {
     /// The receipt photo, with ETag.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/trips/{trip}/receipt`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)`.
-    public enum TripReceipt {
-        public static let id: Swift.String = "tripReceipt"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)`.
+    public enum GetTripReceipt {
+        public static let id: Swift.String = "getTripReceipt"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/trips/{trip}/receipt/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -42934,27 +42934,27 @@ public enum Operations {
                     self.trip = trip
                 }
             }
-            public var path: Operations.TripReceipt.Input.Path
+            public var path: Operations.GetTripReceipt.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/trips/{trip}/receipt/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.TripReceipt.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetTripReceipt.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.TripReceipt.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetTripReceipt.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.TripReceipt.Input.Headers
+            public var headers: Operations.GetTripReceipt.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.TripReceipt.Input.Path,
-                headers: Operations.TripReceipt.Input.Headers = .init()
+                path: Operations.GetTripReceipt.Input.Path,
+                headers: Operations.GetTripReceipt.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -42980,26 +42980,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.TripReceipt.Output.Ok.Body
+                public var body: Operations.GetTripReceipt.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.TripReceipt.Output.Ok.Body) {
+                public init(body: Operations.GetTripReceipt.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The image.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.TripReceipt.Output.Ok)
+            case ok(Operations.GetTripReceipt.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.TripReceipt.Output.Ok {
+            public var ok: Operations.GetTripReceipt.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -43018,13 +43018,13 @@ public enum Operations {
             }
             /// Not modified.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
-            case notModified(Operations.TripReceipt.Output.NotModified)
+            case notModified(Operations.GetTripReceipt.Output.NotModified)
             /// Not modified.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             public static var notModified: Self {
@@ -43034,7 +43034,7 @@ public enum Operations {
             ///
             /// - Throws: An error if `self` is not `.notModified`.
             /// - SeeAlso: `.notModified`.
-            public var notModified: Operations.TripReceipt.Output.NotModified {
+            public var notModified: Operations.GetTripReceipt.Output.NotModified {
                 get throws {
                     switch self {
                     case let .notModified(response):
@@ -43066,26 +43066,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.TripReceipt.Output.Unauthorized.Body
+                public var body: Operations.GetTripReceipt.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.TripReceipt.Output.Unauthorized.Body) {
+                public init(body: Operations.GetTripReceipt.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.TripReceipt.Output.Unauthorized)
+            case unauthorized(Operations.GetTripReceipt.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.TripReceipt.Output.Unauthorized {
+            public var unauthorized: Operations.GetTripReceipt.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -43117,26 +43117,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.TripReceipt.Output.NotFound.Body
+                public var body: Operations.GetTripReceipt.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.TripReceipt.Output.NotFound.Body) {
+                public init(body: Operations.GetTripReceipt.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.TripReceipt.Output.NotFound)
+            case notFound(Operations.GetTripReceipt.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.TripReceipt.Output.NotFound {
+            public var notFound: Operations.GetTripReceipt.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -43151,7 +43151,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -43663,9 +43663,9 @@ public enum Operations {
     /// My trip under way and what I ticked off so far (POST .../shopping starts it; completing a trip ends it).
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/trips/current`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(currentTrip)`.
-    public enum CurrentTrip {
-        public static let id: Swift.String = "currentTrip"
+    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(getCurrentTrip)`.
+    public enum GetCurrentTrip {
+        public static let id: Swift.String = "getCurrentTrip"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/{household}/trips/current/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -43679,27 +43679,27 @@ public enum Operations {
                     self.household = household
                 }
             }
-            public var path: Operations.CurrentTrip.Input.Path
+            public var path: Operations.GetCurrentTrip.Input.Path
             /// - Remark: Generated from `#/paths/v1/households/{household}/trips/current/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CurrentTrip.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCurrentTrip.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CurrentTrip.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCurrentTrip.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.CurrentTrip.Input.Headers
+            public var headers: Operations.GetCurrentTrip.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.CurrentTrip.Input.Path,
-                headers: Operations.CurrentTrip.Input.Headers = .init()
+                path: Operations.GetCurrentTrip.Input.Path,
+                headers: Operations.GetCurrentTrip.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -43755,9 +43755,9 @@ public enum Operations {
                             }
                         }
                         /// - Remark: Generated from `#/paths/v1/households/{household}/trips/current/GET/responses/200/content/json/checked`.
-                        public typealias CheckedPayload = [Operations.CurrentTrip.Output.Ok.Body.JsonPayload.CheckedPayloadPayload]
+                        public typealias CheckedPayload = [Operations.GetCurrentTrip.Output.Ok.Body.JsonPayload.CheckedPayloadPayload]
                         /// - Remark: Generated from `#/paths/v1/households/{household}/trips/current/GET/responses/200/content/json/checked`.
-                        public var checked: Operations.CurrentTrip.Output.Ok.Body.JsonPayload.CheckedPayload
+                        public var checked: Operations.GetCurrentTrip.Output.Ok.Body.JsonPayload.CheckedPayload
                         /// - Remark: Generated from `#/paths/v1/households/{household}/trips/current/GET/responses/200/content/json/shopperId`.
                         public var shopperId: Swift.String
                         /// - Remark: Generated from `#/paths/v1/households/{household}/trips/current/GET/responses/200/content/json/startedAt`.
@@ -43769,7 +43769,7 @@ public enum Operations {
                         ///   - shopperId:
                         ///   - startedAt:
                         public init(
-                            checked: Operations.CurrentTrip.Output.Ok.Body.JsonPayload.CheckedPayload,
+                            checked: Operations.GetCurrentTrip.Output.Ok.Body.JsonPayload.CheckedPayload,
                             shopperId: Swift.String,
                             startedAt: Foundation.Date
                         ) {
@@ -43784,12 +43784,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/{household}/trips/current/GET/responses/200/content/application\/json`.
-                    case json(Operations.CurrentTrip.Output.Ok.Body.JsonPayload)
+                    case json(Operations.GetCurrentTrip.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.CurrentTrip.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.GetCurrentTrip.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -43799,26 +43799,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CurrentTrip.Output.Ok.Body
+                public var body: Operations.GetCurrentTrip.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CurrentTrip.Output.Ok.Body) {
+                public init(body: Operations.GetCurrentTrip.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The trip under way.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(currentTrip)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(getCurrentTrip)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.CurrentTrip.Output.Ok)
+            case ok(Operations.GetCurrentTrip.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.CurrentTrip.Output.Ok {
+            public var ok: Operations.GetCurrentTrip.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -43850,26 +43850,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CurrentTrip.Output.Unauthorized.Body
+                public var body: Operations.GetCurrentTrip.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CurrentTrip.Output.Unauthorized.Body) {
+                public init(body: Operations.GetCurrentTrip.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(currentTrip)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(getCurrentTrip)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.CurrentTrip.Output.Unauthorized)
+            case unauthorized(Operations.GetCurrentTrip.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.CurrentTrip.Output.Unauthorized {
+            public var unauthorized: Operations.GetCurrentTrip.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -43901,26 +43901,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CurrentTrip.Output.NotFound.Body
+                public var body: Operations.GetCurrentTrip.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CurrentTrip.Output.NotFound.Body) {
+                public init(body: Operations.GetCurrentTrip.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// No trip under way, or not a member.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(currentTrip)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(getCurrentTrip)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.CurrentTrip.Output.NotFound)
+            case notFound(Operations.GetCurrentTrip.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.CurrentTrip.Output.NotFound {
+            public var notFound: Operations.GetCurrentTrip.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -43935,7 +43935,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(currentTrip)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(getCurrentTrip)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -45706,27 +45706,27 @@ public enum Operations {
     /// My own household settings (kept with my account, whichever household I am in).
     ///
     /// - Remark: HTTP `GET /v1/households/settings`.
-    /// - Remark: Generated from `#/paths//v1/households/settings/get(householdSettings)`.
-    public enum HouseholdSettings {
-        public static let id: Swift.String = "householdSettings"
+    /// - Remark: Generated from `#/paths//v1/households/settings/get(getHouseholdSettings)`.
+    public enum GetHouseholdSettings {
+        public static let id: Swift.String = "getHouseholdSettings"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/households/settings/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HouseholdSettings.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHouseholdSettings.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HouseholdSettings.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHouseholdSettings.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.HouseholdSettings.Input.Headers
+            public var headers: Operations.GetHouseholdSettings.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            public init(headers: Operations.HouseholdSettings.Input.Headers = .init()) {
+            public init(headers: Operations.GetHouseholdSettings.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -45770,12 +45770,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/households/settings/GET/responses/200/content/application\/json`.
-                    case json(Operations.HouseholdSettings.Output.Ok.Body.JsonPayload)
+                    case json(Operations.GetHouseholdSettings.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.HouseholdSettings.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.GetHouseholdSettings.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -45785,26 +45785,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HouseholdSettings.Output.Ok.Body
+                public var body: Operations.GetHouseholdSettings.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HouseholdSettings.Output.Ok.Body) {
+                public init(body: Operations.GetHouseholdSettings.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// My settings.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/settings/get(householdSettings)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/households/settings/get(getHouseholdSettings)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HouseholdSettings.Output.Ok)
+            case ok(Operations.GetHouseholdSettings.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HouseholdSettings.Output.Ok {
+            public var ok: Operations.GetHouseholdSettings.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -45836,26 +45836,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.HouseholdSettings.Output.Unauthorized.Body
+                public var body: Operations.GetHouseholdSettings.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.HouseholdSettings.Output.Unauthorized.Body) {
+                public init(body: Operations.GetHouseholdSettings.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/households/settings/get(householdSettings)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/households/settings/get(getHouseholdSettings)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HouseholdSettings.Output.Unauthorized)
+            case unauthorized(Operations.GetHouseholdSettings.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HouseholdSettings.Output.Unauthorized {
+            public var unauthorized: Operations.GetHouseholdSettings.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -45870,7 +45870,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/households/settings/get(householdSettings)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/households/settings/get(getHouseholdSettings)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -54807,9 +54807,9 @@ public enum Operations {
     /// My unread counts per conversation (muted topics excluded) and per topic.
     ///
     /// - Remark: HTTP `GET /v1/messaging/unread`.
-    /// - Remark: Generated from `#/paths//v1/messaging/unread/get(unreadCounts)`.
-    public enum UnreadCounts {
-        public static let id: Swift.String = "unreadCounts"
+    /// - Remark: Generated from `#/paths//v1/messaging/unread/get(getMessagingUnreadCounts)`.
+    public enum GetMessagingUnreadCounts {
+        public static let id: Swift.String = "getMessagingUnreadCounts"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/messaging/unread/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -54821,36 +54821,36 @@ public enum Operations {
                 /// Only this app's conversations (`wegroup` or `getaway`). Optional: without it, every app's. Another value is a 400 naming `product`. Conversations from before products existed are `wegroup`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/messaging/unread/GET/query/product`.
-                public var product: Operations.UnreadCounts.Input.Query.ProductPayload?
+                public var product: Operations.GetMessagingUnreadCounts.Input.Query.ProductPayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - product: Only this app's conversations (`wegroup` or `getaway`). Optional: without it, every app's. Another value is a 400 naming `product`. Conversations from before products existed are `wegroup`.
-                public init(product: Operations.UnreadCounts.Input.Query.ProductPayload? = nil) {
+                public init(product: Operations.GetMessagingUnreadCounts.Input.Query.ProductPayload? = nil) {
                     self.product = product
                 }
             }
-            public var query: Operations.UnreadCounts.Input.Query
+            public var query: Operations.GetMessagingUnreadCounts.Input.Query
             /// - Remark: Generated from `#/paths/v1/messaging/unread/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnreadCounts.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMessagingUnreadCounts.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnreadCounts.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMessagingUnreadCounts.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.UnreadCounts.Input.Headers
+            public var headers: Operations.GetMessagingUnreadCounts.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.UnreadCounts.Input.Query = .init(),
-                headers: Operations.UnreadCounts.Input.Headers = .init()
+                query: Operations.GetMessagingUnreadCounts.Input.Query = .init(),
+                headers: Operations.GetMessagingUnreadCounts.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -54876,26 +54876,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.UnreadCounts.Output.Ok.Body
+                public var body: Operations.GetMessagingUnreadCounts.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.UnreadCounts.Output.Ok.Body) {
+                public init(body: Operations.GetMessagingUnreadCounts.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Unread counts.
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/unread/get(unreadCounts)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/messaging/unread/get(getMessagingUnreadCounts)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.UnreadCounts.Output.Ok)
+            case ok(Operations.GetMessagingUnreadCounts.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.UnreadCounts.Output.Ok {
+            public var ok: Operations.GetMessagingUnreadCounts.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -54927,26 +54927,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.UnreadCounts.Output.BadRequest.Body
+                public var body: Operations.GetMessagingUnreadCounts.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.UnreadCounts.Output.BadRequest.Body) {
+                public init(body: Operations.GetMessagingUnreadCounts.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/unread/get(unreadCounts)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/messaging/unread/get(getMessagingUnreadCounts)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.UnreadCounts.Output.BadRequest)
+            case badRequest(Operations.GetMessagingUnreadCounts.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.UnreadCounts.Output.BadRequest {
+            public var badRequest: Operations.GetMessagingUnreadCounts.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -54978,26 +54978,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.UnreadCounts.Output.Unauthorized.Body
+                public var body: Operations.GetMessagingUnreadCounts.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.UnreadCounts.Output.Unauthorized.Body) {
+                public init(body: Operations.GetMessagingUnreadCounts.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/unread/get(unreadCounts)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/messaging/unread/get(getMessagingUnreadCounts)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.UnreadCounts.Output.Unauthorized)
+            case unauthorized(Operations.GetMessagingUnreadCounts.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.UnreadCounts.Output.Unauthorized {
+            public var unauthorized: Operations.GetMessagingUnreadCounts.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -55012,7 +55012,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/unread/get(unreadCounts)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/messaging/unread/get(getMessagingUnreadCounts)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -55069,9 +55069,9 @@ public enum Operations {
     /// The groups a friend and I are both in.
     ///
     /// - Remark: HTTP `GET /v1/messaging/users/{userId}/groups`.
-    /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)`.
-    public enum CommonGroups {
-        public static let id: Swift.String = "commonGroups"
+    /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)`.
+    public enum ListCommonGroups {
+        public static let id: Swift.String = "listCommonGroups"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/messaging/users/{userId}/groups/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -55087,7 +55087,7 @@ public enum Operations {
                     self.userId = userId
                 }
             }
-            public var path: Operations.CommonGroups.Input.Path
+            public var path: Operations.ListCommonGroups.Input.Path
             /// - Remark: Generated from `#/paths/v1/messaging/users/{userId}/groups/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// Page size, 1-100.
@@ -55111,19 +55111,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.CommonGroups.Input.Query
+            public var query: Operations.ListCommonGroups.Input.Query
             /// - Remark: Generated from `#/paths/v1/messaging/users/{userId}/groups/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CommonGroups.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCommonGroups.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CommonGroups.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCommonGroups.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.CommonGroups.Input.Headers
+            public var headers: Operations.ListCommonGroups.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -55131,9 +55131,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.CommonGroups.Input.Path,
-                query: Operations.CommonGroups.Input.Query = .init(),
-                headers: Operations.CommonGroups.Input.Headers = .init()
+                path: Operations.ListCommonGroups.Input.Path,
+                query: Operations.ListCommonGroups.Input.Query = .init(),
+                headers: Operations.ListCommonGroups.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -55168,12 +55168,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/messaging/users/{userId}/groups/GET/responses/200/content/application\/json`.
-                    case json(Operations.CommonGroups.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListCommonGroups.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.CommonGroups.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListCommonGroups.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -55183,26 +55183,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CommonGroups.Output.Ok.Body
+                public var body: Operations.ListCommonGroups.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CommonGroups.Output.Ok.Body) {
+                public init(body: Operations.ListCommonGroups.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// A page of the groups the caller and this friend are both in, most recent activity first; no message text.
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.CommonGroups.Output.Ok)
+            case ok(Operations.ListCommonGroups.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.CommonGroups.Output.Ok {
+            public var ok: Operations.ListCommonGroups.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -55234,26 +55234,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CommonGroups.Output.BadRequest.Body
+                public var body: Operations.ListCommonGroups.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CommonGroups.Output.BadRequest.Body) {
+                public init(body: Operations.ListCommonGroups.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.CommonGroups.Output.BadRequest)
+            case badRequest(Operations.ListCommonGroups.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.CommonGroups.Output.BadRequest {
+            public var badRequest: Operations.ListCommonGroups.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -55285,26 +55285,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CommonGroups.Output.Unauthorized.Body
+                public var body: Operations.ListCommonGroups.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CommonGroups.Output.Unauthorized.Body) {
+                public init(body: Operations.ListCommonGroups.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.CommonGroups.Output.Unauthorized)
+            case unauthorized(Operations.ListCommonGroups.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.CommonGroups.Output.Unauthorized {
+            public var unauthorized: Operations.ListCommonGroups.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -55336,26 +55336,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CommonGroups.Output.Forbidden.Body
+                public var body: Operations.ListCommonGroups.Output.Forbidden.Body
                 /// Creates a new `Forbidden`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CommonGroups.Output.Forbidden.Body) {
+                public init(body: Operations.ListCommonGroups.Output.Forbidden.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)/responses/403`.
+            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)/responses/403`.
             ///
             /// HTTP response code: `403 forbidden`.
-            case forbidden(Operations.CommonGroups.Output.Forbidden)
+            case forbidden(Operations.ListCommonGroups.Output.Forbidden)
             /// The associated value of the enum case if `self` is `.forbidden`.
             ///
             /// - Throws: An error if `self` is not `.forbidden`.
             /// - SeeAlso: `.forbidden`.
-            public var forbidden: Operations.CommonGroups.Output.Forbidden {
+            public var forbidden: Operations.ListCommonGroups.Output.Forbidden {
                 get throws {
                     switch self {
                     case let .forbidden(response):
@@ -55387,26 +55387,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CommonGroups.Output.ServiceUnavailable.Body
+                public var body: Operations.ListCommonGroups.Output.ServiceUnavailable.Body
                 /// Creates a new `ServiceUnavailable`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CommonGroups.Output.ServiceUnavailable.Body) {
+                public init(body: Operations.ListCommonGroups.Output.ServiceUnavailable.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.CommonGroups.Output.ServiceUnavailable)
+            case serviceUnavailable(Operations.ListCommonGroups.Output.ServiceUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.CommonGroups.Output.ServiceUnavailable {
+            public var serviceUnavailable: Operations.ListCommonGroups.Output.ServiceUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -55421,7 +55421,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -57099,27 +57099,27 @@ public enum Operations {
     /// My push preferences.
     ///
     /// - Remark: HTTP `GET /v1/notifications/preferences`.
-    /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(preferences)`.
-    public enum Preferences {
-        public static let id: Swift.String = "preferences"
+    /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(getNotificationPreferences)`.
+    public enum GetNotificationPreferences {
+        public static let id: Swift.String = "getNotificationPreferences"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/notifications/preferences/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Preferences.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNotificationPreferences.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Preferences.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNotificationPreferences.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Preferences.Input.Headers
+            public var headers: Operations.GetNotificationPreferences.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            public init(headers: Operations.Preferences.Input.Headers = .init()) {
+            public init(headers: Operations.GetNotificationPreferences.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -57143,26 +57143,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Preferences.Output.Ok.Body
+                public var body: Operations.GetNotificationPreferences.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Preferences.Output.Ok.Body) {
+                public init(body: Operations.GetNotificationPreferences.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Preferences.
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(preferences)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(getNotificationPreferences)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Preferences.Output.Ok)
+            case ok(Operations.GetNotificationPreferences.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Preferences.Output.Ok {
+            public var ok: Operations.GetNotificationPreferences.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -57194,26 +57194,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Preferences.Output.Unauthorized.Body
+                public var body: Operations.GetNotificationPreferences.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Preferences.Output.Unauthorized.Body) {
+                public init(body: Operations.GetNotificationPreferences.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(preferences)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(getNotificationPreferences)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Preferences.Output.Unauthorized)
+            case unauthorized(Operations.GetNotificationPreferences.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Preferences.Output.Unauthorized {
+            public var unauthorized: Operations.GetNotificationPreferences.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -57228,7 +57228,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(preferences)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(getNotificationPreferences)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -57285,36 +57285,36 @@ public enum Operations {
     /// Replaces my push preferences. They decide only pushes: the inbox keeps everything.
     ///
     /// - Remark: HTTP `PUT /v1/notifications/preferences`.
-    /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(savePreferences)`.
-    public enum SavePreferences {
-        public static let id: Swift.String = "savePreferences"
+    /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(saveNotificationPreferences)`.
+    public enum SaveNotificationPreferences {
+        public static let id: Swift.String = "saveNotificationPreferences"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/notifications/preferences/PUT/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SavePreferences.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SaveNotificationPreferences.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SavePreferences.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SaveNotificationPreferences.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.SavePreferences.Input.Headers
+            public var headers: Operations.SaveNotificationPreferences.Input.Headers
             /// - Remark: Generated from `#/paths/v1/notifications/preferences/PUT/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/notifications/preferences/PUT/requestBody/content/application\/json`.
                 case json(Components.Schemas.Preferences)
             }
-            public var body: Operations.SavePreferences.Input.Body?
+            public var body: Operations.SaveNotificationPreferences.Input.Body?
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
             ///   - body:
             public init(
-                headers: Operations.SavePreferences.Input.Headers = .init(),
-                body: Operations.SavePreferences.Input.Body? = nil
+                headers: Operations.SaveNotificationPreferences.Input.Headers = .init(),
+                body: Operations.SaveNotificationPreferences.Input.Body? = nil
             ) {
                 self.headers = headers
                 self.body = body
@@ -57340,26 +57340,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.SavePreferences.Output.Ok.Body
+                public var body: Operations.SaveNotificationPreferences.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.SavePreferences.Output.Ok.Body) {
+                public init(body: Operations.SaveNotificationPreferences.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Saved.
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(savePreferences)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(saveNotificationPreferences)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.SavePreferences.Output.Ok)
+            case ok(Operations.SaveNotificationPreferences.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.SavePreferences.Output.Ok {
+            public var ok: Operations.SaveNotificationPreferences.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -57391,26 +57391,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.SavePreferences.Output.BadRequest.Body
+                public var body: Operations.SaveNotificationPreferences.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.SavePreferences.Output.BadRequest.Body) {
+                public init(body: Operations.SaveNotificationPreferences.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(savePreferences)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(saveNotificationPreferences)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.SavePreferences.Output.BadRequest)
+            case badRequest(Operations.SaveNotificationPreferences.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.SavePreferences.Output.BadRequest {
+            public var badRequest: Operations.SaveNotificationPreferences.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -57442,26 +57442,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.SavePreferences.Output.Unauthorized.Body
+                public var body: Operations.SaveNotificationPreferences.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.SavePreferences.Output.Unauthorized.Body) {
+                public init(body: Operations.SaveNotificationPreferences.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(savePreferences)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(saveNotificationPreferences)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.SavePreferences.Output.Unauthorized)
+            case unauthorized(Operations.SaveNotificationPreferences.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.SavePreferences.Output.Unauthorized {
+            public var unauthorized: Operations.SaveNotificationPreferences.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -57476,7 +57476,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(savePreferences)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(saveNotificationPreferences)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -57998,27 +57998,27 @@ public enum Operations {
     /// How many of my notices are unread.
     ///
     /// - Remark: HTTP `GET /v1/notifications/unread-count`.
-    /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(unreadCount)`.
-    public enum UnreadCount {
-        public static let id: Swift.String = "unreadCount"
+    /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(getNotificationUnreadCount)`.
+    public enum GetNotificationUnreadCount {
+        public static let id: Swift.String = "getNotificationUnreadCount"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/notifications/unread-count/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnreadCount.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNotificationUnreadCount.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnreadCount.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNotificationUnreadCount.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.UnreadCount.Input.Headers
+            public var headers: Operations.GetNotificationUnreadCount.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            public init(headers: Operations.UnreadCount.Input.Headers = .init()) {
+            public init(headers: Operations.GetNotificationUnreadCount.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -58042,12 +58042,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/notifications/unread-count/GET/responses/200/content/application\/json`.
-                    case json(Operations.UnreadCount.Output.Ok.Body.JsonPayload)
+                    case json(Operations.GetNotificationUnreadCount.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.UnreadCount.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.GetNotificationUnreadCount.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -58057,26 +58057,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.UnreadCount.Output.Ok.Body
+                public var body: Operations.GetNotificationUnreadCount.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.UnreadCount.Output.Ok.Body) {
+                public init(body: Operations.GetNotificationUnreadCount.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The count.
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(unreadCount)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(getNotificationUnreadCount)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.UnreadCount.Output.Ok)
+            case ok(Operations.GetNotificationUnreadCount.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.UnreadCount.Output.Ok {
+            public var ok: Operations.GetNotificationUnreadCount.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -58108,26 +58108,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.UnreadCount.Output.Unauthorized.Body
+                public var body: Operations.GetNotificationUnreadCount.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.UnreadCount.Output.Unauthorized.Body) {
+                public init(body: Operations.GetNotificationUnreadCount.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(unreadCount)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(getNotificationUnreadCount)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.UnreadCount.Output.Unauthorized)
+            case unauthorized(Operations.GetNotificationUnreadCount.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.UnreadCount.Output.Unauthorized {
+            public var unauthorized: Operations.GetNotificationUnreadCount.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -58142,7 +58142,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(unreadCount)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(getNotificationUnreadCount)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -58199,9 +58199,9 @@ public enum Operations {
     /// Users I blocked.
     ///
     /// - Remark: HTTP `GET /v1/social/blocks`.
-    /// - Remark: Generated from `#/paths//v1/social/blocks/get(blocks)`.
-    public enum Blocks {
-        public static let id: Swift.String = "blocks"
+    /// - Remark: Generated from `#/paths//v1/social/blocks/get(listBlocks)`.
+    public enum ListBlocks {
+        public static let id: Swift.String = "listBlocks"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/social/blocks/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -58222,27 +58222,27 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.Blocks.Input.Query
+            public var query: Operations.ListBlocks.Input.Query
             /// - Remark: Generated from `#/paths/v1/social/blocks/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Blocks.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListBlocks.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Blocks.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListBlocks.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Blocks.Input.Headers
+            public var headers: Operations.ListBlocks.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.Blocks.Input.Query = .init(),
-                headers: Operations.Blocks.Input.Headers = .init()
+                query: Operations.ListBlocks.Input.Query = .init(),
+                headers: Operations.ListBlocks.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -58276,12 +58276,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/social/blocks/GET/responses/200/content/application\/json`.
-                    case json(Operations.Blocks.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListBlocks.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.Blocks.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListBlocks.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -58291,26 +58291,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Blocks.Output.Ok.Body
+                public var body: Operations.ListBlocks.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Blocks.Output.Ok.Body) {
+                public init(body: Operations.ListBlocks.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// A page. Those I blocked, newest first.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/blocks/get(blocks)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/social/blocks/get(listBlocks)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Blocks.Output.Ok)
+            case ok(Operations.ListBlocks.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Blocks.Output.Ok {
+            public var ok: Operations.ListBlocks.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -58342,26 +58342,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Blocks.Output.BadRequest.Body
+                public var body: Operations.ListBlocks.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Blocks.Output.BadRequest.Body) {
+                public init(body: Operations.ListBlocks.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/blocks/get(blocks)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/social/blocks/get(listBlocks)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Blocks.Output.BadRequest)
+            case badRequest(Operations.ListBlocks.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Blocks.Output.BadRequest {
+            public var badRequest: Operations.ListBlocks.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -58393,26 +58393,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Blocks.Output.Unauthorized.Body
+                public var body: Operations.ListBlocks.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Blocks.Output.Unauthorized.Body) {
+                public init(body: Operations.ListBlocks.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/blocks/get(blocks)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/social/blocks/get(listBlocks)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Blocks.Output.Unauthorized)
+            case unauthorized(Operations.ListBlocks.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Blocks.Output.Unauthorized {
+            public var unauthorized: Operations.ListBlocks.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -58427,7 +58427,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/blocks/get(blocks)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/social/blocks/get(listBlocks)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -59956,9 +59956,9 @@ public enum Operations {
     /// My followers.
     ///
     /// - Remark: HTTP `GET /v1/social/followers`.
-    /// - Remark: Generated from `#/paths//v1/social/followers/get(followers)`.
-    public enum Followers {
-        public static let id: Swift.String = "followers"
+    /// - Remark: Generated from `#/paths//v1/social/followers/get(listFollowers)`.
+    public enum ListFollowers {
+        public static let id: Swift.String = "listFollowers"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/social/followers/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -59979,27 +59979,27 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.Followers.Input.Query
+            public var query: Operations.ListFollowers.Input.Query
             /// - Remark: Generated from `#/paths/v1/social/followers/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Followers.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowers.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Followers.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowers.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Followers.Input.Headers
+            public var headers: Operations.ListFollowers.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.Followers.Input.Query = .init(),
-                headers: Operations.Followers.Input.Headers = .init()
+                query: Operations.ListFollowers.Input.Query = .init(),
+                headers: Operations.ListFollowers.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -60033,12 +60033,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/social/followers/GET/responses/200/content/application\/json`.
-                    case json(Operations.Followers.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListFollowers.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.Followers.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListFollowers.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -60048,26 +60048,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Followers.Output.Ok.Body
+                public var body: Operations.ListFollowers.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Followers.Output.Ok.Body) {
+                public init(body: Operations.ListFollowers.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// A page. My followers, by user id.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/followers/get(followers)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/social/followers/get(listFollowers)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Followers.Output.Ok)
+            case ok(Operations.ListFollowers.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Followers.Output.Ok {
+            public var ok: Operations.ListFollowers.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -60099,26 +60099,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Followers.Output.BadRequest.Body
+                public var body: Operations.ListFollowers.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Followers.Output.BadRequest.Body) {
+                public init(body: Operations.ListFollowers.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/followers/get(followers)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/social/followers/get(listFollowers)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Followers.Output.BadRequest)
+            case badRequest(Operations.ListFollowers.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Followers.Output.BadRequest {
+            public var badRequest: Operations.ListFollowers.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -60150,26 +60150,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Followers.Output.Unauthorized.Body
+                public var body: Operations.ListFollowers.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Followers.Output.Unauthorized.Body) {
+                public init(body: Operations.ListFollowers.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/followers/get(followers)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/social/followers/get(listFollowers)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Followers.Output.Unauthorized)
+            case unauthorized(Operations.ListFollowers.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Followers.Output.Unauthorized {
+            public var unauthorized: Operations.ListFollowers.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -60184,7 +60184,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/followers/get(followers)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/social/followers/get(listFollowers)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -60525,9 +60525,9 @@ public enum Operations {
     /// Who I follow.
     ///
     /// - Remark: HTTP `GET /v1/social/following`.
-    /// - Remark: Generated from `#/paths//v1/social/following/get(following)`.
-    public enum Following {
-        public static let id: Swift.String = "following"
+    /// - Remark: Generated from `#/paths//v1/social/following/get(listFollowing)`.
+    public enum ListFollowing {
+        public static let id: Swift.String = "listFollowing"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/social/following/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -60548,27 +60548,27 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.Following.Input.Query
+            public var query: Operations.ListFollowing.Input.Query
             /// - Remark: Generated from `#/paths/v1/social/following/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Following.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowing.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Following.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowing.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Following.Input.Headers
+            public var headers: Operations.ListFollowing.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.Following.Input.Query = .init(),
-                headers: Operations.Following.Input.Headers = .init()
+                query: Operations.ListFollowing.Input.Query = .init(),
+                headers: Operations.ListFollowing.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -60602,12 +60602,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/social/following/GET/responses/200/content/application\/json`.
-                    case json(Operations.Following.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListFollowing.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.Following.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListFollowing.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -60617,26 +60617,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Following.Output.Ok.Body
+                public var body: Operations.ListFollowing.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Following.Output.Ok.Body) {
+                public init(body: Operations.ListFollowing.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// A page. Whom I follow, by user id.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/following/get(following)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/social/following/get(listFollowing)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Following.Output.Ok)
+            case ok(Operations.ListFollowing.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Following.Output.Ok {
+            public var ok: Operations.ListFollowing.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -60668,26 +60668,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Following.Output.BadRequest.Body
+                public var body: Operations.ListFollowing.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Following.Output.BadRequest.Body) {
+                public init(body: Operations.ListFollowing.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/following/get(following)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/social/following/get(listFollowing)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Following.Output.BadRequest)
+            case badRequest(Operations.ListFollowing.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Following.Output.BadRequest {
+            public var badRequest: Operations.ListFollowing.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -60719,26 +60719,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Following.Output.Unauthorized.Body
+                public var body: Operations.ListFollowing.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Following.Output.Unauthorized.Body) {
+                public init(body: Operations.ListFollowing.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/following/get(following)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/social/following/get(listFollowing)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Following.Output.Unauthorized)
+            case unauthorized(Operations.ListFollowing.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Following.Output.Unauthorized {
+            public var unauthorized: Operations.ListFollowing.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -60753,7 +60753,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/following/get(following)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/social/following/get(listFollowing)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -63313,9 +63313,9 @@ public enum Operations {
     /// Friends of friends, most mutual friends first.
     ///
     /// - Remark: HTTP `GET /v1/social/suggestions`.
-    /// - Remark: Generated from `#/paths//v1/social/suggestions/get(suggestions)`.
-    public enum Suggestions {
-        public static let id: Swift.String = "suggestions"
+    /// - Remark: Generated from `#/paths//v1/social/suggestions/get(listFriendSuggestions)`.
+    public enum ListFriendSuggestions {
+        public static let id: Swift.String = "listFriendSuggestions"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/social/suggestions/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -63329,27 +63329,27 @@ public enum Operations {
                     self.limit = limit
                 }
             }
-            public var query: Operations.Suggestions.Input.Query
+            public var query: Operations.ListFriendSuggestions.Input.Query
             /// - Remark: Generated from `#/paths/v1/social/suggestions/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Suggestions.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFriendSuggestions.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Suggestions.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFriendSuggestions.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Suggestions.Input.Headers
+            public var headers: Operations.ListFriendSuggestions.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.Suggestions.Input.Query = .init(),
-                headers: Operations.Suggestions.Input.Headers = .init()
+                query: Operations.ListFriendSuggestions.Input.Query = .init(),
+                headers: Operations.ListFriendSuggestions.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -63385,9 +63385,9 @@ public enum Operations {
                             }
                         }
                         /// - Remark: Generated from `#/paths/v1/social/suggestions/GET/responses/200/content/json/items`.
-                        public typealias ItemsPayload = [Operations.Suggestions.Output.Ok.Body.JsonPayload.ItemsPayloadPayload]
+                        public typealias ItemsPayload = [Operations.ListFriendSuggestions.Output.Ok.Body.JsonPayload.ItemsPayloadPayload]
                         /// - Remark: Generated from `#/paths/v1/social/suggestions/GET/responses/200/content/json/items`.
-                        public var items: Operations.Suggestions.Output.Ok.Body.JsonPayload.ItemsPayload
+                        public var items: Operations.ListFriendSuggestions.Output.Ok.Body.JsonPayload.ItemsPayload
                         /// Always null: a ranked list answers the best `limit`, with no next page.
                         ///
                         /// - Remark: Generated from `#/paths/v1/social/suggestions/GET/responses/200/content/json/nextCursor`.
@@ -63398,7 +63398,7 @@ public enum Operations {
                         ///   - items:
                         ///   - nextCursor: Always null: a ranked list answers the best `limit`, with no next page.
                         public init(
-                            items: Operations.Suggestions.Output.Ok.Body.JsonPayload.ItemsPayload,
+                            items: Operations.ListFriendSuggestions.Output.Ok.Body.JsonPayload.ItemsPayload,
                             nextCursor: Swift.String? = nil
                         ) {
                             self.items = items
@@ -63410,12 +63410,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/social/suggestions/GET/responses/200/content/application\/json`.
-                    case json(Operations.Suggestions.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListFriendSuggestions.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.Suggestions.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListFriendSuggestions.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -63425,26 +63425,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Suggestions.Output.Ok.Body
+                public var body: Operations.ListFriendSuggestions.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Suggestions.Output.Ok.Body) {
+                public init(body: Operations.ListFriendSuggestions.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Suggestions.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/suggestions/get(suggestions)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/social/suggestions/get(listFriendSuggestions)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Suggestions.Output.Ok)
+            case ok(Operations.ListFriendSuggestions.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Suggestions.Output.Ok {
+            public var ok: Operations.ListFriendSuggestions.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -63476,26 +63476,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Suggestions.Output.BadRequest.Body
+                public var body: Operations.ListFriendSuggestions.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Suggestions.Output.BadRequest.Body) {
+                public init(body: Operations.ListFriendSuggestions.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/suggestions/get(suggestions)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/social/suggestions/get(listFriendSuggestions)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.Suggestions.Output.BadRequest)
+            case badRequest(Operations.ListFriendSuggestions.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.Suggestions.Output.BadRequest {
+            public var badRequest: Operations.ListFriendSuggestions.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -63527,26 +63527,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Suggestions.Output.Unauthorized.Body
+                public var body: Operations.ListFriendSuggestions.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Suggestions.Output.Unauthorized.Body) {
+                public init(body: Operations.ListFriendSuggestions.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/suggestions/get(suggestions)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/social/suggestions/get(listFriendSuggestions)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Suggestions.Output.Unauthorized)
+            case unauthorized(Operations.ListFriendSuggestions.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Suggestions.Output.Unauthorized {
+            public var unauthorized: Operations.ListFriendSuggestions.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -63561,7 +63561,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/suggestions/get(suggestions)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/social/suggestions/get(listFriendSuggestions)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -63618,9 +63618,9 @@ public enum Operations {
     /// Friends I have in common with a user.
     ///
     /// - Remark: HTTP `GET /v1/social/users/{user}/mutual-friends`.
-    /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(mutualFriends)`.
-    public enum MutualFriends {
-        public static let id: Swift.String = "mutualFriends"
+    /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(listMutualFriends)`.
+    public enum ListMutualFriends {
+        public static let id: Swift.String = "listMutualFriends"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/social/users/{user}/mutual-friends/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -63634,7 +63634,7 @@ public enum Operations {
                     self.user = user
                 }
             }
-            public var path: Operations.MutualFriends.Input.Path
+            public var path: Operations.ListMutualFriends.Input.Path
             /// - Remark: Generated from `#/paths/v1/social/users/{user}/mutual-friends/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
@@ -63658,19 +63658,19 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.MutualFriends.Input.Query
+            public var query: Operations.ListMutualFriends.Input.Query
             /// - Remark: Generated from `#/paths/v1/social/users/{user}/mutual-friends/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MutualFriends.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListMutualFriends.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MutualFriends.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListMutualFriends.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.MutualFriends.Input.Headers
+            public var headers: Operations.ListMutualFriends.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -63678,9 +63678,9 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                path: Operations.MutualFriends.Input.Path,
-                query: Operations.MutualFriends.Input.Query = .init(),
-                headers: Operations.MutualFriends.Input.Headers = .init()
+                path: Operations.ListMutualFriends.Input.Path,
+                query: Operations.ListMutualFriends.Input.Query = .init(),
+                headers: Operations.ListMutualFriends.Input.Headers = .init()
             ) {
                 self.path = path
                 self.query = query
@@ -63717,12 +63717,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/social/users/{user}/mutual-friends/GET/responses/200/content/application\/json`.
-                    case json(Operations.MutualFriends.Output.Ok.Body.JsonPayload)
+                    case json(Operations.ListMutualFriends.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.MutualFriends.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.ListMutualFriends.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -63732,26 +63732,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.MutualFriends.Output.Ok.Body
+                public var body: Operations.ListMutualFriends.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.MutualFriends.Output.Ok.Body) {
+                public init(body: Operations.ListMutualFriends.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Users.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(mutualFriends)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(listMutualFriends)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.MutualFriends.Output.Ok)
+            case ok(Operations.ListMutualFriends.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.MutualFriends.Output.Ok {
+            public var ok: Operations.ListMutualFriends.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -63783,26 +63783,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.MutualFriends.Output.BadRequest.Body
+                public var body: Operations.ListMutualFriends.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.MutualFriends.Output.BadRequest.Body) {
+                public init(body: Operations.ListMutualFriends.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(mutualFriends)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(listMutualFriends)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.MutualFriends.Output.BadRequest)
+            case badRequest(Operations.ListMutualFriends.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.MutualFriends.Output.BadRequest {
+            public var badRequest: Operations.ListMutualFriends.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -63834,26 +63834,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.MutualFriends.Output.Unauthorized.Body
+                public var body: Operations.ListMutualFriends.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.MutualFriends.Output.Unauthorized.Body) {
+                public init(body: Operations.ListMutualFriends.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(mutualFriends)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(listMutualFriends)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.MutualFriends.Output.Unauthorized)
+            case unauthorized(Operations.ListMutualFriends.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.MutualFriends.Output.Unauthorized {
+            public var unauthorized: Operations.ListMutualFriends.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -63885,26 +63885,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.MutualFriends.Output.NotFound.Body
+                public var body: Operations.ListMutualFriends.Output.NotFound.Body
                 /// Creates a new `NotFound`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.MutualFriends.Output.NotFound.Body) {
+                public init(body: Operations.ListMutualFriends.Output.NotFound.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(mutualFriends)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(listMutualFriends)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.MutualFriends.Output.NotFound)
+            case notFound(Operations.ListMutualFriends.Output.NotFound)
             /// The associated value of the enum case if `self` is `.notFound`.
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.MutualFriends.Output.NotFound {
+            public var notFound: Operations.ListMutualFriends.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -63919,7 +63919,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(mutualFriends)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(listMutualFriends)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
@@ -63976,9 +63976,9 @@ public enum Operations {
     /// How a user stands to me: the eight relationship flags the directory also shows.
     ///
     /// - Remark: HTTP `GET /v1/social/users/{user}/relationship`.
-    /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(relationship)`.
-    public enum Relationship {
-        public static let id: Swift.String = "relationship"
+    /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(getRelationship)`.
+    public enum GetRelationship {
+        public static let id: Swift.String = "getRelationship"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/social/users/{user}/relationship/GET/path`.
             public struct Path: Sendable, Hashable {
@@ -63992,27 +63992,27 @@ public enum Operations {
                     self.user = user
                 }
             }
-            public var path: Operations.Relationship.Input.Path
+            public var path: Operations.GetRelationship.Input.Path
             /// - Remark: Generated from `#/paths/v1/social/users/{user}/relationship/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Relationship.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetRelationship.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Relationship.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetRelationship.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.Relationship.Input.Headers
+            public var headers: Operations.GetRelationship.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
             public init(
-                path: Operations.Relationship.Input.Path,
-                headers: Operations.Relationship.Input.Headers = .init()
+                path: Operations.GetRelationship.Input.Path,
+                headers: Operations.GetRelationship.Input.Headers = .init()
             ) {
                 self.path = path
                 self.headers = headers
@@ -64046,12 +64046,12 @@ public enum Operations {
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/social/users/{user}/relationship/GET/responses/200/content/application\/json`.
-                    case json(Operations.Relationship.Output.Ok.Body.JsonPayload)
+                    case json(Operations.GetRelationship.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.Relationship.Output.Ok.Body.JsonPayload {
+                    public var json: Operations.GetRelationship.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -64061,26 +64061,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Relationship.Output.Ok.Body
+                public var body: Operations.GetRelationship.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Relationship.Output.Ok.Body) {
+                public init(body: Operations.GetRelationship.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// The relationship.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(relationship)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(getRelationship)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.Relationship.Output.Ok)
+            case ok(Operations.GetRelationship.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.Relationship.Output.Ok {
+            public var ok: Operations.GetRelationship.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -64112,26 +64112,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.Relationship.Output.Unauthorized.Body
+                public var body: Operations.GetRelationship.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Relationship.Output.Unauthorized.Body) {
+                public init(body: Operations.GetRelationship.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// A problem (RFC 9457).
             ///
-            /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(relationship)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(getRelationship)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.Relationship.Output.Unauthorized)
+            case unauthorized(Operations.GetRelationship.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.Relationship.Output.Unauthorized {
+            public var unauthorized: Operations.GetRelationship.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -64146,7 +64146,7 @@ public enum Operations {
             }
             /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
             ///
-            /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(relationship)/responses/default`.
+            /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(getRelationship)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)

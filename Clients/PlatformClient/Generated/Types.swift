@@ -50,8 +50,8 @@ public protocol APIProtocol: Sendable {
     /// The public keys that sign access tokens (JWKS).
     ///
     /// - Remark: HTTP `GET /v1/auth/jwks`.
-    /// - Remark: Generated from `#/paths//v1/auth/jwks/get(jwks)`.
-    func jwks(_ input: Operations.Jwks.Input) async throws -> Operations.Jwks.Output
+    /// - Remark: Generated from `#/paths//v1/auth/jwks/get(getSigningKeys)`.
+    func getSigningKeys(_ input: Operations.GetSigningKeys.Input) async throws -> Operations.GetSigningKeys.Output
     /// Sign in with a username or e-mail and a password.
     ///
     /// - Remark: HTTP `POST /v1/auth/login`.
@@ -110,8 +110,8 @@ public protocol APIProtocol: Sendable {
     /// My map colours: per category (defaults red, blue, green) and per pin.
     ///
     /// - Remark: HTTP `GET /v1/geo/colors`.
-    /// - Remark: Generated from `#/paths//v1/geo/colors/get(colors)`.
-    func colors(_ input: Operations.Colors.Input) async throws -> Operations.Colors.Output
+    /// - Remark: Generated from `#/paths//v1/geo/colors/get(getColors)`.
+    func getColors(_ input: Operations.GetColors.Input) async throws -> Operations.GetColors.Output
     /// Replace my category colours (#rrggbb); a category left out goes back to its default.
     ///
     /// - Remark: HTTP `PUT /v1/geo/colors`.
@@ -125,8 +125,8 @@ public protocol APIProtocol: Sendable {
     /// My totals (posts, comments, votes earned) and packs.
     ///
     /// - Remark: HTTP `GET /v1/geo/den`.
-    /// - Remark: Generated from `#/paths//v1/geo/den/get(den)`.
-    func den(_ input: Operations.Den.Input) async throws -> Operations.Den.Output
+    /// - Remark: Generated from `#/paths//v1/geo/den/get(getDen)`.
+    func getDen(_ input: Operations.GetDen.Input) async throws -> Operations.GetDen.Output
     /// My comments in live packs, newest first, with their posts.
     ///
     /// - Remark: HTTP `GET /v1/geo/den/comments`.
@@ -150,13 +150,13 @@ public protocol APIProtocol: Sendable {
     /// New or top posts of my packs (a locked pack's only while I am inside it).
     ///
     /// - Remark: HTTP `GET /v1/geo/feed`.
-    /// - Remark: Generated from `#/paths//v1/geo/feed/get(feed)`.
-    func feed(_ input: Operations.Feed.Input) async throws -> Operations.Feed.Output
+    /// - Remark: Generated from `#/paths//v1/geo/feed/get(listFeed)`.
+    func listFeed(_ input: Operations.ListFeed.Input) async throws -> Operations.ListFeed.Output
     /// Pins in a bounding box as GeoJSON, each marked own/friend/other with my colours; clustered (counts per grid cell) at zoom 12 and below or when more than 500 pins are in view.
     ///
     /// - Remark: HTTP `GET /v1/geo/map`.
-    /// - Remark: Generated from `#/paths//v1/geo/map/get(map)`.
-    func map(_ input: Operations.Map.Input) async throws -> Operations.Map.Output
+    /// - Remark: Generated from `#/paths//v1/geo/map/get(getMap)`.
+    func getMap(_ input: Operations.GetMap.Input) async throws -> Operations.GetMap.Output
     /// Create a pack; I am its alpha (an admin's pack is official and never expires).
     ///
     /// - Remark: HTTP `POST /v1/geo/packs`.
@@ -165,8 +165,8 @@ public protocol APIProtocol: Sendable {
     /// A live pack (listed even when locked and I am outside; contentVisible says so).
     ///
     /// - Remark: HTTP `GET /v1/geo/packs/{pack}`.
-    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(pack)`.
-    func pack(_ input: Operations.Pack.Input) async throws -> Operations.Pack.Output
+    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(getPack)`.
+    func getPack(_ input: Operations.GetPack.Input) async throws -> Operations.GetPack.Output
     /// The alpha (while a member) or an admin edits name, tags, colour and icon; radius and lock only until the first post (409 pack_has_posts).
     ///
     /// - Remark: HTTP `PATCH /v1/geo/packs/{pack}`.
@@ -190,8 +190,8 @@ public protocol APIProtocol: Sendable {
     /// The pack's visible posts, new or top.
     ///
     /// - Remark: HTTP `GET /v1/geo/packs/{pack}/posts`.
-    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)`.
-    func packPosts(_ input: Operations.PackPosts.Input) async throws -> Operations.PackPosts.Output
+    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)`.
+    func listPackPosts(_ input: Operations.ListPackPosts.Input) async throws -> Operations.ListPackPosts.Output
     /// Post anonymously in a pack I am in (rate limited per writer; control characters stripped).
     ///
     /// - Remark: HTTP `POST /v1/geo/packs/{pack}/posts`.
@@ -215,8 +215,8 @@ public protocol APIProtocol: Sendable {
     /// One pin I may see.
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(pin)`.
-    func pin(_ input: Operations.Pin.Input) async throws -> Operations.Pin.Output
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(getPin)`.
+    func getPin(_ input: Operations.GetPin.Input) async throws -> Operations.GetPin.Output
     /// Change my pin (move it, rename it, note, visit date; empty strings clear).
     ///
     /// - Remark: HTTP `PATCH /v1/geo/pins/{pin}`.
@@ -240,8 +240,8 @@ public protocol APIProtocol: Sendable {
     /// Photos of a pin I can see.
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}/photos`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(pinPhotos)`.
-    func pinPhotos(_ input: Operations.PinPhotos.Input) async throws -> Operations.PinPhotos.Output
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(listPinPhotos)`.
+    func listPinPhotos(_ input: Operations.ListPinPhotos.Input) async throws -> Operations.ListPinPhotos.Output
     /// Add a photo to my pin: the raw JPEG, PNG or WebP bytes (checked by content), at most 4 MiB, 10 per pin.
     ///
     /// The image is read as its container (JPEG segments, PNG chunks, WebP RIFF chunks): one that only starts like an image answers 400 `invalid_image` naming the field. It is stored and served without EXIF, XMP, IPTC, comments, text or private chunks, so it tells nobody where it was taken or on what; a JPEG or PNG keeps its orientation, the one field kept.
@@ -252,8 +252,8 @@ public protocol APIProtocol: Sendable {
     /// The photo's bytes, with an ETag (If-None-Match answers 304).
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}/photos/{photo}`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)`.
-    func pinPhoto(_ input: Operations.PinPhoto.Input) async throws -> Operations.PinPhoto.Output
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)`.
+    func getPinPhoto(_ input: Operations.GetPinPhoto.Input) async throws -> Operations.GetPinPhoto.Output
     /// Delete a photo of my pin.
     ///
     /// - Remark: HTTP `DELETE /v1/geo/pins/{pin}/photos/{photo}`.
@@ -267,13 +267,13 @@ public protocol APIProtocol: Sendable {
     /// One gazetteer place.
     ///
     /// - Remark: HTTP `GET /v1/geo/places/{place}`.
-    /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(place)`.
-    func place(_ input: Operations.Place.Input) async throws -> Operations.Place.Output
+    /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(getPlace)`.
+    func getPlace(_ input: Operations.GetPlace.Input) async throws -> Operations.GetPlace.Output
     /// One visible post.
     ///
     /// - Remark: HTTP `GET /v1/geo/posts/{post}`.
-    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)`.
-    func post(_ input: Operations.Post.Input) async throws -> Operations.Post.Output
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)`.
+    func getPost(_ input: Operations.GetPost.Input) async throws -> Operations.GetPost.Output
     /// Its writer, the pack's alpha or an admin deletes a post.
     ///
     /// - Remark: HTTP `DELETE /v1/geo/posts/{post}`.
@@ -282,8 +282,8 @@ public protocol APIProtocol: Sendable {
     /// A post's comments, oldest first.
     ///
     /// - Remark: HTTP `GET /v1/geo/posts/{post}/comments`.
-    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)`.
-    func comments(_ input: Operations.Comments.Input) async throws -> Operations.Comments.Output
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)`.
+    func listComments(_ input: Operations.ListComments.Input) async throws -> Operations.ListComments.Output
     /// Comment anonymously (rate limited per writer).
     ///
     /// - Remark: HTTP `POST /v1/geo/posts/{post}/comments`.
@@ -297,8 +297,8 @@ public protocol APIProtocol: Sendable {
     /// Whether strangers see my name in who-visited lists (friends always do; yes by default).
     ///
     /// - Remark: HTTP `GET /v1/geo/privacy`.
-    /// - Remark: Generated from `#/paths//v1/geo/privacy/get(privacy)`.
-    func privacy(_ input: Operations.Privacy.Input) async throws -> Operations.Privacy.Output
+    /// - Remark: Generated from `#/paths//v1/geo/privacy/get(getPrivacy)`.
+    func getPrivacy(_ input: Operations.GetPrivacy.Input) async throws -> Operations.GetPrivacy.Output
     /// Set whether strangers see my name in who-visited lists.
     ///
     /// - Remark: HTTP `PUT /v1/geo/privacy`.
@@ -307,13 +307,13 @@ public protocol APIProtocol: Sendable {
     /// The countries and cities I have pinned: counts, first and last visit, and GeoJSON of the countries.
     ///
     /// - Remark: HTTP `GET /v1/geo/visited/summary`.
-    /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(visitedSummary)`.
-    func visitedSummary(_ input: Operations.VisitedSummary.Input) async throws -> Operations.VisitedSummary.Output
+    /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(getVisitedSummary)`.
+    func getVisitedSummary(_ input: Operations.GetVisitedSummary.Input) async throws -> Operations.GetVisitedSummary.Output
     /// Who pinned a place (placeId) or the area around a point, within radius metres (default 10 km): friends first, blocked users left out.
     ///
     /// - Remark: HTTP `GET /v1/geo/visitors`.
-    /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)`.
-    func visitors(_ input: Operations.Visitors.Input) async throws -> Operations.Visitors.Output
+    /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)`.
+    func getVisitors(_ input: Operations.GetVisitors.Input) async throws -> Operations.GetVisitors.Output
     /// My habits with title, schedule and status; a friendly message when there are none.
     ///
     /// - Remark: HTTP `GET /v1/habits`.
@@ -327,8 +327,8 @@ public protocol APIProtocol: Sendable {
     /// One of my habits.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(habit)`.
-    func habit(_ input: Operations.Habit.Input) async throws -> Operations.Habit.Output
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(getHabit)`.
+    func getHabit(_ input: Operations.GetHabit.Input) async throws -> Operations.GetHabit.Output
     /// Change the given fields of my habit.
     ///
     /// - Remark: HTTP `PATCH /v1/habits/{habit}`.
@@ -349,18 +349,18 @@ public protocol APIProtocol: Sendable {
     /// Completion rate over a range, current and best streak over due days only, strength score, completions per week.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(habitStatistics)`.
-    func habitStatistics(_ input: Operations.HabitStatistics.Input) async throws -> Operations.HabitStatistics.Output
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(getHabitStatistics)`.
+    func getHabitStatistics(_ input: Operations.GetHabitStatistics.Input) async throws -> Operations.GetHabitStatistics.Output
     /// Completions per week as an SVG a client can show as is.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics/chart.svg`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(habitChart)`.
-    func habitChart(_ input: Operations.HabitChart.Input) async throws -> Operations.HabitChart.Output
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)`.
+    func getHabitChart(_ input: Operations.GetHabitChart.Input) async throws -> Operations.GetHabitChart.Output
     /// An event: mine, or of someone who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}`.
-    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(habitEvent)`.
-    func habitEvent(_ input: Operations.HabitEvent.Input) async throws -> Operations.HabitEvent.Output
+    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(getHabitEvent)`.
+    func getHabitEvent(_ input: Operations.GetHabitEvent.Input) async throws -> Operations.GetHabitEvent.Output
     /// Change my event's comment, location or photo.
     ///
     /// The image is read as its container (JPEG segments, PNG chunks, WebP RIFF chunks): one that only starts like an image answers 400 `invalid_image` naming the field. It is stored and served without EXIF, XMP, IPTC, comments, text or private chunks, so it tells nobody where it was taken or on what; a JPEG or PNG keeps its orientation, the one field kept.
@@ -376,28 +376,28 @@ public protocol APIProtocol: Sendable {
     /// The event's photo.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}/photo`.
-    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(habitEventPhoto)`.
-    func habitEventPhoto(_ input: Operations.HabitEventPhoto.Input) async throws -> Operations.HabitEventPhoto.Output
+    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(getHabitEventPhoto)`.
+    func getHabitEventPhoto(_ input: Operations.GetHabitEventPhoto.Input) async throws -> Operations.GetHabitEventPhoto.Output
     /// Habits (title, schedule, status) of people who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/following`.
-    /// - Remark: Generated from `#/paths//v1/habits/following/get(followedHabits)`.
-    func followedHabits(_ input: Operations.FollowedHabits.Input) async throws -> Operations.FollowedHabits.Output
+    /// - Remark: Generated from `#/paths//v1/habits/following/get(listFollowedHabits)`.
+    func listFollowedHabits(_ input: Operations.ListFollowedHabits.Input) async throws -> Operations.ListFollowedHabits.Output
     /// Events newest first, filtered.
     ///
     /// - Remark: HTTP `GET /v1/habits/history`.
-    /// - Remark: Generated from `#/paths//v1/habits/history/get(habitHistory)`.
-    func habitHistory(_ input: Operations.HabitHistory.Input) async throws -> Operations.HabitHistory.Output
+    /// - Remark: Generated from `#/paths//v1/habits/history/get(listHabitHistory)`.
+    func listHabitHistory(_ input: Operations.ListHabitHistory.Input) async throws -> Operations.ListHabitHistory.Output
     /// The same, as a GeoJSON FeatureCollection of located events (longitude first).
     ///
     /// - Remark: HTTP `GET /v1/habits/history/map`.
-    /// - Remark: Generated from `#/paths//v1/habits/history/map/get(habitHistoryMap)`.
-    func habitHistoryMap(_ input: Operations.HabitHistoryMap.Input) async throws -> Operations.HabitHistoryMap.Output
+    /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)`.
+    func getHabitHistoryMap(_ input: Operations.GetHabitHistoryMap.Input) async throws -> Operations.GetHabitHistoryMap.Output
     /// My time zone (UTC until set).
     ///
     /// - Remark: HTTP `GET /v1/habits/preferences`.
-    /// - Remark: Generated from `#/paths//v1/habits/preferences/get(habitPreferences)`.
-    func habitPreferences(_ input: Operations.HabitPreferences.Input) async throws -> Operations.HabitPreferences.Output
+    /// - Remark: Generated from `#/paths//v1/habits/preferences/get(getHabitPreferences)`.
+    func getHabitPreferences(_ input: Operations.GetHabitPreferences.Input) async throws -> Operations.GetHabitPreferences.Output
     /// Set my IANA time zone; today, due days and default start dates use it.
     ///
     /// - Remark: HTTP `PUT /v1/habits/preferences`.
@@ -406,8 +406,8 @@ public protocol APIProtocol: Sendable {
     /// My habits due today (my time zone), each with doneToday and today's event id.
     ///
     /// - Remark: HTTP `GET /v1/habits/today`.
-    /// - Remark: Generated from `#/paths//v1/habits/today/get(habitsToday)`.
-    func habitsToday(_ input: Operations.HabitsToday.Input) async throws -> Operations.HabitsToday.Output
+    /// - Remark: Generated from `#/paths//v1/habits/today/get(listHabitsToday)`.
+    func listHabitsToday(_ input: Operations.ListHabitsToday.Input) async throws -> Operations.ListHabitsToday.Output
     /// Create a household; the creator joins it. A user is in one household at most.
     ///
     /// - Remark: HTTP `POST /v1/households`.
@@ -421,13 +421,13 @@ public protocol APIProtocol: Sendable {
     /// The last 30 events, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/activity`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(activity)`.
-    func activity(_ input: Operations.Activity.Input) async throws -> Operations.Activity.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(listActivity)`.
+    func listActivity(_ input: Operations.ListActivity.Input) async throws -> Operations.ListActivity.Output
     /// Net balances per currency (never converted), the fewest payments that settle everyone, and my part of them. A former member with a balance here reads them too.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/balances`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(balances)`.
-    func balances(_ input: Operations.Balances.Input) async throws -> Operations.Balances.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(getBalances)`.
+    func getBalances(_ input: Operations.GetBalances.Input) async throws -> Operations.GetBalances.Output
     /// Bills, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/bills`.
@@ -456,8 +456,8 @@ public protocol APIProtocol: Sendable {
     /// The bill's image (a receipt or invoice), with ETag; 404 when it has none.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/bills/{bill}/image`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)`.
-    func billImage(_ input: Operations.BillImage.Input) async throws -> Operations.BillImage.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)`.
+    func getBillImage(_ input: Operations.GetBillImage.Input) async throws -> Operations.GetBillImage.Output
     /// Attaches an image to the bill (raw JPEG, PNG or WebP, at most 2 MiB, checked by content), replacing any earlier one. Any member may.
     ///
     /// The image is read as its container (JPEG segments, PNG chunks, WebP RIFF chunks): one that only starts like an image answers 400 `invalid_image` naming the field. It is stored and served without EXIF, XMP, IPTC, comments, text or private chunks, so it tells nobody where it was taken or on what; a JPEG or PNG keeps its orientation, the one field kept.
@@ -473,8 +473,8 @@ public protocol APIProtocol: Sendable {
     /// Predefined chores and the household's custom ones.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/chore-catalogue`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(choreCatalogue)`.
-    func choreCatalogue(_ input: Operations.ChoreCatalogue.Input) async throws -> Operations.ChoreCatalogue.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(listChoreCatalogue)`.
+    func listChoreCatalogue(_ input: Operations.ListChoreCatalogue.Input) async throws -> Operations.ListChoreCatalogue.Output
     /// Chores, soonest due first, with who is next and whether they are overdue.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/chores`.
@@ -503,13 +503,13 @@ public protocol APIProtocol: Sendable {
     /// Completion history, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/completions`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(completionHistory)`.
-    func completionHistory(_ input: Operations.CompletionHistory.Input) async throws -> Operations.CompletionHistory.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)`.
+    func listCompletions(_ input: Operations.ListCompletions.Input) async throws -> Operations.ListCompletions.Output
     /// The household list: communal and visible personal items merged by name.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(householdGroceries)`.
-    func householdGroceries(_ input: Operations.HouseholdGroceries.Input) async throws -> Operations.HouseholdGroceries.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(listGroceries)`.
+    func listGroceries(_ input: Operations.ListGroceries.Input) async throws -> Operations.ListGroceries.Output
     /// Adds an item to my personal list or the communal list.
     ///
     /// - Remark: HTTP `POST /v1/households/{household}/groceries`.
@@ -528,13 +528,13 @@ public protocol APIProtocol: Sendable {
     /// The communal list.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/communal`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(communalGroceries)`.
-    func communalGroceries(_ input: Operations.CommunalGroceries.Input) async throws -> Operations.CommunalGroceries.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(listCommunalGroceries)`.
+    func listCommunalGroceries(_ input: Operations.ListCommunalGroceries.Input) async throws -> Operations.ListCommunalGroceries.Output
     /// My personal list, hidden items included.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/personal`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(personalGroceries)`.
-    func personalGroceries(_ input: Operations.PersonalGroceries.Input) async throws -> Operations.PersonalGroceries.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(listPersonalGroceries)`.
+    func listPersonalGroceries(_ input: Operations.ListPersonalGroceries.Input) async throws -> Operations.ListPersonalGroceries.Output
     /// Item names from the household's grocery history (lists and trips), most used first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/suggestions`.
@@ -580,8 +580,8 @@ public protocol APIProtocol: Sendable {
     /// The note's photo, with ETag.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/notes/{note}/photo`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)`.
-    func notePhoto(_ input: Operations.NotePhoto.Input) async throws -> Operations.NotePhoto.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)`.
+    func getNotePhoto(_ input: Operations.GetNotePhoto.Input) async throws -> Operations.GetNotePhoto.Output
     /// Attach a photo to my note: the raw JPEG, PNG or WebP body, at most 2 MiB.
     ///
     /// The image is read as its container (JPEG segments, PNG chunks, WebP RIFF chunks): one that only starts like an image answers 400 `invalid_image` naming the field. It is stored and served without EXIF, XMP, IPTC, comments, text or private chunks, so it tells nobody where it was taken or on what; a JPEG or PNG keeps its orientation, the one field kept.
@@ -604,8 +604,8 @@ public protocol APIProtocol: Sendable {
     /// Members' Venmo and PayPal.Me handles.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/payment-handles`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(paymentHandles)`.
-    func paymentHandles(_ input: Operations.PaymentHandles.Input) async throws -> Operations.PaymentHandles.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(listPaymentHandles)`.
+    func listPaymentHandles(_ input: Operations.ListPaymentHandles.Input) async throws -> Operations.ListPaymentHandles.Output
     /// Sets my handles (absent or empty removes one).
     ///
     /// - Remark: HTTP `PUT /v1/households/{household}/payment-handles`.
@@ -614,8 +614,8 @@ public protocol APIProtocol: Sendable {
     /// A Venmo or PayPal deep link paying a member what the settle-up plan says I owe them (or amount).
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/payment-link`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)`.
-    func paymentLink(_ input: Operations.PaymentLink.Input) async throws -> Operations.PaymentLink.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)`.
+    func getPaymentLink(_ input: Operations.GetPaymentLink.Input) async throws -> Operations.GetPaymentLink.Output
     /// Record that I paid a member (a settlement); a former member with a balance here pays or is paid too.
     ///
     /// - Remark: HTTP `POST /v1/households/{household}/payments`.
@@ -639,23 +639,23 @@ public protocol APIProtocol: Sendable {
     /// Counts and points per member and chore over from..to (last 30 days by default, at most two years), and mine.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(statistics)`.
-    func statistics(_ input: Operations.Statistics.Input) async throws -> Operations.Statistics.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(getHouseholdStatistics)`.
+    func getHouseholdStatistics(_ input: Operations.GetHouseholdStatistics.Input) async throws -> Operations.GetHouseholdStatistics.Output
     /// The members' points as an SVG bar chart.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/chart.svg`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(statisticsChart)`.
-    func statisticsChart(_ input: Operations.StatisticsChart.Input) async throws -> Operations.StatisticsChart.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(getHouseholdStatisticsChart)`.
+    func getHouseholdStatisticsChart(_ input: Operations.GetHouseholdStatisticsChart.Input) async throws -> Operations.GetHouseholdStatisticsChart.Output
     /// Who spent what per month: each member's share of the bills and what they paid, in one currency.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/expenses`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(expenseStatistics)`.
-    func expenseStatistics(_ input: Operations.ExpenseStatistics.Input) async throws -> Operations.ExpenseStatistics.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(getExpenseStatistics)`.
+    func getExpenseStatistics(_ input: Operations.GetExpenseStatistics.Input) async throws -> Operations.GetExpenseStatistics.Output
     /// The expenses as an SVG: a stacked column per month, one colour per member, with a legend.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/expenses.svg`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(expenseChart)`.
-    func expenseChart(_ input: Operations.ExpenseChart.Input) async throws -> Operations.ExpenseChart.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(getExpenseChart)`.
+    func getExpenseChart(_ input: Operations.GetExpenseChart.Input) async throws -> Operations.GetExpenseChart.Output
     /// Shopping history, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/trips`.
@@ -679,8 +679,8 @@ public protocol APIProtocol: Sendable {
     /// The receipt photo, with ETag.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/trips/{trip}/receipt`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)`.
-    func tripReceipt(_ input: Operations.TripReceipt.Input) async throws -> Operations.TripReceipt.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)`.
+    func getTripReceipt(_ input: Operations.GetTripReceipt.Input) async throws -> Operations.GetTripReceipt.Output
     /// Attaches the receipt (JPEG, PNG or WebP, recognised by its bytes; at most 4 MiB).
     ///
     /// The image is read as its container (JPEG segments, PNG chunks, WebP RIFF chunks): one that only starts like an image answers 400 `invalid_image` naming the field. It is stored and served without EXIF, XMP, IPTC, comments, text or private chunks, so it tells nobody where it was taken or on what; a JPEG or PNG keeps its orientation, the one field kept.
@@ -691,8 +691,8 @@ public protocol APIProtocol: Sendable {
     /// My trip under way and what I ticked off so far (POST .../shopping starts it; completing a trip ends it).
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/trips/current`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(currentTrip)`.
-    func currentTrip(_ input: Operations.CurrentTrip.Input) async throws -> Operations.CurrentTrip.Output
+    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(getCurrentTrip)`.
+    func getCurrentTrip(_ input: Operations.GetCurrentTrip.Input) async throws -> Operations.GetCurrentTrip.Output
     /// Tick an item of the household list off my trip under way, or untick it.
     ///
     /// The item is any grocery item I see on the household list (communal, mine, or one another member shows). Every member's open list follows through the live events `household.trip.item_checked` and `household.trip.item_unchecked`. Completing the trip (POST .../trips without `items`) buys what is ticked.
@@ -723,8 +723,8 @@ public protocol APIProtocol: Sendable {
     /// My own household settings (kept with my account, whichever household I am in).
     ///
     /// - Remark: HTTP `GET /v1/households/settings`.
-    /// - Remark: Generated from `#/paths//v1/households/settings/get(householdSettings)`.
-    func householdSettings(_ input: Operations.HouseholdSettings.Input) async throws -> Operations.HouseholdSettings.Output
+    /// - Remark: Generated from `#/paths//v1/households/settings/get(getHouseholdSettings)`.
+    func getHouseholdSettings(_ input: Operations.GetHouseholdSettings.Input) async throws -> Operations.GetHouseholdSettings.Output
     /// Change the given settings; the month-end job reminds me at the time I chose.
     ///
     /// - Remark: HTTP `PATCH /v1/households/settings`.
@@ -845,13 +845,13 @@ public protocol APIProtocol: Sendable {
     /// My unread counts per conversation (muted topics excluded) and per topic.
     ///
     /// - Remark: HTTP `GET /v1/messaging/unread`.
-    /// - Remark: Generated from `#/paths//v1/messaging/unread/get(unreadCounts)`.
-    func unreadCounts(_ input: Operations.UnreadCounts.Input) async throws -> Operations.UnreadCounts.Output
+    /// - Remark: Generated from `#/paths//v1/messaging/unread/get(getMessagingUnreadCounts)`.
+    func getMessagingUnreadCounts(_ input: Operations.GetMessagingUnreadCounts.Input) async throws -> Operations.GetMessagingUnreadCounts.Output
     /// The groups a friend and I are both in.
     ///
     /// - Remark: HTTP `GET /v1/messaging/users/{userId}/groups`.
-    /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)`.
-    func commonGroups(_ input: Operations.CommonGroups.Input) async throws -> Operations.CommonGroups.Output
+    /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)`.
+    func listCommonGroups(_ input: Operations.ListCommonGroups.Input) async throws -> Operations.ListCommonGroups.Output
     /// My notices, newest first.
     ///
     /// - Remark: HTTP `GET /v1/notifications`.
@@ -885,13 +885,13 @@ public protocol APIProtocol: Sendable {
     /// My push preferences.
     ///
     /// - Remark: HTTP `GET /v1/notifications/preferences`.
-    /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(preferences)`.
-    func preferences(_ input: Operations.Preferences.Input) async throws -> Operations.Preferences.Output
+    /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(getNotificationPreferences)`.
+    func getNotificationPreferences(_ input: Operations.GetNotificationPreferences.Input) async throws -> Operations.GetNotificationPreferences.Output
     /// Replaces my push preferences. They decide only pushes: the inbox keeps everything.
     ///
     /// - Remark: HTTP `PUT /v1/notifications/preferences`.
-    /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(savePreferences)`.
-    func savePreferences(_ input: Operations.SavePreferences.Input) async throws -> Operations.SavePreferences.Output
+    /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(saveNotificationPreferences)`.
+    func saveNotificationPreferences(_ input: Operations.SaveNotificationPreferences.Input) async throws -> Operations.SaveNotificationPreferences.Output
     /// Marks all my notices read; my other devices get a notification.read event.
     ///
     /// - Remark: HTTP `POST /v1/notifications/read-all`.
@@ -905,13 +905,13 @@ public protocol APIProtocol: Sendable {
     /// How many of my notices are unread.
     ///
     /// - Remark: HTTP `GET /v1/notifications/unread-count`.
-    /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(unreadCount)`.
-    func unreadCount(_ input: Operations.UnreadCount.Input) async throws -> Operations.UnreadCount.Output
+    /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(getNotificationUnreadCount)`.
+    func getNotificationUnreadCount(_ input: Operations.GetNotificationUnreadCount.Input) async throws -> Operations.GetNotificationUnreadCount.Output
     /// Users I blocked.
     ///
     /// - Remark: HTTP `GET /v1/social/blocks`.
-    /// - Remark: Generated from `#/paths//v1/social/blocks/get(blocks)`.
-    func blocks(_ input: Operations.Blocks.Input) async throws -> Operations.Blocks.Output
+    /// - Remark: Generated from `#/paths//v1/social/blocks/get(listBlocks)`.
+    func listBlocks(_ input: Operations.ListBlocks.Input) async throws -> Operations.ListBlocks.Output
     /// Block a user: friendship, requests and follows end both ways; they cannot reach me (and are not told).
     ///
     /// - Remark: HTTP `PUT /v1/social/blocks/{user}`.
@@ -940,8 +940,8 @@ public protocol APIProtocol: Sendable {
     /// My followers.
     ///
     /// - Remark: HTTP `GET /v1/social/followers`.
-    /// - Remark: Generated from `#/paths//v1/social/followers/get(followers)`.
-    func followers(_ input: Operations.Followers.Input) async throws -> Operations.Followers.Output
+    /// - Remark: Generated from `#/paths//v1/social/followers/get(listFollowers)`.
+    func listFollowers(_ input: Operations.ListFollowers.Input) async throws -> Operations.ListFollowers.Output
     /// Remove a follower.
     ///
     /// - Remark: HTTP `DELETE /v1/social/followers/{user}`.
@@ -950,8 +950,8 @@ public protocol APIProtocol: Sendable {
     /// Who I follow.
     ///
     /// - Remark: HTTP `GET /v1/social/following`.
-    /// - Remark: Generated from `#/paths//v1/social/following/get(following)`.
-    func following(_ input: Operations.Following.Input) async throws -> Operations.Following.Output
+    /// - Remark: Generated from `#/paths//v1/social/following/get(listFollowing)`.
+    func listFollowing(_ input: Operations.ListFollowing.Input) async throws -> Operations.ListFollowing.Output
     /// Unfollow, or withdraw a pending request.
     ///
     /// - Remark: HTTP `DELETE /v1/social/following/{user}`.
@@ -990,18 +990,18 @@ public protocol APIProtocol: Sendable {
     /// Friends of friends, most mutual friends first.
     ///
     /// - Remark: HTTP `GET /v1/social/suggestions`.
-    /// - Remark: Generated from `#/paths//v1/social/suggestions/get(suggestions)`.
-    func suggestions(_ input: Operations.Suggestions.Input) async throws -> Operations.Suggestions.Output
+    /// - Remark: Generated from `#/paths//v1/social/suggestions/get(listFriendSuggestions)`.
+    func listFriendSuggestions(_ input: Operations.ListFriendSuggestions.Input) async throws -> Operations.ListFriendSuggestions.Output
     /// Friends I have in common with a user.
     ///
     /// - Remark: HTTP `GET /v1/social/users/{user}/mutual-friends`.
-    /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(mutualFriends)`.
-    func mutualFriends(_ input: Operations.MutualFriends.Input) async throws -> Operations.MutualFriends.Output
+    /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(listMutualFriends)`.
+    func listMutualFriends(_ input: Operations.ListMutualFriends.Input) async throws -> Operations.ListMutualFriends.Output
     /// How a user stands to me: the eight relationship flags the directory also shows.
     ///
     /// - Remark: HTTP `GET /v1/social/users/{user}/relationship`.
-    /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(relationship)`.
-    func relationship(_ input: Operations.Relationship.Input) async throws -> Operations.Relationship.Output
+    /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(getRelationship)`.
+    func getRelationship(_ input: Operations.GetRelationship.Input) async throws -> Operations.GetRelationship.Output
     /// Users whose username or display name starts with `query`.
     ///
     /// The user directory: other users who chose a username, whose username or display name contains `query` (case-insensitive): exact matches first, then those starting with it, then the rest, each group by username.
@@ -1138,9 +1138,9 @@ extension APIProtocol {
     /// The public keys that sign access tokens (JWKS).
     ///
     /// - Remark: HTTP `GET /v1/auth/jwks`.
-    /// - Remark: Generated from `#/paths//v1/auth/jwks/get(jwks)`.
-    public func jwks(headers: Operations.Jwks.Input.Headers = .init()) async throws -> Operations.Jwks.Output {
-        try await jwks(Operations.Jwks.Input(headers: headers))
+    /// - Remark: Generated from `#/paths//v1/auth/jwks/get(getSigningKeys)`.
+    public func getSigningKeys(headers: Operations.GetSigningKeys.Input.Headers = .init()) async throws -> Operations.GetSigningKeys.Output {
+        try await getSigningKeys(Operations.GetSigningKeys.Input(headers: headers))
     }
     /// Sign in with a username or e-mail and a password.
     ///
@@ -1276,9 +1276,9 @@ extension APIProtocol {
     /// My map colours: per category (defaults red, blue, green) and per pin.
     ///
     /// - Remark: HTTP `GET /v1/geo/colors`.
-    /// - Remark: Generated from `#/paths//v1/geo/colors/get(colors)`.
-    public func colors(headers: Operations.Colors.Input.Headers = .init()) async throws -> Operations.Colors.Output {
-        try await colors(Operations.Colors.Input(headers: headers))
+    /// - Remark: Generated from `#/paths//v1/geo/colors/get(getColors)`.
+    public func getColors(headers: Operations.GetColors.Input.Headers = .init()) async throws -> Operations.GetColors.Output {
+        try await getColors(Operations.GetColors.Input(headers: headers))
     }
     /// Replace my category colours (#rrggbb); a category left out goes back to its default.
     ///
@@ -1309,9 +1309,9 @@ extension APIProtocol {
     /// My totals (posts, comments, votes earned) and packs.
     ///
     /// - Remark: HTTP `GET /v1/geo/den`.
-    /// - Remark: Generated from `#/paths//v1/geo/den/get(den)`.
-    public func den(headers: Operations.Den.Input.Headers = .init()) async throws -> Operations.Den.Output {
-        try await den(Operations.Den.Input(headers: headers))
+    /// - Remark: Generated from `#/paths//v1/geo/den/get(getDen)`.
+    public func getDen(headers: Operations.GetDen.Input.Headers = .init()) async throws -> Operations.GetDen.Output {
+        try await getDen(Operations.GetDen.Input(headers: headers))
     }
     /// My comments in live packs, newest first, with their posts.
     ///
@@ -1368,12 +1368,12 @@ extension APIProtocol {
     /// New or top posts of my packs (a locked pack's only while I am inside it).
     ///
     /// - Remark: HTTP `GET /v1/geo/feed`.
-    /// - Remark: Generated from `#/paths//v1/geo/feed/get(feed)`.
-    public func feed(
-        query: Operations.Feed.Input.Query = .init(),
-        headers: Operations.Feed.Input.Headers = .init()
-    ) async throws -> Operations.Feed.Output {
-        try await feed(Operations.Feed.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/feed/get(listFeed)`.
+    public func listFeed(
+        query: Operations.ListFeed.Input.Query = .init(),
+        headers: Operations.ListFeed.Input.Headers = .init()
+    ) async throws -> Operations.ListFeed.Output {
+        try await listFeed(Operations.ListFeed.Input(
             query: query,
             headers: headers
         ))
@@ -1381,12 +1381,12 @@ extension APIProtocol {
     /// Pins in a bounding box as GeoJSON, each marked own/friend/other with my colours; clustered (counts per grid cell) at zoom 12 and below or when more than 500 pins are in view.
     ///
     /// - Remark: HTTP `GET /v1/geo/map`.
-    /// - Remark: Generated from `#/paths//v1/geo/map/get(map)`.
-    public func map(
-        query: Operations.Map.Input.Query,
-        headers: Operations.Map.Input.Headers = .init()
-    ) async throws -> Operations.Map.Output {
-        try await map(Operations.Map.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/map/get(getMap)`.
+    public func getMap(
+        query: Operations.GetMap.Input.Query,
+        headers: Operations.GetMap.Input.Headers = .init()
+    ) async throws -> Operations.GetMap.Output {
+        try await getMap(Operations.GetMap.Input(
             query: query,
             headers: headers
         ))
@@ -1407,12 +1407,12 @@ extension APIProtocol {
     /// A live pack (listed even when locked and I am outside; contentVisible says so).
     ///
     /// - Remark: HTTP `GET /v1/geo/packs/{pack}`.
-    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(pack)`.
-    public func pack(
-        path: Operations.Pack.Input.Path,
-        headers: Operations.Pack.Input.Headers = .init()
-    ) async throws -> Operations.Pack.Output {
-        try await pack(Operations.Pack.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/get(getPack)`.
+    public func getPack(
+        path: Operations.GetPack.Input.Path,
+        headers: Operations.GetPack.Input.Headers = .init()
+    ) async throws -> Operations.GetPack.Output {
+        try await getPack(Operations.GetPack.Input(
             path: path,
             headers: headers
         ))
@@ -1474,13 +1474,13 @@ extension APIProtocol {
     /// The pack's visible posts, new or top.
     ///
     /// - Remark: HTTP `GET /v1/geo/packs/{pack}/posts`.
-    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(packPosts)`.
-    public func packPosts(
-        path: Operations.PackPosts.Input.Path,
-        query: Operations.PackPosts.Input.Query = .init(),
-        headers: Operations.PackPosts.Input.Headers = .init()
-    ) async throws -> Operations.PackPosts.Output {
-        try await packPosts(Operations.PackPosts.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/packs/{pack}/posts/get(listPackPosts)`.
+    public func listPackPosts(
+        path: Operations.ListPackPosts.Input.Path,
+        query: Operations.ListPackPosts.Input.Query = .init(),
+        headers: Operations.ListPackPosts.Input.Headers = .init()
+    ) async throws -> Operations.ListPackPosts.Output {
+        try await listPackPosts(Operations.ListPackPosts.Input(
             path: path,
             query: query,
             headers: headers
@@ -1543,12 +1543,12 @@ extension APIProtocol {
     /// One pin I may see.
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(pin)`.
-    public func pin(
-        path: Operations.Pin.Input.Path,
-        headers: Operations.Pin.Input.Headers = .init()
-    ) async throws -> Operations.Pin.Output {
-        try await pin(Operations.Pin.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/get(getPin)`.
+    public func getPin(
+        path: Operations.GetPin.Input.Path,
+        headers: Operations.GetPin.Input.Headers = .init()
+    ) async throws -> Operations.GetPin.Output {
+        try await getPin(Operations.GetPin.Input(
             path: path,
             headers: headers
         ))
@@ -1612,13 +1612,13 @@ extension APIProtocol {
     /// Photos of a pin I can see.
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}/photos`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(pinPhotos)`.
-    public func pinPhotos(
-        path: Operations.PinPhotos.Input.Path,
-        query: Operations.PinPhotos.Input.Query = .init(),
-        headers: Operations.PinPhotos.Input.Headers = .init()
-    ) async throws -> Operations.PinPhotos.Output {
-        try await pinPhotos(Operations.PinPhotos.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/get(listPinPhotos)`.
+    public func listPinPhotos(
+        path: Operations.ListPinPhotos.Input.Path,
+        query: Operations.ListPinPhotos.Input.Query = .init(),
+        headers: Operations.ListPinPhotos.Input.Headers = .init()
+    ) async throws -> Operations.ListPinPhotos.Output {
+        try await listPinPhotos(Operations.ListPinPhotos.Input(
             path: path,
             query: query,
             headers: headers
@@ -1644,12 +1644,12 @@ extension APIProtocol {
     /// The photo's bytes, with an ETag (If-None-Match answers 304).
     ///
     /// - Remark: HTTP `GET /v1/geo/pins/{pin}/photos/{photo}`.
-    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(pinPhoto)`.
-    public func pinPhoto(
-        path: Operations.PinPhoto.Input.Path,
-        headers: Operations.PinPhoto.Input.Headers = .init()
-    ) async throws -> Operations.PinPhoto.Output {
-        try await pinPhoto(Operations.PinPhoto.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/get(getPinPhoto)`.
+    public func getPinPhoto(
+        path: Operations.GetPinPhoto.Input.Path,
+        headers: Operations.GetPinPhoto.Input.Headers = .init()
+    ) async throws -> Operations.GetPinPhoto.Output {
+        try await getPinPhoto(Operations.GetPinPhoto.Input(
             path: path,
             headers: headers
         ))
@@ -1683,12 +1683,12 @@ extension APIProtocol {
     /// One gazetteer place.
     ///
     /// - Remark: HTTP `GET /v1/geo/places/{place}`.
-    /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(place)`.
-    public func place(
-        path: Operations.Place.Input.Path,
-        headers: Operations.Place.Input.Headers = .init()
-    ) async throws -> Operations.Place.Output {
-        try await place(Operations.Place.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/places/{place}/get(getPlace)`.
+    public func getPlace(
+        path: Operations.GetPlace.Input.Path,
+        headers: Operations.GetPlace.Input.Headers = .init()
+    ) async throws -> Operations.GetPlace.Output {
+        try await getPlace(Operations.GetPlace.Input(
             path: path,
             headers: headers
         ))
@@ -1696,12 +1696,12 @@ extension APIProtocol {
     /// One visible post.
     ///
     /// - Remark: HTTP `GET /v1/geo/posts/{post}`.
-    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(post)`.
-    public func post(
-        path: Operations.Post.Input.Path,
-        headers: Operations.Post.Input.Headers = .init()
-    ) async throws -> Operations.Post.Output {
-        try await post(Operations.Post.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/get(getPost)`.
+    public func getPost(
+        path: Operations.GetPost.Input.Path,
+        headers: Operations.GetPost.Input.Headers = .init()
+    ) async throws -> Operations.GetPost.Output {
+        try await getPost(Operations.GetPost.Input(
             path: path,
             headers: headers
         ))
@@ -1722,13 +1722,13 @@ extension APIProtocol {
     /// A post's comments, oldest first.
     ///
     /// - Remark: HTTP `GET /v1/geo/posts/{post}/comments`.
-    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(comments)`.
-    public func comments(
-        path: Operations.Comments.Input.Path,
-        query: Operations.Comments.Input.Query = .init(),
-        headers: Operations.Comments.Input.Headers = .init()
-    ) async throws -> Operations.Comments.Output {
-        try await comments(Operations.Comments.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/get(listComments)`.
+    public func listComments(
+        path: Operations.ListComments.Input.Path,
+        query: Operations.ListComments.Input.Query = .init(),
+        headers: Operations.ListComments.Input.Headers = .init()
+    ) async throws -> Operations.ListComments.Output {
+        try await listComments(Operations.ListComments.Input(
             path: path,
             query: query,
             headers: headers
@@ -1767,9 +1767,9 @@ extension APIProtocol {
     /// Whether strangers see my name in who-visited lists (friends always do; yes by default).
     ///
     /// - Remark: HTTP `GET /v1/geo/privacy`.
-    /// - Remark: Generated from `#/paths//v1/geo/privacy/get(privacy)`.
-    public func privacy(headers: Operations.Privacy.Input.Headers = .init()) async throws -> Operations.Privacy.Output {
-        try await privacy(Operations.Privacy.Input(headers: headers))
+    /// - Remark: Generated from `#/paths//v1/geo/privacy/get(getPrivacy)`.
+    public func getPrivacy(headers: Operations.GetPrivacy.Input.Headers = .init()) async throws -> Operations.GetPrivacy.Output {
+        try await getPrivacy(Operations.GetPrivacy.Input(headers: headers))
     }
     /// Set whether strangers see my name in who-visited lists.
     ///
@@ -1787,19 +1787,19 @@ extension APIProtocol {
     /// The countries and cities I have pinned: counts, first and last visit, and GeoJSON of the countries.
     ///
     /// - Remark: HTTP `GET /v1/geo/visited/summary`.
-    /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(visitedSummary)`.
-    public func visitedSummary(headers: Operations.VisitedSummary.Input.Headers = .init()) async throws -> Operations.VisitedSummary.Output {
-        try await visitedSummary(Operations.VisitedSummary.Input(headers: headers))
+    /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(getVisitedSummary)`.
+    public func getVisitedSummary(headers: Operations.GetVisitedSummary.Input.Headers = .init()) async throws -> Operations.GetVisitedSummary.Output {
+        try await getVisitedSummary(Operations.GetVisitedSummary.Input(headers: headers))
     }
     /// Who pinned a place (placeId) or the area around a point, within radius metres (default 10 km): friends first, blocked users left out.
     ///
     /// - Remark: HTTP `GET /v1/geo/visitors`.
-    /// - Remark: Generated from `#/paths//v1/geo/visitors/get(visitors)`.
-    public func visitors(
-        query: Operations.Visitors.Input.Query = .init(),
-        headers: Operations.Visitors.Input.Headers = .init()
-    ) async throws -> Operations.Visitors.Output {
-        try await visitors(Operations.Visitors.Input(
+    /// - Remark: Generated from `#/paths//v1/geo/visitors/get(getVisitors)`.
+    public func getVisitors(
+        query: Operations.GetVisitors.Input.Query = .init(),
+        headers: Operations.GetVisitors.Input.Headers = .init()
+    ) async throws -> Operations.GetVisitors.Output {
+        try await getVisitors(Operations.GetVisitors.Input(
             query: query,
             headers: headers
         ))
@@ -1833,12 +1833,12 @@ extension APIProtocol {
     /// One of my habits.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(habit)`.
-    public func habit(
-        path: Operations.Habit.Input.Path,
-        headers: Operations.Habit.Input.Headers = .init()
-    ) async throws -> Operations.Habit.Output {
-        try await habit(Operations.Habit.Input(
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/get(getHabit)`.
+    public func getHabit(
+        path: Operations.GetHabit.Input.Path,
+        headers: Operations.GetHabit.Input.Headers = .init()
+    ) async throws -> Operations.GetHabit.Output {
+        try await getHabit(Operations.GetHabit.Input(
             path: path,
             headers: headers
         ))
@@ -1891,13 +1891,13 @@ extension APIProtocol {
     /// Completion rate over a range, current and best streak over due days only, strength score, completions per week.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(habitStatistics)`.
-    public func habitStatistics(
-        path: Operations.HabitStatistics.Input.Path,
-        query: Operations.HabitStatistics.Input.Query = .init(),
-        headers: Operations.HabitStatistics.Input.Headers = .init()
-    ) async throws -> Operations.HabitStatistics.Output {
-        try await habitStatistics(Operations.HabitStatistics.Input(
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/get(getHabitStatistics)`.
+    public func getHabitStatistics(
+        path: Operations.GetHabitStatistics.Input.Path,
+        query: Operations.GetHabitStatistics.Input.Query = .init(),
+        headers: Operations.GetHabitStatistics.Input.Headers = .init()
+    ) async throws -> Operations.GetHabitStatistics.Output {
+        try await getHabitStatistics(Operations.GetHabitStatistics.Input(
             path: path,
             query: query,
             headers: headers
@@ -1906,13 +1906,13 @@ extension APIProtocol {
     /// Completions per week as an SVG a client can show as is.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics/chart.svg`.
-    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(habitChart)`.
-    public func habitChart(
-        path: Operations.HabitChart.Input.Path,
-        query: Operations.HabitChart.Input.Query = .init(),
-        headers: Operations.HabitChart.Input.Headers = .init()
-    ) async throws -> Operations.HabitChart.Output {
-        try await habitChart(Operations.HabitChart.Input(
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)`.
+    public func getHabitChart(
+        path: Operations.GetHabitChart.Input.Path,
+        query: Operations.GetHabitChart.Input.Query = .init(),
+        headers: Operations.GetHabitChart.Input.Headers = .init()
+    ) async throws -> Operations.GetHabitChart.Output {
+        try await getHabitChart(Operations.GetHabitChart.Input(
             path: path,
             query: query,
             headers: headers
@@ -1921,12 +1921,12 @@ extension APIProtocol {
     /// An event: mine, or of someone who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}`.
-    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(habitEvent)`.
-    public func habitEvent(
-        path: Operations.HabitEvent.Input.Path,
-        headers: Operations.HabitEvent.Input.Headers = .init()
-    ) async throws -> Operations.HabitEvent.Output {
-        try await habitEvent(Operations.HabitEvent.Input(
+    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/get(getHabitEvent)`.
+    public func getHabitEvent(
+        path: Operations.GetHabitEvent.Input.Path,
+        headers: Operations.GetHabitEvent.Input.Headers = .init()
+    ) async throws -> Operations.GetHabitEvent.Output {
+        try await getHabitEvent(Operations.GetHabitEvent.Input(
             path: path,
             headers: headers
         ))
@@ -1964,12 +1964,12 @@ extension APIProtocol {
     /// The event's photo.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}/photo`.
-    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(habitEventPhoto)`.
-    public func habitEventPhoto(
-        path: Operations.HabitEventPhoto.Input.Path,
-        headers: Operations.HabitEventPhoto.Input.Headers = .init()
-    ) async throws -> Operations.HabitEventPhoto.Output {
-        try await habitEventPhoto(Operations.HabitEventPhoto.Input(
+    /// - Remark: Generated from `#/paths//v1/habits/events/{event}/photo/get(getHabitEventPhoto)`.
+    public func getHabitEventPhoto(
+        path: Operations.GetHabitEventPhoto.Input.Path,
+        headers: Operations.GetHabitEventPhoto.Input.Headers = .init()
+    ) async throws -> Operations.GetHabitEventPhoto.Output {
+        try await getHabitEventPhoto(Operations.GetHabitEventPhoto.Input(
             path: path,
             headers: headers
         ))
@@ -1977,12 +1977,12 @@ extension APIProtocol {
     /// Habits (title, schedule, status) of people who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/following`.
-    /// - Remark: Generated from `#/paths//v1/habits/following/get(followedHabits)`.
-    public func followedHabits(
-        query: Operations.FollowedHabits.Input.Query = .init(),
-        headers: Operations.FollowedHabits.Input.Headers = .init()
-    ) async throws -> Operations.FollowedHabits.Output {
-        try await followedHabits(Operations.FollowedHabits.Input(
+    /// - Remark: Generated from `#/paths//v1/habits/following/get(listFollowedHabits)`.
+    public func listFollowedHabits(
+        query: Operations.ListFollowedHabits.Input.Query = .init(),
+        headers: Operations.ListFollowedHabits.Input.Headers = .init()
+    ) async throws -> Operations.ListFollowedHabits.Output {
+        try await listFollowedHabits(Operations.ListFollowedHabits.Input(
             query: query,
             headers: headers
         ))
@@ -1990,12 +1990,12 @@ extension APIProtocol {
     /// Events newest first, filtered.
     ///
     /// - Remark: HTTP `GET /v1/habits/history`.
-    /// - Remark: Generated from `#/paths//v1/habits/history/get(habitHistory)`.
-    public func habitHistory(
-        query: Operations.HabitHistory.Input.Query = .init(),
-        headers: Operations.HabitHistory.Input.Headers = .init()
-    ) async throws -> Operations.HabitHistory.Output {
-        try await habitHistory(Operations.HabitHistory.Input(
+    /// - Remark: Generated from `#/paths//v1/habits/history/get(listHabitHistory)`.
+    public func listHabitHistory(
+        query: Operations.ListHabitHistory.Input.Query = .init(),
+        headers: Operations.ListHabitHistory.Input.Headers = .init()
+    ) async throws -> Operations.ListHabitHistory.Output {
+        try await listHabitHistory(Operations.ListHabitHistory.Input(
             query: query,
             headers: headers
         ))
@@ -2003,12 +2003,12 @@ extension APIProtocol {
     /// The same, as a GeoJSON FeatureCollection of located events (longitude first).
     ///
     /// - Remark: HTTP `GET /v1/habits/history/map`.
-    /// - Remark: Generated from `#/paths//v1/habits/history/map/get(habitHistoryMap)`.
-    public func habitHistoryMap(
-        query: Operations.HabitHistoryMap.Input.Query = .init(),
-        headers: Operations.HabitHistoryMap.Input.Headers = .init()
-    ) async throws -> Operations.HabitHistoryMap.Output {
-        try await habitHistoryMap(Operations.HabitHistoryMap.Input(
+    /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)`.
+    public func getHabitHistoryMap(
+        query: Operations.GetHabitHistoryMap.Input.Query = .init(),
+        headers: Operations.GetHabitHistoryMap.Input.Headers = .init()
+    ) async throws -> Operations.GetHabitHistoryMap.Output {
+        try await getHabitHistoryMap(Operations.GetHabitHistoryMap.Input(
             query: query,
             headers: headers
         ))
@@ -2016,9 +2016,9 @@ extension APIProtocol {
     /// My time zone (UTC until set).
     ///
     /// - Remark: HTTP `GET /v1/habits/preferences`.
-    /// - Remark: Generated from `#/paths//v1/habits/preferences/get(habitPreferences)`.
-    public func habitPreferences(headers: Operations.HabitPreferences.Input.Headers = .init()) async throws -> Operations.HabitPreferences.Output {
-        try await habitPreferences(Operations.HabitPreferences.Input(headers: headers))
+    /// - Remark: Generated from `#/paths//v1/habits/preferences/get(getHabitPreferences)`.
+    public func getHabitPreferences(headers: Operations.GetHabitPreferences.Input.Headers = .init()) async throws -> Operations.GetHabitPreferences.Output {
+        try await getHabitPreferences(Operations.GetHabitPreferences.Input(headers: headers))
     }
     /// Set my IANA time zone; today, due days and default start dates use it.
     ///
@@ -2036,12 +2036,12 @@ extension APIProtocol {
     /// My habits due today (my time zone), each with doneToday and today's event id.
     ///
     /// - Remark: HTTP `GET /v1/habits/today`.
-    /// - Remark: Generated from `#/paths//v1/habits/today/get(habitsToday)`.
-    public func habitsToday(
-        query: Operations.HabitsToday.Input.Query = .init(),
-        headers: Operations.HabitsToday.Input.Headers = .init()
-    ) async throws -> Operations.HabitsToday.Output {
-        try await habitsToday(Operations.HabitsToday.Input(
+    /// - Remark: Generated from `#/paths//v1/habits/today/get(listHabitsToday)`.
+    public func listHabitsToday(
+        query: Operations.ListHabitsToday.Input.Query = .init(),
+        headers: Operations.ListHabitsToday.Input.Headers = .init()
+    ) async throws -> Operations.ListHabitsToday.Output {
+        try await listHabitsToday(Operations.ListHabitsToday.Input(
             query: query,
             headers: headers
         ))
@@ -2075,13 +2075,13 @@ extension APIProtocol {
     /// The last 30 events, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/activity`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(activity)`.
-    public func activity(
-        path: Operations.Activity.Input.Path,
-        query: Operations.Activity.Input.Query = .init(),
-        headers: Operations.Activity.Input.Headers = .init()
-    ) async throws -> Operations.Activity.Output {
-        try await activity(Operations.Activity.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/activity/get(listActivity)`.
+    public func listActivity(
+        path: Operations.ListActivity.Input.Path,
+        query: Operations.ListActivity.Input.Query = .init(),
+        headers: Operations.ListActivity.Input.Headers = .init()
+    ) async throws -> Operations.ListActivity.Output {
+        try await listActivity(Operations.ListActivity.Input(
             path: path,
             query: query,
             headers: headers
@@ -2090,12 +2090,12 @@ extension APIProtocol {
     /// Net balances per currency (never converted), the fewest payments that settle everyone, and my part of them. A former member with a balance here reads them too.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/balances`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(balances)`.
-    public func balances(
-        path: Operations.Balances.Input.Path,
-        headers: Operations.Balances.Input.Headers = .init()
-    ) async throws -> Operations.Balances.Output {
-        try await balances(Operations.Balances.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/balances/get(getBalances)`.
+    public func getBalances(
+        path: Operations.GetBalances.Input.Path,
+        headers: Operations.GetBalances.Input.Headers = .init()
+    ) async throws -> Operations.GetBalances.Output {
+        try await getBalances(Operations.GetBalances.Input(
             path: path,
             headers: headers
         ))
@@ -2174,12 +2174,12 @@ extension APIProtocol {
     /// The bill's image (a receipt or invoice), with ETag; 404 when it has none.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/bills/{bill}/image`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(billImage)`.
-    public func billImage(
-        path: Operations.BillImage.Input.Path,
-        headers: Operations.BillImage.Input.Headers = .init()
-    ) async throws -> Operations.BillImage.Output {
-        try await billImage(Operations.BillImage.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/bills/{bill}/image/get(getBillImage)`.
+    public func getBillImage(
+        path: Operations.GetBillImage.Input.Path,
+        headers: Operations.GetBillImage.Input.Headers = .init()
+    ) async throws -> Operations.GetBillImage.Output {
+        try await getBillImage(Operations.GetBillImage.Input(
             path: path,
             headers: headers
         ))
@@ -2217,13 +2217,13 @@ extension APIProtocol {
     /// Predefined chores and the household's custom ones.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/chore-catalogue`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(choreCatalogue)`.
-    public func choreCatalogue(
-        path: Operations.ChoreCatalogue.Input.Path,
-        query: Operations.ChoreCatalogue.Input.Query = .init(),
-        headers: Operations.ChoreCatalogue.Input.Headers = .init()
-    ) async throws -> Operations.ChoreCatalogue.Output {
-        try await choreCatalogue(Operations.ChoreCatalogue.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/chore-catalogue/get(listChoreCatalogue)`.
+    public func listChoreCatalogue(
+        path: Operations.ListChoreCatalogue.Input.Path,
+        query: Operations.ListChoreCatalogue.Input.Query = .init(),
+        headers: Operations.ListChoreCatalogue.Input.Headers = .init()
+    ) async throws -> Operations.ListChoreCatalogue.Output {
+        try await listChoreCatalogue(Operations.ListChoreCatalogue.Input(
             path: path,
             query: query,
             headers: headers
@@ -2305,13 +2305,13 @@ extension APIProtocol {
     /// Completion history, newest first.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/completions`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(completionHistory)`.
-    public func completionHistory(
-        path: Operations.CompletionHistory.Input.Path,
-        query: Operations.CompletionHistory.Input.Query = .init(),
-        headers: Operations.CompletionHistory.Input.Headers = .init()
-    ) async throws -> Operations.CompletionHistory.Output {
-        try await completionHistory(Operations.CompletionHistory.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)`.
+    public func listCompletions(
+        path: Operations.ListCompletions.Input.Path,
+        query: Operations.ListCompletions.Input.Query = .init(),
+        headers: Operations.ListCompletions.Input.Headers = .init()
+    ) async throws -> Operations.ListCompletions.Output {
+        try await listCompletions(Operations.ListCompletions.Input(
             path: path,
             query: query,
             headers: headers
@@ -2320,13 +2320,13 @@ extension APIProtocol {
     /// The household list: communal and visible personal items merged by name.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(householdGroceries)`.
-    public func householdGroceries(
-        path: Operations.HouseholdGroceries.Input.Path,
-        query: Operations.HouseholdGroceries.Input.Query = .init(),
-        headers: Operations.HouseholdGroceries.Input.Headers = .init()
-    ) async throws -> Operations.HouseholdGroceries.Output {
-        try await householdGroceries(Operations.HouseholdGroceries.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/get(listGroceries)`.
+    public func listGroceries(
+        path: Operations.ListGroceries.Input.Path,
+        query: Operations.ListGroceries.Input.Query = .init(),
+        headers: Operations.ListGroceries.Input.Headers = .init()
+    ) async throws -> Operations.ListGroceries.Output {
+        try await listGroceries(Operations.ListGroceries.Input(
             path: path,
             query: query,
             headers: headers
@@ -2378,13 +2378,13 @@ extension APIProtocol {
     /// The communal list.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/communal`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(communalGroceries)`.
-    public func communalGroceries(
-        path: Operations.CommunalGroceries.Input.Path,
-        query: Operations.CommunalGroceries.Input.Query = .init(),
-        headers: Operations.CommunalGroceries.Input.Headers = .init()
-    ) async throws -> Operations.CommunalGroceries.Output {
-        try await communalGroceries(Operations.CommunalGroceries.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/communal/get(listCommunalGroceries)`.
+    public func listCommunalGroceries(
+        path: Operations.ListCommunalGroceries.Input.Path,
+        query: Operations.ListCommunalGroceries.Input.Query = .init(),
+        headers: Operations.ListCommunalGroceries.Input.Headers = .init()
+    ) async throws -> Operations.ListCommunalGroceries.Output {
+        try await listCommunalGroceries(Operations.ListCommunalGroceries.Input(
             path: path,
             query: query,
             headers: headers
@@ -2393,13 +2393,13 @@ extension APIProtocol {
     /// My personal list, hidden items included.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/personal`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(personalGroceries)`.
-    public func personalGroceries(
-        path: Operations.PersonalGroceries.Input.Path,
-        query: Operations.PersonalGroceries.Input.Query = .init(),
-        headers: Operations.PersonalGroceries.Input.Headers = .init()
-    ) async throws -> Operations.PersonalGroceries.Output {
-        try await personalGroceries(Operations.PersonalGroceries.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/personal/get(listPersonalGroceries)`.
+    public func listPersonalGroceries(
+        path: Operations.ListPersonalGroceries.Input.Path,
+        query: Operations.ListPersonalGroceries.Input.Query = .init(),
+        headers: Operations.ListPersonalGroceries.Input.Headers = .init()
+    ) async throws -> Operations.ListPersonalGroceries.Output {
+        try await listPersonalGroceries(Operations.ListPersonalGroceries.Input(
             path: path,
             query: query,
             headers: headers
@@ -2524,12 +2524,12 @@ extension APIProtocol {
     /// The note's photo, with ETag.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/notes/{note}/photo`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(notePhoto)`.
-    public func notePhoto(
-        path: Operations.NotePhoto.Input.Path,
-        headers: Operations.NotePhoto.Input.Headers = .init()
-    ) async throws -> Operations.NotePhoto.Output {
-        try await notePhoto(Operations.NotePhoto.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/notes/{note}/photo/get(getNotePhoto)`.
+    public func getNotePhoto(
+        path: Operations.GetNotePhoto.Input.Path,
+        headers: Operations.GetNotePhoto.Input.Headers = .init()
+    ) async throws -> Operations.GetNotePhoto.Output {
+        try await getNotePhoto(Operations.GetNotePhoto.Input(
             path: path,
             headers: headers
         ))
@@ -2588,13 +2588,13 @@ extension APIProtocol {
     /// Members' Venmo and PayPal.Me handles.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/payment-handles`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(paymentHandles)`.
-    public func paymentHandles(
-        path: Operations.PaymentHandles.Input.Path,
-        query: Operations.PaymentHandles.Input.Query = .init(),
-        headers: Operations.PaymentHandles.Input.Headers = .init()
-    ) async throws -> Operations.PaymentHandles.Output {
-        try await paymentHandles(Operations.PaymentHandles.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-handles/get(listPaymentHandles)`.
+    public func listPaymentHandles(
+        path: Operations.ListPaymentHandles.Input.Path,
+        query: Operations.ListPaymentHandles.Input.Query = .init(),
+        headers: Operations.ListPaymentHandles.Input.Headers = .init()
+    ) async throws -> Operations.ListPaymentHandles.Output {
+        try await listPaymentHandles(Operations.ListPaymentHandles.Input(
             path: path,
             query: query,
             headers: headers
@@ -2618,13 +2618,13 @@ extension APIProtocol {
     /// A Venmo or PayPal deep link paying a member what the settle-up plan says I owe them (or amount).
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/payment-link`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(paymentLink)`.
-    public func paymentLink(
-        path: Operations.PaymentLink.Input.Path,
-        query: Operations.PaymentLink.Input.Query,
-        headers: Operations.PaymentLink.Input.Headers = .init()
-    ) async throws -> Operations.PaymentLink.Output {
-        try await paymentLink(Operations.PaymentLink.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/payment-link/get(getPaymentLink)`.
+    public func getPaymentLink(
+        path: Operations.GetPaymentLink.Input.Path,
+        query: Operations.GetPaymentLink.Input.Query,
+        headers: Operations.GetPaymentLink.Input.Headers = .init()
+    ) async throws -> Operations.GetPaymentLink.Output {
+        try await getPaymentLink(Operations.GetPaymentLink.Input(
             path: path,
             query: query,
             headers: headers
@@ -2689,13 +2689,13 @@ extension APIProtocol {
     /// Counts and points per member and chore over from..to (last 30 days by default, at most two years), and mine.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(statistics)`.
-    public func statistics(
-        path: Operations.Statistics.Input.Path,
-        query: Operations.Statistics.Input.Query = .init(),
-        headers: Operations.Statistics.Input.Headers = .init()
-    ) async throws -> Operations.Statistics.Output {
-        try await statistics(Operations.Statistics.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/get(getHouseholdStatistics)`.
+    public func getHouseholdStatistics(
+        path: Operations.GetHouseholdStatistics.Input.Path,
+        query: Operations.GetHouseholdStatistics.Input.Query = .init(),
+        headers: Operations.GetHouseholdStatistics.Input.Headers = .init()
+    ) async throws -> Operations.GetHouseholdStatistics.Output {
+        try await getHouseholdStatistics(Operations.GetHouseholdStatistics.Input(
             path: path,
             query: query,
             headers: headers
@@ -2704,13 +2704,13 @@ extension APIProtocol {
     /// The members' points as an SVG bar chart.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/chart.svg`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(statisticsChart)`.
-    public func statisticsChart(
-        path: Operations.StatisticsChart.Input.Path,
-        query: Operations.StatisticsChart.Input.Query = .init(),
-        headers: Operations.StatisticsChart.Input.Headers = .init()
-    ) async throws -> Operations.StatisticsChart.Output {
-        try await statisticsChart(Operations.StatisticsChart.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/chart.svg/get(getHouseholdStatisticsChart)`.
+    public func getHouseholdStatisticsChart(
+        path: Operations.GetHouseholdStatisticsChart.Input.Path,
+        query: Operations.GetHouseholdStatisticsChart.Input.Query = .init(),
+        headers: Operations.GetHouseholdStatisticsChart.Input.Headers = .init()
+    ) async throws -> Operations.GetHouseholdStatisticsChart.Output {
+        try await getHouseholdStatisticsChart(Operations.GetHouseholdStatisticsChart.Input(
             path: path,
             query: query,
             headers: headers
@@ -2719,13 +2719,13 @@ extension APIProtocol {
     /// Who spent what per month: each member's share of the bills and what they paid, in one currency.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/expenses`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(expenseStatistics)`.
-    public func expenseStatistics(
-        path: Operations.ExpenseStatistics.Input.Path,
-        query: Operations.ExpenseStatistics.Input.Query = .init(),
-        headers: Operations.ExpenseStatistics.Input.Headers = .init()
-    ) async throws -> Operations.ExpenseStatistics.Output {
-        try await expenseStatistics(Operations.ExpenseStatistics.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses/get(getExpenseStatistics)`.
+    public func getExpenseStatistics(
+        path: Operations.GetExpenseStatistics.Input.Path,
+        query: Operations.GetExpenseStatistics.Input.Query = .init(),
+        headers: Operations.GetExpenseStatistics.Input.Headers = .init()
+    ) async throws -> Operations.GetExpenseStatistics.Output {
+        try await getExpenseStatistics(Operations.GetExpenseStatistics.Input(
             path: path,
             query: query,
             headers: headers
@@ -2734,13 +2734,13 @@ extension APIProtocol {
     /// The expenses as an SVG: a stacked column per month, one colour per member, with a legend.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/statistics/expenses.svg`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(expenseChart)`.
-    public func expenseChart(
-        path: Operations.ExpenseChart.Input.Path,
-        query: Operations.ExpenseChart.Input.Query = .init(),
-        headers: Operations.ExpenseChart.Input.Headers = .init()
-    ) async throws -> Operations.ExpenseChart.Output {
-        try await expenseChart(Operations.ExpenseChart.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/statistics/expenses.svg/get(getExpenseChart)`.
+    public func getExpenseChart(
+        path: Operations.GetExpenseChart.Input.Path,
+        query: Operations.GetExpenseChart.Input.Query = .init(),
+        headers: Operations.GetExpenseChart.Input.Headers = .init()
+    ) async throws -> Operations.GetExpenseChart.Output {
+        try await getExpenseChart(Operations.GetExpenseChart.Input(
             path: path,
             query: query,
             headers: headers
@@ -2807,12 +2807,12 @@ extension APIProtocol {
     /// The receipt photo, with ETag.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/trips/{trip}/receipt`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(tripReceipt)`.
-    public func tripReceipt(
-        path: Operations.TripReceipt.Input.Path,
-        headers: Operations.TripReceipt.Input.Headers = .init()
-    ) async throws -> Operations.TripReceipt.Output {
-        try await tripReceipt(Operations.TripReceipt.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/{trip}/receipt/get(getTripReceipt)`.
+    public func getTripReceipt(
+        path: Operations.GetTripReceipt.Input.Path,
+        headers: Operations.GetTripReceipt.Input.Headers = .init()
+    ) async throws -> Operations.GetTripReceipt.Output {
+        try await getTripReceipt(Operations.GetTripReceipt.Input(
             path: path,
             headers: headers
         ))
@@ -2837,12 +2837,12 @@ extension APIProtocol {
     /// My trip under way and what I ticked off so far (POST .../shopping starts it; completing a trip ends it).
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/trips/current`.
-    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(currentTrip)`.
-    public func currentTrip(
-        path: Operations.CurrentTrip.Input.Path,
-        headers: Operations.CurrentTrip.Input.Headers = .init()
-    ) async throws -> Operations.CurrentTrip.Output {
-        try await currentTrip(Operations.CurrentTrip.Input(
+    /// - Remark: Generated from `#/paths//v1/households/{household}/trips/current/get(getCurrentTrip)`.
+    public func getCurrentTrip(
+        path: Operations.GetCurrentTrip.Input.Path,
+        headers: Operations.GetCurrentTrip.Input.Headers = .init()
+    ) async throws -> Operations.GetCurrentTrip.Output {
+        try await getCurrentTrip(Operations.GetCurrentTrip.Input(
             path: path,
             headers: headers
         ))
@@ -2913,9 +2913,9 @@ extension APIProtocol {
     /// My own household settings (kept with my account, whichever household I am in).
     ///
     /// - Remark: HTTP `GET /v1/households/settings`.
-    /// - Remark: Generated from `#/paths//v1/households/settings/get(householdSettings)`.
-    public func householdSettings(headers: Operations.HouseholdSettings.Input.Headers = .init()) async throws -> Operations.HouseholdSettings.Output {
-        try await householdSettings(Operations.HouseholdSettings.Input(headers: headers))
+    /// - Remark: Generated from `#/paths//v1/households/settings/get(getHouseholdSettings)`.
+    public func getHouseholdSettings(headers: Operations.GetHouseholdSettings.Input.Headers = .init()) async throws -> Operations.GetHouseholdSettings.Output {
+        try await getHouseholdSettings(Operations.GetHouseholdSettings.Input(headers: headers))
     }
     /// Change the given settings; the month-end job reminds me at the time I chose.
     ///
@@ -3243,12 +3243,12 @@ extension APIProtocol {
     /// My unread counts per conversation (muted topics excluded) and per topic.
     ///
     /// - Remark: HTTP `GET /v1/messaging/unread`.
-    /// - Remark: Generated from `#/paths//v1/messaging/unread/get(unreadCounts)`.
-    public func unreadCounts(
-        query: Operations.UnreadCounts.Input.Query = .init(),
-        headers: Operations.UnreadCounts.Input.Headers = .init()
-    ) async throws -> Operations.UnreadCounts.Output {
-        try await unreadCounts(Operations.UnreadCounts.Input(
+    /// - Remark: Generated from `#/paths//v1/messaging/unread/get(getMessagingUnreadCounts)`.
+    public func getMessagingUnreadCounts(
+        query: Operations.GetMessagingUnreadCounts.Input.Query = .init(),
+        headers: Operations.GetMessagingUnreadCounts.Input.Headers = .init()
+    ) async throws -> Operations.GetMessagingUnreadCounts.Output {
+        try await getMessagingUnreadCounts(Operations.GetMessagingUnreadCounts.Input(
             query: query,
             headers: headers
         ))
@@ -3256,13 +3256,13 @@ extension APIProtocol {
     /// The groups a friend and I are both in.
     ///
     /// - Remark: HTTP `GET /v1/messaging/users/{userId}/groups`.
-    /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(commonGroups)`.
-    public func commonGroups(
-        path: Operations.CommonGroups.Input.Path,
-        query: Operations.CommonGroups.Input.Query = .init(),
-        headers: Operations.CommonGroups.Input.Headers = .init()
-    ) async throws -> Operations.CommonGroups.Output {
-        try await commonGroups(Operations.CommonGroups.Input(
+    /// - Remark: Generated from `#/paths//v1/messaging/users/{userId}/groups/get(listCommonGroups)`.
+    public func listCommonGroups(
+        path: Operations.ListCommonGroups.Input.Path,
+        query: Operations.ListCommonGroups.Input.Query = .init(),
+        headers: Operations.ListCommonGroups.Input.Headers = .init()
+    ) async throws -> Operations.ListCommonGroups.Output {
+        try await listCommonGroups(Operations.ListCommonGroups.Input(
             path: path,
             query: query,
             headers: headers
@@ -3351,19 +3351,19 @@ extension APIProtocol {
     /// My push preferences.
     ///
     /// - Remark: HTTP `GET /v1/notifications/preferences`.
-    /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(preferences)`.
-    public func preferences(headers: Operations.Preferences.Input.Headers = .init()) async throws -> Operations.Preferences.Output {
-        try await preferences(Operations.Preferences.Input(headers: headers))
+    /// - Remark: Generated from `#/paths//v1/notifications/preferences/get(getNotificationPreferences)`.
+    public func getNotificationPreferences(headers: Operations.GetNotificationPreferences.Input.Headers = .init()) async throws -> Operations.GetNotificationPreferences.Output {
+        try await getNotificationPreferences(Operations.GetNotificationPreferences.Input(headers: headers))
     }
     /// Replaces my push preferences. They decide only pushes: the inbox keeps everything.
     ///
     /// - Remark: HTTP `PUT /v1/notifications/preferences`.
-    /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(savePreferences)`.
-    public func savePreferences(
-        headers: Operations.SavePreferences.Input.Headers = .init(),
-        body: Operations.SavePreferences.Input.Body? = nil
-    ) async throws -> Operations.SavePreferences.Output {
-        try await savePreferences(Operations.SavePreferences.Input(
+    /// - Remark: Generated from `#/paths//v1/notifications/preferences/put(saveNotificationPreferences)`.
+    public func saveNotificationPreferences(
+        headers: Operations.SaveNotificationPreferences.Input.Headers = .init(),
+        body: Operations.SaveNotificationPreferences.Input.Body? = nil
+    ) async throws -> Operations.SaveNotificationPreferences.Output {
+        try await saveNotificationPreferences(Operations.SaveNotificationPreferences.Input(
             headers: headers,
             body: body
         ))
@@ -3391,19 +3391,19 @@ extension APIProtocol {
     /// How many of my notices are unread.
     ///
     /// - Remark: HTTP `GET /v1/notifications/unread-count`.
-    /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(unreadCount)`.
-    public func unreadCount(headers: Operations.UnreadCount.Input.Headers = .init()) async throws -> Operations.UnreadCount.Output {
-        try await unreadCount(Operations.UnreadCount.Input(headers: headers))
+    /// - Remark: Generated from `#/paths//v1/notifications/unread-count/get(getNotificationUnreadCount)`.
+    public func getNotificationUnreadCount(headers: Operations.GetNotificationUnreadCount.Input.Headers = .init()) async throws -> Operations.GetNotificationUnreadCount.Output {
+        try await getNotificationUnreadCount(Operations.GetNotificationUnreadCount.Input(headers: headers))
     }
     /// Users I blocked.
     ///
     /// - Remark: HTTP `GET /v1/social/blocks`.
-    /// - Remark: Generated from `#/paths//v1/social/blocks/get(blocks)`.
-    public func blocks(
-        query: Operations.Blocks.Input.Query = .init(),
-        headers: Operations.Blocks.Input.Headers = .init()
-    ) async throws -> Operations.Blocks.Output {
-        try await blocks(Operations.Blocks.Input(
+    /// - Remark: Generated from `#/paths//v1/social/blocks/get(listBlocks)`.
+    public func listBlocks(
+        query: Operations.ListBlocks.Input.Query = .init(),
+        headers: Operations.ListBlocks.Input.Headers = .init()
+    ) async throws -> Operations.ListBlocks.Output {
+        try await listBlocks(Operations.ListBlocks.Input(
             query: query,
             headers: headers
         ))
@@ -3476,12 +3476,12 @@ extension APIProtocol {
     /// My followers.
     ///
     /// - Remark: HTTP `GET /v1/social/followers`.
-    /// - Remark: Generated from `#/paths//v1/social/followers/get(followers)`.
-    public func followers(
-        query: Operations.Followers.Input.Query = .init(),
-        headers: Operations.Followers.Input.Headers = .init()
-    ) async throws -> Operations.Followers.Output {
-        try await followers(Operations.Followers.Input(
+    /// - Remark: Generated from `#/paths//v1/social/followers/get(listFollowers)`.
+    public func listFollowers(
+        query: Operations.ListFollowers.Input.Query = .init(),
+        headers: Operations.ListFollowers.Input.Headers = .init()
+    ) async throws -> Operations.ListFollowers.Output {
+        try await listFollowers(Operations.ListFollowers.Input(
             query: query,
             headers: headers
         ))
@@ -3502,12 +3502,12 @@ extension APIProtocol {
     /// Who I follow.
     ///
     /// - Remark: HTTP `GET /v1/social/following`.
-    /// - Remark: Generated from `#/paths//v1/social/following/get(following)`.
-    public func following(
-        query: Operations.Following.Input.Query = .init(),
-        headers: Operations.Following.Input.Headers = .init()
-    ) async throws -> Operations.Following.Output {
-        try await following(Operations.Following.Input(
+    /// - Remark: Generated from `#/paths//v1/social/following/get(listFollowing)`.
+    public func listFollowing(
+        query: Operations.ListFollowing.Input.Query = .init(),
+        headers: Operations.ListFollowing.Input.Headers = .init()
+    ) async throws -> Operations.ListFollowing.Output {
+        try await listFollowing(Operations.ListFollowing.Input(
             query: query,
             headers: headers
         ))
@@ -3606,12 +3606,12 @@ extension APIProtocol {
     /// Friends of friends, most mutual friends first.
     ///
     /// - Remark: HTTP `GET /v1/social/suggestions`.
-    /// - Remark: Generated from `#/paths//v1/social/suggestions/get(suggestions)`.
-    public func suggestions(
-        query: Operations.Suggestions.Input.Query = .init(),
-        headers: Operations.Suggestions.Input.Headers = .init()
-    ) async throws -> Operations.Suggestions.Output {
-        try await suggestions(Operations.Suggestions.Input(
+    /// - Remark: Generated from `#/paths//v1/social/suggestions/get(listFriendSuggestions)`.
+    public func listFriendSuggestions(
+        query: Operations.ListFriendSuggestions.Input.Query = .init(),
+        headers: Operations.ListFriendSuggestions.Input.Headers = .init()
+    ) async throws -> Operations.ListFriendSuggestions.Output {
+        try await listFriendSuggestions(Operations.ListFriendSuggestions.Input(
             query: query,
             headers: headers
         ))
@@ -3619,13 +3619,13 @@ extension APIProtocol {
     /// Friends I have in common with a user.
     ///
     /// - Remark: HTTP `GET /v1/social/users/{user}/mutual-friends`.
-    /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(mutualFriends)`.
-    public func mutualFriends(
-        path: Operations.MutualFriends.Input.Path,
-        query: Operations.MutualFriends.Input.Query = .init(),
-        headers: Operations.MutualFriends.Input.Headers = .init()
-    ) async throws -> Operations.MutualFriends.Output {
-        try await mutualFriends(Operations.MutualFriends.Input(
+    /// - Remark: Generated from `#/paths//v1/social/users/{user}/mutual-friends/get(listMutualFriends)`.
+    public func listMutualFriends(
+        path: Operations.ListMutualFriends.Input.Path,
+        query: Operations.ListMutualFriends.Input.Query = .init(),
+        headers: Operations.ListMutualFriends.Input.Headers = .init()
+    ) async throws -> Operations.ListMutualFriends.Output {
+        try await listMutualFriends(Operations.ListMutualFriends.Input(
             path: path,
             query: query,
             headers: headers
@@ -3634,12 +3634,12 @@ extension APIProtocol {
     /// How a user stands to me: the eight relationship flags the directory also shows.
     ///
     /// - Remark: HTTP `GET /v1/social/users/{user}/relationship`.
-    /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(relationship)`.
-    public func relationship(
-        path: Operations.Relationship.Input.Path,
-        headers: Operations.Relationship.Input.Headers = .init()
-    ) async throws -> Operations.Relationship.Output {
-        try await relationship(Operations.Relationship.Input(
+    /// - Remark: Generated from `#/paths//v1/social/users/{user}/relationship/get(getRelationship)`.
+    public func getRelationship(
+        path: Operations.GetRelationship.Input.Path,
+        headers: Operations.GetRelationship.Input.Headers = .init()
+    ) async throws -> Operations.GetRelationship.Output {
+        try await getRelationship(Operations.GetRelationship.Input(
             path: path,
             headers: headers
         ))
