@@ -1,5 +1,4 @@
 import Foundation
-import OpenAPIAsyncHTTPClient
 import PlatformClient
 import Synchronization
 import TestSupport
@@ -7,17 +6,10 @@ import Testing
 
 /// The hand-written layer of the client: the session's tokens and their rotation, and the live stream's resume.
 @Suite(.serialized) struct ClientSessionTests {
-    func client(_ stack: TestStack, tokens: SessionTokens? = nil) throws -> PlatformClient {
-        PlatformClient(
-            serverURL: try #require(URL(string: stack.gateway.baseURL)), transport: AsyncHTTPClientTransport(),
-            tokens: tokens)
-    }
-
     @Test func anExpiredAccessTokenIsRefreshedOnceForConcurrentCallsAndTheCallsRetried() async throws {
         try await withTestStack { stack in
-            let alice = try client(stack)
-            try await alice.register(
-                email: "alice@example.com", username: "alice", password: "a long enough passphrase")
+            let people = ClientPeople(stack: stack)
+            let alice = try await people.signUp("alice").client
             let before = try #require(await alice.session.tokens)
             stack.clock.advance(by: 15 * 60 + 1)
             // Five calls find the token expired at once; one refresh serves them all (a second use of the same
@@ -37,11 +29,10 @@ import Testing
 
     @Test func aSessionThatCannotBeRefreshedEndsAndTheCallAnswers401() async throws {
         try await withTestStack { stack in
-            let alice = try client(stack)
-            try await alice.register(
-                email: "alice@example.com", username: "alice", password: "a long enough passphrase")
+            let people = ClientPeople(stack: stack)
+            let alice = try await people.signUp("alice").client
             // The same session signed out from another copy of the app: its refresh token is refused from now on.
-            let other = try client(stack, tokens: await alice.session.tokens)
+            let other = try people.client(tokens: await alice.session.tokens)
             await other.signOut()
             stack.clock.advance(by: 15 * 60 + 1)
             let answer = try await alice.api.getMe()
@@ -56,14 +47,10 @@ import Testing
 
     @Test(.timeLimit(.minutes(3))) func theLiveStreamResumesAfterTheLastEventSeen() async throws {
         try await ProductStack.run(notifications: true) { stack in
-            let ann = try client(stack)
-            let bob = try client(stack)
-            try await ann.register(email: "ann@example.com", username: "ann", password: "a long enough passphrase")
-            let bobID = try await bob.register(
-                email: "bob@example.com", username: "bob", password: "a long enough passphrase"
-            ).id
-            let request = try await ann.api.sendFriendRequest(body: .json(.init(username: "bob"))).created.body.json
-            _ = try await bob.api.answerFriendRequest(path: .init(request: request.id, answer: .accept)).ok
+            let people = ClientPeople(stack: stack)
+            let ann = try await people.signUp("ann").client
+            let (bob, bobID) = try await people.signUp("bob")
+            try await people.befriend(ann, bob, username: "bob")
             let conversation = try await ann.api.openDirectConversation(
                 body: .json(.init(product: .wegroup, userId: bobID))
             ).created.body.json

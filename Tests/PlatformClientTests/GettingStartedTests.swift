@@ -25,15 +25,11 @@ import Testing
             #expect(profile.id == me.id)
             #expect(saved.withLock { $0.count } == 2, "the rotated tokens were handed to the app")
             // 5. Pages (three friends, two a page).
+            let people = ClientPeople(stack: stack)
             var friendClients: [PlatformClient] = []
             for name in ["ann", "bob", "cat"] {
-                let friend = PlatformClient(
-                    serverURL: try #require(URL(string: stack.gateway.baseURL)), transport: AsyncHTTPClientTransport())
-                try await friend.register(
-                    email: "\(name)@example.com", username: name, password: "a long enough passphrase")
-                let request = try await friend.api.sendFriendRequest(body: .json(.init(username: "sam")))
-                    .created.body.json
-                _ = try await platform.api.answerFriendRequest(path: .init(request: request.id, answer: .accept)).ok
+                let friend = try await people.signUp(name).client
+                try await people.befriend(friend, platform, username: "sam")
                 friendClients.append(friend)
             }
             var cursor: String? = nil

@@ -1,5 +1,4 @@
 import Foundation
-import OpenAPIAsyncHTTPClient
 import PlatformClient
 import TestSupport
 import Testing
@@ -10,32 +9,21 @@ import Testing
     static let campus = (latitude: 48.8486, longitude: 2.3431)
     static let atCampus = "\(campus.latitude);\(campus.longitude)"
 
-    func client(_ stack: TestStack) throws -> PlatformClient {
-        PlatformClient(
-            serverURL: try #require(URL(string: stack.gateway.baseURL)), transport: AsyncHTTPClientTransport())
-    }
-
     /// Two signed-in people who are friends.
     func friends(_ stack: TestStack) async throws -> (alice: PlatformClient, bob: PlatformClient, bobID: String) {
-        let alice = try client(stack)
-        let bob = try client(stack)
-        try await alice.register(email: "alice@example.com", username: "alice", password: "a long enough passphrase")
-        let bobProfile = try await bob.register(
-            email: "bob@example.com", username: "bob", password: "a long enough passphrase")
-        let request = try await alice.api.sendFriendRequest(body: .json(.init(username: "bob"))).created.body.json
-        _ = try await bob.api.answerFriendRequest(path: .init(request: request.id, answer: .accept)).ok
-        return (alice, bob, bobProfile.id)
+        let people = ClientPeople(stack: stack)
+        let alice = try await people.signUp("alice").client
+        let bob = try await people.signUp("bob")
+        try await people.befriend(alice, bob.client, username: "bob")
+        return (alice, bob.client, bob.id)
     }
 
     @Test func weGroupFriendsTalkInATopic() async throws {
         try await ProductStack.run { stack in
             let (alice, bob, bobID) = try await friends(stack)
-            let carol = try client(stack)
-            let carolID = try await carol.register(
-                email: "carol@example.com", username: "carol", password: "a long enough passphrase"
-            ).id
-            let request = try await carol.api.sendFriendRequest(body: .json(.init(username: "alice"))).created.body.json
-            _ = try await alice.api.answerFriendRequest(path: .init(request: request.id, answer: .accept)).ok
+            let people = ClientPeople(stack: stack)
+            let (carol, carolID) = try await people.signUp("carol")
+            try await people.befriend(carol, alice, username: "alice")
             let group = try await alice.api.createGroup(
                 body: .json(.init(memberIds: [bobID, carolID], name: "Climbing", product: .wegroup))
             ).created.body.json
@@ -94,9 +82,7 @@ import Testing
 
     @Test func aHabitEventShowsAsDoneToday() async throws {
         try await ProductStack.run { stack in
-            let alice = try client(stack)
-            try await alice.register(
-                email: "alice@example.com", username: "alice", password: "a long enough passphrase")
+            let alice = try await ClientPeople(stack: stack).signUp("alice").client
             let habit = try await alice.api.createHabit(
                 body: .json(.init(title: "Stretch", weekdays: [.mon, .tue, .wed, .thu, .fri, .sat, .sun]))
             ).created.body.json
