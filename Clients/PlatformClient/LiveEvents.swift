@@ -6,7 +6,8 @@ import OpenAPIRuntime
 public struct LiveEvent: Sendable, Hashable {
     /// Resume after this event with ``PlatformClient/liveEvents(after:)``.
     public var id: String?
-    /// The event's kind, e.g. `message.created`.
+    /// The event's kind, e.g. `message.created`; `resync` means events were missed beyond what the server keeps, and
+    /// the app should reload what it shows.
     public var name: String?
     public var data: String
 }

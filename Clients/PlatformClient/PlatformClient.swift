@@ -22,7 +22,7 @@ public struct PlatformClient: Sendable {
     /// Every operation, typed. Calls carry the session's access token (when signed in) and are retried once with
     /// a fresh one after `401 token_expired`.
     public let api: Client
-    /// The tokens of the signed-in session; give it a store to keep them across launches.
+    /// The tokens of the signed-in session (each change also goes to `onTokensChange`, for the app to keep).
     public let session: PlatformSession
     /// The same operations without the session: sign-in and refresh go through it.
     private let anonymous: Client
@@ -38,7 +38,7 @@ public struct PlatformClient: Sendable {
         let session = PlatformSession(tokens: tokens, onChange: onTokensChange) { refreshToken in
             switch try await anonymous.refresh(body: .json(.init(refreshToken: refreshToken))) {
             case .ok(let ok): SessionTokens(try ok.body.json)
-            case .unauthorized: throw PlatformSession.RefreshRefused()
+            case .unauthorized, .badRequest: throw PlatformSession.RefreshRefused()
             case let other: throw PlatformClientError.unexpected("\(other)")
             }
         }
@@ -71,7 +71,7 @@ public struct PlatformClient: Sendable {
         case .badRequest(let answer): throw PlatformClientError.problem(try answer.body.applicationProblemJson)
         case .conflict(let answer): throw PlatformClientError.problem(try answer.body.applicationProblemJson)
         case .tooManyRequests(let answer): throw PlatformClientError.problem(try answer.body.applicationProblemJson)
-        default: throw PlatformClientError.unexpected("\(output)")
+        case .default(_, let answer): throw PlatformClientError.problem(try answer.body.applicationProblemJson)
         }
     }
 
@@ -84,7 +84,7 @@ public struct PlatformClient: Sendable {
         case .badRequest(let answer): throw PlatformClientError.problem(try answer.body.applicationProblemJson)
         case .unauthorized(let answer): throw PlatformClientError.problem(try answer.body.applicationProblemJson)
         case .tooManyRequests(let answer): throw PlatformClientError.problem(try answer.body.applicationProblemJson)
-        default: throw PlatformClientError.unexpected("\(output)")
+        case .default(_, let answer): throw PlatformClientError.problem(try answer.body.applicationProblemJson)
         }
     }
 

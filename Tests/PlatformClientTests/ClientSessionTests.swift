@@ -27,6 +27,27 @@ import Testing
         }
     }
 
+    @Test func signingInAnswersTheProfileOrTheProblemsCode() async throws {
+        try await withTestStack { stack in
+            let people = ClientPeople(stack: stack)
+            _ = try await people.signUp("alice")
+            let phone = try people.client()
+            await #expect(throws: PlatformClientError.self) {
+                try await phone.signIn(identifier: "alice", password: "not the passphrase")
+            }
+            do {
+                try await phone.signIn(identifier: "alice", password: "not the passphrase")
+            } catch PlatformClientError.problem(let problem) {
+                #expect(problem.status == 401)
+                #expect(problem.code == "invalid_credentials")
+            }
+            #expect(await phone.session.tokens == nil)
+            let profile = try await phone.signIn(identifier: "alice@example.com", password: "a long enough passphrase")
+            #expect(profile.username == "alice")
+            #expect(try await phone.api.getMe().ok.body.json.id == profile.id)
+        }
+    }
+
     @Test func aSessionThatCannotBeRefreshedEndsAndTheCallAnswers401() async throws {
         try await withTestStack { stack in
             let people = ClientPeople(stack: stack)
