@@ -80,7 +80,8 @@ final class OpenAPIMerger: Sendable {
                                         "type": "object",
                                         "properties": ["status": ["type": "string", "enum": [status]]],
                                         "required": ["status"],
-                                    ]
+                                    ],
+                                    "example": ["status": status],
                                 ]
                             ],
                         ]
