@@ -7,7 +7,7 @@ import Synchronization
 /// Serves one OpenAPI document for the whole API: every service's `paths` and `components`, merged.
 /// Fetched from the services on demand and kept for a minute; a service that is down (or slow) is left out of that
 /// answer, which is then not kept, so the next request asks again.
-final class OpenAPIMerger: Sendable {
+public final class OpenAPIMerger: Sendable {
     private let upstreams: [ServiceName: GatewayConfiguration.Upstream]
     private let httpClient: HTTPClient
     private let clock: WallClock
@@ -51,8 +51,8 @@ final class OpenAPIMerger: Sendable {
         }
     }
 
-    /// Unions `paths`, `components.*` and `tags` of the documents under one `info`.
-    static func merge(_ documents: [[String: Any]]) -> [String: Any] {
+    /// Unions `paths`, `components.*` and `tags` of the documents under one `info`, with the gateway's own probes.
+    public static func merge(_ documents: [[String: Any]]) -> [String: Any] {
         var paths: [String: Any] = [:]
         var components: [String: [String: Any]] = [:]
         var tags: [[String: Any]] = []

@@ -47,7 +47,7 @@ import Testing
 
     init() throws {
         let document = try #require(JSONValue(parsing: Data(Self.document.utf8)))
-        contract = OpenAPIContract(documents: [document])
+        contract = OpenAPIContract(document: document)
     }
 
     func violations(

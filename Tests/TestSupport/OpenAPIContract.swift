@@ -1,4 +1,5 @@
 import Foundation
+import GatewayService
 
 /// The platform's OpenAPI document as the gateway publishes it (every service's paths and components, merged), and
 /// the check of one answer against the operation it answers: the status is documented, the content type is one the
@@ -17,43 +18,34 @@ public struct OpenAPIContract: Sendable {
     let schemas: [String: JSONValue]
     let sharedResponses: [String: JSONValue]
 
-    /// The seven services' documents, read from the source tree and merged as the gateway merges them.
+    /// The seven services' documents, read from the source tree and merged by the gateway's own merge.
     public static let platform: OpenAPIContract = {
         let services = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Services")
         let documents = ["Geo", "Habits", "Household", "Identity", "Messaging", "Notifications", "Social"].map {
-            name -> JSONValue in
+            name -> [String: Any] in
             let file = services.appendingPathComponent("\(name)/\(name)Service/OpenAPI/openapi.json")
-            guard let data = try? Data(contentsOf: file), let document = JSONValue(parsing: data) else {
-                fatalError("cannot read \(file.path)")
-            }
+            guard let data = try? Data(contentsOf: file),
+                let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { fatalError("cannot read \(file.path)") }
             return document
         }
-        return OpenAPIContract(documents: documents)
+        return OpenAPIContract(document: JSONValue(OpenAPIMerger.merge(documents)))
     }()
 
-    /// A contract of the given documents, merged (tests of the check itself use small ones).
-    public init(documents: [JSONValue]) {
+    /// A contract of one (merged) document; tests of the check itself use small ones.
+    public init(document: JSONValue) {
         var operations: [Operation] = []
-        var schemas: [String: JSONValue] = [:]
-        var sharedResponses: [String: JSONValue] = [:]
-        for document in documents {
-            for (path, item) in document["paths"]?.objectValue ?? [:] {
-                for (method, operation) in item.objectValue ?? [:] {
-                    guard let responses = operation["responses"]?.objectValue else { continue }
-                    operations.append(
-                        Operation(
-                            method: method.uppercased(), segments: path.split(separator: "/"), responses: responses))
-                }
-            }
-            for (name, schema) in document["components"]?["schemas"]?.objectValue ?? [:] { schemas[name] = schema }
-            for (name, response) in document["components"]?["responses"]?.objectValue ?? [:] {
-                sharedResponses[name] = response
+        for (path, item) in document["paths"]?.objectValue ?? [:] {
+            for (method, operation) in item.objectValue ?? [:] {
+                guard let responses = operation["responses"]?.objectValue else { continue }
+                operations.append(
+                    Operation(method: method.uppercased(), segments: path.split(separator: "/"), responses: responses))
             }
         }
         self.operations = operations
-        self.schemas = schemas
-        self.sharedResponses = sharedResponses
+        self.schemas = document["components"]?["schemas"]?.objectValue ?? [:]
+        self.sharedResponses = document["components"]?["responses"]?.objectValue ?? [:]
     }
 
     /// What is wrong with an answer to `method` on `path` (query included or not), by the document: empty when it
