@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "PlatformKit", hummingbird, grdb, asyncHTTPClient, logging, prometheus, serviceLifecycle,
+                "PlatformKit", hummingbird, grdb, asyncHTTPClient, nio, nioPosix, logging, prometheus, serviceLifecycle,
                 configuration, httpTypes, tracing, otel,
             ],
             path: "Shared/ServiceKit",
@@ -164,7 +164,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LocalStack",
-            dependencies: ["LocalStackKit"],
+            dependencies: ["LocalStackKit", "ServiceKit"],
             path: "Gateway/LocalStack",
             swiftSettings: swiftSettings
         ),

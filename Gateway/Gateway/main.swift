@@ -3,6 +3,7 @@ import Logging
 import ServiceKit
 import ServiceLifecycle
 
+EventLoopExecutor.install()
 try Observability.bootstrap(service: "gateway")
 var configuration = try GatewayConfiguration(reader: ServiceSettings.environmentReader())
 configuration.tracer = Observability.exportingTracer

@@ -129,12 +129,21 @@ public final class AccessTokenVerifier: Sendable {
     }
 
     /// The token of a `Bearer` authorization header value, if it has that form.
+    ///
+    /// Read byte by byte: it runs on every signed-in request (Foundation's trimming went through NSString).
     public static func bearerToken(_ authorization: String?) -> String? {
-        guard let authorization, authorization.count > 7,
-            authorization.prefix(7).lowercased() == "bearer "
+        guard let authorization else { return nil }
+        let bytes = authorization.utf8
+        guard bytes.count > 7 else { return nil }
+        // ASCII letters compare without case (`| 0x20`); the seventh byte must be a plain space.
+        guard zip(bytes.prefix(6), "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }),
+            bytes.dropFirst(6).first == UInt8(ascii: " ")
         else { return nil }
-        let token = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.dropFirst(7).firstIndex(where: { !isBlank($0) }),
+            let last = bytes.lastIndex(where: { !isBlank($0) })
+        else { return nil }
+        return String(Substring(authorization.utf8[first...last]))
     }
 
     /// Caches a verified token unless its session ended (checked under the same lock as the insert, so a

@@ -33,7 +33,7 @@ public struct InternalClient: Sendable {
     public func post<Reply: Decodable>(
         _ path: String, body: some Encodable, as reply: Reply.Type = Reply.self, requestID: String? = nil
     ) async throws -> Reply {
-        try await send(.POST, path, body: try PlatformJSON.encoder.encode(body), requestID: requestID)
+        try await send(.POST, path, body: Data(try PlatformJSONWriter.encode(body)), requestID: requestID)
     }
 
     /// Posts a body whose reply does not matter, once more if the first attempt fails (the caller makes the post
@@ -75,7 +75,8 @@ public struct InternalClient: Sendable {
         // The span of the service's request, with the service's tracer; outside one (a background job), a new trace.
         let current = InstrumentationContext.current
         let tracer = current?.serviceTracer ?? Observability.tracer
-        let span = tracer.startSpan("\(method.rawValue) \(service.rawValue)", context: current ?? .topLevel, ofKind: .client)
+        let span = tracer.startSpan(
+            "\(method.rawValue) \(service.rawValue)", context: current ?? .topLevel, ofKind: .client)
         defer { span.end() }
         if span.isRecording {
             span.updateAttributes { attributes in

@@ -62,7 +62,8 @@ public enum ServiceApplication {
         logger.logLevel = settings.logLevel
         let onListening = settings.onListening
         return Application(
-            responder: TracingResponder(wrapped: router.buildResponder(), tracer: settings.tracer ?? Observability.tracer),
+            responder: TracingResponder(
+                wrapped: router.buildResponder(), tracer: settings.tracer ?? Observability.tracer),
             // A deep accept queue: the gateway opens connections in bursts (1,000 live streams reconnecting
             // at once after a deploy), and Hummingbird's default of 256 refuses the rest.
             configuration: .init(
@@ -83,6 +84,22 @@ public enum ServiceApplication {
 
 struct HealthStatus: ResponseEncodable {
     var status: String
+}
+
+/// The routes' JSON answers, written by ``PlatformJSONWriter``: the bytes ``PlatformJSON/encoder`` would write,
+/// without building Foundation's intermediate tree first.
+public struct PlatformResponseEncoder: ResponseEncoder {
+    /// The encoder.
+    public init() {}
+
+    public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response
+    {
+        let bytes = try PlatformJSONWriter.encode(value)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(bytes.count)],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
 }
 
 extension JSONEncoder {

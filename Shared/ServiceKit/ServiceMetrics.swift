@@ -1,5 +1,6 @@
 import Hummingbird
 import Prometheus
+import Synchronization
 
 /// One service's Prometheus registry: request counts and latencies by route, served at `/metrics`.
 ///
@@ -20,12 +21,41 @@ public final class ServiceMetrics: Sendable {
     }
 
     func record(method: String, route: String, status: Int, duration: Duration) {
-        let labels = [("method", method), ("route", route), ("status", String(status))]
-        registry.makeCounter(descriptor: Self.requests, labels: labels).increment()
-        registry.makeDurationHistogram(
-            descriptor: Self.duration, labels: [("method", method), ("route", route)], buckets: Self.buckets
-        ).record(duration)
+        // A client may send any token as its method: only the standard ones get a series of their own.
+        let method = Self.standardMethods.contains(method) ? method : "other"
+        let series = self.series(method: method, route: route, status: status)
+        series.requests.increment()
+        series.duration.record(duration)
     }
+
+    /// The counter and histogram of one method, route and status, made once: building them looks the labels up
+    /// in the registry under its lock and allocates, which profiling showed on every request.
+    private func series(method: String, route: String, status: Int) -> Series {
+        let key = SeriesKey(method: method, route: route, status: status)
+        if let series = cache.withLock({ $0[key] }) { return series }
+        let series = Series(
+            requests: registry.makeCounter(
+                descriptor: Self.requests, labels: [("method", method), ("route", route), ("status", String(status))]),
+            duration: registry.makeDurationHistogram(
+                descriptor: Self.duration, labels: [("method", method), ("route", route)], buckets: Self.buckets))
+        cache.withLock { $0[key] = series }
+        return series
+    }
+
+    private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    private struct SeriesKey: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
+    private struct Series: Sendable {
+        let requests: Counter
+        let duration: DurationHistogram
+    }
+
+    private let cache = Mutex<[SeriesKey: Series]>([:])
 
     private static var requests: MetricNameDescriptor {
         MetricNameDescriptor(

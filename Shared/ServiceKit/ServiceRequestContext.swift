@@ -42,7 +42,7 @@ public protocol PlatformRequestContext: RequestContext {
 
 extension PlatformRequestContext {
     public var requestDecoder: PlatformRequestDecoder { PlatformRequestDecoder() }
-    public var responseEncoder: JSONEncoder { PlatformJSON.encoder }
+    public var responseEncoder: PlatformResponseEncoder { PlatformResponseEncoder() }
     public var maxUploadSize: Int { 1 << 20 }
 
     /// The client's address: the gateway's `X-Forwarded-For` when present, else the peer.

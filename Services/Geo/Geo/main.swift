@@ -1,6 +1,7 @@
 import GeoService
 import ServiceKit
 
+EventLoopExecutor.install()
 try Observability.bootstrap(service: "geo")
 let configuration = try GeoConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildGeoApplication(configuration)

@@ -1,6 +1,7 @@
 import HabitsService
 import ServiceKit
 
+EventLoopExecutor.install()
 try Observability.bootstrap(service: "habits")
 let configuration = try HabitsConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildHabitsApplication(configuration)

@@ -1,6 +1,7 @@
 import NotificationsService
 import ServiceKit
 
+EventLoopExecutor.install()
 try Observability.bootstrap(service: "notifications")
 let configuration = try NotificationsConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildNotificationsApplication(configuration)

@@ -1,6 +1,7 @@
 import ServiceKit
 import SocialService
 
+EventLoopExecutor.install()
 try Observability.bootstrap(service: "social")
 let configuration = try SocialConfiguration(reader: ServiceSettings.environmentReader())
 let application = try await buildSocialApplication(configuration)

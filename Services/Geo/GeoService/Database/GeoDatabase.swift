@@ -23,7 +23,7 @@ struct GeoDatabase: Sendable {
 
     /// One read transaction; the `+Concern` files' methods go through here and ``write(_:)``.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.read(body)
+        try writer.readInPlace(body)
     }
 
     /// One write transaction.
@@ -32,6 +32,6 @@ struct GeoDatabase: Sendable {
     }
 
     static func jsonArray<T: Encodable>(_ values: [T]) -> String {
-        String(decoding: (try? PlatformJSON.encoder.encode(values)) ?? Data("[]".utf8), as: UTF8.self)
+        String(decoding: (try? PlatformJSONWriter.encode(values)) ?? Array("[]".utf8), as: UTF8.self)
     }
 }

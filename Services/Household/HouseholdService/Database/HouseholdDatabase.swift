@@ -18,7 +18,7 @@ struct HouseholdDatabase: Sendable {
 
     /// One read transaction (for the `+Concern` files).
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.read(body)
+        try writer.readInPlace(body)
     }
 
     /// One write transaction (for the `+Concern` files).

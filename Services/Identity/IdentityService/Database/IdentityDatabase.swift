@@ -17,7 +17,7 @@ struct IdentityDatabase: Sendable {
 
     /// One read transaction, for the `IdentityDatabase+<Concern>` files.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.read(body)
+        try writer.readInPlace(body)
     }
 
     /// One write transaction, for the `IdentityDatabase+<Concern>` files.

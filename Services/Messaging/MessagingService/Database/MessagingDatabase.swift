@@ -17,7 +17,7 @@ struct MessagingDatabase: Sendable {
 
     /// One read transaction; the `+Concern` files' methods go through here and ``write(_:)``.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.read(body)
+        try writer.readInPlace(body)
     }
 
     /// One write transaction.

@@ -21,7 +21,7 @@ struct NotificationsDatabase: Sendable {
 
     /// One read transaction, for the `NotificationsDatabase+<Concern>` files.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.read(body)
+        try writer.readInPlace(body)
     }
 
     /// One write transaction, for the `NotificationsDatabase+<Concern>` files.

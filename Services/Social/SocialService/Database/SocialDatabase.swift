@@ -17,7 +17,7 @@ struct SocialDatabase: Sendable {
 
     /// One read transaction, for the `SocialDatabase+<Concern>` files.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.read(body)
+        try writer.readInPlace(body)
     }
 
     /// One write transaction, for the `SocialDatabase+<Concern>` files.

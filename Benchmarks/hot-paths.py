@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""Hot paths: what a request costs in each service, through the gateway, and under a mixed product load.
+
+One command, from the repository root:
+
+    Benchmarks/hot-paths.py [--seconds N] [--only services,gateway,mixed]
+
+It builds the release LocalStack and Gateway, starts the local stack on a temporary data directory, seeds 20
+users (each with a household and a chore, a habit with events, a pin, friends, a group conversation with a
+topic and messages, notifications), then prints, from one run on this machine:
+
+1. per service: `/health/live` req/s, its hottest signed-in read req/s, their ratio and the stack's CPU per
+   request (wrk -t2 -c64, straight at the service's port);
+2. the gateway: identity directly, through a separate Gateway process and through a throwaway nginx with
+   keep-alive upstreams, on a light route (`/v1/auth/jwks`) and a heavy one (`/v1/users/me`), with each
+   process's CPU per request (its utime + stime from /proc over the run);
+3. the mixed read load: each request a random seeded user and one of ten hot reads, through a separate Gateway
+   process (wrk -t2 -c16 with a Lua script): req/s, p50, p99 and the CPU per request of gateway and stack.
+
+Needs wrk and nginx (apt-get install wrk nginx-light). LOCAL_STACK_BIN / GATEWAY_BIN measure given release
+binaries instead of building this tree's (to compare two versions on one machine).
+"""
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STACK_GATEWAY = "http://127.0.0.1:8080"
+GATEWAY_PORT = 8099
+NGINX_PORT = 8090
+SERVICE_PORTS = {
+    "identity": 8081, "social": 8082, "messaging": 8083, "geo": 8084,
+    "habits": 8085, "household": 8086, "notifications": 8087,
+}
+USERS = 20
+PASSWORD = "correct horse battery staple"
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+# --- processes ---------------------------------------------------------------------------------------------
+
+def release_binary(product, override):
+    if override:
+        return override
+    build = subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT,
+                           capture_output=True, text=True)
+    if build.returncode != 0:
+        sys.exit(build.stdout + build.stderr)
+    bin_path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                              capture_output=True, text=True).stdout.strip()
+    return os.path.join(bin_path, product)
+
+
+def wait_until_up(url, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.1)
+    sys.exit(f"{url} did not come up")
+
+
+def port_in_use(port):
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def cpu_seconds(pids):
+    """User + system CPU time of these processes so far."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of the whole line)
+    return total / HZ
+
+
+def nginx_pids(master):
+    children = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
+    return [master] + [int(pid) for pid in children]
+
+
+# --- seeding, through the stack's own gateway --------------------------------------------------------------
+
+def call(method, path, token=None, body=None, expect=(200, 201, 204)):
+    request = urllib.request.Request(STACK_GATEWAY + path, method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    if body is not None:
+        request.add_header("content-type", "application/json")
+    if token:
+        request.add_header("authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            status, text = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read()
+    if status not in expect:
+        sys.exit(f"seeding: {method} {path} answered {status}: {text[:300]!r}")
+    return json.loads(text) if text else None
+
+
+def seed():
+    """20 users with everything the ten hot reads show; returns one dict per user (token, ids)."""
+    users = []
+    for n in range(USERS):
+        name = f"bench{n:02d}"
+        call("POST", "/v1/auth/register", body={"email": f"{name}@example.com", "username": name, "password": PASSWORD})
+        token = call("POST", "/v1/auth/login", body={"identifier": name, "password": PASSWORD})["accessToken"]
+        me = call("GET", "/v1/users/me", token)
+        users.append({"name": name, "token": token, "id": me["id"]})
+    # Each user befriends the next three (a ring), so everyone has friends and a group to share.
+    for n, user in enumerate(users):
+        for step in (1, 2, 3):
+            friend = users[(n + step) % USERS]
+            request = call("POST", "/v1/social/friend-requests", user["token"], {"username": friend["name"]},
+                           expect=(200, 201, 409))
+            if request and request.get("status") == "pending":
+                call("POST", f"/v1/social/friend-requests/{request['id']}/accept", friend["token"])
+    for n, user in enumerate(users):
+        token = user["token"]
+        household = call("POST", "/v1/households", token, {"name": f"Flat {n}", "timeZone": "UTC"})
+        user["household"] = household["id"]
+        for chore in ("Dishes", "Bins", "Water the plants"):
+            call("POST", f"/v1/households/{household['id']}/chores", token, {
+                "name": chore, "assignment": {"kind": "fixed", "assignee": user["id"]},
+                "schedule": {"kind": "everyDays", "every": 3}})
+        call("POST", f"/v1/households/{household['id']}/bills", token,
+             {"currency": "EUR", "description": "Groceries", "amount": 1000 + n, "split": {"kind": "equal"}})
+        habit = call("POST", "/v1/habits", token, {"title": "Run", "startDate": "2026-01-01", "weekdays": [
+            "mon", "tue", "wed", "thu", "fri", "sat", "sun"]})
+        for days_ago in range(3):
+            day = time.strftime("%Y-%m-%d", time.gmtime(time.time() - days_ago * 86400))
+            call("POST", f"/v1/habits/{habit['id']}/events", token,
+                 {"date": day, "location": {"latitude": 48.85, "longitude": 2.35}})
+        for place, (latitude, longitude) in (("Paris", (48.8566, 2.3522)), ("Lyon", (45.764, 4.8357))):
+            call("POST", "/v1/geo/pins", token, {"placeName": f"{place} {n}", "latitude": latitude + n / 1000,
+                                                  "longitude": longitude + n / 1000})
+        friends = [users[(n + step) % USERS]["id"] for step in (1, 2)]
+        group = call("POST", "/v1/messaging/conversations/groups", token,
+                     {"name": f"Weekend {n}", "memberIds": friends, "product": "wegroup"})
+        topic = call("POST", f"/v1/messaging/conversations/{group['id']}/topics", token, {"name": "plans"})
+        for m in range(60):
+            call("POST", f"/v1/messaging/conversations/{group['id']}/messages", token,
+                 {"text": f"message {m}", "topicId": topic["id"]})
+        user["conversation"], user["topic"] = group["id"], topic["id"]
+    return users
+
+
+def hot_reads(user):
+    """The ten reads of the mixed load, as paths for this user."""
+    return [
+        "/v1/users/me",
+        f"/v1/households/{user['household']}/chores",
+        f"/v1/households/{user['household']}/balances",
+        "/v1/habits/today",
+        "/v1/habits/history",
+        "/v1/geo/map?bbox=2.2,48.8,2.5,48.9",
+        "/v1/geo/places?query=Paris",
+        "/v1/messaging/conversations",
+        "/v1/notifications",
+        "/v1/social/friends",
+    ]
+
+
+def hottest_reads(user):
+    """Each service's hottest signed-in read, as a path for this user."""
+    return {
+        "identity": "/v1/users/me",
+        "social": "/v1/social/friends",
+        "messaging": f"/v1/messaging/conversations/{user['conversation']}/messages?topicId={user['topic']}&limit=50",
+        "geo": "/v1/geo/map?bbox=2.2,48.8,2.5,48.9",
+        "habits": "/v1/habits/today",
+        "household": f"/v1/households/{user['household']}/chores",
+        "notifications": "/v1/notifications",
+    }
+
+
+# --- load --------------------------------------------------------------------------------------------------
+
+def wrk(url, seconds, connections=64, token=None, script=None):
+    """Runs wrk; returns (req/s, p50 ms, p99 ms, requests, non-2xx)."""
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    if token:
+        command += ["-H", f"Authorization: Bearer {token}"]
+    if script:
+        command += ["-s", script]
+    output = subprocess.run(command + [url], check=True, capture_output=True, text=True).stdout
+    rps = p50 = p99 = 0.0
+    requests = errors = 0
+    for line in output.splitlines():
+        words = line.split()
+        if line.startswith("Requests/sec"):
+            rps = float(words[1])
+        elif "requests in" in line:
+            requests = int(words[0])
+        elif words[:1] == ["50%"]:
+            p50 = milliseconds(words[1])
+        elif words[:1] == ["99%"]:
+            p99 = milliseconds(words[1])
+        elif line.startswith("  Non-2xx"):
+            errors = int(words[-1])
+    return rps, p50, p99, requests, errors
+
+
+def milliseconds(text):
+    for unit, factor in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * factor
+    return float(text)
+
+
+def measure(url, seconds, pids, connections=64, token=None, script=None):
+    """wrk after a one-second warm-up; adds each named process group's CPU µs per request."""
+    wrk(url, 1, connections, token, script)
+    before = {name: cpu_seconds(group) for name, group in pids.items()}
+    rps, p50, p99, requests, errors = wrk(url, seconds, connections, token, script)
+    cpu = {name: (cpu_seconds(group) - before[name]) * 1e6 / max(requests, 1) for name, group in pids.items()}
+    if errors:
+        print(f"    ! {errors} non-2xx answers from {url}", file=sys.stderr)
+    return rps, p50, p99, cpu
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=int, default=5, help="seconds per wrk run (default 5)")
+    parser.add_argument("--only", default="services,gateway,mixed")
+    parser.add_argument("--hold", action="store_true",
+                        help="seed, start the gateway, print a token and the hot paths, then wait (for perf)")
+    arguments = parser.parse_args()
+    parts = set(arguments.only.split(","))
+    for tool in ("wrk", "nginx"):
+        if not shutil.which(tool):
+            sys.exit(f"{tool} is needed: apt-get install wrk nginx-light")
+    stack_bin = release_binary("LocalStack", os.environ.get("LOCAL_STACK_BIN"))
+    gateway_bin = release_binary("Gateway", os.environ.get("GATEWAY_BIN"))
+
+    busy = [port for port in [8080, GATEWAY_PORT, NGINX_PORT, *SERVICE_PORTS.values()] if port_in_use(port)]
+    if busy:
+        sys.exit(f"ports {busy} are taken: is another stack running?")
+    # A plain `kill` ends the run through the `finally` below, which stops what it started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))
+    data = tempfile.mkdtemp()
+    processes = []
+    quiet = {"LOG_LEVEL": "error", "RATE_LIMIT_PER_MINUTE": "100000000", "LOGIN_RATE_LIMIT_PER_MINUTE": "100000000"}
+    try:
+        stack = subprocess.Popen([stack_bin], env={**os.environ, **quiet, "DATA_DIR": data},
+                                 stdout=subprocess.DEVNULL, stderr=open(os.path.join(data, "stack.log"), "w"))
+        processes.append(stack)
+        wait_until_up(STACK_GATEWAY + "/health/ready")
+        users = seed()
+        with open(os.path.join(data, "development-secrets", "internal-token")) as file:
+            internal_token = file.read().strip()
+        gateway = subprocess.Popen([gateway_bin], env={**os.environ, **quiet, "PORT": str(GATEWAY_PORT),
+                                                       "INTERNAL_TOKEN": internal_token},
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        processes.append(gateway)
+        wait_until_up(f"http://127.0.0.1:{GATEWAY_PORT}/health/live")
+
+        if arguments.hold:
+            user = users[0]
+            print(f"stack pid {stack.pid}, gateway pid {gateway.pid} on :{GATEWAY_PORT}; token of {user['name']}:", flush=True)
+            print(user["token"])
+            for service, path in hottest_reads(user).items():
+                print(f"  {service}: http://127.0.0.1:{SERVICE_PORTS[service]}{path}")
+            print("\n".join(hot_reads(user)), flush=True)
+            write_mixed_script(os.path.join(ROOT, ".build", "mixed.lua"), users)
+            print("mixed-load script: .build/mixed.lua; Ctrl-C ends", flush=True)
+            while True:
+                time.sleep(3600)
+        cpu_model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
+        print(f"machine: {os.cpu_count()} cores, {cpu_model}, {time.strftime('%Y-%m-%d')}; "
+              f"wrk -t2, {arguments.seconds} s per run, release builds")
+        seconds = arguments.seconds
+        first = users[0]
+        stack_only = {"stack": [stack.pid]}
+
+        if "services" in parts:
+            hottest = hottest_reads(first)
+            print("\nper service, straight at its port (-c64): /health/live vs its hottest signed-in read")
+            print(f"  {'service':<14}{'live req/s':>11}{'CPU/req':>9}   {'hot read':<34}{'req/s':>8}{'CPU/req':>9}{'p99':>9}{'ratio':>7}")
+            for service, path in hottest.items():
+                base = f"http://127.0.0.1:{SERVICE_PORTS[service]}"
+                live = measure(base + "/health/live", seconds, stack_only)
+                hot = measure(base + path, seconds, stack_only, token=first["token"])
+                shown = path.split("?")[0].replace(first.get("conversation", "-"), "{id}").replace(first["household"], "{id}")
+                print(f"  {service:<14}{live[0]:>11,.0f}{live[3]['stack']:>7.0f}µs   {shown:<34}{hot[0]:>8,.0f}"
+                      f"{hot[3]['stack']:>7.0f}µs{hot[2]:>7.1f}ms{hot[0] / live[0]:>6.2f}x")
+
+        if "gateway" in parts:
+            nginx = start_nginx(data)
+            processes.append(nginx)
+            print("\ngateway (-c64): identity directly, through the Gateway process, through nginx (keep-alive upstream)")
+            print(f"  {'route':<16}{'path':<10}{'req/s':>9}{'p99':>9}{'proxy CPU/req':>15}{'identity CPU/req':>18}")
+            for route, token in (("/v1/auth/jwks", None), ("/v1/users/me", first["token"])):
+                results = {}
+                for label, port, proxy in (("direct", 8081, None), ("gateway", GATEWAY_PORT, [gateway.pid]),
+                                           ("nginx", NGINX_PORT, nginx_pids(nginx.pid))):
+                    groups = dict(stack_only)
+                    if proxy:
+                        groups["proxy"] = proxy
+                    rps, _, p99, cpu = measure(f"http://127.0.0.1:{port}{route}", seconds, groups, token=token)
+                    results[label] = (rps, cpu.get("proxy"))
+                    proxy_cpu = f"{cpu['proxy']:.0f}µs" if proxy else "-"
+                    print(f"  {route:<16}{label:<10}{rps:>9,.0f}{p99:>7.1f}ms{proxy_cpu:>15}{cpu['stack']:>16.0f}µs")
+                gateway_rps, gateway_cpu = results["gateway"]
+                nginx_rps, nginx_cpu = results["nginx"]
+                print(f"  {'':<16}gateway/nginx {gateway_rps / nginx_rps:.2f}x throughput, {gateway_cpu / nginx_cpu:.2f}x CPU; "
+                      f"gateway/direct {gateway_rps / results['direct'][0]:.2f}x")
+
+        if "mixed" in parts:
+            script = os.path.join(data, "mixed.lua")
+            write_mixed_script(script, users)
+            print(f"\nmixed read load through the Gateway process: {USERS} users x 10 hot reads, a random one per request")
+            print(f"  {'connections':<12}{'req/s':>9}{'p50':>9}{'p99':>9}{'gateway CPU/req':>17}{'stack CPU/req':>15}")
+            for connections in (16, 64):
+                rps, p50, p99, cpu = measure(f"http://127.0.0.1:{GATEWAY_PORT}", seconds,
+                                             {"gateway": [gateway.pid], "stack": [stack.pid]},
+                                             connections=connections, script=script)
+                print(f"  {connections:<12}{rps:>9,.0f}{p50:>7.1f}ms{p99:>7.1f}ms{cpu['gateway']:>15.0f}µs{cpu['stack']:>13.0f}µs")
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def start_nginx(data):
+    config = os.path.join(data, "nginx.conf")
+    with open(config, "w") as file:
+        file.write(f"""daemon off; worker_processes 2; pid {data}/nginx.pid; error_log {data}/nginx.err;
+events {{ worker_connections 1024; }}
+http {{ access_log off;
+  upstream identity {{ server 127.0.0.1:8081; keepalive 64; }}
+  server {{ listen 127.0.0.1:{NGINX_PORT};
+    location / {{ proxy_pass http://identity; proxy_http_version 1.1; proxy_set_header Connection ""; }} }} }}
+""")
+    nginx = subprocess.Popen(["nginx", "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until_up(f"http://127.0.0.1:{NGINX_PORT}/health/live")
+    return nginx
+
+
+def write_mixed_script(path, users):
+    """A wrk script whose every request is a random (user, read) pair from the seeded users."""
+    pairs = [(user["token"], read) for user in users for read in hot_reads(user)]
+    entries = ",\n".join(f'  {{"{token}", "{read}"}}' for token, read in pairs)
+    with open(path, "w") as file:
+        file.write(f"""local pairs = {{
+{entries}
+}}
+math.randomseed(os.time())
+request = function()
+  local pair = pairs[math.random(#pairs)]
+  return wrk.format("GET", pair[2], {{["Authorization"] = "Bearer " .. pair[1]}})
+end
+""")
+
+
+if __name__ == "__main__":
+    random.seed(1)
+    main()

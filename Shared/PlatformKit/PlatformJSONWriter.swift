@@ -1,0 +1,388 @@
+import Foundation
+
+/// Encodes a value to exactly the bytes ``PlatformJSON/encoder`` writes (sorted keys, ISO 8601 dates, escaped
+/// slashes), writing them as the value encodes itself.
+///
+/// Foundation's encoder first builds a tree of boxed values and then serialises it: for a page of 50 messages
+/// that was 40% of the messaging service's CPU (docs/architecture.md, "Measured on this machine"). This one appends
+/// to one byte array and sorts an object's members when it closes. What it does not do in one pass (nested or super
+/// containers, a container written after a later sibling started, a duplicate key, a number JSON cannot hold) it
+/// leaves to Foundation's encoder for the whole value, so the answer, or the error, is always Foundation's.
+public enum PlatformJSONWriter {
+    /// The JSON of `value`.
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let encoder = StreamingJSONEncoder()
+        do {
+            try encoder.encodeValue(value)
+            if !encoder.needsFoundation { return encoder.bytes }
+        } catch {
+            // Foundation's encoder says what is wrong, in its words.
+        }
+        return Array(try PlatformJSON.encoder.encode(value))
+    }
+}
+
+/// The `Encoder` behind ``PlatformJSONWriter``. Each value being encoded is a scope with an id; a container
+/// only writes while its scope is the innermost one, else the result is left to Foundation (`needsFoundation`).
+final class StreamingJSONEncoder: Encoder {
+    private(set) var bytes: [UInt8] = []
+    /// Set when the value used the encoder in a way this one does not reproduce.
+    private(set) var needsFoundation = false
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    private enum Scope {
+        /// Nothing written yet: the value has not asked for a container.
+        case empty
+        /// `{` at `start`, members so far (each `"key":value`, without the separating comma).
+        case object(start: Int, members: [Member])
+        case array(count: Int)
+        case single(written: Bool)
+    }
+
+    private struct Member {
+        let key: String
+        let range: Range<Int>
+    }
+
+    private var scope = Scope.empty
+    private var scopeID = 0
+    private var lastScopeID = 0
+
+    init() {
+        bytes.reserveCapacity(512)
+    }
+
+    func giveUp() {
+        needsFoundation = true
+    }
+
+    // MARK: Values
+
+    func encodeValue<T: Encodable>(_ value: T) throws {
+        switch value {
+        case let string as String: writeString(string)
+        case let number as Int: writeInteger(number)
+        case let flag as Bool: writeBool(flag)
+        case let number as Double: writeFloatingPoint(number)
+        case let date as Date: writeDate(date)
+        case let number as Int64: writeInteger(number)
+        case let number as Int32: writeInteger(number)
+        case let number as Int16: writeInteger(number)
+        case let number as Int8: writeInteger(number)
+        case let number as UInt: writeInteger(number)
+        case let number as UInt64: writeInteger(number)
+        case let number as UInt32: writeInteger(number)
+        case let number as UInt16: writeInteger(number)
+        case let number as UInt8: writeInteger(number)
+        case let number as Float: writeFloatingPoint(number)
+        case let url as URL: writeString(url.absoluteString)
+        case let data as Data: writeString(data.base64EncodedString())
+        case is Decimal: giveUp()
+        default:
+            let (outerScope, outerID) = (scope, scopeID)
+            lastScopeID += 1
+            (scope, scopeID) = (.empty, lastScopeID)
+            try value.encode(to: self)
+            closeScope()
+            (scope, scopeID) = (outerScope, outerID)
+        }
+    }
+
+    private func closeScope() {
+        switch scope {
+        case .empty: append("{}")
+        case .single(let written): if !written { giveUp() }
+        case .array: bytes.append(UInt8(ascii: "]"))
+        case .object(let start, let members):
+            bytes.append(UInt8(ascii: "}"))
+            sortMembers(members, objectStart: start)
+        }
+    }
+
+    /// Rewrites an object's members in Foundation's order (by the keys' UTF-8 bytes) when they were not written so.
+    private func sortMembers(_ members: [Member], objectStart: Int) {
+        let inOrder = zip(members, members.dropFirst()).allSatisfy { Self.precedes($0.key, $1.key) }
+        if inOrder { return }
+        let sorted = members.sorted { Self.precedes($0.key, $1.key) }
+        // Foundation keeps one of two members with the same key: leave that to it.
+        if zip(sorted, sorted.dropFirst()).contains(where: { $0.key == $1.key }) { return giveUp() }
+        var rewritten: [UInt8] = []
+        rewritten.reserveCapacity(bytes.count - objectStart)
+        rewritten.append(UInt8(ascii: "{"))
+        for (index, member) in sorted.enumerated() {
+            if index > 0 { rewritten.append(UInt8(ascii: ",")) }
+            rewritten.append(contentsOf: bytes[member.range])
+        }
+        rewritten.append(UInt8(ascii: "}"))
+        bytes.replaceSubrange(objectStart..<bytes.count, with: rewritten)
+    }
+
+    private static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    // MARK: Containers' writes
+
+    /// Writes one member of the object `id`; `body` writes its value.
+    func member(_ key: String, of id: Int, _ body: () throws -> Void) rethrows {
+        guard id == scopeID, case .object(let start, var members) = scope else { return giveUp() }
+        scope = .empty  // `members` stays uniquely referenced while the value is written.
+        if !members.isEmpty { bytes.append(UInt8(ascii: ",")) }
+        let memberStart = bytes.count
+        writeString(key)
+        bytes.append(UInt8(ascii: ":"))
+        try body()
+        members.append(Member(key: key, range: memberStart..<bytes.count))
+        scope = .object(start: start, members: members)
+    }
+
+    /// Writes one element of the array `id`; `body` writes it.
+    func element(of id: Int, _ body: () throws -> Void) rethrows {
+        guard id == scopeID, case .array(let count) = scope else { return giveUp() }
+        if count > 0 { bytes.append(UInt8(ascii: ",")) }
+        try body()
+        scope = .array(count: count + 1)
+    }
+
+    /// Writes the single value of scope `id`; `body` writes it.
+    func single(of id: Int, _ body: () throws -> Void) rethrows {
+        guard id == scopeID, case .single(written: false) = scope else { return giveUp() }
+        try body()
+        scope = .single(written: true)
+    }
+
+    // MARK: Encoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        switch scope {
+        case .empty:
+            bytes.append(UInt8(ascii: "{"))
+            scope = .object(start: bytes.count - 1, members: [])
+        case .object: break  // Asked again by the same value (a subclass and its superclass): the same object.
+        case .array, .single: giveUp()
+        }
+        return KeyedEncodingContainer(KeyedWriter(encoder: self, id: scopeID))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        switch scope {
+        case .empty:
+            bytes.append(UInt8(ascii: "["))
+            scope = .array(count: 0)
+        case .array: break
+        case .object, .single: giveUp()
+        }
+        return UnkeyedWriter(encoder: self, id: scopeID)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        switch scope {
+        case .empty: scope = .single(written: false)
+        case .single: break
+        case .object, .array: giveUp()
+        }
+        return SingleValueWriter(encoder: self, id: scopeID)
+    }
+
+    // MARK: Scalars
+
+    func writeNull() { append("null") }
+
+    func writeBool(_ value: Bool) { append(value ? "true" : "false") }
+
+    func writeInteger(_ value: some BinaryInteger) {
+        append(String(value))
+    }
+
+    /// Foundation's form: Swift's shortest round-tripping description, without a trailing `.0`.
+    func writeFloatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) {
+        guard value.isFinite else { return giveUp() }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        append(text)
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ssZ` in UTC, the fraction of a second dropped, as Foundation's `.iso8601` strategy writes.
+    func writeDate(_ date: Date) {
+        let interval = date.timeIntervalSince1970.rounded(.down)
+        // Gregorian years 1583 to 9999 only; Foundation's calendar decides the rest (it is Julian before 1582).
+        guard interval >= -12_212_553_600, interval < 253_402_300_800 else { return giveUp() }
+        let seconds = Int(interval)
+        let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
+        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+        let shifted = day + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        bytes.append(UInt8(ascii: "\""))
+        appendDigits(year, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(month, width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(dayOfMonth, width: 2)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(second / 3600, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(second / 60 % 60, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(second % 60, width: 2)
+        append("Z\"")
+    }
+
+    private func appendDigits(_ value: Int, width: Int) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// A JSON string as Foundation writes it: `"`, `\` and `/` escaped, control characters as `\b \t \n \f \r` or
+    /// `\u00XX`, everything else (including non-ASCII) as is.
+    func writeString(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        let plain = string.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+            guard !buffer.contains(where: Self.needsEscape) else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if plain != true {
+            for byte in string.utf8 { appendEscaped(byte) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+    }
+
+    private func appendEscaped(_ byte: UInt8) {
+        guard Self.needsEscape(byte) else { return bytes.append(byte) }
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(byte)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            append("u00")
+            bytes.append(hex[Int(byte >> 4)])
+            bytes.append(hex[Int(byte & 0x0F)])
+        }
+    }
+
+    private func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+}
+
+private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: StreamingJSONEncoder
+    let id: Int
+    var codingPath: [any CodingKey] { [] }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        encoder.member(key.stringValue, of: id) { encoder.writeNull() }
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        encoder.member(key.stringValue, of: id) { encoder.writeBool(value) }
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        encoder.member(key.stringValue, of: id) { encoder.writeString(value) }
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        encoder.member(key.stringValue, of: id) { encoder.writeFloatingPoint(value) }
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        encoder.member(key.stringValue, of: id) { encoder.writeInteger(value) }
+    }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try encoder.member(key.stringValue, of: id) { try encoder.encodeValue(value) }
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        encoder.giveUp()
+        return KeyedEncodingContainer(KeyedWriter<NestedKey>(encoder: encoder, id: -1))
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        encoder.giveUp()
+        return UnkeyedWriter(encoder: encoder, id: -1)
+    }
+    mutating func superEncoder() -> any Encoder {
+        encoder.giveUp()
+        return encoder
+    }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        encoder.giveUp()
+        return encoder
+    }
+}
+
+private struct UnkeyedWriter: UnkeyedEncodingContainer {
+    let encoder: StreamingJSONEncoder
+    let id: Int
+    var codingPath: [any CodingKey] { [] }
+    private(set) var count = 0
+
+    init(encoder: StreamingJSONEncoder, id: Int) {
+        self.encoder = encoder
+        self.id = id
+    }
+
+    mutating func encodeNil() throws {
+        encoder.element(of: id) { encoder.writeNull() }
+        count += 1
+    }
+    mutating func encode(_ value: String) throws {
+        encoder.element(of: id) { encoder.writeString(value) }
+        count += 1
+    }
+    mutating func encode(_ value: Int) throws {
+        encoder.element(of: id) { encoder.writeInteger(value) }
+        count += 1
+    }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encoder.element(of: id) { try encoder.encodeValue(value) }
+        count += 1
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        encoder.giveUp()
+        return KeyedEncodingContainer(KeyedWriter<NestedKey>(encoder: encoder, id: -1))
+    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        encoder.giveUp()
+        return UnkeyedWriter(encoder: encoder, id: -1)
+    }
+    mutating func superEncoder() -> any Encoder {
+        encoder.giveUp()
+        return encoder
+    }
+}
+
+private struct SingleValueWriter: SingleValueEncodingContainer {
+    let encoder: StreamingJSONEncoder
+    let id: Int
+    var codingPath: [any CodingKey] { [] }
+
+    mutating func encodeNil() throws { encoder.single(of: id) { encoder.writeNull() } }
+    mutating func encode(_ value: Bool) throws { encoder.single(of: id) { encoder.writeBool(value) } }
+    mutating func encode(_ value: String) throws { encoder.single(of: id) { encoder.writeString(value) } }
+    mutating func encode(_ value: Int) throws { encoder.single(of: id) { encoder.writeInteger(value) } }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encoder.single(of: id) { try encoder.encodeValue(value) }
+    }
+}
