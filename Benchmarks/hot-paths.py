@@ -325,7 +325,7 @@ def main():
             write_mixed_script(script, users)
             print(f"\nmixed read load through the Gateway process: {USERS} users x 10 hot reads, a random one per request")
             print(f"  {'connections':<12}{'req/s':>9}{'p50':>9}{'p99':>9}{'gateway CPU/req':>17}{'stack CPU/req':>15}")
-            for connections in (16, 64):
+            for connections in (16, 32, 64):
                 rps, p50, p99, cpu = measure(f"http://127.0.0.1:{GATEWAY_PORT}", seconds,
                                              {"gateway": [gateway.pid], "stack": [stack.pid]},
                                              connections=connections, script=script)

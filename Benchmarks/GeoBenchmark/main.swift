@@ -15,6 +15,9 @@ import GeoService
 import PlatformKit
 import ServiceKit
 
+// Concurrency on the event loops, as the services' executables run it.
+EventLoopExecutor.install()
+
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let pinCount = arguments.first ?? 1_000_000
 let requestsPerScenario = arguments.dropFirst().first ?? 2_000

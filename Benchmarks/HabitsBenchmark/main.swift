@@ -14,6 +14,8 @@ import HabitsService
 import PlatformKit
 import ServiceKit
 
+// Concurrency on the event loops, as the services' executables run it.
+EventLoopExecutor.install()
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let userCount = arguments.first ?? 10_000
 let eventCount = arguments.dropFirst().first ?? 2_000_000

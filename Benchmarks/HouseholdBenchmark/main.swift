@@ -14,6 +14,9 @@ import HouseholdService
 import PlatformKit
 import ServiceKit
 
+// Concurrency on the event loops, as the services' executables run it.
+EventLoopExecutor.install()
+
 if CommandLine.arguments.dropFirst().first == "money" {
     try await runMoneyBenchmark(CommandLine.arguments.dropFirst(2).compactMap(Int.init))
     exit(0)

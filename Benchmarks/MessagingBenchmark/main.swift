@@ -17,6 +17,9 @@ import NIOCore
 import PlatformKit
 import ServiceKit
 
+// Concurrency on the event loops, as the services' executables run it.
+EventLoopExecutor.install()
+
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let messageCount = arguments.first ?? 1_000_000
 let requestsPerScenario = arguments.dropFirst().first ?? 5_000

@@ -16,6 +16,9 @@ import PlatformKit
 import ServiceKit
 import Synchronization
 
+// Concurrency on the event loops, as the services' executables run it.
+EventLoopExecutor.install()
+
 /// Prints a line at once, also when the output is piped (`print` would buffer it).
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))

@@ -15,6 +15,9 @@ import PlatformKit
 import ServiceKit
 import Synchronization
 
+// Concurrency on the event loops, as the services' executables run it.
+EventLoopExecutor.install()
+
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let packCount = arguments.first ?? 10_000
 let postCount = arguments.dropFirst().first ?? 500_000

@@ -13,6 +13,9 @@ import PlatformKit
 import ServiceKit
 import SocialService
 
+// Concurrency on the event loops, as the services' executables run it.
+EventLoopExecutor.install()
+
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let friendCount = arguments.first ?? 5_000
 let requestsPerScenario = arguments.dropFirst().first ?? 5_000

@@ -62,10 +62,15 @@ extension GatewayHandler {
         finishResponse(keepAlive: keepAlive)
     }
 
+    /// Writes the response's end; then handles the pipelined requests held meanwhile, or closes the connection.
     func finishResponse(keepAlive: Bool) {
-        if keepAlive {
+        responding = false
+        if keepAlive && !quiescing {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            handleHeld()
         } else {
+            closing = true
+            held.removeAll()
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
         }

@@ -151,7 +151,7 @@ extension GatewayHandler: UpstreamDelegate {
     func upstreamWritabilityChanged(isWritable: Bool) {
         // The service reads the body slowly: stop reading it from the client until it catches up.
         clientReadsPaused = !isWritable
-        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: isWritable)
+        updateClientReads()
     }
 
     func responseHeadTimedOut(_ id: Int) {

@@ -14,6 +14,10 @@ final class ProtocolErrorHandler: ChannelDuplexHandler, RemovableChannelHandler 
     typealias OutboundOut = HTTPServerResponsePart
 
     private var responseInProgress = false
+    /// Requests and responses ended so far. More requests than responses: an error now is in a pipelined request
+    /// behind one still being answered, and a 400 would reach the client as that earlier request's answer.
+    private var requestsEnded = 0
+    private var responsesEnded = 0
 
     static let problem = Problem.badRequest(
         "malformed_request",
@@ -23,7 +27,7 @@ final class ProtocolErrorHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard error is HTTPParserError else { return context.fireErrorCaught(error) }
         // The decoder closes the channel right after this returns: write now, or not at all.
-        if !responseInProgress {
+        if !responseInProgress && requestsEnded <= responsesEnded {
             let body = ByteBuffer(bytes: Self.problem.jsonData)
             let headers = HTTPHeaders([
                 ("content-type", Problem.mediaType), ("content-length", String(body.readableBytes)),
@@ -38,10 +42,17 @@ final class ProtocolErrorHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.fireErrorCaught(error)
     }
 
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .end = unwrapInboundIn(data) { requestsEnded &+= 1 }
+        context.fireChannelRead(data)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(let head) where head.status.code >= 200: responseInProgress = true
-        case .end: responseInProgress = false
+        case .end:
+            responseInProgress = false
+            responsesEnded &+= 1
         default: break
         }
         context.write(data, promise: promise)

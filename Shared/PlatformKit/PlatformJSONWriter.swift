@@ -46,6 +46,8 @@ final class StreamingJSONEncoder: Encoder {
     }
 
     private var scope = Scope.empty
+    /// Reused for rewriting an object's members in order.
+    private var scratch: [UInt8] = []
     private var scopeID = 0
     private var lastScopeID = 0
 
@@ -60,26 +62,22 @@ final class StreamingJSONEncoder: Encoder {
     // MARK: Values
 
     func encodeValue<T: Encodable>(_ value: T) throws {
-        switch value {
-        case let string as String: writeString(string)
-        case let number as Int: writeInteger(number)
-        case let flag as Bool: writeBool(flag)
-        case let number as Double: writeFloatingPoint(number)
-        case let date as Date: writeDate(date)
-        case let number as Int64: writeInteger(number)
-        case let number as Int32: writeInteger(number)
-        case let number as Int16: writeInteger(number)
-        case let number as Int8: writeInteger(number)
-        case let number as UInt: writeInteger(number)
-        case let number as UInt64: writeInteger(number)
-        case let number as UInt32: writeInteger(number)
-        case let number as UInt16: writeInteger(number)
-        case let number as UInt8: writeInteger(number)
-        case let number as Float: writeFloatingPoint(number)
-        case let url as URL: writeString(url.absoluteString)
-        case let data as Data: writeString(data.base64EncodedString())
-        case is Decimal: giveUp()
-        default:
+        // Compared by type, not cast: a failed `as?` per candidate type cost more than writing the value.
+        if T.self == String.self {
+            writeString(unsafeBitCast(value, to: String.self))
+        } else if T.self == Int.self {
+            writeInteger(unsafeBitCast(value, to: Int.self))
+        } else if T.self == Date.self {
+            writeDate(unsafeBitCast(value, to: Date.self))
+        } else if T.self == Bool.self {
+            writeBool(unsafeBitCast(value, to: Bool.self))
+        } else if T.self == Double.self {
+            writeFloatingPoint(unsafeBitCast(value, to: Double.self))
+        } else if T.self == Int64.self {
+            writeInteger(unsafeBitCast(value, to: Int64.self))
+        } else if let special = value as? any SpecialJSONValue {
+            try special.write(to: self)
+        } else {
             let (outerScope, outerID) = (scope, scopeID)
             lastScopeID += 1
             (scope, scopeID) = (.empty, lastScopeID)
@@ -107,8 +105,10 @@ final class StreamingJSONEncoder: Encoder {
         let sorted = members.sorted { Self.precedes($0.key, $1.key) }
         // Foundation keeps one of two members with the same key: leave that to it.
         if zip(sorted, sorted.dropFirst()).contains(where: { $0.key == $1.key }) { return giveUp() }
+        // Taken out of `scratch` so the buffer is uniquely referenced and kept rather than copied.
         var rewritten: [UInt8] = []
-        rewritten.reserveCapacity(bytes.count - objectStart)
+        swap(&rewritten, &scratch)
+        rewritten.removeAll(keepingCapacity: true)
         rewritten.append(UInt8(ascii: "{"))
         for (index, member) in sorted.enumerated() {
             if index > 0 { rewritten.append(UInt8(ascii: ",")) }
@@ -116,10 +116,19 @@ final class StreamingJSONEncoder: Encoder {
         }
         rewritten.append(UInt8(ascii: "}"))
         bytes.replaceSubrange(objectStart..<bytes.count, with: rewritten)
+        scratch = rewritten
     }
 
+    /// Foundation's order: by UTF-8 bytes (not `<`, which compares normalised scalars).
     private static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        let ordered = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b in
+                guard let first = a.baseAddress, let second = b.baseAddress else { return a.count < b.count }
+                let common = memcmp(first, second, min(a.count, b.count))
+                return common != 0 ? common < 0 : a.count < b.count
+            }
+        }
+        return (ordered ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     // MARK: Containers' writes
@@ -285,6 +294,40 @@ final class StreamingJSONEncoder: Encoder {
     private func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
+}
+
+/// The values Foundation's encoder writes in a form of its own rather than by their `encode(to:)`.
+private protocol SpecialJSONValue {
+    func write(to encoder: StreamingJSONEncoder) throws
+}
+
+extension URL: SpecialJSONValue {
+    fileprivate func write(to encoder: StreamingJSONEncoder) { encoder.writeString(absoluteString) }
+}
+
+extension Data: SpecialJSONValue {
+    fileprivate func write(to encoder: StreamingJSONEncoder) { encoder.writeString(base64EncodedString()) }
+}
+
+extension Decimal: SpecialJSONValue {
+    fileprivate func write(to encoder: StreamingJSONEncoder) { encoder.giveUp() }
+}
+
+extension Float: SpecialJSONValue {
+    fileprivate func write(to encoder: StreamingJSONEncoder) { encoder.writeFloatingPoint(self) }
+}
+
+extension Int8: SpecialJSONValue {}
+extension Int16: SpecialJSONValue {}
+extension Int32: SpecialJSONValue {}
+extension UInt: SpecialJSONValue {}
+extension UInt8: SpecialJSONValue {}
+extension UInt16: SpecialJSONValue {}
+extension UInt32: SpecialJSONValue {}
+extension UInt64: SpecialJSONValue {}
+
+extension SpecialJSONValue where Self: BinaryInteger {
+    fileprivate func write(to encoder: StreamingJSONEncoder) { encoder.writeInteger(self) }
 }
 
 private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// Records whose Swift properties are camelCase and whose columns are snake_case, the platform's SQL style.
 public protocol SnakeCaseColumns: FetchableRecord, EncodableRecord {}
@@ -10,20 +9,46 @@ extension SnakeCaseColumns {
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
 }
 
-/// GRDB's `.convertFromSnakeCase`, with each column name converted once.
+/// GRDB's `.convertFromSnakeCase`, without Foundation for the platform's plain column names.
 ///
-/// GRDB maps every column of every fetched row to its property name; converting the names anew for each row was
-/// the largest single cost of decoding a record in profiles (a page of 50 rows converts 500 names).
+/// GRDB maps every column of every fetched row to its property name; its conversion (split, `capitalized`, join)
+/// was the largest single cost of decoding a record in profiles (a page of 50 rows converts 500 names).
 enum SnakeCaseNames {
     static let decoding = DatabaseColumnDecodingStrategy.custom { column in Key(stringValue: camelCase(column)) }
 
-    private static let converted = Mutex<[String: String]>([:])
-
+    /// `user_id` → `userId` in one pass over the bytes when the name is lowercase ASCII letters in words joined by
+    /// single underscores; any other name (digits too: `capitalized` has its own idea of words) the general
+    /// conversion makes.
     static func camelCase(_ column: String) -> String {
-        if let name = converted.withLock({ $0[column] }) { return name }
-        let name = convert(column)
-        converted.withLock { $0[column] = name }
-        return name
+        let bytes = column.utf8
+        var underscores = 0
+        var previous = UInt8(ascii: "_")
+        for byte in bytes {
+            if byte == UInt8(ascii: "_") {
+                // Leading, doubled or trailing underscores (checked below) take the general path.
+                if previous == UInt8(ascii: "_") { return convert(column) }
+                underscores += 1
+            } else if byte < UInt8(ascii: "a") || byte > UInt8(ascii: "z") {
+                return convert(column)
+            }
+            previous = byte
+        }
+        if underscores == 0 { return column }
+        if previous == UInt8(ascii: "_") { return convert(column) }
+        return String(unsafeUninitializedCapacity: bytes.count - underscores) { buffer in
+            var count = 0
+            var capitalize = false
+            for byte in bytes {
+                if byte == UInt8(ascii: "_") {
+                    capitalize = true
+                } else {
+                    buffer[count] = capitalize ? byte - 32 : byte
+                    capitalize = false
+                    count += 1
+                }
+            }
+            return count
+        }
     }
 
     /// The conversion Foundation's and GRDB's `convertFromSnakeCase` make: leading and trailing underscores kept,
