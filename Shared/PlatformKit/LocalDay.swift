@@ -110,7 +110,8 @@ public struct LocalDay: Hashable, Comparable, Codable, Sendable, CustomStringCon
         return era * 146_097 + doe - 719_468
     }
 
-    private var civil: (year: Int, month: Int, day: Int) {
+    /// Its year, month and day, computed together (Howard Hinnant's days-to-civil algorithm).
+    var civil: (year: Int, month: Int, day: Int) {
         let z = number + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
