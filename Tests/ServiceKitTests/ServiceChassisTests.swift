@@ -113,4 +113,21 @@ import Testing
             }
         }
     }
+
+    /// Any token is a valid method: made-up ones share one series instead of each minting its own.
+    @Test func madeUpMethodsShareOneMetricSeries() async throws {
+        try await app().test(.router) { client in
+            for method in ["BREW", "WHEN", "BREW"] {
+                try await client.execute(uri: "/health/live", method: HTTPRequest.Method(method)!) { _ in }
+            }
+            try await client.execute(uri: "/health/live", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/health/live", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(!text.contains("BREW") && !text.contains("WHEN"))
+                #expect(text.contains(#"http_requests_total{method="other",route="#))
+                #expect(text.contains(#"http_requests_total{method="GET",route="/health/live",status="200"} 2"#))
+            }
+        }
+    }
 }
