@@ -6,8 +6,9 @@ One command, from the repository root:
     Benchmarks/hot-paths.py [--seconds N] [--only services,gateway,mixed]
 
 It builds the release LocalStack and Gateway, starts the local stack on a temporary data directory, seeds 20
-users (each with a household and a chore, a habit with events, a pin, friends, a group conversation with a
-topic and messages, notifications), then prints, from one run on this machine:
+users through its gateway (each with a household, three chores and a bill, a daily habit with three events, two
+pins, six friends, a group conversation with a topic and 60 messages, and the notifications all that sends), then
+prints, from one run on this machine:
 
 1. per service: `/health/live` req/s, its hottest signed-in read req/s, their ratio and the stack's CPU per
    request (wrk -t2 -c64, straight at the service's port);
@@ -15,7 +16,8 @@ topic and messages, notifications), then prints, from one run on this machine:
    keep-alive upstreams, on a light route (`/v1/auth/jwks`) and a heavy one (`/v1/users/me`), with each
    process's CPU per request (its utime + stime from /proc over the run);
 3. the mixed read load: each request a random seeded user and one of ten hot reads, through a separate Gateway
-   process (wrk -t2 -c16 with a Lua script): req/s, p50, p99 and the CPU per request of gateway and stack.
+   process (wrk -t2 with a Lua script, 16, 32 and 64 connections): req/s, p50, p99 and the CPU per request of
+   gateway and stack.
 
 Needs wrk and nginx (apt-get install wrk nginx-light). LOCAL_STACK_BIN / GATEWAY_BIN measure given release
 binaries instead of building this tree's (to compare two versions on one machine).
@@ -24,7 +26,6 @@ binaries instead of building this tree's (to compare two versions on one machine
 import argparse
 import json
 import os
-import random
 import shutil
 import signal
 import socket
@@ -372,5 +373,4 @@ end
 
 
 if __name__ == "__main__":
-    random.seed(1)
     main()
