@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOCore
 
 /// Where a service keeps its SQLite database.
 public enum DatabaseLocation: Sendable, Equatable {
@@ -19,9 +20,10 @@ public enum ServiceDatabase {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
-        // Reads run on the calling thread (``DatabaseReader/readInPlace(_:)``): a reader for each of the threads
-        // that serve requests, and as many again for background work, so a request never waits for a connection.
-        configuration.maximumReaderCount = max(5, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        // Reads run on the calling thread (``DatabaseReader/readInPlace(_:)``): a reader for each of the event loops
+        // that serve requests (NIO's singleton group, also the concurrency executor: ``EventLoopExecutor``), and as
+        // many again for background work, so a request never waits for a connection.
+        configuration.maximumReaderCount = max(5, 2 * NIOSingletons.groupLoopCountSuggestion)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
