@@ -14,16 +14,16 @@ extension GeoDatabase {
     func claimExpiryWarnings(now: Date, limit: Int = 200) async throws -> [ExpiryWarning] {
         try await write { db in
             let packs = try PackRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM packs WHERE expires_at IS NOT NULL AND expires_at > ? AND expires_at <= ?
-                        AND warned = 0
-                    ORDER BY expires_at LIMIT ?
-                    """, arguments: [now, now.addingTimeInterval(PackLifetime.warning), limit])
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM packs WHERE expires_at IS NOT NULL AND expires_at > ? AND expires_at <= ?
+                            AND warned = 0
+                        ORDER BY expires_at LIMIT ?
+                        """), arguments: [now, now.addingTimeInterval(PackLifetime.warning), limit])
             return try packs.map { pack in
                 try db.execute(sql: "UPDATE packs SET warned = 1 WHERE id = ?", arguments: [pack.id])
                 let members = try String.fetchAll(
-                    db, sql: "SELECT user_id FROM pack_members WHERE pack_id = ? AND active = 1",
+                    db.cachedStatement(sql: "SELECT user_id FROM pack_members WHERE pack_id = ? AND active = 1"),
                     arguments: [pack.id])
                 return ExpiryWarning(pack: pack, members: members)
             }
@@ -42,10 +42,10 @@ extension GeoDatabase {
     func sweepExpiredStep(now: Date, batch: Int) async throws -> SweepStep {
         try await write { db in
             let expired = try Int64.fetchAll(
-                db,
-                sql:
-                    "SELECT id FROM packs WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT 16",
-                arguments: [now])
+                db.cachedStatement(
+                    sql:
+                        "SELECT id FROM packs WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT 16"
+                ), arguments: [now])
             guard !expired.isEmpty else { return SweepStep(posts: 0, packs: 0) }
             let ids = Self.jsonArray(expired)
             try db.execute(

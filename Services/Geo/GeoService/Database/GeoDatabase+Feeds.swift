@@ -108,14 +108,13 @@ extension GeoDatabase {
                 }
                 let packMatches = wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList)
                 rows += try PostRecord.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM posts WHERE pack_id = ? AND hidden = 0 AND id < ?
-                            AND (? OR EXISTS (SELECT 1 FROM json_each(posts.tags)
-                                WHERE value IN (SELECT value FROM json_each(?))))
-                        ORDER BY id DESC LIMIT ?
-                        """,
-                    arguments: [pack.id, before, packMatches, Self.jsonArray(tags), limit - rows.count])
+                    db.cachedStatement(
+                        sql: """
+                            SELECT * FROM posts WHERE pack_id = ? AND hidden = 0 AND id < ?
+                                AND (? OR EXISTS (SELECT 1 FROM json_each(posts.tags)
+                                    WHERE value IN (SELECT value FROM json_each(?))))
+                            ORDER BY id DESC LIMIT ?
+                            """), arguments: [pack.id, before, packMatches, Self.jsonArray(tags), limit - rows.count])
             }
             return try Self.listings(db, rows, packs: packs, viewer: viewer)
         }
@@ -133,21 +132,21 @@ extension GeoDatabase {
     func denTotals(of user: String, now: Date) async throws -> DenTotals {
         try await read { db in
             let karma = try Row.fetchOne(
-                db, sql: "SELECT up_votes, down_votes FROM karma WHERE user_id = ?", arguments: [user])
+                db.cachedStatement(sql: "SELECT up_votes, down_votes FROM karma WHERE user_id = ?"), arguments: [user])
             return DenTotals(
                 posts: try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT count(*) FROM posts JOIN packs ON packs.id = posts.pack_id
-                        WHERE posts.author_id = ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                        """, arguments: [user, now]) ?? 0,
+                    db.cachedStatement(
+                        sql: """
+                            SELECT count(*) FROM posts JOIN packs ON packs.id = posts.pack_id
+                            WHERE posts.author_id = ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                            """), arguments: [user, now]) ?? 0,
                 comments: try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT count(*) FROM comments JOIN posts ON posts.id = comments.post_id
-                            JOIN packs ON packs.id = posts.pack_id
-                        WHERE comments.author_id = ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                        """, arguments: [user, now]) ?? 0,
+                    db.cachedStatement(
+                        sql: """
+                            SELECT count(*) FROM comments JOIN posts ON posts.id = comments.post_id
+                                JOIN packs ON packs.id = posts.pack_id
+                            WHERE comments.author_id = ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                            """), arguments: [user, now]) ?? 0,
                 upVotes: karma?[0] ?? 0, downVotes: karma?[1] ?? 0)
         }
     }
@@ -156,12 +155,12 @@ extension GeoDatabase {
     func posts(by author: String, before cursor: Int64?, limit: Int, now: Date) async throws -> [PostListing] {
         try await read { db in
             let rows = try PostRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT posts.* FROM posts JOIN packs ON packs.id = posts.pack_id
-                    WHERE posts.author_id = ? AND posts.id < ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                    ORDER BY posts.id DESC LIMIT ?
-                    """, arguments: [author, cursor ?? Int64.max, now, limit])
+                db.cachedStatement(
+                    sql: """
+                        SELECT posts.* FROM posts JOIN packs ON packs.id = posts.pack_id
+                        WHERE posts.author_id = ? AND posts.id < ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                        ORDER BY posts.id DESC LIMIT ?
+                        """), arguments: [author, cursor ?? Int64.max, now, limit])
             let packs = try PackRecord.fetchAll(db, keys: Set(rows.map(\.packId)))
             return try Self.listings(db, rows, packs: packs, viewer: author)
         }
@@ -173,14 +172,14 @@ extension GeoDatabase {
     {
         try await read { db in
             let comments = try CommentRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT comments.* FROM comments JOIN posts ON posts.id = comments.post_id
-                        JOIN packs ON packs.id = posts.pack_id
-                    WHERE comments.author_id = ? AND comments.id < ?
-                        AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                    ORDER BY comments.id DESC LIMIT ?
-                    """, arguments: [author, cursor ?? Int64.max, now, limit])
+                db.cachedStatement(
+                    sql: """
+                        SELECT comments.* FROM comments JOIN posts ON posts.id = comments.post_id
+                            JOIN packs ON packs.id = posts.pack_id
+                        WHERE comments.author_id = ? AND comments.id < ?
+                            AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                        ORDER BY comments.id DESC LIMIT ?
+                        """), arguments: [author, cursor ?? Int64.max, now, limit])
             let posts = try PostRecord.fetchAll(db, keys: Set(comments.map(\.postId)))
             let packs = try PackRecord.fetchAll(db, keys: Set(posts.map(\.packId)))
             let listings = try Self.listings(db, posts, packs: packs, viewer: author)

@@ -12,8 +12,8 @@ extension GeoDatabase {
             if !pack.official {
                 let live =
                     try Int.fetchOne(
-                        db,
-                        sql: "SELECT count(*) FROM packs WHERE alpha_id = ? AND official = 0 AND expires_at > ?",
+                        db.cachedStatement(
+                            sql: "SELECT count(*) FROM packs WHERE alpha_id = ? AND official = 0 AND expires_at > ?"),
                         arguments: [pack.alphaId, now]) ?? 0
                 guard live < PackLimits.livePacksPerAlpha else { throw GeoError.tooManyLivePacks }
             }
@@ -51,11 +51,11 @@ extension GeoDatabase {
         guard !packIDs.isEmpty else { return [:] }
         return try await read { db in
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT pack_id, pseudonym FROM pack_members
-                    WHERE user_id = ? AND active = 1 AND pack_id IN (SELECT value FROM json_each(?))
-                    """, arguments: [user, Self.jsonArray(packIDs)])
+                db.cachedStatement(
+                    sql: """
+                        SELECT pack_id, pseudonym FROM pack_members
+                        WHERE user_id = ? AND active = 1 AND pack_id IN (SELECT value FROM json_each(?))
+                        """), arguments: [user, Self.jsonArray(packIDs)])
             return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as String) })
         }
     }
@@ -67,7 +67,7 @@ extension GeoDatabase {
             var pack = try Self.livePack(db, packID, now: now)
             try pack.fence.check(position)
             let active = try Bool.fetchOne(
-                db, sql: "SELECT active FROM pack_members WHERE pack_id = ? AND user_id = ?",
+                db.cachedStatement(sql: "SELECT active FROM pack_members WHERE pack_id = ? AND user_id = ?"),
                 arguments: [packID, user])
             if active == true { return pack }
             try Self.checkMembershipRoom(db, user: user, now: now)
@@ -105,7 +105,7 @@ extension GeoDatabase {
     /// The pack's alpha while they are an active member; `nil` once they left (their rights went with them).
     static func actingAlpha(_ db: Database, of pack: PackRecord) throws -> String? {
         let member = try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM pack_members WHERE pack_id = ? AND user_id = ? AND active = 1",
+            db.cachedStatement(sql: "SELECT 1 FROM pack_members WHERE pack_id = ? AND user_id = ? AND active = 1"),
             arguments: [pack.id, pack.alphaId])
         return member == true ? pack.alphaId : nil
     }
@@ -139,13 +139,13 @@ extension GeoDatabase {
     func packs(of user: String, now: Date) async throws -> [PackRecord] {
         try await read { db in
             try PackRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT packs.* FROM pack_members JOIN packs ON packs.id = pack_members.pack_id
-                    WHERE pack_members.user_id = ? AND pack_members.active = 1
-                        AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                    ORDER BY packs.id DESC
-                    """, arguments: [user, now])
+                db.cachedStatement(
+                    sql: """
+                        SELECT packs.* FROM pack_members JOIN packs ON packs.id = pack_members.pack_id
+                        WHERE pack_members.user_id = ? AND pack_members.active = 1
+                            AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                        ORDER BY packs.id DESC
+                        """), arguments: [user, now])
         }
     }
 
@@ -155,13 +155,13 @@ extension GeoDatabase {
             var packs: [PackRecord] = []
             for range in box.longitudeRanges {
                 packs += try PackRecord.fetchAll(
-                    db,
-                    sql: """
-                        SELECT packs.* FROM packs_rtree JOIN packs ON packs.id = packs_rtree.id
-                        WHERE packs_rtree.min_lat <= ? AND packs_rtree.max_lat >= ?
-                            AND packs_rtree.min_lon <= ? AND packs_rtree.max_lon >= ?
-                            AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                        """, arguments: [box.north, box.south, range.upperBound, range.lowerBound, now])
+                    db.cachedStatement(
+                        sql: """
+                            SELECT packs.* FROM packs_rtree JOIN packs ON packs.id = packs_rtree.id
+                            WHERE packs_rtree.min_lat <= ? AND packs_rtree.max_lat >= ?
+                                AND packs_rtree.min_lon <= ? AND packs_rtree.max_lon >= ?
+                                AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                            """), arguments: [box.north, box.south, range.upperBound, range.lowerBound, now])
             }
             return packs
         }
@@ -172,12 +172,12 @@ extension GeoDatabase {
     static func checkMembershipRoom(_ db: Database, user: String, now: Date) throws {
         let count =
             try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) FROM pack_members JOIN packs ON packs.id = pack_members.pack_id
-                    WHERE pack_members.user_id = ? AND pack_members.active = 1
-                        AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                    """, arguments: [user, now]) ?? 0
+                db.cachedStatement(
+                    sql: """
+                        SELECT count(*) FROM pack_members JOIN packs ON packs.id = pack_members.pack_id
+                        WHERE pack_members.user_id = ? AND pack_members.active = 1
+                            AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                        """), arguments: [user, now]) ?? 0
         guard count < PackLimits.membershipsPerUser else { throw GeoError.tooManyMemberships }
     }
 
@@ -185,7 +185,8 @@ extension GeoDatabase {
     static func addMember(_ db: Database, pack: inout PackRecord, user: String, key: Data, now: Date) throws {
         let packID = pack.id ?? 0
         let known = try String.fetchOne(
-            db, sql: "SELECT pseudonym FROM pack_members WHERE pack_id = ? AND user_id = ?", arguments: [packID, user])
+            db.cachedStatement(sql: "SELECT pseudonym FROM pack_members WHERE pack_id = ? AND user_id = ?"),
+            arguments: [packID, user])
         if known != nil {
             try db.execute(
                 sql: "UPDATE pack_members SET active = 1, joined_at = ? WHERE pack_id = ? AND user_id = ?",
@@ -195,7 +196,7 @@ extension GeoDatabase {
             while true {
                 let name = Pseudonyms.candidate(key: key, pack: packID, user: user, attempt: attempt)
                 let taken = try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM pack_members WHERE pack_id = ? AND pseudonym = ?",
+                    db.cachedStatement(sql: "SELECT 1 FROM pack_members WHERE pack_id = ? AND pseudonym = ?"),
                     arguments: [packID, name])
                 if taken == nil {
                     try db.execute(

@@ -8,10 +8,11 @@ extension GeoDatabase {
     /// Adds a photo to my pin.
     func addPhoto(_ info: PinPhotoRecord, bytes: Data, by userID: String) async throws {
         try await write { db in
-            let owner = try String.fetchOne(db, sql: "SELECT user_id FROM pins WHERE id = ?", arguments: [info.pinId])
+            let owner = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT user_id FROM pins WHERE id = ?"), arguments: [info.pinId])
             guard owner == userID else { throw GeoError.notFound("The pin") }
             let count = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM pin_photos WHERE pin_id = ?", arguments: [info.pinId])
+                db.cachedStatement(sql: "SELECT count(*) FROM pin_photos WHERE pin_id = ?"), arguments: [info.pinId])
             guard (count ?? 0) < PinLimits.photosPerPin else { throw GeoError.tooManyPhotos }
             try db.execute(
                 sql: """
@@ -25,11 +26,11 @@ extension GeoDatabase {
     func photos(of pinID: Int64) async throws -> [PinPhotoRecord] {
         try await read { db in
             try PinPhotoRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT id, pin_id, media_type, etag, byte_count, created_at FROM pin_photos
-                    WHERE pin_id = ? ORDER BY created_at, id
-                    """, arguments: [pinID])
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, pin_id, media_type, etag, byte_count, created_at FROM pin_photos
+                        WHERE pin_id = ? ORDER BY created_at, id
+                        """), arguments: [pinID])
         }
     }
 
@@ -38,7 +39,8 @@ extension GeoDatabase {
         try await read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT bytes, media_type, etag FROM pin_photos WHERE id = ? AND pin_id = ?",
+                    db.cachedStatement(
+                        sql: "SELECT bytes, media_type, etag FROM pin_photos WHERE id = ? AND pin_id = ?"),
                     arguments: [id, pinID])
             else { throw GeoError.notFound("The photo") }
             return StoredBytes(

@@ -9,7 +9,7 @@ extension GeoDatabase {
             // One pin per user per place: looked up inside the write, so two racing requests make one pin.
             if let existing = try Self.samePlacePin(db, as: pin) { return (existing, false) }
             let count = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM pins WHERE user_id = ?", arguments: [pin.userId])
+                db.cachedStatement(sql: "SELECT count(*) FROM pins WHERE user_id = ?"), arguments: [pin.userId])
             guard (count ?? 0) < PinLimits.pinsPerUser else { throw GeoError.tooManyPins }
             var pin = pin
             try pin.insert(db)
@@ -23,14 +23,14 @@ extension GeoDatabase {
     private static func samePlacePin(_ db: Database, as pin: PinRecord) throws -> PinRecord? {
         if let placeID = pin.placeId,
             let samePlace = try PinRecord.fetchOne(
-                db, sql: "SELECT * FROM pins WHERE user_id = ? AND place_id = ? ORDER BY id LIMIT 1",
+                db.cachedStatement(sql: "SELECT * FROM pins WHERE user_id = ? AND place_id = ? ORDER BY id LIMIT 1"),
                 arguments: [pin.userId, placeID])
         {
             return samePlace
         }
         let band = PinLimits.samePlaceRadius / Geodesy.earthRadius * 180 / .pi + 1e-9
         return try PinRecord.fetchAll(
-            db, sql: "SELECT * FROM pins WHERE user_id = ? AND latitude BETWEEN ? AND ?",
+            db.cachedStatement(sql: "SELECT * FROM pins WHERE user_id = ? AND latitude BETWEEN ? AND ?"),
             arguments: [pin.userId, pin.latitude - band, pin.latitude + band]
         )
         .map { ($0, Geodesy.distance($0.latitude, $0.longitude, pin.latitude, pin.longitude)) }
@@ -71,8 +71,7 @@ extension GeoDatabase {
     func pins(of userID: String, before cursor: Int64?, limit: Int) async throws -> [PinRecord] {
         try await read { db in
             try PinRecord.fetchAll(
-                db,
-                sql: "SELECT * FROM pins WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
+                db.cachedStatement(sql: "SELECT * FROM pins WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ?"),
                 arguments: [userID, cursor ?? Int64.max, limit])
         }
     }
@@ -81,11 +80,11 @@ extension GeoDatabase {
     func visitedPins(of userID: String) async throws -> [VisitedSummary.Pin] {
         try await read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT latitude, longitude, place_name, place_id, country_code, visited_on, created_at
-                    FROM pins WHERE user_id = ? ORDER BY id
-                    """, arguments: [userID]
+                db.cachedStatement(
+                    sql: """
+                        SELECT latitude, longitude, place_name, place_id, country_code, visited_on, created_at
+                        FROM pins WHERE user_id = ? ORDER BY id
+                        """), arguments: [userID]
             ).map {
                 VisitedSummary.Pin(
                     latitude: $0[0], longitude: $0[1], placeName: $0[2], placeId: $0[3], countryCode: $0[4],
@@ -99,11 +98,11 @@ extension GeoDatabase {
         guard !pinIDs.isEmpty else { return [:] }
         return try await read { db in
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT pin_id, count(*) FROM pin_photos WHERE pin_id IN (SELECT value FROM json_each(?))
-                    GROUP BY pin_id
-                    """, arguments: [Self.jsonArray(pinIDs)])
+                db.cachedStatement(
+                    sql: """
+                        SELECT pin_id, count(*) FROM pin_photos WHERE pin_id IN (SELECT value FROM json_each(?))
+                        GROUP BY pin_id
+                        """), arguments: [Self.jsonArray(pinIDs)])
             return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as Int) })
         }
     }

@@ -6,7 +6,7 @@ extension GeoDatabase {
     /// Loads `cities15000.tsv` (see `Services/Geo/Gazetteer`) in one transaction, only into an empty table.
     static func loadGazetteer(from url: URL, into writer: any DatabaseWriter) throws {
         try writer.write { db in
-            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM places") == 0 else { return }
+            guard try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM places")) == 0 else { return }
             let text = try String(contentsOf: url, encoding: .utf8)
             let place = try db.makeStatement(
                 sql: """
@@ -111,10 +111,10 @@ extension GeoDatabase {
     func place(_ id: Int64) async throws -> PlaceRecord? {
         try await read { db in
             try PlaceRecord.fetchOne(
-                db,
-                sql: """
-                    SELECT id, name, ascii_name, country_code, latitude, longitude, population FROM places WHERE id = ?
-                    """, arguments: [id])
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, name, ascii_name, country_code, latitude, longitude, population FROM places WHERE id = ?
+                        """), arguments: [id])
         }
     }
 
@@ -125,12 +125,12 @@ extension GeoDatabase {
             var best: (PlaceRecord, Double)?
             for range in box.longitudeRanges {
                 let places = try PlaceRecord.fetchAll(
-                    db,
-                    sql: """
-                        SELECT p.id, p.name, p.ascii_name, p.country_code, p.latitude, p.longitude, p.population
-                        FROM places_rtree r JOIN places p ON p.id = r.id
-                        WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ?
-                        """, arguments: [box.south, box.north, range.lowerBound, range.upperBound])
+                    db.cachedStatement(
+                        sql: """
+                            SELECT p.id, p.name, p.ascii_name, p.country_code, p.latitude, p.longitude, p.population
+                            FROM places_rtree r JOIN places p ON p.id = r.id
+                            WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ?
+                            """), arguments: [box.south, box.north, range.lowerBound, range.upperBound])
                 for place in places {
                     let distance = Geodesy.distance(latitude, longitude, place.latitude, place.longitude)
                     if distance <= radius, distance < best?.1 ?? .infinity { best = (place, distance) }

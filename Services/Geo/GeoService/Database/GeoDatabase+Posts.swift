@@ -158,7 +158,7 @@ extension GeoDatabase {
         try await read { db in
             let listing = try Self.readablePost(db, postID, viewer: viewer, at: position, now: now)
             let comments = try CommentRecord.fetchAll(
-                db, sql: "SELECT * FROM comments WHERE post_id = ? AND id > ? ORDER BY id LIMIT ?",
+                db.cachedStatement(sql: "SELECT * FROM comments WHERE post_id = ? AND id > ? ORDER BY id LIMIT ?"),
                 arguments: [postID, cursor ?? 0, limit])
             return (listing, comments)
         }
@@ -185,21 +185,21 @@ extension GeoDatabase {
     /// The user's pseudonym when they are an active member of the live pack.
     static func activePseudonym(_ db: Database, pack: Int64, user: String, now: Date) throws -> String? {
         try String.fetchOne(
-            db,
-            sql: """
-                SELECT pack_members.pseudonym FROM pack_members JOIN packs ON packs.id = pack_members.pack_id
-                WHERE pack_members.pack_id = ? AND pack_members.user_id = ? AND pack_members.active = 1
-                    AND (packs.expires_at IS NULL OR packs.expires_at > ?)
-                """, arguments: [pack, user, now])
+            db.cachedStatement(
+                sql: """
+                    SELECT pack_members.pseudonym FROM pack_members JOIN packs ON packs.id = pack_members.pack_id
+                    WHERE pack_members.pack_id = ? AND pack_members.user_id = ? AND pack_members.active = 1
+                        AND (packs.expires_at IS NULL OR packs.expires_at > ?)
+                    """), arguments: [pack, user, now])
     }
 
     static func votes(_ db: Database, of user: String, on postIDs: [Int64]) throws -> [Int64: Int] {
         guard !postIDs.isEmpty else { return [:] }
         let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT post_id, value FROM votes WHERE user_id = ? AND post_id IN (SELECT value FROM json_each(?))
-                """, arguments: [user, jsonArray(postIDs)])
+            db.cachedStatement(
+                sql: """
+                    SELECT post_id, value FROM votes WHERE user_id = ? AND post_id IN (SELECT value FROM json_each(?))
+                    """), arguments: [user, jsonArray(postIDs)])
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as Int) })
     }
 

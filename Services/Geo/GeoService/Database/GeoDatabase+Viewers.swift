@@ -10,14 +10,15 @@ extension GeoDatabase {
     static func colorScheme(_ db: Database, _ userID: String) throws -> ColorScheme {
         var scheme = ColorScheme()
         if let row = try Row.fetchOne(
-            db, sql: "SELECT own, friend, other FROM color_choices WHERE user_id = ?", arguments: [userID])
+            db.cachedStatement(sql: "SELECT own, friend, other FROM color_choices WHERE user_id = ?"),
+            arguments: [userID])
         {
             scheme.own = row[0]
             scheme.friend = row[1]
             scheme.other = row[2]
         }
         for row in try Row.fetchAll(
-            db, sql: "SELECT pin_id, color FROM pin_colors WHERE user_id = ?", arguments: [userID])
+            db.cachedStatement(sql: "SELECT pin_id, color FROM pin_colors WHERE user_id = ?"), arguments: [userID])
         {
             scheme.pins[row[0]] = row[1]
         }
@@ -40,7 +41,7 @@ extension GeoDatabase {
         try await write { db in
             if let color {
                 let chosen = try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM pin_colors WHERE user_id = ?", arguments: [userID])
+                    db.cachedStatement(sql: "SELECT count(*) FROM pin_colors WHERE user_id = ?"), arguments: [userID])
                 guard (chosen ?? 0) < PinLimits.pinsPerUser else { throw GeoError.tooManyColors }
                 try db.execute(
                     sql: """
@@ -59,7 +60,8 @@ extension GeoDatabase {
     func isListedToStrangers(_ userID: String) async throws -> Bool {
         try await read { db in
             try Bool.fetchOne(
-                db, sql: "SELECT listed_to_strangers FROM privacy WHERE user_id = ?", arguments: [userID]) ?? true
+                db.cachedStatement(sql: "SELECT listed_to_strangers FROM privacy WHERE user_id = ?"),
+                arguments: [userID]) ?? true
         }
     }
 
@@ -79,11 +81,11 @@ extension GeoDatabase {
         return try await read { db in
             Set(
                 try String.fetchAll(
-                    db,
-                    sql: """
-                        SELECT user_id FROM privacy
-                        WHERE listed_to_strangers = 0 AND user_id IN (SELECT value FROM json_each(?))
-                        """, arguments: [Self.jsonArray(userIDs)]))
+                    db.cachedStatement(
+                        sql: """
+                            SELECT user_id FROM privacy
+                            WHERE listed_to_strangers = 0 AND user_id IN (SELECT value FROM json_each(?))
+                            """), arguments: [Self.jsonArray(userIDs)]))
         }
     }
 }

@@ -13,7 +13,7 @@ struct GeoDatabase: Sendable {
     init(_ location: DatabaseLocation, gazetteer: URL? = nil) throws {
         self.writer = try ServiceDatabase.open(location, migrator: GeoMigrations.migrator)
         self.pseudonymKey = try writer.read { db in
-            try Data.fetchOne(db, sql: "SELECT key FROM pseudonym_key WHERE id = 1") ?? Data()
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT key FROM pseudonym_key WHERE id = 1")) ?? Data()
         }
         if let gazetteer { try Self.loadGazetteer(from: gazetteer, into: writer) }
     }

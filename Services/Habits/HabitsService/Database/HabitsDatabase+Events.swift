@@ -28,9 +28,10 @@ extension HabitsDatabase {
 
     static func listRow(_ db: Database, _ id: Int64) throws -> EventListRecord? {
         try EventListRecord.fetchOne(
-            db,
-            sql: "SELECT e.*, h.title AS habit_title FROM events e JOIN habits h ON h.id = e.habit_id WHERE e.id = ?",
-            arguments: [id])
+            db.cachedStatement(
+                sql:
+                    "SELECT e.*, h.title AS habit_title FROM events e JOIN habits h ON h.id = e.habit_id WHERE e.id = ?"
+            ), arguments: [id])
     }
 
     /// Records an event for my habit on a day it is due (``EventRules``); a retry with the same idempotency
@@ -47,7 +48,7 @@ extension HabitsDatabase {
             let habit = try Self.habit(db, event.habitId, owner: event.userId)
             if let key = event.idempotencyKey,
                 let id = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM events WHERE user_id = ? AND idempotency_key = ?",
+                    db.cachedStatement(sql: "SELECT id FROM events WHERE user_id = ? AND idempotency_key = ?"),
                     arguments: [event.userId, key]),
                 let existing = try Self.listRow(db, id)
             {
@@ -55,7 +56,7 @@ extension HabitsDatabase {
             }
             try EventRules.check(new.day ?? today, weekdays: habit.schedule, start: habit.start, today: today)
             let taken = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ? AND day = ?)",
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ? AND day = ?)"),
                 arguments: [event.habitId, event.day])
             guard taken != true else { throw HabitsError.eventExists(day: event.day) }
             if case .set(_, let type) = photo { event.photoType = type }
@@ -116,7 +117,8 @@ extension HabitsDatabase {
     func photo(of event: EventListRecord) async throws -> StoredBytes? {
         guard let type = event.photoType else { return nil }
         let bytes = try await read { db in
-            try Data.fetchOne(db, sql: "SELECT bytes FROM photos WHERE event_id = ?", arguments: [event.id])
+            try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT bytes FROM photos WHERE event_id = ?"), arguments: [event.id])
         }
         return bytes.map { StoredBytes(bytes: $0, mediaType: type, tag: EntityTag(of: $0)) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension HabitsDatabase {
     // MARK: Habits
@@ -27,20 +28,27 @@ extension HabitsDatabase {
     {
         guard !userIDs.isEmpty else { return [] }
         return try await read { db in
-            var request = HabitRecord.filter(userIDs.contains(HabitRecord.Columns.userId))
+            // One owner (my own list, the hot read) has one shape of SQL, kept compiled; a list of owners does not.
+            var request =
+                userIDs.count == 1
+                ? HabitRecord.filter(HabitRecord.Columns.userId == userIDs[0])
+                : HabitRecord.filter(userIDs.contains(HabitRecord.Columns.userId))
             if let habitID { request = request.filter(HabitRecord.Columns.id == habitID) }
-            let habits = try request.order(HabitRecord.Columns.createdAt, Column.rowID).fetchAll(db)
+            request = request.order(HabitRecord.Columns.createdAt, Column.rowID)
+            let habits = try userIDs.count == 1 ? request.preparedOnce.fetchAll(db) : request.fetchAll(db)
             return try habits.map { habit in
                 let from = since[habit.userId]?.description ?? "0000-00-00"
-                let days = try Int.fetchAll(
-                    db, sql: "SELECT \(Self.dayNumber) FROM events WHERE habit_id = ? AND day >= ?",
-                    arguments: [habit.id, from])
+                let days = try SQLRequest<Int>(
+                    sql: "SELECT \(Self.dayNumber) FROM events WHERE habit_id = ? AND day >= ?",
+                    arguments: [habit.id, from], cached: true
+                ).fetchAll(db)
                 var hasEvents = !days.isEmpty
                 if !hasEvents {
                     hasEvents =
-                        try Bool.fetchOne(
-                            db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ?)", arguments: [habit.id])
-                        ?? false
+                        try SQLRequest<Bool>(
+                            sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ?)", arguments: [habit.id],
+                            cached: true
+                        ).fetchOne(db) ?? false
                 }
                 return HabitWithRecentDays(
                     habit: habit, recentDays: DaySet(days.map(LocalDay.init(number:))), hasEvents: hasEvents)
@@ -86,15 +94,15 @@ extension HabitsDatabase {
     /// My habits due `today` (scheduled that weekday, started), each with the id of today's event once it is done.
     func dueToday(of userID: String, today: LocalDay) async throws -> [(habitID: String, todayEventID: Int64?)] {
         try await read { db in
-            try Row.fetchAll(
-                db,
+            try SQLRequest<Row>(
                 sql: """
                     SELECT h.id, (SELECT e.id FROM events e WHERE e.habit_id = h.id AND e.day = ?) FROM habits h
                     WHERE h.user_id = ? AND (h.weekdays & ?) != 0 AND h.start_date <= ?
                     ORDER BY h.created_at, h.rowid
                     """,
-                arguments: [today.description, userID, 1 << (today.isoWeekday - 1), today.description]
-            ).map { ($0[0], $0[1]) }
+                arguments: [today.description, userID, 1 << (today.isoWeekday - 1), today.description],
+                cached: true
+            ).fetchAll(db).map { ($0[0], $0[1]) }
         }
     }
 

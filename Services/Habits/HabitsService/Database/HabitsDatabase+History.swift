@@ -87,7 +87,10 @@ extension HabitsDatabase {
                     WHERE e.id IN \(ids) \(order)
                     """
             }
-            return try EventListRecord.fetchAll(db, SQLRequest(literal: sql))
+            // One user without a habit list (my own history, the hot read) has a few shapes of SQL, kept
+            // compiled; lists of any length would each add a statement to the cache for good.
+            let fixedShape = filter.users.count == 1 && filter.habitIDs == nil && !filter.latestPerHabit
+            return try EventListRecord.fetchAll(db, SQLRequest(literal: sql, cached: fixedShape))
         }
     }
 

@@ -35,7 +35,7 @@ struct HabitsDatabase: Sendable {
     }
 
     static func timeZone(_ db: Database, _ userID: String) throws -> String {
-        try PreferenceRecord.fetchOne(db, key: userID)?.timeZone ?? defaultTimeZone
+        try PreferenceRecord.filter(key: userID).preparedOnce.fetchOne(db)?.timeZone ?? defaultTimeZone
     }
 
     /// Today in the user's time zone: the day "today", due days and default start dates are counted in.

@@ -38,9 +38,10 @@ extension HouseholdDatabase {
 
     static func balances(_ db: Database, _ householdID: String) throws -> [String: [String: Int]] {
         var net: [String: [String: Int]] = [:]
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT currency, user_id, net FROM member_balances WHERE household_id = ?",
-            arguments: [householdID])
+        let rows = try SQLRequest<Row>(
+            sql: "SELECT currency, user_id, net FROM member_balances WHERE household_id = ?",
+            arguments: [householdID], cached: true
+        ).fetchCursor(db)
         while let row = try rows.next() {
             net[row[0], default: [:]][row[1]] = row[2] as Int
         }
@@ -55,19 +56,18 @@ extension HouseholdDatabase {
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
             var net: [String: [String: Int]] = [:]
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT currency, payer_id AS user_id, SUM(amount) AS amount FROM bills WHERE household_id = ?
-                    GROUP BY currency, payer_id
-                    UNION ALL
-                    SELECT b.currency, s.user_id, -SUM(s.amount) FROM bill_shares s JOIN bills b ON b.id = s.bill_id
-                    WHERE b.household_id = ? GROUP BY b.currency, s.user_id
-                    UNION ALL
-                    SELECT currency, from_id, SUM(amount) FROM payments WHERE household_id = ? GROUP BY currency, from_id
-                    UNION ALL
-                    SELECT currency, to_id, -SUM(amount) FROM payments WHERE household_id = ? GROUP BY currency, to_id
-                    """,
-                arguments: [householdID, householdID, householdID, householdID])
+                db.cachedStatement(
+                    sql: """
+                        SELECT currency, payer_id AS user_id, SUM(amount) AS amount FROM bills WHERE household_id = ?
+                        GROUP BY currency, payer_id
+                        UNION ALL
+                        SELECT b.currency, s.user_id, -SUM(s.amount) FROM bill_shares s JOIN bills b ON b.id = s.bill_id
+                        WHERE b.household_id = ? GROUP BY b.currency, s.user_id
+                        UNION ALL
+                        SELECT currency, from_id, SUM(amount) FROM payments WHERE household_id = ? GROUP BY currency, from_id
+                        UNION ALL
+                        SELECT currency, to_id, -SUM(amount) FROM payments WHERE household_id = ? GROUP BY currency, to_id
+                        """), arguments: [householdID, householdID, householdID, householdID])
             for row in rows {
                 let currency: String = row["currency"]
                 let user: String = row["user_id"]

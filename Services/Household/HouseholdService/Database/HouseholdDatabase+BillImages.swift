@@ -23,7 +23,8 @@ extension HouseholdDatabase {
         try await read { db in
             try Self.billOfMember(db, billID, householdID, userID)
             return try Row.fetchOne(
-                db, sql: "SELECT bytes, type, etag FROM bill_images WHERE bill_id = ?", arguments: [billID]
+                db.cachedStatement(sql: "SELECT bytes, type, etag FROM bill_images WHERE bill_id = ?"),
+                arguments: [billID]
             ).map { StoredBytes(bytes: $0["bytes"], mediaType: $0["type"], tag: EntityTag(stored: $0["etag"])) }
         }
     }

@@ -106,8 +106,10 @@ extension HouseholdDatabase {
     }
 
     static func shares(_ db: Database, _ billID: String) throws -> [String: Int] {
-        try Row.fetchAll(db, sql: "SELECT user_id, amount FROM bill_shares WHERE bill_id = ?", arguments: [billID])
-            .reduce(into: [:]) { $0[$1["user_id"]] = $1["amount"] }
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT user_id, amount FROM bill_shares WHERE bill_id = ?"), arguments: [billID]
+        )
+        .reduce(into: [:]) { $0[$1["user_id"]] = $1["amount"] }
     }
 }
 
@@ -126,14 +128,13 @@ extension HouseholdDatabase {
                 months[0].firstDay.start(in: zone), months[months.count - 1].next.firstDay.start(in: zone)
             )
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT b.id, b.created_at, b.currency, b.payer_id, b.amount, s.user_id, s.amount AS share
-                    FROM bills b JOIN bill_shares s ON s.bill_id = b.id
-                    WHERE b.household_id = ? AND b.created_at >= ? AND b.created_at < ?
-                    ORDER BY b.created_at, b.id
-                    """,
-                arguments: [householdID, start, end])
+                db.cachedStatement(
+                    sql: """
+                        SELECT b.id, b.created_at, b.currency, b.payer_id, b.amount, s.user_id, s.amount AS share
+                        FROM bills b JOIN bill_shares s ON s.bill_id = b.id
+                        WHERE b.household_id = ? AND b.created_at >= ? AND b.created_at < ?
+                        ORDER BY b.created_at, b.id
+                        """), arguments: [householdID, start, end])
             var bills: [String: ExpenseStatistics.BillShares] = [:]
             for row in rows {
                 let id: String = row["id"]

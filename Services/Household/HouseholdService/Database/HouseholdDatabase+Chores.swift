@@ -9,9 +9,10 @@ extension HouseholdDatabase {
     ) {
         try await read { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
-            let chores = try ChoreRecord.fetchAll(
-                db, sql: "SELECT * FROM chores WHERE household_id = ? ORDER BY next_due IS NULL, next_due, name",
-                arguments: [householdID])
+            let chores = try SQLRequest<ChoreRecord>(
+                sql: "SELECT * FROM chores WHERE household_id = ? ORDER BY next_due IS NULL, next_due, name",
+                arguments: [householdID], cached: true
+            ).fetchAll(db)
             return (household, members, chores)
         }
     }
@@ -21,7 +22,7 @@ extension HouseholdDatabase {
         try await read { db in
             _ = try Self.members(db, householdID, asMember: userID)
             return try Row.fetchAll(
-                db, sql: "SELECT name, points FROM custom_chores WHERE household_id = ? ORDER BY name",
+                db.cachedStatement(sql: "SELECT name, points FROM custom_chores WHERE household_id = ? ORDER BY name"),
                 arguments: [householdID]
             ).map { ($0["name"], $0["points"]) }
         }
@@ -103,12 +104,11 @@ extension HouseholdDatabase {
             try completion.insert(db)
             let since = today.adding(days: -ChoreRules.fairnessWindowDays).description
             let recentPoints = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT user_id, SUM(points) AS points FROM completions
-                    WHERE household_id = ? AND completed_on > ? GROUP BY user_id
-                    """,
-                arguments: [householdID, since]
+                db.cachedStatement(
+                    sql: """
+                        SELECT user_id, SUM(points) AS points FROM completions
+                        WHERE household_id = ? AND completed_on > ? GROUP BY user_id
+                        """), arguments: [householdID, since]
             ).reduce(into: [String: Int]()) { $0[$1["user_id"]] = $1["points"] }
             chore.nextDue = chore.schedule.nextDue(afterDue: due, completedOn: today)?.description
             chore.assigneeId =
@@ -159,13 +159,12 @@ extension HouseholdDatabase {
             let (household, members) = try Self.household(db, householdID, asMember: userID)
             let (from, to) = try StatisticsRange.of(from: from, to: to, today: clock.today(inZone: household.timeZone))
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT user_id, chore_name, COUNT(*) AS count, SUM(points) AS points FROM completions
-                    WHERE household_id = ? AND completed_on >= ? AND completed_on <= ?
-                    GROUP BY user_id, chore_name ORDER BY user_id, chore_name
-                    """,
-                arguments: [householdID, from.description, to.description]
+                db.cachedStatement(
+                    sql: """
+                        SELECT user_id, chore_name, COUNT(*) AS count, SUM(points) AS points FROM completions
+                        WHERE household_id = ? AND completed_on >= ? AND completed_on <= ?
+                        GROUP BY user_id, chore_name ORDER BY user_id, chore_name
+                        """), arguments: [householdID, from.description, to.description]
             ).map {
                 ChoreTally(userID: $0["user_id"], chore: $0["chore_name"], count: $0["count"], points: $0["points"])
             }

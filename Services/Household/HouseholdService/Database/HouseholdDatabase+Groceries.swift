@@ -108,18 +108,17 @@ extension HouseholdDatabase {
                 prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
             return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT MIN(name) AS name, COUNT(*) AS uses FROM (
-                        SELECT i.name FROM trip_items i JOIN shopping_trips t ON t.id = i.trip_id
-                        WHERE t.household_id = ?
-                        UNION ALL
-                        SELECT name FROM grocery_items
-                        WHERE household_id = ? AND (owner_id IS NULL OR visible = 1 OR owner_id = ?)
-                    ) WHERE name LIKE ? ESCAPE '\\'
-                    GROUP BY lower(name) ORDER BY uses DESC, lower(name) LIMIT ?
-                    """,
-                arguments: [householdID, householdID, userID, pattern, limit]
+                db.cachedStatement(
+                    sql: """
+                        SELECT MIN(name) AS name, COUNT(*) AS uses FROM (
+                            SELECT i.name FROM trip_items i JOIN shopping_trips t ON t.id = i.trip_id
+                            WHERE t.household_id = ?
+                            UNION ALL
+                            SELECT name FROM grocery_items
+                            WHERE household_id = ? AND (owner_id IS NULL OR visible = 1 OR owner_id = ?)
+                        ) WHERE name LIKE ? ESCAPE '\\'
+                        GROUP BY lower(name) ORDER BY uses DESC, lower(name) LIMIT ?
+                        """), arguments: [householdID, householdID, userID, pattern, limit]
             ).map { row -> (name: String, uses: Int) in (row["name"], row["uses"]) }
         }
     }

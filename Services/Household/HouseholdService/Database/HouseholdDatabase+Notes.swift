@@ -107,7 +107,8 @@ extension HouseholdDatabase {
         try await read { db in
             _ = try Self.liveNote(db, noteID, householdID, userID, now)
             return try Row.fetchOne(
-                db, sql: "SELECT photo, photo_type, photo_etag FROM notes WHERE id = ? AND photo IS NOT NULL",
+                db.cachedStatement(
+                    sql: "SELECT photo, photo_type, photo_etag FROM notes WHERE id = ? AND photo IS NOT NULL"),
                 arguments: [noteID]
             ).map {
                 StoredBytes(bytes: $0["photo"], mediaType: $0["photo_type"], tag: EntityTag(stored: $0["photo_etag"]))

@@ -33,9 +33,10 @@ extension HouseholdDatabase {
             var tooSoon: [String: Date] = [:]
             for debtor in debtors ?? owed.keys.sorted() {
                 let last = try Date.fetchOne(
-                    db,
-                    sql: "SELECT sent_at FROM reminders WHERE household_id = ? AND creditor_id = ? AND debtor_id = ?",
-                    arguments: [householdID, creditor, debtor])
+                    db.cachedStatement(
+                        sql:
+                            "SELECT sent_at FROM reminders WHERE household_id = ? AND creditor_id = ? AND debtor_id = ?"
+                    ), arguments: [householdID, creditor, debtor])
                 if let last, now.timeIntervalSince(last) < interval {
                     tooSoon[debtor] = last.addingTimeInterval(interval)
                     continue
@@ -62,11 +63,11 @@ extension HouseholdDatabase {
             // The job's instant, so "today" in each household's zone is read as everywhere else.
             let clock = WallClock { now }
             let candidates = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, time_zone FROM households
-                    WHERE id IN (SELECT DISTINCT household_id FROM member_balances WHERE net < 0)
-                    """)
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, time_zone FROM households
+                        WHERE id IN (SELECT DISTINCT household_id FROM member_balances WHERE net < 0)
+                        """))
             var due: [(householdID: String, month: String, debtor: String, owes: Owed)] = []
             for row in candidates {
                 let householdID: String = row["id"]
@@ -131,12 +132,11 @@ extension HouseholdDatabase {
     static func settings(_ db: Database, of userID: String) throws -> MemberSettings {
         guard
             let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT reminder_days_before, reminder_hour, board_background FROM member_settings
-                    WHERE user_id = ?
-                    """,
-                arguments: [userID])
+                db.cachedStatement(
+                    sql: """
+                        SELECT reminder_days_before, reminder_hour, board_background FROM member_settings
+                        WHERE user_id = ?
+                        """), arguments: [userID])
         else { return MemberSettings() }
         return MemberSettings(
             reminderDaysBefore: row["reminder_days_before"], reminderHour: row["reminder_hour"],
@@ -167,12 +167,11 @@ extension HouseholdDatabase {
         try await read { db in
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
             return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT p.user_id, p.venmo, p.paypal FROM payment_handles p
-                    JOIN members m ON m.user_id = p.user_id AND m.household_id = ?
-                    """,
-                arguments: [householdID]
+                db.cachedStatement(
+                    sql: """
+                        SELECT p.user_id, p.venmo, p.paypal FROM payment_handles p
+                        JOIN members m ON m.user_id = p.user_id AND m.household_id = ?
+                        """), arguments: [householdID]
             )
             .map { ($0["user_id"], $0["venmo"], $0["paypal"]) }
             .sorted { (members.firstIndex(of: $0.0) ?? 0) < (members.firstIndex(of: $1.0) ?? 0) }
@@ -187,7 +186,8 @@ extension HouseholdDatabase {
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
             guard members.contains(payee), payee != userID else { throw HouseholdError.notFound("The member") }
             let row = try Row.fetchOne(
-                db, sql: "SELECT venmo, paypal FROM payment_handles WHERE user_id = ?", arguments: [payee])
+                db.cachedStatement(sql: "SELECT venmo, paypal FROM payment_handles WHERE user_id = ?"),
+                arguments: [payee])
             let owed = try Self.owed(to: payee, db, householdID)[userID]?[currency] ?? 0
             return (row?["venmo"], row?["paypal"], owed)
         }

@@ -82,17 +82,16 @@ extension HouseholdDatabase {
     static func currentTrip(_ db: Database, _ householdID: String, _ shopperID: String) throws -> CurrentTrip? {
         guard
             let startedAt = try Date.fetchOne(
-                db,
-                sql: "SELECT started_at FROM shopping_trips_current WHERE household_id = ? AND shopper_id = ?",
+                db.cachedStatement(
+                    sql: "SELECT started_at FROM shopping_trips_current WHERE household_id = ? AND shopper_id = ?"),
                 arguments: [householdID, shopperID])
         else { return nil }
         let checked = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT item_id, merge_key, name, price, checked_at FROM shopping_checks
-                WHERE household_id = ? AND shopper_id = ? ORDER BY checked_at, merge_key
-                """,
-            arguments: [householdID, shopperID]
+            db.cachedStatement(
+                sql: """
+                    SELECT item_id, merge_key, name, price, checked_at FROM shopping_checks
+                    WHERE household_id = ? AND shopper_id = ? ORDER BY checked_at, merge_key
+                    """), arguments: [householdID, shopperID]
         ).map {
             CheckedItem(
                 itemId: $0["item_id"], key: $0["merge_key"], name: $0["name"], price: $0["price"],

@@ -144,12 +144,11 @@ extension HouseholdDatabase {
             _ = try Self.members(db, householdID, asMember: userID)
             guard
                 let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT receipt, receipt_type, receipt_etag FROM shopping_trips
-                        WHERE id = ? AND household_id = ? AND receipt IS NOT NULL
-                        """,
-                    arguments: [tripID, householdID])
+                    db.cachedStatement(
+                        sql: """
+                            SELECT receipt, receipt_type, receipt_etag FROM shopping_trips
+                            WHERE id = ? AND household_id = ? AND receipt IS NOT NULL
+                            """), arguments: [tripID, householdID])
             else { return nil }
             return StoredBytes(
                 bytes: row["receipt"], mediaType: row["receipt_type"], tag: EntityTag(stored: row["receipt_etag"]))
@@ -166,9 +165,10 @@ extension HouseholdDatabase {
 
     private static func stored(_ db: Database, _ trip: TripRecord) throws -> StoredTrip {
         let lines = try Row.fetchAll(
-            db,
-            sql: "SELECT name, price, communal_quantity, wanted_by FROM trip_items WHERE trip_id = ? ORDER BY position",
-            arguments: [trip.id]
+            db.cachedStatement(
+                sql:
+                    "SELECT name, price, communal_quantity, wanted_by FROM trip_items WHERE trip_id = ? ORDER BY position"
+            ), arguments: [trip.id]
         ).map { row in
             let wanted: String = row["wanted_by"]
             return TripLine(

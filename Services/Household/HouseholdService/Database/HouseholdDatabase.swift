@@ -66,14 +66,15 @@ struct HouseholdDatabase: Sendable {
 
     /// Whether the user has a non-zero balance in some currency of the household (running balances keep no zeros).
     static func hasBalance(_ db: Database, _ householdID: String, _ userID: String) throws -> Bool {
-        try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM member_balances WHERE household_id = ? AND user_id = ?)",
-            arguments: [householdID, userID]) ?? false
+        try SQLRequest<Bool>(
+            sql: "SELECT EXISTS (SELECT 1 FROM member_balances WHERE household_id = ? AND user_id = ?)",
+            arguments: [householdID, userID], cached: true
+        ).fetchOne(db) ?? false
     }
 
     private static func allMembers(_ db: Database, _ householdID: String) throws -> [MemberRecord] {
         try MemberRecord.filter(MemberRecord.Columns.householdId == householdID)
-            .order(MemberRecord.Columns.joinedAt, Column.rowID).fetchAll(db)
+            .order(MemberRecord.Columns.joinedAt, Column.rowID).preparedOnce.fetchAll(db)
     }
 
     /// The household and its members, the caller among them (else 404).
@@ -81,7 +82,7 @@ struct HouseholdDatabase: Sendable {
         -> (HouseholdRecord, [MemberRecord])
     {
         let members = try members(db, householdID, asMember: userID)
-        guard let household = try HouseholdRecord.fetchOne(db, key: householdID) else {
+        guard let household = try HouseholdRecord.filter(key: householdID).preparedOnce.fetchOne(db) else {
             throw HouseholdError.notFound("The household")
         }
         return (household, members)

@@ -10,12 +10,11 @@ extension IdentityDatabase {
     func account(for identity: ExternalIdentity, now: Date) async throws -> UserRecord {
         try await write { db in
             if let linked = try UserRecord.fetchOne(
-                db,
-                sql: """
-                    SELECT users.* FROM users JOIN external_identities ON external_identities.user_id = users.id
-                    WHERE issuer = ? AND subject = ?
-                    """,
-                arguments: [identity.issuer, identity.subject])
+                db.cachedStatement(
+                    sql: """
+                        SELECT users.* FROM users JOIN external_identities ON external_identities.user_id = users.id
+                        WHERE issuer = ? AND subject = ?
+                        """), arguments: [identity.issuer, identity.subject])
             {
                 return linked
             }
@@ -50,7 +49,8 @@ extension IdentityDatabase {
     func externalIdentities(userID: String) async throws -> [ExternalIdentityRecord] {
         try await read { db in
             try ExternalIdentityRecord.fetchAll(
-                db, sql: "SELECT * FROM external_identities WHERE user_id = ? ORDER BY created_at", arguments: [userID])
+                db.cachedStatement(sql: "SELECT * FROM external_identities WHERE user_id = ? ORDER BY created_at"),
+                arguments: [userID])
         }
     }
 
@@ -65,7 +65,7 @@ extension IdentityDatabase {
     func linkIdentity(_ identity: ExternalIdentityRecord) async throws -> LinkOutcome {
         try await write { db in
             if let owner = try String.fetchOne(
-                db, sql: "SELECT user_id FROM external_identities WHERE issuer = ? AND subject = ?",
+                db.cachedStatement(sql: "SELECT user_id FROM external_identities WHERE issuer = ? AND subject = ?"),
                 arguments: [identity.issuer, identity.subject])
             {
                 return owner == identity.userId ? .alreadyLinked : .linkedToAnotherAccount
@@ -87,12 +87,13 @@ extension IdentityDatabase {
     func unlinkIdentities(userID: String, issuers: [String]) async throws -> UnlinkOutcome {
         try await write { db in
             let linked = try ExternalIdentityRecord.fetchAll(
-                db, sql: "SELECT * FROM external_identities WHERE user_id = ?", arguments: [userID])
+                db.cachedStatement(sql: "SELECT * FROM external_identities WHERE user_id = ?"), arguments: [userID])
             let removed = linked.filter { issuers.contains($0.issuer) }
             guard !removed.isEmpty else { return .notLinked }
             let hasPassword =
                 try Bool.fetchOne(
-                    db, sql: "SELECT password_hash IS NOT NULL FROM users WHERE id = ?", arguments: [userID]) ?? false
+                    db.cachedStatement(sql: "SELECT password_hash IS NOT NULL FROM users WHERE id = ?"),
+                    arguments: [userID]) ?? false
             guard hasPassword || linked.count > removed.count else { return .lastSignInMethod }
             for identity in removed { try identity.delete(db) }
             return .unlinked

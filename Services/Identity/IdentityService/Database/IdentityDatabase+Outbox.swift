@@ -18,9 +18,10 @@ extension IdentityDatabase {
     func dueEmails(now: Date, limit: Int) async throws -> [OutboxEmailRecord] {
         try await read { db in
             try OutboxEmailRecord.fetchAll(
-                db,
-                sql: "SELECT * FROM outbox_emails WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?",
-                arguments: [now, limit])
+                db.cachedStatement(
+                    sql:
+                        "SELECT * FROM outbox_emails WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?"
+                ), arguments: [now, limit])
         }
     }
 

@@ -24,15 +24,17 @@ extension IdentityDatabase {
             let records: [SessionRevocationRecord]
             if let sequence {
                 records = try SessionRevocationRecord.fetchAll(
-                    db, sql: "SELECT * FROM session_revocations WHERE sequence > ? ORDER BY sequence LIMIT ?",
+                    db.cachedStatement(
+                        sql: "SELECT * FROM session_revocations WHERE sequence > ? ORDER BY sequence LIMIT ?"),
                     arguments: [sequence, limit])
             } else {
                 records = try SessionRevocationRecord.fetchAll(
-                    db, sql: "SELECT * FROM session_revocations WHERE expires_at > ? ORDER BY sequence",
+                    db.cachedStatement(sql: "SELECT * FROM session_revocations WHERE expires_at > ? ORDER BY sequence"),
                     arguments: [now])
             }
             let highest =
-                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'session_revocations'") ?? 0
+                try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'session_revocations'")) ?? 0
             // A limited page ends at its last entry, so the next poll continues from there.
             let last = sequence != nil && records.count == limit ? records.last?.sequence ?? highest : highest
             let items = records.map {

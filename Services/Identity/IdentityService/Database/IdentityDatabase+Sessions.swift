@@ -73,7 +73,8 @@ extension IdentityDatabase {
     func liveRefreshTokenHashes(sessionID: String) async throws -> [String] {
         try await read { db in
             try String.fetchAll(
-                db, sql: "SELECT token_hash FROM refresh_tokens WHERE session_id = ? AND rotated_at IS NULL",
+                db.cachedStatement(
+                    sql: "SELECT token_hash FROM refresh_tokens WHERE session_id = ? AND rotated_at IS NULL"),
                 arguments: [sessionID])
         }
     }
@@ -104,13 +105,12 @@ extension IdentityDatabase {
         throws -> [String]
     {
         let revoked = try String.fetchAll(
-            db,
-            sql: """
-                UPDATE sessions SET revoked_at = ?, revoke_reason = ?
-                WHERE user_id = ? AND revoked_at IS NULL AND id IS NOT ?
-                RETURNING id
-                """,
-            arguments: [now, reason, userID, keeping])
+            db.cachedStatement(
+                sql: """
+                    UPDATE sessions SET revoked_at = ?, revoke_reason = ?
+                    WHERE user_id = ? AND revoked_at IS NULL AND id IS NOT ?
+                    RETURNING id
+                    """), arguments: [now, reason, userID, keeping])
         try recordRevocations(db, revoked, now: now)
         return revoked
     }
@@ -118,7 +118,8 @@ extension IdentityDatabase {
     func activeSessions(userID: String) async throws -> [SessionRecord] {
         try await read { db in
             try SessionRecord.fetchAll(
-                db, sql: "SELECT * FROM sessions WHERE user_id = ? AND revoked_at IS NULL ORDER BY last_used_at DESC",
+                db.cachedStatement(
+                    sql: "SELECT * FROM sessions WHERE user_id = ? AND revoked_at IS NULL ORDER BY last_used_at DESC"),
                 arguments: [userID])
         }
     }

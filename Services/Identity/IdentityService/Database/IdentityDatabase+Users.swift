@@ -20,7 +20,10 @@ extension IdentityDatabase {
     }
 
     func user(id: String) async throws -> UserRecord? {
-        try await read { db in try UserRecord.fetchOne(db, key: id) }
+        try await read { db in
+            try SQLRequest<UserRecord>(sql: "SELECT * FROM users WHERE id = ?", arguments: [id], cached: true)
+                .fetchOne(db)
+        }
     }
 
     /// The user an e-mail address or username designates.
@@ -72,19 +75,19 @@ extension IdentityDatabase {
         return try await read { db in
             // LIKE without a wildcard is SQLite's ASCII case-insensitive equality, as the search itself is.
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM (
-                        SELECT users.*, CASE
-                            WHEN username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' THEN 0
-                            WHEN username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' THEN 1
-                            ELSE 2 END AS match_rank
-                        FROM users
-                        WHERE username IS NOT NULL AND id != ?
-                          AND (username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\'))
-                    WHERE (match_rank, username) > (?, ?)
-                    ORDER BY match_rank, username LIMIT ?
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM (
+                            SELECT users.*, CASE
+                                WHEN username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' THEN 0
+                                WHEN username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' THEN 1
+                                ELSE 2 END AS match_rank
+                            FROM users
+                            WHERE username IS NOT NULL AND id != ?
+                              AND (username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\'))
+                        WHERE (match_rank, username) > (?, ?)
+                        ORDER BY match_rank, username LIMIT ?
+                        """),
                 arguments: [
                     exact, exact, prefix, prefix, viewer, anywhere, anywhere, cursor?.rank ?? -1,
                     cursor?.username ?? "", limit,
@@ -98,13 +101,15 @@ extension IdentityDatabase {
 
     static func checkAvailable(_ db: Database, username: String?, email: String?, except id: String?) throws {
         if let username,
-            let owner = try String.fetchOne(db, sql: "SELECT id FROM users WHERE username = ?", arguments: [username]),
+            let owner = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM users WHERE username = ?"), arguments: [username]),
             owner != id
         {
             throw IdentityError.usernameTaken(username)
         }
         if let email,
-            let owner = try String.fetchOne(db, sql: "SELECT id FROM users WHERE email = ?", arguments: [email]),
+            let owner = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM users WHERE email = ?"), arguments: [email]),
             owner != id
         {
             throw IdentityError.emailTaken

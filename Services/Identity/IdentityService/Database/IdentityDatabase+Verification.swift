@@ -58,6 +58,6 @@ extension IdentityDatabase {
     }
 
     private static func emailOwner(_ db: Database, _ email: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT id FROM users WHERE email = ?", arguments: [email])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM users WHERE email = ?"), arguments: [email])
     }
 }

@@ -6,8 +6,7 @@ extension MessagingDatabase {
     // MARK: Creating
 
     /// The direct conversation of two users in `product`, if they have one.
-    func existingDirect(_ userID: String, with otherID: String, product: Product) async throws -> ConversationRecord?
-    {
+    func existingDirect(_ userID: String, with otherID: String, product: Product) async throws -> ConversationRecord? {
         let key = ConversationRecord.directKey(userID, otherID, product: product)
         return try await read { db in
             try ConversationRecord.filter(ConversationRecord.Columns.directKey == key).fetchOne(db)
@@ -92,7 +91,8 @@ extension MessagingDatabase {
             // Newcomers see the history, but it is not unread for them (as in Zulip).
             let read =
                 try Int64.fetchOne(
-                    db, sql: "SELECT MAX(id) FROM messages WHERE conversation_id = ?", arguments: [conversationID]) ?? 0
+                    db.cachedStatement(sql: "SELECT MAX(id) FROM messages WHERE conversation_id = ?"),
+                    arguments: [conversationID]) ?? 0
             for member in added {
                 try MemberRecord(
                     conversationId: conversationID, userId: member, role: "member", muted: false, lastReadId: read,
@@ -179,18 +179,18 @@ extension MessagingDatabase {
         let (activity, id) = cursor ?? (.max, "")
         return try await read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT c.id, c.name, c.activity, c.created_at,
-                           (SELECT COUNT(*) FROM members m WHERE m.conversation_id = c.id) AS member_count,
-                           (SELECT created_at FROM messages WHERE id = c.last_message_id) AS last_message_at
-                    FROM members a
-                    JOIN members b ON b.conversation_id = a.conversation_id AND b.user_id = ?
-                    JOIN conversations c ON c.id = a.conversation_id
-                    WHERE a.user_id = ? AND c.kind = 'group'
-                      AND (c.activity < ? OR (c.activity = ? AND c.id < ?))
-                    ORDER BY c.activity DESC, c.id DESC LIMIT ?
-                    """, arguments: [otherID, userID, activity, activity, id, limit]
+                db.cachedStatement(
+                    sql: """
+                        SELECT c.id, c.name, c.activity, c.created_at,
+                               (SELECT COUNT(*) FROM members m WHERE m.conversation_id = c.id) AS member_count,
+                               (SELECT created_at FROM messages WHERE id = c.last_message_id) AS last_message_at
+                        FROM members a
+                        JOIN members b ON b.conversation_id = a.conversation_id AND b.user_id = ?
+                        JOIN conversations c ON c.id = a.conversation_id
+                        WHERE a.user_id = ? AND c.kind = 'group'
+                          AND (c.activity < ? OR (c.activity = ? AND c.id < ?))
+                        ORDER BY c.activity DESC, c.id DESC LIMIT ?
+                        """), arguments: [otherID, userID, activity, activity, id, limit]
             ).map { row in
                 let createdAt: Date = row["created_at"]
                 let lastMessageAt: Date? = row["last_message_at"]

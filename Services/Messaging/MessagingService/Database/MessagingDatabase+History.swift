@@ -36,12 +36,12 @@ extension MessagingDatabase {
             if let topicID {
                 guard
                     let row = try Row.fetchOne(
-                        db,
-                        sql: """
-                            SELECT ts.last_read_id FROM topics t
-                            LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
-                            WHERE t.id = ? AND t.conversation_id = ?
-                            """, arguments: [userID, topicID, conversationID])
+                        db.cachedStatement(
+                            sql: """
+                                SELECT ts.last_read_id FROM topics t
+                                LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
+                                WHERE t.id = ? AND t.conversation_id = ?
+                                """), arguments: [userID, topicID, conversationID])
                 else { throw MessagingError.notFound("The topic") }
                 topicReadID = row[0] ?? 0
             }
@@ -155,7 +155,8 @@ extension MessagingDatabase {
                         """, arguments: [topicID, userID, messageID])
                 lastReadID =
                     try Int64.fetchOne(
-                        db, sql: "SELECT last_read_id FROM topic_states WHERE topic_id = ? AND user_id = ?",
+                        db.cachedStatement(
+                            sql: "SELECT last_read_id FROM topic_states WHERE topic_id = ? AND user_id = ?"),
                         arguments: [topicID, userID]) ?? messageID
             } else {
                 try db.execute(

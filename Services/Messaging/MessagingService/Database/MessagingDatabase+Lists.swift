@@ -90,13 +90,13 @@ extension MessagingDatabase {
         try await read { db in
             let (activity, id) = cursor ?? (.max, "")
             let rows = try Row.fetchAll(
-                db,
-                sql: Self.summarySelect + """
-                     WHERE mb.user_id = ? AND (c.activity < ? OR (c.activity = ? AND c.id < ?))
-                        AND (c.kind <> 'direct' OR c.last_message_id IS NOT NULL OR c.created_by = mb.user_id)
-                        AND (? IS NULL OR c.product = ?)
-                    ORDER BY c.activity DESC, c.id DESC LIMIT ?
-                    """, arguments: [userID, activity, activity, id, product?.rawValue, product?.rawValue, limit])
+                db.cachedStatement(
+                    sql: Self.summarySelect + """
+                         WHERE mb.user_id = ? AND (c.activity < ? OR (c.activity = ? AND c.id < ?))
+                            AND (c.kind <> 'direct' OR c.last_message_id IS NOT NULL OR c.created_by = mb.user_id)
+                            AND (? IS NULL OR c.product = ?)
+                        ORDER BY c.activity DESC, c.id DESC LIMIT ?
+                        """), arguments: [userID, activity, activity, id, product?.rawValue, product?.rawValue, limit])
             return try rows.map { try Self.summary(db, $0, for: userID) }
         }
     }
@@ -106,7 +106,7 @@ extension MessagingDatabase {
         try await read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: Self.summarySelect + " WHERE mb.user_id = ? AND c.id = ?",
+                    db.cachedStatement(sql: Self.summarySelect + " WHERE mb.user_id = ? AND c.id = ?"),
                     arguments: [userID, conversationID])
             else { throw MessagingError.notFound("The conversation") }
             return try Self.summary(db, row, for: userID)

@@ -61,14 +61,14 @@ extension MessagingDatabase {
             try Self.requireGroup(conversation)
             let unread = try Self.unread(db, conversationID, userID: userID, readID: member.lastReadId).byTopic
             return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT t.*, ts.policy AS my_policy FROM topics t
-                    LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
-                    WHERE t.conversation_id = ?
-                        AND (COALESCE(t.last_message_id, 0) < ? OR (COALESCE(t.last_message_id, 0) = ? AND t.id < ?))
-                    ORDER BY COALESCE(t.last_message_id, 0) DESC, t.id DESC LIMIT ?
-                    """, arguments: [userID, conversationID, last, last, id, limit]
+                db.cachedStatement(
+                    sql: """
+                        SELECT t.*, ts.policy AS my_policy FROM topics t
+                        LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
+                        WHERE t.conversation_id = ?
+                            AND (COALESCE(t.last_message_id, 0) < ? OR (COALESCE(t.last_message_id, 0) = ? AND t.id < ?))
+                        ORDER BY COALESCE(t.last_message_id, 0) DESC, t.id DESC LIMIT ?
+                        """), arguments: [userID, conversationID, last, last, id, limit]
             ).map { row in
                 let topic = try TopicRecord(row: row)
                 return TopicSummary(

@@ -80,6 +80,6 @@ struct MessagingDatabase: Sendable {
 
     /// The highest message id so far: where a new conversation sorts in everyone's list.
     static func currentActivity(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM messages") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM messages")) ?? 0
     }
 }

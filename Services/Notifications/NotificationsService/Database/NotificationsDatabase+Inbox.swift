@@ -5,19 +5,21 @@ extension NotificationsDatabase {
     func notifications(of user: String, after number: Int64?, limit: Int, unreadOnly: Bool) async throws
         -> [NotificationRecord]
     {
-        typealias Columns = NotificationRecord.Columns
+        // Two shapes of SQL, each compiled once per connection (the query interface would write the limit into
+        // the SQL, a statement per page size).
+        let sql =
+            "SELECT * FROM notifications WHERE recipient_id = ? AND number < ?"
+            + (unreadOnly ? " AND read_at IS NULL" : "") + " ORDER BY number DESC LIMIT ?"
         return try await read { db in
-            var request = NotificationRecord.filter(Columns.recipientId == user)
-            if let number { request = request.filter(Columns.number < number) }
-            if unreadOnly { request = request.filter(Columns.readAt == nil) }
-            return try request.order(Columns.number.desc).limit(limit).fetchAll(db)
+            try NotificationRecord.fetchAll(db.cachedStatement(sql: sql), arguments: [user, number ?? .max, limit])
         }
     }
 
     func unreadCount(of user: String) async throws -> Int {
         try await read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM notifications WHERE recipient_id = ? AND read_at IS NULL",
+                db.cachedStatement(
+                    sql: "SELECT COUNT(*) FROM notifications WHERE recipient_id = ? AND read_at IS NULL"),
                 arguments: [user]) ?? 0
         }
     }

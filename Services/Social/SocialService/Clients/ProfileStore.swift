@@ -13,9 +13,14 @@ struct ProfileStore: Sendable {
 
     /// The profiles of `ids` (unknown users left out), refreshing missing and stale ones in one call.
     func profiles(_ ids: [String]) async throws -> [String: ProfileRecord] {
+        try await profiles(ids, stored: database.profiles(ids))
+    }
+
+    /// The profiles of `ids` from what the caller already read of them (`stored`), refreshing missing and stale
+    /// ones in one call.
+    func profiles(_ ids: [String], stored: [ProfileRecord]) async throws -> [String: ProfileRecord] {
         let now = clock.now
-        var known = Dictionary(
-            try await database.profiles(ids).map { ($0.userId, $0) }, uniquingKeysWith: { a, _ in a })
+        var known = Dictionary(stored.map { ($0.userId, $0) }, uniquingKeysWith: { a, _ in a })
         let stale = ids.filter { known[$0].map { now.timeIntervalSince($0.fetchedAt) > maximumAge } ?? true }
         if !stale.isEmpty {
             let fresh = try await directory.users(ids: stale).map {

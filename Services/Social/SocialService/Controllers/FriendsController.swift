@@ -92,7 +92,8 @@ struct FriendsController {
         let rows = try await database.friends(
             of: context.user.userID, matching: keyword, excluding: excluded,
             after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
-        let fresh = try await profiles.profiles(rows.prefix(page.limit).map(\.userId))
+        let shown = Array(rows.prefix(page.limit))
+        let fresh = try await profiles.profiles(shown.map(\.userId), stored: shown)
         return Page(fetched: rows.map { UserSummary(fresh[$0.userId] ?? $0, id: $0.userId) }, limit: page.limit) {
             [$0.username ?? "", $0.userId]
         }

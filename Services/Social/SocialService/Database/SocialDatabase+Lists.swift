@@ -31,7 +31,8 @@ extension SocialDatabase {
                 sql += " AND (p.username, p.user_id) > (\(cursor[0]), \(cursor[1]))"
             }
             sql += " ORDER BY p.username, p.user_id LIMIT \(limit)"
-            return try ProfileRecord.fetchAll(db, SQLRequest(literal: sql))
+            // Without an excluded list the SQL has four shapes, kept compiled; a list of any length is not.
+            return try ProfileRecord.fetchAll(db, SQLRequest(literal: sql, cached: excluded.isEmpty))
         }
     }
 
@@ -55,12 +56,11 @@ extension SocialDatabase {
             }
             let excluded = Set(
                 try String.fetchAll(
-                    db,
-                    sql: """
-                        SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?
-                        UNION SELECT recipient_id FROM friend_requests WHERE sender_id = ? AND status = 'pending'
-                        """,
-                    arguments: [userID, userID, userID]))
+                    db.cachedStatement(
+                        sql: """
+                            SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?
+                            UNION SELECT recipient_id FROM friend_requests WHERE sender_id = ? AND status = 'pending'
+                            """), arguments: [userID, userID, userID]))
             return Array(
                 SocialRules.suggestions(me: userID, friends: friends, friendsOfFriends: pairs, excluded: excluded)
                     .prefix(limit))

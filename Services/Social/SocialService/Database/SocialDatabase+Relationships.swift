@@ -7,15 +7,15 @@ extension SocialDatabase {
         var relationship = Relationship()
         relationship.friends =
             try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM friendships WHERE user_low = ? AND user_high = ?", arguments: [low, high])
+                db.cachedStatement(sql: "SELECT 1 FROM friendships WHERE user_low = ? AND user_high = ?"),
+                arguments: [low, high])
             ?? false
         for row in try Row.fetchAll(
-            db,
-            sql: """
-                SELECT sender_id FROM friend_requests WHERE status = 'pending'
-                AND ((sender_id = ? AND recipient_id = ?) OR (sender_id = ? AND recipient_id = ?))
-                """,
-            arguments: [viewer, other, other, viewer])
+            db.cachedStatement(
+                sql: """
+                    SELECT sender_id FROM friend_requests WHERE status = 'pending'
+                    AND ((sender_id = ? AND recipient_id = ?) OR (sender_id = ? AND recipient_id = ?))
+                    """), arguments: [viewer, other, other, viewer])
         {
             let sender: String = row["sender_id"]
             if sender == viewer {
@@ -25,12 +25,11 @@ extension SocialDatabase {
             }
         }
         for row in try Row.fetchAll(
-            db,
-            sql: """
-                SELECT follower_id, status FROM follows
-                WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND followee_id = ?)
-                """,
-            arguments: [viewer, other, other, viewer])
+            db.cachedStatement(
+                sql: """
+                    SELECT follower_id, status FROM follows
+                    WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND followee_id = ?)
+                    """), arguments: [viewer, other, other, viewer])
         {
             let follower: String = row["follower_id"]
             let approved = (row["status"] as String) == "approved"
@@ -43,11 +42,10 @@ extension SocialDatabase {
             }
         }
         let blockers = try String.fetchAll(
-            db,
-            sql: """
-                SELECT blocker_id FROM blocks WHERE (blocker_id = ? AND blocked_id = ?) OR (blocker_id = ? AND blocked_id = ?)
-                """,
-            arguments: [viewer, other, other, viewer])
+            db.cachedStatement(
+                sql: """
+                    SELECT blocker_id FROM blocks WHERE (blocker_id = ? AND blocked_id = ?) OR (blocker_id = ? AND blocked_id = ?)
+                    """), arguments: [viewer, other, other, viewer])
         relationship.blocking = blockers.contains(viewer)
         relationship.blocked = !blockers.isEmpty
         return relationship
@@ -73,7 +71,8 @@ extension SocialDatabase {
             let friends = Set(try Self.friendIDs(db, viewer))
             let following = Set(
                 try String.fetchAll(
-                    db, sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'",
+                    db.cachedStatement(
+                        sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'"),
                     arguments: [viewer]))
             let blocked = Set(try Self.blockedEitherWay(db, viewer))
             var result: [String: Relationship] = [:]
@@ -90,9 +89,10 @@ extension SocialDatabase {
 
     static func friendIDs(_ db: Database, _ userID: String) throws -> [String] {
         try String.fetchAll(
-            db,
-            sql:
-                "SELECT user_high FROM friendships WHERE user_low = ? UNION ALL SELECT user_low FROM friendships WHERE user_high = ?",
+            db.cachedStatement(
+                sql:
+                    "SELECT user_high FROM friendships WHERE user_low = ? UNION ALL SELECT user_low FROM friendships WHERE user_high = ?"
+            ),
             arguments: [userID, userID])
     }
 
@@ -103,9 +103,10 @@ extension SocialDatabase {
     /// Those the user blocked and those who blocked the user.
     static func blockedEitherWay(_ db: Database, _ userID: String) throws -> [String] {
         try String.fetchAll(
-            db,
-            sql:
-                "SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
+            db.cachedStatement(
+                sql:
+                    "SELECT blocked_id FROM blocks WHERE blocker_id = ? UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?"
+            ),
             arguments: [userID, userID])
     }
 
@@ -116,9 +117,10 @@ extension SocialDatabase {
     func followingIDs(of userID: String) async throws -> [String] {
         try await read { db in
             try String.fetchAll(
-                db,
-                sql:
-                    "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved' ORDER BY followee_id",
+                db.cachedStatement(
+                    sql:
+                        "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved' ORDER BY followee_id"
+                ),
                 arguments: [userID])
         }
     }
