@@ -127,6 +127,20 @@ public struct SocialGraphClient: Sendable {
         Set(try await ids(of: user, "blocked-ids", requestID: nil))
     }
 
+    /// The user's friends, and those the user blocked or was blocked by, in one call.
+    public func friendAndBlockedIDs(of user: String) async throws -> (friends: Set<String>, blocked: Set<String>) {
+        struct Reply: Decodable {
+            var friendIds: [String]
+            var blockedIds: [String]
+        }
+        let reply = try await call { client in
+            try await client.get(
+                SocialPaths.internalUsers + "/\(Self.escaped(user))/friend-and-blocked-ids", as: Reply.self,
+                requestID: nil)
+        }
+        return (Set(reply.friendIds), Set(reply.blockedIds))
+    }
+
     private func ids(of user: String, _ list: String, requestID: String?) async throws -> [String] {
         struct Reply: Decodable { var ids: [String] }
         return try await call { client in

@@ -14,7 +14,9 @@ import Testing
     @Test func jsonLinesCarryLevelMessageAndMetadataAsFields() throws {
         // given a logger writing through the JSON handler, with the request id in its metadata
         let lines = Lines()
-        var logger = Logger(label: "platform.test") { JSONLogHandler(label: $0, metadataProvider: nil, write: lines.append) }
+        var logger = Logger(label: "platform.test") {
+            JSONLogHandler(label: $0, metadataProvider: nil, write: lines.append)
+        }
         logger[metadataKey: "request_id"] = "req-123"
         // when it logs a line with a message containing quotes and a newline, and metadata of its own
         logger.warning("a \"quoted\"\nline", metadata: ["user_id": "u1", "attempts": .stringConvertible(3)])
@@ -32,9 +34,28 @@ import Testing
         #expect((object["timestamp"] as? String)?.hasSuffix("Z") == true)
     }
 
+    @Test func plainLinesHaveStreamLogHandlersFormatWithTheMetadataSetOnTheLogger() throws {
+        let lines = Lines()
+        var logger = Logger(label: "platform.test") {
+            PlainLogHandler(label: $0, metadataProvider: nil, write: lines.append)
+        }
+        logger[metadataKey: "user_id"] = "u1"
+        logger[metadataKey: "request_id"] = "r1"
+        logger.info("signed in", metadata: ["route": "/v1/users/me"])
+        logger.debug("not written")
+        let written = lines.all
+        #expect(written.count == 1)
+        let line = try #require(written.first)
+        let pattern = #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4} info platform\.test: (.*)\n$/#
+        let rest = try #require(line.wholeMatch(of: pattern)).1
+        #expect(rest == "request_id=r1 route=/v1/users/me user_id=u1 [ServiceKitTests] signed in")
+    }
+
     @Test func belowTheLevelNothingIsWritten() {
         let lines = Lines()
-        let logger = Logger(label: "platform.test") { JSONLogHandler(label: $0, metadataProvider: nil, write: lines.append) }
+        let logger = Logger(label: "platform.test") {
+            JSONLogHandler(label: $0, metadataProvider: nil, write: lines.append)
+        }
         logger.debug("hidden")
         #expect(lines.all.isEmpty)
     }

@@ -432,6 +432,13 @@ struct SocialWorld {
                     "\(SocialPaths.internalUsers)/\(user.id)/blocked-ids", headers: credential)
                 #expect(try ids.decode(WireUserIDs.self).ids == blocked)
             }
+            let both = try await social.get(
+                "\(SocialPaths.internalUsers)/\(world.ann.id)/friend-and-blocked-ids", headers: credential)
+            #expect(
+                try both.decode(WireFriendAndBlockedIDs.self)
+                    == .init(friendIds: [world.bob.id], blockedIds: [world.dan.id]))
+            let bothPath = "\(SocialPaths.internalUsers)/\(world.bob.id)/friend-and-blocked-ids"
+            #expect(try await social.get(bothPath, token: world.bob.accessToken).status == 403)
             let blockedPath = "\(SocialPaths.internalUsers)/\(world.ann.id)/blocked-ids"
             #expect(try await social.get(blockedPath, token: world.ann.accessToken).status == 403)
             #expect(try await world.api.get(blockedPath, token: world.ann.accessToken).status == 404)

@@ -89,6 +89,16 @@ public struct WireUserIDs: Decodable, Sendable {
     public var ids: [String]
 }
 
+/// A user's friends and those blocked either way (internal `FriendAndBlockedIDs`).
+public struct WireFriendAndBlockedIDs: Decodable, Sendable, Equatable {
+    public var friendIds: [String]
+    public var blockedIds: [String]
+    public init(friendIds: [String], blockedIds: [String]) {
+        self.friendIds = friendIds
+        self.blockedIds = blockedIds
+    }
+}
+
 /// How a viewer stands to each of many users (internal `BatchReply`).
 public struct WireRelationshipFacts: Decodable, Sendable {
     /// The three facts a map or a feed needs per user (`Facts`).

@@ -61,9 +61,7 @@ struct MapController {
     private func clustered(_ box: BoundingBox, grid: MapGrid, viewer: String, scheme: ColorScheme) async throws
         -> FeatureCollection
     {
-        async let friendIDs = graph.friendIDs(of: viewer)
-        async let blockedIDs = graph.blockedIDs(of: viewer)
-        let (friends, blocked) = try await (friendIDs, blockedIDs)
+        let (friends, blocked) = try await graph.friendAndBlockedIDs(of: viewer)
         async let cells = database.cells(grid, in: box)
         let personal = try await database.points(
             of: [viewer] + friends.sorted(), in: box, limit: Self.maximumPersonalPoints)

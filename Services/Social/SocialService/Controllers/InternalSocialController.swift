@@ -15,6 +15,7 @@ struct InternalSocialController {
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/friend-ids"), use: friendIDs)
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/following-ids"), use: followingIDs)
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/blocked-ids"), use: blockedIDs)
+        router.get(RouterPath(SocialPaths.internalUsers + "/:user/friend-and-blocked-ids"), use: friendAndBlockedIDs)
     }
 
     /// How `a` stands to `b`.
@@ -79,6 +80,19 @@ struct InternalSocialController {
 
     @Sendable func friendIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {
         IDs(ids: try await database.friendIDs(of: try context.parameters.require("user")).sorted())
+    }
+
+    struct FriendAndBlockedIDs: ResponseEncodable, Sendable {
+        var friendIds: [String]
+        var blockedIds: [String]
+    }
+
+    /// Both lists the map's clusters need, from one read: one call instead of two on geo's hottest read.
+    @Sendable func friendAndBlockedIDs(_ request: Request, context: ServiceRequestContext) async throws
+        -> FriendAndBlockedIDs
+    {
+        let (friends, blocked) = try await database.friendAndBlockedIDs(of: try context.parameters.require("user"))
+        return FriendAndBlockedIDs(friendIds: friends.sorted(), blockedIds: blocked.sorted())
     }
 
     @Sendable func followingIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {

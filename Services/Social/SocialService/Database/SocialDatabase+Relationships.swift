@@ -114,6 +114,10 @@ extension SocialDatabase {
         try await read { db in try Self.blockedEitherWay(db, userID) }
     }
 
+    func friendAndBlockedIDs(of userID: String) async throws -> (friends: [String], blocked: [String]) {
+        try await read { db in (try Self.friendIDs(db, userID), try Self.blockedEitherWay(db, userID)) }
+    }
+
     func followingIDs(of userID: String) async throws -> [String] {
         try await read { db in
             try String.fetchAll(
