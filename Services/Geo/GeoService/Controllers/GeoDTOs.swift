@@ -123,8 +123,12 @@ extension BoundingBox {
     /// valid coordinate and south must not exceed north.
     static func parse(_ text: String?) throws -> BoundingBox {
         guard let text else { throw Problem.badRequest("missing_bbox", "Pass bbox=west,south,east,north.") }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            Double($0.trimmingCharacters(in: .whitespaces))
+        // Spaces around a number are allowed ("2.2, 48.8"); trimmed here rather than through Foundation's
+        // NSString trimming, which was 1.6% of the map's CPU.
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+            let start = part.firstIndex { !$0.isWhitespace } ?? part.endIndex
+            let end = part.lastIndex { !$0.isWhitespace }.map { part.index(after: $0) } ?? start
+            return Double(part[start..<end])
         }
         guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3]
         else {
