@@ -176,6 +176,16 @@ import Testing
             #expect(
                 try await call(client, .get, GeoPaths.map + "?bbox=0,0,1,1&filter=all", as: "ann").problem?.code
                     == "invalid_filter")
+            // spaces around the numbers are fine; an empty, non-numeric or fifth part is not
+            #expect(
+                try await call(client, .get, GeoPaths.map + "?bbox=%202.2%20,48.8,%092.5,48.9%20", as: "ann").status
+                    == .ok)
+            for bad in ["2.2,,2.5,48.9", "2.2,48.8,2.5,north", "2.2,48.8,2.5,48.9,1", "%20,48.8,2.5,48.9"] {
+                #expect(
+                    try await call(client, .get, GeoPaths.map + "?bbox=" + bad, as: "ann").problem?.code
+                        == "invalid_bbox",
+                    "\(bad)")
+            }
             #expect(
                 try await call(client, .get, GeoPaths.places + "?query=a", as: "ann").problem?.code == "invalid_query")
             #expect(
