@@ -38,17 +38,15 @@ extension HabitsDatabase {
             let habits = try userIDs.count == 1 ? request.preparedOnce.fetchAll(db) : request.fetchAll(db)
             return try habits.map { habit in
                 let from = since[habit.userId]?.description ?? "0000-00-00"
-                let days = try SQLRequest<Int>(
-                    sql: "SELECT \(Self.dayNumber) FROM events WHERE habit_id = ? AND day >= ?",
-                    arguments: [habit.id, from], cached: true
-                ).fetchAll(db)
+                let days = try Int.fetchAll(
+                    db.cachedStatement(sql: "SELECT \(Self.dayNumber) FROM events WHERE habit_id = ? AND day >= ?"),
+                    arguments: [habit.id, from])
                 var hasEvents = !days.isEmpty
                 if !hasEvents {
                     hasEvents =
-                        try SQLRequest<Bool>(
-                            sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ?)", arguments: [habit.id],
-                            cached: true
-                        ).fetchOne(db) ?? false
+                        try Bool.fetchOne(
+                            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ?)"),
+                            arguments: [habit.id]) ?? false
                 }
                 return HabitWithRecentDays(
                     habit: habit, recentDays: DaySet(days.map(LocalDay.init(number:))), hasEvents: hasEvents)
@@ -94,15 +92,15 @@ extension HabitsDatabase {
     /// My habits due `today` (scheduled that weekday, started), each with the id of today's event once it is done.
     func dueToday(of userID: String, today: LocalDay) async throws -> [(habitID: String, todayEventID: Int64?)] {
         try await read { db in
-            try SQLRequest<Row>(
-                sql: """
-                    SELECT h.id, (SELECT e.id FROM events e WHERE e.habit_id = h.id AND e.day = ?) FROM habits h
-                    WHERE h.user_id = ? AND (h.weekdays & ?) != 0 AND h.start_date <= ?
-                    ORDER BY h.created_at, h.rowid
-                    """,
-                arguments: [today.description, userID, 1 << (today.isoWeekday - 1), today.description],
-                cached: true
-            ).fetchAll(db).map { ($0[0], $0[1]) }
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT h.id, (SELECT e.id FROM events e WHERE e.habit_id = h.id AND e.day = ?) FROM habits h
+                        WHERE h.user_id = ? AND (h.weekdays & ?) != 0 AND h.start_date <= ?
+                        ORDER BY h.created_at, h.rowid
+                        """),
+                arguments: [today.description, userID, 1 << (today.isoWeekday - 1), today.description]
+            ).map { ($0[0], $0[1]) }
         }
     }
 

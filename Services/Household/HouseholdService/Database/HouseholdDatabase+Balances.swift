@@ -38,10 +38,9 @@ extension HouseholdDatabase {
 
     static func balances(_ db: Database, _ householdID: String) throws -> [String: [String: Int]] {
         var net: [String: [String: Int]] = [:]
-        let rows = try SQLRequest<Row>(
-            sql: "SELECT currency, user_id, net FROM member_balances WHERE household_id = ?",
-            arguments: [householdID], cached: true
-        ).fetchCursor(db)
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT currency, user_id, net FROM member_balances WHERE household_id = ?"),
+            arguments: [householdID])
         while let row = try rows.next() {
             net[row[0], default: [:]][row[1]] = row[2] as Int
         }

@@ -9,10 +9,10 @@ extension HouseholdDatabase {
     ) {
         try await read { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
-            let chores = try SQLRequest<ChoreRecord>(
-                sql: "SELECT * FROM chores WHERE household_id = ? ORDER BY next_due IS NULL, next_due, name",
-                arguments: [householdID], cached: true
-            ).fetchAll(db)
+            let chores = try ChoreRecord.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT * FROM chores WHERE household_id = ? ORDER BY next_due IS NULL, next_due, name"),
+                arguments: [householdID])
             return (household, members, chores)
         }
     }

@@ -66,10 +66,10 @@ struct HouseholdDatabase: Sendable {
 
     /// Whether the user has a non-zero balance in some currency of the household (running balances keep no zeros).
     static func hasBalance(_ db: Database, _ householdID: String, _ userID: String) throws -> Bool {
-        try SQLRequest<Bool>(
-            sql: "SELECT EXISTS (SELECT 1 FROM member_balances WHERE household_id = ? AND user_id = ?)",
-            arguments: [householdID, userID], cached: true
-        ).fetchOne(db) ?? false
+        try Bool.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT EXISTS (SELECT 1 FROM member_balances WHERE household_id = ? AND user_id = ?)"),
+            arguments: [householdID, userID]) ?? false
     }
 
     private static func allMembers(_ db: Database, _ householdID: String) throws -> [MemberRecord] {

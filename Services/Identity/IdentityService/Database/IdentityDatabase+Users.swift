@@ -21,8 +21,7 @@ extension IdentityDatabase {
 
     func user(id: String) async throws -> UserRecord? {
         try await read { db in
-            try SQLRequest<UserRecord>(sql: "SELECT * FROM users WHERE id = ?", arguments: [id], cached: true)
-                .fetchOne(db)
+            try UserRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id])
         }
     }
 
