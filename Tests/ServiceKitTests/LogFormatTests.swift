@@ -15,7 +15,7 @@ import Testing
         // given a logger writing through the JSON handler, with the request id in its metadata
         let lines = Lines()
         var logger = Logger(label: "platform.test") {
-            JSONLogHandler(label: $0, metadataProvider: nil, write: lines.append)
+            PlatformLogHandler(label: $0, format: .json, metadataProvider: nil, write: lines.append)
         }
         logger[metadataKey: "request_id"] = "req-123"
         // when it logs a line with a message containing quotes and a newline, and metadata of its own
@@ -37,7 +37,7 @@ import Testing
     @Test func plainLinesHaveStreamLogHandlersFormatWithTheMetadataSetOnTheLogger() throws {
         let lines = Lines()
         var logger = Logger(label: "platform.test") {
-            PlainLogHandler(label: $0, metadataProvider: nil, write: lines.append)
+            PlatformLogHandler(label: $0, format: .plain, metadataProvider: nil, write: lines.append)
         }
         logger[metadataKey: "user_id"] = "u1"
         logger[metadataKey: "request_id"] = "r1"
@@ -54,7 +54,7 @@ import Testing
     @Test func belowTheLevelNothingIsWritten() {
         let lines = Lines()
         let logger = Logger(label: "platform.test") {
-            JSONLogHandler(label: $0, metadataProvider: nil, write: lines.append)
+            PlatformLogHandler(label: $0, format: .json, metadataProvider: nil, write: lines.append)
         }
         logger.debug("hidden")
         #expect(lines.all.isEmpty)

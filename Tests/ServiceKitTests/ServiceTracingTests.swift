@@ -90,7 +90,8 @@ import Tracing
         // given a JSON logger with the platform's metadata provider, and a span continuing a caller's trace
         let lines = Lines()
         let logger = Logger(label: "platform.test") {
-            JSONLogHandler(label: $0, metadataProvider: Observability.logMetadataProvider, write: lines.append)
+            PlatformLogHandler(
+                label: $0, format: .json, metadataProvider: Observability.logMetadataProvider, write: lines.append)
         }
         let tracer = Observability.tracer
         var parent = InstrumentationContext.topLevel
