@@ -35,7 +35,9 @@ struct StandInGraph: GeoSocialGraph {
         let n = Int(viewer.dropFirst()) ?? 0
         return Set((1...20).map { "u\((n + $0 * 4_999) % users)" })
     }
-    func blockedIDs(of viewer: String) async throws -> Set<String> { [] }
+    func friendAndBlockedIDs(of viewer: String) async throws -> (friends: Set<String>, blocked: Set<String>) {
+        (try await friendIDs(of: viewer), [])
+    }
     func relationships(of viewer: String, among others: [String]) async throws -> [String: SocialFacts] {
         let friends = try await friendIDs(of: viewer)
         return Dictionary(

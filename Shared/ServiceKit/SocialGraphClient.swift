@@ -122,11 +122,6 @@ public struct SocialGraphClient: Sendable {
         try await ids(of: user, "following-ids", requestID: requestID)
     }
 
-    /// Those the user blocked or was blocked by.
-    public func blockedIDs(of user: String) async throws -> Set<String> {
-        Set(try await ids(of: user, "blocked-ids", requestID: nil))
-    }
-
     /// The user's friends, and those the user blocked or was blocked by, in one call.
     public func friendAndBlockedIDs(of user: String) async throws -> (friends: Set<String>, blocked: Set<String>) {
         struct Reply: Decodable {

@@ -22,8 +22,9 @@ import Testing
             Set(Self.friends.filter { $0.contains(viewer) }.flatMap { $0 }).subtracting([viewer])
         }
 
-        func blockedIDs(of viewer: String) async throws -> Set<String> {
-            Set(Self.blocks.filter { $0.contains(viewer) }.flatMap { $0 }).subtracting([viewer])
+        func friendAndBlockedIDs(of viewer: String) async throws -> (friends: Set<String>, blocked: Set<String>) {
+            let blocked = Set(Self.blocks.filter { $0.contains(viewer) }.flatMap { $0 }).subtracting([viewer])
+            return (try await friendIDs(of: viewer), blocked)
         }
 
         func relationships(of viewer: String, among others: [String]) async throws -> [String: SocialFacts] {

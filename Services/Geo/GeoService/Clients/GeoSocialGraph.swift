@@ -6,9 +6,8 @@ import ServiceKit
 public protocol GeoSocialGraph: Sendable {
     /// The viewer's friends.
     func friendIDs(of viewer: String) async throws -> Set<String>
-    /// Users the viewer blocked or was blocked by: their pins are not even counted in the viewer's clusters.
-    func blockedIDs(of viewer: String) async throws -> Set<String>
-    /// Both of the above; the social graph answers them in one call.
+    /// The viewer's friends, and the users the viewer blocked or was blocked by (their pins are not even counted in
+    /// the viewer's clusters), in one call.
     func friendAndBlockedIDs(of viewer: String) async throws -> (friends: Set<String>, blocked: Set<String>)
     /// How the viewer stands to each of `others` (users missing from the answer are strangers); a block either
     /// way hides their pins from each other.
@@ -18,13 +17,6 @@ public protocol GeoSocialGraph: Sendable {
 extension SocialGraphClient: GeoSocialGraph {}
 
 extension GeoSocialGraph {
-    /// Both lists from two calls, for graphs without the combined one (test doubles).
-    public func friendAndBlockedIDs(of viewer: String) async throws -> (friends: Set<String>, blocked: Set<String>) {
-        async let friends = friendIDs(of: viewer)
-        async let blocked = blockedIDs(of: viewer)
-        return try await (friends, blocked)
-    }
-
     /// How `owner` stands to `viewer`; `nil` for the viewer themselves (nothing is asked) or a user the graph
     /// does not know.
     func standing(of owner: String, to viewer: String) async throws -> Standing? {

@@ -28,13 +28,11 @@ extension HabitsDatabase {
     {
         guard !userIDs.isEmpty else { return [] }
         return try await read { db in
-            // One owner (my own list, the hot read) has one shape of SQL, kept compiled; a list of owners does not.
-            var request =
-                userIDs.count == 1
-                ? HabitRecord.filter(HabitRecord.Columns.userId == userIDs[0])
-                : HabitRecord.filter(userIDs.contains(HabitRecord.Columns.userId))
+            var request = HabitRecord.filter(userIDs.contains(HabitRecord.Columns.userId))
             if let habitID { request = request.filter(HabitRecord.Columns.id == habitID) }
             request = request.order(HabitRecord.Columns.createdAt, Column.rowID)
+            // One owner (my own list, the hot read) has one shape of SQL, kept compiled; a list of owners makes a
+            // shape per length, so it is not.
             let habits = try userIDs.count == 1 ? request.preparedOnce.fetchAll(db) : request.fetchAll(db)
             return try habits.map { habit in
                 let from = since[habit.userId]?.description ?? "0000-00-00"
