@@ -17,7 +17,7 @@ extension GatewayHandler {
     /// Ends the current exchange with a problem, if no response byte has gone out yet.
     func failExchange(_ problem: Problem) {
         guard let exchange = takeExchange() else { return }
-        exchange.channel.map(detach)
+        exchange.connection?.abandon()
         discardingRequest = !exchange.requestComplete
         guard !exchange.responseStarted else {
             exchange.endSpan(status: exchange.responseStatus, error: problem.code)

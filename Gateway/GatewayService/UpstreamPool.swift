@@ -12,7 +12,7 @@ import NIOPosix
 final class UpstreamPool: @unchecked Sendable {
     private let eventLoop: any EventLoop
     private let connectTimeout: TimeAmount
-    private var idle: [GatewayConfiguration.Upstream: [any Channel]] = [:]
+    private var idle: [GatewayConfiguration.Upstream: [UpstreamConnection]] = [:]
     static let maximumIdlePerUpstream = 128
 
     init(eventLoop: any EventLoop, connectTimeout: TimeAmount) {
@@ -20,12 +20,18 @@ final class UpstreamPool: @unchecked Sendable {
         self.connectTimeout = connectTimeout
     }
 
-    /// An idle connection to `upstream` if one is still open, else a new one; `reused` says which.
-    func acquire(_ upstream: GatewayConfiguration.Upstream) -> EventLoopFuture<(channel: any Channel, reused: Bool)> {
+    /// An idle connection to `upstream` that is still open, if there is one.
+    func takeIdle(_ upstream: GatewayConfiguration.Upstream) -> UpstreamConnection? {
         eventLoop.preconditionInEventLoop()
-        while let channel = idle[upstream]?.popLast() {
-            if channel.isActive { return eventLoop.makeSucceededFuture((channel, true)) }
+        while let connection = idle[upstream]?.popLast() {
+            if connection.channel.isActive { return connection }
         }
+        return nil
+    }
+
+    /// A new connection to `upstream`.
+    func connect(_ upstream: GatewayConfiguration.Upstream) -> EventLoopFuture<UpstreamConnection> {
+        eventLoop.preconditionInEventLoop()
         return ClientBootstrap(group: eventLoop)
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -43,21 +49,37 @@ final class UpstreamPool: @unchecked Sendable {
                 }
             }
             .connect(host: upstream.host, port: upstream.port)
-            .map { ($0, false) }
+            .flatMapThrowing { channel in
+                UpstreamConnection(
+                    channel: channel, handler: try channel.pipeline.syncOperations.handler(type: UpstreamHandler.self))
+            }
     }
 
-    /// Returns a connection whose exchange completed cleanly, or closes it when the pool is full.
-    func release(_ channel: any Channel, to upstream: GatewayConfiguration.Upstream) {
+    /// Returns a connection whose exchange completed cleanly, or closes it when the pool is full. Closed
+    /// connections are dropped as they are taken, and swept here only when the list looks full.
+    func release(_ connection: UpstreamConnection, to upstream: GatewayConfiguration.Upstream) {
         eventLoop.preconditionInEventLoop()
-        guard channel.isActive else { return }
-        var list = idle[upstream, default: []]
-        list.removeAll { !$0.isActive }
-        guard list.count < Self.maximumIdlePerUpstream else {
-            channel.close(promise: nil)
-            return
+        guard connection.channel.isActive else { return }
+        if idle[upstream, default: []].count >= Self.maximumIdlePerUpstream {
+            idle[upstream]?.removeAll { !$0.channel.isActive }
+            guard idle[upstream, default: []].count < Self.maximumIdlePerUpstream else {
+                connection.channel.close(promise: nil)
+                return
+            }
         }
-        list.append(channel)
-        idle[upstream] = list
+        idle[upstream, default: []].append(connection)
+    }
+}
+
+/// A connection to a service with the handler at the end of its pipeline, found once when it connects.
+struct UpstreamConnection {
+    let channel: any Channel
+    let handler: UpstreamHandler
+
+    /// Closes the connection mid-exchange, after telling its handler to stop reporting.
+    func abandon() {
+        handler.delegate = nil
+        channel.close(promise: nil)
     }
 }
 

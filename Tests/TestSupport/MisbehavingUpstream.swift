@@ -19,6 +19,9 @@ public final class MisbehavingUpstream: Sendable {
         /// Answers `status` as soon as the head arrives, before reading the body, as a service refusing an
         /// upload would; then either reads the rest of the body and keeps the connection, or closes it.
         case answerBeforeBody(status: Int, closing: Bool)
+        /// Answers each request 200 with these header fields added, as a service that sends its own request
+        /// id or hop-by-hop fields would.
+        case answerWithHeaders([(String, String)])
     }
 
     /// A request as the upstream parsed it.
@@ -108,6 +111,8 @@ public final class MisbehavingUpstream: Sendable {
                 switch behaviour {
                 case .neverAnswer, .answerBeforeBody:
                     return
+                case .answerWithHeaders(let fields):
+                    answer(context, status: 200, json: ["ok": true], closing: false, extraHeaders: fields)
                 case .closeSecondRequestOnEachConnection where requests > 1:
                     context.close(promise: nil)
                 case .closeSecondRequestOnEachConnection:
@@ -123,12 +128,16 @@ public final class MisbehavingUpstream: Sendable {
             }
         }
 
-        func answer(_ context: ChannelHandlerContext, status: Int, json: [String: any Sendable], closing: Bool) {
+        func answer(
+            _ context: ChannelHandlerContext, status: Int, json: [String: any Sendable], closing: Bool,
+            extraHeaders: [(String, String)] = []
+        ) {
             let body = ByteBuffer(bytes: (try? JSONSerialization.data(withJSONObject: json)) ?? Data())
             var headers: HTTPHeaders = [
                 "content-type": "application/json", "content-length": String(body.readableBytes),
             ]
             if closing { headers.add(name: "connection", value: "close") }
+            headers.add(contentsOf: extraHeaders)
             let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
