@@ -29,6 +29,27 @@ extension GatewayHandler {
         core.metrics.record(target: exchange.service.rawValue, status: problem.statusCode, since: exchange.startedAt)
     }
 
+    /// Answers a request the HTTP parser refuses (obs-fold, bare LF, two `Content-Length`s, `Content-Length`
+    /// with `Transfer-Encoding`, ...) with a 400 problem; the connection closes after it. NIO's
+    /// `HTTPServerProtocolErrorHandler` does the same with an empty body (and as one more handler every request
+    /// passes through). Nothing is written when an earlier request's response is still due: the 400 would reach
+    /// the client as that request's answer.
+    func answerMalformedRequest() {
+        guard held.isEmpty, !(responding && requestEnded), exchange?.responseStarted != true else { return }
+        if let exchange = takeExchange() {
+            exchange.connection?.abandon()
+            exchange.endSpan(status: 400, error: "malformed_request")
+        }
+        discardingRequest = true
+        respond(Self.malformedRequest, requestID: RequestIDs.next(), version: .http1_1, keepAlive: false)
+        core.metrics.record(target: "gateway", status: 400, since: .now())
+    }
+
+    static let malformedRequest = Problem.badRequest(
+        "malformed_request",
+        "The request is not valid HTTP/1.1 (for example a folded header line, a line ending without CR, or "
+            + "conflicting Content-Length and Transfer-Encoding headers).")
+
     /// The answer for a path nothing serves (also for `/metrics` without the service credential).
     static func noRoute(_ head: HTTPRequestHead) -> Problem {
         Problem(

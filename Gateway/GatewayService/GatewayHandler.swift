@@ -228,6 +228,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError { answerMalformedRequest() }
         context.close(promise: nil)
     }
 

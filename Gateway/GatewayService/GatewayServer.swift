@@ -49,11 +49,11 @@ public struct GatewayServer: Service {
                 channel.eventLoop.makeCompletedFuture {
                     // No outbound header validation: every header written comes from a head that NIO's parser
                     // accepted (the service's answer) or from the gateway itself, and the check cost ~9% of the CPU.
-                    // Pipelined requests are held by the gateway's handler itself (see `GatewayHandler.held`).
+                    // Pipelined requests and requests the parser refuses are handled by the gateway's handler itself
+                    // (`GatewayHandler.held`, `answerMalformedRequest`).
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withPipeliningAssistance: false, withErrorHandling: false,
                         withOutboundHeaderValidation: false)
-                    try channel.pipeline.syncOperations.addHandler(ProtocolErrorHandler())
                     try channel.pipeline.syncOperations.addHandler(
                         GatewayHandler(core: core, pool: pools.pool(for: channel.eventLoop)))
                 }

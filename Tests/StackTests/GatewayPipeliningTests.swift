@@ -64,4 +64,28 @@ import Testing
             await connection.close()
         }
     }
+
+    /// A request the parser refuses gets a 400 problem, but not while an earlier request's answer is due: the
+    /// client would take the 400 for that request's answer. Either way the connection closes.
+    @Test func aMalformedRequestIsRefusedUnlessItWouldAnswerAnEarlierOne() async throws {
+        try await withTestStack { stack in
+            let alice = try await stack.register("alice")
+            let folded = Array("GET /health/live HTTP/1.1\r\nHost: g\r\nX-A: 1\r\n folded\r\n\r\n".utf8)
+            // alone, it is refused in words
+            let alone = try await stack.rawConnection()
+            try await alone.send(folded)
+            let refusal = try await alone.response(timeout: .seconds(10))
+            #expect(refusal?.status == 400)
+            #expect(refusal?.problemCode == "malformed_request")
+            #expect(await alone.closedByPeer())
+            await alone.close()
+            // behind a forwarded request still on its way, nothing is written in that request's place
+            let behind = try await stack.rawConnection()
+            try await behind.send(RawHTTPConnection.request("GET", IdentityPaths.me, token: alice.accessToken) + folded)
+            let answer = try await behind.response(timeout: .seconds(10))
+            #expect(answer == nil || answer?.object["username"] as? String == "alice", "got \(answer?.status ?? 0)")
+            #expect(await behind.closedByPeer())
+            await behind.close()
+        }
+    }
 }
