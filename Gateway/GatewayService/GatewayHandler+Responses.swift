@@ -41,6 +41,7 @@ extension GatewayHandler {
             exchange.endSpan(status: 400, error: "malformed_request")
         }
         discardingRequest = true
+        requestMethod = .GET
         respond(Self.malformedRequest, requestID: RequestIDs.next(), version: .http1_1, keepAlive: false)
         core.metrics.record(target: "gateway", status: 400, since: .now())
     }
@@ -78,22 +79,23 @@ extension GatewayHandler {
         headers.add(name: "content-length", value: String(body.readableBytes))
         if !keepAlive { headers.add(name: "connection", value: "close") }
         context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            wrapOutboundOut(WireFormat.responseHead(status, version: version, headers: headers)), promise: nil)
+        // A response to HEAD says how long the body would be, and sends none.
+        if requestMethod != .HEAD { context.write(wrapOutboundOut(body), promise: nil) }
         finishResponse(keepAlive: keepAlive)
     }
 
-    /// Writes the response's end; then handles the pipelined requests held meanwhile, or closes the connection.
+    /// Sends the response's last bytes; then handles the pipelined requests held meanwhile, or closes the connection.
     func finishResponse(keepAlive: Bool) {
         responding = false
         if keepAlive && !quiescing {
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            context.flush()
             handleHeld()
         } else {
             closing = true
             held.removeAll()
             let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
         }
     }
 

@@ -6,27 +6,33 @@ import Tracing
 
 /// The forwarded request's headers, and the service's side of an exchange.
 extension GatewayHandler {
-    /// The request as the service sees it: hop-by-hop, framing and spoofable headers dropped, our own added.
-    /// The gateway frames the body itself (the encoder's automatic framing is off, see ``UpstreamPool``):
-    /// `content-length` for a body of known length, `chunked` that the encoder writes, nothing without a body.
+    /// The request head as the service sees it, as bytes: hop-by-hop, framing and spoofable headers dropped, our
+    /// own added. The gateway frames the body itself: `content-length` for a body of known length, `chunked`
+    /// (chunked again by ``send(_:)``) for one of unknown length, nothing without a body.
     /// With a tracer, also the gateway's span for the exchange (see ``traceContext(_:service:into:)``).
     func forwardedHead(_ head: HTTPRequestHead, framing: RequestFraming.Body, requestID: String, service: ServiceName)
-        -> (HTTPRequestHead, (any Tracing.Span)?)
+        -> (ByteBuffer, (any Tracing.Span)?)
     {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(head.headers.count + 5)
+        var size = head.uri.utf8.count + 256
+        for (name, value) in head.headers { size += name.utf8.count + value.utf8.count + 4 }
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(size)
+        WireFormat.writeRequestLine(head.method, head.uri, into: &buffer)
         for (name, value) in head.headers where !Self.isDroppedRequestHeader(name) {
-            headers.add(name: name, value: value)
+            WireFormat.writeField(name, value, into: &buffer)
         }
         switch framing {
         case .none: break
-        case .length(let length): headers.add(name: "content-length", value: String(length))
-        case .chunked: headers.add(name: "transfer-encoding", value: "chunked")
+        case .length(let length): WireFormat.writeField("content-length", String(length), into: &buffer)
+        case .chunked: WireFormat.writeField("transfer-encoding", "chunked", into: &buffer)
         }
-        headers.add(name: PlatformHeaders.requestID, value: requestID)
-        headers.add(name: PlatformHeaders.forwardedFor, value: clientAddress)
-        let span = traceContext(head, service: service, into: &headers)
-        return (HTTPRequestHead(version: .http1_1, method: head.method, uri: head.uri, headers: headers), span)
+        WireFormat.writeField(PlatformHeaders.requestID, requestID, into: &buffer)
+        WireFormat.writeField(PlatformHeaders.forwardedFor, clientAddress, into: &buffer)
+        var trace = HTTPHeaders()
+        let span = traceContext(head, service: service, into: &trace)
+        for (name, value) in trace { WireFormat.writeField(name, value, into: &buffer) }
+        buffer.writeStaticString("\r\n")
+        return (buffer, span)
     }
 
     /// Request headers that stop here: hop-by-hop ones, the client's framing (the gateway writes its own),
@@ -69,57 +75,70 @@ extension GatewayHandler {
 }
 
 extension GatewayHandler: UpstreamDelegate {
-    func upstreamResponseHead(_ head: HTTPResponseHead) {
+    /// Relays the service's head: as the service sent it when nothing in it needs changing (the usual case:
+    /// services echo the gateway's request id), else rewritten field by field.
+    func upstreamResponseHead(_ head: UpstreamResponseHead) {
         guard let exchange else { return }
-        let status = head.status.code
-        // Without Content-Length or chunked framing a response runs until the connection closes; after a 101
-        // NIO's decoder reads nothing more, so that connection is never pooled either.
-        var framed = exchange.method == .HEAD || (status < 200 && status != 101) || status == 204 || status == 304
-        // The service's head goes out as it came unless it carries hop-by-hop headers or another request id
-        // (services echo the gateway's): rebuilding every head cost ~3% of the gateway's CPU.
-        var rebuild = false
-        var echoesRequestID = false
-        for (name, value) in head.headers {
-            switch name.utf8.count {
-            case 10 where HeaderName.matches(name, "connection") || HeaderName.matches(name, "keep-alive"):
-                rebuild = true
-            case 12 where HeaderName.matches(name, "x-request-id"):
-                if echoesRequestID || value != exchange.requestID { rebuild = true }
-                echoesRequestID = true
-            case 14 where HeaderName.matches(name, "content-length"): framed = true
-            case 17 where HeaderName.matches(name, "transfer-encoding"):
-                framed = framed || HeaderName.matches(RequestFraming.trimmed(value), "chunked")
-            default: break
-            }
+        let framing = UpstreamResponseParser.bodyFraming(of: head, respondingToHEAD: exchange.method == .HEAD)
+        let clientSpeaks11 = exchange.version.major == 1 && exchange.version.minor >= 1
+        // The body comes de-chunked from the parser: chunked again for an HTTP/1.1 client; an HTTP/1.0 client
+        // reads a chunked or unframed body until the gateway closes the connection.
+        var addChunked = false
+        var dropTransferEncoding = false
+        switch framing {
+        case .none, .length: break
+        case .chunked:
+            if clientSpeaks11 { exchange.chunkingForClient = true } else { dropTransferEncoding = true }
+        case .untilClose:
+            if clientSpeaks11 { addChunked = true } else { exchange.keepAlive = false }
+            exchange.chunkingForClient = clientSpeaks11
         }
-        var response = head
-        response.version = exchange.version
-        if rebuild {
-            var headers = HTTPHeaders()
-            headers.reserveCapacity(head.headers.count + 2)
-            for (name, value) in head.headers {
-                switch name.utf8.count {
-                case 10 where HeaderName.matches(name, "connection") || HeaderName.matches(name, "keep-alive"): continue
-                case 12 where HeaderName.matches(name, "x-request-id"): continue
-                default: headers.add(name: name, value: value)
-                }
-            }
-            headers.add(name: PlatformHeaders.requestID, value: exchange.requestID)
-            response.headers = headers
-        } else if !echoesRequestID {
-            response.headers.add(name: PlatformHeaders.requestID, value: exchange.requestID)
-        }
-        if !exchange.keepAlive { response.headers.add(name: "connection", value: "close") }
+        if dropTransferEncoding { exchange.keepAlive = false }
+        let echoesRequestID =
+            head.requestIDCount == 1
+            && head.requestID.map { $0.readableBytesView.elementsEqual(exchange.requestID.utf8) } == true
+        let asSent =
+            echoesRequestID && !head.hasHopByHopFields && exchange.keepAlive && !addChunked && !dropTransferEncoding
+            && head.minorVersion == exchange.version.minor
         exchange.replay = nil
         exchange.responseStarted = true
-        exchange.responseStatus = Int(status)
-        exchange.responseFramed = framed
-        context.write(wrapOutboundOut(.head(response)), promise: nil)
+        exchange.responseStatus = head.status
+        exchange.responseFramed = framing != .untilClose
+        guard !asSent else { return context.write(wrapOutboundOut(head.bytes), promise: nil) }
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(head.bytes.readableBytes + 128)
+        // The status line in the client's version: "HTTP/1.x", then the service's from its space on.
+        buffer.writeStaticString(exchange.version.minor == 0 ? "HTTP/1.0" : "HTTP/1.1")
+        var statusLine = head.bytes.getSlice(at: head.bytes.readerIndex + 8, length: head.bytes.readableBytes - 8)!
+        if let line = try? UpstreamResponseParser.line(from: &statusLine) {
+            buffer.writeImmutableBuffer(line)
+            buffer.writeStaticString("\r\n")
+        }
+        UpstreamResponseHead.forEachField(in: head.bytes) { name, _, line in
+            switch name.readableBytes {
+            case 10 where HeaderName.matches(bytes: name.readableBytesView, "connection"): return
+            case 10 where HeaderName.matches(bytes: name.readableBytesView, "keep-alive"): return
+            case 12 where HeaderName.matches(bytes: name.readableBytesView, "x-request-id"): return
+            case 17
+            where dropTransferEncoding && HeaderName.matches(bytes: name.readableBytesView, "transfer-encoding"):
+                return
+            default: buffer.writeImmutableBuffer(line)
+            }
+        } malformed: {
+        }
+        WireFormat.writeField(PlatformHeaders.requestID, exchange.requestID, into: &buffer)
+        if addChunked { WireFormat.writeField("transfer-encoding", "chunked", into: &buffer) }
+        if !exchange.keepAlive { WireFormat.writeField("connection", "close", into: &buffer) }
+        buffer.writeStaticString("\r\n")
+        context.write(wrapOutboundOut(buffer), promise: nil)
     }
 
     func upstreamResponseBody(_ body: ByteBuffer) {
-        guard exchange != nil else { return }
-        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        guard let exchange else { return }
+        guard exchange.chunkingForClient else { return context.write(wrapOutboundOut(body), promise: nil) }
+        context.write(wrapOutboundOut(WireFormat.chunkSizeLine(body.readableBytes)), promise: nil)
+        context.write(wrapOutboundOut(body), promise: nil)
+        context.write(wrapOutboundOut(WireFormat.crlf), promise: nil)
     }
 
     func upstreamReadComplete() {
@@ -133,6 +152,7 @@ extension GatewayHandler: UpstreamDelegate {
         core.metrics.record(
             target: exchange.service.rawValue, status: exchange.responseStatus, since: exchange.startedAt)
         exchange.endSpan(status: exchange.responseStatus)
+        if exchange.chunkingForClient { context.write(wrapOutboundOut(WireFormat.lastChunk), promise: nil) }
         // Pooled again only after answering one complete request, with a response that ended by its own
         // framing and keeps the connection; anything else may leave bytes of this exchange on the wire.
         if exchange.requestComplete && !exchange.bodyDropped && exchange.responseFramed

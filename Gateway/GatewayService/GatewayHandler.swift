@@ -12,7 +12,8 @@ import Tracing
 final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = Never
-    typealias OutboundOut = HTTPServerResponsePart
+    /// Responses go out as bytes: relayed from the service's as they came, or written with ``WireFormat``.
+    typealias OutboundOut = ByteBuffer
 
     let core: GatewayCore
     let pool: UpstreamPool
@@ -37,6 +38,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     var handlingHeld = false
     /// The current request is being answered: from its head until its response's end is written.
     var responding = false
+    /// The method of the request being answered (a response to `HEAD` has no body).
+    var requestMethod = HTTPMethod.GET
     /// The current request's end has arrived (its response may still be on its way).
     var requestEnded = true
     /// The server is shutting down: close once the current response ends.
@@ -59,13 +62,16 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let requestID: String
         let startedAt: NIODeadline
         let method: HTTPMethod
-        let keepAlive: Bool
+        /// The client keeps the connection after this exchange.
+        var keepAlive: Bool
         let version: HTTPVersion
-        /// Parts not yet written upstream (while the token is checked or the connection opens).
-        var pending: [HTTPClientRequestPart]
+        /// How the forwarded request's body is framed: a chunked body is chunked again by the gateway.
+        let framing: RequestFraming.Body
+        /// Bytes not yet written upstream (while the token is checked or the connection opens).
+        var pending: [ByteBuffer]
         /// Every part so far, kept until the response head arrives, to retry once on a fresh connection
         /// when a pooled one turns out to be closed; `nil` once the body grows past `retryLimit`.
-        var replay: [HTTPClientRequestPart]?
+        var replay: [ByteBuffer]?
         var bodyBytes = 0
         var requestComplete = false
         /// Some of the body was not forwarded because the service had already answered.
@@ -77,6 +83,9 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var responseStatus = 0
         /// The response's end is known from its own framing (not read until the connection closes).
         var responseFramed = false
+        /// The service's body runs until it closes; the client gets it chunked (HTTP/1.1) or until the gateway
+        /// closes (HTTP/1.0).
+        var chunkingForClient = false
         /// True while the client reads slowly and reading from the service is paused.
         var upstreamReadsPaused = false
         /// When the service must have sent the response head; set once the request is on its way.
@@ -88,7 +97,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         init(
             id: Int, service: ServiceName, upstream: GatewayConfiguration.Upstream, requestID: String,
             startedAt: NIODeadline, method: HTTPMethod, keepAlive: Bool, version: HTTPVersion,
-            head: HTTPClientRequestPart, span: (any Tracing.Span)?
+            framing: RequestFraming.Body, head: ByteBuffer, span: (any Tracing.Span)?
         ) {
             self.id = id
             self.service = service
@@ -98,6 +107,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             self.method = method
             self.keepAlive = keepAlive
             self.version = version
+            self.framing = framing
             self.pending = [head]
             self.replay = [head]
             self.span = span
@@ -129,6 +139,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             responding = true
             requestEnded = false
+            requestMethod = head.method
             receive(head)
         case .body(let body):
             guard !discardingRequest, exchange != nil else { return }
@@ -139,7 +150,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 exchange?.bodyDropped = true
                 return
             }
-            send(.body(.byteBuffer(body)))
+            send(body)
         case .end:
             requestEnded = true
             if discardingRequest {
@@ -152,7 +163,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 exchange?.bodyDropped = true
                 return
             }
-            send(.end(nil))
+            if let exchange, exchange.framing == .chunked { send(WireFormat.lastChunk, to: exchange) }
             exchange?.channel?.flush()
         }
     }
@@ -275,8 +286,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             generation += 1
             exchange = Exchange(
                 id: generation, service: service, upstream: upstream, requestID: requestID, startedAt: start,
-                method: head.method, keepAlive: head.isKeepAlive, version: head.version, head: .head(forwarded),
-                span: span)
+                method: head.method, keepAlive: head.isKeepAlive, version: head.version, framing: framing.body,
+                head: forwarded, span: span)
             guard requiresToken else { return connect() }
             authorize(head)
         }
@@ -332,6 +343,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func attach(_ connection: UpstreamConnection, reused: Bool) {
         guard let exchange else { return }
         connection.handler.delegate = self
+        connection.handler.expectResponse(toHEAD: exchange.method == .HEAD)
         let pending = exchange.pending
         // The exchange is up to date before writing: a failing write reports to it at once.
         exchange.connection = connection
@@ -367,8 +379,19 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Writes a request part upstream, or holds it until the connection is there; keeps a copy for a retry
     /// while the body is small.
-    func send(_ part: HTTPClientRequestPart) {
+    func send(_ body: ByteBuffer) {
         guard let exchange else { return }
+        // The chunk-size line and CRLF of a chunked body are their own buffers: written together, not copied.
+        if exchange.framing == .chunked && body.readableBytes > 0 {
+            send(WireFormat.chunkSizeLine(body.readableBytes), to: exchange)
+            send(body, to: exchange)
+            send(WireFormat.crlf, to: exchange)
+        } else {
+            send(body, to: exchange)
+        }
+    }
+
+    func send(_ part: ByteBuffer, to exchange: Exchange) {
         if exchange.replay != nil {
             if exchange.bodyBytes <= Exchange.retryLimit {
                 exchange.replay?.append(part)

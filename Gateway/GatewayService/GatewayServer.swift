@@ -47,13 +47,12 @@ public struct GatewayServer: Service {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // No outbound header validation: every header written comes from a head that NIO's parser
-                    // accepted (the service's answer) or from the gateway itself, and the check cost ~9% of the CPU.
-                    // Pipelined requests and requests the parser refuses are handled by the gateway's handler itself
-                    // (`GatewayHandler.held`, `answerMalformedRequest`).
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                        withPipeliningAssistance: false, withErrorHandling: false,
-                        withOutboundHeaderValidation: false)
+                    // NIO parses the client's requests (llhttp); the gateway writes its responses as bytes, relaying
+                    // a service's head as it came (`WireFormat`, `upstreamResponseHead`). Pipelined requests and
+                    // requests the parser refuses are handled by the gateway's handler (`GatewayHandler.held`,
+                    // `answerMalformedRequest`).
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
                     try channel.pipeline.syncOperations.addHandler(
                         GatewayHandler(core: core, pool: pools.pool(for: channel.eventLoop)))
                 }

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 
 /// Keep-alive connections to the services, one pool per event loop.
@@ -36,15 +35,9 @@ final class UpstreamPool: @unchecked Sendable {
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
+                // No HTTP codec: the gateway writes requests as bytes (`forwardedHead`, `send`) and reads the
+                // answers with its own parser (`UpstreamResponseParser`).
                 channel.eventLoop.makeCompletedFuture {
-                    // The gateway writes the framing headers itself (`forwardedHead`); NIO's automatic framing
-                    // decides by method and would write a GET's or TRACE's body unframed (issue 16 item 1).
-                    var encoder = HTTPRequestEncoder.Configuration()
-                    encoder.automaticallySetFramingHeaders = false
-                    // Headers are the client's as NIO's parser accepted them, less some, plus the gateway's own:
-                    // validating them again on the way out cost ~5% of the gateway's CPU.
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers(
-                        enableOutboundHeaderValidation: false, encoderConfiguration: encoder)
                     try channel.pipeline.syncOperations.addHandler(UpstreamHandler())
                 }
             }
@@ -106,7 +99,7 @@ struct UpstreamPools: Sendable {
 
 /// What an upstream connection reports to the request it currently serves.
 protocol UpstreamDelegate: AnyObject {
-    func upstreamResponseHead(_ head: HTTPResponseHead)
+    func upstreamResponseHead(_ head: UpstreamResponseHead)
     func upstreamResponseBody(_ body: ByteBuffer)
     func upstreamResponseEnd()
     func upstreamReadComplete()
@@ -114,14 +107,26 @@ protocol UpstreamDelegate: AnyObject {
     func upstreamWritabilityChanged(isWritable: Bool)
 }
 
-/// The last handler of an upstream connection: hands response parts to the current ``UpstreamDelegate``.
+/// The only handler of an upstream connection: reads the service's answer to the current request and hands
+/// its parts to the current ``UpstreamDelegate``.
 final class UpstreamHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPClientResponsePart
+    typealias InboundIn = ByteBuffer
 
     /// The request being served; `nil` while the connection waits in the pool.
     var delegate: (any UpstreamDelegate)?
-    /// Whether the upstream said it will close the connection after this response.
+    /// Whether the connection must not be reused after this response: the service said it closes, its answer
+    /// ran until the close, or it sent more than one answer.
     private(set) var closeAfterResponse = false
+    private var parser = UpstreamResponseParser(respondingToHEAD: false)
+    /// Bytes of the answer read but not yet parsed (a head or a chunk-size line cut by the read).
+    private var unparsed: ByteBuffer?
+
+    /// Prepares for the answer to a new request.
+    func expectResponse(toHEAD: Bool) {
+        parser = UpstreamResponseParser(respondingToHEAD: toHEAD)
+        closeAfterResponse = false
+        unparsed = nil
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard delegate != nil else {
@@ -129,17 +134,42 @@ final class UpstreamHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            closeAfterResponse = !head.isKeepAlive
-            delegate?.upstreamResponseHead(head)
-        case .body(let body):
-            delegate?.upstreamResponseBody(body)
-        case .end:
+        var bytes = unwrapInboundIn(data)
+        if var earlier = unparsed {
+            earlier.writeBuffer(&bytes)
+            bytes = earlier
+            unparsed = nil
+        }
+        do {
+            while let event = try parser.next(&bytes) {
+                switch event {
+                case .head(let head):
+                    closeAfterResponse = head.closesConnection || head.status == 101
+                    delegate?.upstreamResponseHead(head)
+                case .body(let body):
+                    delegate?.upstreamResponseBody(body)
+                case .end:
+                    // Bytes after the end answer no request of ours.
+                    if bytes.readableBytes > 0 { closeAfterResponse = true }
+                    return endResponse()
+                }
+                guard delegate != nil else { return }
+            }
+        } catch {
             let delegate = delegate
             self.delegate = nil
-            delegate?.upstreamResponseEnd()
+            delegate?.upstreamFailed(error)
+            context.close(promise: nil)
+            return
         }
+        if bytes.readableBytes > 0 { unparsed = bytes }
+        if parser.endsAtClose { closeAfterResponse = true }
+    }
+
+    private func endResponse() {
+        let delegate = delegate
+        self.delegate = nil
+        delegate?.upstreamResponseEnd()
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -152,9 +182,15 @@ final class UpstreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        let delegate = delegate
-        self.delegate = nil
-        delegate?.upstreamFailed(ChannelError.eof)
+        // An answer without framing ends when the service closes; anything else cut short is a failure.
+        if parser.endsAtClose {
+            closeAfterResponse = true
+            endResponse()
+        } else {
+            let delegate = delegate
+            self.delegate = nil
+            delegate?.upstreamFailed(ChannelError.eof)
+        }
         context.fireChannelInactive()
     }
 
