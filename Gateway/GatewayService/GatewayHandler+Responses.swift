@@ -78,23 +78,37 @@ extension GatewayHandler {
         var headers = headers
         headers.add(name: "content-length", value: String(body.readableBytes))
         if !keepAlive { headers.add(name: "connection", value: "close") }
-        context.write(
-            wrapOutboundOut(WireFormat.responseHead(status, version: version, headers: headers)), promise: nil)
+        writeToClient(WireFormat.responseHead(status, version: version, headers: headers))
         // A response to HEAD says how long the body would be, and sends none.
-        if requestMethod != .HEAD { context.write(wrapOutboundOut(body), promise: nil) }
+        if requestMethod != .HEAD { writeToClient(body) }
         finishResponse(keepAlive: keepAlive)
+    }
+
+    /// Writes to the client; the bytes go out at the next ``flushClient()``.
+    func writeToClient(_ bytes: ByteBuffer) {
+        context.write(wrapOutboundOut(bytes), promise: nil)
+        clientNeedsFlush = true
+    }
+
+    /// Flushes what was written to the client, if anything: a flush with nothing to send still walks the
+    /// pipeline and the socket's state.
+    func flushClient() {
+        guard clientNeedsFlush else { return }
+        clientNeedsFlush = false
+        context.flush()
     }
 
     /// Sends the response's last bytes; then handles the pipelined requests held meanwhile, or closes the connection.
     func finishResponse(keepAlive: Bool) {
         responding = false
         if keepAlive && !quiescing {
-            context.flush()
+            flushClient()
             handleHeld()
         } else {
             closing = true
             held.removeAll()
             let channel = context.channel
+            clientNeedsFlush = false
             context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
         }
     }

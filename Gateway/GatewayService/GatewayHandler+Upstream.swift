@@ -94,17 +94,15 @@ extension GatewayHandler: UpstreamDelegate {
             exchange.chunkingForClient = clientSpeaks11
         }
         if dropTransferEncoding { exchange.keepAlive = false }
-        let echoesRequestID =
-            head.requestIDCount == 1
-            && head.requestID.map { $0.readableBytesView.elementsEqual(exchange.requestID.utf8) } == true
         let asSent =
-            echoesRequestID && !head.hasHopByHopFields && exchange.keepAlive && !addChunked && !dropTransferEncoding
+            head.echoes(requestID: exchange.requestID) && !head.hasHopByHopFields && exchange.keepAlive && !addChunked
+            && !dropTransferEncoding
             && head.minorVersion == exchange.version.minor
         exchange.replay = nil
         exchange.responseStarted = true
         exchange.responseStatus = head.status
         exchange.responseFramed = framing != .untilClose
-        guard !asSent else { return context.write(wrapOutboundOut(head.bytes), promise: nil) }
+        guard !asSent else { return writeToClient(head.bytes) }
         var buffer = ByteBuffer()
         buffer.reserveCapacity(head.bytes.readableBytes + 128)
         // The status line in the client's version: "HTTP/1.x", then the service's from its space on.
@@ -130,19 +128,19 @@ extension GatewayHandler: UpstreamDelegate {
         if addChunked { WireFormat.writeField("transfer-encoding", "chunked", into: &buffer) }
         if !exchange.keepAlive { WireFormat.writeField("connection", "close", into: &buffer) }
         buffer.writeStaticString("\r\n")
-        context.write(wrapOutboundOut(buffer), promise: nil)
+        writeToClient(buffer)
     }
 
     func upstreamResponseBody(_ body: ByteBuffer) {
         guard let exchange else { return }
-        guard exchange.chunkingForClient else { return context.write(wrapOutboundOut(body), promise: nil) }
-        context.write(wrapOutboundOut(WireFormat.chunkSizeLine(body.readableBytes)), promise: nil)
-        context.write(wrapOutboundOut(body), promise: nil)
-        context.write(wrapOutboundOut(WireFormat.crlf), promise: nil)
+        guard exchange.chunkingForClient else { return writeToClient(body) }
+        writeToClient(WireFormat.chunkSizeLine(body.readableBytes))
+        writeToClient(body)
+        writeToClient(WireFormat.crlf)
     }
 
     func upstreamReadComplete() {
-        context.flush()
+        flushClient()
     }
 
     func upstreamResponseEnd() {
@@ -152,7 +150,7 @@ extension GatewayHandler: UpstreamDelegate {
         core.metrics.record(
             target: exchange.service.rawValue, status: exchange.responseStatus, since: exchange.startedAt)
         exchange.endSpan(status: exchange.responseStatus)
-        if exchange.chunkingForClient { context.write(wrapOutboundOut(WireFormat.lastChunk), promise: nil) }
+        if exchange.chunkingForClient { writeToClient(WireFormat.lastChunk) }
         // Pooled again only after answering one complete request, with a response that ended by its own
         // framing and keeps the connection; anything else may leave bytes of this exchange on the wire.
         if exchange.requestComplete && !exchange.bodyDropped && exchange.responseFramed

@@ -38,6 +38,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     var handlingHeld = false
     /// The current request is being answered: from its head until its response's end is written.
     var responding = false
+    /// Bytes were written to the client since the last flush.
+    var clientNeedsFlush = false
     /// The method of the request being answered (a response to `HEAD` has no body).
     var requestMethod = HTTPMethod.GET
     /// The current request's end has arrived (its response may still be on its way).
@@ -88,6 +90,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var chunkingForClient = false
         /// True while the client reads slowly and reading from the service is paused.
         var upstreamReadsPaused = false
+        /// Bytes were written to the service since the last flush.
+        var upstreamNeedsFlush = false
         /// When the service must have sent the response head; set once the request is on its way.
         var headDeadline: NIODeadline?
         /// The gateway's span for this exchange, when a tracer is configured.
@@ -111,6 +115,13 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             self.pending = [head]
             self.replay = [head]
             self.span = span
+        }
+
+        /// Flushes what was written to the service, if anything.
+        func flushUpstream() {
+            guard upstreamNeedsFlush else { return }
+            upstreamNeedsFlush = false
+            channel?.flush()
         }
     }
 
@@ -164,7 +175,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             if let exchange, exchange.framing == .chunked { send(WireFormat.lastChunk, to: exchange) }
-            exchange?.channel?.flush()
+            exchange?.flushUpstream()
         }
     }
 
@@ -214,7 +225,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        exchange?.channel?.flush()
+        exchange?.flushUpstream()
         context.fireChannelReadComplete()
     }
 
@@ -401,6 +412,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         if let channel = exchange.channel {
             channel.write(part, promise: nil)
+            exchange.upstreamNeedsFlush = true
         } else {
             exchange.pending.append(part)
         }

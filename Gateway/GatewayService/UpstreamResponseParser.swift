@@ -190,78 +190,149 @@ struct UpstreamResponseHead {
     let status: Int
     /// The minor version of the service's HTTP/1.x.
     let minorVersion: Int
-    private(set) var contentLength: Int?
-    private(set) var chunked = false
+    let contentLength: Int?
+    let chunked: Bool
     /// The service closes the connection after this response.
-    private(set) var closesConnection: Bool
+    let closesConnection: Bool
     /// A `Connection` or `Keep-Alive` field: hop-by-hop, not relayed.
-    private(set) var hasHopByHopFields = false
-    /// The `X-Request-Id` the service sent (services echo the gateway's), or `nil`; `hasOtherRequestID` is true
-    /// when there was more than one.
-    private(set) var requestID: ByteBuffer?
-    private(set) var requestIDCount = 0
+    let hasHopByHopFields: Bool
+    /// How many `X-Request-Id` fields the service sent (services echo the gateway's one).
+    let requestIDCount: Int
+    /// Where the last `X-Request-Id` value is in `bytes`, from its reader index.
+    private let requestIDRange: Range<Int>?
 
+    /// The value of the (last) `X-Request-Id` field.
+    var requestID: ByteBuffer? {
+        requestIDRange.map { bytes.getSlice(at: bytes.readerIndex + $0.lowerBound, length: $0.count)! }
+    }
+
+    /// Whether the service's `X-Request-Id` is exactly `id` and the only one.
+    func echoes(requestID id: String) -> Bool {
+        guard requestIDCount == 1, let range = requestIDRange else { return false }
+        return bytes.withUnsafeReadableBytes { raw in raw[range].elementsEqual(id.utf8) }
+    }
+
+    /// Reads `bytes`, a whole head ending in an empty line, in one pass over the raw bytes.
     init(bytes: ByteBuffer) throws(UpstreamProtocolError) {
         self.bytes = bytes
-        // "HTTP/1.x NNN" at least.
-        guard bytes.readableBytes >= 12, let prefix = bytes.getString(at: bytes.readerIndex, length: 7),
-            prefix == "HTTP/1.", let minor = bytes.getInteger(at: bytes.readerIndex + 7, as: UInt8.self),
-            minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1"),
-            bytes.getInteger(at: bytes.readerIndex + 8, as: UInt8.self) == UInt8(ascii: " ")
-        else { throw .badStatusLine }
+        let fields = bytes.withUnsafeReadableBytes { Fields(raw: $0) }
+        if let failure = fields.failure { throw failure }
+        status = fields.status
+        minorVersion = fields.minorVersion
+        contentLength = fields.contentLength
+        chunked = fields.chunked
+        closesConnection = fields.closes || !(fields.minorVersion == 1 || fields.keepAlive)
+        hasHopByHopFields = fields.hopByHop
+        requestIDCount = fields.requestIDCount
+        requestIDRange = fields.requestIDRange
+    }
+
+    /// The facts of a head, read from its bytes.
+    private struct Fields {
+        var failure: UpstreamProtocolError?
         var status = 0
-        for offset in 9..<12 {
-            guard let digit = bytes.getInteger(at: bytes.readerIndex + offset, as: UInt8.self),
-                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit)
-            else { throw .badStatusLine }
-            status = status * 10 + Int(digit - UInt8(ascii: "0"))
-        }
-        self.status = status
-        self.minorVersion = minor == UInt8(ascii: "1") ? 1 : 0
-        var keepAlive = minorVersion == 1
-        var closes = false
-        var thrown: UpstreamProtocolError?
+        var minorVersion = 1
         var contentLength: Int?
         var chunked = false
+        var closes = false
+        var keepAlive = false
         var hopByHop = false
-        var requestID: ByteBuffer?
         var requestIDCount = 0
-        Self.forEachField(in: bytes) { name, value, _ in
-            switch name.readableBytes {
-            case 10 where HeaderName.matches(bytes: name.readableBytesView, "connection"):
-                hopByHop = true
-                for token in value.readableBytesView.split(separator: UInt8(ascii: ",")) {
-                    if HeaderName.matches(bytes: token.trimmingSpaces, "close") { closes = true }
-                    if HeaderName.matches(bytes: token.trimmingSpaces, "keep-alive") { keepAlive = true }
+        var requestIDRange: Range<Int>?
+
+        init(raw: UnsafeRawBufferPointer) {
+            // "HTTP/1.x NNN" at least.
+            guard raw.count >= 12, raw[0..<7].elementsEqual("HTTP/1.".utf8), raw[7] == 0x30 || raw[7] == 0x31,
+                raw[8] == 0x20, raw[9...11].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            else {
+                failure = .badStatusLine
+                return
+            }
+            minorVersion = raw[7] == 0x31 ? 1 : 0
+            status = raw[9...11].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            guard var start = Self.lineEnd(raw, from: 0).map({ $0 + 2 }) else {
+                failure = .badStatusLine
+                return
+            }
+            while true {
+                guard let end = Self.lineEnd(raw, from: start) else {
+                    failure = .badField
+                    return
                 }
-            case 10 where HeaderName.matches(bytes: name.readableBytesView, "keep-alive"):
+                if end == start { break }  // the empty line
+                guard let colon = raw[start..<end].firstIndex(of: UInt8(ascii: ":")), colon > start else {
+                    failure = .badField
+                    return
+                }
+                read(raw, name: start..<colon, value: Self.trimmed(raw, colon + 1..<end))
+                if failure != nil { return }
+                start = end + 2
+            }
+        }
+
+        mutating func read(_ raw: UnsafeRawBufferPointer, name: Range<Int>, value: Range<Int>) {
+            switch name.count {
+            case 10 where Self.matches(raw, name, "connection"):
                 hopByHop = true
-            case 12 where HeaderName.matches(bytes: name.readableBytesView, "x-request-id"):
-                requestID = value
+                for token in Self.tokens(raw, value) {
+                    if Self.matches(raw, token, "close") { closes = true }
+                    if Self.matches(raw, token, "keep-alive") { keepAlive = true }
+                }
+            case 10 where Self.matches(raw, name, "keep-alive"):
+                hopByHop = true
+            case 12 where Self.matches(raw, name, "x-request-id"):
                 requestIDCount += 1
-            case 14 where HeaderName.matches(bytes: name.readableBytesView, "content-length"):
-                guard value.readableBytes > 0, value.readableBytes <= 18,
-                    value.readableBytesView.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-                else { return thrown = .badContentLength }
-                let length = value.readableBytesView.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-                if let earlier = contentLength, earlier != length { return thrown = .badContentLength }
+                requestIDRange = value
+            case 14 where Self.matches(raw, name, "content-length"):
+                guard (1...18).contains(value.count), raw[value].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    return failure = .badContentLength
+                }
+                let length = raw[value].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                if let earlier = contentLength, earlier != length { return failure = .badContentLength }
                 contentLength = length
-            case 17 where HeaderName.matches(bytes: name.readableBytesView, "transfer-encoding"):
+            case 17 where Self.matches(raw, name, "transfer-encoding"):
                 // Chunked is the last coding when present; any other coding alone runs until close.
-                let last = value.readableBytesView.split(separator: UInt8(ascii: ",")).last
-                chunked = last.map { HeaderName.matches(bytes: $0.trimmingSpaces, "chunked") } ?? false
+                chunked = Self.tokens(raw, value).last.map { Self.matches(raw, $0, "chunked") } ?? false
             default: break
             }
-        } malformed: {
-            thrown = .badField
         }
-        if let thrown { throw thrown }
-        self.contentLength = contentLength
-        self.chunked = chunked
-        self.closesConnection = closes || !keepAlive
-        self.hasHopByHopFields = hopByHop
-        self.requestID = requestID
-        self.requestIDCount = requestIDCount
+
+        /// The index of the CR ending the line that starts at `start`; `nil` at the end or at a bare LF.
+        static func lineEnd(_ raw: UnsafeRawBufferPointer, from start: Int) -> Int? {
+            guard let newline = raw[start...].firstIndex(of: 0x0A), newline > start, raw[newline - 1] == 0x0D
+            else { return nil }
+            return newline - 1
+        }
+
+        static func trimmed(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+            var lower = range.lowerBound
+            var upper = range.upperBound
+            while lower < upper && (raw[lower] == 0x20 || raw[lower] == 0x09) { lower += 1 }
+            while upper > lower && (raw[upper - 1] == 0x20 || raw[upper - 1] == 0x09) { upper -= 1 }
+            return lower..<upper
+        }
+
+        /// The comma-separated tokens of a value, trimmed.
+        static func tokens(_ raw: UnsafeRawBufferPointer, _ value: Range<Int>) -> [Range<Int>] {
+            var tokens: [Range<Int>] = []
+            var start = value.lowerBound
+            for index in value where raw[index] == UInt8(ascii: ",") {
+                tokens.append(trimmed(raw, start..<index))
+                start = index + 1
+            }
+            tokens.append(trimmed(raw, start..<value.upperBound))
+            return tokens
+        }
+
+        /// Whether the bytes in `range` equal `lowercase` ignoring ASCII case (see ``HeaderName``).
+        static func matches(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+            guard range.count == lowercase.utf8CodeUnitCount else { return false }
+            let expected = lowercase.utf8Start
+            for offset in 0..<range.count where raw[range.lowerBound + offset] | 0x20 != expected[offset] {
+                return false
+            }
+            return true
+        }
     }
 
     /// Calls `body` with each header field's name, value (without surrounding spaces) and whole line (with its

@@ -102,6 +102,7 @@ import Testing
             try parse("HTTP/1.1 200 OK\r\nX-Request-Id: r-1\r\nContent-Length: 0\r\n\r\n").heads.first)
         #expect(!plain.closesConnection && !plain.hasHopByHopFields && plain.requestIDCount == 1)
         #expect(plain.requestID.map { String(buffer: $0) } == "r-1")
+        #expect(plain.echoes(requestID: "r-1") && !plain.echoes(requestID: "r-12") && !plain.echoes(requestID: "r-"))
         let closing = try #require(
             try parse("HTTP/1.1 200 OK\r\nConnection: Keep-Alive, close\r\nContent-Length: 0\r\n\r\n").heads.first)
         #expect(closing.closesConnection && closing.hasHopByHopFields)
@@ -112,7 +113,7 @@ import Testing
         #expect(!oldKept.closesConnection)
         let twoIDs = try #require(
             try parse("HTTP/1.1 200 OK\r\nX-Request-Id: a\r\nx-request-id: b\r\nContent-Length: 0\r\n\r\n").heads.first)
-        #expect(twoIDs.requestIDCount == 2)
+        #expect(twoIDs.requestIDCount == 2 && !twoIDs.echoes(requestID: "b"))
         let spaced = try #require(try parse("HTTP/1.1 200 OK\r\nContent-Length:  3 \r\n\r\nabc").heads.first)
         #expect(spaced.contentLength == 3)
     }
