@@ -20,11 +20,12 @@ struct GatewayRouter: Sendable {
 
     /// The routing rules with their prefixes as bytes, longest first so a more specific rule wins.
     private let routes: [(prefix: [UInt8], service: ServiceName)]
-    private let publicPaths: Set<String>
+    /// Substrings, so the path is looked up without copying it into a `String`.
+    private let publicPaths: Set<Substring>
 
     init(routes: [RouteTable.Entry], publicPaths: Set<String>) {
         self.routes = routes.map { (Array($0.prefix.utf8), $0.service) }.sorted { $0.prefix.count > $1.prefix.count }
-        self.publicPaths = publicPaths
+        self.publicPaths = Set(publicPaths.map { Substring($0) })
     }
 
     /// Runs on every request, so it reads the path's bytes once and allocates nothing for a forwarded path
@@ -52,7 +53,7 @@ struct GatewayRouter: Sendable {
         for route in routes where bytes.starts(with: route.prefix) {
             let rest = bytes.dropFirst(route.prefix.count)
             guard rest.isEmpty || rest.first == UInt8(ascii: "/") else { continue }
-            return .forward(route.service, requiresToken: !publicPaths.contains(String(path)))
+            return .forward(route.service, requiresToken: !publicPaths.contains(path))
         }
         return .notFound
     }
