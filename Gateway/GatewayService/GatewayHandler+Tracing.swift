@@ -5,9 +5,9 @@ import Tracing
 /// W3C trace context at the edge: every forwarded request carries a `traceparent` whose parent is the gateway's
 /// own span, continuing a valid one from the client or starting a new trace (an invalid one is ignored).
 extension GatewayHandler {
-    /// Adds the trace context for `head` to the forwarded `headers`; returns the gateway's span when a tracer
-    /// records one. Without a tracer only ids are made (no span object, no context), to keep forwarding cheap.
-    func traceContext(_ head: HTTPRequestHead, service: ServiceName, into headers: inout HTTPHeaders)
+    /// Hands the trace context fields for `head` to `field`; returns the gateway's span when a tracer records
+    /// one. Without a tracer only ids are made (no span object, no context), to keep forwarding cheap.
+    func traceContext(_ head: HTTPRequestHead, service: ServiceName, field: (String, String) -> Void)
         -> (any Tracing.Span)?
     {
         let incoming = TraceParent(head.headers.first(name: PlatformHeaders.traceParent))
@@ -15,10 +15,10 @@ extension GatewayHandler {
             let gatewaySpan =
                 incoming.map { $0.child(spanID: TraceParent.spanID(using: &traceIDs)) }
                 ?? TraceParent.root(using: &traceIDs)
-            headers.add(name: PlatformHeaders.traceParent, value: gatewaySpan.header)
+            field(PlatformHeaders.traceParent, gatewaySpan.header)
             // The trace state belongs to the client's trace: forwarded only when that trace is continued.
             if incoming != nil, let state = head.headers.first(name: PlatformHeaders.traceState) {
-                headers.add(name: PlatformHeaders.traceState, value: state)
+                field(PlatformHeaders.traceState, state)
             }
             return nil
         }
@@ -32,7 +32,9 @@ extension GatewayHandler {
             attributes["url.path"] = String(Self.path(of: head.uri))
             attributes["peer.service"] = service.rawValue
         }
+        var headers = HTTPHeaders()
         tracer.inject(span.context, into: &headers, using: HTTPHeadersInjector())
+        for (name, value) in headers { field(name, value) }
         return span
     }
 }

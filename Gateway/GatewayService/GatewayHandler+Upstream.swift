@@ -9,7 +9,7 @@ extension GatewayHandler {
     /// The request head as the service sees it, as bytes: hop-by-hop, framing and spoofable headers dropped, our
     /// own added. The gateway frames the body itself: `content-length` for a body of known length, `chunked`
     /// (chunked again by ``send(_:)``) for one of unknown length, nothing without a body.
-    /// With a tracer, also the gateway's span for the exchange (see ``traceContext(_:service:into:)``).
+    /// With a tracer, also the gateway's span for the exchange (see ``traceContext(_:service:field:)``).
     func forwardedHead(_ head: HTTPRequestHead, framing: RequestFraming.Body, requestID: String, service: ServiceName)
         -> (ByteBuffer, (any Tracing.Span)?)
     {
@@ -28,9 +28,7 @@ extension GatewayHandler {
         }
         WireFormat.writeField(PlatformHeaders.requestID, requestID, into: &buffer)
         WireFormat.writeField(PlatformHeaders.forwardedFor, clientAddress, into: &buffer)
-        var trace = HTTPHeaders()
-        let span = traceContext(head, service: service, into: &trace)
-        for (name, value) in trace { WireFormat.writeField(name, value, into: &buffer) }
+        let span = traceContext(head, service: service) { WireFormat.writeField($0, $1, into: &buffer) }
         buffer.writeStaticString("\r\n")
         return (buffer, span)
     }
@@ -159,7 +157,7 @@ extension GatewayHandler: UpstreamDelegate {
             if exchange.upstreamReadsPaused {
                 try? connection.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
             }
-            pool.release(connection, to: exchange.upstream)
+            pool.release(connection, to: exchange.service)
         } else {
             // E.g. the service answered before the body ended (it refused it): the connection is mid-request.
             connection.abandon()

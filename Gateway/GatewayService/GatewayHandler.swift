@@ -331,8 +331,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Sends the exchange upstream: at once over an idle pooled connection, else once a new one is open.
     func connect() {
-        guard let upstream = exchange?.upstream else { return }
-        if let idle = pool.takeIdle(upstream) { return attach(idle, reused: true) }
+        guard let service = exchange?.service, let upstream = exchange?.upstream else { return }
+        if let idle = pool.takeIdle(service) { return attach(idle, reused: true) }
         let this = NIOLoopBound(self, eventLoop: context.eventLoop)
         let id = generation
         pool.connect(upstream).whenComplete { result in
@@ -341,11 +341,11 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             case .success(let connection):
                 guard handler.exchange?.id == id else {
                     // The exchange ended while we connected: the connection is clean, keep it.
-                    return handler.pool.release(connection, to: upstream)
+                    return handler.pool.release(connection, to: service)
                 }
                 handler.attach(connection, reused: false)
             case .failure:
-                guard handler.exchange?.id == id, let service = handler.exchange?.service else { return }
+                guard handler.exchange?.id == id else { return }
                 handler.failExchange(Problem.serviceUnavailable(service.rawValue))
             }
         }

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import PlatformKit
 
 /// Keep-alive connections to the services, one pool per event loop.
 ///
@@ -11,7 +12,8 @@ import NIOPosix
 final class UpstreamPool: @unchecked Sendable {
     private let eventLoop: any EventLoop
     private let connectTimeout: TimeAmount
-    private var idle: [GatewayConfiguration.Upstream: [UpstreamConnection]] = [:]
+    /// Idle connections by service (a service has one upstream; its name hashes faster than a host).
+    private var idle: [ServiceName: [UpstreamConnection]] = [:]
     static let maximumIdlePerUpstream = 128
 
     init(eventLoop: any EventLoop, connectTimeout: TimeAmount) {
@@ -19,10 +21,10 @@ final class UpstreamPool: @unchecked Sendable {
         self.connectTimeout = connectTimeout
     }
 
-    /// An idle connection to `upstream` that is still open, if there is one.
-    func takeIdle(_ upstream: GatewayConfiguration.Upstream) -> UpstreamConnection? {
+    /// An idle connection to `service` that is still open, if there is one.
+    func takeIdle(_ service: ServiceName) -> UpstreamConnection? {
         eventLoop.preconditionInEventLoop()
-        while let connection = idle[upstream]?.popLast() {
+        while let connection = idle[service]?.popLast() {
             if connection.channel.isActive { return connection }
         }
         return nil
@@ -50,17 +52,17 @@ final class UpstreamPool: @unchecked Sendable {
 
     /// Returns a connection whose exchange completed cleanly, or closes it when the pool is full. Closed
     /// connections are dropped as they are taken, and swept here only when the list looks full.
-    func release(_ connection: UpstreamConnection, to upstream: GatewayConfiguration.Upstream) {
+    func release(_ connection: UpstreamConnection, to service: ServiceName) {
         eventLoop.preconditionInEventLoop()
         guard connection.channel.isActive else { return }
-        if idle[upstream, default: []].count >= Self.maximumIdlePerUpstream {
-            idle[upstream]?.removeAll { !$0.channel.isActive }
-            guard idle[upstream, default: []].count < Self.maximumIdlePerUpstream else {
+        if idle[service, default: []].count >= Self.maximumIdlePerUpstream {
+            idle[service]?.removeAll { !$0.channel.isActive }
+            guard idle[service, default: []].count < Self.maximumIdlePerUpstream else {
                 connection.channel.close(promise: nil)
                 return
             }
         }
-        idle[upstream, default: []].append(connection)
+        idle[service, default: []].append(connection)
     }
 }
 
