@@ -14,7 +14,7 @@ import Testing
     /// Runs `body` with a stack whose `/v1/raw` routes to `upstream`, a signed-in user's token and a raw
     /// connection to the gateway.
     func withRawRoute(
-        _ upstream: RawUpstream, _ body: @Sendable (RawHTTPConnection, String) async throws -> Void
+        _ upstream: MisbehavingUpstream, _ body: @Sendable (RawHTTPConnection, String) async throws -> Void
     ) async throws {
         let port = upstream.port
         try await withTestStack(
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aChunkedAnswerReachesAnHTTP11ClientChunkedOnAPooledConnection() async throws {
-        let upstream = try await RawUpstream.start(answer: Self.chunked)
+        let upstream = try await MisbehavingUpstream.start(.answerRaw(Self.chunked, closing: false))
         try await withRawRoute(upstream) { connection, token in
             for attempt in 1...3 {
                 try await connection.send(RawHTTPConnection.request("GET", "/v1/raw/\(attempt)", token: token))
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func anHTTP10ClientGetsAChunkedAnswerDechunkedUntilTheGatewayCloses() async throws {
-        let upstream = try await RawUpstream.start(answer: Self.chunked)
+        let upstream = try await MisbehavingUpstream.start(.answerRaw(Self.chunked, closing: false))
         try await withRawRoute(upstream) { connection, token in
             try await connection.send(
                 "GET /v1/raw/old HTTP/1.0\r\nHost: g\r\nConnection: keep-alive\r\nAuthorization: Bearer \(token)\r\n\r\n"
@@ -60,8 +60,8 @@ import Testing
     }
 
     @Test func anUnframedAnswerIsChunkedForTheClientAndItsServiceConnectionNotReused() async throws {
-        let upstream = try await RawUpstream.start(
-            answer: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end", closing: true)
+        let upstream = try await MisbehavingUpstream.start(
+            .answerRaw("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end", closing: true))
         try await withRawRoute(upstream) { connection, token in
             for attempt in 1...2 {
                 try await connection.send(RawHTTPConnection.request("GET", "/v1/raw/\(attempt)", token: token))
@@ -75,8 +75,8 @@ import Testing
     }
 
     @Test func aHEADAnswerKeepsItsLengthAndHasNoBody() async throws {
-        let upstream = try await RawUpstream.start(
-            answer: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n")
+        let upstream = try await MisbehavingUpstream.start(
+            .answerRaw("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n", closing: false))
         try await withRawRoute(upstream) { connection, token in
             for attempt in 1...2 {
                 try await connection.send(RawHTTPConnection.request("HEAD", "/v1/raw/\(attempt)", token: token))
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func anAnswerThatIsNotHTTPIsA502AndItsConnectionIsDropped() async throws {
-        let upstream = try await RawUpstream.start(answer: "SSH-2.0-OpenSSH_9.6\r\n\r\n")
+        let upstream = try await MisbehavingUpstream.start(.answerRaw("SSH-2.0-OpenSSH_9.6\r\n\r\n", closing: false))
         try await withRawRoute(upstream) { connection, token in
             for attempt in 1...2 {
                 try await connection.send(RawHTTPConnection.request("GET", "/v1/raw/\(attempt)", token: token))

@@ -22,6 +22,9 @@ public final class MisbehavingUpstream: Sendable {
         /// Answers each request 200 with these header fields added, as a service that sends its own request
         /// id or hop-by-hop fields would.
         case answerWithHeaders([(String, String)])
+        /// Answers each request head with exactly these bytes (no HTTP encoder: chunked, unframed, interim or
+        /// not HTTP at all), closing the connection after each answer when `closing`. Request bodies are not read.
+        case answerRaw(String, closing: Bool)
     }
 
     /// A request as the upstream parsed it.
@@ -52,6 +55,10 @@ public final class MisbehavingUpstream: Sendable {
                     return $0.connections
                 }
                 return channel.eventLoop.makeCompletedFuture {
+                    if case .answerRaw(let answer, let closing) = behaviour {
+                        try channel.pipeline.syncOperations.addHandler(RawHandler(answer: answer, closing: closing))
+                        return
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(
                         Handler(behaviour: behaviour, connection: number ?? 0, upstream: box))
@@ -109,7 +116,7 @@ public final class MisbehavingUpstream: Sendable {
             case .end:
                 requests += 1
                 switch behaviour {
-                case .neverAnswer, .answerBeforeBody:
+                case .neverAnswer, .answerBeforeBody, .answerRaw:
                     return
                 case .answerWithHeaders(let fields):
                     answer(context, status: 200, json: ["ok": true], closing: false, extraHeaders: fields)
@@ -146,6 +153,44 @@ public final class MisbehavingUpstream: Sendable {
                 let channel = context.channel
                 written.whenComplete { _ in channel.close(promise: nil) }
             }
+        }
+    }
+
+    /// Answers once per request head (bodies are not expected: the tests send none).
+    private final class RawHandler: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+        let answer: String
+        let closing: Bool
+        var received: [UInt8] = []
+
+        init(answer: String, closing: Bool) {
+            self.answer = answer
+            self.closing = closing
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            received += unwrapInboundIn(data).readableBytesView
+            while let end = headEnd() {
+                received.removeFirst(end)
+                let written = context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)))
+                if closing {
+                    let channel = context.channel
+                    written.whenComplete { _ in channel.close(promise: nil) }
+                    return
+                }
+            }
+        }
+
+        func headEnd() -> Int? {
+            guard received.count >= 4 else { return nil }
+            for index in 3..<received.count
+            where received[index - 3] == 13 && received[index - 2] == 10 && received[index - 1] == 13
+                && received[index] == 10
+            {
+                return index + 1
+            }
+            return nil
         }
     }
 }
