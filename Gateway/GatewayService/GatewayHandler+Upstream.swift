@@ -130,7 +130,8 @@ extension GatewayHandler: UpstreamDelegate {
     }
 
     func upstreamResponseBody(_ body: ByteBuffer) {
-        guard let exchange else { return }
+        // An empty chunk would end the client's body: the parser hands on no empty slice, and none is written.
+        guard let exchange, body.readableBytes > 0 else { return }
         guard exchange.chunkingForClient else { return writeToClient(body) }
         writeToClient(WireFormat.chunkSizeLine(body.readableBytes))
         writeToClient(body)

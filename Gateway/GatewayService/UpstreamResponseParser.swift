@@ -32,6 +32,9 @@ struct UpstreamResponseParser {
     /// A response to `HEAD` has no body whatever its head says.
     let respondingToHEAD: Bool
     private var trailerBytes = 0
+    /// How much of a head still arriving was searched for its end already (a head cut into many reads is not
+    /// searched from its start again each time).
+    private var headSearched = 0
 
     static let maximumHeadBytes = 64 << 10
     static let maximumLineBytes = 4 << 10
@@ -45,10 +48,12 @@ struct UpstreamResponseParser {
         while true {
             switch state {
             case .head:
-                guard let length = Self.lengthOfHead(in: buffer) else {
+                guard let length = Self.lengthOfHead(in: buffer, from: headSearched) else {
                     guard buffer.readableBytes <= Self.maximumHeadBytes else { throw .headTooLarge }
+                    headSearched = buffer.readableBytes
                     return nil
                 }
+                headSearched = 0
                 let head = try UpstreamResponseHead(bytes: buffer.readSlice(length: length)!)
                 // Interim answers (100 Continue, 103 Early Hints) are not relayed: the gateway reads the body itself.
                 if head.status < 200 && head.status != 101 { continue }
@@ -115,9 +120,11 @@ struct UpstreamResponseParser {
     var endsAtClose: Bool { state == .untilClose }
 
     /// The length of the head at the start of `buffer`, through its empty line; `nil` if it has not all arrived.
-    static func lengthOfHead(in buffer: ByteBuffer) -> Int? {
+    /// The first `searched` bytes held no end of a head.
+    static func lengthOfHead(in buffer: ByteBuffer, from searched: Int = 0) -> Int? {
         buffer.withUnsafeReadableBytes { bytes in
-            var index = 3
+            // An end may straddle what was searched and what is new.
+            var index = max(3, searched)
             while index < bytes.count {
                 // Steps of up to four: only a LF at index can end "\r\n\r\n".
                 let byte = bytes[index]
