@@ -86,12 +86,15 @@ extension GatewayHandler: UpstreamDelegate {
         switch framing {
         case .none, .length: break
         case .chunked:
-            if clientSpeaks11 { exchange.chunkingForClient = true } else { dropTransferEncoding = true }
-        case .untilClose:
-            if clientSpeaks11 { addChunked = true } else { exchange.keepAlive = false }
             exchange.chunkingForClient = clientSpeaks11
+            dropTransferEncoding = !clientSpeaks11
+        case .untilClose:
+            exchange.chunkingForClient = clientSpeaks11
+            addChunked = clientSpeaks11
         }
-        if dropTransferEncoding { exchange.keepAlive = false }
+        if !exchange.chunkingForClient && (framing == .chunked || framing == .untilClose) {
+            exchange.keepAlive = false
+        }
         let asSent =
             head.echoes(requestID: exchange.requestID) && !head.hasHopByHopFields && exchange.keepAlive && !addChunked
             && !dropTransferEncoding
@@ -103,24 +106,20 @@ extension GatewayHandler: UpstreamDelegate {
         guard !asSent else { return writeToClient(head.bytes) }
         var buffer = ByteBuffer()
         buffer.reserveCapacity(head.bytes.readableBytes + 128)
-        // The status line in the client's version: "HTTP/1.x", then the service's from its space on.
-        buffer.writeStaticString(exchange.version.minor == 0 ? "HTTP/1.0" : "HTTP/1.1")
-        var statusLine = head.bytes.getSlice(at: head.bytes.readerIndex + 8, length: head.bytes.readableBytes - 8)!
-        if let line = try? UpstreamResponseParser.line(from: &statusLine) {
-            buffer.writeImmutableBuffer(line)
-            buffer.writeStaticString("\r\n")
-        }
-        UpstreamResponseHead.forEachField(in: head.bytes) { name, _, line in
-            switch name.readableBytes {
-            case 10 where HeaderName.matches(bytes: name.readableBytesView, "connection"): return
-            case 10 where HeaderName.matches(bytes: name.readableBytesView, "keep-alive"): return
-            case 12 where HeaderName.matches(bytes: name.readableBytesView, "x-request-id"): return
-            case 17
-            where dropTransferEncoding && HeaderName.matches(bytes: name.readableBytesView, "transfer-encoding"):
-                return
-            default: buffer.writeImmutableBuffer(line)
+        head.bytes.withUnsafeReadableBytes { raw in
+            // The status line in the client's version: "HTTP/1.x", then the service's from its space on (the head
+            // was read, so its status line and fields are well formed).
+            guard let statusEnd = HeadBytes.lineEnd(raw, from: 0) else { return }
+            buffer.writeStaticString(exchange.version.minor == 0 ? "HTTP/1.0" : "HTTP/1.1")
+            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: raw[8..<statusEnd + 2]))
+            _ = HeadBytes.forEachField(raw, from: statusEnd + 2) { name, _, line in
+                let dropped =
+                    HeadBytes.matches(raw, name, "connection") || HeadBytes.matches(raw, name, "keep-alive")
+                    || HeadBytes.matches(raw, name, "x-request-id")
+                    || (dropTransferEncoding && HeadBytes.matches(raw, name, "transfer-encoding"))
+                if !dropped { buffer.writeBytes(UnsafeRawBufferPointer(rebasing: raw[line])) }
+                return true
             }
-        } malformed: {
         }
         WireFormat.writeField(PlatformHeaders.requestID, exchange.requestID, into: &buffer)
         if addChunked { WireFormat.writeField("transfer-encoding", "chunked", into: &buffer) }

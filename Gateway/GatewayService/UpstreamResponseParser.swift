@@ -257,127 +257,99 @@ struct UpstreamResponseHead {
             }
             minorVersion = raw[7] == 0x31 ? 1 : 0
             status = raw[9...11].reduce(0) { $0 * 10 + Int($1 - 0x30) }
-            guard var start = Self.lineEnd(raw, from: 0).map({ $0 + 2 }) else {
+            guard let statusEnd = HeadBytes.lineEnd(raw, from: 0) else {
                 failure = .badStatusLine
                 return
             }
-            while true {
-                guard let end = Self.lineEnd(raw, from: start) else {
-                    failure = .badField
-                    return
-                }
-                if end == start { break }  // the empty line
-                guard let colon = raw[start..<end].firstIndex(of: UInt8(ascii: ":")), colon > start else {
-                    failure = .badField
-                    return
-                }
-                read(raw, name: start..<colon, value: Self.trimmed(raw, colon + 1..<end))
-                if failure != nil { return }
-                start = end + 2
+            let wellFormed = HeadBytes.forEachField(raw, from: statusEnd + 2) { name, value, _ in
+                read(raw, name: name, value: value)
+                return failure == nil
             }
+            if failure == nil && !wellFormed { failure = .badField }
         }
 
         mutating func read(_ raw: UnsafeRawBufferPointer, name: Range<Int>, value: Range<Int>) {
             switch name.count {
-            case 10 where Self.matches(raw, name, "connection"):
+            case 10 where HeadBytes.matches(raw, name, "connection"):
                 hopByHop = true
-                for token in Self.tokens(raw, value) {
-                    if Self.matches(raw, token, "close") { closes = true }
-                    if Self.matches(raw, token, "keep-alive") { keepAlive = true }
+                for token in HeadBytes.tokens(raw, value) {
+                    if HeadBytes.matches(raw, token, "close") { closes = true }
+                    if HeadBytes.matches(raw, token, "keep-alive") { keepAlive = true }
                 }
-            case 10 where Self.matches(raw, name, "keep-alive"):
+            case 10 where HeadBytes.matches(raw, name, "keep-alive"):
                 hopByHop = true
-            case 12 where Self.matches(raw, name, "x-request-id"):
+            case 12 where HeadBytes.matches(raw, name, "x-request-id"):
                 requestIDCount += 1
                 requestIDRange = value
-            case 14 where Self.matches(raw, name, "content-length"):
+            case 14 where HeadBytes.matches(raw, name, "content-length"):
                 guard (1...18).contains(value.count), raw[value].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                     return failure = .badContentLength
                 }
                 let length = raw[value].reduce(0) { $0 * 10 + Int($1 - 0x30) }
                 if let earlier = contentLength, earlier != length { return failure = .badContentLength }
                 contentLength = length
-            case 17 where Self.matches(raw, name, "transfer-encoding"):
+            case 17 where HeadBytes.matches(raw, name, "transfer-encoding"):
                 // Chunked is the last coding when present; any other coding alone runs until close.
-                chunked = Self.tokens(raw, value).last.map { Self.matches(raw, $0, "chunked") } ?? false
+                chunked = HeadBytes.tokens(raw, value).last.map { HeadBytes.matches(raw, $0, "chunked") } ?? false
             default: break
             }
         }
-
-        /// The index of the CR ending the line that starts at `start`; `nil` at the end or at a bare LF.
-        static func lineEnd(_ raw: UnsafeRawBufferPointer, from start: Int) -> Int? {
-            guard let newline = raw[start...].firstIndex(of: 0x0A), newline > start, raw[newline - 1] == 0x0D
-            else { return nil }
-            return newline - 1
-        }
-
-        static func trimmed(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
-            var lower = range.lowerBound
-            var upper = range.upperBound
-            while lower < upper && (raw[lower] == 0x20 || raw[lower] == 0x09) { lower += 1 }
-            while upper > lower && (raw[upper - 1] == 0x20 || raw[upper - 1] == 0x09) { upper -= 1 }
-            return lower..<upper
-        }
-
-        /// The comma-separated tokens of a value, trimmed.
-        static func tokens(_ raw: UnsafeRawBufferPointer, _ value: Range<Int>) -> [Range<Int>] {
-            var tokens: [Range<Int>] = []
-            var start = value.lowerBound
-            for index in value where raw[index] == UInt8(ascii: ",") {
-                tokens.append(trimmed(raw, start..<index))
-                start = index + 1
-            }
-            tokens.append(trimmed(raw, start..<value.upperBound))
-            return tokens
-        }
-
-        /// Whether the bytes in `range` equal `lowercase` ignoring ASCII case (see ``HeaderName``).
-        static func matches(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
-            guard range.count == lowercase.utf8CodeUnitCount else { return false }
-            let expected = lowercase.utf8Start
-            for offset in 0..<range.count where raw[range.lowerBound + offset] | 0x20 != expected[offset] {
-                return false
-            }
-            return true
-        }
     }
+}
 
-    /// Calls `body` with each header field's name, value (without surrounding spaces) and whole line (with its
-    /// CRLF); `malformed` for a line without a colon or a name.
+/// A head's bytes read in place: lines, fields, tokens and names as ranges of offsets into the raw bytes.
+enum HeadBytes {
+    /// Calls `body` with the name, the value without surrounding spaces, and the whole line (with its CRLF) of
+    /// each field from `start` to the empty line, while `body` returns true; false when a line has no CRLF, no
+    /// colon or no name.
     static func forEachField(
-        in head: ByteBuffer, _ body: (_ name: ByteBuffer, _ value: ByteBuffer, _ line: ByteBuffer) -> Void,
-        malformed: () -> Void
-    ) {
-        var rest = head
-        // Past the status line; the head ends with an empty line.
-        guard (try? UpstreamResponseParser.line(from: &rest)) != nil else { return malformed() }
-        while rest.readableBytes > 2 {
-            let start = rest.readerIndex
-            guard let line = try? UpstreamResponseParser.line(from: &rest) else { return malformed() }
-            guard let colon = line.readableBytesView.firstIndex(of: UInt8(ascii: ":")), colon > line.readerIndex
-            else { return malformed() }
-            let name = line.getSlice(at: line.readerIndex, length: colon - line.readerIndex)!
-            let value = line.readableBytesView[(colon + 1)...].trimmingSpaces
-            let valueSlice = line.getSlice(at: value.startIndex, length: value.count)!
-            body(name, valueSlice, head.getSlice(at: start, length: rest.readerIndex - start)!)
+        _ raw: UnsafeRawBufferPointer, from start: Int,
+        _ body: (_ name: Range<Int>, _ value: Range<Int>, _ line: Range<Int>) -> Bool
+    ) -> Bool {
+        var start = start
+        while true {
+            guard let end = lineEnd(raw, from: start) else { return false }
+            if end == start { return true }  // the empty line
+            guard let colon = raw[start..<end].firstIndex(of: UInt8(ascii: ":")), colon > start else { return false }
+            guard body(start..<colon, trimmed(raw, colon + 1..<end), start..<end + 2) else { return true }
+            start = end + 2
         }
     }
-}
 
-extension Collection where Element == UInt8, SubSequence: BidirectionalCollection {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: SubSequence {
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = firstIndex(where: { !isSpace($0) }) else { return self[endIndex...] }
-        let rest = self[first...]
-        return rest[...(rest.lastIndex(where: { !isSpace($0) }) ?? first)]
+    /// The index of the CR ending the line that starts at `start`; `nil` at the end or at a bare LF.
+    static func lineEnd(_ raw: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let newline = raw[start...].firstIndex(of: 0x0A), newline > start, raw[newline - 1] == 0x0D
+        else { return nil }
+        return newline - 1
     }
-}
 
-extension HeaderName {
-    /// ``matches(_:_:)`` for bytes off the wire.
-    static func matches(bytes name: some Collection<UInt8>, _ lowercase: String) -> Bool {
-        guard name.count == lowercase.utf8.count else { return false }
-        return zip(name, lowercase.utf8).allSatisfy { $0 | 0x20 == $1 }
+    static func trimmed(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper && (raw[lower] == 0x20 || raw[lower] == 0x09) { lower += 1 }
+        while upper > lower && (raw[upper - 1] == 0x20 || raw[upper - 1] == 0x09) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// The comma-separated tokens of a value, trimmed.
+    static func tokens(_ raw: UnsafeRawBufferPointer, _ value: Range<Int>) -> [Range<Int>] {
+        var tokens: [Range<Int>] = []
+        var start = value.lowerBound
+        for index in value where raw[index] == UInt8(ascii: ",") {
+            tokens.append(trimmed(raw, start..<index))
+            start = index + 1
+        }
+        tokens.append(trimmed(raw, start..<value.upperBound))
+        return tokens
+    }
+
+    /// Whether the bytes in `range` equal `lowercase` ignoring ASCII case (see ``HeaderName``).
+    static func matches(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+        guard range.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = lowercase.utf8Start
+        for offset in 0..<range.count where raw[range.lowerBound + offset] | 0x20 != expected[offset] {
+            return false
+        }
+        return true
     }
 }
