@@ -24,8 +24,12 @@ public enum PlatformJSONWriter {
 
 /// The `Encoder` behind ``PlatformJSONWriter``. Each value being encoded is a scope with an id; a container
 /// only writes while its scope is the innermost one, else the result is left to Foundation (`needsFoundation`).
+///
+/// One instance encodes one value on one thread and never touches a property inside another access to it, so its
+/// hot properties skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): those checks were a tenth of
+/// the messaging service's CPU on a page of 50 messages.
 final class StreamingJSONEncoder: Encoder {
-    private(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
     /// Set when the value used the encoder in a way this one does not reproduce.
     private(set) var needsFoundation = false
     var codingPath: [any CodingKey] { [] }
@@ -34,20 +38,37 @@ final class StreamingJSONEncoder: Encoder {
     private enum Scope {
         /// Nothing written yet: the value has not asked for a container.
         case empty
-        /// `{` at `start`, members so far (each `"key":value`, without the separating comma).
-        case object(start: Int, members: [Member])
+        /// `{` at `start`; its members are `members[firstMember...]`; `keys` is the type of its first container's
+        /// keys, under which the order its members sort into is remembered.
+        case object(start: Int, firstMember: Int, keys: ObjectIdentifier)
         case array(count: Int)
         case single(written: Bool)
     }
 
+    /// One `"key":value` written into `bytes`, without the separating comma.
     private struct Member {
         let key: String
         let range: Range<Int>
     }
 
-    private var scope = Scope.empty
+    /// The order one object's members were last sorted into: `keys` as written, `order` the indexes into them in
+    /// Foundation's order (`nil` when they were written in it).
+    private struct MemberOrder {
+        let keys: [String]
+        let order: [Int]?
+    }
+
+    @exclusivity(unchecked) private var scope = Scope.empty
+    /// The members of every open object, innermost last.
+    @exclusivity(unchecked) private var members: [Member] = []
+    /// By type of keys: a type encodes its members in the same order each time (every message of a page), so they
+    /// are sorted once per answer rather than once per object.
+    @exclusivity(unchecked) private var memberOrders: [ObjectIdentifier: MemberOrder] = [:]
+    /// By type: whether Foundation writes it in a form of its own (``SpecialJSONValue``); asked once per type, since
+    /// the cast that answers it is dearer than the lookup.
+    @exclusivity(unchecked) private var specialTypes: [ObjectIdentifier: Bool] = [:]
     /// Reused for rewriting an object's members in order.
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
     private var scopeID = 0
     private var lastScopeID = 0
 
@@ -75,7 +96,7 @@ final class StreamingJSONEncoder: Encoder {
             writeFloatingPoint(unsafeBitCast(value, to: Double.self))
         } else if T.self == Int64.self {
             writeInteger(unsafeBitCast(value, to: Int64.self))
-        } else if let special = value as? any SpecialJSONValue {
+        } else if isSpecial(T.self), let special = value as? any SpecialJSONValue {
             try special.write(to: self)
         } else {
             let (outerScope, outerID) = (scope, scopeID)
@@ -87,32 +108,50 @@ final class StreamingJSONEncoder: Encoder {
         }
     }
 
+    private func isSpecial<T>(_ type: T.Type) -> Bool {
+        if let known = specialTypes[ObjectIdentifier(type)] { return known }
+        let special = type is any SpecialJSONValue.Type
+        specialTypes[ObjectIdentifier(type)] = special
+        return special
+    }
+
     private func closeScope() {
         switch scope {
         case .empty: append("{}")
         case .single(let written): if !written { giveUp() }
         case .array: bytes.append(UInt8(ascii: "]"))
-        case .object(let start, let members):
+        case .object(let start, let firstMember, let keys):
             bytes.append(UInt8(ascii: "}"))
-            sortMembers(members, objectStart: start)
+            sortMembers(from: firstMember, objectStart: start, keys: keys)
+            members.removeSubrange(firstMember...)
         }
     }
 
     /// Rewrites an object's members in Foundation's order (by the keys' UTF-8 bytes) when they were not written so.
-    private func sortMembers(_ members: [Member], objectStart: Int) {
-        let inOrder = zip(members, members.dropFirst()).allSatisfy { Self.precedes($0.key, $1.key) }
-        if inOrder { return }
-        let sorted = members.sorted { Self.precedes($0.key, $1.key) }
-        // Foundation keeps one of two members with the same key: leave that to it.
-        if zip(sorted, sorted.dropFirst()).contains(where: { $0.key == $1.key }) { return giveUp() }
+    private func sortMembers(from firstMember: Int, objectStart: Int, keys: ObjectIdentifier) {
+        let written = members[firstMember...]
+        let known = memberOrders[keys]
+        let order: [Int]?
+        if let known, known.keys.elementsEqual(written.lazy.map(\.key)) {
+            order = known.order
+        } else {
+            let sorted = written.indices.sorted { Self.precedes(members[$0].key, members[$1].key) }
+            // Foundation keeps one of two members with the same key: leave that to it.
+            if zip(sorted, sorted.dropFirst()).contains(where: { members[$0].key == members[$1].key }) {
+                return giveUp()
+            }
+            order = sorted.elementsEqual(written.indices) ? nil : sorted.map { $0 - firstMember }
+            memberOrders[keys] = MemberOrder(keys: written.map(\.key), order: order)
+        }
+        guard let order else { return }
         // Taken out of `scratch` so the buffer is uniquely referenced and kept rather than copied.
         var rewritten: [UInt8] = []
         swap(&rewritten, &scratch)
         rewritten.removeAll(keepingCapacity: true)
         rewritten.append(UInt8(ascii: "{"))
-        for (index, member) in sorted.enumerated() {
-            if index > 0 { rewritten.append(UInt8(ascii: ",")) }
-            rewritten.append(contentsOf: bytes[member.range])
+        for (position, index) in order.enumerated() {
+            if position > 0 { rewritten.append(UInt8(ascii: ",")) }
+            rewritten.append(contentsOf: bytes[members[firstMember + index].range])
         }
         rewritten.append(UInt8(ascii: "}"))
         bytes.replaceSubrange(objectStart..<bytes.count, with: rewritten)
@@ -135,15 +174,13 @@ final class StreamingJSONEncoder: Encoder {
 
     /// Writes one member of the object `id`; `body` writes its value.
     func member(_ key: String, of id: Int, _ body: () throws -> Void) rethrows {
-        guard id == scopeID, case .object(let start, var members) = scope else { return giveUp() }
-        scope = .empty  // `members` stays uniquely referenced while the value is written.
-        if !members.isEmpty { bytes.append(UInt8(ascii: ",")) }
+        guard id == scopeID, case .object(_, let firstMember, _) = scope else { return giveUp() }
+        if members.count > firstMember { bytes.append(UInt8(ascii: ",")) }
         let memberStart = bytes.count
         writeString(key)
         bytes.append(UInt8(ascii: ":"))
         try body()
         members.append(Member(key: key, range: memberStart..<bytes.count))
-        scope = .object(start: start, members: members)
     }
 
     /// Writes one element of the array `id`; `body` writes it.
@@ -167,7 +204,7 @@ final class StreamingJSONEncoder: Encoder {
         switch scope {
         case .empty:
             bytes.append(UInt8(ascii: "{"))
-            scope = .object(start: bytes.count - 1, members: [])
+            scope = .object(start: bytes.count - 1, firstMember: members.count, keys: ObjectIdentifier(type))
         case .object: break  // Asked again by the same value (a subclass and its superclass): the same object.
         case .array, .single: giveUp()
         }
@@ -201,7 +238,19 @@ final class StreamingJSONEncoder: Encoder {
     func writeBool(_ value: Bool) { append(value ? "true" : "false") }
 
     func writeInteger(_ value: some BinaryInteger) {
-        append(String(value))
+        guard let magnitude = UInt64(exactly: value.magnitude) else { return append(String(value)) }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Digits written backwards into a small buffer: no `String` per number.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var remaining = magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+            } while remaining > 0
+            bytes.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// Foundation's form: Swift's shortest round-tripping description, without a trailing `.0`.
