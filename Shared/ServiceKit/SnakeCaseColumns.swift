@@ -9,6 +9,178 @@ extension SnakeCaseColumns {
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
 }
 
+extension SnakeCaseColumns where Self: Decodable {
+    /// Decodes the record with ``SnakeCaseRowDecoder``, or with GRDB's decoder when the record needs more than
+    /// that one reproduces (and for the error, when the row does not fit the record).
+    public init(row: Row) throws {
+        let decoder = SnakeCaseRowDecoder<Self>(row: row)
+        if let record = try? Self(from: decoder), !decoder.notReproduced.isSet {
+            self = record
+        } else {
+            self = try FetchableRecordDecoder().decode(Self.self, from: row)
+        }
+    }
+}
+
+/// Decodes a record whose properties are all plain column values straight from its row, each property's column
+/// found by its snake_case name: what GRDB's decoder answers for such a record, without what makes that one slow
+/// (for every row it converts every column's name and builds a dictionary of them before reading a value: 7 to
+/// 20% of a hot read's CPU in the services, docs/architecture.md, "Measured on this machine").
+///
+/// It reads a key only when its name is ASCII letters starting lowercase (so snake_case and GRDB's conversion back
+/// are exact inverses), its column is in the row, and its type is a database value (`Date` and `Data` with GRDB's
+/// default strategies). Anything else (a JSON column, a scope, a missing column, a custom container) throws or
+/// marks `notReproduced`, and ``SnakeCaseColumns/init(row:)`` asks GRDB instead.
+struct SnakeCaseRowDecoder<Record: FetchableRecord>: Decoder {
+    /// Set when the record asked something this decoder could only answer as GRDB might not.
+    final class Flag: @unchecked Sendable {
+        // One decoding on one thread sets and reads it.
+        var isSet = false
+    }
+
+    struct NotReproduced: Error {}
+
+    let row: Row
+    let notReproduced = Flag()
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(Columns<Key>(row: row, notReproduced: notReproduced))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NotReproduced() }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotReproduced() }
+
+    /// `displayName` → `display_name`; `nil` for a name this decoder leaves to GRDB.
+    static func column(for key: some CodingKey) -> String? {
+        let name = key.stringValue
+        var uppercase = 0
+        for (offset, byte) in name.utf8.enumerated() {
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { continue }
+            guard offset > 0, byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") else { return nil }
+            uppercase += 1
+        }
+        if uppercase == 0 { return name.isEmpty ? nil : name }
+        return String(unsafeUninitializedCapacity: name.utf8.count + uppercase) { buffer in
+            var count = 0
+            for byte in name.utf8 {
+                if byte < UInt8(ascii: "a") {
+                    buffer[count] = UInt8(ascii: "_")
+                    buffer[count + 1] = byte + 32
+                    count += 2
+                } else {
+                    buffer[count] = byte
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let row: Row
+        let notReproduced: Flag
+        var codingPath: [any CodingKey] { [] }
+
+        var allKeys: [Key] {
+            notReproduced.isSet = true
+            return []
+        }
+
+        func contains(_ key: Key) -> Bool {
+            if let column = SnakeCaseRowDecoder.column(for: key), row.hasColumn(column) { return true }
+            notReproduced.isSet = true
+            return false
+        }
+
+        private func column(_ key: Key) throws -> String {
+            guard let column = SnakeCaseRowDecoder.column(for: key), row.hasColumn(column) else {
+                throw NotReproduced()
+            }
+            return column
+        }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            try row.decode(DatabaseValue.self, forColumn: column(key)).isNull
+        }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(key) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(key) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(key) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try value(key) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(key) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try value(key) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try value(key) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try value(key) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(key) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try value(key) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try value(key) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try value(key) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try value(key) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(key) }
+
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try value(key) }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try value(key) }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try value(key) }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try value(key) }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try value(key) }
+
+        /// GRDB's own reading of a column for a record: the statement's value converted by the type.
+        private func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value {
+            try row.decode(Value.self, forColumn: column(key))
+        }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            try decodeConvertible(T.self, key)
+        }
+
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            try decodeConvertible(T?.self, key)
+        }
+
+        /// A value GRDB would read as a database value, as it reads it; anything else is not reproduced.
+        private func decodeConvertible<T>(_ type: T.Type, _ key: Key) throws -> T {
+            let column = try column(key)
+            if T.self == Date.self || T.self == Date?.self {
+                guard case .deferredToDate = Record.databaseDateDecodingStrategy(for: column) else {
+                    throw NotReproduced()
+                }
+            } else if T.self == Data.self || T.self == Data?.self {
+                guard case .deferredToData = Record.databaseDataDecodingStrategy(for: column) else {
+                    throw NotReproduced()
+                }
+            }
+            if let convertible = T.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
+                return try read(convertible, column) as! T
+            }
+            guard let convertible = T.self as? any DatabaseValueConvertible.Type else { throw NotReproduced() }
+            return try read(convertible, column) as! T
+        }
+
+        private func read<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+            _ type: Value.Type, _ column: String
+        ) throws -> Value {
+            try row.decode(Value.self, forColumn: column)
+        }
+
+        private func read<Value: DatabaseValueConvertible>(_ type: Value.Type, _ column: String) throws -> Value {
+            try row.decode(Value.self, forColumn: column)
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        { throw NotReproduced() }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw NotReproduced() }
+
+        func superDecoder() throws -> any Decoder { throw NotReproduced() }
+
+        func superDecoder(forKey key: Key) throws -> any Decoder { throw NotReproduced() }
+    }
+}
+
 /// GRDB's `.convertFromSnakeCase`, without Foundation for the platform's plain column names.
 ///
 /// GRDB maps every column of every fetched row to its property name; its conversion (split, `capitalized`, join)
