@@ -132,7 +132,7 @@ final class StreamingJSONEncoder: Encoder {
         let written = members[firstMember...]
         let known = memberOrders[keys]
         let order: [Int]?
-        if let known, known.keys.elementsEqual(written.lazy.map(\.key)) {
+        if let known, Self.same(known.keys, written) {
             order = known.order
         } else {
             let sorted = written.indices.sorted { Self.precedes(members[$0].key, members[$1].key) }
@@ -156,6 +156,17 @@ final class StreamingJSONEncoder: Encoder {
         rewritten.append(UInt8(ascii: "}"))
         bytes.replaceSubrange(objectStart..<bytes.count, with: rewritten)
         scratch = rewritten
+    }
+
+    /// Whether `members` have exactly `keys`, in that order (the same literals, usually: a quick comparison).
+    private static func same(_ keys: [String], _ members: ArraySlice<Member>) -> Bool {
+        guard keys.count == members.count else { return false }
+        var index = members.startIndex
+        for key in keys {
+            guard key == members[index].key else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Foundation's order: by UTF-8 bytes (not `<`, which compares normalised scalars).

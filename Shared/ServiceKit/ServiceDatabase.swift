@@ -52,16 +52,3 @@ extension DatabaseReader {
         try read(body)
     }
 }
-
-extension QueryInterfaceRequest {
-    /// This request through a statement each connection compiles once and keeps (GRDB's statement cache).
-    ///
-    /// Compiling is most of what a hot read costs here: SQLite parses and plans the SQL, and GRDB's authorizer
-    /// records every column the statement reads, which took half of identity's `GET /v1/users/me`. Values become
-    /// arguments, so the SQL, the cache's key, is the same for every call from one place. Only for requests whose
-    /// shape does not depend on the input: a list of keys makes a statement per length and `limit(_:)` writes its
-    /// number into the SQL, each kept for good (write those in SQL with `?` and `db.cachedStatement(sql:)`).
-    public var preparedOnce: SQLRequest<RowDecoder> {
-        SQLRequest(literal: "\(self)", cached: true)
-    }
-}

@@ -95,11 +95,17 @@ struct SnakeCaseRowDecoder<Record: FetchableRecord>: Decoder {
             return false
         }
 
+        /// The key's column. Whether the row has it is left to the read: GRDB's `decode(_:forColumn:)` throws for
+        /// a missing column, except for an optional, whose `nil` is checked (``present(_:_:)``).
         private func column(_ key: Key) throws -> String {
-            guard let column = SnakeCaseRowDecoder.column(for: key), row.hasColumn(column) else {
-                throw NotReproduced()
-            }
+            guard let column = SnakeCaseRowDecoder.column(for: key) else { throw NotReproduced() }
             return column
+        }
+
+        /// `value`, unless it is `nil` for want of a column: GRDB's decoder would then look for a scope of that name.
+        private func present<Wrapped>(_ value: Wrapped?, _ column: String) throws -> Wrapped? {
+            if value == nil, !row.hasColumn(column) { throw NotReproduced() }
+            return value
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -121,28 +127,35 @@ struct SnakeCaseRowDecoder<Record: FetchableRecord>: Decoder {
         func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try value(key) }
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(key) }
 
-        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try value(key) }
-        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try value(key) }
-        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try value(key) }
-        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try value(key) }
-        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try value(key) }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalValue(key) }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optionalValue(key) }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optionalValue(key) }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalValue(key) }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optionalValue(key) }
 
         /// GRDB's own reading of a column for a record: the statement's value converted by the type.
         private func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value {
             try row.decode(Value.self, forColumn: column(key))
         }
 
+        private func optionalValue<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws
+            -> Value?
+        {
+            let column = try column(key)
+            return try present(row.decode(Value?.self, forColumn: column), column)
+        }
+
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            try decodeConvertible(T.self, key)
+            try decodeConvertible(T.self, column(key))
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            try decodeConvertible(T?.self, key)
+            let column = try column(key)
+            return try present(decodeConvertible(T?.self, column), column)
         }
 
         /// A value GRDB would read as a database value, as it reads it; anything else is not reproduced.
-        private func decodeConvertible<T>(_ type: T.Type, _ key: Key) throws -> T {
-            let column = try column(key)
+        private func decodeConvertible<T>(_ type: T.Type, _ column: String) throws -> T {
             if T.self == Date.self || T.self == Date?.self {
                 guard case .deferredToDate = Record.databaseDateDecodingStrategy(for: column) else {
                     throw NotReproduced()

@@ -28,12 +28,20 @@ extension HabitsDatabase {
     {
         guard !userIDs.isEmpty else { return [] }
         return try await read { db in
-            var request = HabitRecord.filter(userIDs.contains(HabitRecord.Columns.userId))
-            if let habitID { request = request.filter(HabitRecord.Columns.id == habitID) }
-            request = request.order(HabitRecord.Columns.createdAt, Column.rowID)
-            // One owner (my own list, the hot read) has one shape of SQL, kept compiled; a list of owners makes a
-            // shape per length, so it is not.
-            let habits = try userIDs.count == 1 ? request.preparedOnce.fetchAll(db) : request.fetchAll(db)
+            let habits: [HabitRecord]
+            if userIDs.count == 1 {
+                // One owner (my own list, the hot read): SQL of one shape, kept compiled.
+                let sql =
+                    "SELECT * FROM habits WHERE user_id = ?\(habitID == nil ? "" : " AND id = ?") ORDER BY created_at, rowid"
+                habits = try HabitRecord.fetchAll(
+                    db.cachedStatement(sql: sql),
+                    arguments: StatementArguments([userIDs[0]] + (habitID.map { [$0] } ?? [])))
+            } else {
+                // A list of owners makes a shape per length, so it is not kept.
+                var request = HabitRecord.filter(userIDs.contains(HabitRecord.Columns.userId))
+                if let habitID { request = request.filter(HabitRecord.Columns.id == habitID) }
+                habits = try request.order(HabitRecord.Columns.createdAt, Column.rowID).fetchAll(db)
+            }
             return try habits.map { habit in
                 let from = since[habit.userId]?.description ?? "0000-00-00"
                 let days = try Int.fetchAll(

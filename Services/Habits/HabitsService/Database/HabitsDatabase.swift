@@ -35,7 +35,9 @@ struct HabitsDatabase: Sendable {
     }
 
     static func timeZone(_ db: Database, _ userID: String) throws -> String {
-        try PreferenceRecord.filter(key: userID).preparedOnce.fetchOne(db)?.timeZone ?? defaultTimeZone
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT time_zone FROM preferences WHERE user_id = ?"), arguments: [userID])
+            ?? defaultTimeZone
     }
 
     /// Today in the user's time zone: the day "today", due days and default start dates are counted in.

@@ -73,8 +73,9 @@ struct HouseholdDatabase: Sendable {
     }
 
     private static func allMembers(_ db: Database, _ householdID: String) throws -> [MemberRecord] {
-        try MemberRecord.filter(MemberRecord.Columns.householdId == householdID)
-            .order(MemberRecord.Columns.joinedAt, Column.rowID).preparedOnce.fetchAll(db)
+        try MemberRecord.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM members WHERE household_id = ? ORDER BY joined_at, rowid"),
+            arguments: [householdID])
     }
 
     /// The household and its members, the caller among them (else 404).
@@ -82,7 +83,8 @@ struct HouseholdDatabase: Sendable {
         -> (HouseholdRecord, [MemberRecord])
     {
         let members = try members(db, householdID, asMember: userID)
-        guard let household = try HouseholdRecord.filter(key: householdID).preparedOnce.fetchOne(db) else {
+        let lookup = try db.cachedStatement(sql: "SELECT * FROM households WHERE id = ?")
+        guard let household = try HouseholdRecord.fetchOne(lookup, arguments: [householdID]) else {
             throw HouseholdError.notFound("The household")
         }
         return (household, members)
