@@ -30,12 +30,12 @@ extension HabitsDatabase {
         return try await read { db in
             let habits: [HabitRecord]
             if userIDs.count == 1 {
-                // One owner (my own list, the hot read): SQL of one shape, kept compiled.
-                let sql =
-                    "SELECT * FROM habits WHERE user_id = ?\(habitID == nil ? "" : " AND id = ?") ORDER BY created_at, rowid"
+                // One owner (my own list, the hot read): SQL kept compiled, one statement for all habits and one for one.
+                let oneHabit = habitID == nil ? "" : " AND id = ?"
                 habits = try HabitRecord.fetchAll(
-                    db.cachedStatement(sql: sql),
-                    arguments: StatementArguments([userIDs[0]] + (habitID.map { [$0] } ?? [])))
+                    db.cachedStatement(
+                        sql: "SELECT * FROM habits WHERE user_id = ?\(oneHabit) ORDER BY created_at, rowid"),
+                    arguments: habitID.map { [userIDs[0], $0] } ?? [userIDs[0]])
             } else {
                 // A list of owners makes a shape per length, so it is not kept.
                 var request = HabitRecord.filter(userIDs.contains(HabitRecord.Columns.userId))
