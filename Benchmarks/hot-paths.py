@@ -3,7 +3,7 @@
 
 One command, from the repository root:
 
-    Benchmarks/hot-paths.py [--seconds N] [--only services,gateway,mixed]
+    Benchmarks/hot-paths.py [--seconds N] [--rounds N] [--only services,gateway,mixed]
 
 It builds the release LocalStack and Gateway, starts the local stack on a temporary data directory, seeds 20
 users through its gateway (each with a household, three chores and a bill, a daily habit with three events, two
@@ -14,7 +14,9 @@ prints, from one run on this machine:
    request (wrk -t2 -c64, straight at the service's port);
 2. the gateway: identity directly, through a separate Gateway process and through a throwaway nginx with
    keep-alive upstreams, on a light route (`/v1/auth/jwks`) and a heavy one (`/v1/users/me`), with each
-   process's CPU per request (its utime + stime from /proc over the run);
+   process's CPU per request (its utime + stime from /proc over the run): `--rounds` rounds of the three (3 by
+   default), each round in another order, medians shown and each round's gateway/nginx ratios listed, since a
+   slow minute on shared cores moves one run by more than the ratios' targets;
 3. the mixed read load: each request a random seeded user and one of ten hot reads, through a separate Gateway
    process (wrk -t2 with a Lua script, 16, 32 and 64 connections): req/s, p50, p99 and the CPU per request of
    gateway and stack.
@@ -25,6 +27,7 @@ binaries instead of building this tree's (to compare two versions on one machine
 
 import argparse
 import json
+from statistics import median
 import os
 import shutil
 import signal
@@ -238,6 +241,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=int, default=5, help="seconds per wrk run (default 5)")
     parser.add_argument("--only", default="services,gateway,mixed")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of direct, gateway, nginx (default 3)")
     parser.add_argument("--hold", action="store_true",
                         help="seed, start the gateway, print a token and the hot paths, then wait (for perf)")
     arguments = parser.parse_args()
@@ -303,23 +307,36 @@ def main():
         if "gateway" in parts:
             nginx = start_nginx(data)
             processes.append(nginx)
-            print("\ngateway (-c64): identity directly, through the Gateway process, through nginx (keep-alive upstream)")
+            rounds = arguments.rounds
+            print("\ngateway (-c64): identity directly, through the Gateway process, through nginx (keep-alive upstream);"
+                  f"\n{rounds} rounds of the three, each round in another order, medians shown")
             print(f"  {'route':<16}{'path':<10}{'req/s':>9}{'p99':>9}{'proxy CPU/req':>15}{'identity CPU/req':>18}")
+            paths = [("direct", 8081, None), ("gateway", GATEWAY_PORT, [gateway.pid]),
+                     ("nginx", NGINX_PORT, nginx_pids(nginx.pid))]
             for route, token in (("/v1/auth/jwks", None), ("/v1/users/me", first["token"])):
-                results = {}
-                for label, port, proxy in (("direct", 8081, None), ("gateway", GATEWAY_PORT, [gateway.pid]),
-                                           ("nginx", NGINX_PORT, nginx_pids(nginx.pid))):
-                    groups = dict(stack_only)
-                    if proxy:
-                        groups["proxy"] = proxy
-                    rps, _, p99, cpu = measure(f"http://127.0.0.1:{port}{route}", seconds, groups, token=token)
-                    results[label] = (rps, cpu.get("proxy"))
-                    proxy_cpu = f"{cpu['proxy']:.0f}µs" if proxy else "-"
-                    print(f"  {route:<16}{label:<10}{rps:>9,.0f}{p99:>7.1f}ms{proxy_cpu:>15}{cpu['stack']:>16.0f}µs")
-                gateway_rps, gateway_cpu = results["gateway"]
-                nginx_rps, nginx_cpu = results["nginx"]
-                print(f"  {'':<16}gateway/nginx {gateway_rps / nginx_rps:.2f}x throughput, {gateway_cpu / nginx_cpu:.2f}x CPU; "
-                      f"gateway/direct {gateway_rps / results['direct'][0]:.2f}x")
+                # On shared cores a minute can be slower than the next; the three paths of a round run back to back
+                # and are compared within it, so a slow minute moves a round, not the ratio.
+                runs = {label: [] for label, _, _ in paths}
+                for round_number in range(rounds):
+                    for label, port, proxy in paths[round_number % 3:] + paths[:round_number % 3]:
+                        groups = dict(stack_only)
+                        if proxy:
+                            groups["proxy"] = proxy
+                        rps, _, p99, cpu = measure(f"http://127.0.0.1:{port}{route}", seconds, groups, token=token)
+                        runs[label].append((rps, p99, cpu.get("proxy"), cpu["stack"]))
+                for label, _, proxy in paths:
+                    def column(index):
+                        return median(run[index] for run in runs[label])
+                    shown_cpu = f"{column(2):.0f}µs" if proxy else "-"
+                    print(f"  {route:<16}{label:<10}{column(0):>9,.0f}{column(1):>7.1f}ms{shown_cpu:>15}"
+                          f"{column(3):>16.0f}µs")
+                throughput = [g[0] / n[0] for g, n in zip(runs["gateway"], runs["nginx"])]
+                cpu_ratio = [g[2] / n[2] for g, n in zip(runs["gateway"], runs["nginx"])]
+                direct = [g[0] / d[0] for g, d in zip(runs["gateway"], runs["direct"])]
+                listed = lambda ratios: ", ".join(f"{ratio:.2f}" for ratio in ratios)
+                print(f"  {'':<16}gateway/nginx {median(throughput):.2f}x throughput ({listed(throughput)}), "
+                      f"{median(cpu_ratio):.2f}x CPU ({listed(cpu_ratio)}); "
+                      f"gateway/direct {median(direct):.2f}x ({listed(direct)})")
 
         if "mixed" in parts:
             script = os.path.join(data, "mixed.lua")
