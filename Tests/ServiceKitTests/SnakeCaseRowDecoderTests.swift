@@ -49,6 +49,18 @@ import Testing
         var displayName: String
     }
 
+    /// Notes which decoder made it.
+    struct Probe: Codable, SnakeCaseColumns {
+        enum CodingKeys: String, CodingKey { case id }
+        var id: Int64
+        var decodedByRowDecoder = false
+
+        init(from decoder: any Decoder) throws {
+            id = try decoder.container(keyedBy: CodingKeys.self).decode(Int64.self, forKey: .id)
+            decodedByRowDecoder = decoder is SnakeCaseRowDecoder<Probe>
+        }
+    }
+
     static func database() throws -> DatabaseQueue {
         let queue = try DatabaseQueue()
         try queue.write { db in
@@ -104,6 +116,11 @@ import Testing
         let record = try Everything(from: decoder)
         #expect(!decoder.notReproduced.isSet)
         #expect(record.displayName == "Ann / 漢字 😀" && record.lastReadId == 9_007_199_254_740_993)
+    }
+
+    @Test func fetchingASnakeCaseRecordGoesThroughTheRowDecoder() throws {
+        let probes = try Self.database().read { db in try Probe.fetchAll(db, sql: "SELECT id FROM everything") }
+        #expect(probes.map(\.decodedByRowDecoder) == [true, true, true])
     }
 
     @Test func whatItDoesNotReproduceIsLeftToGRDB() throws {
