@@ -27,7 +27,6 @@ binaries instead of building this tree's (to compare two versions on one machine
 
 import argparse
 import json
-from statistics import median
 import os
 import shutil
 import signal
@@ -38,6 +37,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from statistics import median
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STACK_GATEWAY = "http://127.0.0.1:8080"
@@ -314,8 +314,8 @@ def main():
             paths = [("direct", 8081, None), ("gateway", GATEWAY_PORT, [gateway.pid]),
                      ("nginx", NGINX_PORT, nginx_pids(nginx.pid))]
             for route, token in (("/v1/auth/jwks", None), ("/v1/users/me", first["token"])):
-                # On shared cores a minute can be slower than the next; the three paths of a round run back to back
-                # and are compared within it, so a slow minute moves a round, not the ratio.
+                # On shared cores one minute can be slower than the next: the ratios are taken within each round,
+                # whose three runs follow each other, so a slow minute moves one round's ratios, not the median.
                 runs = {label: [] for label, _, _ in paths}
                 for round_number in range(rounds):
                     for label, port, proxy in paths[round_number % 3:] + paths[:round_number % 3]:
