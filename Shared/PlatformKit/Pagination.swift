@@ -90,15 +90,7 @@ public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
 public enum PageCursor {
     /// Encodes a key as an opaque cursor string.
     public static func encode(_ key: some Encodable) -> String {
-        let json = (try? PlatformJSONWriter.encode(key)) ?? []
-        // base64url without padding, in one pass over Foundation's base64.
-        var cursor = Data(json).base64EncodedData()
-        cursor.removeAll { $0 == UInt8(ascii: "=") }
-        for index in cursor.indices {
-            if cursor[index] == UInt8(ascii: "+") { cursor[index] = UInt8(ascii: "-") }
-            if cursor[index] == UInt8(ascii: "/") { cursor[index] = UInt8(ascii: "_") }
-        }
-        return String(decoding: cursor, as: UTF8.self)
+        Data((try? PlatformJSONWriter.encode(key)) ?? []).base64URLEncoded
     }
 
     /// Decodes a cursor string made by ``encode(_:)``; anything else is a 400 problem.

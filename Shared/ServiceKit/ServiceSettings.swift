@@ -140,7 +140,5 @@ public struct DevelopmentSecrets: Sendable {
 public func randomToken(byteCount: Int = 32) -> String {
     var generator = SystemRandomNumberGenerator()
     let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-    return Data(bytes).base64EncodedString()
-        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
+    return Data(bytes).base64URLEncoded
 }

@@ -53,32 +53,6 @@ struct SnakeCaseRowDecoder<Record: FetchableRecord>: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotReproduced() }
 
-    /// `displayName` → `display_name`; `nil` for a name this decoder leaves to GRDB.
-    static func column(for key: some CodingKey) -> String? {
-        let name = key.stringValue
-        var uppercase = 0
-        for (offset, byte) in name.utf8.enumerated() {
-            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { continue }
-            guard offset > 0, byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") else { return nil }
-            uppercase += 1
-        }
-        if uppercase == 0 { return name.isEmpty ? nil : name }
-        return String(unsafeUninitializedCapacity: name.utf8.count + uppercase) { buffer in
-            var count = 0
-            for byte in name.utf8 {
-                if byte < UInt8(ascii: "a") {
-                    buffer[count] = UInt8(ascii: "_")
-                    buffer[count + 1] = byte + 32
-                    count += 2
-                } else {
-                    buffer[count] = byte
-                    count += 1
-                }
-            }
-            return count
-        }
-    }
-
     struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let row: Row
         let notReproduced: Flag
@@ -90,7 +64,7 @@ struct SnakeCaseRowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func contains(_ key: Key) -> Bool {
-            if let column = SnakeCaseRowDecoder.column(for: key), row.hasColumn(column) { return true }
+            if let column = SnakeCaseNames.snakeCase(key.stringValue), row.hasColumn(column) { return true }
             notReproduced.isSet = true
             return false
         }
@@ -98,7 +72,7 @@ struct SnakeCaseRowDecoder<Record: FetchableRecord>: Decoder {
         /// The key's column. Whether the row has it is left to the read: GRDB's `decode(_:forColumn:)` throws for
         /// a missing column, except for an optional, whose `nil` is checked (``present(_:_:)``).
         private func column(_ key: Key) throws -> String {
-            guard let column = SnakeCaseRowDecoder.column(for: key) else { throw NotReproduced() }
+            guard let column = SnakeCaseNames.snakeCase(key.stringValue) else { throw NotReproduced() }
             return column
         }
 
@@ -229,6 +203,32 @@ enum SnakeCaseNames {
                 } else {
                     buffer[count] = capitalize ? byte - 32 : byte
                     capitalize = false
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    /// `displayName` → `display_name`, the exact inverse of ``camelCase(_:)`` for names of ASCII letters starting
+    /// lowercase; `nil` for any other name (``SnakeCaseRowDecoder`` leaves those to GRDB).
+    static func snakeCase(_ name: String) -> String? {
+        var uppercase = 0
+        for (offset, byte) in name.utf8.enumerated() {
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { continue }
+            guard offset > 0, byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") else { return nil }
+            uppercase += 1
+        }
+        if uppercase == 0 { return name.isEmpty ? nil : name }
+        return String(unsafeUninitializedCapacity: name.utf8.count + uppercase) { buffer in
+            var count = 0
+            for byte in name.utf8 {
+                if byte < UInt8(ascii: "a") {
+                    buffer[count] = UInt8(ascii: "_")
+                    buffer[count + 1] = byte + 32
+                    count += 2
+                } else {
+                    buffer[count] = byte
                     count += 1
                 }
             }

@@ -158,16 +158,16 @@ import Testing
 
     @Test func columnNamesAreTheKeysInSnakeCase() {
         enum Keys: String, CodingKey { case id, userId, lastReadID, avatarUrl, line2, Upper, _private, café }
-        #expect(SnakeCaseRowDecoder<Strict>.column(for: Keys.id) == "id")
-        #expect(SnakeCaseRowDecoder<Strict>.column(for: Keys.userId) == "user_id")
-        #expect(SnakeCaseRowDecoder<Strict>.column(for: Keys.lastReadID) == "last_read_i_d")
-        #expect(SnakeCaseRowDecoder<Strict>.column(for: Keys.avatarUrl) == "avatar_url")
+        #expect(SnakeCaseNames.snakeCase(Keys.id.stringValue) == "id")
+        #expect(SnakeCaseNames.snakeCase(Keys.userId.stringValue) == "user_id")
+        #expect(SnakeCaseNames.snakeCase(Keys.lastReadID.stringValue) == "last_read_i_d")
+        #expect(SnakeCaseNames.snakeCase(Keys.avatarUrl.stringValue) == "avatar_url")
         for unusual in [Keys.line2, .Upper, ._private, .café] {
-            #expect(SnakeCaseRowDecoder<Strict>.column(for: unusual) == nil)
+            #expect(SnakeCaseNames.snakeCase(unusual.stringValue) == nil)
         }
         // GRDB's conversion back gives the key again.
         for key in [Keys.userId, .lastReadID, .avatarUrl] {
-            #expect(SnakeCaseNames.camelCase(SnakeCaseRowDecoder<Strict>.column(for: key)!) == key.stringValue)
+            #expect(SnakeCaseNames.camelCase(SnakeCaseNames.snakeCase(key.stringValue)!) == key.stringValue)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PlatformKit
 
 /// Derives each refresh token from the one it replaces (HMAC-SHA256 under a server key), so two requests
 /// racing with the same token inside the grace window receive the same successor: one live chain, and
