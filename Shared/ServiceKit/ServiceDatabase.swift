@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NIOCore
+import NIOPosix
 
 /// Where a service keeps its SQLite database.
 public enum DatabaseLocation: Sendable, Equatable {
@@ -10,45 +11,76 @@ public enum DatabaseLocation: Sendable, Equatable {
     case inMemory
 }
 
-/// Opens service databases the one way the platform does it.
-public enum ServiceDatabase {
+/// A service's SQLite database, opened the one way the platform does it: one writer, and reads run in place.
+///
+/// Files get a `DatabasePool` (WAL, readers in parallel with the writer) and, for every event loop of NIO's singleton
+/// group (also the concurrency executor: ``EventLoopExecutor``), a read-only connection of that loop's own; foreign
+/// keys are on (GRDB's default), writers wait up to 5 s for a lock instead of failing, and reads are memory-mapped.
+public struct ServiceDatabase: Sendable {
+    /// The connection that writes (and, for in-memory databases, reads); also for the readiness probe.
+    public let writer: any DatabaseWriter
+    /// A read-only connection per event loop, found by the loop's identity (file databases only).
+    private let loopReaders: [ObjectIdentifier: DatabaseQueue]
+    /// The name of the event loops' connections (`Database.description`), in logs and GRDB's errors.
+    static let loopReaderLabel = "ServiceDatabase.loopReader"
+
     /// Opens the database at `location` and runs `migrator` to the latest version before returning.
-    ///
-    /// Files get a `DatabasePool` (WAL, readers in parallel with the writer); foreign keys are on (GRDB's
-    /// default), writers wait up to 5 s for a lock instead of failing, and reads are memory-mapped.
-    public static func open(_ location: DatabaseLocation, migrator: DatabaseMigrator) throws -> any DatabaseWriter {
+    public init(_ location: DatabaseLocation, migrator: DatabaseMigrator) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
-        // Reads run on the calling thread (``DatabaseReader/readInPlace(_:)``): a reader for each of the event loops
-        // that serve requests (NIO's singleton group, also the concurrency executor: ``EventLoopExecutor``), and as
-        // many again for background work, so a request never waits for a connection.
-        configuration.maximumReaderCount = max(5, 2 * NIOSingletons.groupLoopCountSuggestion)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
-        let writer: any DatabaseWriter
         switch location {
         case .file(let path):
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
             writer = try DatabasePool(path: path, configuration: configuration)
+            try migrator.migrate(writer)
+            // Opened after the migrations: the schema these connections cache never changes while they live.
+            var readOnly = configuration
+            readOnly.readonly = true
+            readOnly.label = Self.loopReaderLabel
+            var readers: [ObjectIdentifier: DatabaseQueue] = [:]
+            for loop in NIOSingletons.posixEventLoopGroup.makeIterator() {
+                readers[ObjectIdentifier(loop)] = try DatabaseQueue(path: path, configuration: readOnly)
+            }
+            loopReaders = readers
         case .inMemory:
             writer = try DatabaseQueue(configuration: configuration)
+            try migrator.migrate(writer)
+            loopReaders = [:]
         }
-        try migrator.migrate(writer)
-        return writer
     }
-}
 
-extension DatabaseReader {
-    /// One read transaction run on the calling thread, for the services' `read` methods.
+    /// One read transaction, run on the calling thread.
     ///
-    /// GRDB's `async` read hops to the reader pool's queue and back (three thread hand-offs, with a futex wake
-    /// each); a platform read is an indexed lookup or a bounded page of a memory-mapped WAL database, CPU work
-    /// shorter than those hand-offs, so it runs where the request already is. The pool has a reader for every
-    /// event loop, so it never waits for one behind another request (``ServiceDatabase/open(_:migrator:)``).
-    public func readInPlace<T>(_ body: (Database) throws -> T) throws -> T {
-        try read(body)
+    /// A platform read is an indexed lookup or a bounded page of a memory-mapped WAL database: CPU work shorter than
+    /// the three thread hand-offs of GRDB's `async` read, so it runs where the request already is. On an event loop
+    /// it uses that loop's own connection, which no other thread touches, with `BEGIN`/`COMMIT` as cached
+    /// statements; GRDB's pool (a barrier queue, a semaphore, a dispatch group and a savepoint compiled anew per
+    /// read) was a tenth of identity's `/v1/users/me` (docs/architecture.md, "Measured on this machine").
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        guard let loop = MultiThreadedEventLoopGroup.currentEventLoop,
+            let reader = loopReaders[ObjectIdentifier(loop)]
+        else { return try writer.read(body) }
+        return try reader.inDatabase { db in
+            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+            do {
+                let value = try body(db)
+                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                return value
+            } catch {
+                // GRDB stops the process if a connection is handed back inside a transaction.
+                if db.isInsideTransaction { try? db.rollback() }
+                throw error
+            }
+        }
+    }
+
+    /// One write transaction, on GRDB's writer queue.
+    public func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.write(body)
     }
 }

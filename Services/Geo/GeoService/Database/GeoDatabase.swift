@@ -5,30 +5,30 @@ import ServiceKit
 
 /// The geo service's storage: the only place that knows SQL. Each method is one transaction.
 struct GeoDatabase: Sendable {
-    private let writer: any DatabaseWriter
+    private let database: ServiceDatabase
     /// The secret of the per-pack pseudonyms (made by the v2 migration, never leaves the database).
     let pseudonymKey: Data
 
     /// Opens the database, migrates it, and loads the gazetteer when its table is still empty.
     init(_ location: DatabaseLocation, gazetteer: URL? = nil) throws {
-        self.writer = try ServiceDatabase.open(location, migrator: GeoMigrations.migrator)
-        self.pseudonymKey = try writer.read { db in
+        self.database = try ServiceDatabase(location, migrator: GeoMigrations.migrator)
+        self.pseudonymKey = try database.writer.read { db in
             try Data.fetchOne(db.cachedStatement(sql: "SELECT key FROM pseudonym_key WHERE id = 1")) ?? Data()
         }
-        if let gazetteer { try Self.loadGazetteer(from: gazetteer, into: writer) }
+        if let gazetteer { try Self.loadGazetteer(from: gazetteer, into: database.writer) }
     }
 
     /// The database for readiness checks.
-    var reader: any DatabaseReader { writer }
+    var reader: any DatabaseReader { database.writer }
 
     /// One read transaction; the `+Concern` files' methods go through here and ``write(_:)``.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try writer.readInPlace(body)
+        try database.read(body)
     }
 
     /// One write transaction.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(body)
+        try await database.write(body)
     }
 
     static func jsonArray<T: Encodable>(_ values: [T]) -> String {

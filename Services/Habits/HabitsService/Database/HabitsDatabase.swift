@@ -7,23 +7,23 @@ import ServiceKit
 /// Every habit and event belongs to one user; methods that take an `owner` answer 404 to anyone else,
 /// so another user's habits are not even revealed to exist.
 struct HabitsDatabase: Sendable {
-    private let writer: any DatabaseWriter
+    private let database: ServiceDatabase
 
     init(_ location: DatabaseLocation) throws {
-        self.writer = try ServiceDatabase.open(location, migrator: HabitsMigrations.migrator)
+        self.database = try ServiceDatabase(location, migrator: HabitsMigrations.migrator)
     }
 
     /// For the readiness check.
-    var reader: any DatabaseReader { writer }
+    var reader: any DatabaseReader { database.writer }
 
     /// One read transaction (for the `+Concern` files).
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try writer.readInPlace(body)
+        try database.read(body)
     }
 
     /// One write transaction (for the `+Concern` files).
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(body)
+        try await database.write(body)
     }
 
     // MARK: Preferences

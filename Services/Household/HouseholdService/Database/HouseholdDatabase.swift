@@ -7,23 +7,23 @@ import ServiceKit
 /// every change that belongs in the activity feed writes its activity row in that same transaction. Methods
 /// acting for a member check the membership inside their transaction (404 "The household" for anyone else).
 struct HouseholdDatabase: Sendable {
-    private let writer: any DatabaseWriter
+    private let database: ServiceDatabase
 
     init(_ location: DatabaseLocation) throws {
-        self.writer = try ServiceDatabase.open(location, migrator: HouseholdMigrations.migrator)
+        self.database = try ServiceDatabase(location, migrator: HouseholdMigrations.migrator)
     }
 
     /// For the readiness check.
-    var reader: any DatabaseReader { writer }
+    var reader: any DatabaseReader { database.writer }
 
     /// One read transaction (for the `+Concern` files).
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try writer.readInPlace(body)
+        try database.read(body)
     }
 
     /// One write transaction (for the `+Concern` files).
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(body)
+        try await database.write(body)
     }
 
     // MARK: Pages

@@ -6,22 +6,22 @@ import ServiceKit
 /// The identity service's storage: the only place that knows SQL. Each method is one transaction; its concerns
 /// live in the `IdentityDatabase+<Concern>` files (users, avatars, sessions, revocations, passwords, outbox...).
 struct IdentityDatabase: Sendable {
-    private let writer: any DatabaseWriter
+    private let database: ServiceDatabase
 
     init(_ location: DatabaseLocation) throws {
-        self.writer = try ServiceDatabase.open(location, migrator: IdentityMigrations.migrator)
+        self.database = try ServiceDatabase(location, migrator: IdentityMigrations.migrator)
     }
 
     /// For the readiness probe.
-    var reader: any DatabaseReader { writer }
+    var reader: any DatabaseReader { database.writer }
 
     /// One read transaction, for the `IdentityDatabase+<Concern>` files.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try writer.readInPlace(body)
+        try database.read(body)
     }
 
     /// One write transaction, for the `IdentityDatabase+<Concern>` files.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(body)
+        try await database.write(body)
     }
 }

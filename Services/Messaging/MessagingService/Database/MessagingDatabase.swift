@@ -6,23 +6,23 @@ import ServiceKit
 /// The messaging service's storage: the only place that knows SQL. Each method is one transaction, and
 /// every method that touches a conversation checks, in that transaction, that the caller is a member.
 struct MessagingDatabase: Sendable {
-    private let writer: any DatabaseWriter
+    private let database: ServiceDatabase
 
     init(_ location: DatabaseLocation) throws {
-        self.writer = try ServiceDatabase.open(location, migrator: MessagingMigrations.migrator)
+        self.database = try ServiceDatabase(location, migrator: MessagingMigrations.migrator)
     }
 
     /// The database for readiness checks.
-    var reader: any DatabaseReader { writer }
+    var reader: any DatabaseReader { database.writer }
 
     /// One read transaction; the `+Concern` files' methods go through here and ``write(_:)``.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try writer.readInPlace(body)
+        try database.read(body)
     }
 
     /// One write transaction.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(body)
+        try await database.write(body)
     }
 
     // MARK: Membership

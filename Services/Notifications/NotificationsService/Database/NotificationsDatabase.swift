@@ -8,25 +8,25 @@ import ServiceKit
 /// Stream events are handed to `publish` after their transaction commits, on the writer, so live connections
 /// see them in the order of their sequence numbers.
 struct NotificationsDatabase: Sendable {
-    private let writer: any DatabaseWriter
+    private let database: ServiceDatabase
     private let publish: @Sendable ([StreamEvent]) -> Void
 
     init(_ location: DatabaseLocation, publish: @escaping @Sendable ([StreamEvent]) -> Void) throws {
-        self.writer = try ServiceDatabase.open(location, migrator: NotificationsMigrations.migrator)
+        self.database = try ServiceDatabase(location, migrator: NotificationsMigrations.migrator)
         self.publish = publish
     }
 
     /// For the readiness probe.
-    var reader: any DatabaseReader { writer }
+    var reader: any DatabaseReader { database.writer }
 
     /// One read transaction, for the `NotificationsDatabase+<Concern>` files.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try writer.readInPlace(body)
+        try database.read(body)
     }
 
     /// One write transaction, for the `NotificationsDatabase+<Concern>` files.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(body)
+        try await database.write(body)
     }
 
     /// Hands `events` to the live streams once the current transaction commits.
