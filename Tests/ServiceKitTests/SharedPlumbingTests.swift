@@ -16,7 +16,23 @@ import Testing
         #expect(LocalDay(year: day.year, month: day.month, day: day.day) == day)
     }
 
-    @Test(arguments: ["2023-02-29", "2024-13-01", "2024-00-10", "2024-1-011", "+023-01-01", "2024-01-1 ", "", "0000-01-01"])
+    /// The digit-by-digit text is `String(format: "%04d-%02d-%02d")`'s, for every day of four centuries and around
+    /// the years the parser accepts.
+    @Test func aDayIsWrittenAsTheFormatterWouldWriteIt() {
+        let days = Array(-800_000 ... -700_000) + Array(-1_000...150_000) + Array(2_930_000...2_933_000)
+        for number in days {
+            let day = LocalDay(number: number)
+            let formatted = String(format: "%04d-%02d-%02d", day.year, day.month, day.day)
+            if day.description != formatted {
+                Issue.record("day \(number): \(day.description) instead of \(formatted)")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "2023-02-29", "2024-13-01", "2024-00-10", "2024-1-011", "+023-01-01", "2024-01-1 ", "", "0000-01-01",
+    ])
     func onlyExistingDaysInExactlyThatShapeParse(text: String) {
         #expect(LocalDay(text) == nil)
     }
@@ -47,7 +63,9 @@ import Testing
         let day = try #require(LocalDay("2026-03-29"))
         #expect(String(decoding: try JSONEncoder().encode([day]), as: UTF8.self) == #"["2026-03-29"]"#)
         #expect(try JSONDecoder().decode([LocalDay].self, from: Data(#"["2026-03-29"]"#.utf8)) == [day])
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([LocalDay].self, from: Data(#"["29/03"]"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([LocalDay].self, from: Data(#"["29/03"]"#.utf8))
+        }
     }
 }
 
@@ -105,7 +123,8 @@ import Testing
     func app() -> some ApplicationProtocol {
         let router = ServiceApplication.router(
             metrics: ServiceMetrics(), openAPIDocument: Data("{}".utf8), database: nil)
-        let picture = StoredBytes(bytes: Data("png!".utf8), mediaType: "image/png", tag: EntityTag(of: Data("png!".utf8)))
+        let picture = StoredBytes(
+            bytes: Data("png!".utf8), mediaType: "image/png", tag: EntityTag(of: Data("png!".utf8)))
         router.get("/picture") { request, _ in picture.response(to: request) }
         router.post("/once") { request, _ -> String in try IdempotencyKey.of(request) ?? "none" }
         return Application(router: router)
@@ -134,8 +153,11 @@ import Testing
 
     @Test func anIdempotencyKeyIsOneToTwoHundredFiftyFiveVisibleCharacters() async throws {
         try await app().test(.router) { client in
-            for (key, expected) in [("k-1", "k-1"), (String(repeating: "k", count: 255), String(repeating: "k", count: 255))] {
-                try await client.execute(uri: "/once", method: .post, headers: [IdempotencyKey.field: key]) { response in
+            for (key, expected) in [
+                ("k-1", "k-1"), (String(repeating: "k", count: 255), String(repeating: "k", count: 255)),
+            ] {
+                try await client.execute(uri: "/once", method: .post, headers: [IdempotencyKey.field: key]) {
+                    response in
                     #expect(String(decoding: response.body.readableBytesView, as: UTF8.self) == expected)
                 }
             }
@@ -143,7 +165,8 @@ import Testing
                 #expect(String(decoding: response.body.readableBytesView, as: UTF8.self) == "none")
             }
             for key in [String(repeating: "k", count: 256), "two words", "tab\tkey", "é"] {
-                try await client.execute(uri: "/once", method: .post, headers: [IdempotencyKey.field: key]) { response in
+                try await client.execute(uri: "/once", method: .post, headers: [IdempotencyKey.field: key]) {
+                    response in
                     #expect(response.status == .badRequest, "\(key)")
                     let problem = try JSONDecoder().decode(Problem.self, from: Data(response.body.readableBytesView))
                     #expect(problem.code == "invalid_idempotency_key")
@@ -179,7 +202,8 @@ import Testing
                 #expect(response.status == .forbidden)
             }
             try await client.execute(
-                uri: "/internal/thing", method: .get, headers: [HTTPField.Name(PlatformHeaders.internalToken)!: "internal-secret"]
+                uri: "/internal/thing", method: .get,
+                headers: [HTTPField.Name(PlatformHeaders.internalToken)!: "internal-secret"]
             ) { response in
                 #expect(String(decoding: response.body.readableBytesView, as: UTF8.self) == "internal")
             }
