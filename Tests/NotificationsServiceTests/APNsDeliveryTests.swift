@@ -22,7 +22,10 @@ import Testing
         let delivery = try await APNsDelivery(
             settings: APNsSettings(
                 teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: key.pemRepresentation,
-                topic: "app.roomate.ios", baseURLOverride: fake.url, httpClient: client),
+                topic: "app.roomate.ios", baseURLOverride: fake.url, httpClient: client,
+                // The fake answers from the test process's concurrency pool, which the whole suite keeps busy:
+                // with the 10 s of production a push sometimes timed out before the fake got to answer it.
+                requestTimeout: .seconds(120)),
             clock: clock)
         do {
             try await body(fake, delivery)

@@ -19,10 +19,12 @@ public struct APNsSettings: Sendable {
     public var baseURLOverride: String?
     /// The client pushes go through; HTTP/2 is negotiated over TLS.
     public var httpClient: HTTPClient
+    /// How long one push may take before it counts as failed.
+    public var requestTimeout: TimeAmount
 
     public init(
         teamID: String, keyID: String, privateKeyPEM: String, topic: String, baseURLOverride: String? = nil,
-        httpClient: HTTPClient = .shared
+        httpClient: HTTPClient = .shared, requestTimeout: TimeAmount = .seconds(10)
     ) {
         self.teamID = teamID
         self.keyID = keyID
@@ -30,6 +32,7 @@ public struct APNsSettings: Sendable {
         self.topic = topic
         self.baseURLOverride = baseURLOverride
         self.httpClient = httpClient
+        self.requestTimeout = requestTimeout
     }
 
     func baseURL(for environment: String) -> String {
@@ -89,7 +92,7 @@ final class APNsDelivery: PushDelivery {
         request.headers.add(name: "apns-id", value: message.notificationID)
         request.headers.add(name: "content-type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(Payload(message))))
-        let response = try await settings.httpClient.execute(request, timeout: .seconds(10))
+        let response = try await settings.httpClient.execute(request, timeout: settings.requestTimeout)
         let body = try await response.body.collect(upTo: 64 << 10)
         struct Failure: Decodable { var reason: String? }
         let reason = response.status == .ok ? nil : try? JSONDecoder().decode(Failure.self, from: body).reason
