@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 import PlatformKit
+import ServiceKit
 
 /// Signs access tokens with the service's Ed25519 key and publishes the public half as a JWKS.
 struct TokenSigner: Sendable {
@@ -37,10 +38,8 @@ struct TokenSigner: Sendable {
 
 /// Opaque secrets (refresh and reset tokens): random, shown once, stored only as their SHA-256.
 enum OpaqueToken {
-    static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64URLEncoded
-    }
+    /// 32 random bytes, base64url: ServiceKit's ``randomToken(byteCount:)``.
+    static func generate() -> String { randomToken() }
 
     static func hash(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
