@@ -231,6 +231,7 @@ let package = Package(
             dependencies: [
                 "PlatformKit", "ServiceKit", "GatewayService", asyncHTTPClient, nio, nioPosix, nioSSL, nioExtras,
                 jwtKit, crypto, hummingbird, hummingbirdTesting, serviceLifecycle, logging, configuration, httpTypes,
+                grdb,
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),

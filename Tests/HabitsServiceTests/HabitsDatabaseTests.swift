@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PlatformKit
 import ServiceKit
+import TestSupport
 import Testing
 
 @testable import HabitsService
@@ -46,6 +47,25 @@ import Testing
         #expect(try await locations(database) == 0)
         let events = try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") }
         #expect(events == 0)
+    }
+
+    /// Habits, read column by column on today's list, decode as their `Codable` conformance would.
+    @Test func habitsDecodeByColumnAsByCodable() async throws {
+        let database = try HabitsDatabase(.inMemory)
+        let created = Date(timeIntervalSince1970: 1_700_000_000.25)
+        try await database.createHabit(
+            HabitRecord(
+                id: "h1", userId: "u1", title: "Read 📚", reason: "Because", weekdays: 0b0010101,
+                startDate: "2027-01-03", createdAt: created, updatedAt: created.addingTimeInterval(90)))
+        try await database.createHabit(habit("h2"))
+        let decoded = try await database.read { db in
+            try expectDecodedAsCodableWould(HabitRecord.self, db, "SELECT * FROM habits")
+        }
+        #expect(decoded == 2)
+        let listed = try await database.habitsWithStatus(of: ["u1"], todays: ["u1": LocalDay("2027-01-15")!])
+        #expect(listed.map(\.habit.id) == ["h1", "h2"])
+        #expect(listed[0].habit.title == "Read 📚" && listed[0].habit.weekdays == 0b0010101)
+        #expect(listed[0].habit.updatedAt == created.addingTimeInterval(90) && listed[0].habit.reason == "Because")
     }
 
     @Test func oneEventPerHabitPerDayAndOwnersOnly() async throws {

@@ -29,3 +29,18 @@ struct HabitRecord: HabitsTable {
     var schedule: Weekdays { Weekdays(bits: weekdays) }
     var start: LocalDay { LocalDay(startDate) ?? LocalDay(number: 0) }
 }
+
+extension HabitRecord {
+    /// Reads the columns by name: today's list and every list of habits decode these, and the `Codable` path
+    /// through ``SnakeCaseColumns`` costs several times more.
+    init(row: Row) {
+        id = row[Columns.id]
+        userId = row[Columns.userId]
+        title = row[Columns.title]
+        reason = row[Columns.reason]
+        weekdays = row[Columns.weekdays]
+        startDate = row[Columns.startDate]
+        createdAt = row[Columns.createdAt]
+        updatedAt = row[Columns.updatedAt]
+    }
+}

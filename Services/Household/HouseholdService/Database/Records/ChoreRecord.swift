@@ -75,3 +75,24 @@ struct ChoreRecord: HouseholdTable {
         }
     }
 }
+
+extension ChoreRecord {
+    /// Reads the columns by name: the chore list decodes every chore of the household, and the `Codable` path
+    /// through ``SnakeCaseColumns`` was the largest part of that read.
+    init(row: Row) {
+        id = row[Columns.id]
+        householdId = row[Columns.householdId]
+        name = row[Columns.name]
+        points = row[Columns.points]
+        scheduleKind = row[Columns.scheduleKind]
+        scheduleEvery = row[Columns.scheduleEvery]
+        scheduleWeekdays = row[Columns.scheduleWeekdays]
+        scheduleDay = row[Columns.scheduleDay]
+        assignmentKind = row[Columns.assignmentKind]
+        assignmentFixed = row[Columns.assignmentFixed]
+        assignmentOrder = row[Columns.assignmentOrder]
+        assigneeId = row[Columns.assigneeId]
+        nextDue = row[Columns.nextDue]
+        createdAt = row[Columns.createdAt]
+    }
+}

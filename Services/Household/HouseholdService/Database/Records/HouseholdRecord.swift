@@ -21,3 +21,15 @@ struct HouseholdRecord: HouseholdTable {
     var noteLifetimeDays: Int
     var createdAt: Date
 }
+
+extension HouseholdRecord {
+    /// Reads the columns by name: every household read decodes its household.
+    init(row: Row) {
+        id = row[Columns.id]
+        name = row[Columns.name]
+        timeZone = row[Columns.timeZone]
+        createdBy = row[Columns.createdBy]
+        noteLifetimeDays = row[Columns.noteLifetimeDays]
+        createdAt = row[Columns.createdAt]
+    }
+}

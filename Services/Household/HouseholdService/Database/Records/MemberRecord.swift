@@ -15,3 +15,12 @@ struct MemberRecord: HouseholdTable {
     var userId: String
     var joinedAt: Date
 }
+
+extension MemberRecord {
+    /// Reads the columns by name: every household read checks membership through these rows.
+    init(row: Row) {
+        householdId = row[Columns.householdId]
+        userId = row[Columns.userId]
+        joinedAt = row[Columns.joinedAt]
+    }
+}
