@@ -35,6 +35,12 @@ import Testing
             ]
         }
         #expect(decoded == [2, 2, 1])
+        // A row that does not fit throws (that request fails) instead of stopping the process.
+        let broken = try await database.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT NULL AS household_id, 'ann' AS user_id, 0 AS joined_at")!
+            return #expect(throws: RowDecodingError.self) { try MemberRecord(row: row) } != nil
+        }
+        #expect(broken)
         // And through the list's own read.
         let (read, members, chores) = try await database.chores(of: "h1", asMember: "bob")
         #expect(read.name == "Flat 3" && read.noteLifetimeDays == 14 && read.createdAt == now)

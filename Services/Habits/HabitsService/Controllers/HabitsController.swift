@@ -116,11 +116,8 @@ struct HabitsController {
     /// so the app can show it ticked and open or undo that event.
     @Sendable func today(_ request: Request, context: AuthenticatedContext) async throws -> TodayList {
         let me = context.user.userID
-        let today = try await database.today(of: me, clock: clock)
-        let due = try await database.dueToday(of: me, today: today)
-        let habits = Dictionary(
-            try await database.habitsWithStatus(of: [me], todays: [me: today]).map { ($0.habit.id, $0) },
-            uniquingKeysWith: { first, _ in first })
+        let (due, all) = try await database.todayList(of: me, clock: clock)
+        let habits = Dictionary(all.map { ($0.habit.id, $0) }, uniquingKeysWith: { first, _ in first })
         let items = due.compactMap { entry -> TodayHabitView? in
             guard let habit = habits[entry.habitID] else { return nil }
             return TodayHabitView(

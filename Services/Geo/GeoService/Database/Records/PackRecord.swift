@@ -76,25 +76,26 @@ struct PackRecord: Codable, FetchableRecord, MutablePersistableRecord, SnakeCase
 
 extension PackRecord {
     /// Reads the columns by name: lists decode hundreds of packs, and Codable's snake-case decoding costs
-    /// several times more.
+    /// several times more. `decode` throws for a value that does not fit, as the `Codable` path does, where GRDB's
+    /// subscript would stop the process.
     init(row: Row) throws {
-        id = row[Columns.id]
-        name = row[Columns.name]
-        latitude = row[Columns.latitude]
-        longitude = row[Columns.longitude]
-        radiusMeters = row[Columns.radiusMeters]
-        tags = row[Columns.tags]
-        color = row[Columns.color]
-        icon = row[Columns.icon]
-        locked = row[Columns.locked]
-        alphaId = row[Columns.alphaID]
-        official = row[Columns.official]
-        memberCount = row[Columns.memberCount]
-        postCount = row[Columns.postCount]
-        upVotes = row[Columns.upVotes]
-        downVotes = row[Columns.downVotes]
-        createdAt = row[Columns.createdAt]
-        expiresAt = row[Columns.expiresAt]
-        warned = row[Columns.warned]
+        id = try row.decode(forColumn: Columns.id)
+        name = try row.decode(forColumn: Columns.name)
+        latitude = try row.decode(forColumn: Columns.latitude)
+        longitude = try row.decode(forColumn: Columns.longitude)
+        radiusMeters = try row.decode(forColumn: Columns.radiusMeters)
+        tags = try row.decode(forColumn: Columns.tags)
+        color = try row.decode(forColumn: Columns.color)
+        icon = try row.decode(forColumn: Columns.icon)
+        locked = try row.decode(forColumn: Columns.locked)
+        alphaId = try row.decode(forColumn: Columns.alphaID)
+        official = try row.decode(forColumn: Columns.official)
+        memberCount = try row.decode(forColumn: Columns.memberCount)
+        postCount = try row.decode(forColumn: Columns.postCount)
+        upVotes = try row.decode(forColumn: Columns.upVotes)
+        downVotes = try row.decode(forColumn: Columns.downVotes)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+        expiresAt = try row.decode(forColumn: Columns.expiresAt)
+        warned = try row.decode(forColumn: Columns.warned)
     }
 }

@@ -46,18 +46,18 @@ struct PostRecord: Codable, FetchableRecord, MutablePersistableRecord, SnakeCase
 extension PostRecord {
     /// Reads the columns by name (see ``PackRecord/init(row:)``).
     init(row: Row) throws {
-        id = row[Columns.id]
-        packId = row[Columns.packID]
-        authorId = row[Columns.authorID]
-        pseudonym = row[Columns.pseudonym]
-        title = row[Columns.title]
-        body = row[Columns.body]
-        tags = row[Columns.tags]
-        upVotes = row[Columns.upVotes]
-        downVotes = row[Columns.downVotes]
-        commentCount = row[Columns.commentCount]
-        hot = row[Columns.hot]
-        hidden = row[Columns.hidden]
-        createdAt = row[Columns.createdAt]
+        id = try row.decode(forColumn: Columns.id)
+        packId = try row.decode(forColumn: Columns.packID)
+        authorId = try row.decode(forColumn: Columns.authorID)
+        pseudonym = try row.decode(forColumn: Columns.pseudonym)
+        title = try row.decode(forColumn: Columns.title)
+        body = try row.decode(forColumn: Columns.body)
+        tags = try row.decode(forColumn: Columns.tags)
+        upVotes = try row.decode(forColumn: Columns.upVotes)
+        downVotes = try row.decode(forColumn: Columns.downVotes)
+        commentCount = try row.decode(forColumn: Columns.commentCount)
+        hot = try row.decode(forColumn: Columns.hot)
+        hidden = try row.decode(forColumn: Columns.hidden)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
     }
 }

@@ -33,14 +33,14 @@ struct HabitRecord: HabitsTable {
 extension HabitRecord {
     /// Reads the columns by name: today's list and every list of habits decode these, and the `Codable` path
     /// through ``SnakeCaseColumns`` costs several times more.
-    init(row: Row) {
-        id = row[Columns.id]
-        userId = row[Columns.userId]
-        title = row[Columns.title]
-        reason = row[Columns.reason]
-        weekdays = row[Columns.weekdays]
-        startDate = row[Columns.startDate]
-        createdAt = row[Columns.createdAt]
-        updatedAt = row[Columns.updatedAt]
+    init(row: Row) throws {
+        id = try row.decode(forColumn: Columns.id)
+        userId = try row.decode(forColumn: Columns.userId)
+        title = try row.decode(forColumn: Columns.title)
+        reason = try row.decode(forColumn: Columns.reason)
+        weekdays = try row.decode(forColumn: Columns.weekdays)
+        startDate = try row.decode(forColumn: Columns.startDate)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+        updatedAt = try row.decode(forColumn: Columns.updatedAt)
     }
 }

@@ -79,20 +79,20 @@ struct ChoreRecord: HouseholdTable {
 extension ChoreRecord {
     /// Reads the columns by name: the chore list decodes every chore of the household, and the `Codable` path
     /// through ``SnakeCaseColumns`` was the largest part of that read.
-    init(row: Row) {
-        id = row[Columns.id]
-        householdId = row[Columns.householdId]
-        name = row[Columns.name]
-        points = row[Columns.points]
-        scheduleKind = row[Columns.scheduleKind]
-        scheduleEvery = row[Columns.scheduleEvery]
-        scheduleWeekdays = row[Columns.scheduleWeekdays]
-        scheduleDay = row[Columns.scheduleDay]
-        assignmentKind = row[Columns.assignmentKind]
-        assignmentFixed = row[Columns.assignmentFixed]
-        assignmentOrder = row[Columns.assignmentOrder]
-        assigneeId = row[Columns.assigneeId]
-        nextDue = row[Columns.nextDue]
-        createdAt = row[Columns.createdAt]
+    init(row: Row) throws {
+        id = try row.decode(forColumn: Columns.id)
+        householdId = try row.decode(forColumn: Columns.householdId)
+        name = try row.decode(forColumn: Columns.name)
+        points = try row.decode(forColumn: Columns.points)
+        scheduleKind = try row.decode(forColumn: Columns.scheduleKind)
+        scheduleEvery = try row.decode(forColumn: Columns.scheduleEvery)
+        scheduleWeekdays = try row.decode(forColumn: Columns.scheduleWeekdays)
+        scheduleDay = try row.decode(forColumn: Columns.scheduleDay)
+        assignmentKind = try row.decode(forColumn: Columns.assignmentKind)
+        assignmentFixed = try row.decode(forColumn: Columns.assignmentFixed)
+        assignmentOrder = try row.decode(forColumn: Columns.assignmentOrder)
+        assigneeId = try row.decode(forColumn: Columns.assigneeId)
+        nextDue = try row.decode(forColumn: Columns.nextDue)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
     }
 }

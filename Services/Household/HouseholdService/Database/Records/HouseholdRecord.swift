@@ -24,12 +24,12 @@ struct HouseholdRecord: HouseholdTable {
 
 extension HouseholdRecord {
     /// Reads the columns by name: every household read decodes its household.
-    init(row: Row) {
-        id = row[Columns.id]
-        name = row[Columns.name]
-        timeZone = row[Columns.timeZone]
-        createdBy = row[Columns.createdBy]
-        noteLifetimeDays = row[Columns.noteLifetimeDays]
-        createdAt = row[Columns.createdAt]
+    init(row: Row) throws {
+        id = try row.decode(forColumn: Columns.id)
+        name = try row.decode(forColumn: Columns.name)
+        timeZone = try row.decode(forColumn: Columns.timeZone)
+        createdBy = try row.decode(forColumn: Columns.createdBy)
+        noteLifetimeDays = try row.decode(forColumn: Columns.noteLifetimeDays)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
     }
 }

@@ -18,9 +18,9 @@ struct MemberRecord: HouseholdTable {
 
 extension MemberRecord {
     /// Reads the columns by name: every household read checks membership through these rows.
-    init(row: Row) {
-        householdId = row[Columns.householdId]
-        userId = row[Columns.userId]
-        joinedAt = row[Columns.joinedAt]
+    init(row: Row) throws {
+        householdId = try row.decode(forColumn: Columns.householdId)
+        userId = try row.decode(forColumn: Columns.userId)
+        joinedAt = try row.decode(forColumn: Columns.joinedAt)
     }
 }

@@ -40,16 +40,16 @@ struct NotificationRecord: Codable, FetchableRecord, PersistableRecord, SnakeCas
 extension NotificationRecord {
     /// Reads the columns by name: the inbox decodes a page of these on every open, and the `Codable` path
     /// through ``SnakeCaseColumns`` costs several times more.
-    init(row: Row) {
-        number = row[Columns.number]
-        id = row[Columns.id]
-        recipientId = row[Columns.recipientId]
-        kind = row[Columns.kind]
-        text = row[Columns.text]
-        link = row[Columns.link]
-        producer = row[Columns.producer]
-        idempotencyKey = row[Columns.idempotencyKey]
-        createdAt = row[Columns.createdAt]
-        readAt = row[Columns.readAt]
+    init(row: Row) throws {
+        number = try row.decode(forColumn: Columns.number)
+        id = try row.decode(forColumn: Columns.id)
+        recipientId = try row.decode(forColumn: Columns.recipientId)
+        kind = try row.decode(forColumn: Columns.kind)
+        text = try row.decode(forColumn: Columns.text)
+        link = try row.decode(forColumn: Columns.link)
+        producer = try row.decode(forColumn: Columns.producer)
+        idempotencyKey = try row.decode(forColumn: Columns.idempotencyKey)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+        readAt = try row.decode(forColumn: Columns.readAt)
     }
 }

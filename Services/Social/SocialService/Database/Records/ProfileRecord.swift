@@ -23,11 +23,11 @@ struct ProfileRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColu
 extension ProfileRecord {
     /// Reads the columns by name: every list of people decodes profiles, and the `Codable` path through
     /// ``SnakeCaseColumns`` cost a tenth of the friends page (docs/architecture.md, "Measured on this machine").
-    init(row: Row) {
-        userId = row[Columns.userId]
-        username = row[Columns.username]
-        displayName = row[Columns.displayName]
-        avatarUrl = row[Columns.avatarUrl]
-        fetchedAt = row[Columns.fetchedAt]
+    init(row: Row) throws {
+        userId = try row.decode(forColumn: Columns.userId)
+        username = try row.decode(forColumn: Columns.username)
+        displayName = try row.decode(forColumn: Columns.displayName)
+        avatarUrl = try row.decode(forColumn: Columns.avatarUrl)
+        fetchedAt = try row.decode(forColumn: Columns.fetchedAt)
     }
 }
