@@ -13,6 +13,7 @@ let swiftSettings: [SwiftSetting] = [
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let hummingbirdTesting = Target.Dependency.product(name: "HummingbirdTesting", package: "hummingbird")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let sqlite = Target.Dependency.product(name: "GRDBSQLite", package: "GRDB.swift")
 let asyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
 let jwtKit = Target.Dependency.product(name: "JWTKit", package: "jwt-kit")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
@@ -113,8 +114,8 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "PlatformKit", hummingbird, grdb, asyncHTTPClient, nio, nioPosix, logging, prometheus, serviceLifecycle,
-                configuration, httpTypes, tracing, otel,
+                "PlatformKit", hummingbird, grdb, sqlite, asyncHTTPClient, nio, nioPosix, logging, prometheus,
+                serviceLifecycle, configuration, httpTypes, tracing, otel,
             ],
             path: "Shared/ServiceKit",
             swiftSettings: swiftSettings

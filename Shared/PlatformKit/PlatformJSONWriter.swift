@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Encodes a value to exactly the bytes ``PlatformJSON/encoder`` writes (sorted keys, ISO 8601 dates, escaped
 /// slashes), writing them as the value encodes itself.
@@ -53,7 +54,7 @@ final class StreamingJSONEncoder: Encoder {
 
     /// The order one object's members were last sorted into: `keys` as written, `order` the indexes into them in
     /// Foundation's order (`nil` when they were written in it).
-    private struct MemberOrder {
+    private struct MemberOrder: Sendable {
         let keys: [String]
         let order: [Int]?
     }
@@ -64,6 +65,10 @@ final class StreamingJSONEncoder: Encoder {
     /// By type of keys: a type encodes its members in the same order each time (every message of a page), so they
     /// are sorted once per answer rather than once per object.
     @exclusivity(unchecked) private var memberOrders: [ObjectIdentifier: MemberOrder] = [:]
+    /// The orders every encoder learned, by type of keys, asked when this one has not seen a type: most answers
+    /// encode the types earlier ones did, and the lock costs less than sorting again (a tenth of the chore list's
+    /// JSON in a profile).
+    private static let learnedOrders = Mutex<[ObjectIdentifier: MemberOrder]>([:])
     /// By type: whether Foundation writes it in a form of its own (``SpecialJSONValue``); asked once per type, since
     /// the cast that answers it is dearer than the lookup.
     @exclusivity(unchecked) private var specialTypes: [ObjectIdentifier: Bool] = [:]
@@ -130,7 +135,11 @@ final class StreamingJSONEncoder: Encoder {
     /// Rewrites an object's members in Foundation's order (by the keys' UTF-8 bytes) when they were not written so.
     private func sortMembers(from firstMember: Int, objectStart: Int, keys: ObjectIdentifier) {
         let written = members[firstMember...]
-        let known = memberOrders[keys]
+        var known = memberOrders[keys]
+        if known == nil, let learned = Self.learnedOrders.withLock({ $0[keys] }) {
+            known = learned
+            memberOrders[keys] = learned
+        }
         let order: [Int]?
         if let known, Self.same(known.keys, written) {
             order = known.order
@@ -141,7 +150,9 @@ final class StreamingJSONEncoder: Encoder {
                 return giveUp()
             }
             order = sorted.elementsEqual(written.indices) ? nil : sorted.map { $0 - firstMember }
-            memberOrders[keys] = MemberOrder(keys: written.map(\.key), order: order)
+            let learned = MemberOrder(keys: written.map(\.key), order: order)
+            memberOrders[keys] = learned
+            Self.learnedOrders.withLock { $0[keys] = learned }
         }
         guard let order else { return }
         // Taken out of `scratch` so the buffer is uniquely referenced and kept rather than copied.

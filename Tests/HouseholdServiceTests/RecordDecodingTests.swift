@@ -48,4 +48,15 @@ import Testing
         #expect(chores.map(\.id) == ["c1", "c2"] && chores[0].schedule == .weekly([1, 4]))
         #expect(chores[0].assignmentOrder == "ann,bob" && chores[1].assigneeId == nil && chores[1].nextDue == nil)
     }
+
+    /// Membership is read in one statement with the household's columns beside the member's, each record reading
+    /// its own by name: a column name both tables had would be read from the household's.
+    @Test func householdsAndMembersShareNoColumnName() async throws {
+        let database = try HouseholdDatabase(.inMemory)
+        let (households, members) = try await database.read { db in
+            (try db.columns(in: "households").map(\.name), try db.columns(in: "members").map(\.name))
+        }
+        #expect(households.contains("time_zone") && members.contains("joined_at"))
+        #expect(Set(households).isDisjoint(with: members))
+    }
 }

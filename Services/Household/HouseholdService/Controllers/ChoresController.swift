@@ -63,9 +63,9 @@ struct ChoresController {
         }
         let (household, members, chores) = try await database.chores(of: householdID, asMember: context.user.userID)
         let today = clock.today(inZone: household.timeZone)
+        let memberIDs = members.map(\.userId)
         return try request.page(
-            of:
-                chores.filter(status.shows).map { ChoreView($0, members: members.map(\.userId), today: today) })
+            of: chores.compactMap { status.shows($0) ? ChoreView($0, members: memberIDs, today: today) : nil })
     }
 
     struct ChoreRequest: Decodable {

@@ -79,12 +79,27 @@ struct HouseholdDatabase: Sendable {
     }
 
     /// The household and its members, the caller among them (else 404).
+    ///
+    /// One statement, the household's columns beside each member's: most household routes start here, and a
+    /// second statement cost more than the household's columns repeated. Each record reads its columns by name,
+    /// so the two tables must share none (`RecordDecodingTests` holds them to it).
     static func household(_ db: Database, _ householdID: String, asMember userID: String) throws
         -> (HouseholdRecord, [MemberRecord])
     {
-        let members = try members(db, householdID, asMember: userID)
-        let lookup = try db.cachedStatement(sql: "SELECT * FROM households WHERE id = ?")
-        guard let household = try HouseholdRecord.fetchOne(lookup, arguments: [householdID]) else {
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT h.*, m.* FROM households h JOIN members m ON m.household_id = h.id
+                    WHERE h.id = ? ORDER BY m.joined_at, m.rowid
+                    """),
+            arguments: [householdID])
+        var household: HouseholdRecord?
+        var members: [MemberRecord] = []
+        while let row = try rows.next() {
+            if household == nil { household = try HouseholdRecord(row: row) }
+            members.append(try MemberRecord(row: row))
+        }
+        guard let household, members.contains(where: { $0.userId == userID }) else {
             throw HouseholdError.notFound("The household")
         }
         return (household, members)

@@ -155,9 +155,10 @@ extension MessagingDatabase {
                         ORDER BY message_search.rowid DESC LIMIT ?
                         """),
                 arguments: [ftsQuery, userID, conversationID, conversationID, topicID, topicID, Self.searchWindow])
-            let ranked = rows.map { row in
+            let ranked = try rows.map { row in
                 (
-                    hit: SearchHit(message: MessageRecord(row: row), snippet: Self.highlight(row[9] as String? ?? "")),
+                    hit: SearchHit(
+                        message: try MessageRecord(row: row), snippet: Self.highlight(row[9] as String? ?? "")),
                     score: row[10] as Double
                 )
             }

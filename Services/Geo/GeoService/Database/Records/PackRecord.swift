@@ -94,8 +94,8 @@ extension PackRecord {
         postCount = try row.decode(forColumn: Columns.postCount)
         upVotes = try row.decode(forColumn: Columns.upVotes)
         downVotes = try row.decode(forColumn: Columns.downVotes)
-        createdAt = try row.decode(forColumn: Columns.createdAt)
-        expiresAt = try row.decode(forColumn: Columns.expiresAt)
+        createdAt = try row.decodeDate(forColumn: Columns.createdAt)
+        expiresAt = try row.decodeDateIfPresent(forColumn: Columns.expiresAt)
         warned = try row.decode(forColumn: Columns.warned)
     }
 }

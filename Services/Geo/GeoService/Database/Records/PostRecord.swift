@@ -58,6 +58,6 @@ extension PostRecord {
         commentCount = try row.decode(forColumn: Columns.commentCount)
         hot = try row.decode(forColumn: Columns.hot)
         hidden = try row.decode(forColumn: Columns.hidden)
-        createdAt = try row.decode(forColumn: Columns.createdAt)
+        createdAt = try row.decodeDate(forColumn: Columns.createdAt)
     }
 }

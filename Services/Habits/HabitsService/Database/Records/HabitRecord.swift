@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 /// A row of `habits`.
 struct HabitRecord: HabitsTable {
@@ -40,7 +41,7 @@ extension HabitRecord {
         reason = try row.decode(forColumn: Columns.reason)
         weekdays = try row.decode(forColumn: Columns.weekdays)
         startDate = try row.decode(forColumn: Columns.startDate)
-        createdAt = try row.decode(forColumn: Columns.createdAt)
-        updatedAt = try row.decode(forColumn: Columns.updatedAt)
+        createdAt = try row.decodeDate(forColumn: Columns.createdAt)
+        updatedAt = try row.decodeDate(forColumn: Columns.updatedAt)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// A row of `chores`: the schedule and assignment in columns, the next occurrence in `nextDue`/`assigneeId`.
 struct ChoreRecord: HouseholdTable {
@@ -93,6 +94,6 @@ extension ChoreRecord {
         assignmentOrder = try row.decode(forColumn: Columns.assignmentOrder)
         assigneeId = try row.decode(forColumn: Columns.assigneeId)
         nextDue = try row.decode(forColumn: Columns.nextDue)
-        createdAt = try row.decode(forColumn: Columns.createdAt)
+        createdAt = try row.decodeDate(forColumn: Columns.createdAt)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// A row of `households`.
 struct HouseholdRecord: HouseholdTable {
@@ -30,6 +31,6 @@ extension HouseholdRecord {
         timeZone = try row.decode(forColumn: Columns.timeZone)
         createdBy = try row.decode(forColumn: Columns.createdBy)
         noteLifetimeDays = try row.decode(forColumn: Columns.noteLifetimeDays)
-        createdAt = try row.decode(forColumn: Columns.createdAt)
+        createdAt = try row.decodeDate(forColumn: Columns.createdAt)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// A row of `members`.
 struct MemberRecord: HouseholdTable {
@@ -21,6 +22,6 @@ extension MemberRecord {
     init(row: Row) throws {
         householdId = try row.decode(forColumn: Columns.householdId)
         userId = try row.decode(forColumn: Columns.userId)
-        joinedAt = try row.decode(forColumn: Columns.joinedAt)
+        joinedAt = try row.decodeDate(forColumn: Columns.joinedAt)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// A message as read back, with its topic's name; decoded by column on the hot paths.
 struct MessageRecord: FetchableRecord, Sendable, Equatable {
@@ -18,16 +19,16 @@ struct MessageRecord: FetchableRecord, Sendable, Equatable {
     static let columns =
         "m.id, m.conversation_id, m.topic_id, t.name, m.sender_id, m.text, m.mentions, m.created_at, m.edited_at"
 
-    init(row: Row) {
-        id = row[0]
-        conversationId = row[1]
-        topicId = row[2]
-        topicName = row[3]
-        senderId = row[4]
-        text = row[5]
-        mentions = (row[6] as String? ?? "").split(separator: " ").map(String.init)
-        createdAt = row[7]
-        editedAt = row[8]
+    init(row: Row) throws {
+        id = try row.decode(atIndex: 0)
+        conversationId = try row.decode(atIndex: 1)
+        topicId = try row.decode(atIndex: 2)
+        topicName = try row.decode(atIndex: 3)
+        senderId = try row.decode(atIndex: 4)
+        text = try row.decode(atIndex: 5)
+        mentions = (try row.decode(String?.self, atIndex: 6) ?? "").split(separator: " ").map(String.init)
+        createdAt = try row.decodeDate(atIndex: 7)
+        editedAt = try row.decodeDateIfPresent(atIndex: 8)
     }
 
     init(

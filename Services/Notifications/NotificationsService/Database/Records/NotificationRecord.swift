@@ -49,7 +49,7 @@ extension NotificationRecord {
         link = try row.decode(forColumn: Columns.link)
         producer = try row.decode(forColumn: Columns.producer)
         idempotencyKey = try row.decode(forColumn: Columns.idempotencyKey)
-        createdAt = try row.decode(forColumn: Columns.createdAt)
-        readAt = try row.decode(forColumn: Columns.readAt)
+        createdAt = try row.decodeDate(forColumn: Columns.createdAt)
+        readAt = try row.decodeDateIfPresent(forColumn: Columns.readAt)
     }
 }

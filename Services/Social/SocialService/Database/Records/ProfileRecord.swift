@@ -28,6 +28,6 @@ extension ProfileRecord {
         username = try row.decode(forColumn: Columns.username)
         displayName = try row.decode(forColumn: Columns.displayName)
         avatarUrl = try row.decode(forColumn: Columns.avatarUrl)
-        fetchedAt = try row.decode(forColumn: Columns.fetchedAt)
+        fetchedAt = try row.decodeDate(forColumn: Columns.fetchedAt)
     }
 }
