@@ -94,11 +94,15 @@ public struct PlatformResponseEncoder: ResponseEncoder {
 
     public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response
     {
-        let bytes = try PlatformJSONWriter.encode(value)
-        return Response(
+        Self.response(json: ByteBuffer(bytes: try PlatformJSONWriter.encode(value)))
+    }
+
+    /// The 200 answer with `json`, as `encode` writes it (for answers kept already encoded).
+    public static func response(json: ByteBuffer) -> Response {
+        Response(
             status: .ok,
-            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(bytes.count)],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(json.readableBytes)],
+            body: .init(byteBuffer: json))
     }
 }
 

@@ -49,6 +49,7 @@ import Testing
 
     let database: MessagingDatabase
     let notices = Notices()
+    let latestPages = LatestPages()
 
     init() throws {
         database = try MessagingDatabase(.inMemory)
@@ -69,7 +70,7 @@ import Testing
         MessagesController(
             database: database, directory: Directory(), social: Graph(),
             events: MessageEvents(sink: notices, directory: Directory()), clock: clock,
-            logger: Logger(label: "test")
+            logger: Logger(label: "test"), latestPages: latestPages
         ).addRoutes(to: signedIn)
         TopicsController(database: database, clock: clock).addRoutes(to: signedIn)
         return Application(router: router)
@@ -236,6 +237,104 @@ import Testing
                 client, .post, MessagingPaths.conversations + "/d/messages", as: "ann", json: #"{"text":"hi"}"#)
             #expect(blocked.problem?.code == "blocked")
         }
+    }
+
+    // MARK: The latest page
+
+    struct PageItems: Decodable, Equatable {
+        struct Item: Decodable, Equatable {
+            var id: Int64
+            var text: String
+            var topic: String?
+        }
+        var items: [Item]
+    }
+
+    func page(_ client: some TestClientProtocol, _ path: String, as user: String) async throws -> (
+        status: HTTPResponse.Status, body: Data
+    ) {
+        try await client.execute(uri: path, method: .get, headers: [.authorization: "Bearer \(user)"]) { response in
+            (response.status, Data(response.body.readableBytesView))
+        }
+    }
+
+    /// The latest page is answered from ``LatestPages`` while nothing in the conversation changed, and shows every kind
+    /// of change at once: a new message, an edit, a deletion, the topic renamed. Each time it is the page read afresh
+    /// (the oldest-first page holds the same messages while there are fewer than a page), and an outsider still gets
+    /// a 404 for a kept page.
+    @Test func theLatestPageIsKeptOnlyWhileNothingInTheConversationChanged() async throws {
+        try await group()
+        try await group("h")
+        let topicID = try await database.createTopic("plans", in: "g", by: "ann", now: Date()).topic.id ?? 0
+        try await app().test(.router) { client async throws in
+            let messages = MessagingPaths.conversations + "/g/messages"
+            let latest = messages + "?topicId=\(topicID)"
+            var sent: [Int64] = []
+            for text in ["one", "two", "three"] {
+                try await client.execute(
+                    uri: messages, method: .post,
+                    headers: [.authorization: "Bearer ann", .contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"text":"\#(text)","topicId":\#(topicID)}"#)
+                ) { response in
+                    #expect(response.status == .created)
+                    let id = try JSONDecoder().decode(PageItems.Item.self, from: Data(response.body.readableBytesView))
+                        .id
+                    sent.append(id)
+                }
+            }
+            /// The latest page as bob reads it, checked against the oldest-first page read past the cache.
+            func read() async throws -> [PageItems.Item] {
+                let (status, body) = try await page(client, latest, as: "bob")
+                #expect(status == .ok)
+                let items = try JSONDecoder().decode(PageItems.self, from: body).items
+                let (_, fresh) = try await page(client, latest + "&anchor=oldest", as: "bob")
+                #expect(try JSONDecoder().decode(PageItems.self, from: fresh).items == items)
+                return items
+            }
+            #expect(try await read().map(\.text) == ["one", "two", "three"])
+            let (_, first) = try await page(client, latest, as: "cat")
+            #expect(latestPages.hits == 1)
+            #expect(try await page(client, latest, as: "eve").status == .notFound)
+            let otherTopic = try await database.createTopic("elsewhere", in: "h", by: "ann", now: Date()).topic.id ?? 0
+            let foreign = try await page(client, messages + "?topicId=\(otherTopic)", as: "bob")
+            #expect(foreign.status == .notFound)
+            #expect(try JSONDecoder().decode(Problem.self, from: foreign.body).detail?.contains("topic") == true)
+            #expect(try await page(client, latest + "&limit=2", as: "bob").body != first)
+            #expect(latestPages.hits == 1)
+
+            _ = try await call(client, .post, messages, as: "bob", json: #"{"text":"four","topicId":\#(topicID)}"#)
+            #expect(try await read().map(\.text) == ["one", "two", "three", "four"])
+            #expect(
+                try await call(client, .patch, messages + "/\(sent[0])", as: "ann", json: #"{"text":"uno"}"#).status
+                    == .ok)
+            #expect(try await read().map(\.text) == ["uno", "two", "three", "four"])
+            #expect(try await call(client, .delete, messages + "/\(sent[1])", as: "ann").status == .noContent)
+            #expect(try await read().map(\.text) == ["uno", "three", "four"])
+            let rename = try await call(
+                client, .patch, MessagingPaths.conversations + "/g/topics/\(topicID)", as: "ann",
+                json: #"{"name":"trips"}"#)
+            #expect(rename.status == .ok)
+            #expect(try await read().map(\.topic) == ["trips", "trips", "trips"])
+            let hits = latestPages.hits
+            #expect(try await read().count == 3)
+            #expect(latestPages.hits == hits + 1)
+        }
+    }
+
+    @Test func keptPagesStayWithinTheirBytesAndALaterRevisionWins() {
+        let pages = LatestPages(maximumBytes: 10)
+        let key = { (id: String) in LatestPages.Key(conversationID: id, topicID: nil, limit: 50) }
+        pages.keep(ByteBuffer(string: "aaaa"), for: key("a"), revision: 2)
+        pages.keep(ByteBuffer(string: "old"), for: key("a"), revision: 1)
+        #expect(pages.body(for: key("a"), revision: 2) == ByteBuffer(string: "aaaa"))
+        #expect(pages.body(for: key("a"), revision: 1) == nil)
+        pages.keep(ByteBuffer(string: "bbbb"), for: key("b"), revision: 1)
+        pages.keep(ByteBuffer(string: "cccc"), for: key("c"), revision: 1)
+        #expect(pages.bytes == 8)
+        #expect(pages.body(for: key("a"), revision: 2) == nil)
+        #expect(pages.body(for: key("c"), revision: 1) == ByteBuffer(string: "cccc"))
+        pages.keep(ByteBuffer(string: "too large a page"), for: key("d"), revision: 1)
+        #expect(pages.body(for: key("d"), revision: 1) == nil && pages.bytes == 8)
     }
 
     // MARK: Topics

@@ -26,7 +26,8 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     .addRoutes(to: chassis.signedIn)
     MessagesController(
         database: database, directory: directory, social: social,
-        events: MessageEvents(sink: sink, directory: directory), clock: settings.clock, logger: chassis.logger
+        events: MessageEvents(sink: sink, directory: directory), clock: settings.clock, logger: chassis.logger,
+        latestPages: LatestPages()
     )
     .addRoutes(to: chassis.signedIn)
     TopicsController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)

@@ -12,6 +12,7 @@ struct MessagesController {
     let events: MessageEvents
     let clock: WallClock
     let logger: Logger
+    let latestPages: LatestPages
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         let messages = MessagingPaths.conversations + "/:conversation/messages"
@@ -82,8 +83,9 @@ struct MessagesController {
     }
 
     /// A page of messages around an anchor (`newest`, `oldest`, `first_unread` or a message id), or the
-    /// page a cursor continues to; optionally one topic's messages only.
-    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> MessagePage {
+    /// page a cursor continues to; optionally one topic's messages only. The latest page is answered from
+    /// ``LatestPages`` while the conversation has not changed since it was read.
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let conversationID = try context.parameters.require("conversation")
         let query = request.uri.queryParameters
         let page = try PageRequest(
@@ -104,14 +106,30 @@ struct MessagesController {
         } else {
             anchor = try Self.anchor(query["anchor"].map(String.init))
         }
+        let me = context.user.userID
+        let latest =
+            anchor == .newest
+            ? LatestPages.Key(conversationID: conversationID, topicID: topicID, limit: page.limit) : nil
+        if let latest,
+            let kept = latestPages.body(
+                for: latest, revision: try await database.revision(of: conversationID, topic: topicID, asMember: me))
+        {
+            return PlatformResponseEncoder.response(json: kept)
+        }
         let window = try await database.messages(
-            in: conversationID, topic: topicID, asMember: context.user.userID, anchor: anchor, limit: page.limit)
+            in: conversationID, topic: topicID, asMember: me, anchor: anchor, limit: page.limit)
         let items = window.messages.map(MessageView.init)
-        return MessagePage(
-            items: items,
-            olderCursor: window.foundOldest ? nil : items.first.map { PageCursor.encode(MessageCursor(before: $0.id)) },
-            newerCursor: window.foundNewest ? nil : items.last.map { PageCursor.encode(MessageCursor(after: $0.id)) },
-            foundOldest: window.foundOldest, foundNewest: window.foundNewest, anchor: window.anchor)
+        let body = ByteBuffer(
+            bytes: try PlatformJSONWriter.encode(
+                MessagePage(
+                    items: items,
+                    olderCursor: window.foundOldest
+                        ? nil : items.first.map { PageCursor.encode(MessageCursor(before: $0.id)) },
+                    newerCursor: window.foundNewest
+                        ? nil : items.last.map { PageCursor.encode(MessageCursor(after: $0.id)) },
+                    foundOldest: window.foundOldest, foundNewest: window.foundNewest, anchor: window.anchor)))
+        if let latest { latestPages.keep(body, for: latest, revision: window.revision) }
+        return PlatformResponseEncoder.response(json: body)
     }
 
     static func anchor(_ value: String?) throws -> MessageAnchor {

@@ -19,68 +19,122 @@ struct MessageWindow: Sendable {
     var foundNewest: Bool
     /// The message the page was anchored on (`around`, `firstUnread`), if any.
     var anchor: Int64?
+    /// The conversation's revision the page was read at (``MessagingDatabase/revision(_:_:)``).
+    var revision: Int64 = 0
 }
 
 /// Reading a conversation's history in pages around an anchor, and moving read markers.
 extension MessagingDatabase {
     // MARK: Reading
 
+    /// A page of the conversation (or one topic of it) and the revision it was read at, from one snapshot.
     func messages(
         in conversationID: String, topic topicID: Int64?, asMember userID: String, anchor: MessageAnchor, limit: Int
     )
         async throws -> MessageWindow
     {
         try await read { db in
-            let (_, member) = try Self.membership(db, conversationID, userID)
-            var topicReadID: Int64 = 0
+            var window = try Self.window(
+                db, in: conversationID, topic: topicID, asMember: userID, anchor: anchor, limit: limit)
+            window.revision = try Self.revision(db, conversationID)
+            return window
+        }
+    }
+
+    /// The revision of a conversation the caller may read, with the same checks (and 404s) as reading a page of it:
+    /// the membership and the revision in one statement, since a kept page is answered after this read alone.
+    func revision(of conversationID: String, topic topicID: Int64?, asMember userID: String) async throws -> Int64 {
+        try await read { db in
+            guard
+                let revision = try Int64.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT c.revision FROM conversations c
+                            JOIN members m ON m.conversation_id = c.id AND m.user_id = ?
+                            WHERE c.id = ?
+                            """), arguments: [userID, conversationID])
+            else { throw MessagingError.notFound("The conversation") }
             if let topicID {
-                guard
-                    let row = try Row.fetchOne(
-                        db.cachedStatement(
-                            sql: """
-                                SELECT ts.last_read_id FROM topics t
-                                LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
-                                WHERE t.id = ? AND t.conversation_id = ?
-                                """), arguments: [userID, topicID, conversationID])
-                else { throw MessagingError.notFound("The topic") }
-                topicReadID = row[0] ?? 0
+                let inConversation = try Bool.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT EXISTS (SELECT 1 FROM topics WHERE id = ? AND conversation_id = ?)"),
+                    arguments: [topicID, conversationID])
+                guard inConversation == true else { throw MessagingError.notFound("The topic") }
             }
-            let scope = Scope(conversationID: conversationID, topicID: topicID)
-            var anchor = anchor
-            if anchor == .firstUnread {
-                let first = try Self.firstUnread(
-                    db, scope, userID: userID, readID: max(member.lastReadId, topicReadID))
-                anchor = first.map(MessageAnchor.around) ?? .newest
-            }
-            switch anchor {
-            case .newest, .firstUnread:
-                let page = try Self.page(db, scope, .older, than: .max, limit: limit + 1)
-                return MessageWindow(
-                    messages: Array(page.prefix(limit).reversed()), foundOldest: page.count <= limit,
-                    foundNewest: true, anchor: nil)
-            case .oldest:
-                let page = try Self.page(db, scope, .newer, than: 0, limit: limit + 1)
-                return MessageWindow(
-                    messages: Array(page.prefix(limit)), foundOldest: true, foundNewest: page.count <= limit,
-                    anchor: nil)
-            case .before(let id):
-                let page = try Self.page(db, scope, .older, than: id, limit: limit + 1)
-                return MessageWindow(
-                    messages: Array(page.prefix(limit).reversed()), foundOldest: page.count <= limit,
-                    foundNewest: false, anchor: nil)
-            case .after(let id):
-                let page = try Self.page(db, scope, .newer, than: id, limit: limit + 1)
-                return MessageWindow(
-                    messages: Array(page.prefix(limit)), foundOldest: false, foundNewest: page.count <= limit,
-                    anchor: nil)
-            case .around(let id):
-                let before = max(limit / 2, 0)
-                let older = try Self.page(db, scope, .older, than: id, limit: before + 1)
-                let newer = try Self.page(db, scope, .newer, than: id - 1, limit: limit - before + 1)
-                return MessageWindow(
-                    messages: Array(older.prefix(before).reversed()) + Array(newer.prefix(limit - before)),
-                    foundOldest: older.count <= before, foundNewest: newer.count <= limit - before, anchor: id)
-            }
+            return revision
+        }
+    }
+
+    /// A conversation's revision: triggers bump it on every change to its messages or its topics' names, so every
+    /// page of it read at one revision is the same page while the revision stays (`MessagingMigrations`, v4).
+    static func revision(_ db: Database, _ conversationID: String) throws -> Int64 {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT revision FROM conversations WHERE id = ?"), arguments: [conversationID]
+        ) ?? 0
+    }
+
+    /// The caller's read marker in the conversation, or in the topic when that is later; 404 for a non-member or a
+    /// topic of another conversation.
+    static func readMarker(_ db: Database, in conversationID: String, topic topicID: Int64?, asMember userID: String)
+        throws -> Int64
+    {
+        let (_, member) = try membership(db, conversationID, userID)
+        var topicReadID: Int64 = 0
+        if let topicID {
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT ts.last_read_id FROM topics t
+                            LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
+                            WHERE t.id = ? AND t.conversation_id = ?
+                            """), arguments: [userID, topicID, conversationID])
+            else { throw MessagingError.notFound("The topic") }
+            topicReadID = row[0] ?? 0
+        }
+        return max(member.lastReadId, topicReadID)
+    }
+
+    /// The page `anchor` names, after the membership checks.
+    static func window(
+        _ db: Database, in conversationID: String, topic topicID: Int64?, asMember userID: String,
+        anchor: MessageAnchor, limit: Int
+    ) throws -> MessageWindow {
+        let readID = try readMarker(db, in: conversationID, topic: topicID, asMember: userID)
+        let scope = Scope(conversationID: conversationID, topicID: topicID)
+        var anchor = anchor
+        if anchor == .firstUnread {
+            let first = try Self.firstUnread(db, scope, userID: userID, readID: readID)
+            anchor = first.map(MessageAnchor.around) ?? .newest
+        }
+        switch anchor {
+        case .newest, .firstUnread:
+            let page = try Self.page(db, scope, .older, than: .max, limit: limit + 1)
+            return MessageWindow(
+                messages: Array(page.prefix(limit).reversed()), foundOldest: page.count <= limit,
+                foundNewest: true, anchor: nil)
+        case .oldest:
+            let page = try Self.page(db, scope, .newer, than: 0, limit: limit + 1)
+            return MessageWindow(
+                messages: Array(page.prefix(limit)), foundOldest: true, foundNewest: page.count <= limit,
+                anchor: nil)
+        case .before(let id):
+            let page = try Self.page(db, scope, .older, than: id, limit: limit + 1)
+            return MessageWindow(
+                messages: Array(page.prefix(limit).reversed()), foundOldest: page.count <= limit,
+                foundNewest: false, anchor: nil)
+        case .after(let id):
+            let page = try Self.page(db, scope, .newer, than: id, limit: limit + 1)
+            return MessageWindow(
+                messages: Array(page.prefix(limit)), foundOldest: false, foundNewest: page.count <= limit,
+                anchor: nil)
+        case .around(let id):
+            let before = max(limit / 2, 0)
+            let older = try Self.page(db, scope, .older, than: id, limit: before + 1)
+            let newer = try Self.page(db, scope, .newer, than: id - 1, limit: limit - before + 1)
+            return MessageWindow(
+                messages: Array(older.prefix(before).reversed()) + Array(newer.prefix(limit - before)),
+                foundOldest: older.count <= before, foundNewest: newer.count <= limit - before, anchor: id)
         }
     }
 

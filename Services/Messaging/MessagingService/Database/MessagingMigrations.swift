@@ -108,6 +108,32 @@ enum MessagingMigrations {
                     INSERT INTO message_ids (next) SELECT COALESCE(MAX(id), 0) + 1 FROM messages;
                     """)
         }
+        migrator.registerMigration("v4: a revision per conversation, for the latest pages kept encoded") { db in
+            try db.execute(
+                sql: """
+                    -- Bumped on every change to a conversation's messages or to its topics' names (the two things a page
+                    -- of messages shows), by triggers so that no write can forget it. `LatestPages` serves a kept page
+                    -- only under the revision it was read at. Nothing else writes the column: it never goes back.
+                    ALTER TABLE conversations ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                    CREATE TRIGGER messages_revision_insert AFTER INSERT ON messages BEGIN
+                        UPDATE conversations SET revision = revision + 1 WHERE id = new.conversation_id;
+                    END;
+                    CREATE TRIGGER messages_revision_update AFTER UPDATE ON messages BEGIN
+                        UPDATE conversations SET revision = revision + 1
+                        WHERE id IN (old.conversation_id, new.conversation_id);
+                    END;
+                    CREATE TRIGGER messages_revision_delete AFTER DELETE ON messages BEGIN
+                        UPDATE conversations SET revision = revision + 1 WHERE id = old.conversation_id;
+                    END;
+                    CREATE TRIGGER topics_revision_update AFTER UPDATE OF name, conversation_id ON topics BEGIN
+                        UPDATE conversations SET revision = revision + 1
+                        WHERE id IN (old.conversation_id, new.conversation_id);
+                    END;
+                    CREATE TRIGGER topics_revision_delete AFTER DELETE ON topics BEGIN
+                        UPDATE conversations SET revision = revision + 1 WHERE id = old.conversation_id;
+                    END;
+                    """)
+        }
         return migrator
     }
 }
