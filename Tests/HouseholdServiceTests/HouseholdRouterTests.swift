@@ -366,3 +366,91 @@ struct HouseholdRouterFixture {
         }
     }
 }
+
+/// The chore list is answered from the kept lists while nothing in the household changed, and shows every kind of
+/// change at once; an outsider still finds no household.
+@Suite struct KeptChoreListTests {
+    let fixture: HouseholdRouterFixture
+    let choreLists = KeptAnswers<ChoresController.ChoreList>()
+
+    init() async throws {
+        fixture = try await HouseholdRouterFixture()
+    }
+
+    func app() -> some ApplicationProtocol {
+        let chassis = ServiceChassis(
+            settings: ServiceSettings(service: .household, internalToken: "internal"),
+            database: fixture.database.reader, openAPIDocument: Data("{}".utf8),
+            verifier: .userIDTokens(clock: fixture.clock.wallClock))
+        addHouseholdRoutes(
+            to: chassis.signedIn, database: fixture.database, directory: HouseholdRouterFixture.NoDirectory(),
+            events: HouseholdRouterFixture.NoNotices(), clock: fixture.clock.wallClock, choreLists: choreLists)
+        return Application(router: chassis.router)
+    }
+
+    struct Listed: Decodable, Equatable {
+        struct Chore: Decodable, Equatable {
+            var id: String
+            var name: String
+            var nextDue: String?
+            var overdue: Bool
+            var assigneeId: String?
+        }
+        var items: [Chore]
+    }
+
+    /// The list as `user` reads it, checked against the same list read past the kept ones (a window of 99, which
+    /// no other read asks for, read at each revision for the first time).
+    func list(_ client: some TestClientProtocol, as user: String = "bob") async throws -> [Listed.Chore] {
+        func read(_ query: String) async throws -> Data {
+            try await client.execute(
+                uri: HouseholdRouterTests.household + "/chores" + query, method: .get,
+                headers: [.authorization: "Bearer \(user)"]
+            ) { response in
+                #expect(response.status == .ok)
+                return Data(response.body.readableBytesView)
+            }
+        }
+        let listed = try await read("")
+        #expect(try await read("?limit=99") == listed)
+        return try JSONDecoder().decode(Listed.self, from: listed).items
+    }
+
+    @Test func theChoreListIsKeptOnlyWhileNothingInTheHouseholdChanged() async throws {
+        try await app().test(.router) { client in
+            let chores = HouseholdRouterTests.household + "/chores"
+            let bins = try #require(
+                try await client.send(
+                    .post, chores, as: "ann", json: #"{"name":"Bins","schedule":{"kind":"everyDays","every":2}}"#
+                )
+                .object["id"] as? String)
+            _ = try await client.send(.post, chores, as: "ann", json: #"{"name":"Dishes"}"#)
+            let first = try await list(client)
+            #expect(first.map(\.name) == ["Bins", "Dishes"])
+            let hits = choreLists.hits
+            #expect(try await list(client, as: "ann") == first)
+            #expect(choreLists.hits == hits + 2)
+            #expect(try await client.send(.get, chores, as: "cat").status == .notFound)
+
+            #expect(
+                try await client.send(.patch, chores + "/\(bins)", as: "ann", json: #"{"name":"Recycling"}"#).status
+                    == .ok)
+            #expect(try await list(client).map(\.name) == ["Dishes", "Recycling"])
+            let due = try #require(try await list(client).first { $0.id == bins }?.nextDue)
+            #expect(
+                try await client.send(.post, chores + "/\(bins)/completions", as: "bob", json: "{}").status == .created)
+            #expect(try await list(client).first { $0.id == bins }?.nextDue != due)
+            // A new day: nothing in the household changed, but what is overdue did.
+            #expect(try await list(client).allSatisfy { !$0.overdue })
+            fixture.clock.advance(by: 5 * 86_400)
+            #expect(try await list(client).allSatisfy(\.overdue))
+            #expect(try await client.send(.delete, chores + "/\(bins)", as: "ann").status == .noContent)
+            #expect(try await list(client).map(\.name) == ["Dishes"])
+            // A member who leaves is no longer anyone's assignee, and no longer reads the list.
+            #expect(
+                try await client.send(.post, HouseholdRouterTests.household + "/leave", as: "bob").status == .noContent)
+            #expect(try await client.send(.get, chores, as: "bob").status == .notFound)
+            #expect(try await list(client, as: "ann").allSatisfy { $0.assigneeId != "bob" })
+        }
+    }
+}

@@ -42,7 +42,7 @@ import Testing
         }
         #expect(broken)
         // And through the list's own read.
-        let (read, members, chores) = try await database.chores(of: "h1", asMember: "bob")
+        let (read, members, chores, _) = try await database.chores(of: "h1", asMember: "bob")
         #expect(read.name == "Flat 3" && read.noteLifetimeDays == 14 && read.createdAt == now)
         #expect(members.map(\.userId) == ["ann", "bob"])
         #expect(chores.map(\.id) == ["c1", "c2"] && chores[0].schedule == .weekly([1, 4]))

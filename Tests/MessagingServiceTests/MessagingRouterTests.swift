@@ -49,7 +49,7 @@ import Testing
 
     let database: MessagingDatabase
     let notices = Notices()
-    let latestPages = LatestPages()
+    let latestPages = KeptAnswers<MessagesController.LatestPage>()
 
     init() throws {
         database = try MessagingDatabase(.inMemory)
@@ -258,7 +258,7 @@ import Testing
         }
     }
 
-    /// The latest page is answered from ``LatestPages`` while nothing in the conversation changed, and shows every kind
+    /// The latest page is answered from the kept pages while nothing in the conversation changed, and shows every kind
     /// of change at once: a new message, an edit, a deletion, the topic renamed. Each time it is the page read afresh
     /// (the oldest-first page holds the same messages while there are fewer than a page), and an outsider still gets
     /// a 404 for a kept page.
@@ -319,22 +319,6 @@ import Testing
             #expect(try await read().count == 3)
             #expect(latestPages.hits == hits + 1)
         }
-    }
-
-    @Test func keptPagesStayWithinTheirBytesAndALaterRevisionWins() {
-        let pages = LatestPages(maximumBytes: 10)
-        let key = { (id: String) in LatestPages.Key(conversationID: id, topicID: nil, limit: 50) }
-        pages.keep(ByteBuffer(string: "aaaa"), for: key("a"), revision: 2)
-        pages.keep(ByteBuffer(string: "old"), for: key("a"), revision: 1)
-        #expect(pages.body(for: key("a"), revision: 2) == ByteBuffer(string: "aaaa"))
-        #expect(pages.body(for: key("a"), revision: 1) == nil)
-        pages.keep(ByteBuffer(string: "bbbb"), for: key("b"), revision: 1)
-        pages.keep(ByteBuffer(string: "cccc"), for: key("c"), revision: 1)
-        #expect(pages.bytes == 8)
-        #expect(pages.body(for: key("a"), revision: 2) == nil)
-        #expect(pages.body(for: key("c"), revision: 1) == ByteBuffer(string: "cccc"))
-        pages.keep(ByteBuffer(string: "too large a page"), for: key("d"), revision: 1)
-        #expect(pages.body(for: key("d"), revision: 1) == nil && pages.bytes == 8)
     }
 
     // MARK: Topics

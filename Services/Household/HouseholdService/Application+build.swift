@@ -32,11 +32,12 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
 /// Attaches every household route to the signed-in group (the build and the router tests share it).
 func addHouseholdRoutes(
     to signedIn: RouterGroup<AuthenticatedContext>, database: HouseholdDatabase, directory: any UserDirectory,
-    events: any NoticeSink, clock: WallClock
+    events: any NoticeSink, clock: WallClock, choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()
 ) {
     let live = HouseholdLiveEvents(database: database, sink: events)
     HouseholdsController(database: database, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
-    ChoresController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
+    ChoresController(database: database, events: events, live: live, clock: clock, choreLists: choreLists)
+        .addRoutes(to: signedIn)
     StatisticsController(database: database, directory: directory, clock: clock).addRoutes(to: signedIn)
     NotesController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
     BillsController(database: database, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)

@@ -27,7 +27,7 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     MessagesController(
         database: database, directory: directory, social: social,
         events: MessageEvents(sink: sink, directory: directory), clock: settings.clock, logger: chassis.logger,
-        latestPages: LatestPages()
+        latestPages: KeptAnswers()
     )
     .addRoutes(to: chassis.signedIn)
     TopicsController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)

@@ -9,6 +9,17 @@ struct ChoresController {
     let events: any NoticeSink
     let live: HouseholdLiveEvents
     let clock: WallClock
+    /// Chore lists as answered, under the household's revision.
+    let choreLists: KeptAnswers<ChoreList>
+
+    /// What names a chore list's answer: the household, the status asked for, the day it is there (which chores are
+    /// overdue) and the window of the list.
+    struct ChoreList: Hashable, Sendable {
+        var householdID: String
+        var status: ListStatus
+        var today: LocalDay
+        var window: ShortListWindow
+    }
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         let chores = HouseholdPaths.households + "/:household/chores"
@@ -38,7 +49,7 @@ struct ChoresController {
     }
 
     /// Which chores a list shows: those with a next occurrence, completed one-off chores (none left), or both.
-    enum ListStatus: String {
+    enum ListStatus: String, Sendable {
         case pending, done, all
 
         func shows(_ chore: ChoreRecord) -> Bool {
@@ -51,8 +62,9 @@ struct ChoresController {
     }
 
     /// The household's chores, soonest due first, with who is next; `?status=pending|done|all` (pending by
-    /// default, so a completed one-off chore leaves the list).
-    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<ChoreView> {
+    /// default, so a completed one-off chore leaves the list). Answered from `choreLists` while the household has
+    /// not changed since the list was read (the list is every member's home screen).
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let householdID = try context.parameters.require("household")
         var status = ListStatus.pending
         if let text = request.uri.queryParameters["status"] {
@@ -61,11 +73,24 @@ struct ChoresController {
             }
             status = value
         }
-        let (household, members, chores) = try await database.chores(of: householdID, asMember: context.user.userID)
+        let window = try request.shortListWindow()
+        let me = context.user.userID
+        let (revision, timeZone) = try await database.choreListRevision(of: householdID, asMember: me)
+        let kept = ChoreList(
+            householdID: householdID, status: status, today: clock.today(inZone: timeZone), window: window)
+        if let body = choreLists.body(for: kept, revision: revision) {
+            return PlatformResponseEncoder.response(json: body)
+        }
+        let (household, members, chores, readAt) = try await database.chores(of: householdID, asMember: me)
         let today = clock.today(inZone: household.timeZone)
         let memberIDs = members.map(\.userId)
-        return try request.page(
+        let page = window.page(
             of: chores.compactMap { status.shows($0) ? ChoreView($0, members: memberIDs, today: today) : nil })
+        let body = ByteBuffer(bytes: try PlatformJSONWriter.encode(page))
+        choreLists.keep(
+            body, for: ChoreList(householdID: householdID, status: status, today: today, window: window),
+            revision: readAt)
+        return PlatformResponseEncoder.response(json: body)
     }
 
     struct ChoreRequest: Decodable {

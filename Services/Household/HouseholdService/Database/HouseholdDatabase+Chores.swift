@@ -4,8 +4,9 @@ import PlatformKit
 
 extension HouseholdDatabase {
     /// The household, its members and its chores (soonest due first), in one read.
+    /// A household's chores, with the household, its members and the revision they were read at (one snapshot).
     func chores(of householdID: String, asMember userID: String) async throws -> (
-        HouseholdRecord, [MemberRecord], [ChoreRecord]
+        HouseholdRecord, [MemberRecord], [ChoreRecord], revision: Int64
     ) {
         try await read { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
@@ -13,7 +14,29 @@ extension HouseholdDatabase {
                 db.cachedStatement(
                     sql: "SELECT * FROM chores WHERE household_id = ? ORDER BY next_due IS NULL, next_due, name"),
                 arguments: [householdID])
-            return (household, members, chores)
+            let revision = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT revision FROM households WHERE id = ?"), arguments: [householdID])
+            return (household, members, chores, revision ?? 0)
+        }
+    }
+
+    /// The revision of a household the caller belongs to (404 for anyone else) and its time zone, in one statement:
+    /// a kept chore list is answered after this read alone. Triggers bump the revision on every change to the
+    /// household's chores, its members or its time zone (`HouseholdMigrations`, v7).
+    func choreListRevision(of householdID: String, asMember userID: String) async throws -> (
+        revision: Int64, timeZone: String
+    ) {
+        try await read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT h.revision, h.time_zone FROM households h
+                            JOIN members m ON m.household_id = h.id AND m.user_id = ?
+                            WHERE h.id = ?
+                            """), arguments: [userID, householdID])
+            else { throw HouseholdError.notFound("The household") }
+            return (try row.decode(atIndex: 0), try row.decode(atIndex: 1))
         }
     }
 

@@ -313,6 +313,36 @@ enum HouseholdMigrations {
                     FROM month_end_reminders r JOIN members m ON m.household_id = r.household_id;
                     """)
         }
+        migrator.registerMigration("v7: a revision per household, for the chore lists kept encoded") { db in
+            try db.execute(
+                sql: """
+                    -- Bumped on every change to a household's chores or members, or to its time zone (what its chore
+                    -- list shows), by triggers so that no write can forget it. The chores controller serves a kept list
+                    -- only under the revision it was read at. Nothing else writes the column: it never goes back.
+                    ALTER TABLE households ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                    CREATE TRIGGER chores_revision_insert AFTER INSERT ON chores BEGIN
+                        UPDATE households SET revision = revision + 1 WHERE id = new.household_id;
+                    END;
+                    CREATE TRIGGER chores_revision_update AFTER UPDATE ON chores BEGIN
+                        UPDATE households SET revision = revision + 1 WHERE id IN (old.household_id, new.household_id);
+                    END;
+                    CREATE TRIGGER chores_revision_delete AFTER DELETE ON chores BEGIN
+                        UPDATE households SET revision = revision + 1 WHERE id = old.household_id;
+                    END;
+                    CREATE TRIGGER members_revision_insert AFTER INSERT ON members BEGIN
+                        UPDATE households SET revision = revision + 1 WHERE id = new.household_id;
+                    END;
+                    CREATE TRIGGER members_revision_update AFTER UPDATE ON members BEGIN
+                        UPDATE households SET revision = revision + 1 WHERE id IN (old.household_id, new.household_id);
+                    END;
+                    CREATE TRIGGER members_revision_delete AFTER DELETE ON members BEGIN
+                        UPDATE households SET revision = revision + 1 WHERE id = old.household_id;
+                    END;
+                    CREATE TRIGGER households_revision_update AFTER UPDATE OF time_zone ON households BEGIN
+                        UPDATE households SET revision = revision + 1 WHERE id = new.id;
+                    END;
+                    """)
+        }
         return migrator
     }
 }

@@ -112,7 +112,7 @@ enum MessagingMigrations {
             try db.execute(
                 sql: """
                     -- Bumped on every change to a conversation's messages or to its topics' names (the two things a page
-                    -- of messages shows), by triggers so that no write can forget it. `LatestPages` serves a kept page
+                    -- of messages shows), by triggers so that no write can forget it. `latestPages` serves a kept page
                     -- only under the revision it was read at. Nothing else writes the column: it never goes back.
                     ALTER TABLE conversations ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
                     CREATE TRIGGER messages_revision_insert AFTER INSERT ON messages BEGIN
