@@ -36,7 +36,10 @@ func runMoneyBenchmark(_ arguments: [Int]) async throws {
         var shareRows = 0
         let now = Date()
         try db.execute(
-            sql: "INSERT INTO households VALUES ('h', 'Big flat', 'UTC', 'm0', 7, ?)", arguments: [now])
+            sql: """
+                INSERT INTO households (id, name, time_zone, created_by, note_lifetime_days, created_at)
+                VALUES ('h', 'Big flat', 'UTC', 'm0', 7, ?)
+                """, arguments: [now])
         for member in members {
             try db.execute(sql: "INSERT INTO members VALUES ('h', ?, ?)", arguments: [member, now])
         }

@@ -48,7 +48,11 @@ formatter.timeZone = TimeZone(identifier: "UTC")
 let days = (0..<365).map { formatter.string(from: today.addingTimeInterval(Double(-$0) * 86_400)) }
 let pool = try DatabasePool(path: databasePath)
 try pool.write { db in
-    let household = try db.makeStatement(sql: "INSERT INTO households VALUES (?, ?, 'UTC', ?, 7, ?)")
+    let household = try db.makeStatement(
+        sql: """
+            INSERT INTO households (id, name, time_zone, created_by, note_lifetime_days, created_at)
+            VALUES (?, ?, 'UTC', ?, 7, ?)
+            """)
     let member = try db.makeStatement(sql: "INSERT INTO members VALUES (?, ?, ?)")
     let chore = try db.makeStatement(
         sql: "INSERT INTO chores VALUES (?, ?, ?, ?, 'everyDays', 1, NULL, NULL, 'rotating', NULL, ?, ?, ?, ?)")

@@ -6,8 +6,8 @@ import GRDBSQLite
 /// with integer arithmetic; any other stored form goes through GRDB's own `Date` decoding, so the result is always
 /// the date GRDB would have read.
 ///
-/// GRDB builds every `Date` through Foundation's Gregorian calendar, about 0.7 µs a value: a message page reads 50 of
-/// them, and they were 3% of the messaging service's page and the largest single item of a chore's decoding
+/// GRDB builds every `Date` through Foundation's Gregorian calendar, about half a microsecond a value: a message page
+/// reads 50 of them, 3% of the messaging service's page, and they were the largest single item of a chore's decoding
 /// (docs/architecture.md, "Measured on this machine").
 public struct StoredDate: DatabaseValueConvertible, StatementColumnConvertible, Sendable {
     /// The date read.

@@ -127,7 +127,7 @@ struct TopicView: ResponseEncodable, Sendable {
 }
 
 /// A page of messages around an anchor, oldest first; a cursor is `nil` where that end of the history is reached.
-struct MessagePage: ResponseEncodable, Sendable {
+struct MessagePage: Encodable, Sendable {
     var items: [MessageView]
     var olderCursor: String?
     var newerCursor: String?
