@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import PlatformKit
 
 /// A date column read the fast way: the text GRDB writes (`yyyy-MM-dd HH:mm:ss.SSS`, UTC) is turned into a `Date`
 /// with integer arithmetic; any other stored form goes through GRDB's own `Date` decoding, so the result is always
@@ -59,34 +60,16 @@ public struct StoredDate: DatabaseValueConvertible, StatementColumnConvertible, 
             }
             return value
         }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+        guard let year = number(0, 4), year > 1582, let month = number(5, 2), let dayOfMonth = number(8, 2),
+            let day = LocalDay(year: year, month: month, day: dayOfMonth),
             let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-            let millisecond = number(20, 3), year > 1582, (1...12).contains(month),
-            day >= 1, day <= daysIn(month: month, of: year), hour < 24, minute < 60, second < 60
+            let millisecond = number(20, 3), hour < 24, minute < 60, second < 60
         else { return nil }
         // Summed as Foundation's Gregorian calendar sums them (the day's start, then the seconds into the day with
         // their fraction), so the result has the same bits.
-        let dayStart = daysFromCivil(year: year, month: month, day: day) * 86_400 - 978_307_200
+        let dayStart = day.number * 86_400 - 978_307_200
         let secondsInDay = Double(hour * 3_600 + minute * 60 + second) + Double(millisecond * 1_000_000) / 1e9
         return Date(timeIntervalSinceReferenceDate: Double(dayStart) + secondsInDay)
-    }
-
-    private static func daysIn(month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a day of the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let year = month <= 2 ? year - 1 : year
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

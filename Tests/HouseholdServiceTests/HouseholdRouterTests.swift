@@ -29,13 +29,14 @@ struct HouseholdRouterFixture {
         _ = try await database.respond(to: "i", as: "bob", accept: true, now: now)
     }
 
-    func app() -> some ApplicationProtocol {
+    func app(choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()) -> some ApplicationProtocol {
         let clock = clock.wallClock
         let chassis = ServiceChassis(
             settings: ServiceSettings(service: .household, internalToken: "internal"), database: database.reader,
             openAPIDocument: Data("{}".utf8), verifier: .userIDTokens(clock: clock))
         addHouseholdRoutes(
-            to: chassis.signedIn, database: database, directory: NoDirectory(), events: NoNotices(), clock: clock)
+            to: chassis.signedIn, database: database, directory: NoDirectory(), events: NoNotices(), clock: clock,
+            choreLists: choreLists)
         return Application(router: chassis.router)
     }
 
@@ -377,17 +378,6 @@ struct HouseholdRouterFixture {
         fixture = try await HouseholdRouterFixture()
     }
 
-    func app() -> some ApplicationProtocol {
-        let chassis = ServiceChassis(
-            settings: ServiceSettings(service: .household, internalToken: "internal"),
-            database: fixture.database.reader, openAPIDocument: Data("{}".utf8),
-            verifier: .userIDTokens(clock: fixture.clock.wallClock))
-        addHouseholdRoutes(
-            to: chassis.signedIn, database: fixture.database, directory: HouseholdRouterFixture.NoDirectory(),
-            events: HouseholdRouterFixture.NoNotices(), clock: fixture.clock.wallClock, choreLists: choreLists)
-        return Application(router: chassis.router)
-    }
-
     struct Listed: Decodable, Equatable {
         struct Chore: Decodable, Equatable {
             var id: String
@@ -417,7 +407,7 @@ struct HouseholdRouterFixture {
     }
 
     @Test func theChoreListIsKeptOnlyWhileNothingInTheHouseholdChanged() async throws {
-        try await app().test(.router) { client in
+        try await fixture.app(choreLists: choreLists).test(.router) { client in
             let chores = HouseholdRouterTests.household + "/chores"
             let bins = try #require(
                 try await client.send(
