@@ -3,8 +3,7 @@ import GRDB
 import PlatformKit
 
 extension HouseholdDatabase {
-    /// The household, its members and its chores (soonest due first), in one read.
-    /// A household's chores, with the household, its members and the revision they were read at (one snapshot).
+    /// The household, its members, its chores (soonest due first) and the household's revision, in one read.
     func chores(of householdID: String, asMember userID: String) async throws -> (
         HouseholdRecord, [MemberRecord], [ChoreRecord], revision: Int64
     ) {
