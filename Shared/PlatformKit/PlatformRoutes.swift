@@ -87,6 +87,8 @@ public enum SocialPaths {
     public static let internalRelations = "/internal/social/relations"
     /// Internal: `/{id}/friend-ids`, `/{id}/following-ids`, `/{id}/blocked-ids` (either way).
     public static let internalUsers = "/internal/social/users"
+    /// Internal, long-polled: `?after=&wait=` -> the users whose friends or blocks changed after a sequence.
+    public static let internalRelationshipChanges = "/internal/social/relationship-changes"
 }
 
 /// The household service's public paths.

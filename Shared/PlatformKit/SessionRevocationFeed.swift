@@ -16,7 +16,7 @@ public struct SessionRevocationFeed: Sendable {
     private let token: String
     private let verifier: AccessTokenVerifier
     private let httpClient: HTTPClient
-    private let logger: Logger
+    private let loop: LongPollLoop
     private let wait: Int
 
     /// A feed from identity at `identityURL` (base URL) with the service credential `token` into `verifier`.
@@ -28,34 +28,19 @@ public struct SessionRevocationFeed: Sendable {
         self.token = token
         self.verifier = verifier
         self.httpClient = httpClient
-        self.logger = logger
+        self.loop = LongPollLoop(
+            name: "session revocation feed", consequence: "ended sessions may be accepted until it recovers",
+            logger: logger)
         self.wait = wait
     }
 
     /// Runs until the task is cancelled; never throws.
     public func run() async {
-        var after: Int64?
-        var failures = 0
-        while !Task.isCancelled {
-            do {
-                let page = try await fetch(after: after)
-                verifier.endSessions(page.items)
-                // A sequence lower than ours means identity's store was replaced: read it all again.
-                after = page.last < (after ?? 0) ? nil : page.last
-                if failures > 0 { logger.notice("session revocation feed reconnected") }
-                failures = 0
-            } catch {
-                if Task.isCancelled { return }
-                failures += 1
-                // Not the first failure: services starting together with identity miss it for a moment.
-                if failures == 3 || failures.isMultiple(of: 60) {
-                    logger.warning(
-                        "session revocation feed failing; ended sessions may be accepted until it recovers",
-                        metadata: ["attempts": "\(failures)", "error": "\(error)"])
-                }
-                let pause = min(5_000, 100 << min(failures, 6))
-                try? await Task.sleep(for: .milliseconds(pause))
-            }
+        await loop.run { after in
+            let page = try await fetch(after: after)
+            verifier.endSessions(page.items)
+            // A sequence lower than ours means identity's store was replaced: read it all again.
+            return page.last < (after ?? 0) ? nil : page.last
         }
     }
 

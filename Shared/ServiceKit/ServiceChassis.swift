@@ -17,6 +17,8 @@ public struct ServiceChassis {
     public let verifier: AccessTokenVerifier
     /// The router with `/health/*`, `/metrics`, `/openapi.json`, request ids and problem answers.
     public let router: Router<ServiceRequestContext>
+    /// What `/metrics` reports; services add their own gauges and counters to its registry.
+    public let metrics = ServiceMetrics()
     /// Routes that any client may call (sign-up, sign-in, password reset).
     public var publicRoutes: RouterGroup<ServiceRequestContext> { router.group() }
     /// Routes for a verified caller; their context carries the caller.
@@ -43,8 +45,7 @@ public struct ServiceChassis {
             verifier
             ?? AccessTokenVerifier.remote(
                 jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
-        router = ServiceApplication.router(
-            metrics: ServiceMetrics(), openAPIDocument: openAPIDocument, database: database)
+        router = ServiceApplication.router(metrics: metrics, openAPIDocument: openAPIDocument, database: database)
         signedIn = router.group()
             .add(middleware: AccessTokenMiddleware(verifier: self.verifier, writesNeedUsername: writesNeedUsername))
             .group(context: AuthenticatedContext.self)

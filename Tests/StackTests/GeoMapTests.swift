@@ -167,16 +167,61 @@ import Testing
     }
 }
 
+/// Geo's copy of the social graph, fed by social's change feed (as the local stack and compose run it): a map
+/// read after unfriending, blocking or befriending shows the change, never an answer kept from before it.
+@Suite struct GeoKeptGraphTests {
+    @Test func theMapFollowsUnfriendingBlockingAndBefriending() async throws {
+        try await GeoWorld.run(keptGraph: true) { world in
+            let bob = try await world.pin(world.bob, 48.14, 11.58, "Munich")
+            let dan = try await world.pin(world.dan, 48.15, 11.57, "Munich")
+            let box = "11,48,12,49"
+            func annSees() async throws -> [String: WireMap.Properties] {
+                try await world.map(world.ann, bbox: box, zoom: 16)
+            }
+            // Once social's feed reaches geo, the copy answers: read repeatedly, still right.
+            let geo = world.stack.direct(.geo)
+            #expect(
+                try await world.eventually {
+                    try await geo.get("/metrics").text.contains("\nsocial_graph_copy_live 1")
+                })
+            for _ in 0..<3 { #expect(try await annSees()[bob]?.category == "friend") }
+            #expect(try await geo.get("/metrics").text.contains("\nsocial_graph_copy_users 1"))
+            // bob unfriends ann
+            let unfriended = try await world.api.delete(
+                SocialPaths.friends + "/\(world.ann.id)", token: world.bob.accessToken)
+            #expect(unfriended.status == 204)
+            #expect(try await world.eventually { try await annSees()[bob]?.category == "other" })
+            // dan blocks ann: his pin leaves her map, hers leaves his, in clusters too
+            #expect(try await annSees()[dan]?.category == "other")
+            try await world.block(world.dan, world.ann)
+            #expect(try await world.eventually { try await annSees()[dan] == nil })
+            let zoomedOut = try await world.map(world.ann, bbox: box, zoom: 9)
+            #expect(!zoomedOut.values.contains { $0.userId == world.dan.id })
+            // ann and dan make up and become friends
+            #expect(
+                try await world.api.delete(SocialPaths.blocks + "/\(world.ann.id)", token: world.dan.accessToken)
+                    .status == 204)
+            try await world.befriend(world.ann, world.dan)
+            #expect(try await world.eventually { try await annSees()[dan]?.category == "friend" })
+            // once settled, the copy answers with the change and keeps answering it
+            for _ in 0..<3 { #expect(try await annSees()[dan]?.category == "friend") }
+            #expect(try await annSees()[bob]?.category == "other")
+        }
+    }
+}
+
 /// When the social service cannot be reached, routes that need it answer 503 with a problem body; my own
 /// pins still show.
 @Suite struct GeoSocialOutageTests {
-    @Test func anUnreachableSocialGraphIsA503NotA500() async throws {
+    /// Asking social each time, or keeping a copy (whose feed cannot start either).
+    @Test(arguments: [false, true]) func anUnreachableSocialGraphIsA503NotA500(keptGraph: Bool) async throws {
         try await withTestStack(services: [
             .geo: { settings in
                 try await buildGeoApplication(
                     GeoConfiguration(
-                        settings: settings,
-                        socialGraph: SocialGraphClient(baseURL: "http://127.0.0.1:1", token: settings.internalToken),
+                        settings: settings, socialURL: { "http://127.0.0.1:1" },
+                        socialGraph: keptGraph
+                            ? nil : SocialGraphClient(baseURL: "http://127.0.0.1:1", token: settings.internalToken),
                         loadGazetteer: false))
             }
         ]) { stack in

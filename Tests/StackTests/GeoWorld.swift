@@ -14,8 +14,11 @@ struct GeoWorld {
     var api: APIClient { stack.gateway }
 
     /// Runs `body` in a fresh world; `configure` adjusts the geo service's configuration (jobs, limits, notices).
+    /// By default geo asks social on every read; with `keptGraph`, it keeps a copy fed by social's change feed,
+    /// as in production (then a change reaches geo a moment after social answers: see ``eventually(_:)``).
     static func run(
-        gazetteer: Bool = false, configure: @escaping @Sendable (inout GeoConfiguration) -> Void = { _ in },
+        gazetteer: Bool = false, keptGraph: Bool = false,
+        configure: @escaping @Sendable (inout GeoConfiguration) -> Void = { _ in },
         _ body: (GeoWorld) async throws -> Void
     ) async throws {
         let social = LateServiceURL()
@@ -23,8 +26,9 @@ struct GeoWorld {
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
             .geo: { settings in
                 var configuration = GeoConfiguration(
-                    settings: settings,
-                    socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
+                    settings: settings, socialURL: { social.url },
+                    socialGraph: keptGraph
+                        ? nil : SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
                     loadGazetteer: gazetteer)
                 configure(&configuration)
                 return try await buildGeoApplication(configuration)
@@ -43,6 +47,17 @@ struct GeoWorld {
         let sent = try await api.post(SocialPaths.friendRequests, token: a.accessToken, json: ["userId": b.id])
         let id = try sent.decode(WireCreated.self).id
         #expect(try await api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: b.accessToken).status == 200)
+    }
+
+    /// Reads until `holds` is true, for what geo learns from social's change feed a moment after social answers;
+    /// false when five seconds pass first.
+    func eventually(_ holds: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if try await holds() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 
     func block(_ blocker: TestUser, _ blocked: TestUser) async throws {

@@ -14,9 +14,21 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     let logger = chassis.logger
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
-    let graph =
-        configuration.socialGraph
-        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
+    // The map asks for the viewer's friends and blocks on every read: a copy kept while social's change feed
+    // is live answers them without a round trip (a test's graph is used as it is).
+    let graph: any GeoSocialGraph
+    var relationshipChanges: RelationshipChangeFeed?
+    if let injected = configuration.socialGraph {
+        graph = injected
+    } else {
+        let kept = KeptSocialGraph(
+            source: SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken),
+            metrics: chassis.metrics)
+        graph = kept
+        relationshipChanges = RelationshipChangeFeed(
+            socialURL: configuration.socialURL, token: settings.internalToken,
+            listener: kept, logger: logger)
+    }
     let notices =
         configuration.noticeSink
         ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)
@@ -54,7 +66,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
                 ])
         }
     }
-    return chassis.application(services: [maintenance])
+    return chassis.application(services: [maintenance] + (relationshipChanges.map { [$0] } ?? []))
 }
 
 /// Files the geo service ships.

@@ -12,8 +12,9 @@ import ServiceKit
 /// | and those of ``ServiceSettings`` | | |
 public struct GeoConfiguration: Sendable {
     public var settings: ServiceSettings
-    public var socialURL: String
-    /// Replaces the social graph lookups (tests start social after geo, benchmarks use none).
+    /// The social service, read on each call so that a test stack may start it after this one.
+    public var socialURL: @Sendable () -> String
+    /// Replaces the social graph lookups and the copy kept of them (router tests and benchmarks use none).
     public var socialGraph: (any GeoSocialGraph)?
     /// Replaces the identity lookups.
     public var userDirectory: (any UserDirectory)?
@@ -33,7 +34,8 @@ public struct GeoConfiguration: Sendable {
     public var writeWindow: TimeInterval
 
     public init(
-        settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
+        settings: ServiceSettings,
+        socialURL: @escaping @Sendable () -> String = { "http://127.0.0.1:\(ServiceName.social.defaultPort)" },
         socialGraph: (any GeoSocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
         notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
         onPackMaintenance: (@Sendable (PackMaintenance) -> Void)? = nil,
@@ -57,8 +59,8 @@ public struct GeoConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         self.init(
             settings: try ServiceSettings(service: .geo, reader: reader),
-            socialURL: reader.string(
-                forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
             notificationsURL: reader.string(forKey: "notifications.url"))
+        let social = reader.string(forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)")
+        socialURL = { social }
     }
 }

@@ -32,7 +32,7 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         ?? configuration.notificationsURL.map { url in
             NotificationsEndedSessionSink(baseURL: { url }, token: settings.internalToken, logger: logger)
         } ?? LoggedEndedSessionSink(logger: logger)
-    let bell = RevocationBell()
+    let bell = ChangeBell()
     let endedSessions = RevocationPublishingSink(verifier: verifier, bell: bell, clock: clock, next: reportedSessions)
     let sessions = SessionIssuer(signer: signer, chain: RefreshTokenChain(signingKey: configuration.signingKey))
     let limits = RateLimits(configuration.limits, clock: clock)

@@ -25,6 +25,8 @@ public func buildSocialApplication(_ configuration: SocialConfiguration) async t
     .addRoutes(to: chassis.signedIn)
     FollowsController(database: database, profiles: profiles, notices: notices, clock: settings.clock)
         .addRoutes(to: chassis.signedIn)
-    InternalSocialController(database: database).addRoutes(to: chassis.internalOnly)
+    let relationshipChanges = ChangeBell()
+    database.ringOnRelationshipChanges(relationshipChanges)
+    InternalSocialController(database: database, changes: relationshipChanges).addRoutes(to: chassis.internalOnly)
     return chassis.application()
 }

@@ -16,6 +16,8 @@ public protocol GeoSocialGraph: Sendable {
 
 extension SocialGraphClient: GeoSocialGraph {}
 
+extension KeptSocialGraph: GeoSocialGraph {}
+
 extension GeoSocialGraph {
     /// How `owner` stands to `viewer`; `nil` for the viewer themselves (nothing is asked) or a user the graph
     /// does not know.

@@ -31,40 +31,54 @@ struct MapController {
             throw Problem.invalidField("filter", "must be mine, friends or everyone.")
         }
         let viewer = context.user.userID
-        let scheme = try await database.colorScheme(of: viewer)
-        switch filter {
-        case .mine:
-            let points = try await database.points(of: [viewer], in: box, limit: Self.maximumPersonalPoints)
-            return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
-        case .friends:
-            let friends = try await graph.friendIDs(of: viewer)
-            let points = try await database.points(
-                of: [viewer] + friends.sorted(), in: box, limit: Self.maximumPersonalPoints)
-            return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
-        case .everyone:
-            if zoom > MapGrid.maximumClusterZoom {
-                let points = try await database.points(in: box, limit: Self.maximumPoints + 1)
-                if points.count <= Self.maximumPoints {
-                    return FeatureCollection(
-                        features: try await visibleFeatures(points, viewer: viewer, friends: nil, scheme: scheme),
-                        clustered: false, zoom: zoom)
+        let circle = filter == .mine ? Circle(viewer: viewer) : try await circle(of: viewer)
+        // Every query in one snapshot: counts and pins agree, and one read transaction costs one read lock.
+        return try await database.readMap { map in
+            let scheme = try map.colorScheme(of: viewer)
+            switch filter {
+            case .mine:
+                let points = try map.points(of: [viewer], in: box, limit: Self.maximumPersonalPoints)
+                return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
+            case .friends:
+                let points = try map.points(
+                    of: [viewer] + circle.friends.sorted(), in: box, limit: Self.maximumPersonalPoints)
+                return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
+            case .everyone:
+                if zoom > MapGrid.maximumClusterZoom {
+                    let points = try map.points(in: box, limit: Self.maximumPoints + 1)
+                    if points.count <= Self.maximumPoints {
+                        return FeatureCollection(
+                            features: try Self.visibleFeatures(points, circle: circle, scheme: scheme, map: map),
+                            clustered: false, zoom: zoom)
+                    }
                 }
+                return try Self.clustered(
+                    box, grid: MapGrid.clustering(zoom: zoom, box: box), circle: circle, scheme: scheme, map: map)
             }
-            return try await clustered(
-                box, grid: MapGrid.clustering(zoom: zoom, box: box), viewer: viewer, scheme: scheme)
         }
+    }
+
+    /// The viewer, their friends, and the users they blocked or were blocked by: all the map needs of the graph.
+    struct Circle: Sendable {
+        var viewer: String
+        var friends: Set<String> = []
+        var blocked: Set<String> = []
+    }
+
+    private func circle(of viewer: String) async throws -> Circle {
+        let (friends, blocked) = try await graph.friendAndBlockedIDs(of: viewer)
+        return Circle(viewer: viewer, friends: friends, blocked: blocked)
     }
 
     /// Everyone's pins by grid cell: totals from `pin_cells` less the pins of users blocked either way, my and
     /// my friends' share counted from our own pins, and cells of one pin shown as that pin. Clusters are
     /// anonymous counts; a blocked user's pin is never shown, named or counted.
-    private func clustered(_ box: BoundingBox, grid: MapGrid, viewer: String, scheme: ColorScheme) async throws
-        -> FeatureCollection
-    {
-        let (friends, blocked) = try await graph.friendAndBlockedIDs(of: viewer)
-        async let cells = database.cells(grid, in: box)
-        let personal = try await database.points(
-            of: [viewer] + friends.sorted(), in: box, limit: Self.maximumPersonalPoints)
+    private static func clustered(
+        _ box: BoundingBox, grid: MapGrid, circle: Circle, scheme: ColorScheme, map: MapSnapshot
+    ) throws -> FeatureCollection {
+        let viewer = circle.viewer
+        let personal = try map.points(
+            of: [viewer] + circle.friends.sorted(), in: box, limit: Self.maximumPersonalPoints)
         var own: [MapGrid.Cell: Int] = [:]
         var friendly: [MapGrid.Cell: Int] = [:]
         for point in personal {
@@ -72,8 +86,8 @@ struct MapController {
             if point.userId == viewer { own[cell, default: 0] += 1 } else { friendly[cell, default: 0] += 1 }
         }
         var hidden: [MapGrid.Cell: (count: Int, latitude: Double, longitude: Double)] = [:]
-        if !blocked.isEmpty {
-            for point in try await database.points(of: blocked.sorted(), in: box, limit: Self.maximumPersonalPoints) {
+        if !circle.blocked.isEmpty {
+            for point in try map.points(of: circle.blocked.sorted(), in: box, limit: Self.maximumPersonalPoints) {
                 let cell = grid.cell(latitude: point.latitude, longitude: point.longitude)
                 let sum = hidden[cell] ?? (0, 0, 0)
                 hidden[cell] = (sum.count + 1, sum.latitude + point.latitude, sum.longitude + point.longitude)
@@ -81,7 +95,7 @@ struct MapController {
         }
         var features: [Feature] = []
         var lone: [MapGrid.Cell] = []
-        for cell in try await cells {
+        for cell in try map.cells(grid, in: box) {
             let less = hidden[cell.cell] ?? (0, 0, 0)
             let count = cell.count - less.count
             guard count > 1 else {
@@ -96,26 +110,23 @@ struct MapController {
                     longitude: (cell.sumLongitude - less.longitude) / Double(count), own: own[cell.cell] ?? 0,
                     friend: friendly[cell.cell] ?? 0, scheme: scheme))
         }
-        let points = try await database.lonePoints(lone, grid: grid, hidden: hidden.mapValues(\.count))
-        features += try await visibleFeatures(points, viewer: viewer, friends: friends, scheme: scheme)
+        let points = try map.lonePoints(lone, grid: grid, hidden: hidden.mapValues(\.count))
+        features += try visibleFeatures(points, circle: circle, scheme: scheme, map: map)
         return FeatureCollection(features: features, clustered: true, zoom: grid.zoom)
     }
 
-    /// Single pins as features, without those of users blocked either way. With `friends` known, only
-    /// strangers' owners are asked about; without, every other owner is.
-    private func visibleFeatures(_ points: [MapPoint], viewer: String, friends: Set<String>?, scheme: ColorScheme)
-        async throws -> [Feature]
+    /// Single pins as features, without those of users blocked either way; strangers who asked not to be named
+    /// are shown without their name.
+    private static func visibleFeatures(_ points: [MapPoint], circle: Circle, scheme: ColorScheme, map: MapSnapshot)
+        throws -> [Feature]
     {
-        let owners = Set(points.map(\.userId)).subtracting([viewer]).subtracting(friends ?? [])
-        let facts = owners.isEmpty ? [:] : try await graph.relationships(of: viewer, among: owners.sorted())
-        let strangers = owners.filter { facts[$0]?.friends != true && facts[$0]?.blocked != true }
-        let unnamed = strangers.isEmpty ? [] : try await database.unlistedToStrangers(among: strangers.sorted())
+        let strangers = Set(points.map(\.userId)).subtracting([circle.viewer]).subtracting(circle.friends)
+            .subtracting(circle.blocked)
+        let unnamed = strangers.isEmpty ? [] : try map.unlistedToStrangers(among: strangers.sorted())
         return points.compactMap { point in
-            if point.userId == viewer { return Feature.pin(point, category: .own, scheme: scheme) }
-            if friends?.contains(point.userId) == true { return Feature.pin(point, category: .friend, scheme: scheme) }
-            let fact = facts[point.userId]
-            guard fact?.blocked != true else { return nil }
-            if fact?.friends == true { return Feature.pin(point, category: .friend, scheme: scheme) }
+            if point.userId == circle.viewer { return Feature.pin(point, category: .own, scheme: scheme) }
+            if circle.friends.contains(point.userId) { return Feature.pin(point, category: .friend, scheme: scheme) }
+            guard !circle.blocked.contains(point.userId) else { return nil }
             return Feature.pin(point, category: .other, scheme: scheme, named: !unnamed.contains(point.userId))
         }
     }

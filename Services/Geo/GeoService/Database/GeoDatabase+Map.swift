@@ -3,39 +3,64 @@ import GRDB
 
 /// The map's reads: grid cells for clusters, pins in a box through the R*Tree, pins of a few users.
 extension GeoDatabase {
-    /// The non-empty cells of the grid inside a box (both sides of the antimeridian).
+    /// Runs the map's reads in one transaction: one snapshot, so cell counts and the pins shown agree, and one
+    /// read lock instead of one per query (each costs file-lock system calls on the WAL's shared memory).
+    func readMap<T: Sendable>(_ body: @Sendable (MapSnapshot) throws -> T) async throws -> T {
+        try await read { db in try body(MapSnapshot(db: db)) }
+    }
+
+    /// Pins inside a box, at most `limit`.
+    func points(in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
+        try await readMap { try $0.points(in: box, limit: limit) }
+    }
+
+    /// The non-empty cells of the grid inside a box.
     func cells(_ grid: MapGrid, in box: BoundingBox) async throws -> [CellCount] {
-        try await read { db in
-            var cells: [CellCount] = []
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT x, y, count, sum_lat, sum_lon FROM pin_cells
-                    WHERE zoom = ? AND x BETWEEN ? AND ? AND y BETWEEN ? AND ?
-                    """)
-            for range in grid.cellRanges(box) {
-                let rows = try Row.fetchCursor(
-                    statement,
-                    arguments: [
-                        grid.zoom, range.x.lowerBound, range.x.upperBound, range.y.lowerBound, range.y.upperBound,
-                    ]
-                )
-                while let row = try rows.next() {
-                    cells.append(
-                        CellCount(
-                            cell: MapGrid.Cell(x: row[0], y: row[1]), count: row[2], sumLatitude: row[3],
-                            sumLongitude: row[4]))
-                }
+        try await readMap { try $0.cells(grid, in: box) }
+    }
+}
+
+/// The map's queries inside one read transaction (``GeoDatabase/readMap(_:)``).
+struct MapSnapshot {
+    fileprivate let db: Database
+
+    /// What the viewer chose: colours per category and per pin.
+    func colorScheme(of userID: String) throws -> ColorScheme {
+        try GeoDatabase.colorScheme(db, userID)
+    }
+
+    /// Those of `userIDs` who asked not to be named to strangers.
+    func unlistedToStrangers(among userIDs: [String]) throws -> Set<String> {
+        try GeoDatabase.unlistedToStrangers(db, among: userIDs)
+    }
+
+    /// The non-empty cells of the grid inside a box (both sides of the antimeridian).
+    func cells(_ grid: MapGrid, in box: BoundingBox) throws -> [CellCount] {
+        var cells: [CellCount] = []
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT x, y, count, sum_lat, sum_lon FROM pin_cells
+                WHERE zoom = ? AND x BETWEEN ? AND ? AND y BETWEEN ? AND ?
+                """)
+        for range in grid.cellRanges(box) {
+            let rows = try Row.fetchCursor(
+                statement,
+                arguments: [
+                    grid.zoom, range.x.lowerBound, range.x.upperBound, range.y.lowerBound, range.y.upperBound,
+                ]
+            )
+            while let row = try rows.next() {
+                cells.append(
+                    CellCount(
+                        cell: MapGrid.Cell(x: row[0], y: row[1]), count: row[2], sumLatitude: row[3],
+                        sumLongitude: row[4]))
             }
-            return cells
         }
+        return cells
     }
 
     /// Pins inside a box, at most `limit` (the caller asks for one more than it shows, to see overflow).
-    func points(in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
-        try await read { db in try Self.points(db, in: box, limit: limit) }
-    }
-
-    static func points(_ db: Database, in box: BoundingBox, limit: Int) throws -> [MapPoint] {
+    func points(in box: BoundingBox, limit: Int) throws -> [MapPoint] {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT p.id, p.user_id, p.latitude, p.longitude, p.place_name
@@ -58,41 +83,35 @@ extension GeoDatabase {
     }
 
     /// The pins of some users (me, my friends) inside a box, through the per-user index.
-    func points(of users: [String], in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
+    func points(of users: [String], in box: BoundingBox, limit: Int) throws -> [MapPoint] {
         guard !users.isEmpty else { return [] }
-        return try await read { db in
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT id, user_id, latitude, longitude, place_name FROM pins
-                        WHERE user_id IN (SELECT value FROM json_each(?)) AND latitude BETWEEN ? AND ?
-                        LIMIT ?
-                        """), arguments: [Self.jsonArray(users), box.south, box.north, limit])
-            var points: [MapPoint] = []
-            while let row = try rows.next() {
-                let point = MapPoint(id: row[0], userId: row[1], latitude: row[2], longitude: row[3], placeName: row[4])
-                if box.contains(latitude: point.latitude, longitude: point.longitude) { points.append(point) }
-            }
-            return points
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, user_id, latitude, longitude, place_name FROM pins
+                    WHERE user_id IN (SELECT value FROM json_each(?)) AND latitude BETWEEN ? AND ?
+                    LIMIT ?
+                    """), arguments: [GeoDatabase.jsonArray(users), box.south, box.north, limit])
+        var points: [MapPoint] = []
+        while let row = try rows.next() {
+            let point = MapPoint(id: row[0], userId: row[1], latitude: row[2], longitude: row[3], placeName: row[4])
+            if box.contains(latitude: point.latitude, longitude: point.longitude) { points.append(point) }
         }
+        return points
     }
 
     /// The pins of cells left with one pin to show (a cell of one pin is shown as that pin, not as a cluster);
     /// `hidden` says how many pins of blocked users a cell also holds, so the one pin is read past them.
-    func lonePoints(_ cells: [MapGrid.Cell], grid: MapGrid, hidden: [MapGrid.Cell: Int] = [:]) async throws
-        -> [MapPoint]
-    {
-        try await read { db in
-            var found: [Int64: MapPoint] = [:]
-            for cell in cells {
-                // Bounds are closed, so a pin on a cell's edge is also found by its neighbour: keep it once,
-                // in the cell the grid puts it in.
-                for point in try Self.points(db, in: grid.bounds(cell), limit: 16 + (hidden[cell] ?? 0))
-                where grid.cell(latitude: point.latitude, longitude: point.longitude) == cell {
-                    found[point.id] = point
-                }
+    func lonePoints(_ cells: [MapGrid.Cell], grid: MapGrid, hidden: [MapGrid.Cell: Int] = [:]) throws -> [MapPoint] {
+        var found: [Int64: MapPoint] = [:]
+        for cell in cells {
+            // Bounds are closed, so a pin on a cell's edge is also found by its neighbour: keep it once,
+            // in the cell the grid puts it in.
+            for point in try points(in: grid.bounds(cell), limit: 16 + (hidden[cell] ?? 0))
+            where grid.cell(latitude: point.latitude, longitude: point.longitude) == cell {
+                found[point.id] = point
             }
-            return Array(found.values)
         }
+        return Array(found.values)
     }
 }

@@ -77,15 +77,17 @@ extension GeoDatabase {
 
     /// Those of `userIDs` who asked not to be named to strangers.
     func unlistedToStrangers(among userIDs: [String]) async throws -> Set<String> {
+        try await read { db in try Self.unlistedToStrangers(db, among: userIDs) }
+    }
+
+    static func unlistedToStrangers(_ db: Database, among userIDs: [String]) throws -> Set<String> {
         guard !userIDs.isEmpty else { return [] }
-        return try await read { db in
-            Set(
-                try String.fetchAll(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT user_id FROM privacy
-                            WHERE listed_to_strangers = 0 AND user_id IN (SELECT value FROM json_each(?))
-                            """), arguments: [Self.jsonArray(userIDs)]))
-        }
+        return Set(
+            try String.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT user_id FROM privacy
+                        WHERE listed_to_strangers = 0 AND user_id IN (SELECT value FROM json_each(?))
+                        """), arguments: [jsonArray(userIDs)]))
     }
 }

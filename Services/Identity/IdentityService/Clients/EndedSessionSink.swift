@@ -55,7 +55,7 @@ struct LoggedEndedSessionSink: EndedSessionSink {
 /// in the same transaction; then the report goes on to `next`.
 struct RevocationPublishingSink: EndedSessionSink {
     let verifier: AccessTokenVerifier
-    let bell: RevocationBell
+    let bell: ChangeBell
     let clock: WallClock
     let next: any EndedSessionSink
 

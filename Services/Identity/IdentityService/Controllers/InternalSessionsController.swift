@@ -2,12 +2,11 @@ import Foundation
 import Hummingbird
 import PlatformKit
 import ServiceKit
-import ServiceLifecycle
 
 /// The ended-session feed the gateway and the services long-poll (service credential only).
 struct InternalSessionsController {
     let database: IdentityDatabase
-    let bell: RevocationBell
+    let bell: ChangeBell
     let clock: WallClock
 
     /// Longest a poll waits for a revocation; the feed asks for 20 s and retries at once.
@@ -24,27 +23,12 @@ struct InternalSessionsController {
     @Sendable func revocations(_ request: Request, context: ServiceRequestContext) async throws
         -> Response
     {
-        let after = try request.uri.queryParameters.get("after").map { text -> Int64 in
-            guard let value = Int64(text), value >= 0 else {
-                throw Problem.invalidField("after", "must be a sequence number, 0 or more.")
-            }
-            return value
+        let query = try LongPollQuery(request, maximumWait: Self.maximumWait)
+        let page = try await bell.answer(query) {
+            try await database.revocations(after: query.after, now: clock.now, limit: Self.pageSize)
+        } isEmpty: {
+            $0.items.isEmpty
         }
-        let wait =
-            try request.uri.queryParameters.get("wait").map { text -> Int in
-                guard let value = Int(text), (0...Self.maximumWait).contains(value) else {
-                    throw Problem.invalidField("wait", "must be 0 to \(Self.maximumWait) seconds.")
-                }
-                return value
-            } ?? 0
-        let generation = bell.generation
-        let page = try await database.revocations(after: after, now: clock.now, limit: Self.pageSize)
-        guard after != nil, page.items.isEmpty, wait > 0 else { return try PlatformJSON.encoder.encodeResponse(page) }
-        // Graceful shutdown ends the wait at once rather than holding the server open for a whole poll.
-        await cancelWhenGracefulShutdown {
-            await bell.wait(after: generation, timeout: .seconds(wait))
-        }
-        return try PlatformJSON.encoder.encodeResponse(
-            try await database.revocations(after: after, now: clock.now, limit: Self.pageSize))
+        return try PlatformJSON.encoder.encodeResponse(page)
     }
 }

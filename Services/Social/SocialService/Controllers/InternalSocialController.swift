@@ -6,7 +6,13 @@ import ServiceKit
 /// Relationship lookups for other services (messaging, geo, habits); service credential only.
 struct InternalSocialController {
     let database: SocialDatabase
+    /// Rung when a friendship or a block changes (``SocialDatabase/ringOnRelationshipChanges(_:)``).
+    let changes: ChangeBell
     static let maximumBatch = 10_000
+    /// Longest a poll of the change feed waits; the feed asks for 20 s.
+    static let maximumWait = 25
+    /// Most changes in one answer; the feed asks again at once for the rest.
+    static let changesPageSize = 1000
 
     func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
         router.get(RouterPath(SocialPaths.internalRelationship), use: relationship)
@@ -16,6 +22,7 @@ struct InternalSocialController {
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/following-ids"), use: followingIDs)
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/blocked-ids"), use: blockedIDs)
         router.get(RouterPath(SocialPaths.internalUsers + "/:user/friend-and-blocked-ids"), use: friendAndBlockedIDs)
+        router.get(RouterPath(SocialPaths.internalRelationshipChanges), use: relationshipChanges)
     }
 
     /// How `a` stands to `b`.
@@ -103,6 +110,21 @@ struct InternalSocialController {
     @Sendable func blockedIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {
         IDs(ids: try await database.blockedEitherWay(of: try context.parameters.require("user")).sorted())
     }
+
+    /// Without `after`: just the sequence to start from. With it: the users whose friends or blocks changed
+    /// since, waiting up to `wait` seconds for the next change when there is none yet.
+    @Sendable func relationshipChanges(_ request: Request, context: ServiceRequestContext) async throws
+        -> RelationshipChangePage
+    {
+        let query = try LongPollQuery(request, maximumWait: Self.maximumWait)
+        return try await changes.answer(query) {
+            try await database.relationshipChanges(after: query.after, limit: Self.changesPageSize)
+        } isEmpty: {
+            $0.users.isEmpty && !$0.reset
+        }
+    }
 }
+
+extension RelationshipChangePage: ResponseGenerator, ResponseEncodable {}
 
 extension Relationship: ResponseGenerator, ResponseEncodable {}

@@ -15,6 +15,9 @@ struct SocialDatabase: Sendable {
     /// For the readiness probe.
     var reader: any DatabaseReader { database.writer }
 
+    /// The connection that writes, for transaction observers.
+    var writer: any DatabaseWriter { database.writer }
+
     /// One read transaction, for the `SocialDatabase+<Concern>` files.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try database.read(body)

@@ -59,6 +59,45 @@ enum SocialMigrations {
                     CREATE INDEX profiles_by_display_name ON profiles(display_name);
                     """)
         }
+        migrator.registerMigration("v2: relationship changes, for the services that keep a copy of the graph") { db in
+            // Filled by triggers, so no write path can forget it; only the latest 10,000 are kept (a reader
+            // further behind is told to start again).
+            try db.execute(
+                sql: """
+                    CREATE TABLE relationship_changes (
+                        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id TEXT NOT NULL
+                    );
+                    CREATE TRIGGER friendships_insert_change AFTER INSERT ON friendships BEGIN
+                        INSERT INTO relationship_changes (user_id) VALUES (NEW.user_low), (NEW.user_high);
+                        DELETE FROM relationship_changes
+                        WHERE sequence <= (SELECT max(sequence) FROM relationship_changes) - 10000;
+                    END;
+                    CREATE TRIGGER friendships_delete_change AFTER DELETE ON friendships BEGIN
+                        INSERT INTO relationship_changes (user_id) VALUES (OLD.user_low), (OLD.user_high);
+                        DELETE FROM relationship_changes
+                        WHERE sequence <= (SELECT max(sequence) FROM relationship_changes) - 10000;
+                    END;
+                    CREATE TRIGGER friendships_update_change AFTER UPDATE ON friendships BEGIN
+                        INSERT INTO relationship_changes (user_id)
+                        VALUES (OLD.user_low), (OLD.user_high), (NEW.user_low), (NEW.user_high);
+                    END;
+                    CREATE TRIGGER blocks_insert_change AFTER INSERT ON blocks BEGIN
+                        INSERT INTO relationship_changes (user_id) VALUES (NEW.blocker_id), (NEW.blocked_id);
+                        DELETE FROM relationship_changes
+                        WHERE sequence <= (SELECT max(sequence) FROM relationship_changes) - 10000;
+                    END;
+                    CREATE TRIGGER blocks_delete_change AFTER DELETE ON blocks BEGIN
+                        INSERT INTO relationship_changes (user_id) VALUES (OLD.blocker_id), (OLD.blocked_id);
+                        DELETE FROM relationship_changes
+                        WHERE sequence <= (SELECT max(sequence) FROM relationship_changes) - 10000;
+                    END;
+                    CREATE TRIGGER blocks_update_change AFTER UPDATE ON blocks BEGIN
+                        INSERT INTO relationship_changes (user_id)
+                        VALUES (OLD.blocker_id), (OLD.blocked_id), (NEW.blocker_id), (NEW.blocked_id);
+                    END;
+                    """)
+        }
         return migrator
     }
 }
