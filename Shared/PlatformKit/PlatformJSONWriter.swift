@@ -101,8 +101,12 @@ final class StreamingJSONEncoder: Encoder {
             writeFloatingPoint(unsafeBitCast(value, to: Double.self))
         } else if T.self == Int64.self {
             writeInteger(unsafeBitCast(value, to: Int64.self))
-        } else if isSpecial(T.self), let special = value as? any SpecialJSONValue {
-            try special.write(to: self)
+        } else if isSpecial(T.self) {
+            if let special = value as? any SpecialJSONValue {
+                try special.write(to: self)
+            } else if let writing = value as? any JSONSelfWriting {
+                writing.writeJSON(to: JSONOutput(encoder: self))
+            }
         } else {
             let (outerScope, outerID) = (scope, scopeID)
             lastScopeID += 1
@@ -115,7 +119,7 @@ final class StreamingJSONEncoder: Encoder {
 
     private func isSpecial<T>(_ type: T.Type) -> Bool {
         if let known = specialTypes[ObjectIdentifier(type)] { return known }
-        let special = type is any SpecialJSONValue.Type
+        let special = type is any SpecialJSONValue.Type || type is any JSONSelfWriting.Type
         specialTypes[ObjectIdentifier(type)] = special
         return special
     }
@@ -356,6 +360,41 @@ final class StreamingJSONEncoder: Encoder {
     private func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
+
+    fileprivate func append(bytes text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: text)
+    }
+}
+
+/// A value that writes its own JSON, for a hot answer of a fixed shape (geo's map): ``PlatformJSONWriter`` calls
+/// ``writeJSON(to:)`` instead of `encode(to:)`, which Foundation's encoder still uses, so the two must write the same
+/// bytes (members in sorted order, absent optionals left out); the type's tests compare them.
+public protocol JSONSelfWriting: Encodable {
+    /// Writes the value, members in the platform's sorted order.
+    func writeJSON(to json: JSONOutput)
+}
+
+/// What a ``JSONSelfWriting`` value writes with: punctuation and keys as given, strings and numbers in the forms the
+/// platform's encoder gives them.
+public struct JSONOutput {
+    fileprivate let encoder: StreamingJSONEncoder
+
+    /// Punctuation and quoted keys, written as they are (`{"id":`).
+    public func raw(_ text: StaticString) {
+        text.withUTF8Buffer { encoder.append(bytes: $0) }
+    }
+
+    /// A string, escaped as Foundation escapes it.
+    public func string(_ value: String) { encoder.writeString(value) }
+
+    /// A number; one JSON cannot hold (infinite, NaN) leaves the whole answer to Foundation's encoder, which refuses it.
+    public func number(_ value: Double) { encoder.writeFloatingPoint(value) }
+
+    /// A whole number.
+    public func number(_ value: Int) { encoder.writeInteger(value) }
+
+    /// `true` or `false`.
+    public func bool(_ value: Bool) { encoder.writeBool(value) }
 }
 
 /// The values Foundation's encoder writes in a form of its own rather than by their `encode(to:)`.

@@ -79,6 +79,39 @@ import Testing
         }
     }
 
+    /// Writes itself (``JSONSelfWriting``) the way its synthesized `encode(to:)` encodes it.
+    struct Tag: JSONSelfWriting {
+        var name: String
+        var weight: Double
+
+        func writeJSON(to json: JSONOutput) {
+            json.raw(#"{"name":"#)
+            json.string(name)
+            json.raw(#","weight":"#)
+            json.number(weight)
+            json.raw("}")
+        }
+    }
+
+    struct Tagged: Encodable {
+        var tags: [Tag]
+        var main: Tag?
+        var count: Int
+    }
+
+    @Test func aSelfWritingValueIsWrittenInPlaceWhereverItSits() throws {
+        for name in Self.awkwardStrings {
+            try expectSameBytes(Tag(name: name, weight: 0.1))
+            try expectSameBytes(
+                Tagged(tags: [Tag(name: name, weight: 2), Tag(name: "b", weight: -1e-7)], main: nil, count: 2))
+            try expectSameBytes(Tagged(tags: [], main: Tag(name: name, weight: 1e300), count: 0))
+        }
+        // A number JSON cannot hold leaves the value to Foundation's encoder, which refuses it.
+        #expect(throws: EncodingError.self) {
+            try PlatformJSONWriter.encode(Tagged(tags: [Tag(name: "x", weight: .infinity)], main: nil, count: 1))
+        }
+    }
+
     func expectSameBytes<T: Encodable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let foundation = try PlatformJSON.encoder.encode(value)
         let written = try PlatformJSONWriter.encode(value)

@@ -140,3 +140,82 @@ extension BoundingBox {
         return BoundingBox(west: west, south: south, east: east, north: north)
     }
 }
+
+/// The map is geo's hottest answer: written by hand rather than through `Encodable`'s containers, which were 9% of
+/// its CPU. The bytes are those of `encode(to:)` (members sorted, absent optionals left out), which Foundation's
+/// encoder still uses; a test compares the two over random maps.
+extension FeatureCollection: JSONSelfWriting {
+    func writeJSON(to json: JSONOutput) {
+        json.raw(#"{"clustered":"#)
+        json.bool(clustered)
+        json.raw(#","features":["#)
+        for (index, feature) in features.enumerated() {
+            if index > 0 { json.raw(",") }
+            feature.writeJSON(to: json)
+        }
+        json.raw(#"],"type":"#)
+        json.string(type)
+        json.raw(#","zoom":"#)
+        json.number(zoom)
+        json.raw("}")
+    }
+}
+
+extension Feature {
+    fileprivate func writeJSON(to json: JSONOutput) {
+        json.raw(#"{"geometry":{"coordinates":["#)
+        for (index, coordinate) in geometry.coordinates.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.number(coordinate)
+        }
+        json.raw(#"],"type":"#)
+        json.string(geometry.type)
+        json.raw(#"},"id":"#)
+        json.string(id)
+        json.raw(#","properties":"#)
+        properties.writeJSON(to: json)
+        json.raw(#","type":"#)
+        json.string(type)
+        json.raw("}")
+    }
+}
+
+extension Feature.Properties {
+    fileprivate func writeJSON(to json: JSONOutput) {
+        json.raw(#"{"category":"#)
+        json.string(category.rawValue)
+        json.raw(#","cluster":"#)
+        json.bool(cluster)
+        json.raw(#","color":"#)
+        json.string(color)
+        if let friendCount {
+            json.raw(#","friendCount":"#)
+            json.number(friendCount)
+        }
+        if let otherCount {
+            json.raw(#","otherCount":"#)
+            json.number(otherCount)
+        }
+        if let ownCount {
+            json.raw(#","ownCount":"#)
+            json.number(ownCount)
+        }
+        if let pinId {
+            json.raw(#","pinId":"#)
+            json.string(pinId)
+        }
+        if let placeName {
+            json.raw(#","placeName":"#)
+            json.string(placeName)
+        }
+        if let pointCount {
+            json.raw(#","pointCount":"#)
+            json.number(pointCount)
+        }
+        if let userId {
+            json.raw(#","userId":"#)
+            json.string(userId)
+        }
+        json.raw("}")
+    }
+}
