@@ -395,6 +395,20 @@ public struct JSONOutput {
 
     /// `true` or `false`.
     public func bool(_ value: Bool) { encoder.writeBool(value) }
+
+    /// `member` (`,"count":`) and the number, or nothing for `nil`, as `encode(to:)` leaves an absent optional out.
+    public func number(_ member: StaticString, _ value: Int?) {
+        guard let value else { return }
+        raw(member)
+        number(value)
+    }
+
+    /// `member` (`,"name":`) and the string, or nothing for `nil`.
+    public func string(_ member: StaticString, _ value: String?) {
+        guard let value else { return }
+        raw(member)
+        string(value)
+    }
 }
 
 /// The values Foundation's encoder writes in a form of its own rather than by their `encode(to:)`.

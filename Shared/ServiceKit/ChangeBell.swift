@@ -8,7 +8,7 @@ import Synchronization
 /// written between its query and its wait is not slept through.
 public final class ChangeBell: Sendable {
     private struct State {
-        public var generation: UInt64 = 0
+        var generation: UInt64 = 0
         var nextWaiter = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }

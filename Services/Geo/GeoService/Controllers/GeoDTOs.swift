@@ -188,34 +188,13 @@ extension Feature.Properties {
         json.bool(cluster)
         json.raw(#","color":"#)
         json.string(color)
-        if let friendCount {
-            json.raw(#","friendCount":"#)
-            json.number(friendCount)
-        }
-        if let otherCount {
-            json.raw(#","otherCount":"#)
-            json.number(otherCount)
-        }
-        if let ownCount {
-            json.raw(#","ownCount":"#)
-            json.number(ownCount)
-        }
-        if let pinId {
-            json.raw(#","pinId":"#)
-            json.string(pinId)
-        }
-        if let placeName {
-            json.raw(#","placeName":"#)
-            json.string(placeName)
-        }
-        if let pointCount {
-            json.raw(#","pointCount":"#)
-            json.number(pointCount)
-        }
-        if let userId {
-            json.raw(#","userId":"#)
-            json.string(userId)
-        }
+        json.number(#","friendCount":"#, friendCount)
+        json.number(#","otherCount":"#, otherCount)
+        json.number(#","ownCount":"#, ownCount)
+        json.string(#","pinId":"#, pinId)
+        json.string(#","placeName":"#, placeName)
+        json.number(#","pointCount":"#, pointCount)
+        json.string(#","userId":"#, userId)
         json.raw("}")
     }
 }
