@@ -37,45 +37,54 @@ public protocol RelationshipChangeListener: Sendable {
 /// which social answers as soon as a change commits. A failed poll tells the listener at once, so nothing is
 /// answered from a copy that may have missed a change.
 public struct RelationshipChangeFeed: Service {
-    private let socialURL: @Sendable () -> String
-    private let token: String
+    private let fetch: @Sendable (_ after: Int64?) async throws -> RelationshipChangePage
     private let listener: any RelationshipChangeListener
     private let loop: LongPollLoop
-    private let wait: Int
 
     /// A feed from social at `socialURL` (read on each poll) with the service credential `token`.
     public init(
         socialURL: @escaping @Sendable () -> String, token: String, listener: any RelationshipChangeListener,
         logger: Logger, wait: Int = 20
     ) {
-        self.socialURL = socialURL
-        self.token = token
+        self.init(listener: listener, logger: logger) { after in
+            let client = InternalClient(
+                service: .social, baseURL: socialURL(), token: token, timeout: .seconds(Int64(wait) + 10))
+            return try await client.get(
+                SocialPaths.internalRelationshipChanges + (after.map { "?after=\($0)&wait=\(wait)" } ?? ""))
+        }
+    }
+
+    /// A feed of the pages `fetch` gives (tests).
+    init(
+        listener: any RelationshipChangeListener, logger: Logger,
+        fetch: @escaping @Sendable (_ after: Int64?) async throws -> RelationshipChangePage
+    ) {
+        self.fetch = fetch
         self.listener = listener
         self.loop = LongPollLoop(
             name: "relationship change feed", consequence: "the social graph is asked on every request", logger: logger
         )
-        self.wait = wait
     }
 
     public func run() async {
         await cancelWhenGracefulShutdown {
+            // After a failed poll the listener has dropped its copy: the next page that arrives starts it again.
+            var started = false
             await loop.run(
                 poll: { after in
-                    let page = try await fetch(after: after)
-                    if after == nil || page.reset {
+                    let page = try await fetch(after)
+                    if !started || page.reset {
                         listener.feedStarted()
+                        started = true
                     } else if !page.users.isEmpty {
                         listener.relationshipsChanged(of: page.users)
                     }
                     return page.last
-                }, failed: listener.feedLost)
+                },
+                failed: {
+                    started = false
+                    listener.feedLost()
+                })
         }
-    }
-
-    private func fetch(after: Int64?) async throws -> RelationshipChangePage {
-        let client = InternalClient(
-            service: .social, baseURL: socialURL(), token: token, timeout: .seconds(Int64(wait) + 10))
-        return try await client.get(
-            SocialPaths.internalRelationshipChanges + (after.map { "?after=\($0)&wait=\(wait)" } ?? ""))
     }
 }

@@ -107,22 +107,62 @@ import Testing
         #expect(graph.keptUsers == 1, "the third third overflows: the copy starts again with it")
     }
 
-    @Test func aFeedThatCannotReachSocialSaysSoAtOnce() async throws {
-        final class Listener: RelationshipChangeListener {
-            let events = Mutex<[String]>([])
-            func feedStarted() { events.withLock { $0.append("started") } }
-            func relationshipsChanged(of users: [String]) { events.withLock { $0.append("changed") } }
-            func feedLost() { events.withLock { $0.append("lost") } }
+    /// Records what a feed tells it.
+    final class Listener: RelationshipChangeListener {
+        let events = Mutex<[String]>([])
+        func feedStarted() { events.withLock { $0.append("started") } }
+        func relationshipsChanged(of users: [String]) { events.withLock { $0.append("changed \(users)") } }
+        func feedLost() { events.withLock { $0.append("lost") } }
+
+        /// Waits (up to ten seconds) until `count` events came.
+        func awaitEvents(_ count: Int) async {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while events.withLock({ $0.count < count }), ContinuousClock.now < deadline { await Task.yield() }
         }
+    }
+
+    @Test func aFeedThatCannotReachSocialSaysSoAtOnce() async throws {
         let listener = Listener()
         let feed = RelationshipChangeFeed(
             socialURL: { "http://127.0.0.1:1" }, token: "t", listener: listener, logger: Logger(label: "test"))
         let task = Task { await feed.run() }
         // The first poll fails at once (nothing listens on port 1); the listener hears of it before any retry.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while listener.events.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { await Task.yield() }
+        await listener.awaitEvents(1)
         task.cancel()
         await task.value
         #expect(listener.events.withLock { $0.first } == "lost")
+    }
+
+    @Test func aFeedStartsItsListenerAgainAfterAFailedPoll() async throws {
+        struct Unreachable: Error {}
+        let listener = Listener()
+        let asked = Mutex<[Int64?]>([])
+        // Each poll takes the next answer; the last poll waits until the feed is stopped.
+        let answers = Mutex<[Result<RelationshipChangePage, Unreachable>]>([
+            .success(RelationshipChangePage(users: [], last: 5, reset: false)),
+            .success(RelationshipChangePage(users: ["a"], last: 6, reset: false)),
+            .failure(Unreachable()),
+            .success(RelationshipChangePage(users: ["b"], last: 7, reset: false)),
+            .success(RelationshipChangePage(users: ["c"], last: 8, reset: false)),
+            .success(RelationshipChangePage(users: [], last: 8, reset: true)),
+        ])
+        let feed = RelationshipChangeFeed(listener: listener, logger: Logger(label: "test")) { after in
+            asked.withLock { $0.append(after) }
+            guard let answer = answers.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
+                try await Task.sleep(for: .seconds(3600))
+                throw CancellationError()
+            }
+            return try answer.get()
+        }
+        let task = Task { await feed.run() }
+        await listener.awaitEvents(6)
+        task.cancel()
+        await task.value
+        #expect(
+            listener.events.withLock { $0 } == [
+                "started", "changed [\"a\"]", "lost", "started", "changed [\"c\"]", "started",
+            ])
+        // The poll after the failure asks from where it was: the changes missed are dropped with the copy.
+        #expect(asked.withLock { Array($0.prefix(6)) } == [nil, 5, 6, 6, 7, 8])
     }
 }
