@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A W3C Trace Context `traceparent` value (https://www.w3.org/TR/trace-context/#traceparent-header): the
 /// trace a request belongs to, the span that sent it, and the sampled flag.
 ///
@@ -109,7 +111,9 @@ public struct TraceParent: Sendable, Hashable {
         return value
     }
 
-    private static func writeHex(_ value: UInt64, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+    private static func writeHex(
+        _ value: UInt64, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int
+    ) {
         var value = value
         for index in stride(from: start + digits - 1, through: start, by: -1) {
             let digit = UInt8(truncatingIfNeeded: value & 0xf)
@@ -131,11 +135,36 @@ public struct TraceIDGenerator: RandomNumberGenerator, Sendable {
     }
 
     public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
+        state &+= Self.increment
+        return Self.mix(state)
+    }
+
+    fileprivate static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    /// SplitMix64's output function.
+    fileprivate static func mix(_ state: UInt64) -> UInt64 {
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// ``TraceIDGenerator``'s sequence shared by every thread of the process (one atomic add per id), for a tracer
+/// that starts spans anywhere: the system's generator costs a system call per id, three for a new trace.
+public struct SharedTraceIDGenerator: RandomNumberGenerator, Sendable {
+    private static let seed: UInt64 = {
+        var system = SystemRandomNumberGenerator()
+        return system.next()
+    }()
+    private static let steps = Atomic<UInt64>(0)
+
+    /// A view of the process's sequence.
+    public init() {}
+
+    public mutating func next() -> UInt64 {
+        let step = Self.steps.wrappingAdd(TraceIDGenerator.increment, ordering: .relaxed).newValue
+        return TraceIDGenerator.mix(Self.seed &+ step)
     }
 }
 

@@ -10,7 +10,7 @@ struct PropagatingTracer: Tracer {
         at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
     ) -> PropagatedSpan {
         var context = context()
-        var generator = SystemRandomNumberGenerator()
+        var generator = SharedTraceIDGenerator()
         context.traceParent =
             context.traceParent.map { $0.child(spanID: TraceParent.spanID(using: &generator)) }
             ?? TraceParent.root(using: &generator)

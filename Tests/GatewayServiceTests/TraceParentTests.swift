@@ -22,7 +22,9 @@ import Testing
     }
 
     @Test func aLaterVersionIsReadByItsVersionZeroPrefix() {
-        #expect(TraceParent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra")?.spanID == 0x00f0_67aa_0ba9_02b7)
+        #expect(
+            TraceParent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra")?.spanID
+                == 0x00f0_67aa_0ba9_02b7)
     }
 
     @Test(arguments: [
@@ -48,6 +50,24 @@ import Testing
         #expect(a.flags == 1)
         let reread = try #require(TraceParent(a.header))
         #expect(reread == a)
+    }
+
+    @Test func theProcessWideSequenceGivesEveryTaskItsOwnIds() async {
+        // Four tasks drawing at once, as services' event loops start spans: no id twice, none zero.
+        let ids = await withTaskGroup(of: [UInt64].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var generator = SharedTraceIDGenerator()
+                    return (0..<50_000).map { _ in TraceParent.spanID(using: &generator) }
+                }
+            }
+            return await group.reduce(into: [UInt64]()) { $0 += $1 }
+        }
+        #expect(ids.count == 200_000 && Set(ids).count == 200_000 && !ids.contains(0))
+        var generator = SharedTraceIDGenerator()
+        let a = TraceParent.root(using: &generator)
+        let b = TraceParent.root(using: &generator)
+        #expect(a.traceID != b.traceID)
     }
 
     @Test(arguments: ["traceparent", "TraceParent", "tracestate", "TRACESTATE"])
