@@ -68,15 +68,15 @@ enum SocialMigrations {
                         sequence INTEGER PRIMARY KEY AUTOINCREMENT,
                         user_id TEXT NOT NULL
                     );
+                    -- The one place the retention is kept, for every trigger below.
+                    CREATE TRIGGER relationship_changes_pruned AFTER INSERT ON relationship_changes BEGIN
+                        DELETE FROM relationship_changes WHERE sequence <= NEW.sequence - 10000;
+                    END;
                     CREATE TRIGGER friendships_insert_change AFTER INSERT ON friendships BEGIN
                         INSERT INTO relationship_changes (user_id) VALUES (NEW.user_low), (NEW.user_high);
-                        DELETE FROM relationship_changes
-                        WHERE sequence <= (SELECT max(sequence) FROM relationship_changes) - 10000;
                     END;
                     CREATE TRIGGER friendships_delete_change AFTER DELETE ON friendships BEGIN
                         INSERT INTO relationship_changes (user_id) VALUES (OLD.user_low), (OLD.user_high);
-                        DELETE FROM relationship_changes
-                        WHERE sequence <= (SELECT max(sequence) FROM relationship_changes) - 10000;
                     END;
                     CREATE TRIGGER friendships_update_change AFTER UPDATE ON friendships BEGIN
                         INSERT INTO relationship_changes (user_id)
@@ -84,13 +84,9 @@ enum SocialMigrations {
                     END;
                     CREATE TRIGGER blocks_insert_change AFTER INSERT ON blocks BEGIN
                         INSERT INTO relationship_changes (user_id) VALUES (NEW.blocker_id), (NEW.blocked_id);
-                        DELETE FROM relationship_changes
-                        WHERE sequence <= (SELECT max(sequence) FROM relationship_changes) - 10000;
                     END;
                     CREATE TRIGGER blocks_delete_change AFTER DELETE ON blocks BEGIN
                         INSERT INTO relationship_changes (user_id) VALUES (OLD.blocker_id), (OLD.blocked_id);
-                        DELETE FROM relationship_changes
-                        WHERE sequence <= (SELECT max(sequence) FROM relationship_changes) - 10000;
                     END;
                     CREATE TRIGGER blocks_update_change AFTER UPDATE ON blocks BEGIN
                         INSERT INTO relationship_changes (user_id)
