@@ -1,3 +1,4 @@
+import NIOCore
 import NIOHTTP1
 import PlatformKit
 import Tracing
@@ -5,9 +6,10 @@ import Tracing
 /// W3C trace context at the edge: every forwarded request carries a `traceparent` whose parent is the gateway's
 /// own span, continuing a valid one from the client or starting a new trace (an invalid one is ignored).
 extension GatewayHandler {
-    /// Hands the trace context fields for `head` to `field`; returns the gateway's span when a tracer records
-    /// one. Without a tracer only ids are made (no span object, no context), to keep forwarding cheap.
-    func traceContext(_ head: HTTPRequestHead, service: ServiceName, field: (String, String) -> Void)
+    /// Writes the trace context fields for `head` into the forwarded head; returns the gateway's span when a
+    /// tracer records one. Without a tracer only ids are made (no span object, no context, no strings), to keep
+    /// forwarding cheap.
+    func traceContext(_ head: HTTPRequestHead, service: ServiceName, into buffer: inout ByteBuffer)
         -> (any Tracing.Span)?
     {
         let incoming = TraceParent(head.headers.first(name: PlatformHeaders.traceParent))
@@ -15,10 +17,10 @@ extension GatewayHandler {
             let gatewaySpan =
                 incoming.map { $0.child(spanID: TraceParent.spanID(using: &traceIDs)) }
                 ?? TraceParent.root(using: &traceIDs)
-            field(PlatformHeaders.traceParent, gatewaySpan.header)
+            gatewaySpan.withHeaderBytes { WireFormat.writeField(PlatformHeaders.traceParent, $0, into: &buffer) }
             // The trace state belongs to the client's trace: forwarded only when that trace is continued.
             if incoming != nil, let state = head.headers.first(name: PlatformHeaders.traceState) {
-                field(PlatformHeaders.traceState, state)
+                WireFormat.writeField(PlatformHeaders.traceState, state, into: &buffer)
             }
             return nil
         }
@@ -34,7 +36,7 @@ extension GatewayHandler {
         }
         var headers = HTTPHeaders()
         tracer.inject(span.context, into: &headers, using: HTTPHeadersInjector())
-        for (name, value) in headers { field(name, value) }
+        for (name, value) in headers { WireFormat.writeField(name, value, into: &buffer) }
         return span
     }
 }

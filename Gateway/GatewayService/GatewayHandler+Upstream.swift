@@ -9,7 +9,7 @@ extension GatewayHandler {
     /// The request head as the service sees it, as bytes: hop-by-hop, framing and spoofable headers dropped, our
     /// own added. The gateway frames the body itself: `content-length` for a body of known length, `chunked`
     /// (chunked again by ``send(_:)``) for one of unknown length, nothing without a body.
-    /// With a tracer, also the gateway's span for the exchange (see ``traceContext(_:service:field:)``).
+    /// With a tracer, also the gateway's span for the exchange (see ``traceContext(_:service:into:)``).
     func forwardedHead(_ head: HTTPRequestHead, framing: RequestFraming.Body, requestID: String, service: ServiceName)
         -> (ByteBuffer, (any Tracing.Span)?)
     {
@@ -28,7 +28,7 @@ extension GatewayHandler {
         }
         WireFormat.writeField(PlatformHeaders.requestID, requestID, into: &buffer)
         WireFormat.writeField(PlatformHeaders.forwardedFor, clientAddress, into: &buffer)
-        let span = traceContext(head, service: service) { WireFormat.writeField($0, $1, into: &buffer) }
+        let span = traceContext(head, service: service, into: &buffer)
         buffer.writeStaticString("\r\n")
         return (buffer, span)
     }

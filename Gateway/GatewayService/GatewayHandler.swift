@@ -69,11 +69,14 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let version: HTTPVersion
         /// How the forwarded request's body is framed: a chunked body is chunked again by the gateway.
         let framing: RequestFraming.Body
-        /// Bytes not yet written upstream (while the token is checked or the connection opens).
-        var pending: [ByteBuffer]
-        /// Every part so far, kept until the response head arrives, to retry once on a fresh connection
+        /// The forwarded request head, written first on every connection the exchange is attached to. Kept apart
+        /// from the body's parts so a request without a body allocates no arrays for them.
+        let head: ByteBuffer
+        /// Body bytes not yet written upstream (while the token is checked or the connection opens).
+        var pending: [ByteBuffer] = []
+        /// The body's parts so far, kept until the response head arrives, to retry once on a fresh connection
         /// when a pooled one turns out to be closed; `nil` once the body grows past `retryLimit`.
-        var replay: [ByteBuffer]?
+        var replay: [ByteBuffer]? = []
         var bodyBytes = 0
         var requestComplete = false
         /// Some of the body was not forwarded because the service had already answered.
@@ -112,8 +115,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             self.keepAlive = keepAlive
             self.version = version
             self.framing = framing
-            self.pending = [head]
-            self.replay = [head]
+            self.head = head
             self.span = span
         }
 
@@ -361,6 +363,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         exchange.reused = reused
         exchange.pending = []
         startHeadTimer(for: exchange)
+        connection.channel.write(exchange.head, promise: nil)
         for part in pending { connection.channel.write(part, promise: nil) }
         connection.channel.flush()
     }

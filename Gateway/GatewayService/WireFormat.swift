@@ -23,6 +23,14 @@ enum WireFormat {
         buffer.writeStaticString("\r\n")
     }
 
+    /// Writes `name: value` and its CRLF, the value given as bytes.
+    static func writeField(_ name: String, _ value: UnsafeRawBufferPointer, into buffer: inout ByteBuffer) {
+        buffer.writeString(name)
+        buffer.writeStaticString(": ")
+        buffer.writeBytes(value)
+        buffer.writeStaticString("\r\n")
+    }
+
     /// A request line, `HTTP/1.1`.
     static func writeRequestLine(_ method: HTTPMethod, _ uri: String, into buffer: inout ByteBuffer) {
         buffer.writeString(method.rawValue)

@@ -42,17 +42,30 @@ public struct TraceParent: Sendable, Hashable {
     /// The header value, version `00`: 55 characters.
     public var header: String {
         String(unsafeUninitializedCapacity: 55) { buffer in
-            buffer[0] = UInt8(ascii: "0")
-            buffer[1] = UInt8(ascii: "0")
-            buffer[2] = UInt8(ascii: "-")
-            Self.writeHex(traceID.high, digits: 16, into: buffer, at: 3)
-            Self.writeHex(traceID.low, digits: 16, into: buffer, at: 19)
-            buffer[35] = UInt8(ascii: "-")
-            Self.writeHex(spanID, digits: 16, into: buffer, at: 36)
-            buffer[52] = UInt8(ascii: "-")
-            Self.writeHex(UInt64(flags), digits: 2, into: buffer, at: 53)
+            write(into: buffer)
             return 55
         }
+    }
+
+    /// Hands the header value's 55 bytes to `body` from the stack, without making a `String` (the gateway writes
+    /// them straight into the head it forwards).
+    public func withHeaderBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 55) { buffer in
+            write(into: buffer)
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    private func write(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        buffer[0] = UInt8(ascii: "0")
+        buffer[1] = UInt8(ascii: "0")
+        buffer[2] = UInt8(ascii: "-")
+        Self.writeHex(traceID.high, digits: 16, into: buffer, at: 3)
+        Self.writeHex(traceID.low, digits: 16, into: buffer, at: 19)
+        buffer[35] = UInt8(ascii: "-")
+        Self.writeHex(spanID, digits: 16, into: buffer, at: 36)
+        buffer[52] = UInt8(ascii: "-")
+        Self.writeHex(UInt64(flags), digits: 2, into: buffer, at: 53)
     }
 
     /// The trace id as 32 lowercase hex digits (as log lines and trace viewers show it).

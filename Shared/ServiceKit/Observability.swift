@@ -65,7 +65,7 @@ public enum Observability {
     /// propagate-only ones alike); nothing outside a span.
     public static let logMetadataProvider = Logger.MetadataProvider {
         var metadata = otelMetadata.get()
-        if let parent = InstrumentationContext.current?.traceParent {
+        if let parent = InstrumentationContext.current?.propagatedTrace?.parent {
             metadata["trace_id"] = .string(parent.traceIDHex)
             metadata["span_id"] = .string(parent.spanIDHex)
         }

@@ -9,11 +9,20 @@ struct PropagatingTracer: Tracer {
         _ operationName: String, context: @autoclosure () -> InstrumentationContext, ofKind kind: SpanKind,
         at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
     ) -> PropagatedSpan {
-        var context = context()
+        Self.span(in: context())
+    }
+
+    /// A span continuing the trace `context` carries (a new trace when it carries none). Also called by
+    /// ``TracingResponder`` directly, without the `Tracer` protocol's generic calls.
+    static func span(in context: InstrumentationContext) -> PropagatedSpan {
+        var context = context
         var generator = SharedTraceIDGenerator()
-        context.traceParent =
-            context.traceParent.map { $0.child(spanID: TraceParent.spanID(using: &generator)) }
-            ?? TraceParent.root(using: &generator)
+        if var trace = context.propagatedTrace {
+            trace.parent = trace.parent.child(spanID: TraceParent.spanID(using: &generator))
+            context.propagatedTrace = trace
+        } else {
+            context.propagatedTrace = PropagatedTrace(parent: TraceParent.root(using: &generator), state: nil)
+        }
         return PropagatedSpan(context: context)
     }
 
@@ -25,16 +34,16 @@ struct PropagatingTracer: Tracer {
         guard let parent = TraceParent(extractor.extract(key: PlatformHeaders.traceParent, from: carrier)) else {
             return
         }
-        context.traceParent = parent
-        context.traceState = extractor.extract(key: PlatformHeaders.traceState, from: carrier)
+        context.propagatedTrace = PropagatedTrace(
+            parent: parent, state: extractor.extract(key: PlatformHeaders.traceState, from: carrier))
     }
 
     func inject<Carrier, Inject: Injector>(
         _ context: InstrumentationContext, into carrier: inout Carrier, using injector: Inject
     ) where Inject.Carrier == Carrier {
-        guard let parent = context.traceParent else { return }
-        injector.inject(parent.header, forKey: PlatformHeaders.traceParent, into: &carrier)
-        if let state = context.traceState {
+        guard let trace = context.propagatedTrace else { return }
+        injector.inject(trace.parent.header, forKey: PlatformHeaders.traceParent, into: &carrier)
+        if let state = trace.state {
             injector.inject(state, forKey: PlatformHeaders.traceState, into: &carrier)
         }
     }
@@ -61,16 +70,18 @@ struct PropagatedSpan: Tracing.Span {
     func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {}
 }
 
-extension InstrumentationContext {
-    /// The propagate-only span's ids (``PropagatingTracer``).
-    var traceParent: TraceParent? {
-        get { self[TraceParentKey.self] }
-        set { self[TraceParentKey.self] = newValue }
-    }
+/// The trace a propagate-only span belongs to: its own ids and the caller's trace state. One context value
+/// rather than two: each read or write of the context is a generic call with a dynamic cast.
+struct PropagatedTrace: Sendable {
+    var parent: TraceParent
+    var state: String?
+}
 
-    var traceState: String? {
-        get { self[TraceStateKey.self] }
-        set { self[TraceStateKey.self] = newValue }
+extension InstrumentationContext {
+    /// The propagate-only span's trace (``PropagatingTracer``).
+    var propagatedTrace: PropagatedTrace? {
+        get { self[PropagatedTraceKey.self] }
+        set { self[PropagatedTraceKey.self] = newValue }
     }
 
     /// The tracer of the service handling the current request: its internal calls record client spans with it.
@@ -80,12 +91,8 @@ extension InstrumentationContext {
     }
 }
 
-private enum TraceParentKey: InstrumentationContextKey {
-    typealias Value = TraceParent
-}
-
-private enum TraceStateKey: InstrumentationContextKey {
-    typealias Value = String
+private enum PropagatedTraceKey: InstrumentationContextKey {
+    typealias Value = PropagatedTrace
 }
 
 private enum ServiceTracerKey: InstrumentationContextKey {

@@ -13,7 +13,7 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         var context = context
         let id =
-            request.headers[requestIDField].flatMap { $0.count <= 128 ? $0 : nil } ?? RequestIDs.next()
+            request.headers[requestIDField].flatMap { $0.utf8.count <= 128 ? $0 : nil } ?? RequestIDs.next()
         context.logger[metadataKey: "request_id"] = .string(id)
         var response = try await CurrentRequest.$id.withValue(id) { try await next(request, context) }
         response.headers[requestIDField] = id

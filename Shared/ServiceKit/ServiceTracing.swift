@@ -14,15 +14,32 @@ struct TracingResponder<Wrapped: HTTPResponder>: HTTPResponder where Wrapped.Con
     typealias Context = Wrapped.Context
     let wrapped: Wrapped
     let tracer: any Tracer
+    /// Tracing is off (``PropagatingTracer``): the span is made directly, without the `Tracer` protocol's generic
+    /// calls, a second parse of `traceparent` and a context write per header (~2 µs a request behind the gateway).
+    let propagatesOnly: Bool
+
+    init(wrapped: Wrapped, tracer: any Tracer) {
+        self.wrapped = wrapped
+        self.tracer = tracer
+        self.propagatesOnly = tracer is PropagatingTracer
+    }
 
     func respond(to request: Request, context: Context) async throws -> Response {
         var parent = InstrumentationContext.topLevel
         parent.serviceTracer = tracer
-        // Only a valid traceparent reaches the tracer: swift-otel logs a warning for each one it cannot read.
-        if TraceParent(request.headers[traceParentField]) != nil {
-            tracer.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+        let span: any Tracing.Span
+        if propagatesOnly {
+            if let incoming = TraceParent(request.headers.onlyValue(traceParentField)) {
+                parent.propagatedTrace = PropagatedTrace(parent: incoming, state: request.headers[traceStateField])
+            }
+            span = PropagatingTracer.span(in: parent)
+        } else {
+            // Only a valid traceparent reaches the tracer: swift-otel logs a warning for each one it cannot read.
+            if TraceParent(request.headers.onlyValue(traceParentField)) != nil {
+                tracer.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+            }
+            span = tracer.startSpan(request.method.rawValue, context: parent, ofKind: .server)
         }
-        let span = tracer.startSpan(request.method.rawValue, context: parent, ofKind: .server)
         if span.isRecording {
             span.updateAttributes { attributes in
                 attributes["http.request.method"] = request.method.rawValue
@@ -64,3 +81,17 @@ struct HTTPFieldsExtractor: Extractor {
 }
 
 let traceParentField = HTTPField.Name(PlatformHeaders.traceParent)!
+let traceStateField = HTTPField.Name(PlatformHeaders.traceState)!
+
+extension HTTPFields {
+    /// The value of the one field named `name`; `nil` when there is none or more than one. Unlike the subscript,
+    /// which joins every value into a new string, it allocates nothing.
+    public func onlyValue(_ name: HTTPField.Name) -> String? {
+        var found: String?
+        for field in self where field.name == name {
+            guard found == nil else { return nil }
+            found = field.value
+        }
+        return found
+    }
+}

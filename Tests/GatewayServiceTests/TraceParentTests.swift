@@ -1,3 +1,4 @@
+import NIOHTTP1
 import PlatformKit
 import Testing
 
@@ -50,6 +51,28 @@ import Testing
         #expect(a.flags == 1)
         let reread = try #require(TraceParent(a.header))
         #expect(reread == a)
+    }
+
+    @Test func theHeaderBytesAreTheHeader() throws {
+        let parent = try #require(TraceParent(Self.valid)).child(spanID: 0xabc)
+        #expect(parent.withHeaderBytes { String(decoding: $0, as: UTF8.self) } == parent.header)
+    }
+
+    @Test func madeUpRequestIDsAreDistinctPlainAndShort() async {
+        // Four tasks at once, as the gateway's event loops and the services make them up.
+        let ids = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 { group.addTask { (0..<5_000).map { _ in RequestIDs.next() } } }
+            return await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(Set(ids).count == 20_000)
+        let plain = ids.allSatisfy { id in
+            let parts = id.split(separator: "-")
+            return parts.count == 2 && parts[0].count == 16 && (1...16).contains(parts[1].count)
+                && id.utf8.allSatisfy { $0 == UInt8(ascii: "-") || ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+        }
+        #expect(plain)
+        // Accepted back as a client's own id (8 to 64 plain characters), so a retried request keeps it.
+        #expect(ids.allSatisfy { GatewayHandler.requestID(from: ["x-request-id": $0]) == $0 })
     }
 
     @Test func theProcessWideSequenceGivesEveryTaskItsOwnIds() async {

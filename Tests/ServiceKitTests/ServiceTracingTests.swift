@@ -72,6 +72,17 @@ import Tracing
                     #expect(received.tracestate == nil)
                     #expect(received.requestID?.isEmpty == false)
                 }
+                // and two trace contexts are none: the request starts a trace of its own, without the state
+                var twoParents = HTTPFields()
+                twoParents.append(HTTPField(name: HTTPField.Name("traceparent")!, value: Self.traceParent))
+                twoParents.append(HTTPField(name: HTTPField.Name("traceparent")!, value: Self.traceParent))
+                twoParents.append(HTTPField(name: HTTPField.Name("tracestate")!, value: "vendor=1"))
+                try await client.execute(uri: "/call", method: .get, headers: twoParents) { response in
+                    let received = try JSONDecoder().decode(Received.self, from: Data(response.body.readableBytesView))
+                    let forwarded = try #require(TraceParent(received.traceparent))
+                    #expect(forwarded.traceIDHex != Self.traceID)
+                    #expect(received.tracestate == nil)
+                }
             }
         }
     }
@@ -80,6 +91,16 @@ import Tracing
         let lines = Mutex<[String]>([])
         func append(_ line: String) { lines.withLock { $0.append(line) } }
         var all: [String] { lines.withLock { $0 } }
+    }
+
+    @Test func onlyValueIsTheValueOfExactlyOneField() {
+        let name = HTTPField.Name("traceparent")!
+        var fields: HTTPFields = [HTTPField.Name("host")!: "example.com"]
+        #expect(fields.onlyValue(name) == nil)
+        fields.append(HTTPField(name: HTTPField.Name("TraceParent")!, value: "one"))
+        #expect(fields.onlyValue(name) == "one")
+        fields.append(HTTPField(name: name, value: "two"))
+        #expect(fields.onlyValue(name) == nil)
     }
 
     struct DictionaryExtractor: Extractor {
