@@ -366,7 +366,8 @@ final class StreamingJSONEncoder: Encoder {
     }
 }
 
-/// A value that writes its own JSON, for a hot answer of a fixed shape (geo's map): ``PlatformJSONWriter`` calls
+/// A value that writes its own JSON, for a hot answer of a fixed shape (geo's map, the inbox's notices, social's people):
+/// ``PlatformJSONWriter`` calls
 /// ``writeJSON(to:)`` instead of `encode(to:)`, which Foundation's encoder still uses, so the two must write the same
 /// bytes (members in sorted order, absent optionals left out); the type's tests compare them.
 public protocol JSONSelfWriting: Encodable {
@@ -396,6 +397,9 @@ public struct JSONOutput {
     /// `true` or `false`.
     public func bool(_ value: Bool) { encoder.writeBool(value) }
 
+    /// A date, as the platform writes dates (ISO 8601 in UTC, whole seconds).
+    public func date(_ value: Date) { encoder.writeDate(value) }
+
     /// `member` (`,"count":`) and the number, or nothing for `nil`, as `encode(to:)` leaves an absent optional out.
     public func number(_ member: StaticString, _ value: Int?) {
         guard let value else { return }
@@ -408,6 +412,13 @@ public struct JSONOutput {
         guard let value else { return }
         raw(member)
         string(value)
+    }
+
+    /// `member` (`,"readAt":`) and the date, or nothing for `nil`.
+    public func date(_ member: StaticString, _ value: Date?) {
+        guard let value else { return }
+        raw(member)
+        date(value)
     }
 }
 

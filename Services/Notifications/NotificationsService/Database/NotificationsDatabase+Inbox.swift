@@ -8,7 +8,7 @@ extension NotificationsDatabase {
         // Two shapes of SQL, each compiled once per connection (the query interface would write the limit into
         // the SQL, a statement per page size).
         let sql =
-            "SELECT * FROM notifications WHERE recipient_id = ? AND number < ?"
+            "SELECT \(NotificationRecord.selectList) FROM notifications WHERE recipient_id = ? AND number < ?"
             + (unreadOnly ? " AND read_at IS NULL" : "") + " ORDER BY number DESC LIMIT ?"
         return try await read { db in
             try NotificationRecord.fetchAll(db.cachedStatement(sql: sql), arguments: [user, number ?? .max, limit])

@@ -31,6 +31,27 @@ struct UserSummary: Codable, Sendable {
     }
 }
 
+/// Every list of people is a page of these: written by hand rather than through `Encodable`'s containers. The bytes
+/// are those of `encode(to:)` (members sorted, absent optionals left out), which Foundation's encoder still uses; a
+/// test compares the two.
+extension UserSummary: JSONSelfWriting {
+    func writeJSON(to json: JSONOutput) {
+        // The first member is optional: the brace goes with whichever comes first.
+        if let avatarUrl {
+            json.raw(#"{"avatarUrl":"#)
+            json.string(avatarUrl)
+            json.raw(#","displayName":"#)
+        } else {
+            json.raw(#"{"displayName":"#)
+        }
+        json.string(displayName)
+        json.raw(#","userId":"#)
+        json.string(userId)
+        json.string(#","username":"#, username)
+        json.raw("}")
+    }
+}
+
 struct FriendRequestView: ResponseEncodable, Sendable {
     var id: String
     var status: String

@@ -18,7 +18,7 @@ extension SocialDatabase {
             // SQL and arguments written out rather than through GRDB's `SQL` literal, which builds its text again on
             // every call (3% of this read).
             var sql = """
-                SELECT * FROM profiles p
+                SELECT \(ProfileRecord.selectList) FROM profiles p
                 WHERE p.user_id IN (
                     SELECT user_high FROM friendships WHERE user_low = ?
                     UNION ALL SELECT user_low FROM friendships WHERE user_high = ?)

@@ -38,18 +38,28 @@ struct NotificationRecord: Codable, FetchableRecord, PersistableRecord, SnakeCas
 }
 
 extension NotificationRecord {
-    /// Reads the columns by name: the inbox decodes a page of these on every open, and the `Codable` path
-    /// through ``SnakeCaseColumns`` costs several times more.
+    /// The columns ``init(row:)`` reads, in its order: every fetch selects exactly these, by SQL (``selectList``)
+    /// or through the query interface (`databaseSelection`).
+    static let selectedColumns = [
+        Columns.number, Columns.id, Columns.recipientId, Columns.kind, Columns.text, Columns.link, Columns.producer,
+        Columns.idempotencyKey, Columns.createdAt, Columns.readAt,
+    ]
+    static var databaseSelection: [any SQLSelectable] { selectedColumns }
+    static let selectList = selectedColumns.map(\.name).joined(separator: ", ")
+
+    /// Reads the columns by position: the inbox decodes a page of these on every open. By name, each value was a
+    /// hash lookup (3 µs of the inbox's 100 in a profile); the `Codable` path through ``SnakeCaseColumns`` costs
+    /// several times more.
     init(row: Row) throws {
-        number = try row.decode(forColumn: Columns.number)
-        id = try row.decode(forColumn: Columns.id)
-        recipientId = try row.decode(forColumn: Columns.recipientId)
-        kind = try row.decode(forColumn: Columns.kind)
-        text = try row.decode(forColumn: Columns.text)
-        link = try row.decode(forColumn: Columns.link)
-        producer = try row.decode(forColumn: Columns.producer)
-        idempotencyKey = try row.decode(forColumn: Columns.idempotencyKey)
-        createdAt = try row.decodeDate(forColumn: Columns.createdAt)
-        readAt = try row.decodeDateIfPresent(forColumn: Columns.readAt)
+        number = try row.decode(atIndex: 0)
+        id = try row.decode(atIndex: 1)
+        recipientId = try row.decode(atIndex: 2)
+        kind = try row.decode(atIndex: 3)
+        text = try row.decode(atIndex: 4)
+        link = try row.decode(atIndex: 5)
+        producer = try row.decode(atIndex: 6)
+        idempotencyKey = try row.decode(atIndex: 7)
+        createdAt = try row.decodeDate(atIndex: 8)
+        readAt = try row.decodeDateIfPresent(atIndex: 9)
     }
 }

@@ -21,13 +21,22 @@ struct ProfileRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColu
 }
 
 extension ProfileRecord {
-    /// Reads the columns by name: every list of people decodes profiles, and the `Codable` path through
-    /// ``SnakeCaseColumns`` cost a tenth of the friends page (docs/architecture.md, "Measured on this machine").
+    /// The columns ``init(row:)`` reads, in its order: every fetch selects exactly these, by SQL (``selectList``)
+    /// or through the query interface (`databaseSelection`).
+    static let selectedColumns = [
+        Columns.userId, Columns.username, Columns.displayName, Columns.avatarUrl, Columns.fetchedAt,
+    ]
+    static var databaseSelection: [any SQLSelectable] { selectedColumns }
+    static let selectList = selectedColumns.map(\.name).joined(separator: ", ")
+
+    /// Reads the columns by position: every list of people decodes profiles. By name, each value was a hash
+    /// lookup; the `Codable` path through ``SnakeCaseColumns`` cost a tenth of the friends page
+    /// (docs/architecture.md, "Measured on this machine").
     init(row: Row) throws {
-        userId = try row.decode(forColumn: Columns.userId)
-        username = try row.decode(forColumn: Columns.username)
-        displayName = try row.decode(forColumn: Columns.displayName)
-        avatarUrl = try row.decode(forColumn: Columns.avatarUrl)
-        fetchedAt = try row.decodeDate(forColumn: Columns.fetchedAt)
+        userId = try row.decode(atIndex: 0)
+        username = try row.decode(atIndex: 1)
+        displayName = try row.decode(atIndex: 2)
+        avatarUrl = try row.decode(atIndex: 3)
+        fetchedAt = try row.decodeDate(atIndex: 4)
     }
 }
