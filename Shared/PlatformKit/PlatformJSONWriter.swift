@@ -366,10 +366,10 @@ final class StreamingJSONEncoder: Encoder {
     }
 }
 
-/// A value that writes its own JSON, for a hot answer of a fixed shape (geo's map, the inbox's notices, social's people):
-/// ``PlatformJSONWriter`` calls
-/// ``writeJSON(to:)`` instead of `encode(to:)`, which Foundation's encoder still uses, so the two must write the same
-/// bytes (members in sorted order, absent optionals left out); the type's tests compare them.
+/// A value that writes its own JSON, for a hot answer of a fixed shape (geo's map, the inbox's notices, social's
+/// people): ``PlatformJSONWriter`` calls ``writeJSON(to:)`` instead of `encode(to:)`, which Foundation's encoder still
+/// uses, so the two must write the same bytes (members in sorted order, absent optionals left out); the type's tests
+/// compare them.
 public protocol JSONSelfWriting: Encodable {
     /// Writes the value, members in the platform's sorted order.
     func writeJSON(to json: JSONOutput)

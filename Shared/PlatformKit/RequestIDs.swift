@@ -21,12 +21,7 @@ public enum RequestIDs {
         let prefix = prefix
         return String(unsafeUninitializedCapacity: prefix.count + digits) { buffer in
             _ = buffer.initialize(from: prefix)
-            var value = number
-            for index in stride(from: prefix.count + digits - 1, through: prefix.count, by: -1) {
-                let digit = UInt8(truncatingIfNeeded: value & 0xf)
-                buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-                value >>= 4
-            }
+            LowercaseHex.write(number, digits: digits, into: buffer, at: prefix.count)
             return prefix.count + digits
         }
     }

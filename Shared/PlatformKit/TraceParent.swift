@@ -60,19 +60,19 @@ public struct TraceParent: Sendable, Hashable {
         buffer[0] = UInt8(ascii: "0")
         buffer[1] = UInt8(ascii: "0")
         buffer[2] = UInt8(ascii: "-")
-        Self.writeHex(traceID.high, digits: 16, into: buffer, at: 3)
-        Self.writeHex(traceID.low, digits: 16, into: buffer, at: 19)
+        LowercaseHex.write(traceID.high, digits: 16, into: buffer, at: 3)
+        LowercaseHex.write(traceID.low, digits: 16, into: buffer, at: 19)
         buffer[35] = UInt8(ascii: "-")
-        Self.writeHex(spanID, digits: 16, into: buffer, at: 36)
+        LowercaseHex.write(spanID, digits: 16, into: buffer, at: 36)
         buffer[52] = UInt8(ascii: "-")
-        Self.writeHex(UInt64(flags), digits: 2, into: buffer, at: 53)
+        LowercaseHex.write(UInt64(flags), digits: 2, into: buffer, at: 53)
     }
 
     /// The trace id as 32 lowercase hex digits (as log lines and trace viewers show it).
     public var traceIDHex: String {
         String(unsafeUninitializedCapacity: 32) { buffer in
-            Self.writeHex(traceID.high, digits: 16, into: buffer, at: 0)
-            Self.writeHex(traceID.low, digits: 16, into: buffer, at: 16)
+            LowercaseHex.write(traceID.high, digits: 16, into: buffer, at: 0)
+            LowercaseHex.write(traceID.low, digits: 16, into: buffer, at: 16)
             return 32
         }
     }
@@ -80,7 +80,7 @@ public struct TraceParent: Sendable, Hashable {
     /// The span id as 16 lowercase hex digits.
     public var spanIDHex: String {
         String(unsafeUninitializedCapacity: 16) { buffer in
-            Self.writeHex(spanID, digits: 16, into: buffer, at: 0)
+            LowercaseHex.write(spanID, digits: 16, into: buffer, at: 0)
             return 16
         }
     }
@@ -122,17 +122,6 @@ public struct TraceParent: Sendable, Hashable {
             value = value << 4 | UInt64(digit)
         }
         return value
-    }
-
-    private static func writeHex(
-        _ value: UInt64, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int
-    ) {
-        var value = value
-        for index in stride(from: start + digits - 1, through: start, by: -1) {
-            let digit = UInt8(truncatingIfNeeded: value & 0xf)
-            buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-            value >>= 4
-        }
     }
 }
 
@@ -194,6 +183,19 @@ extension RandomNumberGenerator {
         while true {
             let value = next()
             if value != 0 { return value }
+        }
+    }
+}
+
+/// Lowercase hex digits written in place, for the ids the platform makes (trace contexts, request ids).
+enum LowercaseHex {
+    /// Writes `value`'s lowest `digits` hex digits at `start`, zero-padded.
+    static func write(_ value: UInt64, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        var value = value
+        for index in stride(from: start + digits - 1, through: start, by: -1) {
+            let digit = UInt8(truncatingIfNeeded: value & 0xf)
+            buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            value >>= 4
         }
     }
 }

@@ -87,7 +87,9 @@ enum HeadlessBrowser {
             options.add_argument(argument)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        driver.set_page_load_timeout(15)
+        # Generous bounds, each ended as soon as the page is there: under the whole suite two cores are shared with
+        # password hashing and other stacks, and a 10-second wait for the submitted form's answer once ran out.
+        driver.set_page_load_timeout(60)
         try:
             driver.get(task["url"])
             result = {
@@ -103,7 +105,7 @@ enum HeadlessBrowser {
             if task["press"]:
                 page = driver.find_element(By.TAG_NAME, "html")
                 driver.find_element(By.XPATH, "//button[@type='submit']").click()
-                WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
+                WebDriverWait(driver, 60).until(expected_conditions.staleness_of(page))
                 result["after"] = {
                     "heading": driver.find_element(By.TAG_NAME, "h1").text,
                     "text": driver.find_element(By.TAG_NAME, "body").text,
