@@ -62,10 +62,7 @@ public final class KeptSocialGraph: RelationshipChangeListener {
             guard state.live, state.epoch == epoch, state.kept[user] == nil, cost <= Self.maximumKeptIDs else {
                 return
             }
-            if state.keptIDs + cost > Self.maximumKeptIDs {
-                state.kept.removeAll()
-                state.keptIDs = 0
-            }
+            if state.keptIDs + cost > Self.maximumKeptIDs { state.forgetAll() }
             state.kept[user] = fetched
             state.keptIDs += cost
             usersGauge?.set(Int64(state.kept.count))
