@@ -43,6 +43,61 @@ import Testing
         }
     }
 
+    @Test func somePeoplesPinsInABoxAreExactlyTheirsInsideIt() async throws {
+        // given: five users' pins all over the world, one of them with many pins in one latitude band
+        let database = try GeoDatabase(.inMemory)
+        var all: [MapPoint] = []
+        for index in 0..<400 {
+            let user = "u\(index % 5)"
+            let latitude = user == "u2" ? Double.random(in: 10...12) : .random(in: -90...90)
+            let pin = try await database.createPin(Self.pin(user, latitude, .random(in: -180...180))).pin
+            all.append(
+                MapPoint(
+                    id: pin.id!, userId: user, latitude: latitude, longitude: pin.longitude, placeName: pin.placeName))
+        }
+        let boxes = [
+            BoundingBox(west: -180, south: -90, east: 180, north: 90),
+            BoundingBox(west: -30, south: 9, east: 60, north: 11),
+            BoundingBox(west: 170, south: -40, east: -170, north: 40),  // across the antimeridian
+        ]
+        for box in boxes {
+            // when: users listed twice and out of order, u9 without pins
+            let found = try await database.readMap {
+                try $0.points(of: ["u3", "u2", "u0", "u2", "u9"], in: box, limit: 1_000)
+            }
+            // then: each pin once, by user then latitude, and nothing of u1 or u4 or outside the box
+            let expected = all.filter {
+                ["u0", "u2", "u3"].contains($0.userId) && box.contains(latitude: $0.latitude, longitude: $0.longitude)
+            }
+            #expect(found == expected.sorted { ($0.userId, $0.latitude) < ($1.userId, $1.latitude) })
+        }
+        let world = boxes[0]
+        let limited = try await database.readMap { try $0.points(of: ["u2", "u1"], in: world, limit: 7) }
+        #expect(limited.count == 7)
+        #expect(try await database.readMap { try $0.points(of: [], in: world, limit: 7) }.isEmpty)
+    }
+
+    @Test func aColourSchemeHoldsTheViewersCategoryAndPinChoicesOnly() async throws {
+        // given
+        let database = try GeoDatabase(.inMemory)
+        let first = try await database.createPin(Self.pin("ann", 1, 1)).pin.id!
+        let second = try await database.createPin(Self.pin("bob", 2, 2)).pin.id!
+        #expect(try await database.colorScheme(of: "ann") == ColorScheme())
+        // when: pin colours without category choices, then categories, then bob's own choices
+        try await database.setPinColor(of: "ann", pin: first, color: "#111111")
+        try await database.setPinColor(of: "ann", pin: second, color: "#222222")
+        let pinsOnly = try await database.colorScheme(of: "ann")
+        try await database.setCategoryColors(of: "ann", own: nil, friend: "#333333", other: "#444444")
+        try await database.setCategoryColors(of: "bob", own: "#555555", friend: nil, other: nil)
+        try await database.setPinColor(of: "bob", pin: first, color: "#666666")
+        // then
+        #expect(pinsOnly == ColorScheme(pins: [first: "#111111", second: "#222222"]))
+        #expect(
+            try await database.colorScheme(of: "ann")
+                == ColorScheme(friend: "#333333", other: "#444444", pins: [first: "#111111", second: "#222222"]))
+        #expect(try await database.colorScheme(of: "bob") == ColorScheme(own: "#555555", pins: [first: "#666666"]))
+    }
+
     @Test func theGazetteerLoadsOnceAndRanksExactMatchesThenPopulation() async throws {
         let url = try #require(GeoResources.gazetteer)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("geo-\(UUID().uuidString).sqlite")

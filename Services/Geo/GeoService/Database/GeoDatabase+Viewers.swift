@@ -7,20 +7,24 @@ extension GeoDatabase {
         try await read { db in try Self.colorScheme(db, userID) }
     }
 
+    /// One statement for both tables (the map runs it on every request): the category row has no pin id.
     static func colorScheme(_ db: Database, _ userID: String) throws -> ColorScheme {
         var scheme = ColorScheme()
-        if let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT own, friend, other FROM color_choices WHERE user_id = ?"),
-            arguments: [userID])
-        {
-            scheme.own = row[0]
-            scheme.friend = row[1]
-            scheme.other = row[2]
-        }
-        for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT pin_id, color FROM pin_colors WHERE user_id = ?"), arguments: [userID])
-        {
-            scheme.pins[row[0]] = row[1]
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT NULL, own, friend, other FROM color_choices WHERE user_id = ?1
+                    UNION ALL
+                    SELECT pin_id, color, NULL, NULL FROM pin_colors WHERE user_id = ?1
+                    """), arguments: [userID])
+        while let row = try rows.next() {
+            if let pin: Int64 = row[0] {
+                scheme.pins[pin] = row[1]
+            } else {
+                scheme.own = row[1]
+                scheme.friend = row[2]
+                scheme.other = row[3]
+            }
         }
         return scheme
     }

@@ -250,6 +250,14 @@ enum GeoMigrations {
                     END;
                     """)
         }
+        migrator.registerMigration("v3: pins by user and latitude, for the map") { db in
+            try db.execute(
+                sql: """
+                    -- The map reads my and my friends' pins in a latitude band: this finds them without reading
+                    -- each user's other pins, and holds every column the map shows (the id is the rowid).
+                    CREATE INDEX pins_by_user_and_latitude ON pins(user_id, latitude, longitude, place_name);
+                    """)
+        }
         return migrator
     }
 }
