@@ -50,7 +50,8 @@ import Testing
         for index in 0..<400 {
             let user = "u\(index % 5)"
             let latitude = user == "u2" ? Double.random(in: 10...12) : .random(in: -90...90)
-            let pin = try await database.createPin(Self.pin(user, latitude, .random(in: -180...180))).pin
+            let (pin, created) = try await database.createPin(Self.pin(user, latitude, .random(in: -180...180)))
+            try #require(created)  // not taken for the same place as an earlier pin
             all.append(
                 MapPoint(
                     id: pin.id!, userId: user, latitude: latitude, longitude: pin.longitude, placeName: pin.placeName))
