@@ -41,7 +41,7 @@ struct MapController {
                 return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
             case .friends:
                 let points = try map.points(
-                    of: [viewer] + circle.friends.sorted(), in: box, limit: Self.maximumPersonalPoints)
+                    of: [viewer] + circle.friends, in: box, limit: Self.maximumPersonalPoints)
                 return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
             case .everyone:
                 if zoom > MapGrid.maximumClusterZoom {
@@ -78,7 +78,7 @@ struct MapController {
     ) throws -> FeatureCollection {
         let viewer = circle.viewer
         let personal = try map.points(
-            of: [viewer] + circle.friends.sorted(), in: box, limit: Self.maximumPersonalPoints)
+            of: [viewer] + circle.friends, in: box, limit: Self.maximumPersonalPoints)
         var own: [MapGrid.Cell: Int] = [:]
         var friendly: [MapGrid.Cell: Int] = [:]
         for point in personal {
@@ -87,7 +87,7 @@ struct MapController {
         }
         var hidden: [MapGrid.Cell: (count: Int, latitude: Double, longitude: Double)] = [:]
         if !circle.blocked.isEmpty {
-            for point in try map.points(of: circle.blocked.sorted(), in: box, limit: Self.maximumPersonalPoints) {
+            for point in try map.points(of: Array(circle.blocked), in: box, limit: Self.maximumPersonalPoints) {
                 let cell = grid.cell(latitude: point.latitude, longitude: point.longitude)
                 let sum = hidden[cell] ?? (0, 0, 0)
                 hidden[cell] = (sum.count + 1, sum.latitude + point.latitude, sum.longitude + point.longitude)

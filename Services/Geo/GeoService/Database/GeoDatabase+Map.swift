@@ -86,8 +86,8 @@ struct MapSnapshot {
     /// `pins_by_user_and_latitude`, which also holds every column read here.
     ///
     /// The users drive a join instead of an `IN (SELECT ...)`, which SQLite would first copy into a temporary
-    /// b-tree (a pager opened and closed per query). Listed once each and sorted, they come back by user, then by
-    /// latitude.
+    /// b-tree (a pager opened and closed per query). The users may be given in any order and more than once: listed
+    /// here once each and sorted, they come back by user, then by latitude.
     func points(of users: [String], in box: BoundingBox, limit: Int) throws -> [MapPoint] {
         guard !users.isEmpty else { return [] }
         let rows = try Row.fetchCursor(
