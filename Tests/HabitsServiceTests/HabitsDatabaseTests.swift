@@ -68,6 +68,62 @@ import Testing
         #expect(listed[0].habit.updatedAt == created.addingTimeInterval(90) && listed[0].habit.reason == "Because")
     }
 
+    /// Today's list, read from the habits' own rows, is what the separate statement it replaced chose: the due habits
+    /// (that weekday, started) in order, each with today's event, over random schedules, starts, events and days.
+    @Test func todayListIsTheDueHabitsWithTodaysEvent() async throws {
+        var random = SplitMix(seed: 22)
+        let database = try HabitsDatabase(.inMemory)
+        let first = LocalDay("2027-01-01")!
+        for number in 0..<40 {
+            let owner = number % 4 == 3 ? "u2" : "u1"
+            let created = Date(timeIntervalSince1970: 1_790_000_000 + Double(random.next() % 50))
+            try await database.createHabit(
+                HabitRecord(
+                    id: "h\(number)", userId: owner, title: "T", reason: "",
+                    weekdays: Int.random(in: 1...0x7F, using: &random),
+                    startDate: first.adding(days: Int.random(in: 0..<60, using: &random)).description,
+                    createdAt: created, updatedAt: created))
+            // Events on random days, some before the status window, some after today.
+            for day in Set(
+                (0..<Int.random(in: 0..<12, using: &random)).map { _ in Int.random(in: 0..<90, using: &random) })
+            {
+                try await database.write { db in
+                    try db.execute(
+                        sql:
+                            "INSERT INTO events (habit_id, user_id, day, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+                        arguments: ["h\(number)", owner, first.adding(days: day).description, created, created])
+                }
+            }
+        }
+        var doneToday = 0
+        var notDoneToday = 0
+        for offset in 0..<80 {
+            let today = first.adding(days: offset)
+            let clock = WallClock { Date(timeIntervalSince1970: Double(today.number) * 86_400 + 43_200) }
+            let listed = try await database.todayList(of: "u1", clock: clock)
+            let expected = try await database.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT h.id, (SELECT e.id FROM events e WHERE e.habit_id = h.id AND e.day = ?) FROM habits h
+                        WHERE h.user_id = ? AND (h.weekdays & ?) != 0 AND h.start_date <= ?
+                        ORDER BY h.created_at, h.rowid
+                        """,
+                    arguments: [today.description, "u1", 1 << (today.isoWeekday - 1), today.description]
+                ).map { "\($0[0] as String) \(($0[1] as Int64?).map(String.init) ?? "-")" }
+            }
+            #expect(listed.map { "\($0.habit.id) \($0.todayEventID.map(String.init) ?? "-")" } == expected, "\(today)")
+            let statuses = try await database.habitsWithStatus(of: ["u1"], todays: ["u1": today])
+            for entry in listed {
+                #expect(statuses.first { $0.habit.id == entry.habit.id }?.status == entry.status)
+            }
+            doneToday += listed.filter { $0.todayEventID != nil }.count
+            notDoneToday += listed.filter { $0.todayEventID == nil }.count
+        }
+        // Both kinds of entry were compared, many times.
+        #expect(doneToday > 20 && notDoneToday > 20)
+    }
+
     @Test func oneEventPerHabitPerDayAndOwnersOnly() async throws {
         let database = try HabitsDatabase(.inMemory)
         try await database.createHabit(habit("h1"))

@@ -116,12 +116,9 @@ struct HabitsController {
     /// so the app can show it ticked and open or undo that event.
     @Sendable func today(_ request: Request, context: AuthenticatedContext) async throws -> TodayList {
         let me = context.user.userID
-        let (due, all) = try await database.todayList(of: me, clock: clock)
-        let habits = Dictionary(all.map { ($0.habit.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let items = due.compactMap { entry -> TodayHabitView? in
-            guard let habit = habits[entry.habitID] else { return nil }
-            return TodayHabitView(
-                habit: HabitView(habit.habit, status: habit.status), todayEventId: entry.todayEventID.map(String.init))
+        let items = try await database.todayList(of: me, clock: clock).map {
+            TodayHabitView(
+                habit: HabitView($0.habit, status: $0.status), todayEventId: $0.todayEventID.map(String.init))
         }
         let message: String? =
             items.isEmpty ? "Nothing is due today." : items.allSatisfy(\.doneToday) ? "All done for today." : nil

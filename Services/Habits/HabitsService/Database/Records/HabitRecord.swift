@@ -29,6 +29,9 @@ struct HabitRecord: HabitsTable {
 
     var schedule: Weekdays { Weekdays(bits: weekdays) }
     var start: LocalDay { LocalDay(startDate) ?? LocalDay(number: 0) }
+
+    /// Due on `day`: scheduled that weekday and started (the stored start date compared as text, as SQL did).
+    func isDue(on day: LocalDay) -> Bool { schedule.contains(day) && startDate <= day.description }
 }
 
 extension HabitRecord {
