@@ -98,9 +98,7 @@ extension HabitsDatabase {
                         db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ?)"),
                         arguments: [habit.id]) ?? false
             }
-            return HabitWithRecentDays(
-                habit: habit, recentEvents: events,
-                recentDays: DaySet(events.map { LocalDay(number: $0.day) }), hasEvents: hasEvents)
+            return HabitWithRecentDays(habit: habit, recentEvents: events, hasEvents: hasEvents)
         }
     }
 
@@ -145,8 +143,10 @@ struct HabitWithRecentDays: Sendable {
     var habit: HabitRecord
     /// Its events since the start of the status window: the day (days since 1970-01-01) and the event's id.
     var recentEvents: [(day: Int, id: Int64)]
-    var recentDays: DaySet
     var hasEvents: Bool
+
+    /// The days of ``recentEvents``, for the status.
+    var recentDays: DaySet { DaySet(recentEvents.map { LocalDay(number: $0.day) }) }
 }
 
 /// A habit with its status as of today in its owner's time zone, and the id of today's event once it is done.
