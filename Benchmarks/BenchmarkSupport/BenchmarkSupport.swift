@@ -8,6 +8,13 @@ import NIOCore
 import PlatformKit
 import ServiceLifecycle
 
+/// Removes the benchmark's scratch folder and ends the process. `exit` skips a top-level `defer`, so a benchmark
+/// that ended with it left its seeded database (hundreds of megabytes) in the temporary directory.
+public func exitRemoving(_ folder: URL) -> Never {
+    try? FileManager.default.removeItem(at: folder)
+    exit(0)
+}
+
 /// Runs a service in the background and returns the port it listens on.
 public func startService(_ build: (@escaping @Sendable (Int) async -> Void) async throws -> any Service) async throws
     -> Int

@@ -150,4 +150,4 @@ for clients in [1, concurrency] {
         return get(base + GeoPaths.places + "?query=\(query)", token: tokens[$0 % tokens.count])
     }
 }
-exit(0)
+exitRemoving(folder)

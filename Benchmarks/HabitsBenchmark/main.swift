@@ -26,8 +26,12 @@ let habitsPerUser = 4, followeesPerUser = 20, longHistoryDays = 5 * 365 + 1
 let longUsers = stride(from: 0, to: userCount, by: 100).map { $0 }
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("habits-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
-let databasePath = folder.appendingPathComponent("habits.sqlite").path
+// KEEP_DATABASE=1 keeps the seeded database for a look at query plans.
+let keepDatabase = ProcessInfo.processInfo.environment["KEEP_DATABASE"] != nil
+defer { if !keepDatabase { try? FileManager.default.removeItem(at: folder) } }
+// SEEDED_DATABASE=<path> reuses a database a KEEP_DATABASE run left behind (its users and events counts must match).
+let seededPath = ProcessInfo.processInfo.environment["SEEDED_DATABASE"]
+let databasePath = seededPath ?? folder.appendingPathComponent("habits.sqlite").path
 
 /// Each user follows the next `followeesPerUser` users (with approval).
 struct FixedFollowGraph: FollowGraph {
@@ -63,51 +67,53 @@ func home(_ u: Int) -> (Double, Double) {
     (30 + Double((u * 7_919) % 3_000) / 100, -120 + Double((u * 104_729) % 12_000) / 100)
 }
 
-print(
-    "seeding \(userCount) users, \(habitCount) habits, \(eventCount) events (\(longUsers.count) habits with 5 years) ..."
-)
-let seedStart = ContinuousClock.now
-let pool = try DatabasePool(path: databasePath)
-var inserted = 0
-try pool.write { db in
-    let preference = try db.makeStatement(sql: "INSERT INTO preferences VALUES (?, ?)")
-    let habit = try db.makeStatement(
-        sql: "INSERT INTO habits VALUES (?, ?, ?, '', 127, ?, ?, ?)")
-    let event = try db.makeStatement(
-        sql: """
-            INSERT INTO events (habit_id, user_id, day, comment, latitude, longitude, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-    var shortIndex = 0
-    for u in 0..<userCount {
-        let user = "u\(u)"
-        try preference.execute(arguments: [user, zones[u % zones.count]])
-        let (lat, lon) = home(u)
-        for k in 0..<habitsPerUser {
-            let id = "h\(u)-\(k)"
-            let isLong = k == 0 && u % 100 == 0
-            let length: Int
-            if isLong {
-                length = longHistoryDays
-            } else {
-                length = perShort + (shortIndex < extra ? 1 : 0)
-                shortIndex += 1
-            }
-            try habit.execute(arguments: [id, user, "Habit \(k)", days[min(length, days.count) - 1], now, now])
-            for d in 0..<min(length, days.count) {
-                let located = (d + k) % 3 == 0
-                let jitter = Double((d * 31 + k * 17) % 100) / 4_000  // up to 0.025 degrees
-                try event.execute(arguments: [
-                    id, user, days[d], d % 2 == 0 ? words[(d + u) % words.count] : nil,
-                    located ? lat + jitter : nil, located ? lon - jitter : nil, now, now,
-                ])
-                inserted += 1
+if seededPath == nil {
+    print(
+        "seeding \(userCount) users, \(habitCount) habits, \(eventCount) events (\(longUsers.count) habits with 5 years) ..."
+    )
+    let seedStart = ContinuousClock.now
+    let pool = try DatabasePool(path: databasePath)
+    var inserted = 0
+    try pool.write { db in
+        let preference = try db.makeStatement(sql: "INSERT INTO preferences VALUES (?, ?)")
+        let habit = try db.makeStatement(
+            sql: "INSERT INTO habits VALUES (?, ?, ?, '', 127, ?, ?, ?)")
+        let event = try db.makeStatement(
+            sql: """
+                INSERT INTO events (habit_id, user_id, day, comment, latitude, longitude, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        var shortIndex = 0
+        for u in 0..<userCount {
+            let user = "u\(u)"
+            try preference.execute(arguments: [user, zones[u % zones.count]])
+            let (lat, lon) = home(u)
+            for k in 0..<habitsPerUser {
+                let id = "h\(u)-\(k)"
+                let isLong = k == 0 && u % 100 == 0
+                let length: Int
+                if isLong {
+                    length = longHistoryDays
+                } else {
+                    length = perShort + (shortIndex < extra ? 1 : 0)
+                    shortIndex += 1
+                }
+                try habit.execute(arguments: [id, user, "Habit \(k)", days[min(length, days.count) - 1], now, now])
+                for d in 0..<min(length, days.count) {
+                    let located = (d + k) % 3 == 0
+                    let jitter = Double((d * 31 + k * 17) % 100) / 4_000  // up to 0.025 degrees
+                    try event.execute(arguments: [
+                        id, user, days[d], d % 2 == 0 ? words[(d + u) % words.count] : nil,
+                        located ? lat + jitter : nil, located ? lon - jitter : nil, now, now,
+                    ])
+                    inserted += 1
+                }
             }
         }
     }
+    try pool.close()
+    print("seeded \(inserted) events in \(ContinuousClock.now - seedStart)\(keepDatabase ? " at \(databasePath)" : "")")
 }
-try pool.close()
-print("seeded \(inserted) events in \(ContinuousClock.now - seedStart)")
 
 let port = try await startService { onListening in
     var settings = settings
@@ -168,4 +174,8 @@ try await measure("statistics, 5 years of daily events", count: requestsPerScena
     let (u, token) = longTokens[$0 % longTokens.count]
     return get(base + "/h\(u)-0/statistics", token: token)
 }
-exit(0)
+if keepDatabase {
+    print("kept \(databasePath)")
+    exit(0)
+}
+exitRemoving(folder)

@@ -121,4 +121,4 @@ try await measure("activity feed (last 30)", count: requestsPerScenario, concurr
     let (h, token) = tokens[$0 % tokens.count]
     return get(base + "h\(h)/activity", token: token)
 }
-exit(0)
+exitRemoving(folder)

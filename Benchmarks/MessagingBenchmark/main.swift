@@ -241,5 +241,8 @@ try await measure("send (64 clients)", count: requestsPerScenario * 2, concurren
     request.body = .bytes(body)
     return request
 }
-if keepDatabase { print("kept \(databasePath)") } else { try? FileManager.default.removeItem(at: folder) }
-exit(0)
+if keepDatabase {
+    print("kept \(databasePath)")
+    exit(0)
+}
+exitRemoving(folder)

@@ -203,4 +203,4 @@ let report = try await sweep.value
 print(
     "  swept \(report.flushedPacks) packs, \(report.flushedPosts) posts in \(ContinuousClock.now - sweepStart) (in batches of \(PackMaintenance.sweepBatch))"
 )
-exit(0)
+exitRemoving(folder)

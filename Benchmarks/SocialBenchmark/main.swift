@@ -88,4 +88,4 @@ try await measure("friends, first page", count: requestsPerScenario, concurrency
 try await measure("friends matching a keyword", count: requestsPerScenario, concurrency: concurrency) {
     get(base + SocialPaths.friends + "?limit=20&query=" + names[$0 % names.count] + String($0 % 50), token: token)
 }
-exit(0)
+exitRemoving(folder)

@@ -124,6 +124,63 @@ import Testing
         #expect(doneToday > 20 && notDoneToday > 20)
     }
 
+    /// Several people's history (the all tab), with and without a comment search, paged with sizes on both sides of
+    /// the padded id lists' lengths (8, 16, 32, 64): every page follows the plain query over everyone's events.
+    @Test func severalPeoplesPagesFollowThePlainQuery() async throws {
+        var random = SplitMix(seed: 8)
+        let database = try HabitsDatabase(.inMemory)
+        let users = ["u1", "u2", "u3", "u4", "u5"]
+        let comments = [nil, "rainy", "Rain 50%", "sunny", "brain_work"]
+        let created = Date(timeIntervalSince1970: 1_790_000_000)
+        for (number, owner) in (users + users).enumerated() {
+            try await database.createHabit(
+                HabitRecord(
+                    id: "h\(number)", userId: owner, title: "T\(number)", reason: "", weekdays: 0x7F,
+                    startDate: "2027-01-01", createdAt: created, updatedAt: created))
+            // Days shared between people, so that pages are cut between events of one day (ordered by id).
+            for day in Set(
+                (0..<Int.random(in: 0..<40, using: &random)).map { _ in Int.random(in: 0..<30, using: &random) })
+            {
+                let comment = comments[Int(random.next() % UInt64(comments.count))]
+                try await database.write { db in
+                    try db.execute(
+                        sql: """
+                            INSERT INTO events (habit_id, user_id, day, comment, created_at, updated_at)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            "h\(number)", owner, LocalDay("2027-01-01")!.adding(days: day).description,
+                            comment, created, created,
+                        ])
+                }
+            }
+        }
+        let people = ["u1", "u2", "u4", "u5", "nobody"]
+        for comment in [nil, "RAIN", "50%", "_"] as [String?] {
+            let expected = try await database.read { db in
+                try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM events WHERE user_id IN ('u1', 'u2', 'u4', 'u5')
+                        AND (?1 IS NULL OR instr(lower(comment), lower(?1)) > 0) ORDER BY day DESC, id DESC
+                        """, arguments: [comment])
+            }
+            #expect(expected.count > (comment == nil ? 100 : 10), "\(comment ?? "-")")
+            for pageSize in [1, 7, 8, 9, 16, 17, 40, 64, 100] {
+                var listed: [Int64] = []
+                var after: HistoryKey?
+                while true {
+                    let filter = HistoryFilter(users: people, comment: comment)
+                    let rows = try await database.history(filter, after: after, limit: pageSize + 1)
+                    listed += rows.prefix(pageSize).map(\.id)
+                    guard rows.count > pageSize, let last = rows.prefix(pageSize).last else { break }
+                    after = HistoryKey(day: last.day, id: last.id)
+                }
+                #expect(listed == expected, "comment \(comment ?? "-"), pages of \(pageSize)")
+            }
+        }
+    }
+
     @Test func oneEventPerHabitPerDayAndOwnersOnly() async throws {
         let database = try HabitsDatabase(.inMemory)
         try await database.createHabit(habit("h1"))

@@ -69,6 +69,15 @@ enum HabitsMigrations {
                     END;
                     """)
         }
+        migrator.registerMigration("v2: commented events by user, for the history's comment search") { db in
+            try db.execute(
+                sql: """
+                    -- A comment search reads each person's events newest first until a page matches: this reads
+                    -- only the commented ones and holds the comment, so no row is looked up in the table.
+                    CREATE INDEX events_with_comment_by_user ON events(user_id, day, id, comment)
+                        WHERE comment IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

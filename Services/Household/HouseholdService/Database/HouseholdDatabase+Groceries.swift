@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension HouseholdDatabase {
     /// My personal items (visible or not), oldest first.
@@ -103,10 +104,6 @@ extension HouseholdDatabase {
     {
         try await read { db in
             _ = try Self.members(db, householdID, asMember: userID)
-            // LIKE's own wildcards in the prefix match themselves.
-            let pattern =
-                prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
             return try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -116,9 +113,9 @@ extension HouseholdDatabase {
                             UNION ALL
                             SELECT name FROM grocery_items
                             WHERE household_id = ? AND (owner_id IS NULL OR visible = 1 OR owner_id = ?)
-                        ) WHERE name LIKE ? ESCAPE '\\'
+                        ) WHERE \(TextSearch.startsWith("name"))
                         GROUP BY lower(name) ORDER BY uses DESC, lower(name) LIMIT ?
-                        """), arguments: [householdID, householdID, userID, pattern, limit]
+                        """), arguments: [householdID, householdID, userID, TextSearch.escaped(prefix), limit]
             ).map { row -> (name: String, uses: Int) in (row["name"], row["uses"]) }
         }
     }

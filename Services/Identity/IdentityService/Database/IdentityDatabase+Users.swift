@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 // Accounts: creating, finding, editing and searching users.
 extension IdentityDatabase {
@@ -68,27 +69,26 @@ extension IdentityDatabase {
     func directory(matching text: String, viewer: String, after cursor: DirectoryCursor?, limit: Int) async throws
         -> [(user: UserRecord, rank: Int)]
     {
-        let exact = Self.escapeLike(text)
-        let prefix = exact + "%"
-        let anywhere = "%" + exact + "%"
+        let escaped = TextSearch.escaped(text)
         return try await read { db in
-            // LIKE without a wildcard is SQLite's ASCII case-insensitive equality, as the search itself is.
+            // `COLLATE NOCASE` is ASCII case-insensitive equality, as `LIKE` and the search itself are.
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
                         SELECT * FROM (
                             SELECT users.*, CASE
-                                WHEN username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' THEN 0
-                                WHEN username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' THEN 1
+                                WHEN username = ? COLLATE NOCASE OR display_name = ? COLLATE NOCASE THEN 0
+                                WHEN \(TextSearch.startsWith("username"))
+                                    OR \(TextSearch.startsWith("display_name")) THEN 1
                                 ELSE 2 END AS match_rank
                             FROM users
                             WHERE username IS NOT NULL AND id != ?
-                              AND (username LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\'))
+                              AND (\(TextSearch.contains("username")) OR \(TextSearch.contains("display_name"))))
                         WHERE (match_rank, username) > (?, ?)
                         ORDER BY match_rank, username LIMIT ?
                         """),
                 arguments: [
-                    exact, exact, prefix, prefix, viewer, anywhere, anywhere, cursor?.rank ?? -1,
+                    text, text, escaped, escaped, viewer, escaped, escaped, cursor?.rank ?? -1,
                     cursor?.username ?? "", limit,
                 ]
             ).map { row in
@@ -113,10 +113,5 @@ extension IdentityDatabase {
         {
             throw IdentityError.emailTaken
         }
-    }
-
-    static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SocialDatabase {
     /// My friends with their profile basics, by username, optionally those whose username or display
@@ -10,7 +11,7 @@ extension SocialDatabase {
         of userID: String, matching keyword: String?, excluding excluded: [String] = [], after cursor: [String]?,
         limit: Int
     ) async throws -> [ProfileRecord] {
-        let pattern = keyword.map { "%" + Self.escapeLike($0) + "%" }
+        let search = keyword.map(TextSearch.escaped)
         return try await read { db in
             // Driven from the profiles' username index: a page stops after `limit` friends instead of
             // sorting all of them. Profiles are copied when a friendship starts; a user without a username
@@ -24,9 +25,9 @@ extension SocialDatabase {
                     UNION ALL SELECT user_low FROM friendships WHERE user_high = ?)
                 """
             var arguments: [any DatabaseValueConvertible] = [userID, userID]
-            if let pattern {
-                sql += " AND (p.username LIKE ? ESCAPE '\\' OR p.display_name LIKE ? ESCAPE '\\')"
-                arguments += [pattern, pattern]
+            if let search {
+                sql += " AND (\(TextSearch.contains("p.username")) OR \(TextSearch.contains("p.display_name")))"
+                arguments += [search, search]
             }
             if !excluded.isEmpty {
                 sql += " AND p.user_id NOT IN (\(Array(repeating: "?", count: excluded.count).joined(separator: ", ")))"
@@ -73,10 +74,5 @@ extension SocialDatabase {
                 SocialRules.suggestions(me: userID, friends: friends, friendsOfFriends: pairs, excluded: excluded)
                     .prefix(limit))
         }
-    }
-
-    static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
     }
 }
