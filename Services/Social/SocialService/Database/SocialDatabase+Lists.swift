@@ -43,12 +43,18 @@ extension SocialDatabase {
                 arguments += excluded
             }
             if let cursor, cursor.count == 2 {
-                sql += " AND (p.username, p.user_id) > (?, ?)"
-                arguments += [cursor[0], cursor[1]]
+                if cursor[0].isEmpty {
+                    // After a friend without a username (no username is empty): the rest of those, then the others.
+                    sql += " AND (p.username IS NOT NULL OR p.user_id > ?)"
+                    arguments.append(cursor[1])
+                } else {
+                    sql += " AND (p.username, p.user_id) > (?, ?)"
+                    arguments += [cursor[0], cursor[1]]
+                }
             }
             sql += " ORDER BY p.username, p.user_id LIMIT ?"
             arguments.append(limit)
-            // Without an excluded list the SQL has six shapes, kept compiled; a list of any length is not.
+            // Without an excluded list the SQL has a few shapes, kept compiled; a list of any length is not.
             let statement = try excluded.isEmpty ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
             return try ProfileRecord.fetchAll(statement, arguments: StatementArguments(arguments))
         }
