@@ -24,13 +24,16 @@ public struct ServiceDatabase: Sendable {
     /// The name of the event loops' connections (`Database.description`), in logs and GRDB's errors.
     static let loopReaderLabel = "ServiceDatabase.loopReader"
 
-    /// Opens the database at `location` and runs `migrator` to the latest version before returning.
-    public init(_ location: DatabaseLocation, migrator: DatabaseMigrator) throws {
+    /// Opens the database at `location` and runs `migrator` to the latest version before returning. `functions` are
+    /// installed on every connection as it opens: installing one later, per read, expires every statement the
+    /// connection keeps compiled (SQLite's rule for a function replaced), so each would be compiled again.
+    public init(_ location: DatabaseLocation, migrator: DatabaseMigrator, functions: [DatabaseFunction] = []) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            for function in functions { db.add(function: function) }
         }
         switch location {
         case .file(let path):

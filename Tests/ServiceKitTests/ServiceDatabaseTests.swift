@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import NIOCore
 import NIOPosix
 import Testing
@@ -44,6 +45,42 @@ import Testing
             for loop in NIOSingletons.posixEventLoopGroup.makeIterator() {
                 #expect(try await loop.submit { try database.read(Self.count) }.get() == 2)
             }
+        }
+    }
+
+    /// Functions given at opening are on every connection; using one leaves the statements a connection keeps
+    /// compiled as they are, where installing it in the read (as habits' "near me" did) expires all of them.
+    @Test func functionsAreInstalledAsConnectionsOpenAndKeepTheirStatementsCompiled() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sdb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let twice = DatabaseFunction("twice", argumentCount: 1, pure: true) { values in
+            (Int.fromDatabaseValue(values[0]) ?? 0) * 2
+        }
+        let database = try ServiceDatabase(
+            .file(directory.appendingPathComponent("test.sqlite").path), migrator: DatabaseMigrator(),
+            functions: [twice])
+        /// Runs a kept statement, then `between`, then the kept statement again: how often it was compiled again.
+        @Sendable func recompilations(_ between: (Database) throws -> Void) throws -> Int32 {
+            try database.read { db in
+                let kept = try db.cachedStatement(sql: "SELECT 1")
+                sqlite3_stmt_status(kept.sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 1)  // reset
+                _ = try Int.fetchOne(kept)
+                try between(db)
+                _ = try Int.fetchOne(kept)
+                return sqlite3_stmt_status(kept.sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+            }
+        }
+        for loop in NIOSingletons.posixEventLoopGroup.makeIterator() {
+            let (doubled, kept, reinstalled) = try await loop.submit {
+                (
+                    try database.read { db in try Int.fetchOne(db, sql: "SELECT twice(21)") },
+                    try recompilations { db in _ = try Int.fetchOne(db, sql: "SELECT twice(1)") },
+                    try recompilations { db in db.add(function: twice) }
+                )
+            }.get()
+            #expect(doubled == 42)
+            #expect(kept == 0)
+            #expect(reinstalled == 1)
         }
     }
 

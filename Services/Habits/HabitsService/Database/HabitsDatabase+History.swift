@@ -41,7 +41,6 @@ extension HabitsDatabase {
             }
             if filter.locatedOnly { conditions.append("e.latitude IS NOT NULL") }
             if let near = filter.near {
-                db.add(function: Self.distanceFunction)
                 // The R*Tree keeps 32-bit floats, rounded outwards: a point 4,999.7 m away can be stored a few
                 // decimetres past the box's edge. So the box is widened by `Geo.rtreeMargin` and only prefilters
                 // (overlap, not containment); the haversine test below draws the exact, inclusive circle.
@@ -118,7 +117,7 @@ extension HabitsDatabase {
     }
 
     /// `distance_m(lat1, lon1, lat2, lon2)`: the haversine distance in metres, for the exact "near" test
-    /// after the R*Tree's bounding box.
+    /// after the R*Tree's bounding box; installed on every connection as it opens.
     static let distanceFunction = DatabaseFunction("distance_m", argumentCount: 4, pure: true) { values in
         guard let lat1 = Double.fromDatabaseValue(values[0]), let lon1 = Double.fromDatabaseValue(values[1]),
             let lat2 = Double.fromDatabaseValue(values[2]), let lon2 = Double.fromDatabaseValue(values[3])

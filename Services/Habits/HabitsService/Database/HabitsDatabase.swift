@@ -10,7 +10,8 @@ struct HabitsDatabase: Sendable {
     private let database: ServiceDatabase
 
     init(_ location: DatabaseLocation) throws {
-        self.database = try ServiceDatabase(location, migrator: HabitsMigrations.migrator)
+        self.database = try ServiceDatabase(
+            location, migrator: HabitsMigrations.migrator, functions: [HabitsDatabase.distanceFunction])
     }
 
     /// For the readiness check.
