@@ -124,12 +124,13 @@ import Testing
         #expect(doneToday > 20 && notDoneToday > 20)
     }
 
-    /// Several people's history (the all tab), with and without a comment search, paged with sizes on both sides of
-    /// the padded id lists' lengths (8, 16, 32, 64): every page follows the plain query over everyone's events.
+    /// Several people's history (the all tab, and the friends tab's latest event of each habit), with and without a
+    /// comment search, paged with sizes on both sides of the padded lists' lengths (8, 16, 32, 64): every page follows
+    /// the plain query over everyone's events.
     @Test func severalPeoplesPagesFollowThePlainQuery() async throws {
         var random = SplitMix(seed: 8)
         let database = try HabitsDatabase(.inMemory)
-        let users = ["u1", "u2", "u3", "u4", "u5"]
+        let users = (1...12).map { "u\($0)" }
         let comments = [nil, "rainy", "Rain 50%", "sunny", "brain_work"]
         let created = Date(timeIntervalSince1970: 1_790_000_000)
         for (number, owner) in (users + users).enumerated() {
@@ -155,28 +156,47 @@ import Testing
                 }
             }
         }
-        let people = ["u1", "u2", "u4", "u5", "nobody"]
+        // Eleven people (the users' list padded to 16), one without habits.
+        let people = users.filter { $0 != "u3" } + ["nobody"]
         for comment in [nil, "RAIN", "50%", "_"] as [String?] {
             let expected = try await database.read { db in
                 try Int64.fetchAll(
                     db,
                     sql: """
-                        SELECT id FROM events WHERE user_id IN ('u1', 'u2', 'u4', 'u5')
+                        SELECT id FROM events WHERE user_id != 'u3'
+                        AND (?1 IS NULL OR instr(lower(comment), lower(?1)) > 0) ORDER BY day DESC, id DESC
+                        """, arguments: [comment])
+            }
+            // The friends tab: the latest event of each habit, shown if it matches.
+            let expectedLatest = try await database.read { db in
+                try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM (
+                            SELECT id, day, user_id, comment,
+                                row_number() OVER (PARTITION BY habit_id ORDER BY day DESC, id DESC) AS recency
+                            FROM events)
+                        WHERE recency = 1 AND user_id != 'u3'
                         AND (?1 IS NULL OR instr(lower(comment), lower(?1)) > 0) ORDER BY day DESC, id DESC
                         """, arguments: [comment])
             }
             #expect(expected.count > (comment == nil ? 100 : 10), "\(comment ?? "-")")
+            #expect(expectedLatest.count > (comment == nil ? 15 : 1), "\(comment ?? "-")")
             for pageSize in [1, 7, 8, 9, 16, 17, 40, 64, 100] {
-                var listed: [Int64] = []
-                var after: HistoryKey?
-                while true {
-                    let filter = HistoryFilter(users: people, comment: comment)
-                    let rows = try await database.history(filter, after: after, limit: pageSize + 1)
-                    listed += rows.prefix(pageSize).map(\.id)
-                    guard rows.count > pageSize, let last = rows.prefix(pageSize).last else { break }
-                    after = HistoryKey(day: last.day, id: last.id)
+                for (latestPerHabit, expected) in [(false, expected), (true, expectedLatest)] {
+                    var listed: [Int64] = []
+                    var after: HistoryKey?
+                    while true {
+                        let filter = HistoryFilter(users: people, latestPerHabit: latestPerHabit, comment: comment)
+                        let rows = try await database.history(filter, after: after, limit: pageSize + 1)
+                        listed += rows.prefix(pageSize).map(\.id)
+                        guard rows.count > pageSize, let last = rows.prefix(pageSize).last else { break }
+                        after = HistoryKey(day: last.day, id: last.id)
+                    }
+                    #expect(
+                        listed == expected,
+                        "comment \(comment ?? "-"), pages of \(pageSize), latest per habit \(latestPerHabit)")
                 }
-                #expect(listed == expected, "comment \(comment ?? "-"), pages of \(pageSize)")
             }
         }
     }

@@ -24,13 +24,15 @@ struct NewEvent: Sendable {
 }
 
 extension HabitsDatabase {
-    static let listColumns: SQL = "e.*, h.title AS habit_title"
+    /// The columns of an ``EventListRecord``, from `events e` joined with `habits h`.
+    static let listSelection = "e.*, h.title AS habit_title"
+    static let listColumns = SQL(sql: listSelection)
 
     static func listRow(_ db: Database, _ id: Int64) throws -> EventListRecord? {
         try EventListRecord.fetchOne(
             db.cachedStatement(
                 sql:
-                    "SELECT e.*, h.title AS habit_title FROM events e JOIN habits h ON h.id = e.habit_id WHERE e.id = ?"
+                    "SELECT \(listSelection) FROM events e JOIN habits h ON h.id = e.habit_id WHERE e.id = ?"
             ), arguments: [id])
     }
 

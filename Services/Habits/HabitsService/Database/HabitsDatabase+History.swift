@@ -59,34 +59,42 @@ extension HabitsDatabase {
             }
             let extra: SQL = conditions.isEmpty ? "" : " AND " + conditions.joined(separator: " AND ")
             let order: SQL = "ORDER BY e.day DESC, e.id DESC LIMIT \(limit)"
-            let sql: SQL
+            // Statements are kept compiled unless a habit list makes their shape one of many (each would stay in the
+            // cache for good); the users' lists are padded to a few lengths for the same reason.
+            let kept = filter.habitIDs == nil
             if filter.latestPerHabit {
-                sql = """
-                    SELECT \(Self.listColumns) FROM habits h JOIN events e ON e.id = (
-                        SELECT id FROM events WHERE habit_id = h.id ORDER BY day DESC, id DESC LIMIT 1)
-                    WHERE h.user_id IN \(filter.users)\(extra) \(order)
-                    """
+                return try Self.latestOfEachHabit(db, users: filter.users, conditions: extra + " " + order, kept: kept)
             } else if filter.users.count == 1 {
-                sql = """
+                let sql: SQL = """
                     SELECT \(Self.listColumns) FROM events e JOIN habits h ON h.id = e.habit_id
                     WHERE e.user_id IN \(filter.users)\(extra) \(order)
                     """
+                return try EventListRecord.fetchAll(db, SQLRequest(literal: sql, cached: kept))
             } else {
                 return try Self.mergedPage(
-                    db, users: filter.users, conditions: extra + " " + order, kept: filter.habitIDs == nil, limit: limit
-                )
+                    db, users: filter.users, conditions: extra + " " + order, kept: kept, limit: limit)
             }
-            // One user without a habit list (my own history, the hot read) has a few shapes of SQL, kept
-            // compiled; lists of any length would each add a statement to the cache for good.
-            let fixedShape = filter.users.count == 1 && filter.habitIDs == nil && !filter.latestPerHabit
-            return try EventListRecord.fetchAll(db, SQLRequest(literal: sql, cached: fixedShape))
         }
+    }
+
+    /// The friends tab's page: the latest event of each of `users`' habits, if it meets `conditions`.
+    private static func latestOfEachHabit(_ db: Database, users: [String], conditions: SQL, kept: Bool) throws
+        -> [EventListRecord]
+    {
+        let (conditionsSQL, conditionsArguments) = try conditions.build(db)
+        let padded = Self.padded(users)
+        let sql = """
+            SELECT \(Self.listSelection) FROM habits h JOIN events e ON e.id = (
+                SELECT id FROM events WHERE habit_id = h.id ORDER BY day DESC, id DESC LIMIT 1)
+            WHERE h.user_id IN (\(databaseQuestionMarks(count: padded.count)))
+            """ + conditionsSQL
+        let statement = try kept ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+        return try EventListRecord.fetchAll(statement, arguments: StatementArguments(padded) + conditionsArguments)
     }
 
     /// Several users' page: each user's newest (day, id) keys from one statement (an index range cut to the page
     /// size), merged here; only the page's rows are then read. Sorting everyone's whole history for one page would
-    /// read thousands of rows, and one big UNION would be compiled anew on every request. The keys' statement is
-    /// `kept` compiled unless a habit list makes its shape one of many.
+    /// read thousands of rows, and one big UNION would be compiled anew on every request.
     private static func mergedPage(_ db: Database, users: [String], conditions: SQL, kept: Bool, limit: Int) throws
         -> [EventListRecord]
     {
@@ -99,21 +107,27 @@ extension HabitsDatabase {
             while let row = try rows.next() { keys.append(HistoryKey(day: row[0], id: row[1])) }
         }
         keys.sort { ($0.day, $0.id) > ($1.day, $1.id) }
-        let ids = keys.prefix(limit).map(\.id)
-        guard let first = ids.first else { return [] }
-        // The ids already passed every condition in this transaction, so the rows are read by id alone. The list is
-        // padded (with a repeated id) to one of five lengths, so the statement is compiled once per length. Compiled
-        // per request (GRDB's authorizer notes each column it reads) and with the keys' SQL built per user, the all
-        // tab ran at 1,599 req/s in `HabitsBenchmark` (8 clients); with both kept, 2,058.
-        var placeholders = 8
-        while placeholders < ids.count { placeholders *= 2 }
+        let ids = Self.padded(keys.prefix(limit).map(\.id))
+        guard !ids.isEmpty else { return [] }
+        // The ids already passed every condition in this transaction, so the rows are read by id alone, through a
+        // statement compiled once per padded length. Compiled per request (GRDB's authorizer notes each column it
+        // reads) and with the keys' SQL built per user, the all tab ran at 1,599 req/s in `HabitsBenchmark` (8
+        // clients); with both kept, 2,058.
         let rowsByID = try db.cachedStatement(
             sql: """
-                SELECT e.*, h.title AS habit_title FROM events e JOIN habits h ON h.id = e.habit_id
-                WHERE e.id IN (\(databaseQuestionMarks(count: placeholders))) ORDER BY e.day DESC, e.id DESC
+                SELECT \(Self.listSelection) FROM events e JOIN habits h ON h.id = e.habit_id
+                WHERE e.id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY e.day DESC, e.id DESC
                 """)
-        let padded = ids + Array(repeating: first, count: placeholders - ids.count)
-        return try EventListRecord.fetchAll(rowsByID, arguments: StatementArguments(padded))
+        return try EventListRecord.fetchAll(rowsByID, arguments: StatementArguments(ids))
+    }
+
+    /// `values` lengthened to 8, 16, 32, ... by repeating the first, for `IN (?, ...)`: a statement is then compiled
+    /// once per length instead of once per list. Empty stays empty.
+    static func padded<Value>(_ values: [Value]) -> [Value] {
+        guard let first = values.first else { return [] }
+        var length = 8
+        while length < values.count { length *= 2 }
+        return values + Array(repeating: first, count: length - values.count)
     }
 
     /// `distance_m(lat1, lon1, lat2, lon2)`: the haversine distance in metres, for the exact "near" test
