@@ -8,10 +8,19 @@ import NIOCore
 import PlatformKit
 import ServiceLifecycle
 
-/// Removes the benchmark's scratch folder and ends the process. `exit` skips a top-level `defer`, so a benchmark
-/// that ended with it left its seeded database (hundreds of megabytes) in the temporary directory.
-public func exitRemoving(_ folder: URL) -> Never {
-    try? FileManager.default.removeItem(at: folder)
+/// `KEEP_DATABASE=1`: a benchmark that passes its database to ``exitRemoving(_:keeping:)`` keeps it, for a look at
+/// query plans.
+public let keepsDatabase = ProcessInfo.processInfo.environment["KEEP_DATABASE"] != nil
+
+/// Ends the process, removing the benchmark's scratch folder unless ``keepsDatabase`` keeps `database` (its path is
+/// then printed). `exit` skips a top-level `defer`, so a benchmark that ended with it left its seeded database
+/// (hundreds of megabytes) in the temporary directory.
+public func exitRemoving(_ folder: URL, keeping database: String? = nil) -> Never {
+    if keepsDatabase, let database {
+        print("kept \(database)")
+    } else {
+        try? FileManager.default.removeItem(at: folder)
+    }
     exit(0)
 }
 

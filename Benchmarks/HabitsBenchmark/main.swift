@@ -26,9 +26,8 @@ let habitsPerUser = 4, followeesPerUser = 20, longHistoryDays = 5 * 365 + 1
 let longUsers = stride(from: 0, to: userCount, by: 100).map { $0 }
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("habits-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-// KEEP_DATABASE=1 keeps the seeded database for a look at query plans.
-let keepDatabase = ProcessInfo.processInfo.environment["KEEP_DATABASE"] != nil
-defer { if !keepDatabase { try? FileManager.default.removeItem(at: folder) } }
+// KEEP_DATABASE=1 keeps the seeded database (`keepsDatabase`).
+defer { if !keepsDatabase { try? FileManager.default.removeItem(at: folder) } }
 // SEEDED_DATABASE=<path> reuses a database a KEEP_DATABASE run left behind (its users and events counts must match).
 let seededPath = ProcessInfo.processInfo.environment["SEEDED_DATABASE"]
 let databasePath = seededPath ?? folder.appendingPathComponent("habits.sqlite").path
@@ -112,7 +111,8 @@ if seededPath == nil {
         }
     }
     try pool.close()
-    print("seeded \(inserted) events in \(ContinuousClock.now - seedStart)\(keepDatabase ? " at \(databasePath)" : "")")
+    print(
+        "seeded \(inserted) events in \(ContinuousClock.now - seedStart)\(keepsDatabase ? " at \(databasePath)" : "")")
 }
 
 let port = try await startService { onListening in
@@ -174,8 +174,4 @@ try await measure("statistics, 5 years of daily events", count: requestsPerScena
     let (u, token) = longTokens[$0 % longTokens.count]
     return get(base + "/h\(u)-0/statistics", token: token)
 }
-if keepDatabase {
-    print("kept \(databasePath)")
-    exit(0)
-}
-exitRemoving(folder)
+exitRemoving(folder, keeping: databasePath)

@@ -27,9 +27,8 @@ let concurrency = arguments.dropFirst(2).first ?? 8
 let userCount = 1_000, groupCount = 200, membersPerGroup = 25, topicsPerGroup = 10, myGroups = 50
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messaging-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-// KEEP_DATABASE=1 keeps the seeded database for a look at query plans.
-let keepDatabase = ProcessInfo.processInfo.environment["KEEP_DATABASE"] != nil
-defer { if !keepDatabase { try? FileManager.default.removeItem(at: folder) } }
+// KEEP_DATABASE=1 keeps the seeded database (`keepsDatabase`).
+defer { if !keepsDatabase { try? FileManager.default.removeItem(at: folder) } }
 // SEEDED_DATABASE=<path> reuses a database a KEEP_DATABASE run left behind (seeding takes minutes).
 let seededPath = ProcessInfo.processInfo.environment["SEEDED_DATABASE"]
 let databasePath = seededPath ?? folder.appendingPathComponent("messaging.sqlite").path
@@ -163,7 +162,7 @@ if seededPath != nil {
     try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE); ANALYZE") }
 }
 try pool.close()
-print("seeded in \(seedStart.duration(to: .now))\(keepDatabase ? " at \(databasePath)" : "")")
+print("seeded in \(seedStart.duration(to: .now))\(keepsDatabase ? " at \(databasePath)" : "")")
 
 let messagingPort = try await startService { onListening in
     var settings = settings
@@ -241,8 +240,4 @@ try await measure("send (64 clients)", count: requestsPerScenario * 2, concurren
     request.body = .bytes(body)
     return request
 }
-if keepDatabase {
-    print("kept \(databasePath)")
-    exit(0)
-}
-exitRemoving(folder)
+exitRemoving(folder, keeping: databasePath)

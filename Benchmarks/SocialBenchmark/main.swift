@@ -23,9 +23,8 @@ let concurrency = arguments.dropFirst(2).first ?? 8
 let userCount = max(friendCount * 4, 1_000)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("social-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-// KEEP_DATABASE=1 keeps the seeded database for a look at query plans.
-let keepDatabase = ProcessInfo.processInfo.environment["KEEP_DATABASE"] != nil
-defer { if !keepDatabase { try? FileManager.default.removeItem(at: folder) } }
+// KEEP_DATABASE=1 keeps the seeded database (`keepsDatabase`).
+defer { if !keepsDatabase { try? FileManager.default.removeItem(at: folder) } }
 let databasePath = folder.appendingPathComponent("social.sqlite").path
 
 let identity = try await StandInIdentity.start()
@@ -90,8 +89,4 @@ try await measure("friends, first page", count: requestsPerScenario, concurrency
 try await measure("friends matching a keyword", count: requestsPerScenario, concurrency: concurrency) {
     get(base + SocialPaths.friends + "?limit=20&query=" + names[$0 % names.count] + String($0 % 50), token: token)
 }
-if keepDatabase {
-    print("kept \(databasePath)")
-    exit(0)
-}
-exitRemoving(folder)
+exitRemoving(folder, keeping: databasePath)
