@@ -84,7 +84,12 @@ import Testing
             social.url = try #require(stack.serviceURLs[.social])
             messaging.url = try #require(stack.serviceURLs[.messaging])
             let fixture = try await HostileFixture.seed(stack)
-            let document = try await stack.gateway.get("/openapi.json")
+            // The gateway leaves out a service whose document did not come within 5 s (and keeps no such merge):
+            // on two cores shared by the whole suite that happens, so ask again until every service is in it.
+            var document = try await stack.gateway.get("/openapi.json")
+            for _ in 1..<5 where (document.object["paths"] as? [String: Any] ?? [:]).count <= 120 {
+                document = try await stack.gateway.get("/openapi.json")
+            }
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "UTC")

@@ -44,7 +44,7 @@ struct HouseholdWorld {
     func household(_ owner: TestUser, with others: [TestUser] = [], timeZone: String = "UTC") async throws -> String {
         let created = try await api.post(
             HouseholdPaths.households, token: owner.accessToken, json: ["name": "Flat 4", "timeZone": timeZone])
-        #expect(created.status == 201)
+        #expect(created.status == 201, "\(created.text)")
         let id = try created.decode(WireHousehold.self).id
         for member in others {
             let invitation = try await api.post(

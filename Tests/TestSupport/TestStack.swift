@@ -181,6 +181,31 @@ public func withTestStack<T>(
     configureGateway: @Sendable (inout GatewayConfiguration) -> Void = { _ in },
     _ body: (TestStack) async throws -> T
 ) async throws -> T {
+    // A stack started inside another's body is already admitted: waiting for a slot there could wait forever.
+    if StackAdmission.admitted {
+        return try await runStack(services, routes, configureIdentity, configureGateway, body)
+    }
+    await StackAdmission.slots.acquire()
+    defer { StackAdmission.slots.release() }
+    return try await StackAdmission.$admitted.withValue(true) {
+        try await runStack(services, routes, configureIdentity, configureGateway, body)
+    }
+}
+
+/// How many whole stacks run at once. Swift Testing starts every test together; a few hundred stacks starting
+/// on two cores starved each other for tens of seconds (internal calls timed out as 503s, long polls outran
+/// their bounds), while a handful at a time keep both cores busy and finish the suite as fast.
+enum StackAdmission {
+    static let slots = AsyncSlots(max(4, 4 * ProcessInfo.processInfo.activeProcessorCount))
+    @TaskLocal static var admitted = false
+}
+
+private func runStack<T>(
+    _ services: [ServiceName: TestStack.ServiceBuilder], _ routes: [RouteTable.Entry],
+    _ configureIdentity: @Sendable (inout IdentityConfiguration) -> Void,
+    _ configureGateway: @Sendable (inout GatewayConfiguration) -> Void,
+    _ body: (TestStack) async throws -> T
+) async throws -> T {
     let stack = try await TestStack.start(
         services: services, routes: routes, configureIdentity: configureIdentity, configureGateway: configureGateway)
     do {
@@ -199,5 +224,45 @@ final class LateURL: Sendable {
     var value: String? {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
+    }
+}
+
+/// A counting semaphore for tasks: `acquire` waits, without blocking a thread, until a slot is free.
+final class AsyncSlots: Sendable {
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(_ count: Int) {
+        state = Mutex(State(free: count))
+    }
+
+    func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { state in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    /// Hands the slot to the longest waiter, else frees it.
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }
