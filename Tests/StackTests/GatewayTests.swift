@@ -25,7 +25,9 @@ import Testing
             #expect(down.status == 503)
             #expect(down.problem?.code == "service_unavailable")
             #expect(down.headers.first(name: "retry-after") == "1")
-            #expect(ContinuousClock.now - start < .seconds(2), "a refused upstream fails fast")
+            // Fast: not after the response-head timeout (30 s). Alone this takes milliseconds; the whole suite
+            // shares two cores.
+            #expect(ContinuousClock.now - start < .seconds(10), "a refused upstream fails fast")
             #expect(try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).status == 200)
         }
     }
