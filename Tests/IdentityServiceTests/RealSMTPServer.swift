@@ -63,9 +63,10 @@ final class RealSMTPServer {
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // The server writes its port once it listens (a process outside the test's clock: poll briefly for it).
+        // The server writes its port once it listens (a process outside the test's clock: poll for it, up to 30 s,
+        // as Python starting beside the whole suite on two cores can take seconds).
         let portFile = directory.appendingPathComponent("port")
-        for _ in 0..<500 {
+        for _ in 0..<1_500 {
             if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
                 return RealSMTPServer(
                     port: port, certificatePEM: certificate.certificatePEM, process: process, directory: directory)

@@ -222,7 +222,7 @@ import Testing
         case .refused(let status, let code):
             #expect(answer.status == status, "\(label): \(answer.text)")
             if let code { #expect(answer.problemCode == code, "\(label)") }
-            #expect(await connection.closedByPeer(within: .seconds(5)), "\(label): the connection is closed")
+            #expect(await connection.closedByPeer(within: .seconds(10)), "\(label): the connection is closed")
         case .forwarded:
             #expect(answer.status < 500, "\(label): \(answer.status) \(answer.text)")
             // The connection is in step: the next request gets its own answer, not the smuggled one's.
@@ -235,7 +235,7 @@ import Testing
         case .forwardedThenClosed:
             #expect(answer.status < 500, "\(label): \(answer.status) \(answer.text)")
             #expect(answer.header("connection")?.lowercased() == "close", "\(label)")
-            #expect(await connection.closedByPeer(within: .seconds(5)), "\(label): the connection is closed")
+            #expect(await connection.closedByPeer(within: .seconds(10)), "\(label): the connection is closed")
         }
     }
 

@@ -118,7 +118,7 @@ public actor RawHTTPConnection {
     }
 
     /// Whether the peer closes the connection within `timeout` (any bytes it sends meanwhile are kept).
-    public func closedByPeer(within timeout: Duration = .seconds(5)) async -> Bool {
+    public func closedByPeer(within timeout: Duration = .seconds(10)) async -> Bool {
         let deadline = startTimer(timeout)
         do {
             while try await receiveMore(deadline) {}
