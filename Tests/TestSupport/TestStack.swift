@@ -192,9 +192,10 @@ public func withTestStack<T>(
     }
 }
 
-/// How many whole stacks run at once. Swift Testing starts every test together; a few hundred stacks starting
-/// on two cores starved each other for tens of seconds (internal calls timed out as 503s, long polls outran
-/// their bounds), while a handful at a time keep both cores busy and finish the suite as fast.
+/// How many whole stacks run at once. Swift Testing starts every test together: unlimited, the stacks held over
+/// 11,000 file descriptors at once (eight at a time: about 1,050), and under a lower `ulimit -n` the gateways
+/// could not connect to their services (503s) while two shared cores starved long polls past their bounds. Four
+/// per core keep both cores busy and finish the suite as fast.
 enum StackAdmission {
     static let slots = AsyncSlots(max(4, 4 * ProcessInfo.processInfo.activeProcessorCount))
     @TaskLocal static var admitted = false
