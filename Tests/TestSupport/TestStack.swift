@@ -197,8 +197,25 @@ public func withTestStack<T>(
 /// could not connect to their services (503s) while two shared cores starved long polls past their bounds. Four
 /// per core keep both cores busy and finish the suite as fast.
 enum StackAdmission {
-    static let slots = AsyncSlots(max(4, 4 * ProcessInfo.processInfo.activeProcessorCount))
+    static let slots: AsyncSlots = {
+        raiseDescriptorLimit()
+        return AsyncSlots(max(4, 4 * ProcessInfo.processInfo.activeProcessorCount))
+    }()
     @TaskLocal static var admitted = false
+
+    /// Lifts the soft limit on open files to the hard one, as Go's runtime does for every program: a shell's
+    /// default of 1,024 is below what eight stacks hold at once.
+    private static func raiseDescriptorLimit() {
+        #if canImport(Glibc)
+            let openFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let openFiles = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(openFiles, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(openFiles, &limit)
+    }
 }
 
 private func runStack<T>(
