@@ -109,39 +109,29 @@ import Testing
 
     /// Records what a feed tells it.
     final class Listener: RelationshipChangeListener {
-        private struct State {
-            var events: [String] = []
-            var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        }
-
-        private let state = Mutex(State())
-        var events: [String] { state.withLock { $0.events } }
+        private let recorded = Mutex<[String]>([])
+        /// Rung on every event.
+        private let bell = ChangeBell()
+        var events: [String] { recorded.withLock { $0 } }
 
         func feedStarted() { record("started") }
         func relationshipsChanged(of users: [String]) { record("changed \(users)") }
         func feedLost() { record("lost") }
 
-        /// Returns once `count` events came: woken by the event itself, not by polling against a deadline, which
-        /// the whole suite starting at once on two cores outran (the tests' time limit catches a feed that hangs).
+        /// Returns once `count` events came: woken by the events themselves, not by polling against a deadline,
+        /// which the whole suite starting at once on two cores outran (the tests' time limit catches a feed that
+        /// hangs).
         func awaitEvents(_ count: Int) async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let reached = state.withLock { state in
-                    guard state.events.count < count else { return true }
-                    state.waiting.append((count, continuation))
-                    return false
-                }
-                if reached { continuation.resume() }
+            while true {
+                let generation = bell.generation
+                if events.count >= count { return }
+                await bell.wait(after: generation, timeout: .seconds(3600))
             }
         }
 
         private func record(_ event: String) {
-            let reached = state.withLock { state in
-                state.events.append(event)
-                let count = state.events.count
-                defer { state.waiting.removeAll { $0.count <= count } }
-                return state.waiting.filter { $0.count <= count }.map(\.continuation)
-            }
-            for continuation in reached { continuation.resume() }
+            recorded.withLock { $0.append(event) }
+            bell.ring()
         }
     }
 
