@@ -181,7 +181,7 @@ import Testing
             // Once social's feed reaches geo, the copy answers: read repeatedly, still right.
             let geo = world.stack.direct(.geo)
             #expect(
-                try await world.eventually {
+                try await eventually {
                     try await geo.get("/metrics").text.contains("\nsocial_graph_copy_live 1")
                 })
             for _ in 0..<3 { #expect(try await annSees()[bob]?.category == "friend") }
@@ -190,11 +190,11 @@ import Testing
             let unfriended = try await world.api.delete(
                 SocialPaths.friends + "/\(world.ann.id)", token: world.bob.accessToken)
             #expect(unfriended.status == 204)
-            #expect(try await world.eventually { try await annSees()[bob]?.category == "other" })
+            #expect(try await eventually { try await annSees()[bob]?.category == "other" })
             // dan blocks ann: his pin leaves her map, hers leaves his, in clusters too
             #expect(try await annSees()[dan]?.category == "other")
             try await world.block(world.dan, world.ann)
-            #expect(try await world.eventually { try await annSees()[dan] == nil })
+            #expect(try await eventually { try await annSees()[dan] == nil })
             let zoomedOut = try await world.map(world.ann, bbox: box, zoom: 9)
             #expect(!zoomedOut.values.contains { $0.userId == world.dan.id })
             // ann and dan make up and become friends
@@ -202,7 +202,7 @@ import Testing
                 try await world.api.delete(SocialPaths.blocks + "/\(world.ann.id)", token: world.dan.accessToken)
                     .status == 204)
             try await world.befriend(world.ann, world.dan)
-            #expect(try await world.eventually { try await annSees()[dan]?.category == "friend" })
+            #expect(try await eventually { try await annSees()[dan]?.category == "friend" })
             // once settled, the copy answers with the change and keeps answering it
             for _ in 0..<3 { #expect(try await annSees()[dan]?.category == "friend") }
             #expect(try await annSees()[bob]?.category == "other")

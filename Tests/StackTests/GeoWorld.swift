@@ -15,7 +15,7 @@ struct GeoWorld {
 
     /// Runs `body` in a fresh world; `configure` adjusts the geo service's configuration (jobs, limits, notices).
     /// By default geo asks social on every read; with `keptGraph`, it keeps a copy fed by social's change feed,
-    /// as in production (then a change reaches geo a moment after social answers: see ``eventually(_:)``).
+    /// as in production (then a change reaches geo a moment after social answers: see `eventually(within:_:)`).
     static func run(
         gazetteer: Bool = false, keptGraph: Bool = false,
         configure: @escaping @Sendable (inout GeoConfiguration) -> Void = { _ in },
@@ -47,17 +47,6 @@ struct GeoWorld {
         let sent = try await api.post(SocialPaths.friendRequests, token: a.accessToken, json: ["userId": b.id])
         let id = try sent.decode(WireCreated.self).id
         #expect(try await api.post("\(SocialPaths.friendRequests)/\(id)/accept", token: b.accessToken).status == 200)
-    }
-
-    /// Reads until `holds` is true, for what geo learns from social's change feed a moment after social answers;
-    /// false when thirty seconds pass first (the whole suite shares two cores; a passing read returns at once).
-    func eventually(_ holds: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if try await holds() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
     }
 
     func block(_ blocker: TestUser, _ blocked: TestUser) async throws {

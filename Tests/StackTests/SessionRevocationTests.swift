@@ -11,19 +11,16 @@ import Testing
         .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) }
     ]
 
-    /// Asks `path` with `token` until it is refused with `session_ended`, for at most five seconds.
+    /// Asks `path` with `token` until it is refused with `session_ended`: within seconds, not at the token's expiry
+    /// 15 minutes on (alone this takes milliseconds; the whole suite on two cores can starve the revocation feed's
+    /// long poll for a second or more).
     func refusedPromptly(_ client: APIClient, _ path: String = IdentityPaths.me, token: String) async throws
         -> Bool
     {
-        // Within seconds, not at the token's expiry 15 minutes on: alone this takes milliseconds, but the whole
-        // parallel suite on two cores can starve the revocation feed's long poll for a second or more.
-        let deadline = ContinuousClock.now + .seconds(30)
-        repeat {
+        try await eventually {
             let response = try await client.get(path, token: token)
-            if response.status == 401, response.problem?.code == "session_ended" { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        } while ContinuousClock.now < deadline
-        return false
+            return response.status == 401 && response.problem?.code == "session_ended"
+        }
     }
 
     /// The token works now through the gateway and at the social service directly (both cache it).
