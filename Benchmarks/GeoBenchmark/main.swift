@@ -25,7 +25,6 @@ let concurrency = arguments.dropFirst(2).first ?? 4
 let userCount = max(1, pinCount / 10)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geo-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
 let databasePath = folder.appendingPathComponent("geo.sqlite").path
 
 /// Twenty friends per user, nobody blocked.

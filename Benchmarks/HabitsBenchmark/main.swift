@@ -26,8 +26,7 @@ let habitsPerUser = 4, followeesPerUser = 20, longHistoryDays = 5 * 365 + 1
 let longUsers = stride(from: 0, to: userCount, by: 100).map { $0 }
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("habits-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-// KEEP_DATABASE=1 keeps the seeded database (`keepsDatabase`).
-defer { if !keepsDatabase { try? FileManager.default.removeItem(at: folder) } }
+// KEEP_DATABASE=1 keeps the seeded database (`keepsDatabase`, through `exitRemoving` at the end).
 // SEEDED_DATABASE=<path> reuses a database a KEEP_DATABASE run left behind (its users and events counts must match).
 let seededPath = ProcessInfo.processInfo.environment["SEEDED_DATABASE"]
 let databasePath = seededPath ?? folder.appendingPathComponent("habits.sqlite").path

@@ -28,7 +28,6 @@ let concurrency = arguments.dropFirst(2).first ?? 8
 let membersPerHousehold = 4, choresPerHousehold = 8, completionsPerDay = 2, activityPerHousehold = 40
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("household-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
 let databasePath = folder.appendingPathComponent("household.sqlite").path
 
 let identity = try await StandInIdentity.start()

@@ -27,8 +27,7 @@ let concurrency = arguments.dropFirst(2).first ?? 8
 let userCount = 1_000, groupCount = 200, membersPerGroup = 25, topicsPerGroup = 10, myGroups = 50
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messaging-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-// KEEP_DATABASE=1 keeps the seeded database (`keepsDatabase`).
-defer { if !keepsDatabase { try? FileManager.default.removeItem(at: folder) } }
+// KEEP_DATABASE=1 keeps the seeded database (`keepsDatabase`, through `exitRemoving` at the end).
 // SEEDED_DATABASE=<path> reuses a database a KEEP_DATABASE run left behind (seeding takes minutes).
 let seededPath = ProcessInfo.processInfo.environment["SEEDED_DATABASE"]
 let databasePath = seededPath ?? folder.appendingPathComponent("messaging.sqlite").path

@@ -27,7 +27,6 @@ let userCount = 5_000
 let packsPerUser = 30
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("packs-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
 let databasePath = folder.appendingPathComponent("geo.sqlite").path
 
 let cities: [(latitude: Double, longitude: Double)] = [

@@ -23,8 +23,7 @@ let concurrency = arguments.dropFirst(2).first ?? 8
 let userCount = max(friendCount * 4, 1_000)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("social-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-// KEEP_DATABASE=1 keeps the seeded database (`keepsDatabase`).
-defer { if !keepsDatabase { try? FileManager.default.removeItem(at: folder) } }
+// KEEP_DATABASE=1 keeps the seeded database (`keepsDatabase`, through `exitRemoving` at the end).
 let databasePath = folder.appendingPathComponent("social.sqlite").path
 
 let identity = try await StandInIdentity.start()
