@@ -14,7 +14,8 @@ import Tracing
 /// | `MAX_BODY_BYTES` | largest request body accepted | 10 MiB |
 /// | `RATE_LIMIT_PER_MINUTE` | requests per client address per minute | 6000 |
 /// | `LOG_LEVEL` | swift-log level | info |
-/// | `INTERNAL_TOKEN` | the service credential: identity's ended-session feed, and the only caller `/metrics` answers | unset: no feed, `/metrics` closed |
+/// | `INTERNAL_TOKEN` | the service credential, for identity's ended-session feed | unset: no feed |
+/// | `METRICS_TOKEN` | the scrape credential: the only caller `/metrics` answers (`Authorization: Bearer`); must differ from `INTERNAL_TOKEN` | unset: `/metrics` closed |
 /// | `APP_LINKS_APPLE_APP_IDS` | `TEAMID.bundle.id` values, comma-separated, for `/.well-known/apple-app-site-association` | unset: 404 |
 /// | `APP_LINKS_ANDROID_APPS` | `package=SHA256:FP[\|FP]` entries, comma-separated, for `/.well-known/assetlinks.json` | unset: 404 |
 /// | `APP_LINKS_PATHS` | the link paths the iOS apps open, comma-separated | /reset-password,/verify-email |
@@ -38,9 +39,11 @@ public struct GatewayConfiguration: Sendable {
     /// How long to wait for an upstream's response head before answering 504.
     public var responseHeadTimeout: TimeAmount
     public var logLevel: Logger.Level
-    /// The service credential (`INTERNAL_TOKEN`): for identity's ended-session feed, and the only caller
-    /// `/metrics` answers. Without it ended sessions are refused only when their tokens expire, and `/metrics` is closed.
+    /// The service credential (`INTERNAL_TOKEN`), for identity's ended-session feed. Without it ended sessions are
+    /// refused only when their tokens expire.
     public var internalToken: String?
+    /// The scrape credential (`METRICS_TOKEN`): the only caller `/metrics` answers; without it `/metrics` is closed.
+    public var metricsToken: String?
     public var clock: WallClock
     /// The app association files served under `/.well-known/`.
     public var appLinks: AppLinks
@@ -78,7 +81,7 @@ public struct GatewayConfiguration: Sendable {
         routes: [RouteTable.Entry] = RouteTable.entries, publicPaths: Set<String> = RouteTable.publicPaths,
         maximumBodyBytes: Int = 10 << 20, requestsPerMinute: Int = 6000, connectTimeout: TimeAmount = .seconds(1),
         responseHeadTimeout: TimeAmount = .seconds(30), logLevel: Logger.Level = .info, internalToken: String? = nil,
-        clock: WallClock = .system, appLinks: AppLinks = AppLinks(), tracer: (any Tracer)? = nil,
+        metricsToken: String? = nil, clock: WallClock = .system, appLinks: AppLinks = AppLinks(), tracer: (any Tracer)? = nil,
         onListening: (@Sendable (Int) async -> Void)? = nil
     ) {
         self.appLinks = appLinks
@@ -93,6 +96,7 @@ public struct GatewayConfiguration: Sendable {
         self.responseHeadTimeout = responseHeadTimeout
         self.logLevel = logLevel
         self.internalToken = internalToken
+        self.metricsToken = metricsToken
         self.clock = clock
         self.tracer = tracer
         self.onListening = onListening
@@ -109,12 +113,18 @@ public struct GatewayConfiguration: Sendable {
             }
             upstreams[service] = upstream
         }
+        let internalToken = reader.string(forKey: "internal.token", isSecret: true)
+        let metricsToken = reader.string(forKey: "metrics.token", isSecret: true)
+        if let metricsToken, metricsToken == internalToken {
+            throw GatewayConfigurationError(
+                "METRICS_TOKEN must differ from INTERNAL_TOKEN: a scraper's credential must not open internal routes")
+        }
         self.init(
             host: reader.string(forKey: "host", default: "127.0.0.1"), port: reader.int(forKey: "port", default: 8080),
             upstreams: upstreams, maximumBodyBytes: reader.int(forKey: "max.body.bytes", default: 10 << 20),
             requestsPerMinute: reader.int(forKey: "rate.limit.per.minute", default: 6000),
             logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info,
-            internalToken: reader.string(forKey: "internal.token", isSecret: true),
+            internalToken: internalToken, metricsToken: metricsToken,
             appLinks: AppLinks(
                 appleAppIDs: AppLinks.list(reader.string(forKey: "app.links.apple.app.ids", default: "")),
                 androidApps: try AppLinks.androidApps(reader.string(forKey: "app.links.android.apps", default: "")),

@@ -51,7 +51,7 @@ extension GatewayHandler {
         "The request is not valid HTTP/1.1 (for example a folded header line, a line ending without CR, or "
             + "conflicting Content-Length and Transfer-Encoding headers).")
 
-    /// The answer for a path nothing serves (also for `/metrics` without the service credential).
+    /// The answer for a path nothing serves (also for `/metrics` without the scrape credential).
     static func noRoute(_ head: HTTPRequestHead) -> Problem {
         Problem(
             status: 404, code: "no_route", title: "Not found",
@@ -116,7 +116,10 @@ extension GatewayHandler {
     func answerLocally(
         _ endpoint: GatewayRouter.LocalEndpoint, head: HTTPRequestHead, requestID: String, start: NIODeadline
     ) {
-        if endpoint == .metrics && !MetricsAccess.allows(head.headers, token: core.configuration.internalToken) {
+        if endpoint == .metrics
+            && !MetricsCredential.allows(
+                authorization: head.headers.first(name: "authorization"), token: core.configuration.metricsToken)
+        {
             // Answered as for any unknown path, so the endpoint's existence is not revealed.
             return refuse(head, Self.noRoute(head), requestID, start)
         }

@@ -63,6 +63,14 @@ public enum LocalStack {
 
     /// Every service and the gateway, each reading the environment with its port and the others' URLs set.
     static func build(_ settings: LocalStackSettings, environment: [String: String]) async throws -> [any Service] {
+        // One scrape credential for every service and the gateway, generated like the service credential.
+        var environment = environment
+        if environment["METRICS_TOKEN"] == nil {
+            let secrets = DevelopmentSecrets(
+                directory: settings.dataDirectory,
+                environment: DeploymentEnvironment(rawValue: environment["ENVIRONMENT"] ?? "") ?? .development)
+            environment["METRICS_TOKEN"] = try? secrets.value(named: "metrics-token")
+        }
         func reader(port: Int) -> ConfigReader {
             var environment = environment
             environment["PORT"] = String(port)
@@ -74,7 +82,7 @@ public enum LocalStack {
         }
         let identity = try IdentityConfiguration(reader: reader(port: settings.port(of: .identity)))
         var gateway = try GatewayConfiguration(reader: reader(port: settings.gatewayPort))
-        // The service credential the services generated (or were given): the gateway's `/metrics` answers it.
+        // The service credential the services generated (or were given), for identity's ended-session feed.
         gateway.internalToken = gateway.internalToken ?? identity.settings.internalToken
         gateway.tracer = Observability.exportingTracer
         return [

@@ -15,8 +15,9 @@ public enum ServiceApplication {
     /// - Parameters:
     ///   - openAPIDocument: this service's OpenAPI document, served as is.
     ///   - database: checked by the readiness probe.
+    ///   - metricsToken: the scrape credential `/metrics` answers (``MetricsCredential``); `nil` closes it.
     public static func router(
-        metrics: ServiceMetrics, openAPIDocument: Data, database: (any DatabaseReader)?
+        metrics: ServiceMetrics, openAPIDocument: Data, database: (any DatabaseReader)?, metricsToken: String? = nil
     ) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
@@ -34,8 +35,12 @@ public enum ServiceApplication {
                 .response()
             }
         }
-        router.get("/metrics") { _, _ in
-            Response(
+        router.get("/metrics") { request, _ in
+            // Anyone without the scrape credential gets what an unknown path gets.
+            guard MetricsCredential.allows(authorization: request.headers[.authorization], token: metricsToken) else {
+                throw HTTPError(.notFound)
+            }
+            return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }

@@ -45,7 +45,8 @@ public struct ServiceChassis {
             verifier
             ?? AccessTokenVerifier.remote(
                 jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
-        router = ServiceApplication.router(metrics: metrics, openAPIDocument: openAPIDocument, database: database)
+        router = ServiceApplication.router(
+            metrics: metrics, openAPIDocument: openAPIDocument, database: database, metricsToken: settings.metricsToken)
         signedIn = router.group()
             .add(middleware: AccessTokenMiddleware(verifier: self.verifier, writesNeedUsername: writesNeedUsername))
             .group(context: AuthenticatedContext.self)

@@ -18,6 +18,7 @@ public enum DeploymentEnvironment: String, Sendable {
 /// | `DATA_DIR` | folder for the service's SQLite file | `./data` |
 /// | `DATABASE_PATH` | the SQLite file itself | `DATA_DIR/<service>.sqlite` |
 /// | `INTERNAL_TOKEN` | the service credential for `/internal/...` | generated in development |
+/// | `METRICS_TOKEN` | the scrape credential, the only one `/metrics` answers; must differ from `INTERNAL_TOKEN` | unset: `/metrics` closed (the local stack generates one) |
 /// | `IDENTITY_URL` | the identity service, for its JWKS and lookups | http://127.0.0.1:8081 |
 /// | `LOG_LEVEL` | swift-log level | info |
 ///
@@ -30,6 +31,8 @@ public struct ServiceSettings: Sendable {
     public var dataDirectory: String
     public var database: DatabaseLocation
     public var internalToken: String
+    /// The scrape credential (`METRICS_TOKEN`): the only caller `/metrics` answers; `nil` closes it.
+    public var metricsToken: String?
     public var identityURL: String
     public var logLevel: Logger.Level
     public var clock: WallClock
@@ -44,6 +47,7 @@ public struct ServiceSettings: Sendable {
     public init(
         service: ServiceName, environment: DeploymentEnvironment = .development, host: String = "127.0.0.1",
         port: Int? = nil, dataDirectory: String = "data", database: DatabaseLocation? = nil, internalToken: String,
+        metricsToken: String? = nil,
         identityURL: String = "http://127.0.0.1:\(ServiceName.identity.defaultPort)", logLevel: Logger.Level = .info,
         clock: WallClock = .system, tracer: (any Tracer)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil
     ) {
@@ -54,6 +58,7 @@ public struct ServiceSettings: Sendable {
         self.dataDirectory = dataDirectory
         self.database = database ?? .file("\(dataDirectory)/\(service.rawValue).sqlite")
         self.internalToken = internalToken
+        self.metricsToken = metricsToken
         self.identityURL = identityURL
         self.logLevel = logLevel
         self.clock = clock
@@ -74,6 +79,18 @@ public struct ServiceSettings: Sendable {
             throw ConfigurationError.invalid(
                 "INTERNAL_TOKEN must be a random secret of at least 32 characters in production")
         }
+        // Optional: without it `/metrics` is closed (the local stack generates one for development).
+        let metricsToken = reader.string(forKey: "metrics.token", isSecret: true)
+        if let metricsToken {
+            guard metricsToken != internalToken else {
+                throw ConfigurationError.invalid(
+                    "METRICS_TOKEN must differ from INTERNAL_TOKEN: a scraper's credential must not open internal routes")
+            }
+            if environment == .production, metricsToken.count < 32 || metricsToken.contains("development") {
+                throw ConfigurationError.invalid(
+                    "METRICS_TOKEN must be a random secret of at least 32 characters in production")
+            }
+        }
         self.init(
             service: service,
             environment: environment,
@@ -82,6 +99,7 @@ public struct ServiceSettings: Sendable {
             dataDirectory: dataDirectory,
             database: reader.string(forKey: "database.path").map { .file($0) },
             internalToken: internalToken,
+            metricsToken: metricsToken,
             identityURL: reader.string(
                 forKey: "identity.url", default: "http://127.0.0.1:\(ServiceName.identity.defaultPort)"),
             logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info

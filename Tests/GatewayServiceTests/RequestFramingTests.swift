@@ -91,6 +91,18 @@ import Testing
         #expect(unset.internalToken == nil)
     }
 
+    @Test func theScrapeCredentialIsReadFromMetricsTokenAndDiffersFromTheServiceCredential() throws {
+        func configuration(_ environment: [String: String]) throws -> GatewayConfiguration {
+            try GatewayConfiguration(
+                reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)))
+        }
+        #expect(try configuration(["INTERNAL_TOKEN": "s", "METRICS_TOKEN": "m"]).metricsToken == "m")
+        #expect(try configuration(["INTERNAL_TOKEN": "s"]).metricsToken == nil)
+        #expect(throws: GatewayConfigurationError.self) {
+            try configuration(["INTERNAL_TOKEN": "same", "METRICS_TOKEN": "same"])
+        }
+    }
+
     @Test func appLinksAreReadFromTheirVariables() throws {
         let fingerprint = (0..<32).map { String(format: "%02x", $0) }.joined(separator: ":")
         let set = try GatewayConfiguration(

@@ -18,10 +18,13 @@ import Testing
         var kind: Kind?
     }
     struct Unexpected: Error {}
+    static let metricsToken = "scrape-credential"
+    static let scrape: HTTPFields = [.authorization: "Bearer \(metricsToken)"]
 
     func app() -> some ApplicationProtocol {
         let router = ServiceApplication.router(
-            metrics: ServiceMetrics(), openAPIDocument: Data(#"{"openapi":"3.1.0"}"#.utf8), database: nil)
+            metrics: ServiceMetrics(), openAPIDocument: Data(#"{"openapi":"3.1.0"}"#.utf8), database: nil,
+            metricsToken: Self.metricsToken)
         router.post("/decode") { request, context -> HTTPResponse.Status in
             _ = try await request.decode(as: Body.self, context: context)
             return .noContent
@@ -106,11 +109,33 @@ import Testing
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(String(buffer: response.body) == #"{"openapi":"3.1.0"}"#)
             }
-            try await client.execute(uri: "/metrics", method: .get) { response in
+            try await client.execute(uri: "/metrics", method: .get, headers: Self.scrape) { response in
                 #expect(
                     String(buffer: response.body).contains(
                         #"http_requests_total{method="GET",route="/health/ready",status="200"} 1"#))
             }
+        }
+    }
+
+    /// `/metrics` answers the scrape credential only; anyone else, the service credential included, gets what an
+    /// unknown path gets.
+    @Test func metricsAnswerOnlyTheScrapeCredential() async throws {
+        try await app().test(.router) { client in
+            let unknown = try await client.execute(uri: "/no-such-path", method: .get)
+            for headers: HTTPFields in [
+                [:], [.authorization: "Bearer wrong"], [.authorization: Self.metricsToken],
+                [.authorization: "Bearer \(Self.metricsToken)x"], [HTTPField.Name("X-Internal-Token")!: Self.metricsToken],
+            ] {
+                let refused = try await client.execute(uri: "/metrics", method: .get, headers: headers)
+                #expect(refused.status == .notFound, "\(headers)")
+                #expect(String(buffer: refused.body) == String(buffer: unknown.body), "\(headers)")
+            }
+        }
+        let closed = Application(
+            router: ServiceApplication.router(metrics: ServiceMetrics(), openAPIDocument: Data(), database: nil))
+        try await closed.test(.router) { client in
+            let response = try await client.execute(uri: "/metrics", method: .get, headers: Self.scrape)
+            #expect(response.status == .notFound, "without a configured credential nobody may")
         }
     }
 
@@ -122,7 +147,7 @@ import Testing
             }
             try await client.execute(uri: "/health/live", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/health/live", method: .get) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/metrics", method: .get) { response in
+            try await client.execute(uri: "/metrics", method: .get, headers: Self.scrape) { response in
                 let text = String(buffer: response.body)
                 #expect(!text.contains("BREW") && !text.contains("WHEN"))
                 #expect(text.contains(#"http_requests_total{method="other",route="#))

@@ -54,4 +54,21 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: folder), "nothing was generated")
     }
+
+    /// The scrape credential opens `/metrics` only, so it may not be the service credential; unset, metrics are closed.
+    @Test func theScrapeCredentialIsItsOwnSecret() throws {
+        let set = try ServiceSettings(
+            service: .identity, reader: reader(["INTERNAL_TOKEN": "t", "METRICS_TOKEN": "m"]))
+        #expect(set.metricsToken == "m")
+        #expect(try ServiceSettings(service: .identity, reader: reader(["INTERNAL_TOKEN": "t"])).metricsToken == nil)
+        #expect(throws: ConfigurationError.self) {
+            try ServiceSettings(service: .identity, reader: reader(["INTERNAL_TOKEN": "same", "METRICS_TOKEN": "same"]))
+        }
+        let strong = String(repeating: "s", count: 40)
+        #expect(throws: ConfigurationError.self) {
+            try ServiceSettings(
+                service: .identity,
+                reader: reader(["ENVIRONMENT": "production", "INTERNAL_TOKEN": strong, "METRICS_TOKEN": "short"]))
+        }
+    }
 }

@@ -122,13 +122,14 @@ import Testing
             #expect(try await stack.gateway.get("/health/ready").status == 200)
             _ = try await stack.register("alice")
             let metrics = try await stack.gateway.get(
-                "/metrics", headers: [("Authorization", "Bearer \(stack.internalToken)")])
+                "/metrics", headers: [("Authorization", "Bearer \(stack.metricsToken)")])
             #expect(metrics.text.contains(#"gateway_responses_total{service="identity",code="2xx"} 1"#))
             let document = try await stack.gateway.get("/openapi.json")
             let paths = try #require(document.object["paths"] as? [String: Any])
             #expect(paths[IdentityPaths.register] != nil)
             #expect(paths["/v1/users/{id}/avatar"] != nil)
-            let identityMetrics = try await stack.direct(.identity).get("/metrics")
+            let identityMetrics = try await stack.direct(.identity).get(
+                "/metrics", headers: [("Authorization", "Bearer \(stack.metricsToken)")])
             #expect(identityMetrics.text.contains("http_requests_total"))
         }
     }

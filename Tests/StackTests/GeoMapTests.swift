@@ -182,10 +182,10 @@ import Testing
             let geo = world.stack.direct(.geo)
             #expect(
                 try await eventually {
-                    try await geo.get("/metrics").text.contains("\nsocial_graph_copy_live 1")
+                    try await geo.get("/metrics", headers: [("Authorization", "Bearer \(world.stack.metricsToken)")]).text.contains("\nsocial_graph_copy_live 1")
                 })
             for _ in 0..<3 { #expect(try await annSees()[bob]?.category == "friend") }
-            #expect(try await geo.get("/metrics").text.contains("\nsocial_graph_copy_users 1"))
+            #expect(try await geo.get("/metrics", headers: [("Authorization", "Bearer \(world.stack.metricsToken)")]).text.contains("\nsocial_graph_copy_users 1"))
             // bob unfriends ann
             let unfriended = try await world.api.delete(
                 SocialPaths.friends + "/\(world.ann.id)", token: world.bob.accessToken)

@@ -8,6 +8,9 @@ import ServiceKit
 import ServiceLifecycle
 import Synchronization
 
+/// The scrape credential of every test stack's services and gateway.
+private let testMetricsToken = "test-metrics-token"
+
 /// The platform on loopback for whole-stack tests: the identity service, any other services a test
 /// asks for, and the gateway in front, each on its own free port with a database in a fresh temporary
 /// folder, a hand-moved clock, a fake SMTP server and a fake OpenID Connect issuer.
@@ -21,6 +24,8 @@ public final class TestStack: Sendable {
     public let smtp: FakeSMTPServer
     public let oidc: FakeOIDCIssuer
     public let internalToken: String
+    /// The scrape credential every service and the gateway answer on `/metrics`.
+    public let metricsToken = testMetricsToken
     public let dataDirectory: URL
     /// Requests through the gateway.
     public let gateway: APIClient
@@ -70,7 +75,8 @@ public final class TestStack: Sendable {
         {
             ServiceSettings(
                 service: service, port: 0, dataDirectory: dataDirectory.path, internalToken: internalToken,
-                identityURL: identityURL, logLevel: .warning, clock: clock.wallClock, onListening: onListening)
+                metricsToken: testMetricsToken, identityURL: identityURL, logLevel: .warning, clock: clock.wallClock,
+                onListening: onListening)
         }
 
         // Identity starts first; it learns where social listens once that starts (if it is in this stack).
@@ -106,6 +112,7 @@ public final class TestStack: Sendable {
         let gatewayPort = try await launch("gateway", into: &groups) { onListening in
             var configuration = GatewayConfiguration(
                 port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, internalToken: internalToken,
+                metricsToken: testMetricsToken,
                 clock: clock.wallClock, onListening: onListening)
             configureGateway(&configuration)
             return GatewayServer(configuration: configuration)
@@ -116,6 +123,7 @@ public final class TestStack: Sendable {
         stack.gatewayConfiguration.withLock {
             $0 = GatewayConfiguration(
                 port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, internalToken: internalToken,
+                metricsToken: testMetricsToken,
                 clock: clock.wallClock)
         }
         return stack
