@@ -294,7 +294,9 @@ struct HouseholdRouterFixture {
             #expect(tooMuch.status == .conflict)
             #expect(tooMuch.problem?.code == "overpayment")
             #expect(tooMuch.problem?.owed == 500)
-            #expect(tooMuch.problem?.detail == "You owe that member 5.00 EUR; you cannot pay more.")
+            #expect(
+                tooMuch.problem?.detail
+                    == "You can pay that member at most 5.00 EUR: the smaller of what you owe and what they are owed.")
             let otherCurrency = try await client.send(
                 .post, Self.household + "/payments", as: "bob", json: #"{"to":"ann","amount":1,"currency":"USD"}"#)
             #expect(otherCurrency.problem?.code == "overpayment")
@@ -311,6 +313,74 @@ struct HouseholdRouterFixture {
             #expect(again.status == .conflict)
             #expect(again.problem?.owed == 0)
         }
+    }
+
+    /// Four members whose settle-up plan pairs amy with ben and eve with dan: amy may still pay dan, who is owed
+    /// money, up to the smaller of what she owes (5.00) and what he is owed (3.00); paying someone owed nothing, or
+    /// paying while owing nothing, is refused; balances sum to zero throughout.
+    @Test func aDebtorMayPayAnyCreditorUpToTheSmallerAmount() async throws {
+        let fixture = try await HouseholdRouterFixture()
+        let now = fixture.clock.now
+        try await fixture.database.createHousehold(
+            HouseholdRecord(
+                id: "h4", name: "Big flat", timeZone: "UTC", createdBy: "amy", noteLifetimeDays: 7, createdAt: now))
+        for member in ["ben", "dan", "eve"] {
+            _ = try await fixture.database.invite(
+                InvitationRecord(
+                    id: "i-\(member)", householdId: "h4", inviterId: "amy", inviteeId: member, status: "pending",
+                    createdAt: now))
+            _ = try await fixture.database.respond(to: "i-\(member)", as: member, accept: true, now: now)
+        }
+        let flat = "/v1/households/h4"
+        try await fixture.app().test(.router) { client in
+            func pay(_ from: String, _ to: String, _ amount: Int) async throws -> (
+                status: HTTPResponse.Status, problem: Problem?, object: [String: Any]
+            ) {
+                try await client.send(
+                    .post, flat + "/payments", as: from, json: #"{"to":"\#(to)","amount":\#(amount),"currency":"EUR"}"#)
+            }
+            func net() async throws -> [String: Int] {
+                (try await fixture.database.balances(of: "h4", asMember: "amy").net["EUR"] ?? [:]).filter { $0.value != 0 }
+            }
+            let rent = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal","among":["amy","ben"]}}"#
+            #expect(try await client.send(.post, flat + "/bills", as: "ben", json: rent).status == .created)
+            let food = #"{"description":"Food","amount":600,"currency":"EUR","split":{"kind":"equal","among":["dan","eve"]}}"#
+            #expect(try await client.send(.post, flat + "/bills", as: "dan", json: food).status == .created)
+            #expect(try await net() == ["amy": -500, "ben": 500, "dan": 300, "eve": -300])
+            let plan = SettleUp.plan(try await net())
+            #expect(!plan.contains { $0.from == "amy" && $0.to == "dan" }, "the plan does not pair amy with dan")
+
+            let tooMuch = try await pay("amy", "dan", 301)
+            #expect(tooMuch.status == .conflict)
+            #expect(tooMuch.problem?.code == "overpayment")
+            #expect(tooMuch.problem?.owed == 300)
+            #expect(
+                tooMuch.problem?.detail
+                    == "You can pay that member at most 3.00 EUR: the smaller of what you owe and what they are owed.")
+            #expect(try await pay("amy", "dan", 300).status == .created)
+            #expect(try await net() == ["amy": -200, "ben": 500, "eve": -300])
+
+            let owedNothing = try await pay("amy", "dan", 1)
+            #expect(owedNothing.problem?.code == "overpayment")
+            #expect(owedNothing.problem?.owed == 0)
+            #expect(owedNothing.problem?.detail == "That member is not owed anything in EUR.")
+            let owesNothing = try await pay("ben", "eve", 1)
+            #expect(owesNothing.problem?.code == "overpayment")
+            #expect(owesNothing.problem?.detail == "You do not owe anything in EUR, so there is nothing to pay.")
+
+            #expect(try await pay("eve", "ben", 300).status == .created)
+            #expect(try await pay("amy", "ben", 200).status == .created)
+            #expect(try await net().isEmpty, "everyone is settled")
+        }
+    }
+
+    @Test func paymentLimitsFollowTheTwoBalances() {
+        #expect(PaymentRule.limit(payerNet: -500, payeeNet: 300) == .atMost(300))
+        #expect(PaymentRule.limit(payerNet: -200, payeeNet: 900) == .atMost(200))
+        #expect(PaymentRule.limit(payerNet: 0, payeeNet: 900) == .payerOwesNothing)
+        #expect(PaymentRule.limit(payerNet: 100, payeeNet: 900) == .payerOwesNothing)
+        #expect(PaymentRule.limit(payerNet: -100, payeeNet: 0) == .payeeIsOwedNothing)
+        #expect(PaymentRule.limit(payerNet: -100, payeeNet: -50) == .payeeIsOwedNothing)
     }
 
     /// The payee's notice names the payer and the amount; an unknown name falls back to "A roommate".

@@ -94,6 +94,46 @@ import Testing
         }
     }
 
+    /// Hiding a personal item takes it off everyone else's open list at once (an event that removes it), while the
+    /// owner's devices get the update; showing it again brings it back; deleting a shown item removes it for all.
+    @Test func aHiddenOrDeletedItemLeavesEveryOtherMembersOpenList() async throws {
+        try await HouseholdWorld.run { world in
+            let id = try await world.household(world.ann, with: [world.bob, world.cat])
+            let token = world.ann.accessToken
+            let others: Set = [world.bob.id, world.cat.id]
+            let cake = try await world.api.post(world.path(id, "/groceries"), token: token, json: Item(name: "Cake"))
+            let cakeID = try cake.decode(WireCreated.self).id
+            let start = world.notices.live.count
+            #expect(
+                try await world.api.patch(world.path(id, "/groceries/\(cakeID)"), token: token, json: ["visible": false])
+                    .status == 200)
+            let hidden = try Self.events(world, since: start)
+            #expect(hidden.map(\.type) == ["household.grocery.deleted", "household.grocery.updated"])
+            #expect(hidden[0].to == others && hidden[0].body["id"] as? String == cakeID && hidden[0].body["item"] == nil)
+            #expect(hidden[1].to == [world.ann.id])
+            #expect((hidden[1].body["item"] as? [String: Any])?["visible"] as? Bool == false)
+            // editing it while hidden still tells only its owner
+            let whileHidden = world.notices.live.count
+            #expect(
+                try await world.api.patch(world.path(id, "/groceries/\(cakeID)"), token: token, json: ["quantity": 2])
+                    .status == 200)
+            #expect(try Self.events(world, since: whileHidden).map(\.to) == [[world.ann.id]])
+            // shown again, it comes back to every list with its contents
+            let shown = world.notices.live.count
+            #expect(
+                try await world.api.patch(world.path(id, "/groceries/\(cakeID)"), token: token, json: ["visible": true])
+                    .status == 200)
+            let back = try Self.events(world, since: shown)
+            #expect(back.map(\.type) == ["household.grocery.updated"])
+            #expect(back[0].to == others.union([world.ann.id]) && back[0].body["item"] != nil)
+            // deleted while shown, it leaves every list
+            let deleted = world.notices.live.count
+            #expect(try await world.api.delete(world.path(id, "/groceries/\(cakeID)"), token: token).status == 204)
+            let gone = try Self.events(world, since: deleted)
+            #expect(gone.map(\.type) == ["household.grocery.deleted"] && gone[0].to == others.union([world.ann.id]))
+        }
+    }
+
     @Test func aNoteMayBeAPhotoAloneAndOnlyItsAuthorEditsIt() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])

@@ -21,18 +21,28 @@ struct HouseholdLiveEvents {
         var tripItem: TripsController.CheckedItemView?
     }
 
-    /// Publishes `type` (e.g. `household.grocery.updated`) with `change` to the household's members, or to the
-    /// actor alone when `onlyActor` (a personal item hidden from the household list).
-    func publish(_ type: String, _ change: Change, onlyActor: Bool = false) async {
+    /// Who an event goes to.
+    enum Audience {
+        /// Every member, the actor's other devices included.
+        case everyone
+        /// The actor alone (a personal item hidden from the household list).
+        case actor
+        /// Every member but the actor (an item just hidden leaves their lists, not the actor's).
+        case othersThanActor
+    }
+
+    /// Publishes `type` (e.g. `household.grocery.updated`) with `change` to `audience`.
+    func publish(_ type: String, _ change: Change, to audience: Audience = .everyone) async {
         let recipients: [String]
-        if onlyActor {
+        if audience == .actor {
             recipients = [change.actorId]
         } else {
             guard let members = try? await database.members(of: change.householdId, asMember: change.actorId) else {
                 return
             }
-            recipients = members.map(\.userId)
+            recipients = members.map(\.userId).filter { audience == .everyone || $0 != change.actorId }
         }
+        guard !recipients.isEmpty else { return }
         guard let event = try? RealtimeEvent(recipients: recipients, type: type, payload: change) else { return }
         await sink.publish(event)
     }

@@ -135,7 +135,7 @@ struct GroceriesController {
         let name = try input.name.map(HouseholdInput.groceryName)
         let quantity = try input.quantity.map(Self.quantity)
         let note = try input.note.map { try Validate.optionalText($0, field: "note", max: 200) ?? "" }
-        let item = try await database.changeGrocery(
+        let (before, item) = try await database.changeGrocery(
             try context.parameters.require("item"), in: try context.parameters.require("household"),
             by: context.user.userID
         ) { item in
@@ -144,8 +144,19 @@ struct GroceriesController {
             if let note { item.note = note.isEmpty ? nil : note }
             if let visible = input.visible, item.ownerId != nil { item.visible = visible }
         }
+        if Self.isShared(before) && !Self.isShared(item) {
+            // Just hidden: it leaves the other members' open lists as a deletion would; my devices keep it.
+            await live.publish(
+                "household.grocery.deleted",
+                .init(householdId: item.householdId, actorId: context.user.userID, id: item.id), to: .othersThanActor)
+        }
         await changed("household.grocery.updated", item, by: context.user.userID)
         return ItemView(item)
+    }
+
+    /// Whether the item is on the household list that every member sees (communal, or personal and visible).
+    static func isShared(_ item: GroceryItemRecord) -> Bool {
+        item.ownerId == nil || item.visible
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
@@ -155,7 +166,7 @@ struct GroceriesController {
         await live.publish(
             "household.grocery.deleted",
             .init(householdId: item.householdId, actorId: context.user.userID, id: item.id),
-            onlyActor: item.ownerId != nil && !item.visible)
+            to: Self.isShared(item) ? .everyone : .actor)
         return .noContent
     }
 
@@ -163,7 +174,7 @@ struct GroceriesController {
     private func changed(_ type: String, _ item: GroceryItemRecord, by actorID: String) async {
         await live.publish(
             type, .init(householdId: item.householdId, actorId: actorID, id: item.id, item: ItemView(item)),
-            onlyActor: item.ownerId != nil && !item.visible)
+            to: Self.isShared(item) ? .everyone : .actor)
     }
 
     struct ShoppingStarted: ResponseEncodable {

@@ -32,13 +32,10 @@ extension HouseholdError: ProblemConvertible {
         case .nothingOwed(.byThatMember): Problem.conflict("nothing_owed", "That member does not owe you anything.")
         case .nothingOwed(.byAnybody): Problem.conflict("nothing_owed", "Nobody owes you anything.")
         case .nothingOwed(.toThatMember): Problem.conflict("nothing_owed", "You do not owe that member anything.")
-        case .overpayment(let owed, let currency):
+        case .overpayment(let limit, let currency):
             Problem(
-                status: 409, code: "overpayment", title: "Conflict",
-                detail: owed == 0
-                    ? "You do not owe that member anything in \(currency)."
-                    : "You owe that member \(MinorUnits.decimal(owed, currency)) \(currency); you cannot pay more.",
-                owed: owed)
+                status: 409, code: "overpayment", title: "Conflict", detail: Self.overpaymentDetail(limit, currency),
+                owed: limit.payable)
         case .noPaymentHandle(let provider):
             Problem.conflict("no_payment_handle", "That member has not added a \(provider) handle.")
         case .reminderTooSoon(let next, let now):
@@ -46,6 +43,15 @@ extension HouseholdError: ProblemConvertible {
                 status: 429, code: "reminder_too_soon", title: "Too many requests",
                 detail: "You can remind a member once every 24 hours; try again after \(next.formatted(.iso8601)).",
                 retryAfter: Int((next.timeIntervalSince(now) - 0.001).rounded(.up)))
+        }
+    }
+
+    static func overpaymentDetail(_ limit: PaymentRule.Limit, _ currency: String) -> String {
+        switch limit {
+        case .payerOwesNothing: "You do not owe anything in \(currency), so there is nothing to pay."
+        case .payeeIsOwedNothing: "That member is not owed anything in \(currency)."
+        case .atMost(let amount):
+            "You can pay that member at most \(MinorUnits.decimal(amount, currency)) \(currency): the smaller of what you owe and what they are owed."
         }
     }
 }

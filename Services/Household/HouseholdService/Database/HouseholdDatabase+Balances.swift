@@ -10,12 +10,11 @@ extension HouseholdDatabase {
             guard try members.contains(payment.toId) || Self.hasBalance(db, payment.householdId, payment.toId) else {
                 throw HouseholdError.notAMember
             }
-            // What the settle-up plan says the payer owes the payee (as the payment link offers): paying more
-            // would turn a settled debt into a new one the other way.
-            let owedByPayer = try Self.owed(to: payment.toId, db, payment.householdId)[payment.fromId]
-            let owed = owedByPayer?[payment.currency] ?? 0
-            guard payment.amount <= owed else {
-                throw HouseholdError.overpayment(owed: owed, currency: payment.currency)
+            // Checked against the balances this transaction reads, so two payments racing cannot both pass.
+            let net = try Self.balances(db, payment.householdId)[payment.currency] ?? [:]
+            let limit = PaymentRule.limit(payerNet: net[payment.fromId] ?? 0, payeeNet: net[payment.toId] ?? 0)
+            guard payment.amount <= limit.payable else {
+                throw HouseholdError.overpayment(limit, currency: payment.currency)
             }
             try payment.insert(db)
             try Self.adjustBalances(

@@ -58,12 +58,13 @@ extension HouseholdDatabase {
     func changeGrocery(
         _ itemID: String, in householdID: String, by userID: String,
         _ change: @Sendable (inout GroceryItemRecord) throws -> Void
-    ) async throws -> GroceryItemRecord {
+    ) async throws -> (before: GroceryItemRecord, after: GroceryItemRecord) {
         try await write { db in
-            var item = try Self.grocery(db, itemID, householdID, by: userID)
+            let before = try Self.grocery(db, itemID, householdID, by: userID)
+            var item = before
             try change(&item)
             try item.update(db)
-            return item
+            return (before, item)
         }
     }
 

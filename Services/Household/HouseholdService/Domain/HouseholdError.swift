@@ -28,8 +28,8 @@ enum HouseholdError: Error, Equatable {
     case notShopping
     /// Nothing is owed: by `whom` (one member, or anybody at all).
     case nothingOwed(NothingOwed)
-    /// A payment larger than what the payer owes the payee in its currency (`owed` minor units, maybe 0).
-    case overpayment(owed: Int, currency: String)
+    /// A payment larger than the payer may pay the payee in its currency (``PaymentRule``).
+    case overpayment(PaymentRule.Limit, currency: String)
     /// The payee has no handle with this payment app.
     case noPaymentHandle(provider: String)
     /// A member may be reminded once per interval; the next reminder may go at `next`.
