@@ -127,7 +127,7 @@ import Testing
         try await app().test(.router) { client in
             let alice = try await register(client, "alice")
             let unknown = try await client.problem(
-                .post, IdentityPaths.oidc, [:], #"{"provider":"myspace","idToken":"x"}"#)
+                .post, IdentityPaths.oidc, [:], #"{"provider":"myspace","idToken":"x","nonce":"n"}"#)
             #expect(unknown.code == "unknown_provider" && unknown.detail == "Sign-in with 'myspace' is not configured.")
             let unlink = try await client.problem(.delete, IdentityPaths.identities + "/myspace", alice.headers)
             #expect(unlink.detail == "provider: sign-in with 'myspace' is not configured.")

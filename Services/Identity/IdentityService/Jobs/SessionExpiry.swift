@@ -17,16 +17,18 @@ struct SessionExpiry: Sendable {
     static let batch = 100
 
     func run() async throws {
-        while true {
-            let ended = try await database.endExpiredSessions(lifetime: lifetime, now: clock.now, limit: Self.batch)
+        var ended: [String: [String]]
+        repeat {
+            ended = try await database.endExpiredSessions(lifetime: lifetime, now: clock.now, limit: Self.batch)
             for (userID, sessionIDs) in ended {
                 await endedSessions.sessionsEnded(userID: userID, sessionIDs: sessionIDs)
             }
-            if ended.values.joined().count < Self.batch { break }
-        }
-        while try await database.deleteEndedSessions(
-            endedBefore: clock.now.addingTimeInterval(-Self.endedRetention), limit: Self.batch) == Self.batch
-        {}
+        } while ended.values.joined().count == Self.batch
+        var deleted: Int
+        repeat {
+            deleted = try await database.deleteEndedSessions(
+                endedBefore: clock.now.addingTimeInterval(-Self.endedRetention), limit: Self.batch)
+        } while deleted == Self.batch
         _ = try await database.pruneNonces(now: clock.now)
     }
 
