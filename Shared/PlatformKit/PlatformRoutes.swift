@@ -39,6 +39,8 @@ public enum IdentityPaths {
     public static let logoutAll = "/v1/auth/logout-all"
     public static let sessions = "/v1/auth/sessions"
     public static let oidc = "/v1/auth/oidc"
+    /// Public: a single-use nonce (valid 10 minutes) for the next Google/Facebook sign-in or link.
+    public static let oidcNonce = "/v1/auth/oidc/nonce"
     public static let jwks = "/v1/auth/jwks"
     public static let changePassword = "/v1/auth/password/change"
     public static let forgotPassword = "/v1/auth/password/forgot"
@@ -61,8 +63,6 @@ public enum IdentityPaths {
     public static let internalUsersBatch = "/internal/users/batch"
     /// Internal: one user by username, for other services.
     public static let internalUserByUsername = "/internal/users/by-username"
-    /// Internal: a user's roles (`PUT {id}/roles`), for operators granting `admin`.
-    public static let internalUsers = "/internal/users"
     /// Internal: ended sessions, `?after=<sequence>&wait=<seconds>` long-polls for the next ones.
     public static let internalSessionRevocations = "/internal/sessions/revocations"
 }
@@ -209,7 +209,8 @@ public enum RouteTable {
 
     /// Paths reachable without an access token (exact match).
     public static let publicPaths: Set<String> = [
-        IdentityPaths.register, IdentityPaths.login, IdentityPaths.refresh, IdentityPaths.oidc, IdentityPaths.jwks,
+        IdentityPaths.register, IdentityPaths.login, IdentityPaths.refresh, IdentityPaths.oidc,
+        IdentityPaths.oidcNonce, IdentityPaths.jwks,
         IdentityPaths.forgotPassword, IdentityPaths.resetPassword, IdentityPaths.verifyEmail,
         IdentityPaths.resetPasswordPage, IdentityPaths.verifyEmailPage,
     ]

@@ -56,25 +56,28 @@ import Testing
 
     @Test func rotationReplacesTheTokenAndReuseRevokesTheSession() async throws {
         let database = try await databaseWithSession()
-        guard case .rotated = try await database.rotate(refreshTokenHash: "h1", chain: ["h2"], now: now) else {
+        guard
+            case .rotated = try await database.rotate(
+                refreshTokenHash: "h1", chain: ["h2"], lifetime: .standard, now: now)
+        else {
             Issue.record("expected rotation")
             return
         }
         guard
             case .reused = try await database.rotate(
-                refreshTokenHash: "h1", chain: ["h2"], now: now.addingTimeInterval(60))
+                refreshTokenHash: "h1", chain: ["h2"], lifetime: .standard, now: now.addingTimeInterval(60))
         else {
             Issue.record("expected reuse detection")
             return
         }
         guard
             case .invalid = try await database.rotate(
-                refreshTokenHash: "h2", chain: ["h3"], now: now.addingTimeInterval(61))
+                refreshTokenHash: "h2", chain: ["h3"], lifetime: .standard, now: now.addingTimeInterval(61))
         else {
             Issue.record("the session should be revoked")
             return
         }
-        #expect(try await database.activeSessions(userID: "u1").isEmpty)
+        #expect(try await database.activeSessions(userID: "u1", lifetime: .standard, now: now).isEmpty)
         // the reuse published the session's end for the revocation feed
         let page = try await database.revocations(after: 0, now: now.addingTimeInterval(61), limit: 10)
         #expect(page.items.map(\.sessionId) == ["s1"])
@@ -85,11 +88,11 @@ import Testing
         let database = try await databaseWithSession()
         guard
             case .rotated(_, _, let first) = try await database.rotate(
-                refreshTokenHash: "h1", chain: ["h2", "h3"], now: now),
+                refreshTokenHash: "h1", chain: ["h2", "h3"], lifetime: .standard, now: now),
             case .rotated(_, _, let second) = try await database.rotate(
-                refreshTokenHash: "h2", chain: ["h3", "h4"], now: now.addingTimeInterval(1)),
+                refreshTokenHash: "h2", chain: ["h3", "h4"], lifetime: .standard, now: now.addingTimeInterval(1)),
             case .rotated(_, _, let racer) = try await database.rotate(
-                refreshTokenHash: "h1", chain: ["h2", "h3"], now: now.addingTimeInterval(2))
+                refreshTokenHash: "h1", chain: ["h2", "h3"], lifetime: .standard, now: now.addingTimeInterval(2))
         else {
             Issue.record("expected three rotations")
             return
@@ -137,7 +140,7 @@ import Testing
                 tokenHash: "r1", userID: "u1", passwordHash: "again", notice: nil, now: now)
                 == nil)
         #expect(try await database.user(id: "u1")?.passwordHash == "new")
-        #expect(try await database.activeSessions(userID: "u1").isEmpty)
+        #expect(try await database.activeSessions(userID: "u1", lifetime: .standard, now: now).isEmpty)
     }
 }
 

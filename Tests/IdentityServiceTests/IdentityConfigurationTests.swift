@@ -31,9 +31,18 @@ import Testing
         #expect(configuration.smtp?.sender == "hi@example.com")
     }
 
+    @Test func readsTheSessionLifetimes() throws {
+        let base = ["INTERNAL_TOKEN": "t", "IDENTITY_SIGNING_KEY": key]
+        #expect(try IdentityConfiguration(reader: reader(base)).sessionLifetime == .standard, "90 days, 30 unused")
+        let configured = try IdentityConfiguration(
+            reader: reader(base.merging(["SESSION_LIFETIME_DAYS": "60", "SESSION_IDLE_DAYS": "7"]) { $1 }))
+        #expect(configured.sessionLifetime == SessionLifetime(absolute: 60 * 86_400, idle: 7 * 86_400))
+    }
+
     @Test(arguments: [
         ["BCRYPT_COST": "10"], ["OIDC_PROVIDERS": "{not json"], ["IDENTITY_SIGNING_KEY": "c2hvcnQ="],
-        ["SMTP_HOST": "h", "SMTP_SECURITY": "ssl3"],
+        ["SMTP_HOST": "h", "SMTP_SECURITY": "ssl3"], ["SESSION_LIFETIME_DAYS": "0"], ["SESSION_LIFETIME_DAYS": "366"],
+        ["SESSION_IDLE_DAYS": "0"], ["SESSION_LIFETIME_DAYS": "20", "SESSION_IDLE_DAYS": "30"],
     ])
     func refusesBadValues(overrides: [String: String]) {
         let environment = ["INTERNAL_TOKEN": "t", "IDENTITY_SIGNING_KEY": key].merging(overrides) { $1 }

@@ -71,10 +71,8 @@ import Testing
     @Test func anAccountWithoutAnAddressAddsOneWithTheCode() async throws {
         try await withTestStack { stack in
             // given an account made through a provider that did not vouch for its address
-            let token = try await stack.oidc.idToken(
-                subject: "fb-1", email: "zoe@example.com", emailVerified: false, now: stack.clock.now)
-            let pair = try await stack.gateway.post(IdentityPaths.oidc, json: ["provider": "google", "idToken": token])
-                .decode(WireTokenPair.self)
+            let body = try await stack.googleIDToken(subject: "fb-1", email: "zoe@example.com", emailVerified: false)
+            let pair = try await stack.gateway.post(IdentityPaths.oidc, json: body).decode(WireTokenPair.self)
             #expect(pair.user.email == nil)
             // when she adds an address and types the code from the mail
             let asked = try await stack.gateway.post(

@@ -24,8 +24,8 @@ import Testing
     }
 
     func google(_ stack: TestStack, subject: String, email: String) async throws -> APIResponse {
-        let token = try await stack.oidc.idToken(subject: subject, email: email, now: stack.clock.now)
-        return try await stack.gateway.post(IdentityPaths.oidc, json: ["provider": "google", "idToken": token])
+        try await stack.gateway.post(
+            IdentityPaths.oidc, json: try await stack.googleIDToken(subject: subject, email: email))
     }
 
     @Test func registrationMailsALinkThatVerifiesTheAddressOnce() async throws {
@@ -124,18 +124,19 @@ import Testing
         try await withTestStack { stack in
             let alice = try await stack.register("alice")
             let bob = try await stack.register("bob")
-            let token = try await stack.oidc.idToken(
-                subject: "g-alice", email: "alice.other@gmail.com", now: stack.clock.now)
-            let body = ["provider": "google", "idToken": token]
+            // each ID token carries a nonce of its own, used once (issue 41)
+            let body = { try await stack.googleIDToken(subject: "g-alice", email: "alice.other@gmail.com") }
             // when alice links her Google account (the ID token is the proof; the addresses may differ)
-            let linked = try await stack.gateway.post(IdentityPaths.identities, token: alice.accessToken, json: body)
+            let linked = try await stack.gateway.post(
+                IdentityPaths.identities, token: alice.accessToken, json: try await body())
             #expect(linked.status == 201)
             let list = try await stack.gateway.get(IdentityPaths.identities, token: alice.accessToken)
             #expect(try list.decode(WireItems<WireLinkedIdentity>.self).items.map(\.provider) == ["google"])
             // then Google signs her in, and nobody else may claim it
-            let signIn = try await stack.gateway.post(IdentityPaths.oidc, json: body)
+            let signIn = try await stack.gateway.post(IdentityPaths.oidc, json: try await body())
             #expect(try signIn.decode(WireTokenPair.self).user.id == alice.id)
-            let stolen = try await stack.gateway.post(IdentityPaths.identities, token: bob.accessToken, json: body)
+            let stolen = try await stack.gateway.post(
+                IdentityPaths.identities, token: bob.accessToken, json: try await body())
             #expect(stolen.status == 409)
             #expect(stolen.problem?.code == "identity_linked_elsewhere")
             #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import IdentityService
 import PlatformKit
 import TestSupport
 import Testing
@@ -159,41 +160,37 @@ import Testing
         }
     }
 
-    @Test func operatorsGrantRolesThatReachTheNextAccessToken() async throws {
+    @Test func onlyTheOperatorsCommandGrantsRolesAndTheyReachTheNextAccessToken() async throws {
         try await withTestStack { stack in
+            // given
             let alice = try await stack.register("alice")
-            let identity = stack.direct(.identity)
-            let path = IdentityPaths.internalUsers + "/\(alice.id)/roles"
-            let service = [("X-Internal-Token", stack.internalToken)]
-            // Only with the service credential, and never through the gateway.
+            let service = [(PlatformHeaders.internalToken, stack.internalToken)]
+            // when the credential every service holds asks for the route that granted roles before issue 41
+            let oldRoute = "/internal/users/\(alice.id)/roles"
+            let withCredential = try await stack.direct(.identity).send(
+                .PUT, oldRoute, json: ["roles": ["admin"]], headers: service)
+            // then no route grants a role
+            #expect(withCredential.status == 404)
             #expect(
-                try await identity.send(.PUT, path, token: alice.accessToken, json: ["roles": ["admin"]]).status == 403)
-            #expect(
-                try await stack.gateway.send(.PUT, path, token: alice.accessToken, json: ["roles": ["admin"]]).status
-                    == 404)
-            for bad in [["Admin"], ["a b"], [""], Array(repeating: "r", count: 9).enumerated().map { "r\($0.offset)" }]
-            {
-                #expect(try await identity.send(.PUT, path, json: ["roles": bad], headers: service).status == 400)
-            }
-            let missing = try await identity.send(
-                .PUT, IdentityPaths.internalUsers + "/nobody/roles", json: ["roles": ["admin"]], headers: service)
-            #expect(missing.status == 404)
+                try await stack.gateway.send(.PUT, oldRoute, token: alice.accessToken, json: ["roles": ["admin"]])
+                    .status == 404)
             #expect(
                 try await stack.gateway.get(IdentityPaths.me, token: alice.accessToken).decode(WireMyProfile.self).roles
                     == [])
 
-            let granted = try await identity.send(.PUT, path, json: ["roles": ["admin", "admin"]], headers: service)
-            let roles = try granted.decode(WireRoles.self)
-            #expect(roles.id == alice.id)
-            #expect(roles.roles == ["admin"])
+            // when the operator grants it in identity's container
+            #expect(
+                try await stack.roles(.grant(role: "admin", user: "alice"))
+                    == "granted admin to alice (\(alice.id)); it reaches the user's next access token "
+                    + "(a refresh, within 15 minutes)")
+            // then it reaches the next access token
             let refreshed = try await stack.gateway.post(
                 IdentityPaths.refresh, json: ["refreshToken": alice.refreshToken])
-            let token = try refreshed.decode(WireTokenPair.self).accessToken
+            let pair = try refreshed.decode(WireTokenPair.self)
             #expect(
-                try await stack.gateway.get(IdentityPaths.me, token: token).decode(WireMyProfile.self).roles == [
-                    "admin"
-                ])
-            let payload = try #require(token.split(separator: ".").dropFirst().first)
+                try await stack.gateway.get(IdentityPaths.me, token: pair.accessToken).decode(WireMyProfile.self).roles
+                    == ["admin"])
+            let payload = try #require(pair.accessToken.split(separator: ".").dropFirst().first)
             var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
             let claims = try JSONDecoder().decode(
@@ -201,8 +198,19 @@ import Testing
             #expect(claims.sub == alice.id)
             #expect(claims.roles == ["admin"])
 
-            #expect(try await identity.send(.PUT, path, json: ["roles": [String]()], headers: service).status == 200)
-            #expect(try await stack.gateway.get(IdentityPaths.me, token: token).decode(WireMyProfile.self).roles == [])
+            // when the operator revokes it
+            #expect(
+                try await stack.roles(.revoke(role: "admin", user: "alice@example.com"))
+                    == "revoked admin from alice (\(alice.id)); 1 session ended, so no token carries it")
+            // then her session has ended: its refresh token at once, its access token at the gateway on its next poll
+            let again = try await stack.gateway.post(IdentityPaths.refresh, json: ["refreshToken": pair.refreshToken])
+            #expect(again.problem?.code == "invalid_refresh_token")
+            #expect(
+                try await eventually(within: .seconds(90)) {
+                    try await stack.gateway.get(IdentityPaths.me, token: pair.accessToken).problem?.code
+                        == "session_ended"
+                })
+            #expect(try await stack.roles(.list(user: nil)) == "no user holds a role")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoService
+import IdentityService
 import PlatformKit
 import TestSupport
 import Testing
@@ -111,12 +112,10 @@ extension GeoWorld {
         try await ids(WirePackPost.self, user, path, at: position)
     }
 
-    /// Grants the admin role through identity's internal route and returns the user with a refreshed token.
+    /// Grants the admin role with the operator's command and returns the user with a refreshed token.
     func makeAdmin(_ user: TestUser) async throws -> TestUser {
-        let granted = try await stack.direct(.identity).send(
-            .PUT, IdentityPaths.internalUsers + "/\(user.id)/roles", json: ["roles": ["admin"]],
-            headers: [(PlatformHeaders.internalToken, stack.internalToken)])
-        #expect(granted.status == 200, "\(granted.text)")
+        let granted = try await stack.roles(.grant(role: "admin", user: user.id))
+        #expect(granted.hasPrefix("granted admin"), "\(granted)")
         return try await renew(user)
     }
 

@@ -77,6 +77,7 @@ import Testing
                 $0.limits.resetsPerAccount = 1_000_000
                 $0.limits.resetsPerAddress = 1_000_000
                 $0.limits.registrationsPerAddress = 1_000_000
+                $0.limits.noncesPerAddress = 1_000_000
             },
             configureGateway: { $0.requestsPerMinute = 10_000_000 }
         ) { stack in

@@ -13,12 +13,7 @@ import Testing
             let ann = try await stack.register("ann")
             // given a newcomer from Google, who has no username yet
             let signedIn = try await api.post(
-                IdentityPaths.oidc,
-                json: [
-                    "provider": "google",
-                    "idToken": try await stack.oidc.idToken(
-                        subject: "g-1", email: "new@gmail.com", now: stack.clock.now),
-                ])
+                IdentityPaths.oidc, json: try await stack.googleIDToken(subject: "g-1", email: "new@gmail.com"))
             let session = try signedIn.decode(WireTokenPair.self)
             #expect(session.user.needsUsername == true)
             let token = session.accessToken

@@ -26,6 +26,7 @@ public final class FakeOIDCIssuer: Sendable {
         public var email_verified: BoolClaim?
         public var name: String?
         public var nonce: String?
+        public var azp: String?
 
         public func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
@@ -123,17 +124,18 @@ public final class FakeOIDCIssuer: Sendable {
         state.rotate()
     }
 
-    /// An ID token for `subject`, valid for an hour from `now` unless told otherwise.
+    /// An ID token for `subject`, valid for an hour from `now` unless told otherwise; `audiences` replaces the one
+    /// audience (`audience`, else ours), `authorizedParty` sets `azp`.
     public func idToken(
         subject: String, email: String?, emailVerified: Bool = true, name: String? = "Test Traveller",
-        nonce: String? = nil, audience: String? = nil, issuer: String? = nil, keyID: String? = nil, now: Date,
-        lifetime: TimeInterval = 3600
+        nonce: String? = nil, audience: String? = nil, audiences: [String]? = nil, authorizedParty: String? = nil,
+        issuer: String? = nil, keyID: String? = nil, now: Date, lifetime: TimeInterval = 3600
     ) async throws -> String {
         let claims = Claims(
             iss: .init(value: issuer ?? self.issuer), sub: .init(value: subject),
-            aud: .init(value: [audience ?? self.audience]), exp: .init(value: now.addingTimeInterval(lifetime)),
-            iat: .init(value: now), email: email, email_verified: BoolClaim(value: emailVerified), name: name,
-            nonce: nonce)
+            aud: .init(value: audiences ?? [audience ?? self.audience]),
+            exp: .init(value: now.addingTimeInterval(lifetime)), iat: .init(value: now), email: email,
+            email_verified: BoolClaim(value: emailVerified), name: name, nonce: nonce, azp: authorizedParty)
         let signing = state.signing
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: signing.key, kid: JWKIdentifier(string: keyID ?? signing.keyID))

@@ -27,13 +27,9 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         ?? FolderMailTransport(directory: URL(fileURLWithPath: configuration.mailFolder))
     let outbox = OutboxDelivery(database: database, transport: mailTransport, clock: clock, logger: logger)
     let hasher = PasswordHasher(cost: UInt8(configuration.bcryptCost))
-    let reportedSessions: any EndedSessionSink =
-        configuration.endedSessionSink
-        ?? configuration.notificationsURL.map { url in
-            NotificationsEndedSessionSink(baseURL: { url }, token: settings.internalToken, logger: logger)
-        } ?? LoggedEndedSessionSink(logger: logger)
     let bell = ChangeBell()
-    let endedSessions = RevocationPublishingSink(verifier: verifier, bell: bell, clock: clock, next: reportedSessions)
+    let endedSessions = RevocationPublishingSink(
+        verifier: verifier, bell: bell, clock: clock, next: configuration.endedSessionReporter(logger: logger))
     let sessions = SessionIssuer(signer: signer, chain: RefreshTokenChain(signingKey: configuration.signingKey))
     let limits = RateLimits(configuration.limits, clock: clock)
     let verifications = EmailVerifications(
@@ -44,7 +40,8 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
 
     AuthController(
         database: database, hasher: hasher, sessions: sessions, limits: limits, signer: signer, clock: clock,
-        endedSessions: endedSessions, outbox: outbox, verifications: verifications
+        endedSessions: endedSessions, outbox: outbox, verifications: verifications,
+        sessionLifetime: configuration.sessionLifetime
     ).addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
     PasswordController(
         database: database, hasher: hasher, limits: limits, outbox: outbox, clock: clock,
@@ -53,7 +50,7 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         codeTries: codeTries
     ).addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
     let providers = OIDCVerifier(providers: configuration.oidcProviders, httpClient: .platform, clock: clock)
-    OIDCController(database: database, sessions: sessions, clock: clock, verifier: providers)
+    OIDCController(database: database, sessions: sessions, clock: clock, verifier: providers, limits: limits)
         .addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
     EmailVerificationController(
         database: database, outbox: outbox, clock: clock, verifications: verifications,
@@ -63,12 +60,14 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
     UsersController(
         database: database, clock: clock, socialURL: configuration.socialURL, internalToken: settings.internalToken
     ).addRoutes(to: chassis.signedIn)
-    InternalUsersController(database: database, clock: clock).addRoutes(to: chassis.internalOnly)
+    InternalUsersController(database: database).addRoutes(to: chassis.internalOnly)
     InternalSessionsController(database: database, bell: bell, clock: clock).addRoutes(to: chassis.internalOnly)
 
     if configuration.smtp == nil {
         logger.notice(
             "no SMTP configured: mail is written to files", metadata: ["folder": "\(configuration.mailFolder)"])
     }
-    return chassis.application(services: [outbox])
+    let expiry = SessionExpiry(
+        database: database, lifetime: configuration.sessionLifetime, endedSessions: endedSessions, clock: clock)
+    return chassis.application(services: [outbox, expiry.job(logger: logger)])
 }

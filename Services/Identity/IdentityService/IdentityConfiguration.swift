@@ -1,6 +1,7 @@
 import Configuration
 import Crypto
 import Foundation
+import Logging
 import PlatformKit
 import ServiceKit
 
@@ -16,6 +17,8 @@ import ServiceKit
 /// | `PASSWORD_RESET_URL` | the page the reset link opens | http://localhost:8080/reset-password |
 /// | `EMAIL_VERIFICATION_URL` | the page the verification link opens (valid 24 h) | http://localhost:8080/verify-email |
 /// | `LOGIN_RATE_LIMIT_PER_MINUTE` | sign-in attempts per client address per minute | 30 |
+/// | `SESSION_LIFETIME_DAYS` | days from sign-in after which a session ends however often it is refreshed (1-365) | 90 |
+/// | `SESSION_IDLE_DAYS` | days without a refresh after which a session ends (1 to `SESSION_LIFETIME_DAYS`) | 30 |
 /// | `NOTIFICATIONS_URL` | the notifications service, told of ended sessions so their devices get no pushes | unset: logged |
 /// | `SOCIAL_URL` | the social service, for how each user in the directory stands to the viewer | http://127.0.0.1:8082 |
 public struct IdentityConfiguration: Sendable {
@@ -32,6 +35,8 @@ public struct IdentityConfiguration: Sendable {
     public var emailVerificationURL: String
     public var verificationTokenLifetime: TimeInterval
     public var limits: IdentityRateLimits
+    /// When sessions end on their own (absolute and idle limits).
+    public var sessionLifetime: SessionLifetime
     public var notificationsURL: String?
     /// Replaces where ended sessions are reported (tests bind the notifications service once it runs).
     public var endedSessionSink: (any EndedSessionSink)?
@@ -45,7 +50,8 @@ public struct IdentityConfiguration: Sendable {
         passwordResetURL: String = "http://localhost:8080/reset-password", resetTokenLifetime: TimeInterval = 30 * 60,
         emailVerificationURL: String = "http://localhost:8080/verify-email",
         verificationTokenLifetime: TimeInterval = 24 * 3600,
-        limits: IdentityRateLimits = .init(), notificationsURL: String? = nil,
+        limits: IdentityRateLimits = .init(), sessionLifetime: SessionLifetime = .standard,
+        notificationsURL: String? = nil,
         endedSessionSink: (any EndedSessionSink)? = nil, socialURL: @escaping @Sendable () -> String? = { nil }
     ) {
         self.socialURL = socialURL
@@ -61,6 +67,7 @@ public struct IdentityConfiguration: Sendable {
         self.emailVerificationURL = emailVerificationURL
         self.verificationTokenLifetime = verificationTokenLifetime
         self.limits = limits
+        self.sessionLifetime = sessionLifetime
         self.notificationsURL = notificationsURL
         self.endedSessionSink = endedSessionSink
     }
@@ -102,6 +109,14 @@ public struct IdentityConfiguration: Sendable {
         }
         var limits = IdentityRateLimits()
         limits.loginsPerAddress = reader.int(forKey: "login.rate.limit.per.minute", default: limits.loginsPerAddress)
+        let lifetimeDays = reader.int(forKey: "session.lifetime.days", default: 90)
+        let idleDays = reader.int(forKey: "session.idle.days", default: 30)
+        guard SessionLifetime.allowedDays.contains(lifetimeDays), SessionLifetime.allowedDays.contains(idleDays),
+            idleDays <= lifetimeDays
+        else {
+            throw ConfigurationError.invalid(
+                "SESSION_LIFETIME_DAYS must be 1 to 365 and SESSION_IDLE_DAYS 1 to SESSION_LIFETIME_DAYS")
+        }
         self.init(
             settings: settings, signingKey: key, signingKeyID: reader.string(forKey: "identity.signing.key.id"),
             bcryptCost: cost, oidcProviders: providers, smtp: smtp,
@@ -109,9 +124,20 @@ public struct IdentityConfiguration: Sendable {
                 forKey: "password.reset.url", default: "http://localhost:8080/reset-password"),
             emailVerificationURL: reader.string(
                 forKey: "email.verification.url", default: "http://localhost:8080/verify-email"),
-            limits: limits, notificationsURL: reader.string(forKey: "notifications.url"))
+            limits: limits,
+            sessionLifetime: SessionLifetime(
+                absolute: TimeInterval(lifetimeDays) * 86_400, idle: TimeInterval(idleDays) * 86_400),
+            notificationsURL: reader.string(forKey: "notifications.url"))
         let social = reader.string(forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)")
         socialURL = { social }
+    }
+
+    /// Where ended sessions are reported: the test's sink, else the notifications service, else the log.
+    func endedSessionReporter(logger: Logger) -> any EndedSessionSink {
+        endedSessionSink
+            ?? notificationsURL.map { url in
+                NotificationsEndedSessionSink(baseURL: { url }, token: settings.internalToken, logger: logger)
+            } ?? LoggedEndedSessionSink(logger: logger)
     }
 }
 
@@ -131,6 +157,8 @@ public struct IdentityRateLimits: Sendable {
     public var verificationMailsPerAccount = 3
     /// Six-digit codes tried per address per hour (each code also dies after five wrong tries).
     public var codeTriesPerAddress = 10
+    /// OpenID nonces issued per client address per minute.
+    public var noncesPerAddress = 30
 
     public init() {}
 }

@@ -71,10 +71,10 @@ public struct WireUserBatch: Decodable, Sendable {
     public var users: [WirePublicProfile]
 }
 
-/// A user's roles after an operator set them (`RolesReply`, internal).
-public struct WireRoles: Decodable, Sendable {
-    public var id: String
-    public var roles: [String]
+/// A nonce for one Google/Facebook sign-in or link (`NonceReply`).
+public struct WireNonce: Decodable, Sendable {
+    public var nonce: String
+    public var expiresAt: Date
 }
 
 /// The JSON Web Key Set that verifies access tokens.

@@ -13,9 +13,11 @@ struct IDTokenClaims: JWTPayload {
     var emailVerified: BoolClaim?
     var name: String?
     var nonce: String?
+    /// The authorized party: the client the token was issued to, when `aud` names several.
+    var azp: String?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, email, name, nonce
+        case iss, sub, aud, exp, email, name, nonce, azp
         case emailVerified = "email_verified"
     }
 
@@ -24,7 +26,7 @@ struct IDTokenClaims: JWTPayload {
 }
 
 /// Verifies ID tokens from the configured providers: signature against the issuer's JWKS (fetched and
-/// cached), issuer, audience, expiry, and the nonce when the client sent one.
+/// cached), issuer, audience (and authorized party), expiry, and the nonce the client sent beside it.
 struct OIDCVerifier: Sendable {
     private let providers: [String: (provider: OIDCProvider, keys: RemoteKeySet)]
     private let clock: WallClock
@@ -48,7 +50,9 @@ struct OIDCVerifier: Sendable {
         providers[name]?.provider.issuers
     }
 
-    func verify(provider name: String, idToken: String, nonce: String?) async throws -> ExternalIdentity {
+    /// The identity `idToken` proves, if it passes every check and carries `nonce` (whether the server issued that
+    /// nonce is the caller's check, ``IdentityDatabase/consumeNonce(hash:now:)``).
+    func verify(provider name: String, idToken: String, nonce: String) async throws -> ExternalIdentity {
         guard let (provider, keys) = providers[name] else {
             throw IdentityError.unknownProvider(name)
         }
@@ -67,8 +71,14 @@ struct OIDCVerifier: Sendable {
         guard claims.aud.value.contains(where: provider.audiences.contains) else {
             throw invalid("The ID token was issued for another application.")
         }
+        // OpenID Connect Core 3.1.3.7, items 4-5: a token for several audiences must name us as its authorized party.
+        // With one audience `azp` is left alone: Google's Android tokens name the server's client id as `aud` and the
+        // Android app's as `azp`.
+        if claims.aud.value.count > 1, !(claims.azp.map(provider.audiences.contains) ?? false) {
+            throw invalid("The ID token names several audiences but not this application as its authorized party.")
+        }
         guard claims.exp.value > clock.now else { throw invalid("The ID token has expired.") }
-        if let nonce, claims.nonce != nonce { throw invalid("The ID token's nonce does not match.") }
+        guard claims.nonce == nonce else { throw invalid("The ID token's nonce does not match.") }
         return ExternalIdentity(
             issuer: claims.iss.value, subject: claims.sub.value, email: claims.email?.lowercased(),
             emailVerified: claims.emailVerified?.value ?? false, name: claims.name)

@@ -14,6 +14,7 @@ struct AuthController {
     let endedSessions: any EndedSessionSink
     let outbox: OutboxDelivery
     let verifications: EmailVerifications
+    let sessionLifetime: SessionLifetime
 
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         router.post(RouterPath(IdentityPaths.register), use: register)
@@ -102,7 +103,8 @@ struct AuthController {
         let now = clock.now
         let successors = sessions.successors(of: input.refreshToken)
         switch try await database.rotate(
-            refreshTokenHash: OpaqueToken.hash(input.refreshToken), chain: successors.map(OpaqueToken.hash), now: now)
+            refreshTokenHash: OpaqueToken.hash(input.refreshToken), chain: successors.map(OpaqueToken.hash),
+            lifetime: sessionLifetime, now: now)
         {
         case .rotated(let user, let session, let index):
             return TokenPair(
@@ -114,6 +116,9 @@ struct AuthController {
         case .reused(let userID, let sessionID):
             await endedSessions.sessionsEnded(userID: userID, sessionIDs: [sessionID])
             throw IdentityError.refreshTokenReused
+        case .expired(let userID, let sessionID, let endedNow):
+            if endedNow { await endedSessions.sessionsEnded(userID: userID, sessionIDs: [sessionID]) }
+            throw IdentityError.sessionExpired
         }
     }
 
@@ -152,7 +157,8 @@ struct AuthController {
 
     @Sendable func listSessions(_ request: Request, context: AuthenticatedContext) async throws -> Page<SessionSummary>
     {
-        let sessions = try await database.activeSessions(userID: context.user.userID)
+        let sessions = try await database.activeSessions(
+            userID: context.user.userID, lifetime: sessionLifetime, now: clock.now)
         return try request.page(
             of: sessions.map {
                 SessionSummary(

@@ -19,6 +19,11 @@ extension IdentityError: ProblemConvertible {
         case .refreshTokenReused:
             Problem.unauthorized(
                 "refresh_token_reused", "This refresh token was already used; the session has been signed out.")
+        case .sessionExpired:
+            Problem.unauthorized("session_expired", "This session has expired; sign in again.")
+        case .invalidNonce:
+            Problem.unauthorized(
+                "invalid_nonce", "nonce: not one this server issued, or already used or expired; ask for a new one.")
         case .invalidResetToken:
             Problem.badRequest("invalid_reset_token", "The reset link is invalid, used or expired; ask for a new one.")
         case .invalidVerificationToken:

@@ -3,34 +3,64 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-/// "Sign in with Google/Facebook": the app obtains an ID token from the provider and exchanges it here.
+/// "Sign in with Google/Facebook": the app asks here for a nonce, obtains from the provider an ID token carrying it,
+/// and exchanges the token (or links it from settings) here, once.
 struct OIDCController {
     let database: IdentityDatabase
     let sessions: SessionIssuer
     let clock: WallClock
     let verifier: OIDCVerifier
+    let limits: RateLimits
 
     func addRoutes(public router: RouterGroup<ServiceRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
+        router.post(RouterPath(IdentityPaths.oidcNonce), use: issueNonce)
         router.post(RouterPath(IdentityPaths.oidc), use: exchange)
         signedIn.get(RouterPath(IdentityPaths.identities), use: listIdentities)
         signedIn.post(RouterPath(IdentityPaths.identities), use: linkIdentity)
         signedIn.delete(RouterPath(IdentityPaths.identities + "/:provider"), use: unlinkIdentity)
     }
 
-    struct ExchangeRequest: Decodable {
+    struct NonceReply: ResponseEncodable, Sendable {
+        var nonce: String
+        var expiresAt: Date
+    }
+
+    /// A nonce for one sign-in or link (``OIDCNonce``), rate limited per client address like the other public
+    /// sign-in routes.
+    @Sendable func issueNonce(_ request: Request, context: ServiceRequestContext) async throws
+        -> EditedResponse<NonceReply>
+    {
+        try limits.noncesByAddress.enforce(context.clientAddress(request))
+        let now = clock.now
+        let nonce = OIDCNonce.issue(now: now)
+        try await database.storeNonce(nonce, now: now)
+        return EditedResponse(status: .created, response: NonceReply(nonce: nonce.value, expiresAt: nonce.expiresAt))
+    }
+
+    /// An ID token, for signing in or linking.
+    struct IDTokenRequest: Decodable {
         /// The configured provider name, e.g. `google`.
         var provider: String
         var idToken: String
-        /// The nonce the app put into the authorization request, if any.
-        var nonce: String?
+        /// The nonce from ``issueNonce(_:context:)`` the app put into the authorization request.
+        var nonce: String
+    }
+
+    /// The identity an ID token proves: the token checked against its provider, then its nonce used up, so the same
+    /// token never signs in or links twice.
+    private func verifiedOnce(provider: String, idToken: String, nonce: String) async throws -> ExternalIdentity {
+        guard idToken.count <= 8192 else { throw Problem.invalidField("idToken", "is too long.") }
+        let identity = try await verifier.verify(provider: provider, idToken: idToken, nonce: nonce)
+        guard let hash = OIDCNonce.lookupHash(of: nonce), try await database.consumeNonce(hash: hash, now: clock.now)
+        else { throw IdentityError.invalidNonce }
+        return identity
     }
 
     /// Signs in the account linked to the provider's subject, links an existing account with the same
     /// verified e-mail, or creates an account (which then chooses a username).
     @Sendable func exchange(_ request: Request, context: ServiceRequestContext) async throws -> TokenPair {
-        let input = try await request.decode(as: ExchangeRequest.self, context: context)
-        guard input.idToken.count <= 8192 else { throw Problem.invalidField("idToken", "is too long.") }
-        let identity = try await verifier.verify(provider: input.provider, idToken: input.idToken, nonce: input.nonce)
+        let input = try await request.decode(as: IDTokenRequest.self, context: context)
+        let identity = try await verifiedOnce(provider: input.provider, idToken: input.idToken, nonce: input.nonce)
         let now = clock.now
         let user = try await database.account(for: identity, now: now)
         let session = sessions.start(userID: user.id, userAgent: request.headers[.userAgent], now: now)
@@ -57,20 +87,13 @@ struct OIDCController {
             })
     }
 
-    struct LinkRequest: Decodable {
-        var provider: String
-        var idToken: String
-        var nonce: String?
-    }
-
     /// Links the provider account an ID token proves to the signed-in user (the token is the proof, so the
     /// e-mail addresses need not match); one provider account belongs to one user.
     @Sendable func linkIdentity(_ request: Request, context: AuthenticatedContext) async throws
         -> EditedResponse<LinkedIdentity>
     {
-        let input = try await request.decode(as: LinkRequest.self, context: context)
-        guard input.idToken.count <= 8192 else { throw Problem.invalidField("idToken", "is too long.") }
-        let identity = try await verifier.verify(provider: input.provider, idToken: input.idToken, nonce: input.nonce)
+        let input = try await request.decode(as: IDTokenRequest.self, context: context)
+        let identity = try await verifiedOnce(provider: input.provider, idToken: input.idToken, nonce: input.nonce)
         let now = clock.now
         let record = ExternalIdentityRecord(
             issuer: identity.issuer, subject: identity.subject, userId: context.user.userID, createdAt: now)

@@ -20,20 +20,37 @@ extension IdentityDatabase {
         case invalid
         /// Already rotated outside the grace window: the session has now been revoked.
         case reused(userID: String, sessionID: String)
+        /// The session is past its ``SessionLifetime``; `endedNow` when this call ended it (else the expiry job had).
+        case expired(userID: String, sessionID: String, endedNow: Bool)
     }
 
-    /// Rotates a refresh token, or detects its reuse (RefreshPolicy decides which).
+    /// Rotates a refresh token, or detects its reuse (RefreshPolicy decides which), or ends its session when it is
+    /// past `lifetime` (measured from the sign-in and from the latest rotation).
     ///
     /// `chain` holds the hashes of the presented token's successors (each derived from the one before, see
     /// ``RefreshTokenChain``). A first use stores `chain[0]`; a reuse within the grace window walks the chain to
     /// the successor not yet rotated and hands that out again, so the racing client joins the one live chain
     /// instead of starting a second. Any other unrotated token of the session is retired, keeping one chain.
-    func rotate(refreshTokenHash: String, chain: [String], now: Date) async throws -> RefreshOutcome {
+    func rotate(refreshTokenHash: String, chain: [String], lifetime: SessionLifetime, now: Date) async throws
+        -> RefreshOutcome
+    {
         try await write { db in
             guard let token = try RefreshTokenRecord.fetchOne(db, key: refreshTokenHash),
-                var session = try SessionRecord.fetchOne(db, key: token.sessionId), session.revokedAt == nil,
-                let user = try UserRecord.fetchOne(db, key: session.userId), !chain.isEmpty
+                var session = try SessionRecord.fetchOne(db, key: token.sessionId)
             else { return .invalid }
+            if session.revokeReason == Self.expiredReason {
+                return .expired(userID: session.userId, sessionID: session.id, endedNow: false)
+            }
+            guard session.revokedAt == nil, let user = try UserRecord.fetchOne(db, key: session.userId),
+                !chain.isEmpty
+            else { return .invalid }
+            if lifetime.hasExpired(createdAt: session.createdAt, lastUsedAt: session.lastUsedAt, now: now) {
+                session.revokedAt = now
+                session.revokeReason = Self.expiredReason
+                try session.update(db)
+                try Self.recordRevocations(db, [session.id], now: now)
+                return .expired(userID: session.userId, sessionID: session.id, endedNow: true)
+            }
             switch RefreshPolicy.decide(rotatedAt: token.rotatedAt, now: now) {
             case .reject:
                 session.revokedAt = now
@@ -115,12 +132,56 @@ extension IdentityDatabase {
         return revoked
     }
 
-    func activeSessions(userID: String) async throws -> [SessionRecord] {
-        try await read { db in
+    /// The user's sessions neither ended nor past `lifetime` at `now`, most recently used first.
+    func activeSessions(userID: String, lifetime: SessionLifetime, now: Date) async throws -> [SessionRecord] {
+        let (createdBefore, usedBefore) = lifetime.cutoffs(now: now)
+        return try await read { db in
             try SessionRecord.fetchAll(
                 db.cachedStatement(
-                    sql: "SELECT * FROM sessions WHERE user_id = ? AND revoked_at IS NULL ORDER BY last_used_at DESC"),
-                arguments: [userID])
+                    sql: """
+                        SELECT * FROM sessions
+                        WHERE user_id = ? AND revoked_at IS NULL AND created_at >= ? AND last_used_at >= ?
+                        ORDER BY last_used_at DESC
+                        """),
+                arguments: [userID, createdBefore, usedBefore])
+        }
+    }
+
+    /// Why a session past its lifetime was ended (`revoke_reason`).
+    static let expiredReason = "expired"
+
+    /// Ends up to `limit` sessions past `lifetime` at `now`, publishing them on the revocation feed; returns their ids
+    /// by user.
+    func endExpiredSessions(lifetime: SessionLifetime, now: Date, limit: Int) async throws -> [String: [String]] {
+        let (createdBefore, usedBefore) = lifetime.cutoffs(now: now)
+        return try await write { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        UPDATE sessions SET revoked_at = ?, revoke_reason = ?
+                        WHERE id IN (
+                            SELECT id FROM sessions WHERE revoked_at IS NULL AND created_at < ?
+                            UNION
+                            SELECT id FROM sessions WHERE revoked_at IS NULL AND last_used_at < ?
+                            LIMIT ?)
+                        RETURNING id, user_id
+                        """),
+                arguments: [now, Self.expiredReason, createdBefore, usedBefore, limit])
+            try Self.recordRevocations(db, rows.map { $0["id"] }, now: now)
+            return Dictionary(grouping: rows, by: { $0["user_id"] as String }).mapValues { $0.map { $0["id"] } }
+        }
+    }
+
+    /// Deletes up to `limit` sessions that ended before `endedBefore`, with their refresh tokens; returns how many.
+    func deleteEndedSessions(endedBefore: Date, limit: Int) async throws -> Int {
+        try await write { db in
+            try db.cachedStatement(
+                sql: """
+                    DELETE FROM sessions WHERE id IN (
+                        SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at < ? LIMIT ?)
+                    """
+            ).execute(arguments: [endedBefore, limit])
+            return db.changesCount
         }
     }
 }

@@ -120,6 +120,23 @@ enum IdentityMigrations {
                     ALTER TABLE email_verification_tokens ADD COLUMN changes_email BOOLEAN NOT NULL DEFAULT 0;
                     """)
         }
+        migrator.registerMigration("v5: session expiry, OpenID nonces") { db in
+            // Sessions end 90 days after sign-in or 30 days unused (SessionLifetime): the expiry job finds live ones
+            // past either by these, and deletes ended ones a while after they ended. Nonces are issued for OpenID
+            // sign-in and linking, stored hashed, deleted when used or expired.
+            try db.execute(
+                sql: """
+                    CREATE INDEX sessions_live_by_creation ON sessions(created_at) WHERE revoked_at IS NULL;
+                    CREATE INDEX sessions_live_by_last_use ON sessions(last_used_at) WHERE revoked_at IS NULL;
+                    CREATE INDEX sessions_ended_by_time ON sessions(revoked_at) WHERE revoked_at IS NOT NULL;
+
+                    CREATE TABLE oidc_nonces (
+                        nonce_hash TEXT PRIMARY KEY,
+                        expires_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX oidc_nonces_by_expiry ON oidc_nonces(expires_at);
+                    """)
+        }
         return migrator
     }
 }

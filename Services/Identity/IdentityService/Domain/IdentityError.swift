@@ -14,6 +14,10 @@ enum IdentityError: Error, Equatable {
     case invalidRefreshToken
     /// A refresh token came back outside its grace window: its session is signed out.
     case refreshTokenReused
+    /// The session is past its absolute or idle lifetime (``SessionLifetime``): sign in again.
+    case sessionExpired
+    /// No nonce the server issued, unused and unexpired, has this value.
+    case invalidNonce
     case invalidResetToken
     case invalidVerificationToken
     case noEmail

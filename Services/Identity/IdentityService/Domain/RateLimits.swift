@@ -7,6 +7,7 @@ struct RateLimits: Sendable {
     let resetsByAccount: RateLimiter
     let resetsByAddress: RateLimiter
     let registrationsByAddress: RateLimiter
+    let noncesByAddress: RateLimiter
 
     init(_ limits: IdentityRateLimits, clock: WallClock) {
         loginFailuresByAccount = RateLimiter(capacity: limits.loginFailuresPerAccount, period: 15 * 60, clock: clock)
@@ -14,5 +15,6 @@ struct RateLimits: Sendable {
         resetsByAccount = RateLimiter(capacity: limits.resetsPerAccount, period: 3600, clock: clock)
         resetsByAddress = RateLimiter(capacity: limits.resetsPerAddress, period: 3600, clock: clock)
         registrationsByAddress = RateLimiter(capacity: limits.registrationsPerAddress, period: 3600, clock: clock)
+        noncesByAddress = RateLimiter(capacity: limits.noncesPerAddress, period: 60, clock: clock)
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+// Roles, changed only by the operator's command (RoleCommand), never by a route.
+extension IdentityDatabase {
+    /// What revoking a role did: the outcome to print, and the sessions it ended (to report as other ended sessions).
+    struct RoleRevocation: Sendable {
+        var outcome: RoleCommandOutcome
+        var userID: String
+        var endedSessions: [String]
+    }
+
+    /// Adds `role` to the user named `name` (a username, e-mail address or id).
+    func grant(role: String, to name: String, now: Date) async throws -> RoleCommandOutcome {
+        try await write { db in
+            var user = try Self.user(db, named: name)
+            var roles = user.roleList
+            guard !roles.contains(role) else { return .granted(role: role, user: user.operatorName, alreadyHeld: true) }
+            guard roles.count < RoleCommand.maximumRoles else {
+                throw RoleCommandError.tooManyRoles(user.operatorName)
+            }
+            roles.append(role)
+            user.roles = roles.sorted().joined(separator: ",")
+            user.updatedAt = now
+            try user.update(db)
+            return .granted(role: role, user: user.operatorName, alreadyHeld: false)
+        }
+    }
+
+    /// Removes `role` from the user named `name` and, in the same transaction, ends every session of theirs (published
+    /// on the revocation feed), since an access token already issued carries the role until it expires.
+    func revoke(role: String, from name: String, now: Date) async throws -> RoleRevocation {
+        try await write { db in
+            var user = try Self.user(db, named: name)
+            let roles = user.roleList
+            guard roles.contains(role) else {
+                return RoleRevocation(
+                    outcome: .revoked(role: role, user: user.operatorName, endedSessions: 0, wasHeld: false),
+                    userID: user.id, endedSessions: [])
+            }
+            user.roles = roles.filter { $0 != role }.joined(separator: ",")
+            user.updatedAt = now
+            try user.update(db)
+            let ended = try Self.revokeSessions(db, userID: user.id, keeping: nil, reason: "role_revoked", now: now)
+            return RoleRevocation(
+                outcome: .revoked(role: role, user: user.operatorName, endedSessions: ended.count, wasHeld: true),
+                userID: user.id, endedSessions: ended)
+        }
+    }
+
+    /// The roles of the user named `name`, or, with `name` nil, every user who holds a role.
+    func roleHolders(named name: String?) async throws -> RoleCommandOutcome {
+        try await read { db in
+            let users =
+                try name.map { [try Self.user(db, named: $0)] }
+                ?? UserRecord.filter(sql: "roles != ''").order(sql: "username, email, id").fetchAll(db)
+            return .listed(users.map { .init(user: $0.operatorName, roles: $0.roleList) })
+        }
+    }
+
+    /// The user with this username, e-mail address or id.
+    private static func user(_ db: Database, named name: String) throws -> UserRecord {
+        let key = name.trimmingCharacters(in: .whitespaces)
+        let column = key.contains("@") ? UserRecord.Columns.email : UserRecord.Columns.username
+        guard
+            let user = try UserRecord.filter(column == key).fetchOne(db) ?? UserRecord.fetchOne(db, key: key)
+        else { throw RoleCommandError.noSuchUser(name) }
+        return user
+    }
+}
+
+extension UserRecord {
+    /// How the operator's command names the user: `alice (id)`, or the e-mail address or nothing before the id.
+    var operatorName: String {
+        "\(username ?? email ?? "user") (\(id))"
+    }
+}
