@@ -47,6 +47,14 @@ public actor PlatformSession {
         return pair.user
     }
 
+    /// Uses `fresh` in place of the access token `stale` (identity hands one over when the account chooses its first
+    /// username); the refresh token stays. Nothing changes when the tokens moved on meanwhile.
+    func adopt(accessToken fresh: String, replacing stale: String) {
+        guard var current = tokens, current.accessToken == stale else { return }
+        current.accessToken = fresh
+        set(current)
+    }
+
     /// Signs out locally; a refresh still in flight is then not applied.
     func end() {
         refreshing = nil
@@ -118,6 +126,14 @@ struct SessionMiddleware: ClientMiddleware {
         var signed = request
         signed.headerFields[.authorization] = "Bearer \(token)"
         let (response, responseBody) = try await next(signed, body, baseURL)
+        if operationID == "updateMe", response.status == .ok, let responseBody {
+            // A first username comes with an access token without `needs_username`: the next call already uses it.
+            let bytes = try await Data(collecting: responseBody, upTo: 1 << 20)
+            if let fresh = try? JSONDecoder().decode(FreshAccessToken.self, from: bytes).accessToken {
+                await session.adopt(accessToken: fresh, replacing: token)
+            }
+            return (response, HTTPBody(bytes))
+        }
         guard response.status == .unauthorized, body.map({ $0.iterationBehavior == .multiple }) ?? true else {
             return (response, responseBody)
         }
@@ -135,5 +151,9 @@ struct SessionMiddleware: ClientMiddleware {
 
     private struct ProblemCode: Decodable {
         var code: String
+    }
+
+    private struct FreshAccessToken: Decodable {
+        var accessToken: String
     }
 }

@@ -10,7 +10,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
         settings.database, gazetteer: configuration.loadGazetteer ? GeoResources.gazetteer : nil)
     let chassis = ServiceChassis(
         settings: settings, database: database.reader,
-        openAPIDocument: ServiceApplication.openAPIDocument(in: .module), writesNeedUsername: true)
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let logger = chassis.logger
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)

@@ -10,7 +10,7 @@ public func buildHabitsApplication(_ configuration: HabitsConfiguration) async t
     let database = try HabitsDatabase(settings.database)
     let chassis = ServiceChassis(
         settings: settings, database: database.reader,
-        openAPIDocument: ServiceApplication.openAPIDocument(in: .module), writesNeedUsername: true)
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let graph =
         configuration.followGraph
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)

@@ -11,7 +11,7 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let database = try HouseholdDatabase(settings.database)
     let chassis = ServiceChassis(
         settings: settings, database: database.reader,
-        openAPIDocument: ServiceApplication.openAPIDocument(in: .module), writesNeedUsername: true)
+        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let clock = settings.clock
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: clock)

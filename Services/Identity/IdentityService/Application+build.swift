@@ -58,7 +58,8 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         codeTries: codeTries
     ).addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
     UsersController(
-        database: database, clock: clock, socialURL: configuration.socialURL, internalToken: settings.internalToken
+        database: database, signer: signer, clock: clock, socialURL: configuration.socialURL,
+        internalToken: settings.internalToken
     ).addRoutes(to: chassis.signedIn)
     InternalUsersController(database: database).addRoutes(to: chassis.internalOnly)
     InternalSessionsController(database: database, bell: bell, clock: clock).addRoutes(to: chassis.internalOnly)

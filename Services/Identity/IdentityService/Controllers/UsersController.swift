@@ -6,6 +6,8 @@ import ServiceKit
 /// Profiles: my own (edit, username, picture), other users' (view, search), and pictures served with ETag.
 struct UsersController {
     let database: IdentityDatabase
+    /// Signs the fresh access token a newly chosen username comes with.
+    let signer: TokenSigner
     let clock: WallClock
     /// Where the social graph answers how the directory's users stand to the viewer.
     let socialURL: @Sendable () -> String?
@@ -36,8 +38,32 @@ struct UsersController {
         var homeCity: String?
     }
 
+    /// My profile after a change, and, when the change gave the account its first username, a fresh access token
+    /// for this session without `needs_username`.
+    ///
+    /// Services read the rule "no username, no social writes" from the access token, which saves every write a
+    /// call to identity; the token the app holds still carries the claim, so the answer hands over one that does
+    /// not, and the next request (a friend request, a message) goes through. An app that keeps the old token is
+    /// answered 403 `username_required` until it refreshes, as before.
+    struct UpdatedProfile: ResponseEncodable, Sendable {
+        var profile: MyProfile
+        var accessToken: String?
+        var tokenType: String?
+        var expiresIn: Int?
+
+        func encode(to encoder: any Encoder) throws {
+            try profile.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(accessToken, forKey: .accessToken)
+            try container.encodeIfPresent(tokenType, forKey: .tokenType)
+            try container.encodeIfPresent(expiresIn, forKey: .expiresIn)
+        }
+
+        enum CodingKeys: String, CodingKey { case accessToken, tokenType, expiresIn }
+    }
+
     /// Changes the given fields; absent fields stay as they are.
-    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> MyProfile {
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> UpdatedProfile {
         let input = try await request.decode(as: UpdateRequest.self, context: context)
         let username = try input.username.map { try Validate.username($0) }
         let displayName = try input.displayName.map { try Validate.text($0, field: "displayName", min: 0, max: 50) }
@@ -49,7 +75,15 @@ struct UsersController {
             if let bio { user.bio = bio }
             if let homeCity { user.homeCity = homeCity }
         }
-        return MyProfile(user)
+        var answer = UpdatedProfile(profile: MyProfile(user))
+        if context.user.needsUsername, user.username != nil {
+            answer.accessToken = try await signer.accessToken(
+                userID: user.id, sessionID: context.user.sessionID, roles: user.roleList, needsUsername: false,
+                now: clock.now)
+            answer.tokenType = "Bearer"
+            answer.expiresIn = Int(TokenSigner.accessTokenLifetime)
+        }
+        return answer
     }
 
     /// Replaces the profile picture with the raw body: a JPEG, PNG or WebP of at most 2 MiB.
