@@ -76,6 +76,7 @@ let package = Package(
         .executable(name: "HabitsBenchmark", targets: ["HabitsBenchmark"]),
         .executable(name: "GeoBenchmark", targets: ["GeoBenchmark"]),
         .executable(name: "PacksBenchmark", targets: ["PacksBenchmark"]),
+        .executable(name: "RateLimiterBenchmark", targets: ["RateLimiterBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -225,6 +226,12 @@ let package = Package(
             name: "PacksBenchmark",
             dependencies: ["BenchmarkSupport", "GeoService", "PlatformKit", "ServiceKit", grdb, asyncHTTPClient],
             path: "Benchmarks/PacksBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "RateLimiterBenchmark",
+            dependencies: ["PlatformKit"],
+            path: "Benchmarks/RateLimiterBenchmark",
             swiftSettings: swiftSettings
         ),
         .target(

@@ -19,6 +19,7 @@ import Tracing
 /// | `APP_LINKS_APPLE_APP_IDS` | `TEAMID.bundle.id` values, comma-separated, for `/.well-known/apple-app-site-association` | unset: 404 |
 /// | `APP_LINKS_ANDROID_APPS` | `package=SHA256:FP[\|FP]` entries, comma-separated, for `/.well-known/assetlinks.json` | unset: 404 |
 /// | `APP_LINKS_PATHS` | the link paths the iOS apps open, comma-separated | /reset-password,/verify-email |
+/// | `TRUSTED_PROXIES` | CIDRs, comma-separated, of the proxies in front of the gateway (an ingress controller's pods, a load balancer): only from those is `X-Forwarded-For` read for the client's address | empty: the peer is the client |
 ///
 /// Tracing (`OTEL_*`) is read by the executable (ServiceKit's `Observability`), which sets ``tracer``.
 public struct GatewayConfiguration: Sendable {
@@ -53,6 +54,9 @@ public struct GatewayConfiguration: Sendable {
     public var tracer: (any Tracer)?
     /// Called with the bound port once the gateway listens.
     public var onListening: (@Sendable (Int) async -> Void)?
+    /// The proxies whose `X-Forwarded-For` names the client, for the rate limit and the services; empty, the peer
+    /// is the client and the header is ignored.
+    public var trustedProxies: TrustedProxies
 
     /// Where one service listens.
     public struct Upstream: Sendable, Hashable {
@@ -81,8 +85,9 @@ public struct GatewayConfiguration: Sendable {
         routes: [RouteTable.Entry] = RouteTable.entries, publicPaths: Set<String> = RouteTable.publicPaths,
         maximumBodyBytes: Int = 10 << 20, requestsPerMinute: Int = 6000, connectTimeout: TimeAmount = .seconds(1),
         responseHeadTimeout: TimeAmount = .seconds(30), logLevel: Logger.Level = .info, internalToken: String? = nil,
-        metricsToken: String? = nil, clock: WallClock = .system, appLinks: AppLinks = AppLinks(), tracer: (any Tracer)? = nil,
-        onListening: (@Sendable (Int) async -> Void)? = nil
+        metricsToken: String? = nil, clock: WallClock = .system, appLinks: AppLinks = AppLinks(),
+        tracer: (any Tracer)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil,
+        trustedProxies: TrustedProxies = TrustedProxies()
     ) {
         self.appLinks = appLinks
         self.host = host
@@ -100,6 +105,7 @@ public struct GatewayConfiguration: Sendable {
         self.clock = clock
         self.tracer = tracer
         self.onListening = onListening
+        self.trustedProxies = trustedProxies
     }
 
     /// Reads the configuration from the environment (see the table above).
@@ -119,10 +125,21 @@ public struct GatewayConfiguration: Sendable {
             throw GatewayConfigurationError(
                 "METRICS_TOKEN must differ from INTERNAL_TOKEN: a scraper's credential must not open internal routes")
         }
+        let requestsPerMinute = reader.int(forKey: "rate.limit.per.minute", default: 6000)
+        guard (1...1_000_000).contains(requestsPerMinute) else {
+            throw GatewayConfigurationError("RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000")
+        }
+        let trustedProxies: TrustedProxies
+        do {
+            trustedProxies = try TrustedProxies(parsing: reader.string(forKey: "trusted.proxies", default: ""))
+        } catch {
+            throw GatewayConfigurationError(
+                "TRUSTED_PROXIES: `\(error.entry)` is not a CIDR such as 10.0.0.0/8 or fd00::/8: \(error.reason)")
+        }
         self.init(
             host: reader.string(forKey: "host", default: "127.0.0.1"), port: reader.int(forKey: "port", default: 8080),
             upstreams: upstreams, maximumBodyBytes: reader.int(forKey: "max.body.bytes", default: 10 << 20),
-            requestsPerMinute: reader.int(forKey: "rate.limit.per.minute", default: 6000),
+            requestsPerMinute: requestsPerMinute,
             logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info,
             internalToken: internalToken, metricsToken: metricsToken,
             appLinks: AppLinks(
@@ -130,7 +147,8 @@ public struct GatewayConfiguration: Sendable {
                 androidApps: try AppLinks.androidApps(reader.string(forKey: "app.links.android.apps", default: "")),
                 paths: AppLinks.list(
                     reader.string(
-                        forKey: "app.links.paths", default: AppLinks.defaultPaths.joined(separator: ",")))))
+                        forKey: "app.links.paths", default: AppLinks.defaultPaths.joined(separator: ",")))),
+            trustedProxies: trustedProxies)
     }
 }
 

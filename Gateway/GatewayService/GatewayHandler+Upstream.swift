@@ -27,7 +27,7 @@ extension GatewayHandler {
         case .chunked: WireFormat.writeField("transfer-encoding", "chunked", into: &buffer)
         }
         WireFormat.writeField(PlatformHeaders.requestID, requestID, into: &buffer)
-        WireFormat.writeField(PlatformHeaders.forwardedFor, clientAddress, into: &buffer)
+        WireFormat.writeField(PlatformHeaders.forwardedFor, client.text, into: &buffer)
         let span = traceContext(head, service: service, into: &buffer)
         buffer.writeStaticString("\r\n")
         return (buffer, span)

@@ -134,7 +134,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        clientAddress = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        readPeerAddress(context.channel)
     }
 
     // MARK: Client side
@@ -281,7 +281,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 head, Problem.badRequest("invalid_path", "The path has dot segments or encoded separators."), requestID,
                 start)
         case .forward(let service, let requiresToken):
-            if let limit = core.rateLimiter.acquire(clientAddress) {
+            if let proxy = trustedPeer { readForwardedClient(head, proxy: proxy) }
+            if let limit = core.rateLimiter.acquire(client.limiterKey) {
                 return refuse(head, Problem.tooManyRequests(retryAfter: limit), requestID, start)
             }
             if case .length(let length) = framing.body, length > core.configuration.maximumBodyBytes {
@@ -434,6 +435,9 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return exchange
     }
 
-    /// The peer's address, read once per connection (formatting it costs more than the lookup).
-    var clientAddress = "unknown"
+    /// The client's address: the peer's, read once per connection (formatting it costs more than the lookup), or
+    /// behind a trusted proxy the request's (``readForwardedClient(_:proxy:)``).
+    var client = ClientAddress.unknown
+    /// The peer, when it is a trusted proxy (`TRUSTED_PROXIES`): each of its requests names its own client.
+    var trustedPeer: IPAddress?
 }

@@ -53,6 +53,12 @@ extension PlatformRequestContext {
         }
         return peerAddress ?? "unknown"
     }
+
+    /// The key rate limits count the client under: its address, an IPv6 client's /64
+    /// (``RateLimiter/key(forAddress:)``).
+    public func clientKey(_ request: Request) -> String {
+        RateLimiter.key(forAddress: clientAddress(request))
+    }
 }
 
 /// Decodes request bodies with ``PlatformJSON``; a body that does not decode is a 400 problem naming the field

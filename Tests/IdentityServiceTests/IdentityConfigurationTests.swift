@@ -43,6 +43,7 @@ import Testing
         ["BCRYPT_COST": "10"], ["OIDC_PROVIDERS": "{not json"], ["IDENTITY_SIGNING_KEY": "c2hvcnQ="],
         ["SMTP_HOST": "h", "SMTP_SECURITY": "ssl3"], ["SESSION_LIFETIME_DAYS": "0"], ["SESSION_LIFETIME_DAYS": "366"],
         ["SESSION_IDLE_DAYS": "0"], ["SESSION_LIFETIME_DAYS": "20", "SESSION_IDLE_DAYS": "30"],
+        ["LOGIN_RATE_LIMIT_PER_MINUTE": "0"],
     ])
     func refusesBadValues(overrides: [String: String]) {
         let environment = ["INTERNAL_TOKEN": "t", "IDENTITY_SIGNING_KEY": key].merging(overrides) { $1 }

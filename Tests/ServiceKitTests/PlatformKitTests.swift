@@ -96,29 +96,6 @@ import Testing
     }
 }
 
-@Suite struct RateLimiterTests {
-    @Test func aBucketEmptiesAndRefillsWithTheClock() {
-        let clock = ManualClock()
-        let limiter = RateLimiter(capacity: 2, period: 60, clock: clock.wallClock)
-        #expect(limiter.acquire("k") == nil)
-        #expect(limiter.acquire("k") == nil)
-        #expect(limiter.acquire("k") == 30)
-        #expect(limiter.acquire("other") == nil, "keys are independent")
-        clock.advance(by: 30)
-        #expect(limiter.acquire("k") == nil)
-        #expect(limiter.acquire("k") != nil)
-    }
-
-    @Test func checkingDoesNotConsumeButRecordingDoes() {
-        let limiter = RateLimiter(capacity: 1, period: 60, clock: ManualClock().wallClock)
-        #expect(limiter.retryAfter("k") == nil)
-        #expect(limiter.retryAfter("k") == nil)
-        limiter.record("k")
-        #expect(limiter.retryAfter("k") != nil)
-        #expect(throws: Problem.self) { try limiter.enforce("k") }
-    }
-}
-
 @Suite struct ProblemTests {
     @Test func encodesAsRFC9457() throws {
         let problem = Problem.tooManyRequests(retryAfter: 3)

@@ -42,7 +42,7 @@ struct AuthController {
         let username = try input.username.map { try Validate.username($0) }
         let displayName = try Validate.optionalText(input.displayName, field: "displayName", max: 50)
         try PasswordPolicy.check(input.password, username: username, email: email)
-        try limits.registrationsByAddress.enforce(context.clientAddress(request))
+        try limits.registrationsByAddress.enforce(context.clientKey(request))
         let now = clock.now
         let user = UserRecord(
             id: UUID().uuidString.lowercased(), email: email, emailVerified: false, username: username,
@@ -64,7 +64,7 @@ struct AuthController {
         let identifier = input.identifier.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !identifier.isEmpty, identifier.count <= 254, !input.password.isEmpty, input.password.utf8.count <= 1024
         else { throw Problem.badRequest("invalid_credentials_format", "identifier and password are required.") }
-        try limits.loginsByAddress.enforce(context.clientAddress(request))
+        try limits.loginsByAddress.enforce(context.clientKey(request))
         if let seconds = limits.loginFailuresByAccount.retryAfter(identifier) {
             throw Problem.tooManyRequests(
                 retryAfter: seconds, "Too many failed sign-ins for this account; try again later.")

@@ -67,7 +67,7 @@ struct PasswordController {
         guard !identifier.isEmpty, identifier.count <= 254 else {
             throw Problem.invalidField("identifier", "must be a username or an e-mail address.")
         }
-        try limits.resetsByAddress.enforce(context.clientAddress(request))
+        try limits.resetsByAddress.enforce(context.clientKey(request))
         let answer = EditedResponse(
             status: .accepted,
             response: StatusMessage(

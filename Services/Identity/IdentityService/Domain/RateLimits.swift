@@ -1,6 +1,9 @@
 import PlatformKit
 
-/// The rate limiters of sign-in and recovery, keyed by account and by client address.
+/// The rate limiters of sign-in and recovery, keyed by account and by client address (an IPv6 client by its /64,
+/// ``RateLimiter/key(forAddress:)``). Each keeps at most 100,000 keys; see ``RateLimiter`` for what evicting one
+/// gives an attacker (for login failures: `loginFailuresPerAccount` more tries after 100,000 sign-ins, each within
+/// `loginsPerAddress`, over other accounts).
 struct RateLimits: Sendable {
     let loginFailuresByAccount: RateLimiter
     let loginsByAddress: RateLimiter
