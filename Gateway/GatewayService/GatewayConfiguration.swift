@@ -18,6 +18,10 @@ import Tracing
 /// | `APP_LINKS_APPLE_APP_IDS` | `TEAMID.bundle.id` values, comma-separated, for `/.well-known/apple-app-site-association` | unset: 404 |
 /// | `APP_LINKS_ANDROID_APPS` | `package=SHA256:FP[\|FP]` entries, comma-separated, for `/.well-known/assetlinks.json` | unset: 404 |
 /// | `APP_LINKS_PATHS` | the link paths the iOS apps open, comma-separated | /reset-password,/verify-email |
+/// | `HEADER_TIMEOUT_SECONDS` | seconds to send a request head, from accept or from its first byte | 10 |
+/// | `IDLE_TIMEOUT_SECONDS` | seconds a kept-alive connection waits for a request, a body for its next byte | 60 |
+/// | `MAX_CONNECTIONS` | client connections held at once; more are closed at accept | 10000 |
+/// | `MAX_CONNECTIONS_PER_ADDRESS` | the same from one peer address | 256 |
 ///
 /// Tracing (`OTEL_*`) is read by the executable (ServiceKit's `Observability`), which sets ``tracer``.
 public struct GatewayConfiguration: Sendable {
@@ -50,6 +54,19 @@ public struct GatewayConfiguration: Sendable {
     public var tracer: (any Tracer)?
     /// Called with the bound port once the gateway listens.
     public var onListening: (@Sendable (Int) async -> Void)?
+    /// How long a client has to send a whole request head: from accept, and on a kept-alive connection from the
+    /// first byte of its next request. A slow client holds a socket, not the gateway (nginx's `client_header_timeout`).
+    public var headerTimeout: TimeAmount
+    /// How long a kept-alive connection may wait for its next request, and a request body go without a byte
+    /// (nginx's `keepalive_timeout` and `client_body_timeout`). A response in progress is never cut.
+    public var idleTimeout: TimeAmount
+    /// Client connections held at once; one more is closed as it is accepted. Each costs a socket (and one to
+    /// its service while a request is on its way): 10,000 fits well under a container's usual 65,536 files.
+    public var maximumConnections: Int
+    /// Client connections held at once from one peer address. Browsers keep up to six per host and the apps
+    /// fewer, so 256 leaves room for dozens of people behind one NAT while no single host takes more than a
+    /// fortieth of ``maximumConnections``.
+    public var maximumConnectionsPerAddress: Int
 
     /// Where one service listens.
     public struct Upstream: Sendable, Hashable {
@@ -79,7 +96,9 @@ public struct GatewayConfiguration: Sendable {
         maximumBodyBytes: Int = 10 << 20, requestsPerMinute: Int = 6000, connectTimeout: TimeAmount = .seconds(1),
         responseHeadTimeout: TimeAmount = .seconds(30), logLevel: Logger.Level = .info, internalToken: String? = nil,
         clock: WallClock = .system, appLinks: AppLinks = AppLinks(), tracer: (any Tracer)? = nil,
-        onListening: (@Sendable (Int) async -> Void)? = nil
+        onListening: (@Sendable (Int) async -> Void)? = nil, headerTimeout: TimeAmount = .seconds(10),
+        idleTimeout: TimeAmount = .seconds(60), maximumConnections: Int = 10_000,
+        maximumConnectionsPerAddress: Int = 256
     ) {
         self.appLinks = appLinks
         self.host = host
@@ -96,6 +115,10 @@ public struct GatewayConfiguration: Sendable {
         self.clock = clock
         self.tracer = tracer
         self.onListening = onListening
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
+        self.maximumConnections = maximumConnections
+        self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
     }
 
     /// Reads the configuration from the environment (see the table above).
@@ -120,7 +143,27 @@ public struct GatewayConfiguration: Sendable {
                 androidApps: try AppLinks.androidApps(reader.string(forKey: "app.links.android.apps", default: "")),
                 paths: AppLinks.list(
                     reader.string(
-                        forKey: "app.links.paths", default: AppLinks.defaultPaths.joined(separator: ",")))))
+                        forKey: "app.links.paths", default: AppLinks.defaultPaths.joined(separator: ",")))),
+            headerTimeout: try Self.seconds(reader, "header.timeout.seconds", default: 10),
+            idleTimeout: try Self.seconds(reader, "idle.timeout.seconds", default: 60),
+            maximumConnections: try Self.positive(reader, "max.connections", default: 10_000),
+            maximumConnectionsPerAddress: try Self.positive(reader, "max.connections.per.address", default: 256))
+    }
+
+    /// A whole number of seconds from 1 to a day: zero or less would close every connection at once.
+    private static func seconds(_ reader: ConfigReader, _ key: ConfigKey, default value: Int) throws -> TimeAmount {
+        .seconds(Int64(try positive(reader, key, default: value, maximum: 86_400)))
+    }
+
+    private static func positive(
+        _ reader: ConfigReader, _ key: ConfigKey, default value: Int, maximum: Int = 1 << 30
+    ) throws -> Int {
+        let number = reader.int(forKey: key, default: value)
+        guard (1...maximum).contains(number) else {
+            let name = key.components.joined(separator: "_").uppercased()
+            throw GatewayConfigurationError("\(name) must be a whole number from 1 to \(maximum)")
+        }
+        return number
     }
 }
 
