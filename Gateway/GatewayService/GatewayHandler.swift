@@ -63,6 +63,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The connection waits for its next request and no byte of it has come: the idle timeout runs, and the
     /// first byte starts the header timeout.
     var clientIdle = false
+    /// The current read brought a request part: its bytes were the last request's, not the next one's.
+    var readParts = false
 
     /// One request on its way through the gateway. A class: the handler reads and updates it on every
     /// callback, and copying a struct of this size cost ~5% of the gateway's CPU in retains and releases.
@@ -153,6 +155,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
+        readParts = true
         let part = unwrapInboundIn(data)
         // The next request waits for the current response; anything behind a held part waits too, to keep the order.
         guard held.isEmpty && !(responding && requestEnded) else { return hold(part) }
@@ -180,7 +183,9 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             send(body)
         case .end:
             requestEnded = true
-            clientDeadline = nil
+            // Answered already (a refusal, a local endpoint): the idle wait for the next request, set as the answer
+            // ended, goes on. Else the answer is owed to the client.
+            if responding { clientDeadline = nil } else { clientIdle = true }
             if discardingRequest {
                 discardingRequest = false
                 return
@@ -250,11 +255,12 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if !requestEnded {
             // More of a body may come: it has the idle timeout from its last read (unless the gateway paused it).
             if !(clientReadsPaused || heldTooMuch) { awaitClient(for: core.configuration.idleTimeout) }
-        } else if clientIdle && !responding {
+        } else if clientIdle && !responding && !readParts {
             // The first bytes of the next request: its head must be complete within the header timeout.
             clientIdle = false
             awaitClient(for: core.configuration.headerTimeout)
         }
+        readParts = false
         exchange?.flushUpstream()
         context.fireChannelReadComplete()
     }

@@ -64,6 +64,26 @@ import Testing
         }
     }
 
+    @Test func onAKeptAliveConnectionTheHeaderTimeoutStartsAtTheNextRequestsFirstByte() async throws {
+        try await withTestStack(configureGateway: {
+            $0.idleTimeout = .seconds(4)
+            $0.headerTimeout = .seconds(1)
+        }) { stack in
+            // given a connection that was answered once and then waited longer than the header timeout
+            let connection = try await stack.rawConnection()
+            try await connection.send(RawHTTPConnection.request("GET", "/health/live"))
+            #expect(try await connection.response()?.status == 200)
+            #expect(await !connection.closedByPeer(within: .milliseconds(1_500)), "closed while idle")
+            // when the next request's head starts and never ends
+            let started = clock.now
+            try await connection.send("GET /health/live HTTP/1.1\r\nHost: g")
+            // then the header timeout closes it, well before the idle timeout would have
+            #expect(await connection.closedByPeer(within: .seconds(10)))
+            let waited = clock.now - started
+            #expect(waited >= .milliseconds(900) && waited < .milliseconds(2_400), "closed after \(waited)")
+        }
+    }
+
     @Test func aResponseInProgressOutlivesBothTimeouts() async throws {
         // given a service whose answer runs until it closes, and never does
         let upstream = try await MisbehavingUpstream.start(
@@ -124,7 +144,8 @@ import Testing
         let upstream = try await MisbehavingUpstream.start(.echo)
         try await withUploadRoute(upstream, configure: { _ in }) { connection in
             // when 4 MiB arrive in 40 pieces a second apart
-            let response = try await upload(connection, bytes: 4 << 20, pieces: 40, every: .seconds(1))
+            try await sendBody(connection, bytes: 4 << 20, pieces: 40, every: .seconds(1))
+            let response = try await connection.response(timeout: .seconds(60))
             // then the service's answer comes through, not a 504
             #expect(response?.status == 200)
             #expect(response?.object["bodyBytes"] as? Int == 4 << 20)
@@ -136,8 +157,9 @@ import Testing
         let upstream = try await MisbehavingUpstream.start(.neverAnswer)
         try await withUploadRoute(upstream, configure: { $0.responseHeadTimeout = .seconds(2) }) { connection in
             // when a body takes four seconds to send
-            let response = try await upload(connection, bytes: 64 << 10, pieces: 8, every: .milliseconds(500))
+            try await sendBody(connection, bytes: 64 << 10, pieces: 8, every: .milliseconds(500))
             let sent = clock.now
+            let response = try await connection.response(timeout: .seconds(60))
             // then the 504 comes the timeout after its end, not during it
             #expect(response?.status == 504)
             #expect(response?.problemCode == "gateway_timeout")
@@ -168,10 +190,8 @@ import Testing
         await upstream.stop()
     }
 
-    /// POSTs `bytes` zero bytes in `pieces` pieces `every` apart, then reads the answer (waiting up to a minute).
-    func upload(_ connection: RawHTTPConnection, bytes: Int, pieces: Int, every interval: Duration) async throws
-        -> RawHTTPConnection.Response?
-    {
+    /// POSTs `bytes` zero bytes in `pieces` pieces `every` apart.
+    func sendBody(_ connection: RawHTTPConnection, bytes: Int, pieces: Int, every interval: Duration) async throws {
         let head = "POST /v1/upload/file HTTP/1.1\r\nHost: g\r\nContent-Length: \(bytes)\r\n\r\n"
         try await connection.send(head)
         let piece = bytes / pieces
@@ -180,7 +200,6 @@ import Testing
             let size = index == pieces - 1 ? bytes - piece * (pieces - 1) : piece
             try await connection.send([UInt8](repeating: 0, count: size))
         }
-        return try await connection.response(timeout: .seconds(60))
     }
 
     /// How long `count` requests for identity's keys through the gateway take, one after another.
