@@ -131,7 +131,9 @@ import Testing
         #expect(unset.headerTimeout == .seconds(10) && unset.idleTimeout == .seconds(60))
         #expect(unset.maximumConnections == 10_000 && unset.maximumConnectionsPerAddress == 256)
         // Zero would close every connection at once (or accept none).
-        let names = ["HEADER_TIMEOUT_SECONDS", "IDLE_TIMEOUT_SECONDS", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_ADDRESS"]
+        let names = [
+            "HEADER_TIMEOUT_SECONDS", "IDLE_TIMEOUT_SECONDS", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_ADDRESS",
+        ]
         for name in names {
             #expect(throws: GatewayConfigurationError.self, "\(name)") {
                 try GatewayConfiguration(

@@ -53,15 +53,14 @@ public actor RawHTTPConnection {
     {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
         var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
-        let channel = try await bootstrap
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(Collector(continuation: continuation))
                 }
             }
-            .connect(host: host, port: port).get()
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel = try await bootstrap.connect(host: host, port: port).get()
         return RawHTTPConnection(channel: channel, continuation: continuation, events: stream.makeAsyncIterator())
     }
 
