@@ -20,6 +20,10 @@ import Tracing
 /// | `APP_LINKS_ANDROID_APPS` | `package=SHA256:FP[\|FP]` entries, comma-separated, for `/.well-known/assetlinks.json` | unset: 404 |
 /// | `APP_LINKS_PATHS` | the link paths the iOS apps open, comma-separated | /reset-password,/verify-email |
 /// | `TRUSTED_PROXIES` | CIDRs, comma-separated, of the proxies in front of the gateway (an ingress controller's pods, a load balancer): only from those is `X-Forwarded-For` read for the client's address | empty: the peer is the client |
+/// | `HEADER_TIMEOUT_SECONDS` | seconds to send a request head, from accept or from its first byte | 10 |
+/// | `IDLE_TIMEOUT_SECONDS` | seconds a kept-alive connection waits for a request, a body for its next byte | 60 |
+/// | `MAX_CONNECTIONS` | client connections held at once; more are closed at accept | 10000 |
+/// | `MAX_CONNECTIONS_PER_ADDRESS` | the same from one peer address | 256 |
 ///
 /// Tracing (`OTEL_*`) is read by the executable (ServiceKit's `Observability`), which sets ``tracer``.
 public struct GatewayConfiguration: Sendable {
@@ -57,6 +61,19 @@ public struct GatewayConfiguration: Sendable {
     /// The proxies whose `X-Forwarded-For` names the client, for the rate limit and the services; empty, the peer
     /// is the client and the header is ignored.
     public var trustedProxies: TrustedProxies
+    /// How long a client has to send a whole request head: from accept, and on a kept-alive connection from the
+    /// first byte of its next request. A slow client holds a socket, not the gateway (nginx's `client_header_timeout`).
+    public var headerTimeout: TimeAmount
+    /// How long a kept-alive connection may wait for its next request, and a request body go without a byte
+    /// (nginx's `keepalive_timeout` and `client_body_timeout`). A response in progress is never cut.
+    public var idleTimeout: TimeAmount
+    /// Client connections held at once; one more is closed as it is accepted. Each costs a socket (and one to
+    /// its service while a request is on its way): 10,000 fits well under a container's usual 65,536 files.
+    public var maximumConnections: Int
+    /// Client connections held at once from one peer address. Browsers keep up to six per host and the apps
+    /// fewer, so 256 leaves room for dozens of people behind one NAT while no single host takes more than a
+    /// fortieth of ``maximumConnections``.
+    public var maximumConnectionsPerAddress: Int
 
     /// Where one service listens.
     public struct Upstream: Sendable, Hashable {
@@ -87,7 +104,9 @@ public struct GatewayConfiguration: Sendable {
         responseHeadTimeout: TimeAmount = .seconds(30), logLevel: Logger.Level = .info, internalToken: String? = nil,
         metricsToken: String? = nil, clock: WallClock = .system, appLinks: AppLinks = AppLinks(),
         tracer: (any Tracer)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil,
-        trustedProxies: TrustedProxies = TrustedProxies()
+        trustedProxies: TrustedProxies = TrustedProxies(), headerTimeout: TimeAmount = .seconds(10),
+        idleTimeout: TimeAmount = .seconds(60), maximumConnections: Int = 10_000,
+        maximumConnectionsPerAddress: Int = 256
     ) {
         self.appLinks = appLinks
         self.host = host
@@ -106,6 +125,10 @@ public struct GatewayConfiguration: Sendable {
         self.tracer = tracer
         self.onListening = onListening
         self.trustedProxies = trustedProxies
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
+        self.maximumConnections = maximumConnections
+        self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
     }
 
     /// Reads the configuration from the environment (see the table above).
@@ -125,10 +148,8 @@ public struct GatewayConfiguration: Sendable {
             throw GatewayConfigurationError(
                 "METRICS_TOKEN must differ from INTERNAL_TOKEN: a scraper's credential must not open internal routes")
         }
-        let requestsPerMinute = reader.int(forKey: "rate.limit.per.minute", default: 6000)
-        guard (1...1_000_000).contains(requestsPerMinute) else {
-            throw GatewayConfigurationError("RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000")
-        }
+        // A limiter of capacity 0 would refuse everyone with an infinite wait.
+        let requestsPerMinute = try Self.positive(reader, "rate.limit.per.minute", default: 6000, maximum: 1_000_000)
         let trustedProxies: TrustedProxies
         do {
             trustedProxies = try TrustedProxies(parsing: reader.string(forKey: "trusted.proxies", default: ""))
@@ -148,7 +169,27 @@ public struct GatewayConfiguration: Sendable {
                 paths: AppLinks.list(
                     reader.string(
                         forKey: "app.links.paths", default: AppLinks.defaultPaths.joined(separator: ",")))),
-            trustedProxies: trustedProxies)
+            trustedProxies: trustedProxies,
+            headerTimeout: try Self.seconds(reader, "header.timeout.seconds", default: 10),
+            idleTimeout: try Self.seconds(reader, "idle.timeout.seconds", default: 60),
+            maximumConnections: try Self.positive(reader, "max.connections", default: 10_000),
+            maximumConnectionsPerAddress: try Self.positive(reader, "max.connections.per.address", default: 256))
+    }
+
+    /// A whole number of seconds from 1 to a day: zero or less would close every connection at once.
+    private static func seconds(_ reader: ConfigReader, _ key: ConfigKey, default value: Int) throws -> TimeAmount {
+        .seconds(Int64(try positive(reader, key, default: value, maximum: 86_400)))
+    }
+
+    private static func positive(
+        _ reader: ConfigReader, _ key: ConfigKey, default value: Int, maximum: Int = 1 << 30
+    ) throws -> Int {
+        let number = reader.int(forKey: key, default: value)
+        guard (1...maximum).contains(number) else {
+            let name = key.components.joined(separator: "_").uppercased()
+            throw GatewayConfigurationError("\(name) must be a whole number from 1 to \(maximum)")
+        }
+        return number
     }
 }
 

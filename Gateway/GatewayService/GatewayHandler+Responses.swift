@@ -104,6 +104,11 @@ extension GatewayHandler {
         if keepAlive && !quiescing {
             flushClient()
             handleHeld()
+            if !(responding && requestEnded) {
+                // Waiting on the client again: for its next request (idle until its first byte), or the rest of a body.
+                clientIdle = requestEnded
+                awaitClient(for: core.configuration.idleTimeout)
+            }
         } else {
             closing = true
             held.removeAll()

@@ -168,23 +168,33 @@ extension GatewayHandler: UpstreamDelegate {
 
     func upstreamFailed(_ error: any Error) {
         guard let exchange else { return }
-        // A pooled connection the service had already closed: replay the request once on a new one.
-        if exchange.reused, !exchange.responseStarted, exchange.requestComplete, let replay = exchange.replay {
+        // A pooled connection the service had already closed: a request that may run twice is sent once more on a
+        // new one (`replay` is kept only for those). An answer that is not HTTP came from a service that read it.
+        if exchange.reused, !exchange.responseStarted, exchange.requestComplete, !(error is UpstreamProtocolError),
+            let replay = exchange.replay
+        {
             exchange.connection = nil
             exchange.reused = false
             exchange.headDeadline = nil
             exchange.pending = replay
             return connect()
         }
+        let what =
+            error is UpstreamProtocolError
+            ? "sent an answer that is not valid HTTP/1.1" : "closed the connection without answering"
         failExchange(
             Problem(
                 status: 502, code: "bad_gateway", title: "Bad gateway",
-                detail: "The \(exchange.service.rawValue) service closed the connection without answering."))
+                detail: "The \(exchange.service.rawValue) service \(what)."))
     }
 
     func upstreamWritabilityChanged(isWritable: Bool) {
         // The service reads the body slowly: stop reading it from the client until it catches up.
         clientReadsPaused = !isWritable
+        // Meanwhile the wait is the service's, not the client's: it has the answer timeout to read on or answer.
+        if let exchange, !exchange.requestComplete, !exchange.responseStarted {
+            if isWritable { exchange.headDeadline = nil } else { startHeadTimer(for: exchange) }
+        }
         updateClientReads()
     }
 }

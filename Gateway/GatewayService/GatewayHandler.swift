@@ -51,9 +51,20 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Ids for the trace contexts this connection starts; seeded once per connection.
     var traceIDs = TraceIDGenerator()
 
-    /// Times out services that send no response head: one timer per connection, moved on only when it fires
+    /// The connection's one timer, for all its deadlines: the service's response head (``Exchange/headDeadline``)
+    /// and the client's next bytes (``clientDeadline``). Scheduled only when none is pending, for no later than the
+    /// shortest timeout from then, so no deadline set meanwhile comes before it; when it fires early it moves on
     /// (a timer scheduled and cancelled per request cost ~4% of the gateway's CPU).
-    var headTimer: Scheduled<Void>?
+    var timer: Scheduled<Void>?
+    /// When the connection closes unless the client sends more: a request head (from accept, or from the first
+    /// byte of the next request), the next request on a kept-alive connection, or more of a request body. `nil`
+    /// while the gateway or the service owes the answer: a response in progress is never cut.
+    var clientDeadline: NIODeadline?
+    /// The connection waits for its next request and no byte of it has come: the idle timeout runs, and the
+    /// first byte starts the header timeout.
+    var clientIdle = false
+    /// The current read brought a request part: its bytes were the last request's, not the next one's.
+    var readParts = false
 
     /// One request on its way through the gateway. A class: the handler reads and updates it on every
     /// callback, and copying a struct of this size cost ~5% of the gateway's CPU in retains and releases.
@@ -75,8 +86,9 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         /// Body bytes not yet written upstream (while the token is checked or the connection opens).
         var pending: [ByteBuffer] = []
         /// The body's parts so far, kept until the response head arrives, to retry once on a fresh connection
-        /// when a pooled one turns out to be closed; `nil` once the body grows past `retryLimit`.
-        var replay: [ByteBuffer]? = []
+        /// when a pooled one turns out to be closed; `nil` once the body grows past `retryLimit`, and from the start
+        /// for a request that must not run twice (see ``GatewayHandler/isReplayable(_:)``).
+        var replay: [ByteBuffer]?
         var bodyBytes = 0
         var requestComplete = false
         /// Some of the body was not forwarded because the service had already answered.
@@ -104,7 +116,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         init(
             id: Int, service: ServiceName, upstream: GatewayConfiguration.Upstream, requestID: String,
             startedAt: NIODeadline, method: HTTPMethod, keepAlive: Bool, version: HTTPVersion,
-            framing: RequestFraming.Body, head: ByteBuffer, span: (any Tracing.Span)?
+            framing: RequestFraming.Body, head: ByteBuffer, replayable: Bool, span: (any Tracing.Span)?
         ) {
             self.id = id
             self.service = service
@@ -116,6 +128,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             self.version = version
             self.framing = framing
             self.head = head
+            self.replay = replayable ? [] : nil
             self.span = span
         }
 
@@ -135,12 +148,14 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         readPeerAddress(context.channel)
+        awaitClient(for: core.configuration.headerTimeout)
     }
 
     // MARK: Client side
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
+        readParts = true
         let part = unwrapInboundIn(data)
         // The next request waits for the current response; anything behind a held part waits too, to keep the order.
         guard held.isEmpty && !(responding && requestEnded) else { return hold(part) }
@@ -152,6 +167,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             responding = true
             requestEnded = false
+            clientDeadline = nil
+            clientIdle = false
             requestMethod = head.method
             receive(head)
         case .body(let body):
@@ -166,6 +183,9 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             send(body)
         case .end:
             requestEnded = true
+            // Answered already (a refusal, a local endpoint): the idle wait for the next request, set as the answer
+            // ended, goes on. Else the answer is owed to the client.
+            if responding { clientDeadline = nil } else { clientIdle = true }
             if discardingRequest {
                 discardingRequest = false
                 return
@@ -176,8 +196,11 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 exchange?.bodyDropped = true
                 return
             }
-            if let exchange, exchange.framing == .chunked { send(WireFormat.lastChunk, to: exchange) }
-            exchange?.flushUpstream()
+            guard let exchange else { return }
+            if exchange.framing == .chunked { send(WireFormat.lastChunk, to: exchange) }
+            exchange.flushUpstream()
+            // The answer's time starts once the whole request is on its way: a slow upload is the client's time.
+            if exchange.channel != nil { startHeadTimer(for: exchange) }
         }
     }
 
@@ -212,8 +235,10 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Reads from the client unless the service reads the body slowly or pipelined requests pile up.
     func updateClientReads() {
-        try? context.channel.syncOptions?.setOption(
-            ChannelOptions.autoRead, value: !(clientReadsPaused || heldTooMuch))
+        let reading = !(clientReadsPaused || heldTooMuch)
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: reading)
+        // A body the gateway stopped reading gets its full idle time again.
+        if reading && !requestEnded { awaitClient(for: core.configuration.idleTimeout) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -227,6 +252,15 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
+        if !requestEnded {
+            // More of a body may come: it has the idle timeout from its last read (unless the gateway paused it).
+            if !(clientReadsPaused || heldTooMuch) { awaitClient(for: core.configuration.idleTimeout) }
+        } else if clientIdle && !responding && !readParts {
+            // The first bytes of the next request: its head must be complete within the header timeout.
+            clientIdle = false
+            awaitClient(for: core.configuration.headerTimeout)
+        }
+        readParts = false
         exchange?.flushUpstream()
         context.fireChannelReadComplete()
     }
@@ -242,8 +276,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        headTimer?.cancel()
-        headTimer = nil
+        timer?.cancel()
+        timer = nil
         if let exchange = takeExchange() {
             exchange.connection?.abandon()
             exchange.endSpan(status: exchange.responseStatus, error: "the client closed the connection")
@@ -301,7 +335,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             exchange = Exchange(
                 id: generation, service: service, upstream: upstream, requestID: requestID, startedAt: start,
                 method: head.method, keepAlive: head.isKeepAlive, version: head.version, framing: framing.body,
-                head: forwarded, span: span)
+                head: forwarded, replayable: Self.isReplayable(head), span: span)
             guard requiresToken else { return connect() }
             authorize(head)
         }
@@ -363,33 +397,70 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         exchange.connection = connection
         exchange.reused = reused
         exchange.pending = []
-        startHeadTimer(for: exchange)
         connection.channel.write(exchange.head, promise: nil)
         for part in pending { connection.channel.write(part, promise: nil) }
         connection.channel.flush()
+        if exchange.requestComplete { startHeadTimer(for: exchange) }
     }
 
-    /// Gives the service until the configured timeout to start its response. The connection's one timer is
-    /// scheduled only when none is pending; when it fires early (set for an earlier exchange) it moves on.
+    /// Gives the service until the configured timeout to start its response, from when the whole request was
+    /// written to it.
     func startHeadTimer(for exchange: Exchange) {
         let deadline = NIODeadline.now() + core.configuration.responseHeadTimeout
         exchange.headDeadline = deadline
-        if headTimer == nil { scheduleHeadTimer(at: deadline) }
+        if timer == nil { scheduleTimer(at: deadline) }
     }
 
-    func scheduleHeadTimer(at deadline: NIODeadline) {
+    /// Gives the client until `timeout` from now to send what the connection waits for.
+    func awaitClient(for timeout: TimeAmount) {
+        let deadline = NIODeadline.now() + timeout
+        clientDeadline = deadline
+        if timer == nil { scheduleTimer(at: deadline) }
+    }
+
+    /// Schedules the connection's timer for `deadline`, or sooner: a deadline set before it fires is at least the
+    /// shortest timeout from now, so it is never earlier than the timer.
+    func scheduleTimer(at deadline: NIODeadline) {
+        let configuration = core.configuration
+        let shortest = min(configuration.headerTimeout, configuration.idleTimeout, configuration.responseHeadTimeout)
         let this = NIOLoopBound(self, eventLoop: context.eventLoop)
-        headTimer = context.eventLoop.scheduleTask(deadline: deadline) { this.value.headTimerFired() }
+        timer = context.eventLoop.scheduleTask(deadline: min(deadline, .now() + shortest)) { this.value.timerFired() }
     }
 
-    func headTimerFired() {
-        headTimer = nil
-        guard let exchange, !exchange.responseStarted, let deadline = exchange.headDeadline else { return }
-        guard deadline <= .now() else { return scheduleHeadTimer(at: deadline) }
-        failExchange(
-            Problem(
-                status: 504, code: "gateway_timeout", title: "Gateway timeout",
-                detail: "The \(exchange.service.rawValue) service did not answer in time."))
+    /// Acts on the deadlines that passed, and moves the timer on to the next one, if any.
+    func timerFired() {
+        timer = nil
+        let now = NIODeadline.now()
+        var next = clientDeadline
+        if let deadline = clientDeadline, deadline <= now {
+            next = nil
+            // Not the client's delay when the gateway stopped reading, nor while a response is going out.
+            if !(clientReadsPaused || heldTooMuch || exchange?.responseStarted == true) {
+                closing = true
+                context.close(promise: nil)
+                return
+            }
+        }
+        if let exchange, !exchange.responseStarted, let deadline = exchange.headDeadline {
+            guard deadline > now else {
+                return failExchange(
+                    Problem(
+                        status: 504, code: "gateway_timeout", title: "Gateway timeout",
+                        detail: "The \(exchange.service.rawValue) service did not answer in time."))
+            }
+            next = min(next ?? deadline, deadline)
+        }
+        if let next { scheduleTimer(at: next) }
+    }
+
+    /// Whether a request may be sent again when its pooled connection fails before an answer: only when running
+    /// it twice does no harm, idempotent methods (RFC 9110 §9.2.2) or an `Idempotency-Key` the service dedupes by.
+    /// Bytes written to a socket may have reached the service although no answer came.
+    static func isReplayable(_ head: HTTPRequestHead) -> Bool {
+        switch head.method {
+        case .GET, .HEAD, .PUT, .DELETE, .OPTIONS: true
+        default: head.headers.contains(name: "idempotency-key")
+        }
     }
 
     /// Writes a request part upstream, or holds it until the connection is there; keeps a copy for a retry

@@ -35,11 +35,16 @@ public struct GatewayServer: Service {
         let pools = UpstreamPools(group: group, connectTimeout: configuration.connectTimeout)
         let quiesce = ServerQuiescingHelper(group: group)
         let core = core
+        let limiter = ConnectionLimiter(
+            total: configuration.maximumConnections, perAddress: configuration.maximumConnectionsPerAddress,
+            trustedProxies: configuration.trustedProxies)
         let serverChannel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // Connections over a cap are closed before the quiescing helper tracks them.
+                    try channel.pipeline.syncOperations.addHandler(ConnectionLimiter.Handler(limiter: limiter))
                     try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
                 }
             }

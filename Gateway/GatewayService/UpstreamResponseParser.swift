@@ -188,6 +188,9 @@ enum UpstreamProtocolError: Error {
     case badField
     case badContentLength
     case badChunk
+    /// Both `Content-Length` and `Transfer-Encoding` (RFC 9112 §6.1: a sender must not send both): relaying
+    /// either framing could desynchronise the client from the gateway, so the answer is refused.
+    case conflictingFraming
 }
 
 /// A service's response head: its bytes as sent, and what the relay needs to know about them.
@@ -241,6 +244,7 @@ struct UpstreamResponseHead {
         var minorVersion = 1
         var contentLength: Int?
         var chunked = false
+        var transferEncoding = false
         var closes = false
         var keepAlive = false
         var hopByHop = false
@@ -266,6 +270,7 @@ struct UpstreamResponseHead {
                 return failure == nil
             }
             if failure == nil && !wellFormed { failure = .badField }
+            if failure == nil && transferEncoding && contentLength != nil { failure = .conflictingFraming }
         }
 
         mutating func read(_ raw: UnsafeRawBufferPointer, name: Range<Int>, value: Range<Int>) {
@@ -290,6 +295,7 @@ struct UpstreamResponseHead {
                 contentLength = length
             case 17 where HeadBytes.matches(raw, name, "transfer-encoding"):
                 // Chunked is the last coding when present; any other coding alone runs until close.
+                transferEncoding = true
                 chunked = HeadBytes.tokens(raw, value).last.map { HeadBytes.matches(raw, $0, "chunked") } ?? false
             default: break
             }

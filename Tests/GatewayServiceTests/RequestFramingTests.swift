@@ -131,4 +131,42 @@ import Testing
             }
         }
     }
+
+    @Test func slowClientTimeoutsAndConnectionCapsAreReadFromTheirVariables() throws {
+        let set = try GatewayConfiguration(
+            reader: ConfigReader(
+                provider: EnvironmentVariablesProvider(environmentVariables: [
+                    "HEADER_TIMEOUT_SECONDS": "3", "IDLE_TIMEOUT_SECONDS": "20", "MAX_CONNECTIONS": "500",
+                    "MAX_CONNECTIONS_PER_ADDRESS": "16",
+                ])))
+        #expect(set.headerTimeout == .seconds(3) && set.idleTimeout == .seconds(20))
+        #expect(set.maximumConnections == 500 && set.maximumConnectionsPerAddress == 16)
+        let unset = try GatewayConfiguration(
+            reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: [:])))
+        #expect(unset.headerTimeout == .seconds(10) && unset.idleTimeout == .seconds(60))
+        #expect(unset.maximumConnections == 10_000 && unset.maximumConnectionsPerAddress == 256)
+        // Zero would close every connection at once (or accept none).
+        let names = [
+            "HEADER_TIMEOUT_SECONDS", "IDLE_TIMEOUT_SECONDS", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_ADDRESS",
+        ]
+        for name in names {
+            #expect(throws: GatewayConfigurationError.self, "\(name)") {
+                try GatewayConfiguration(
+                    reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: [name: "0"])))
+            }
+        }
+    }
+}
+
+/// Which requests the gateway may send again when a pooled connection fails before an answer (issue 41).
+@Suite struct ReplayTests {
+    @Test(arguments: [
+        (HTTPMethod.GET, [(String, String)](), true), (.HEAD, [], true), (.PUT, [], true), (.DELETE, [], true),
+        (.OPTIONS, [], true), (.POST, [], false), (.PATCH, [], false),
+        (.POST, [("Idempotency-Key", "8e0f")], true), (.PATCH, [("idempotency-key", "8e0f")], true),
+    ])
+    func onlyRequestsThatMayRunTwiceAreReplayed(method: HTTPMethod, headers: [(String, String)], replayable: Bool) {
+        let head = HTTPRequestHead(version: .http1_1, method: method, uri: "/v1/x", headers: HTTPHeaders(headers))
+        #expect(GatewayHandler.isReplayable(head) == replayable)
+    }
 }

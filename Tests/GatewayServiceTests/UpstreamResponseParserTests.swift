@@ -137,6 +137,17 @@ import Testing
         #expect(throws: UpstreamProtocolError.self) { try parse(wire) }
     }
 
+    /// RFC 9112 §6.1: a sender must not send both; relaying either framing could leave the client reading
+    /// the body differently from the gateway (issue 41).
+    @Test(arguments: [
+        "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nContent-Length: 5\r\n\r\nhello",
+    ])
+    func anAnswerWithBothFramingHeadersIsRefused(wire: String) {
+        #expect(throws: UpstreamProtocolError.conflictingFraming) { try parse(wire) }
+    }
+
     @Test func aHeadThatNeverEndsIsRefusedPastTheLimit() throws {
         var parser = UpstreamResponseParser(respondingToHEAD: false)
         var buffer = ByteBuffer(string: "HTTP/1.1 200 OK\r\n")

@@ -46,17 +46,21 @@ public actor RawHTTPConnection {
     private var peerClosed = false
     private var waits = 0
 
-    /// Connects to `host:port` (loopback by default).
-    public static func connect(port: Int, host: String = "127.0.0.1") async throws -> RawHTTPConnection {
+    /// Connects to `host:port` (loopback by default), from `source` when given: another loopback address
+    /// (127.0.0.2, ...; Linux routes all of 127/8 to lo) is another client to the gateway's per-address counts.
+    public static func connect(port: Int, host: String = "127.0.0.1", from source: String? = nil) async throws
+        -> RawHTTPConnection
+    {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(Collector(continuation: continuation))
                 }
             }
-            .connect(host: host, port: port).get()
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel = try await bootstrap.connect(host: host, port: port).get()
         return RawHTTPConnection(channel: channel, continuation: continuation, events: stream.makeAsyncIterator())
     }
 
@@ -236,8 +240,9 @@ extension RawHTTPConnection {
 }
 
 extension TestStack {
-    /// A raw connection to the gateway.
-    public func rawConnection() async throws -> RawHTTPConnection {
-        try await RawHTTPConnection.connect(port: Int(gateway.baseURL.split(separator: ":").last ?? "") ?? 0)
+    /// A raw connection to the gateway, from `source` when given (see ``RawHTTPConnection/connect(port:host:from:)``).
+    public func rawConnection(from source: String? = nil) async throws -> RawHTTPConnection {
+        try await RawHTTPConnection.connect(
+            port: Int(gateway.baseURL.split(separator: ":").last ?? "") ?? 0, from: source)
     }
 }
