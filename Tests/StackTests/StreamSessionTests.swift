@@ -39,7 +39,7 @@ import Testing
     /// Runs `act`, which ends the sessions of `ended` (tokens whose streams must close) and not those of `kept`;
     /// once notifications refuses the ended tokens, publishes an event to every stream's user, which only the
     /// kept streams receive.
-    func expect(
+    func expectEnding(
         _ world: NotificationsWorld, ending ended: [(user: TestUser, token: String)],
         keeping kept: [(user: TestUser, token: String)], by act: () async throws -> Void
     ) async throws {
@@ -91,10 +91,11 @@ import Testing
                 #expect(received.filter { $0.comment == nil }.map(\.event) == ["reauthenticate"])
                 return
             }
-            try await expect(
+            try await expectEnding(
                 world, ending: [(world.ann, world.ann.accessToken)], keeping: [(world.ann, tablet.access)]
             ) {
-                #expect(try await world.api.post(IdentityPaths.logout, token: world.ann.accessToken).status == 204)
+                let signedOut = try await world.api.post(IdentityPaths.logout, token: world.ann.accessToken)
+                #expect(signedOut.status == 204)
             }
         }
     }
@@ -102,11 +103,12 @@ import Testing
     @Test func signingOutEverywhereEndsEveryStreamOfTheUser() async throws {
         try await NotificationsWorld.run(reportEndedSessions: false) { world in
             let tablet = try await signIn(world, world.ann)
-            try await expect(
+            try await expectEnding(
                 world, ending: [(world.ann, world.ann.accessToken), (world.ann, tablet.access)],
                 keeping: [(world.bob, world.bob.accessToken)]
             ) {
-                #expect(try await world.api.post(IdentityPaths.logoutAll, token: world.ann.accessToken).status == 204)
+                let signedOut = try await world.api.post(IdentityPaths.logoutAll, token: world.ann.accessToken)
+                #expect(signedOut.status == 204)
             }
         }
     }
@@ -114,7 +116,7 @@ import Testing
     @Test func endingASessionFromTheListEndsItsStream() async throws {
         try await NotificationsWorld.run(reportEndedSessions: false) { world in
             let tablet = try await signIn(world, world.ann)
-            try await expect(
+            try await expectEnding(
                 world, ending: [(world.ann, tablet.access)], keeping: [(world.ann, world.ann.accessToken)]
             ) {
                 let ended = try await world.api.delete(
@@ -127,7 +129,7 @@ import Testing
     @Test func changingThePasswordEndsTheOtherSessionsStreams() async throws {
         try await NotificationsWorld.run(reportEndedSessions: false) { world in
             let tablet = try await signIn(world, world.ann)
-            try await expect(
+            try await expectEnding(
                 world, ending: [(world.ann, tablet.access)], keeping: [(world.ann, world.ann.accessToken)]
             ) {
                 let changed = try await world.api.post(
@@ -141,7 +143,7 @@ import Testing
     @Test func resettingThePasswordEndsEveryStreamOfTheUser() async throws {
         try await NotificationsWorld.run(reportEndedSessions: false) { world in
             let tablet = try await signIn(world, world.ann)
-            try await expect(
+            try await expectEnding(
                 world, ending: [(world.ann, world.ann.accessToken), (world.ann, tablet.access)],
                 keeping: [(world.bob, world.bob.accessToken)]
             ) {
@@ -161,7 +163,8 @@ import Testing
             let tablet = try await signIn(world, world.ann)
             let rotated = try await world.api.post(IdentityPaths.refresh, json: ["refreshToken": tablet.refresh])
             let access = try rotated.decode(WireTokenPair.self).accessToken
-            try await expect(world, ending: [(world.ann, access)], keeping: [(world.ann, world.ann.accessToken)]) {
+            try await expectEnding(world, ending: [(world.ann, access)], keeping: [(world.ann, world.ann.accessToken)])
+            {
                 // outside the rotation's grace window
                 world.stack.clock.advance(by: 30)
                 let reused = try await world.api.post(IdentityPaths.refresh, json: ["refreshToken": tablet.refresh])
