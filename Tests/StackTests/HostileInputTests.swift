@@ -167,6 +167,7 @@ import Testing
                 return failures
             }
             try await client.shutdown()
+            print("hostile cursors: \(probes.count) requests to \(Set(probes.map(\.template)).count) lists")
             // then
             let report = answers.sorted().prefix(300).joined(separator: "\n")
             #expect(answers.isEmpty, "\(answers.count) of \(probes.count) hostile cursors not refused:\n\(report)")

@@ -12,24 +12,18 @@ struct HostileWalk {
     func probes() -> (probes: [HostileProbe], unmapped: [String]) {
         var probes: [HostileProbe] = []
         var unmapped: [String] = []
-        let paths = document["paths"] as? [String: [String: Any]] ?? [:]
-        for (template, item) in paths.sorted(by: { $0.key < $1.key }) {
-            let shared = item["parameters"] as? [Any] ?? []
-            for (method, operation) in item.sorted(by: { $0.key < $1.key }) {
-                guard let operation = operation as? [String: Any], method != "parameters" else { continue }
-                let parameters = (shared + (operation["parameters"] as? [Any] ?? [])).compactMap(resolve)
-                var pathValues: [String: String] = [:]
-                for name in Self.pathNames(template) {
-                    if let value = fixtureValue(name, in: template) {
-                        pathValues[name] = value
-                    } else {
-                        unmapped.append("\(method.uppercased()) \(template): {\(name)}")
-                    }
+        for (template, method, operation, parameters) in operations() {
+            var pathValues: [String: String] = [:]
+            for name in Self.pathNames(template) {
+                if let value = fixtureValue(name, in: template) {
+                    pathValues[name] = value
+                } else {
+                    unmapped.append("\(method) \(template): {\(name)}")
                 }
-                probes += self.probes(
-                    method: method.uppercased(), template: template, operation: operation, parameters: parameters,
-                    pathValues: pathValues)
             }
+            probes += self.probes(
+                method: method, template: template, operation: operation, parameters: parameters,
+                pathValues: pathValues)
         }
         return (probes, unmapped)
     }
@@ -41,28 +35,37 @@ struct HostileWalk {
     ) {
         var probes: [HostileProbe] = []
         var unknown: [String] = []
+        for (template, method, operation, parameters) in operations()
+        where parameters.contains(where: { $0["in"] as? String == "query" && $0["name"] as? String == "cursor" }) {
+            let operationID = operation["operationId"] as? String ?? ""
+            guard let values = cursors(operationID) else {
+                unknown.append("\(method) \(template) (\(operationID))")
+                continue
+            }
+            var pathValues: [String: String] = [:]
+            for name in Self.pathNames(template) { pathValues[name] = fixtureValue(name, in: template) }
+            probes += self.probes(
+                method: method, template: template, operation: operation, parameters: parameters,
+                pathValues: pathValues, onlyCursors: values)
+        }
+        return (probes, unknown)
+    }
+
+    typealias Operation = (template: String, method: String, operation: [String: Any], parameters: [[String: Any]])
+
+    /// Every operation of the document in a stable order, its method in capitals and its parameters resolved.
+    private func operations() -> [Operation] {
+        var operations: [Operation] = []
         let paths = document["paths"] as? [String: [String: Any]] ?? [:]
         for (template, item) in paths.sorted(by: { $0.key < $1.key }) {
             let shared = item["parameters"] as? [Any] ?? []
             for (method, operation) in item.sorted(by: { $0.key < $1.key }) {
                 guard let operation = operation as? [String: Any], method != "parameters" else { continue }
                 let parameters = (shared + (operation["parameters"] as? [Any] ?? [])).compactMap(resolve)
-                guard
-                    parameters.contains(where: { $0["in"] as? String == "query" && $0["name"] as? String == "cursor" })
-                else { continue }
-                let operationID = operation["operationId"] as? String ?? ""
-                guard let values = cursors(operationID) else {
-                    unknown.append("\(method.uppercased()) \(template) (\(operationID))")
-                    continue
-                }
-                var pathValues: [String: String] = [:]
-                for name in Self.pathNames(template) { pathValues[name] = fixtureValue(name, in: template) }
-                probes += self.probes(
-                    method: method.uppercased(), template: template, operation: operation, parameters: parameters,
-                    pathValues: pathValues, onlyCursors: values)
+                operations.append((template, method.uppercased(), operation, parameters))
             }
         }
-        return (probes, unknown)
+        return operations
     }
 
     private func probes(
