@@ -12,9 +12,10 @@ import Testing
 /// Unless a test says otherwise, identity does not post ended sessions to notifications here: the stream must end
 /// by identity's revocation feed alone, which is what every replica of notifications follows.
 @Suite struct StreamSessionTests {
-    /// How long an ended stream may take to close. The feed answers in milliseconds (the issue asks for 1 s); the
-    /// bound is generous for two cores shared by the whole suite, and each test prints what it took.
-    static let bound: Duration = .seconds(5)
+    /// How long an ended stream may take to close, counted from the request that ends the session. Alone this takes
+    /// 30-150 ms (the issue asks for 1 s); with the hostile walk beside it on two cores it took up to 4.7 s, so the
+    /// bound is generous, and each test prints what it took. Nothing waits on a timer: the end is the feed's push.
+    static let bound: Duration = .seconds(10)
 
     /// A new session of `user`: its access and refresh tokens.
     func signIn(_ world: NotificationsWorld, _ user: TestUser, password: String? = nil) async throws -> (
