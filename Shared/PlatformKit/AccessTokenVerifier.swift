@@ -17,6 +17,8 @@ public final class AccessTokenVerifier: Sendable {
     private let capacity: Int
     /// Verified tokens and ended sessions under one lock, so a hit costs one lock and two lookups.
     private let state = Mutex(State())
+    /// Told of every session that ends from now on (see ``onSessionsEnded(_:)``).
+    private let observers = Mutex<[@Sendable ([String]) -> Void]>([])
 
     private struct State {
         var tokens: [String: AuthenticatedUser] = [:]
@@ -81,14 +83,25 @@ public final class AccessTokenVerifier: Sendable {
     /// Refuses every token of the revoked sessions from now on (entries already past `until` are dropped).
     public func endSessions(_ revocations: [SessionRevocation]) {
         let now = clock.now
-        state.withLock { state in
+        let newlyEnded = state.withLock { state -> [String] in
+            var newlyEnded: [String] = []
             for revocation in revocations where revocation.until > now {
-                state.endedSessions[revocation.sessionId] = max(
-                    revocation.until, state.endedSessions[revocation.sessionId] ?? revocation.until)
+                let known = state.endedSessions[revocation.sessionId]
+                if known == nil { newlyEnded.append(revocation.sessionId) }
+                state.endedSessions[revocation.sessionId] = max(revocation.until, known ?? revocation.until)
             }
             // Ended sessions are few next to tokens; forgetting the expired ones here keeps the set small.
             if state.endedSessions.count > 1024 { state.endedSessions = state.endedSessions.filter { $0.value > now } }
+            return newlyEnded
         }
+        guard !newlyEnded.isEmpty else { return }
+        for observer in observers.withLock({ $0 }) { observer(newlyEnded) }
+    }
+
+    /// Calls `observer` with the sessions each later revocation ends, as soon as this verifier learns of them (so
+    /// what a token opened, such as a live stream, can end with its session). It must not block.
+    public func onSessionsEnded(_ observer: @escaping @Sendable ([String]) -> Void) {
+        observers.withLock { $0.append(observer) }
     }
 
     /// Verifies a bearer token (signature, issuer, audience, expiry) and returns who it speaks for.

@@ -32,6 +32,14 @@ public struct PageRequest: Sendable, Equatable {
         return try PageCursor.decode(cursor, as: Key.self)
     }
 
+    /// Decodes a cursor made of `count` texts (a list's sort keys written as strings); anything else is a 400 problem.
+    /// Numbers among them are read with ``PageCursor/number(_:in:)`` or ``PageCursor/instant(_:)``.
+    public func decodeCursorParts(_ count: Int) throws -> [String]? {
+        guard let parts = try decodeCursor(as: [String].self) else { return nil }
+        guard parts.count == count else { throw PageCursor.invalid }
+        return parts
+    }
+
     /// The highest offset an offset cursor may carry; lists that page by offset are far shorter.
     public static let maximumOffset = 1_000_000
 
@@ -97,12 +105,66 @@ public enum PageCursor {
     public static func decode<Key: Decodable>(_ cursor: String, as key: Key.Type) throws -> Key {
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard cursor.count <= 512, let data = Data(base64Encoded: base64),
+        guard cursor.count <= 512, let data = Data(base64Encoded: base64), hasOnlyFiniteNumbers(data),
             let key = try? JSONDecoder().decode(Key.self, from: data)
         else {
             throw invalid
         }
         return key
+    }
+
+    /// A number a cursor carries as decimal text (`"1767225600.5"`): finite and within `range`, else a 400 problem.
+    /// Swift's `Double` also reads `inf`, `nan`, hexadecimal and `1e999` (as infinity), which no list ever wrote.
+    public static func number(_ text: String, in range: ClosedRange<Double>) throws -> Double {
+        guard text.utf8.count <= 32, text.utf8.allSatisfy({ decimalBytes.contains($0) }), let value = Double(text),
+            value.isFinite, range.contains(value)
+        else {
+            throw invalid
+        }
+        return value
+    }
+
+    private static let decimalBytes = Set("0123456789.-+eE".utf8)
+
+    /// The latest instant a cursor may name: the end of year 9999, as far as the platform's dates go.
+    public static let latestInstant: Double = 253_402_300_799
+
+    /// An instant a cursor carries as seconds since 1970 in text, from 1970 to the end of year 9999; else a 400 problem.
+    public static func instant(_ text: String) throws -> Date {
+        Date(timeIntervalSince1970: try number(text, in: 0...latestInstant))
+    }
+
+    /// Whether every number in `json` (outside its strings) is finite as a `Double`: a key's number past
+    /// `Double`'s range (`1e999`) would otherwise decode as infinity wherever a key holds a `Double`.
+    static func hasOnlyFiniteNumbers(_ json: Data) -> Bool {
+        var inString = false
+        var escaped = false
+        var number: [UInt8] = []
+        func numberIsFinite() -> Bool {
+            defer { number.removeAll(keepingCapacity: true) }
+            return number.isEmpty || Double(String(decoding: number, as: UTF8.self))?.isFinite == true
+        }
+        for byte in json {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            let startsNumber = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+            // Inside a number also its fraction and exponent (`true` and `false` hold an `e` too).
+            if startsNumber || (!number.isEmpty && "+.eE".utf8.contains(byte)) {
+                number.append(byte)
+            } else {
+                guard numberIsFinite() else { return false }
+                if byte == UInt8(ascii: "\"") { inString = true }
+            }
+        }
+        return numberIsFinite()
     }
 
     /// The problem for a cursor no list made.

@@ -35,14 +35,20 @@ struct HouseholdRouterFixture {
             settings: ServiceSettings(service: .household, internalToken: "internal"), database: database.reader,
             openAPIDocument: Data("{}".utf8), verifier: .userIDTokens(clock: clock))
         addHouseholdRoutes(
-            to: chassis.signedIn, database: database, directory: NoDirectory(), events: NoNotices(), clock: clock,
-            choreLists: choreLists)
+            to: chassis.signedIn, database: database, directory: NoDirectory(), social: NoBlocks(), events: NoNotices(),
+            clock: clock, choreLists: choreLists)
         return Application(router: chassis.router)
     }
 
     struct NoDirectory: UserDirectory {
         func user(username: String) async throws -> DirectoryUser? { nil }
         func users(ids: [String]) async throws -> [DirectoryUser] { [] }
+    }
+
+    struct NoBlocks: HouseholdSocialGraph {
+        func relationship(_ a: String, _ b: String) async throws -> SocialFacts {
+            SocialFacts(friends: false, blocked: false)
+        }
     }
 
     struct NoNotices: NoticeSink {
@@ -234,7 +240,6 @@ struct HouseholdRouterFixture {
             ),
             (.notFound("The bill"), 404, "not_found", "The bill was not found."),
             (.alreadyInHousehold(.you), 409, "already_in_household", "You are already in a household; leave it first."),
-            (.alreadyInHousehold(.invitee), 409, "already_in_household", "That user is already in a household."),
             (.alreadyInHousehold(.youHere), 409, "already_in_household", "You are already in this household."),
             (.alreadyInvited, 409, "already_invited", "That user already has an invitation."),
             (

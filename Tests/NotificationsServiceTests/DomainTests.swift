@@ -92,9 +92,9 @@ import Testing
 
     @Test func eventsReachOnlyTheirRecipientsConnections() async {
         let hub = EventHub()
-        let ann = hub.subscribe("ann")
-        let annOtherPhone = hub.subscribe("ann")
-        let bob = hub.subscribe("bob")
+        let ann = hub.subscribe("ann", session: "ann-1")
+        let annOtherPhone = hub.subscribe("ann", session: "ann-2")
+        let bob = hub.subscribe("bob", session: "bob-1")
         hub.publish(event(1, to: "ann"))
         hub.shutDown()
         #expect(await seqs(ann.items) == [1])
@@ -104,7 +104,7 @@ import Testing
 
     @Test func aConnectionThatFallsBehindEndsBeforeTheGap() async {
         let hub = EventHub(bufferLimit: 2)
-        let slow = hub.subscribe("ann")
+        let slow = hub.subscribe("ann", session: "ann-1")
         for seq in 1...4 { hub.publish(event(Int64(seq), to: "ann")) }
         // It keeps the oldest and ends: the client reconnects from 2 and misses nothing.
         #expect(await seqs(slow.items) == [1, 2])
@@ -113,10 +113,34 @@ import Testing
 
     @Test func aClosedConnectionLeavesTheHub() {
         let hub = EventHub()
-        let subscription = hub.subscribe("ann")
+        let subscription = hub.subscribe("ann", session: "ann-1")
         #expect(hub.connectionCount == 1)
         subscription.continuation.finish()
         #expect(hub.connectionCount == 0)
+    }
+
+    @Test func endingASessionEndsItsConnectionsOnlyAfterWhatTheyHold() async {
+        // given ann on two devices, each with an event waiting
+        let hub = EventHub()
+        let phone = hub.subscribe("ann", session: "ann-1")
+        let tablet = hub.subscribe("ann", session: "ann-2")
+        hub.publish(event(1, to: "ann"))
+        // when the phone's session ends
+        hub.endSessions(["ann-1", "unknown"])
+        hub.publish(event(2, to: "ann"))
+        // then the phone's stream says why after what it held, and closes; the tablet's stays open
+        var phoneItems: [String] = []
+        for await item in phone.items {
+            switch item {
+            case .event(let event): phoneItems.append("event \(event.seq)")
+            case .ended(let end): phoneItems.append(end.rawValue)
+            case .heartbeat: phoneItems.append("heartbeat")
+            }
+        }
+        #expect(phoneItems == ["event 1", "session_ended"])
+        #expect(hub.connectionCount == 1)
+        hub.shutDown()
+        #expect(await seqs(tablet.items) == [1, 2])
     }
 
     func seqs(_ items: AsyncStream<EventHub.Item>) async -> [Int64] {

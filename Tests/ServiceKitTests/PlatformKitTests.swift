@@ -25,6 +25,46 @@ import Testing
         }
     }
 
+    /// Issue 41: no cursor carries a number `Double` would read as infinity or NaN, as JSON or as text.
+    @Test func nonFiniteNumbersInCursorsAreRefused() throws {
+        struct Key: Codable, Equatable { var hot: Double?; var id: Int64; var flag: Bool? }
+        func cursor(_ json: String) -> String { Data(json.utf8).base64URLEncoded }
+        func refused(_ body: () throws -> Void) -> Bool {
+            do {
+                try body()
+                return false
+            } catch let problem as Problem {
+                return problem.statusCode == 400 && problem.code == "invalid_cursor"
+            } catch {
+                return false
+            }
+        }
+        // JSON keys
+        #expect(try PageCursor.decode(cursor(#"{"hot":-1.5e3,"id":7,"flag":true}"#), as: Key.self).id == 7)
+        #expect(try PageCursor.decode(cursor(#"{"hot":null,"id":7,"note":"1e999 inf"}"#), as: Key.self).id == 7)
+        for json in [
+            #"{"hot":1e999,"id":7}"#, #"{"hot":-1e999,"id":7}"#, #"{"hot":inf,"id":7}"#, #"{"hot":NaN,"id":7}"#,
+            #"{"hot":Infinity,"id":7}"#, #"{"id":1e999}"#,
+        ] {
+            let wasRefused = refused { _ = try PageCursor.decode(cursor(json), as: Key.self) }
+            #expect(wasRefused, "\(json)")
+        }
+        // numbers as text
+        #expect(try PageCursor.number("1767225600.25", in: 0...2e9) == 1767225600.25)
+        for text in ["inf", "-inf", "nan", "1e999", "-1e999", "infinity", "3e9", "-1", "", "0x10p4"] {
+            let wasRefused = refused { _ = try PageCursor.number(text, in: 0...2e9) }
+            #expect(wasRefused, "\(text)")
+        }
+        let farFuture = refused { _ = try PageCursor.instant("1e12") }
+        #expect(farFuture)
+        #expect(try PageCursor.instant("0") == Date(timeIntervalSince1970: 0))
+        // a cursor of texts has exactly the parts its list writes
+        let parts = PageCursor.encode(["1767225600", "id"])
+        #expect(try PageRequest(limit: nil, cursor: parts).decodeCursorParts(2) == ["1767225600", "id"])
+        let tooFew = refused { _ = try PageRequest(limit: nil, cursor: parts).decodeCursorParts(3) }
+        #expect(tooFew)
+    }
+
     @Test(arguments: [("1", 1), ("100", 100), (nil, 20)] as [(String?, Int)])
     func limitsWithinBoundsAreAccepted(limit: String?, expected: Int) throws {
         #expect(try PageRequest(limit: limit, cursor: nil).limit == expected)

@@ -20,6 +20,24 @@ import Testing
         return (keys, try await keys.sign(claims, kid: "k1"))
     }
 
+    /// Issue 41: what a token opened (a live stream) hears of its session's end as the verifier learns it, once.
+    @Test func observersHearOfEachSessionOnceAsItEnds() {
+        let verifier = AccessTokenVerifier(clock: clock.wallClock) { _ in throw Self.ended }
+        let heard = Mutex<[[String]]>([])
+        verifier.onSessionsEnded { ids in heard.withLock { $0.append(ids) } }
+        let until = clock.now.addingTimeInterval(900)
+        // when
+        verifier.endSessions(["s1", "s2"], until: until)
+        verifier.endSessions([
+            SessionRevocation(sequence: 3, sessionId: "s2", until: until),
+            SessionRevocation(sequence: 4, sessionId: "s3", until: until),
+            SessionRevocation(sequence: 5, sessionId: "old", until: clock.now.addingTimeInterval(-1)),
+        ])
+        verifier.endSessions(["s1"], until: until)
+        // then
+        #expect(heard.withLock { $0 } == [["s1", "s2"], ["s3"]])
+    }
+
     @Test func aCachedTokenOfAnEndedSessionIsRefusedWithoutASignatureCheck() async throws {
         let (keys, token) = try await keysAndToken()
         let calls = Mutex(0)

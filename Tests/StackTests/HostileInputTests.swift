@@ -38,13 +38,18 @@ import Testing
         }
     }
 
-    @Test(arguments: Route.allCases)
-    func noHostileValueMakesAnyOperationFail(route: Route) async throws {
+    /// The stack every service runs in for the walk, seeded with the fixture, and the walk of its merged document.
+    static func withHostileStack(_ body: (TestStack, HostileFixture, HostileWalk) async throws -> Void) async throws {
         let social = LateServiceURL()
         let messaging = LateServiceURL()
         try await withTestStack(
             services: [
-                .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
+                .household: {
+                    try await buildHouseholdApplication(
+                        HouseholdConfiguration(
+                            settings: $0,
+                            socialGraph: SocialGraphClient(baseURL: { social.url }, token: $0.internalToken)))
+                },
                 .social: {
                     try await buildSocialApplication(SocialConfiguration(settings: $0, messagingURL: { messaging.url }))
                 },
@@ -97,6 +102,13 @@ import Testing
             formatter.dateFormat = "yyyy-MM-dd"
             let walk = HostileWalk(
                 document: document.object, fixture: fixture, today: formatter.string(from: stack.clock.now))
+            try await body(stack, fixture, walk)
+        }
+    }
+
+    @Test(arguments: Route.allCases)
+    func noHostileValueMakesAnyOperationFail(route: Route) async throws {
+        try await Self.withHostileStack { stack, fixture, walk in
             let (probes, unmapped) = walk.probes()
             #expect(unmapped.isEmpty, "path parameters with no fixture value:\n\(unmapped.joined(separator: "\n"))")
             #expect(Set(probes.map(\.template)).count > 120, "the whole merged document is walked")
@@ -124,6 +136,64 @@ import Testing
             print("hostile walk through \(route.rawValue): \(probes.count) requests in \(elapsed)")
             let report = failures.sorted().prefix(300).joined(separator: "\n")
             #expect(failures.isEmpty, "\(failures.count) of \(probes.count) hostile requests failed:\n\(report)")
+        }
+    }
+
+    /// Issue 41: every list refuses a cursor in its own format holding `inf`, `nan` or `1e999` in any numeric
+    /// position with 400 `invalid_cursor`, through the gateway.
+    @Test func everyListRefusesCursorsWithNonFiniteNumbers() async throws {
+        try await Self.withHostileStack { stack, fixture, walk in
+            // given
+            let (probes, unknown) = walk.cursorProbes(HostileCursors.cursors(for:))
+            #expect(
+                unknown.isEmpty, "lists whose cursor format HostileCursors lacks:\n\(unknown.joined(separator: "\n"))")
+            #expect(Set(probes.map(\.template)).count >= 40, "every list with a cursor is walked")
+            // when
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+            let answers = await withTaskGroup(of: String?.self) { group in
+                var failures: [String] = []
+                var pending = probes[...]
+                var running = 0
+                while true {
+                    while running < Self.concurrency, let probe = pending.popFirst() {
+                        group.addTask {
+                            await Self.cursorFailure(of: probe, client: client, stack: stack, fixture: fixture)
+                        }
+                        running += 1
+                    }
+                    guard let result = await group.next() else { break }
+                    running -= 1
+                    if let result { failures.append(result) }
+                }
+                return failures
+            }
+            try await client.shutdown()
+            print("hostile cursors: \(probes.count) requests to \(Set(probes.map(\.template)).count) lists")
+            // then
+            let report = answers.sorted().prefix(300).joined(separator: "\n")
+            #expect(answers.isEmpty, "\(answers.count) of \(probes.count) hostile cursors not refused:\n\(report)")
+        }
+    }
+
+    /// `nil` when the probe was answered 400 `invalid_cursor`; otherwise what it got.
+    static func cursorFailure(of probe: HostileProbe, client: HTTPClient, stack: TestStack, fixture: HostileFixture)
+        async -> String?
+    {
+        var request = HTTPClientRequest(url: stack.gateway.baseURL + probe.target)
+        request.method = HTTPMethod(rawValue: probe.method)
+        request.headers.add(name: "Authorization", value: "Bearer \(token(probe, fixture))")
+        for (name, value) in probe.headers { request.headers.add(name: name, value: value) }
+        do {
+            let response = try await client.execute(request, timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 16 << 20)
+            let problem = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+            let code = problem?["code"] as? String
+            guard response.status == .badRequest, code == "invalid_cursor" else {
+                return "\(probe.label): \(response.status.code) \(code ?? "")"
+            }
+            return nil
+        } catch {
+            return "\(probe.label): \(error)"
         }
     }
 

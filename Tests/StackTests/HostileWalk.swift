@@ -12,31 +12,65 @@ struct HostileWalk {
     func probes() -> (probes: [HostileProbe], unmapped: [String]) {
         var probes: [HostileProbe] = []
         var unmapped: [String] = []
+        for (template, method, operation, parameters) in operations() {
+            var pathValues: [String: String] = [:]
+            for name in Self.pathNames(template) {
+                if let value = fixtureValue(name, in: template) {
+                    pathValues[name] = value
+                } else {
+                    unmapped.append("\(method) \(template): {\(name)}")
+                }
+            }
+            probes += self.probes(
+                method: method, template: template, operation: operation, parameters: parameters,
+                pathValues: pathValues)
+        }
+        return (probes, unmapped)
+    }
+
+    /// For every operation with a `cursor` parameter, one probe per cursor `cursors` gives for its operation id (a
+    /// valid request but for the cursor); the operations it gives none for (`METHOD /path (operationId)`).
+    func cursorProbes(_ cursors: (String) -> [(label: String, cursor: String)]?) -> (
+        probes: [HostileProbe], unknown: [String]
+    ) {
+        var probes: [HostileProbe] = []
+        var unknown: [String] = []
+        for (template, method, operation, parameters) in operations()
+        where parameters.contains(where: { $0["in"] as? String == "query" && $0["name"] as? String == "cursor" }) {
+            let operationID = operation["operationId"] as? String ?? ""
+            guard let values = cursors(operationID) else {
+                unknown.append("\(method) \(template) (\(operationID))")
+                continue
+            }
+            var pathValues: [String: String] = [:]
+            for name in Self.pathNames(template) { pathValues[name] = fixtureValue(name, in: template) }
+            probes += self.probes(
+                method: method, template: template, operation: operation, parameters: parameters,
+                pathValues: pathValues, onlyCursors: values)
+        }
+        return (probes, unknown)
+    }
+
+    typealias Operation = (template: String, method: String, operation: [String: Any], parameters: [[String: Any]])
+
+    /// Every operation of the document in a stable order, its method in capitals and its parameters resolved.
+    private func operations() -> [Operation] {
+        var operations: [Operation] = []
         let paths = document["paths"] as? [String: [String: Any]] ?? [:]
         for (template, item) in paths.sorted(by: { $0.key < $1.key }) {
             let shared = item["parameters"] as? [Any] ?? []
             for (method, operation) in item.sorted(by: { $0.key < $1.key }) {
                 guard let operation = operation as? [String: Any], method != "parameters" else { continue }
                 let parameters = (shared + (operation["parameters"] as? [Any] ?? [])).compactMap(resolve)
-                var pathValues: [String: String] = [:]
-                for name in Self.pathNames(template) {
-                    if let value = fixtureValue(name, in: template) {
-                        pathValues[name] = value
-                    } else {
-                        unmapped.append("\(method.uppercased()) \(template): {\(name)}")
-                    }
-                }
-                probes += self.probes(
-                    method: method.uppercased(), template: template, operation: operation, parameters: parameters,
-                    pathValues: pathValues)
+                operations.append((template, method.uppercased(), operation, parameters))
             }
         }
-        return (probes, unmapped)
+        return operations
     }
 
     private func probes(
         method: String, template: String, operation: [String: Any], parameters: [[String: Any]],
-        pathValues: [String: String]
+        pathValues: [String: String], onlyCursors cursors: [(label: String, cursor: String)]? = nil
     ) -> [HostileProbe] {
         let query = parameters.filter { $0["in"] as? String == "query" }
         let headers = parameters.filter { $0["in"] as? String == "header" }
@@ -93,6 +127,9 @@ struct HostileWalk {
                 value: value, phase: phase, asZed: isAuth, isStream: stream)
         }
 
+        if let cursors {
+            return cursors.map { probe(field: "query cursor", value: $0.label, query: ("cursor", $0.cursor)) }
+        }
         var out = [probe(field: "-", value: "valid")]
         for name in pathValues.keys.sorted() {
             for (label, value) in HostileValues.strings {

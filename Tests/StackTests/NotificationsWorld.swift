@@ -41,9 +41,13 @@ struct NotificationsWorld {
     let ann: TestUser, bob: TestUser, cat: TestUser
     var api: APIClient { stack.gateway }
 
-    static func run(heartbeat: Duration = .seconds(30), _ body: (NotificationsWorld) async throws -> Void)
-        async throws
-    {
+    /// With `reportEndedSessions` false, identity does not post ended sessions to notifications, which then learns
+    /// of them only from identity's revocation feed (as every replica of it does); `configureIdentity` runs last.
+    static func run(
+        heartbeat: Duration = .seconds(30), reportEndedSessions: Bool = true,
+        configureIdentity: @escaping @Sendable (inout IdentityConfiguration) -> Void = { _ in },
+        _ body: (NotificationsWorld) async throws -> Void
+    ) async throws {
         let pushes = RecordedPushes()
         let socialNotices = LateNoticeSink()
         let notifications = LateServiceURL()
@@ -60,8 +64,11 @@ struct NotificationsWorld {
             ],
             configureIdentity: {
                 // Identity reports ended sessions, whose devices are forgotten.
-                $0.endedSessionSink = NotificationsEndedSessionSink(
-                    baseURL: { notifications.url }, token: $0.settings.internalToken, logger: .init(label: "test"))
+                if reportEndedSessions {
+                    $0.endedSessionSink = NotificationsEndedSessionSink(
+                        baseURL: { notifications.url }, token: $0.settings.internalToken, logger: .init(label: "test"))
+                }
+                configureIdentity(&$0)
             }
         ) { stack in
             notifications.url = stack.serviceURLs[.notifications]!
@@ -121,8 +128,13 @@ struct NotificationsWorld {
     }
 
     func stream(_ user: TestUser, lastEventID: String? = nil) async throws -> EventStreamClient {
+        try await stream(token: user.accessToken, lastEventID: lastEventID)
+    }
+
+    /// The live stream through the gateway, opened with `token`.
+    func stream(token: String, lastEventID: String? = nil) async throws -> EventStreamClient {
         try await EventStreamClient.connect(
-            api.baseURL + NotificationsPaths.stream, token: user.accessToken, lastEventID: lastEventID)
+            api.baseURL + NotificationsPaths.stream, token: token, lastEventID: lastEventID)
     }
 }
 

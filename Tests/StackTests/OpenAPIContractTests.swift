@@ -18,7 +18,11 @@ import Testing
         let social = LateServiceURL()
         let messaging = LateServiceURL()
         try await withTestStack(services: [
-            .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
+            .household: {
+                try await buildHouseholdApplication(
+                    HouseholdConfiguration(
+                        settings: $0, socialGraph: SocialGraphClient(baseURL: { social.url }, token: $0.internalToken)))
+            },
             .social: {
                 try await buildSocialApplication(SocialConfiguration(settings: $0, messagingURL: { messaging.url }))
             },

@@ -15,6 +15,7 @@ public enum ProductStack {
     public static func run(notifications: Bool = false, _ body: (TestStack) async throws -> Void) async throws {
         let social = LateServiceURL()
         let messagingNotices = LateNoticeSink()
+        let householdNotices = LateNoticeSink()
         let graph: @Sendable (ServiceSettings) -> SocialGraphClient = { settings in
             SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)
         }
@@ -30,7 +31,11 @@ public enum ProductStack {
                     GeoConfiguration(settings: $0, socialGraph: graph($0), loadGazetteer: false))
             },
             .habits: { try await buildHabitsApplication(HabitsConfiguration(settings: $0, followGraph: graph($0))) },
-            .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) },
+            .household: {
+                try await buildHouseholdApplication(
+                    HouseholdConfiguration(
+                        settings: $0, eventSink: notifications ? householdNotices : nil, socialGraph: graph($0)))
+            },
         ]
         if notifications {
             services[.notifications] = {
@@ -40,11 +45,13 @@ public enum ProductStack {
         try await withTestStack(services: services) { stack in
             social.url = try #require(stack.serviceURLs[.social])
             if notifications {
-                messagingNotices.connect(
-                    to: NotificationsNoticeSink(
-                        baseURL: try #require(stack.serviceURLs[.notifications]),
-                        settings: ServiceSettings(service: .messaging, internalToken: stack.internalToken),
-                        logger: .init(label: "test")))
+                for (sink, service) in [(messagingNotices, ServiceName.messaging), (householdNotices, .household)] {
+                    sink.connect(
+                        to: NotificationsNoticeSink(
+                            baseURL: try #require(stack.serviceURLs[.notifications]),
+                            settings: ServiceSettings(service: service, internalToken: stack.internalToken),
+                            logger: .init(label: "test")))
+                }
             }
             try await body(stack)
         }

@@ -18,8 +18,12 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let events =
         configuration.eventSink
         ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger)
+    let social =
+        configuration.socialGraph
+        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
 
-    addHouseholdRoutes(to: chassis.signedIn, database: database, directory: directory, events: events, clock: clock)
+    addHouseholdRoutes(
+        to: chassis.signedIn, database: database, directory: directory, social: social, events: events, clock: clock)
 
     let jobs = HouseholdJobs(monthEnd: MonthEndReminders(database: database, events: events))
     configuration.jobsBuilt?(jobs)
@@ -32,10 +36,12 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
 /// Attaches every household route to the signed-in group (the build and the router tests share it).
 func addHouseholdRoutes(
     to signedIn: RouterGroup<AuthenticatedContext>, database: HouseholdDatabase, directory: any UserDirectory,
-    events: any NoticeSink, clock: WallClock, choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()
+    social: any HouseholdSocialGraph, events: any NoticeSink, clock: WallClock,
+    choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()
 ) {
     let live = HouseholdLiveEvents(database: database, sink: events)
-    HouseholdsController(database: database, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
+    HouseholdsController(database: database, directory: directory, social: social, events: events, clock: clock)
+        .addRoutes(to: signedIn)
     ChoresController(database: database, events: events, live: live, clock: clock, choreLists: choreLists)
         .addRoutes(to: signedIn)
     StatisticsController(database: database, directory: directory, clock: clock).addRoutes(to: signedIn)

@@ -7,11 +7,15 @@ import ServiceKit
 ///
 /// | variable | meaning | default |
 /// |---|---|---|
+/// | `SOCIAL_URL` | the social service, for blocks (no invitation between two people where either blocked the other) | http://127.0.0.1:8082 |
 /// | `NOTIFICATIONS_URL` | the notifications service, for notices to members | unset: notices are logged |
 /// | and those of ``ServiceSettings`` | | |
 public struct HouseholdConfiguration: Sendable {
     public var settings: ServiceSettings
+    public var socialURL: String
     public var notificationsURL: String?
+    /// Replaces the social graph lookups.
+    public var socialGraph: (any HouseholdSocialGraph)?
     /// Replaces the notices' destination (tests record them).
     public var eventSink: (any NoticeSink)?
     /// Replaces the identity lookups (unit tests use a fake).
@@ -22,12 +26,15 @@ public struct HouseholdConfiguration: Sendable {
     public var monthEndCheckInterval: Duration
 
     public init(
-        settings: ServiceSettings, notificationsURL: String? = nil, eventSink: (any NoticeSink)? = nil,
-        userDirectory: (any UserDirectory)? = nil, jobsBuilt: (@Sendable (HouseholdJobs) -> Void)? = nil,
-        monthEndCheckInterval: Duration = .seconds(900)
+        settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
+        notificationsURL: String? = nil, eventSink: (any NoticeSink)? = nil,
+        userDirectory: (any UserDirectory)? = nil, socialGraph: (any HouseholdSocialGraph)? = nil,
+        jobsBuilt: (@Sendable (HouseholdJobs) -> Void)? = nil, monthEndCheckInterval: Duration = .seconds(900)
     ) {
         self.settings = settings
+        self.socialURL = socialURL
         self.notificationsURL = notificationsURL
+        self.socialGraph = socialGraph
         self.eventSink = eventSink
         self.userDirectory = userDirectory
         self.jobsBuilt = jobsBuilt
@@ -37,6 +44,8 @@ public struct HouseholdConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         self.init(
             settings: try ServiceSettings(service: .household, reader: reader),
+            socialURL: reader.string(
+                forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
             notificationsURL: reader.string(forKey: "notifications.url"))
     }
 }

@@ -26,11 +26,18 @@ public func buildNotificationsApplication(_ configuration: NotificationsConfigur
     let pruning = StreamPruning(database: database, retention: configuration.streamRetention, clock: settings.clock)
 
     InboxController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
-    StreamController(database: database, hub: hub, heartbeatInterval: configuration.heartbeatInterval)
-        .addRoutes(to: chassis.signedIn)
+    StreamController(
+        database: database, hub: hub, verifier: chassis.verifier, clock: settings.clock,
+        heartbeatInterval: configuration.heartbeatInterval
+    )
+    .addRoutes(to: chassis.signedIn)
+    // Streams end with their session. The verifier hears of every ended session from identity's revocation feed,
+    // which each replica of this service follows; identity's post of ended sessions reaches only one replica.
+    chassis.verifier.onSessionsEnded { hub.endSessions($0) }
     DevicesController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
     InternalNotificationsController(
-        database: database, pushes: pushes, clock: settings.clock, recentEvents: RecentEventKeys())
-        .addRoutes(to: chassis.internalOnly)
+        database: database, pushes: pushes, hub: hub, clock: settings.clock, recentEvents: RecentEventKeys()
+    )
+    .addRoutes(to: chassis.internalOnly)
     return chassis.application(services: [pushes, pruning.job(logger: chassis.logger)])
 }

@@ -78,7 +78,7 @@ struct BillsController {
         let page = try request.pageRequest()
         let rows = try await database.bills(
             of: try context.parameters.require("household"), asMember: context.user.userID,
-            after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
+            after: try HouseholdInput.newestFirstCursor(page), limit: page.limit + 1)
         return Page(fetched: rows.map { Self.view($0.0, $0.1) }, limit: page.limit) {
             [String($0.createdAt.timeIntervalSince1970), $0.id]
         }

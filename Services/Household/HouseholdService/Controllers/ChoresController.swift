@@ -215,7 +215,7 @@ struct ChoresController {
             member: query["member"].map(String.init), choreID: query["chore"].map(String.init),
             from: try HouseholdInput.day(query["from"], field: "from"),
             to: try HouseholdInput.day(query["to"], field: "to"),
-            after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
+            after: try HouseholdInput.completionCursor(page), limit: page.limit + 1)
         return Page(fetched: rows.map(CompletionView.init), limit: page.limit) {
             [$0.completedOn, String($0.completedAt.timeIntervalSince1970), $0.id]
         }

@@ -9,8 +9,6 @@ extension HouseholdError: ProblemConvertible {
         case .notFound(let what): Problem.notFound(what)
         case .alreadyInHousehold(.you):
             Problem.conflict("already_in_household", "You are already in a household; leave it first.")
-        case .alreadyInHousehold(.invitee):
-            Problem.conflict("already_in_household", "That user is already in a household.")
         case .alreadyInHousehold(.youHere):
             Problem.conflict("already_in_household", "You are already in this household.")
         case .alreadyInvited: Problem.conflict("already_invited", "That user already has an invitation.")

@@ -19,6 +19,21 @@ enum HouseholdInput {
         return day
     }
 
+    /// Where a newest-first list (bills, trips) continues: the last row's creation instant and id, as the list wrote
+    /// them (`["<seconds since 1970>", "<id>"]`); anything else, a non-finite number included, is 400 `invalid_cursor`.
+    static func newestFirstCursor(_ page: PageRequest) throws -> (createdAt: Date, id: String)? {
+        guard let parts = try page.decodeCursorParts(2) else { return nil }
+        return (try PageCursor.instant(parts[0]), parts[1])
+    }
+
+    /// Where the completion history continues: the last completion's day, instant and id
+    /// (`["YYYY-MM-DD", "<seconds since 1970>", "<id>"]`); anything else is 400 `invalid_cursor`.
+    static func completionCursor(_ page: PageRequest) throws -> (day: String, completedAt: Date, id: String)? {
+        guard let parts = try page.decodeCursorParts(3) else { return nil }
+        guard LocalDay(parts[0]) != nil else { throw PageCursor.invalid }
+        return (parts[0], try PageCursor.instant(parts[1]), parts[2])
+    }
+
     /// A grocery item's name: 1-80 characters that are not all blank.
     static func groceryName(_ text: String) throws -> String {
         let name = try Validate.text(text, field: "name", max: 80)

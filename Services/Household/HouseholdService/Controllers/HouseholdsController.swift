@@ -7,6 +7,7 @@ import ServiceKit
 struct HouseholdsController {
     let database: HouseholdDatabase
     let directory: any UserDirectory
+    let social: any HouseholdSocialGraph
     let events: any NoticeSink
     let clock: WallClock
 
@@ -71,15 +72,21 @@ struct HouseholdsController {
         var username: String
     }
 
-    /// Invites a user by username; one already in a household cannot be invited (a clear 409).
+    /// Invites a user by username. Someone either of the two blocked answers as an unknown user and is sent nothing;
+    /// someone already in a household is invited as anyone else (the inviter learns nothing of it) and answers 409
+    /// `already_in_household` only themselves, on accepting before they left theirs.
     @Sendable func invite(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<
         InvitationView
     > {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: InviteRequest.self, context: context)
         let username = try Validate.username(input.username)
-        guard let invitee = try await directory.user(username: username) else {
-            throw HouseholdError.notFound("The user '\(username)'")
+        let unknown = HouseholdError.notFound("The user '\(username)'")
+        guard let invitee = try await directory.user(username: username) else { throw unknown }
+        if invitee.id != context.user.userID,
+            try await social.relationship(context.user.userID, invitee.id).blocked
+        {
+            throw unknown
         }
         let invitation = InvitationRecord(
             id: UUID().uuidString.lowercased(), householdId: householdID, inviterId: context.user.userID,

@@ -145,7 +145,7 @@ struct TripsController {
         let page = try request.pageRequest()
         let rows = try await database.trips(
             of: try context.parameters.require("household"), asMember: context.user.userID,
-            after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
+            after: try HouseholdInput.newestFirstCursor(page), limit: page.limit + 1)
         return Page(fetched: rows.map(TripView.init), limit: page.limit) {
             [String($0.createdAt.timeIntervalSince1970), $0.id]
         }

@@ -70,7 +70,9 @@ extension HouseholdDatabase {
     }
 
     /// Bills, newest first, after `cursor` (createdAt, id), with their shares.
-    func bills(of householdID: String, asMember userID: String, after cursor: [String]?, limit: Int) async throws
+    func bills(
+        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+    ) async throws
         -> [(BillRecord, [String: Int])]
     {
         try await read { db in

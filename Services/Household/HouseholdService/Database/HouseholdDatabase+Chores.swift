@@ -148,7 +148,7 @@ extension HouseholdDatabase {
     /// one day keep their order from page to page), filtered, after `cursor` (completedOn, completedAt, id).
     func completions(
         of householdID: String, asMember userID: String, member: String?, choreID: String?, from: LocalDay?,
-        to: LocalDay?, after cursor: [String]?, limit: Int
+        to: LocalDay?, after cursor: (day: String, completedAt: Date, id: String)?, limit: Int
     ) async throws -> [CompletionRecord] {
         try await read { db in
             _ = try Self.members(db, householdID, asMember: userID)
@@ -158,12 +158,9 @@ extension HouseholdDatabase {
             if let from { request = request.filter(CompletionRecord.Columns.completedOn >= from.description) }
             if let to { request = request.filter(CompletionRecord.Columns.completedOn <= to.description) }
             if let cursor {
-                guard cursor.count == 3, let seconds = Double(cursor[1]), seconds.isFinite else {
-                    throw HouseholdError.invalidField("cursor", "is not a cursor this list gave.")
-                }
                 request = request.filter(
                     sql: "(completed_on, completed_at, id) < (?, ?, ?)",
-                    arguments: [cursor[0], Date(timeIntervalSince1970: seconds), cursor[2]])
+                    arguments: [cursor.day, cursor.completedAt, cursor.id])
             }
             return try request.order(
                 CompletionRecord.Columns.completedOn.desc, CompletionRecord.Columns.completedAt.desc,

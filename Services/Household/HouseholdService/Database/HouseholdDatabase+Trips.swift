@@ -111,7 +111,9 @@ extension HouseholdDatabase {
     }
 
     /// Trips, newest first, after `cursor` (createdAt, id).
-    func trips(of householdID: String, asMember userID: String, after cursor: [String]?, limit: Int) async throws
+    func trips(
+        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+    ) async throws
         -> [StoredTrip]
     {
         try await read { db in

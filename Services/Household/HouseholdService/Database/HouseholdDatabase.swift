@@ -28,14 +28,13 @@ struct HouseholdDatabase: Sendable {
 
     // MARK: Pages
 
-    /// Rows after `cursor` (the last row's `createdAt` as seconds since 1970, and its id), newest first.
+    /// Rows after `cursor` (the last row's `createdAt` and id), newest first.
     static func newestFirst<Record: HouseholdTable>(
-        _ request: QueryInterfaceRequest<Record>, after cursor: [String]?, limit: Int
+        _ request: QueryInterfaceRequest<Record>, after cursor: (createdAt: Date, id: String)?, limit: Int
     ) -> QueryInterfaceRequest<Record> {
         var request = request
-        if let cursor, cursor.count == 2, let at = Double(cursor[0]) {
-            request = request.filter(
-                sql: "(created_at, id) < (?, ?)", arguments: [Date(timeIntervalSince1970: at), cursor[1]])
+        if let cursor {
+            request = request.filter(sql: "(created_at, id) < (?, ?)", arguments: [cursor.createdAt, cursor.id])
         }
         return request.order(sql: "created_at DESC, id DESC").limit(limit)
     }
@@ -137,7 +136,9 @@ struct HouseholdDatabase: Sendable {
 
     // MARK: Invitations
 
-    /// Invites a user to the inviter's household; returns the household, for the invitation's notice.
+    /// Invites a user to the inviter's household; returns the household, for the invitation's notice. Whether the
+    /// invitee is in a household already is not checked: that would tell anyone who can name a user. They may
+    /// decline, or accept once they left theirs (``respond(to:as:accept:now:)``).
     @discardableResult
     func invite(_ invitation: InvitationRecord) async throws -> HouseholdRecord {
         try await write { db in
@@ -145,7 +146,6 @@ struct HouseholdDatabase: Sendable {
             guard invitation.inviteeId != invitation.inviterId else {
                 throw HouseholdError.alreadyInHousehold(.youHere)
             }
-            try Self.requireHomeless(db, invitation.inviteeId, .invitee)
             let pending = try InvitationRecord.filter(
                 InvitationRecord.Columns.householdId == invitation.householdId
                     && InvitationRecord.Columns.inviteeId == invitation.inviteeId

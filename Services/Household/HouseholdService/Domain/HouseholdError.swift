@@ -7,7 +7,8 @@ enum HouseholdError: Error, Equatable {
     case invalidField(_ field: String, _ reason: String)
     /// Nothing here, or nothing the caller may see (a household they are not in): "The bill".
     case notFound(_ what: String)
-    /// Someone already in a household cannot create, join or be invited to one.
+    /// Someone already in a household cannot create or join one (an invitation to them is made as any other, so
+    /// the inviter learns nothing; they answer it).
     case alreadyInHousehold(Who)
     case alreadyInvited
     case invitationNotPending(status: String)
@@ -38,8 +39,6 @@ enum HouseholdError: Error, Equatable {
     enum Who: Equatable {
         /// The caller, creating or joining a household.
         case you
-        /// The user being invited.
-        case invitee
         /// The caller, inviting themselves to their own household.
         case youHere
     }

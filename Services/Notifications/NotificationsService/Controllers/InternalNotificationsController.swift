@@ -4,10 +4,11 @@ import PlatformKit
 import ServiceKit
 
 /// What other services post: notices for the inbox (and push), realtime events for live streams, and the
-/// sessions identity ended (their devices are pushed to no more).
+/// sessions identity ended (their devices are pushed to no more, their live streams end).
 struct InternalNotificationsController {
     let database: NotificationsDatabase
     let pushes: PushDispatcher
+    let hub: EventHub
     let clock: WallClock
     /// Realtime events already accepted, so a producer's retry reaches the live stream once.
     let recentEvents: RecentEventKeys
@@ -33,6 +34,9 @@ struct InternalNotificationsController {
         guard (1...64).contains(input.userId.count), input.sessionIds.count <= 1_000 else {
             throw Problem.badRequest("invalid_sessions", "Name one user and at most 1,000 sessions.")
         }
+        // The revocation feed ends these streams on every replica; this replica need not wait for it, and ends
+        // them before identity answers the request that ended the sessions.
+        hub.endSessions(input.sessionIds)
         return ForgottenDevices(
             removed: try await database.removeDevices(of: input.userId, sessions: input.sessionIds))
     }

@@ -24,6 +24,12 @@ enum ServerSentEvents {
         buffer.writeString("event: resync\ndata: {}\n\n")
     }
 
+    /// Tells the client why the stream is about to close: `session_ended` (sign in again) or `token_expired`
+    /// (refresh the token, then reconnect with `Last-Event-ID`). It carries no id, so the client's last id stays.
+    static func reauthenticate(_ end: StreamEnd, into buffer: inout ByteBuffer) {
+        buffer.writeString("event: reauthenticate\ndata: {\"reason\":\"\(end.rawValue)\"}\n\n")
+    }
+
     /// The `Last-Event-ID` a reconnecting client sent: a decimal sequence number, or nothing.
     static func lastEventID(_ value: String?) -> Int64?? {
         guard let value, !value.isEmpty else { return .some(nil) }

@@ -7,9 +7,15 @@ import ServiceLifecycle
 
 /// The live stream: Server-Sent Events of my new notices and the realtime events other services publish for
 /// me, resumable with `Last-Event-ID`.
+///
+/// A stream lives no longer than what opened it: it ends, after an `event: reauthenticate`, when its session ends
+/// (the hub ends it as the verifier learns of the revocation) and when its access token expires (a timer). Before
+/// each event it checks both again, so nothing is written to a session the verifier already knows has ended.
 struct StreamController {
     let database: NotificationsDatabase
     let hub: EventHub
+    let verifier: AccessTokenVerifier
+    let clock: WallClock
     let heartbeatInterval: Duration
     /// A reconnecting client is sent at most this many missed events, then told to resync.
     static let replayLimit = 5_000
@@ -23,6 +29,8 @@ struct StreamController {
 
     @Sendable func stream(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let user = context.user.userID
+        let session = context.user.sessionID
+        let expiresAt = context.user.expiresAt
         // Browsers' EventSource cannot set headers on the first connection, hence the query parameter too.
         let given =
             request.headers[Self.lastEventIDHeader]
@@ -32,7 +40,9 @@ struct StreamController {
         }
         // Subscribe before reading what was missed: an event committed in between is then in both, and the
         // live copy is skipped by its sequence number.
-        let subscription = hub.subscribe(user)
+        let subscription = hub.subscribe(user, session: session)
+        // A revocation learnt between the token's check and the subscription found no connection to end.
+        if verifier.sessionEnded(session) { hub.endSessions([session]) }
         var missed: [StreamEvent] = []
         var resync = false
         if let lastEventID {
@@ -49,6 +59,13 @@ struct StreamController {
         let heartbeatInterval = self.heartbeatInterval
         let replayed = missed
         let tellResync = resync
+        let (verifier, clock) = (self.verifier, self.clock)
+        // Bounded before the conversion to a duration: a token's expiry is 15 minutes away, never years.
+        let untilExpiry = min(max(expiresAt.timeIntervalSince(clock.now), 0), 86_400)
+        let ending: @Sendable () -> StreamEnd? = {
+            if verifier.sessionEnded(session) { return .sessionEnded }
+            return clock.now >= expiresAt ? .tokenExpired : nil
+        }
 
         let body = ResponseBody { writer in
             defer { subscription.continuation.finish() }
@@ -69,7 +86,12 @@ struct StreamController {
                             subscription.continuation.yield(.heartbeat)
                         }
                     }
-                    for await item in subscription.items {
+                    group.addTask {
+                        try await Task.sleep(for: .milliseconds(Int64(untilExpiry * 1_000)))
+                        subscription.continuation.yield(.ended(.tokenExpired))
+                        subscription.continuation.finish()
+                    }
+                    items: for await item in subscription.items {
                         buffer.clear()
                         switch item {
                         case .heartbeat:
@@ -77,8 +99,17 @@ struct StreamController {
                         case .event(let event):
                             // Already sent in the replay; after a resync, everything live is new.
                             guard tellResync || event.seq > lastSent else { continue }
+                            if let end = ending() {
+                                ServerSentEvents.reauthenticate(end, into: &buffer)
+                                try await writer.write(buffer)
+                                break items
+                            }
                             lastSent = event.seq
                             ServerSentEvents.encode(event, into: &buffer)
+                        case .ended(let end):
+                            ServerSentEvents.reauthenticate(end, into: &buffer)
+                            try await writer.write(buffer)
+                            break items
                         }
                         try await writer.write(buffer)
                     }

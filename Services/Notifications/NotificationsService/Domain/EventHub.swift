@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Hands each stored stream event to the live connections of its recipient, in the order they were stored.
+/// Hands each stored stream event to the live connections of its recipient, in the order they were stored, and
+/// ends the connections of a session that ended.
 ///
 /// Every connection has its own bounded buffer. A connection that falls that far behind is closed rather
 /// than silently skipped: its client reconnects with `Last-Event-ID` and misses nothing.
@@ -9,6 +10,8 @@ final class EventHub: Sendable {
     enum Item: Sendable {
         case event(StreamEvent)
         case heartbeat
+        /// The connection's session ended or its access token expired: the stream says so and closes.
+        case ended(StreamEnd)
     }
 
     /// One live connection's view of the hub.
@@ -18,10 +21,27 @@ final class EventHub: Sendable {
         let continuation: AsyncStream<Item>.Continuation
     }
 
+    private struct Connection {
+        let userID: String
+        let sessionID: String
+        let continuation: AsyncStream<Item>.Continuation
+    }
+
     private struct State {
         var nextID = 0
-        var connections: [String: [Int: AsyncStream<Item>.Continuation]] = [:]
+        var connections: [Int: Connection] = [:]
+        /// Connection ids by recipient (publishing) and by session (ending a session in O(1)).
+        var byUser: [String: Set<Int>] = [:]
+        var bySession: [String: Set<Int>] = [:]
         var isShutDown = false
+
+        mutating func remove(_ id: Int) {
+            guard let connection = connections.removeValue(forKey: id) else { return }
+            byUser[connection.userID]?.remove(id)
+            if byUser[connection.userID]?.isEmpty == true { byUser[connection.userID] = nil }
+            bySession[connection.sessionID]?.remove(id)
+            if bySession[connection.sessionID]?.isEmpty == true { bySession[connection.sessionID] = nil }
+        }
     }
 
     private let state = Mutex(State())
@@ -31,8 +51,9 @@ final class EventHub: Sendable {
         self.bufferLimit = bufferLimit
     }
 
-    /// A new connection for `userID`; it ends when the hub shuts down, the buffer overflows or the caller stops.
-    func subscribe(_ userID: String) -> Subscription {
+    /// A new connection for `userID` signed in with `sessionID`; it ends when the hub shuts down, the buffer
+    /// overflows, the session ends (``endSessions(_:)``) or the caller stops.
+    func subscribe(_ userID: String, session sessionID: String) -> Subscription {
         let (items, continuation) = AsyncStream.makeStream(
             of: Item.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         let id = state.withLock { state -> Int in
@@ -40,11 +61,14 @@ final class EventHub: Sendable {
             if state.isShutDown {
                 continuation.finish()
             } else {
-                state.connections[userID, default: [:]][state.nextID] = continuation
+                state.connections[state.nextID] = Connection(
+                    userID: userID, sessionID: sessionID, continuation: continuation)
+                state.byUser[userID, default: []].insert(state.nextID)
+                state.bySession[sessionID, default: []].insert(state.nextID)
             }
             return state.nextID
         }
-        continuation.onTermination = { [weak self] _ in self?.remove(userID, id) }
+        continuation.onTermination = { [weak self] _ in self?.remove(id) }
         return Subscription(id: id, items: items, continuation: continuation)
     }
 
@@ -52,7 +76,9 @@ final class EventHub: Sendable {
     /// A full buffer refuses the newest event (keeping the ones before it), so the client's last id stays
     /// before the gap.
     func publish(_ event: StreamEvent) {
-        let targets = state.withLock { Array(($0.connections[event.recipientID] ?? [:]).values) }
+        let targets = state.withLock { state in
+            (state.byUser[event.recipientID] ?? []).compactMap { state.connections[$0]?.continuation }
+        }
         for continuation in targets {
             if case .dropped = continuation.yield(.event(event)) {
                 continuation.finish()
@@ -60,25 +86,41 @@ final class EventHub: Sendable {
         }
     }
 
+    /// Ends every connection of these sessions: each is told why (after what it already holds) and closes.
+    func endSessions(_ sessionIDs: some Sequence<String>) {
+        let targets = state.withLock { state in
+            sessionIDs.flatMap { (state.bySession[$0] ?? []).compactMap { state.connections[$0]?.continuation } }
+        }
+        for continuation in targets {
+            continuation.yield(.ended(.sessionEnded))
+            continuation.finish()
+        }
+    }
+
     /// How many connections are open (metrics, tests).
     var connectionCount: Int {
-        state.withLock { $0.connections.values.reduce(0) { $0 + $1.count } }
+        state.withLock { $0.connections.count }
     }
 
     /// Ends every connection and refuses new ones: the server is shutting down.
     func shutDown() {
         let all = state.withLock { state -> [AsyncStream<Item>.Continuation] in
             state.isShutDown = true
-            defer { state.connections = [:] }
-            return state.connections.values.flatMap(\.values)
+            defer { state = State(nextID: state.nextID, isShutDown: true) }
+            return state.connections.values.map(\.continuation)
         }
         for continuation in all { continuation.finish() }
     }
 
-    private func remove(_ userID: String, _ id: Int) {
-        state.withLock { state in
-            state.connections[userID]?[id] = nil
-            if state.connections[userID]?.isEmpty == true { state.connections[userID] = nil }
-        }
+    private func remove(_ id: Int) {
+        state.withLock { $0.remove(id) }
     }
+}
+
+/// Why the stream ended a connection on its own: the client must get a new access token before it reconnects.
+enum StreamEnd: String, Sendable {
+    /// The session was signed out, revoked or ended by a password change or reset: sign in again.
+    case sessionEnded = "session_ended"
+    /// The access token the stream was opened with expired: refresh it and reconnect with `Last-Event-ID`.
+    case tokenExpired = "token_expired"
 }
