@@ -3019,6 +3019,29 @@ extension Components {
                 case text
             }
         }
+        /// - Remark: Generated from `#/components/schemas/OIDCNonce`.
+        public struct OIDCNonce: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OIDCNonce/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/OIDCNonce/nonce`.
+            public var nonce: Swift.String
+            /// Creates a new `OIDCNonce`.
+            ///
+            /// - Parameters:
+            ///   - expiresAt:
+            ///   - nonce:
+            public init(
+                expiresAt: Foundation.Date,
+                nonce: Swift.String
+            ) {
+                self.expiresAt = expiresAt
+                self.nonce = nonce
+            }
+            public enum CodingKeys: String, CodingKey {
+                case expiresAt
+                case nonce
+            }
+        }
         /// Never names a member. expiresAt is absent for official (admin) packs; user packs live 24 h plus up to 24 h by popularity: 24 h x (1 - e^(-points/50)), points = (members - 1) + 2 x posts + votes x Wilson lower bound of the up share (z = 1.28).
         ///
         /// - Remark: Generated from `#/components/schemas/Pack`.
@@ -4701,6 +4724,70 @@ extension Components {
                 case name
                 case price
                 case wantedBy
+            }
+        }
+        /// My profile after a change. When the change gave the account its first username, also a fresh access token for this session that no longer carries `needs_username`: use it from the next request on (the token held before still carries the claim until it expires, and services answer it 403 `username_required`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/UpdatedProfile`.
+        public struct UpdatedProfile: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UpdatedProfile/value1`.
+            public var value1: Components.Schemas.MyProfile
+            /// - Remark: Generated from `#/components/schemas/UpdatedProfile/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// Present only when this change chose the account's first username.
+                ///
+                /// - Remark: Generated from `#/components/schemas/UpdatedProfile/value2/accessToken`.
+                public var accessToken: Swift.String?
+                /// Seconds until accessToken expires.
+                ///
+                /// - Remark: Generated from `#/components/schemas/UpdatedProfile/value2/expiresIn`.
+                public var expiresIn: Swift.Int?
+                /// `Bearer`, with accessToken.
+                ///
+                /// - Remark: Generated from `#/components/schemas/UpdatedProfile/value2/tokenType`.
+                public var tokenType: Swift.String?
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - accessToken: Present only when this change chose the account's first username.
+                ///   - expiresIn: Seconds until accessToken expires.
+                ///   - tokenType: `Bearer`, with accessToken.
+                public init(
+                    accessToken: Swift.String? = nil,
+                    expiresIn: Swift.Int? = nil,
+                    tokenType: Swift.String? = nil
+                ) {
+                    self.accessToken = accessToken
+                    self.expiresIn = expiresIn
+                    self.tokenType = tokenType
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case accessToken
+                    case expiresIn
+                    case tokenType
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/UpdatedProfile/value2`.
+            public var value2: Components.Schemas.UpdatedProfile.Value2Payload
+            /// Creates a new `UpdatedProfile`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.MyProfile,
+                value2: Components.Schemas.UpdatedProfile.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
             }
         }
         /// - Remark: Generated from `#/components/schemas/UserSummary`.

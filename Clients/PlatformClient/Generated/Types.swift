@@ -72,6 +72,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/oidc`.
     /// - Remark: Generated from `#/paths//v1/auth/oidc/post(signInWithOIDC)`.
     func signInWithOIDC(_ input: Operations.SignInWithOIDC.Input) async throws -> Operations.SignInWithOIDC.Output
+    /// Get a single-use nonce (valid 10 minutes) for the next Google/Facebook sign-in or link.
+    ///
+    /// The first step of a Google/Facebook sign-in or link: put the nonce into the provider's authorization request (Google's `nonce` parameter, Facebook Limited Login's `nonce`), then send it beside the ID token to `POST /v1/auth/oidc` or `POST /v1/users/me/identities`. It is random, single use and valid 10 minutes; no body is needed.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/oidc/nonce`.
+    /// - Remark: Generated from `#/paths//v1/auth/oidc/nonce/post(issueOIDCNonce)`.
+    func issueOIDCNonce(_ input: Operations.IssueOIDCNonce.Input) async throws -> Operations.IssueOIDCNonce.Output
     /// Change my password; other sessions are signed out and I am told by e-mail.
     ///
     /// - Remark: HTTP `POST /v1/auth/password/change`.
@@ -87,7 +94,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
     /// - Remark: Generated from `#/paths//v1/auth/password/reset/post(resetPassword)`.
     func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output
-    /// Exchange a refresh token for a new pair (rotation; reuse after 10 s revokes the session).
+    /// Exchange a refresh token for a new pair (rotation; reuse after 10 s revokes the session; a session ends 90 days after sign-in or 30 days unused).
     ///
     /// - Remark: HTTP `POST /v1/auth/refresh`.
     /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refresh)`.
@@ -540,7 +547,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/households/{household}/groceries/suggestions`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/suggestions/get(suggestGroceries)`.
     func suggestGroceries(_ input: Operations.SuggestGroceries.Input) async throws -> Operations.SuggestGroceries.Output
-    /// Invite a user by username; 409 when they are already in a household or invited.
+    /// Invite a user by username. Someone who blocked me or whom I blocked answers 404 exactly as an unknown username, and is sent nothing. Someone already in a household is invited as anyone else (201: the inviter learns nothing of it); they may decline, or accept once they left theirs. 409 when they already have an invitation to this household, or I invite myself.
     ///
     /// - Remark: HTTP `POST /v1/households/{household}/invitations`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/invitations/post(invite)`.
@@ -705,7 +712,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/households/invitations`.
     /// - Remark: Generated from `#/paths//v1/households/invitations/get(myInvitations)`.
     func myInvitations(_ input: Operations.MyInvitations.Input) async throws -> Operations.MyInvitations.Output
-    /// Accept an invitation addressed to me; the members are told.
+    /// Accept an invitation addressed to me; the members are told. While I am in another household I must leave it first (409 `already_in_household`; the invitation stays pending).
     ///
     /// - Remark: HTTP `POST /v1/households/invitations/{invitation}/accept`.
     /// - Remark: Generated from `#/paths//v1/households/invitations/{invitation}/accept/post(acceptInvitation)`.
@@ -897,7 +904,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/notifications/read-all`.
     /// - Remark: Generated from `#/paths//v1/notifications/read-all/post(markAllRead)`.
     func markAllRead(_ input: Operations.MarkAllRead.Input) async throws -> Operations.MarkAllRead.Output
-    /// My live stream (Server-Sent Events): `notification.created`, `notification.read` and the realtime events other services publish for me (`message.created`, ...). Each event has an `id`; reconnect with `Last-Event-ID` (or `?lastEventId=`) to receive what was missed. A `resync` event means too much was missed: reload the inbox. Comment lines are heartbeats.
+    /// My live stream (Server-Sent Events): `notification.created`, `notification.read` and the realtime events other services publish for me (`message.created`, ...). Each event has an `id`; reconnect with `Last-Event-ID` (or `?lastEventId=`) to receive what was missed. A `resync` event means too much was missed: reload the inbox. Comment lines are heartbeats. The stream lives no longer than the access token that opened it: when its session ends (sign-out, sign-out everywhere, the session ended from the list, a password change or reset, a reused refresh token) it ends within a second, and at the token's expiry it ends too, each time after an `event: reauthenticate` whose data names why (`{"reason":"session_ended"}`: sign in again; `{"reason":"token_expired"}`: refresh the token). That event has no id: reconnect with a fresh token and the last `Last-Event-ID` to lose nothing.
     ///
     /// - Remark: HTTP `GET /v1/notifications/stream`.
     /// - Remark: Generated from `#/paths//v1/notifications/stream/get(stream)`.
@@ -1182,6 +1189,15 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Get a single-use nonce (valid 10 minutes) for the next Google/Facebook sign-in or link.
+    ///
+    /// The first step of a Google/Facebook sign-in or link: put the nonce into the provider's authorization request (Google's `nonce` parameter, Facebook Limited Login's `nonce`), then send it beside the ID token to `POST /v1/auth/oidc` or `POST /v1/users/me/identities`. It is random, single use and valid 10 minutes; no body is needed.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/oidc/nonce`.
+    /// - Remark: Generated from `#/paths//v1/auth/oidc/nonce/post(issueOIDCNonce)`.
+    public func issueOIDCNonce(headers: Operations.IssueOIDCNonce.Input.Headers = .init()) async throws -> Operations.IssueOIDCNonce.Output {
+        try await issueOIDCNonce(Operations.IssueOIDCNonce.Input(headers: headers))
+    }
     /// Change my password; other sessions are signed out and I am told by e-mail.
     ///
     /// - Remark: HTTP `POST /v1/auth/password/change`.
@@ -1221,7 +1237,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Exchange a refresh token for a new pair (rotation; reuse after 10 s revokes the session).
+    /// Exchange a refresh token for a new pair (rotation; reuse after 10 s revokes the session; a session ends 90 days after sign-in or 30 days unused).
     ///
     /// - Remark: HTTP `POST /v1/auth/refresh`.
     /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refresh)`.
@@ -2420,7 +2436,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Invite a user by username; 409 when they are already in a household or invited.
+    /// Invite a user by username. Someone who blocked me or whom I blocked answers 404 exactly as an unknown username, and is sent nothing. Someone already in a household is invited as anyone else (201: the inviter learns nothing of it); they may decline, or accept once they left theirs. 409 when they already have an invitation to this household, or I invite myself.
     ///
     /// - Remark: HTTP `POST /v1/households/{household}/invitations`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/invitations/post(invite)`.
@@ -2877,7 +2893,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Accept an invitation addressed to me; the members are told.
+    /// Accept an invitation addressed to me; the members are told. While I am in another household I must leave it first (409 `already_in_household`; the invitation stays pending).
     ///
     /// - Remark: HTTP `POST /v1/households/invitations/{invitation}/accept`.
     /// - Remark: Generated from `#/paths//v1/households/invitations/{invitation}/accept/post(acceptInvitation)`.
@@ -3375,7 +3391,7 @@ extension APIProtocol {
     public func markAllRead(headers: Operations.MarkAllRead.Input.Headers = .init()) async throws -> Operations.MarkAllRead.Output {
         try await markAllRead(Operations.MarkAllRead.Input(headers: headers))
     }
-    /// My live stream (Server-Sent Events): `notification.created`, `notification.read` and the realtime events other services publish for me (`message.created`, ...). Each event has an `id`; reconnect with `Last-Event-ID` (or `?lastEventId=`) to receive what was missed. A `resync` event means too much was missed: reload the inbox. Comment lines are heartbeats.
+    /// My live stream (Server-Sent Events): `notification.created`, `notification.read` and the realtime events other services publish for me (`message.created`, ...). Each event has an `id`; reconnect with `Last-Event-ID` (or `?lastEventId=`) to receive what was missed. A `resync` event means too much was missed: reload the inbox. Comment lines are heartbeats. The stream lives no longer than the access token that opened it: when its session ends (sign-out, sign-out everywhere, the session ended from the list, a password change or reset, a reused refresh token) it ends within a second, and at the token's expiry it ends too, each time after an `event: reauthenticate` whose data names why (`{"reason":"session_ended"}`: sign in again; `{"reason":"token_expired"}`: refresh the token). That event has no id: reconnect with a fresh token and the last `Last-Event-ID` to lose nothing.
     ///
     /// - Remark: HTTP `GET /v1/notifications/stream`.
     /// - Remark: Generated from `#/paths//v1/notifications/stream/get(stream)`.
