@@ -149,7 +149,8 @@ public struct GatewayConfiguration: Sendable {
                 "METRICS_TOKEN must differ from INTERNAL_TOKEN: a scraper's credential must not open internal routes")
         }
         // A limiter of capacity 0 would refuse everyone with an infinite wait.
-        let requestsPerMinute = try Self.positive(reader, "rate.limit.per.minute", default: 6000, maximum: 1_000_000)
+        let requestsPerMinute = try Self.positive(
+            reader, "rate.limit.per.minute", default: 6000, maximum: 1_000_000_000)
         let trustedProxies: TrustedProxies
         do {
             trustedProxies = try TrustedProxies(parsing: reader.string(forKey: "trusted.proxies", default: ""))

@@ -14,9 +14,9 @@ import ServiceLifecycle
 import SocialService
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The whole platform in one process for local development: every service and the gateway, each on its
@@ -145,9 +145,9 @@ public enum LocalStack {
     /// Whether a listening socket could bind `port` on 127.0.0.1 (with SO_REUSEADDR, as the servers do).
     static func portIsFree(_ port: Int) -> Bool {
         #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { return true }
         defer { close(descriptor) }

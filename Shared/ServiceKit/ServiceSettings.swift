@@ -84,7 +84,8 @@ public struct ServiceSettings: Sendable {
         if let metricsToken {
             guard metricsToken != internalToken else {
                 throw ConfigurationError.invalid(
-                    "METRICS_TOKEN must differ from INTERNAL_TOKEN: a scraper's credential must not open internal routes")
+                    "METRICS_TOKEN must differ from INTERNAL_TOKEN: a scraper's credential must not open internal routes"
+                )
             }
             if environment == .production, metricsToken.count < 32 || metricsToken.contains("development") {
                 throw ConfigurationError.invalid(

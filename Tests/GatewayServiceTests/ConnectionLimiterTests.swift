@@ -27,6 +27,6 @@ import Testing
         #expect(!limiter.admit(limiter.key(forPeer: "192.0.2.1")))
         limiter.release(proxy)
         #expect(limiter.admit(limiter.key(forPeer: "192.0.2.1")))
-        #expect(!limiter.admit(limiter.key(forPeer: "192.0.2.1")) , "one per address")
+        #expect(!limiter.admit(limiter.key(forPeer: "192.0.2.1")), "one per address")
     }
 }

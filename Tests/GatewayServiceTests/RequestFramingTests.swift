@@ -101,7 +101,7 @@ import Testing
         #expect(throws: GatewayConfigurationError.self) {
             try configuration(["INTERNAL_TOKEN": "same", "METRICS_TOKEN": "same"])
         }
-        for limit in ["0", "-1", "1000001"] {
+        for limit in ["0", "-1", "1000000001"] {
             #expect(throws: GatewayConfigurationError.self) { try configuration(["RATE_LIMIT_PER_MINUTE": limit]) }
         }
     }

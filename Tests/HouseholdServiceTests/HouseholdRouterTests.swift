@@ -345,11 +345,15 @@ struct HouseholdRouterFixture {
                     .post, flat + "/payments", as: from, json: #"{"to":"\#(to)","amount":\#(amount),"currency":"EUR"}"#)
             }
             func net() async throws -> [String: Int] {
-                (try await fixture.database.balances(of: "h4", asMember: "amy").net["EUR"] ?? [:]).filter { $0.value != 0 }
+                (try await fixture.database.balances(of: "h4", asMember: "amy").net["EUR"] ?? [:]).filter {
+                    $0.value != 0
+                }
             }
-            let rent = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal","among":["amy","ben"]}}"#
+            let rent =
+                #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal","among":["amy","ben"]}}"#
             #expect(try await client.send(.post, flat + "/bills", as: "ben", json: rent).status == .created)
-            let food = #"{"description":"Food","amount":600,"currency":"EUR","split":{"kind":"equal","among":["dan","eve"]}}"#
+            let food =
+                #"{"description":"Food","amount":600,"currency":"EUR","split":{"kind":"equal","among":["dan","eve"]}}"#
             #expect(try await client.send(.post, flat + "/bills", as: "dan", json: food).status == .created)
             #expect(try await net() == ["amy": -500, "ben": 500, "dan": 300, "eve": -300])
             let plan = SettleUp.plan(try await net())

@@ -124,7 +124,8 @@ import Testing
             let unknown = try await client.execute(uri: "/no-such-path", method: .get)
             for headers: HTTPFields in [
                 [:], [.authorization: "Bearer wrong"], [.authorization: Self.metricsToken],
-                [.authorization: "Bearer \(Self.metricsToken)x"], [HTTPField.Name("X-Internal-Token")!: Self.metricsToken],
+                [.authorization: "Bearer \(Self.metricsToken)x"],
+                [HTTPField.Name("X-Internal-Token")!: Self.metricsToken],
             ] {
                 let refused = try await client.execute(uri: "/metrics", method: .get, headers: headers)
                 #expect(refused.status == .notFound, "\(headers)")

@@ -62,7 +62,8 @@ import Testing
         #expect(set.metricsToken == "m")
         #expect(try ServiceSettings(service: .identity, reader: reader(["INTERNAL_TOKEN": "t"])).metricsToken == nil)
         #expect(throws: ConfigurationError.self) {
-            try ServiceSettings(service: .identity, reader: reader(["INTERNAL_TOKEN": "same", "METRICS_TOKEN": "same"]))
+            try ServiceSettings(
+                service: .identity, reader: reader(["INTERNAL_TOKEN": "same", "METRICS_TOKEN": "same"]))
         }
         let strong = String(repeating: "s", count: 40)
         #expect(throws: ConfigurationError.self) {

@@ -105,11 +105,14 @@ import Testing
             let cakeID = try cake.decode(WireCreated.self).id
             let start = world.notices.live.count
             #expect(
-                try await world.api.patch(world.path(id, "/groceries/\(cakeID)"), token: token, json: ["visible": false])
-                    .status == 200)
+                try await world.api.patch(
+                    world.path(id, "/groceries/\(cakeID)"), token: token, json: ["visible": false]
+                )
+                .status == 200)
             let hidden = try Self.events(world, since: start)
             #expect(hidden.map(\.type) == ["household.grocery.deleted", "household.grocery.updated"])
-            #expect(hidden[0].to == others && hidden[0].body["id"] as? String == cakeID && hidden[0].body["item"] == nil)
+            #expect(
+                hidden[0].to == others && hidden[0].body["id"] as? String == cakeID && hidden[0].body["item"] == nil)
             #expect(hidden[1].to == [world.ann.id])
             #expect((hidden[1].body["item"] as? [String: Any])?["visible"] as? Bool == false)
             // editing it while hidden still tells only its owner

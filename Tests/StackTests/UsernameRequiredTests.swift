@@ -20,10 +20,12 @@ import Testing
             let token = session.accessToken
             // then the habit tracker, RooMate and Getaway work for them
             let habit = try await api.post(
-                HabitsPaths.habits, token: token, json: HabitBody(title: "Run", reason: "fit", weekdays: HabitBody.everyDay))
+                HabitsPaths.habits, token: token,
+                json: HabitBody(title: "Run", reason: "fit", weekdays: HabitBody.everyDay))
             #expect(habit.status == 201, "\(habit.text)")
             let pin = try await api.post(
-                GeoPaths.pins, token: token, json: GeoWorld.NewPin(latitude: 48.85, longitude: 2.35, placeName: "Paris"))
+                GeoPaths.pins, token: token, json: GeoWorld.NewPin(latitude: 48.85, longitude: 2.35, placeName: "Paris")
+            )
             #expect(pin.status == 201, "\(pin.text)")
             let pack = try await api.send(
                 .POST, GeoPaths.packs, token: token, json: GeoWorld.NewPack(name: "Night owls"),
@@ -35,7 +37,8 @@ import Testing
             // and their household shows them by display name to whoever joins
             let household = try created.decode(WireHousehold.self)
             let invited = try await api.post(
-                HouseholdPaths.households + "/\(household.id)/invitations", token: token, json: ["username": ann.username])
+                HouseholdPaths.households + "/\(household.id)/invitations", token: token,
+                json: ["username": ann.username])
             #expect(invited.status == 201, "\(invited.text)")
             let invitation = try invited.decode(WireInvitation.self)
             #expect(
@@ -55,6 +58,7 @@ import Testing
                 (.POST, SocialPaths.friendRequests, ["username": ann.username]),
                 (.POST, SocialPaths.friendRequests + "/no-such-request/accept", [:]),
                 (.POST, SocialPaths.follows, ["username": ann.username]),
+                (.POST, SocialPaths.followRequests + "/\(ann.id)/approve", [:]),
                 (.POST, MessagingPaths.direct, ["userId": ann.id, "product": "getaway"]),
                 (.POST, MessagingPaths.groups, ["name": "Trip"]),
                 (.POST, MessagingPaths.conversations + "/no-such-conversation/messages", ["text": "hi"]),
@@ -93,7 +97,8 @@ import Testing
             let renamed = try await api.patch(IdentityPaths.me, token: named, json: ["bio": "Always away"])
             #expect(renamed.status == 200 && renamed.object["accessToken"] == nil)
             // and an account that registered with a username never meets the rule
-            let annAsks = try await api.post(SocialPaths.follows, token: ann.accessToken, json: ["username": "globetrotter"])
+            let annAsks = try await api.post(
+                SocialPaths.follows, token: ann.accessToken, json: ["username": "globetrotter"])
             #expect(annAsks.status == 201 || annAsks.status == 200, "\(annAsks.text)")
         }
     }

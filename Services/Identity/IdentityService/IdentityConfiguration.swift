@@ -110,8 +110,8 @@ public struct IdentityConfiguration: Sendable {
         var limits = IdentityRateLimits()
         limits.loginsPerAddress = reader.int(forKey: "login.rate.limit.per.minute", default: limits.loginsPerAddress)
         // A limiter of capacity 0 would refuse everyone with an infinite wait.
-        guard (1...1_000_000).contains(limits.loginsPerAddress) else {
-            throw ConfigurationError.invalid("LOGIN_RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000")
+        guard (1...1_000_000_000).contains(limits.loginsPerAddress) else {
+            throw ConfigurationError.invalid("LOGIN_RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000000")
         }
         let lifetimeDays = reader.int(forKey: "session.lifetime.days", default: 90)
         let idleDays = reader.int(forKey: "session.idle.days", default: 30)
