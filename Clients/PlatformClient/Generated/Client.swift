@@ -14285,6 +14285,8 @@ public struct Client: APIProtocol {
     }
     /// Edits an item (a personal one only by its owner).
     ///
+    /// Every member's open list follows through the live event `household.grocery.updated`; a personal item kept off the household list tells only its owner. Hiding an item (`visible: false`) takes it off the other members' open lists through `household.grocery.deleted` (its id only), while its owner's devices get the update; showing it again is `household.grocery.updated` to everyone.
+    ///
     /// - Remark: HTTP `PATCH /v1/households/{household}/groceries/{item}`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/{item}/patch(editGroceryItem)`.
     public func editGroceryItem(_ input: Operations.EditGroceryItem.Input) async throws -> Operations.EditGroceryItem.Output {
@@ -14461,6 +14463,8 @@ public struct Client: APIProtocol {
         )
     }
     /// Removes an item (a personal one only by its owner).
+    ///
+    /// Every member who saw the item (everyone, or only its owner for an item kept off the household list) gets the live event `household.grocery.deleted` with its id.
     ///
     /// - Remark: HTTP `DELETE /v1/households/{household}/groceries/{item}`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/groceries/{item}/delete(deleteGroceryItem)`.
