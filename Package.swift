@@ -251,7 +251,7 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "ServiceKit", "PlatformKit", "TestSupport", hummingbirdTesting, hummingbird, jwtKit, crypto, httpTypes,
-                configuration, grdb, tracing,
+                configuration, grdb, tracing, nio, nioPosix,
             ],
             path: "Tests/ServiceKitTests",
             swiftSettings: swiftSettings

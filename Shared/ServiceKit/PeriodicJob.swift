@@ -24,6 +24,9 @@ public struct PeriodicJob: Service {
             while !Task.isCancelled {
                 do {
                     try await work()
+                } catch is CancellationError {
+                    // Shutting down (or the server failed to start): not the job's failure.
+                    return
                 } catch {
                     logger.error("\(name) failed", metadata: ["error": "\(error)"])
                 }

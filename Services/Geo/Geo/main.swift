@@ -2,7 +2,9 @@ import GeoService
 import ServiceKit
 
 EventLoopExecutor.install()
-try Observability.bootstrap(service: "geo")
-let configuration = try GeoConfiguration(reader: ServiceSettings.environmentReader())
-let application = try await buildGeoApplication(configuration)
-try await application.runService()
+await ExecutableMain.run("geo") {
+    try Observability.bootstrap(service: "geo")
+    let configuration = try GeoConfiguration(reader: ServiceSettings.environmentReader())
+    let application = try await buildGeoApplication(configuration)
+    try await application.runService()
+}

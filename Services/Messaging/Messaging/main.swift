@@ -2,7 +2,9 @@ import MessagingService
 import ServiceKit
 
 EventLoopExecutor.install()
-try Observability.bootstrap(service: "messaging")
-let configuration = try MessagingConfiguration(reader: ServiceSettings.environmentReader())
-let application = try await buildMessagingApplication(configuration)
-try await application.runService()
+await ExecutableMain.run("messaging") {
+    try Observability.bootstrap(service: "messaging")
+    let configuration = try MessagingConfiguration(reader: ServiceSettings.environmentReader())
+    let application = try await buildMessagingApplication(configuration)
+    try await application.runService()
+}

@@ -2,7 +2,9 @@ import NotificationsService
 import ServiceKit
 
 EventLoopExecutor.install()
-try Observability.bootstrap(service: "notifications")
-let configuration = try NotificationsConfiguration(reader: ServiceSettings.environmentReader())
-let application = try await buildNotificationsApplication(configuration)
-try await application.runService()
+await ExecutableMain.run("notifications") {
+    try Observability.bootstrap(service: "notifications")
+    let configuration = try NotificationsConfiguration(reader: ServiceSettings.environmentReader())
+    let application = try await buildNotificationsApplication(configuration)
+    try await application.runService()
+}
