@@ -80,4 +80,55 @@ import Testing
                 try theirs.decode(WirePage<WirePublicProfile>.self).items.map(\.relationship?.names) == [["blocked"]])
         }
     }
+
+    /// The habit tracker's "see the other users of the app" (UC 04.01): without a query the directory lists everyone
+    /// a page at a time by username, leaving out me, accounts without a username, and anyone blocked either way.
+    @Test func withoutAQueryTheDirectoryListsEveryoneIMayMeetByUsername() async throws {
+        try await withTestStack(services: [
+            .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) }
+        ]) { stack in
+            let api = stack.gateway
+            let me = try await stack.register("mia")
+            var users: [String: TestUser] = [:]
+            for name in ["zoe", "adam", "blockee", "blocker", "carl", "friend", "lena"] {
+                users[name] = try await stack.register(name)
+            }
+            // someone from Google who has not chosen a username
+            let newcomer = try await api.post(
+                IdentityPaths.oidc, json: try await stack.googleIDToken(subject: "g-browse", email: "n@gmail.com"))
+            #expect(newcomer.status == 200 || newcomer.status == 201, "\(newcomer.text)")
+            let request = try await api.post(
+                SocialPaths.friendRequests, token: me.accessToken, json: ["userId": users["friend"]!.id])
+            _ = try await api.post(
+                "\(SocialPaths.friendRequests)/\(try request.decode(WireCreated.self).id)/accept",
+                token: users["friend"]!.accessToken, json: [String: String]())
+            #expect(
+                try await api.send(.PUT, "\(SocialPaths.blocks)/\(users["blockee"]!.id)", token: me.accessToken).status
+                    == 204)
+            #expect(
+                try await api.send(.PUT, "\(SocialPaths.blocks)/\(me.id)", token: users["blocker"]!.accessToken)
+                    .status == 204)
+
+            var pages: [[WirePublicProfile]] = []
+            var cursor: String?
+            repeat {
+                let answer = try await api.get(
+                    IdentityPaths.users + "?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), token: me.accessToken)
+                #expect(answer.status == 200, "\(answer.text)")
+                let page = try answer.decode(WirePage<WirePublicProfile>.self)
+                pages.append(page.items)
+                cursor = page.nextCursor
+            } while cursor != nil && pages.count < 10
+            let seen = pages.flatMap { $0 }
+            #expect(seen.map(\.username) == ["adam", "carl", "friend", "lena", "zoe"])
+            #expect(pages.allSatisfy { $0.count <= 2 })
+            #expect(seen.first { $0.username == "friend" }?.relationship?.names == ["friend"])
+            #expect(seen.first { $0.username == "adam" }?.relationship?.names == [])
+            // the one who blocked me browses without me, and a cursor no page made is refused
+            let theirs = try await api.get(IdentityPaths.users + "?limit=100", token: users["blocker"]!.accessToken)
+            #expect(!(try theirs.decode(WirePage<WirePublicProfile>.self).items.contains { $0.id == me.id }))
+            let forged = try await api.get(IdentityPaths.users + "?cursor=%21%21", token: me.accessToken)
+            #expect(forged.problem?.code == "invalid_cursor")
+        }
+    }
 }

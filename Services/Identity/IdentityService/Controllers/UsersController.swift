@@ -125,10 +125,17 @@ struct UsersController {
     /// matches first, then prefixes, then the rest (each by username), paginated. Each entry says how that user
     /// stands to me (the social graph's ``RelationFlags``, one call per page); those who blocked me are left out
     /// (a page may then hold fewer than `limit`; its cursor still leads on).
+    /// Where a page of people to browse ends: the last username on it.
+    struct BrowseCursor: Codable {
+        var after: String
+    }
+
+    /// The directory: with `query`, a search; without, everyone to browse, a page at a time by username.
     @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<PublicProfile> {
         let query = request.uri.queryParameters
+        guard let given = query["query"] else { return try await browse(request, context: context) }
         let page = try request.pageRequest()
-        let text = try Validate.text(String(query["query"] ?? ""), field: "query", min: 1, max: 50).lowercased()
+        let text = try Validate.text(String(given), field: "query", min: 1, max: 50).lowercased()
         let after = try page.decodeCursor(as: IdentityDatabase.DirectoryCursor.self)
         if let after, !(0...2).contains(after.rank) { throw PageCursor.invalid }
         let rows = try await database.directory(
@@ -145,6 +152,30 @@ struct UsersController {
                 entry.relationship = flags[profile.id] ?? RelationFlags()
                 return entry
             }
+        }
+        return found
+    }
+
+    /// Everyone with a username but me, by username, each with how they stand to me; nobody who blocked me or whom
+    /// I blocked. A page may hold fewer than `limit` when some were left out; `nextCursor` still goes on.
+    func browse(_ request: Request, context: AuthenticatedContext) async throws -> Page<PublicProfile> {
+        let page = try request.pageRequest()
+        let after = try page.decodeCursor(as: BrowseCursor.self)
+        guard after.map({ $0.after.utf8.count <= 64 }) ?? true else { throw PageCursor.invalid }
+        let users = try await database.directory(
+            viewer: context.user.userID, after: after?.after, limit: page.limit + 1)
+        var found = Page(fetched: users.map { PublicProfile($0) }, limit: page.limit) {
+            BrowseCursor(after: $0.username ?? "")
+        }
+        if let url = socialURL() {
+            let (flags, blockedBy) = try await SocialGraphClient(baseURL: url, token: internalToken).relations(
+                of: context.user.userID, among: found.items.map(\.id))
+            found.items = found.items.filter { !blockedBy.contains($0.id) && flags[$0.id]?.blocked != true }
+                .map { profile in
+                    var entry = profile
+                    entry.relationship = flags[profile.id] ?? RelationFlags()
+                    return entry
+                }
         }
         return found
     }

@@ -98,6 +98,21 @@ extension IdentityDatabase {
         }
     }
 
+    /// Users with a username, other than `viewer`, by username after `username`, at most `limit`: the directory to
+    /// browse without a query (the username's unique index orders it).
+    func directory(viewer: String, after username: String?, limit: Int) async throws -> [UserRecord] {
+        try await read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM users WHERE username IS NOT NULL AND username > ? AND id != ?
+                        ORDER BY username LIMIT ?
+                        """),
+                arguments: [username ?? "", viewer, limit]
+            ).map { try UserRecord(row: $0) }
+        }
+    }
+
     static func checkAvailable(_ db: Database, username: String?, email: String?, except id: String?) throws {
         if let username,
             let owner = try String.fetchOne(
