@@ -28852,7 +28852,7 @@ public struct Client: APIProtocol {
     }
     /// Users whose username or display name starts with `query`.
     ///
-    /// The user directory: other users who chose a username, whose username or display name contains `query` (case-insensitive): exact matches first, then those starting with it, then the rest, each group by username.
+    /// The user directory. With `query`: other users who chose a username, whose username or display name contains `query` (case-insensitive): exact matches first, then those starting with it, then the rest, each group by username. Without `query`: everyone to browse, a page at a time by username (the habit tracker's "see the other users of the app"), leaving out me, accounts without a username, and anyone who blocked me or whom I blocked; a page may hold fewer than `limit` when some were left out, and `nextCursor` still goes on. Each entry's `relationship` says how that user stands to me.
     ///
     /// - Remark: HTTP `GET /v1/users`.
     /// - Remark: Generated from `#/paths//v1/users/get(searchUsers)`.

@@ -62152,7 +62152,7 @@ public enum Operations {
     }
     /// Users whose username or display name starts with `query`.
     ///
-    /// The user directory: other users who chose a username, whose username or display name contains `query` (case-insensitive): exact matches first, then those starting with it, then the rest, each group by username.
+    /// The user directory. With `query`: other users who chose a username, whose username or display name contains `query` (case-insensitive): exact matches first, then those starting with it, then the rest, each group by username. Without `query`: everyone to browse, a page at a time by username (the habit tracker's "see the other users of the app"), leaving out me, accounts without a username, and anyone who blocked me or whom I blocked; a page may hold fewer than `limit` when some were left out, and `nextCursor` still goes on. Each entry's `relationship` says how that user stands to me.
     ///
     /// - Remark: HTTP `GET /v1/users`.
     /// - Remark: Generated from `#/paths//v1/users/get(searchUsers)`.
@@ -62161,8 +62161,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/GET/query`.
             public struct Query: Sendable, Hashable {
+                /// Text to search for (1-50 characters); leave it out to browse everyone.
+                ///
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/query`.
-                public var query: Swift.String
+                public var query: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/cursor`.
@@ -62170,11 +62172,11 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - query:
+                ///   - query: Text to search for (1-50 characters); leave it out to browse everyone.
                 ///   - limit:
                 ///   - cursor:
                 public init(
-                    query: Swift.String,
+                    query: Swift.String? = nil,
                     limit: Swift.Int? = nil,
                     cursor: Swift.String? = nil
                 ) {
@@ -62202,7 +62204,7 @@ public enum Operations {
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.SearchUsers.Input.Query,
+                query: Operations.SearchUsers.Input.Query = .init(),
                 headers: Operations.SearchUsers.Input.Headers = .init()
             ) {
                 self.query = query
