@@ -55,7 +55,7 @@ let zipfCumulative: [Double] = {
         return sum
     }
 }()
-func word(_ random: inout SeededRandom) -> String {
+func word(_ random: inout SplitMix64) -> String {
     let target = Double.random(in: 0..<zipfCumulative.last!, using: &random)
     var low = 0, high = zipfCumulative.count - 1
     while low < high {
@@ -88,7 +88,7 @@ if seededPath != nil {
     }
 } else {
     try pool.write { db in
-        var random = SeededRandom(state: 42)
+        var random = SplitMix64(state: 42)
         let now = Date()
         let conversation = try db.makeStatement(
             sql:

@@ -47,7 +47,7 @@ let seedStart = ContinuousClock.now
 let now = Date()
 let pool = try DatabasePool(path: databasePath)
 try pool.write { db in
-    var random = SeededRandom(state: 7)
+    var random = SplitMix64(state: 7)
     let packsPerCity = max(1, packCount / cities.count)
     let insertPack = try db.makeStatement(
         sql: """

@@ -125,30 +125,19 @@ public struct TraceParent: Sendable, Hashable {
     }
 }
 
-/// Fast random ids for trace contexts: SplitMix64 seeded once from the system, so starting a trace costs no
+/// Fast random ids for trace contexts: ``SplitMix64`` seeded once from the system, so starting a trace costs no
 /// system call. Ids need to be unlikely to collide, not unpredictable.
 public struct TraceIDGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     /// A generator seeded from the system's random source.
     public init() {
         var system = SystemRandomNumberGenerator()
-        self.state = system.next()
+        self.generator = SplitMix64(state: system.next())
     }
 
     public mutating func next() -> UInt64 {
-        state &+= Self.increment
-        return Self.mix(state)
-    }
-
-    fileprivate static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
-
-    /// SplitMix64's output function.
-    fileprivate static func mix(_ state: UInt64) -> UInt64 {
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        generator.next()
     }
 }
 
@@ -165,8 +154,8 @@ public struct SharedTraceIDGenerator: RandomNumberGenerator, Sendable {
     public init() {}
 
     public mutating func next() -> UInt64 {
-        let step = Self.steps.wrappingAdd(TraceIDGenerator.increment, ordering: .relaxed).newValue
-        return TraceIDGenerator.mix(Self.seed &+ step)
+        let step = Self.steps.wrappingAdd(SplitMix64.increment, ordering: .relaxed).newValue
+        return SplitMix64.mix(Self.seed &+ step)
     }
 }
 

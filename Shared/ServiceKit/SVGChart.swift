@@ -1,4 +1,5 @@
 import Foundation
+import PlatformKit
 
 /// Small SVG charts a client can show as is (no script, no external resources).
 public enum SVGChart {
@@ -24,7 +25,7 @@ public enum SVGChart {
         let maximum = max(bars.map(\.value).max() ?? 0, 1)
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="sans-serif" font-size="11">
-            <text x="\(left)" y="22" font-size="15" font-weight="bold">\(escape(title))</text>
+            <text x="\(left)" y="22" font-size="15" font-weight="bold">\(Markup.escaped(title))</text>
 
             """
         for (index, bar) in bars.enumerated() {
@@ -32,18 +33,13 @@ public enum SVGChart {
             let length = plotHeight * max(bar.value, 0) / maximum
             let y = top + plotHeight - length
             svg += """
-                <rect x="\(x)" y="\(y)" width="\(columnWidth)" height="\(max(length, 1))" fill="\(escape(color))"/>
+                <rect x="\(x)" y="\(y)" width="\(columnWidth)" height="\(max(length, 1))" fill="\(Markup.escaped(color))"/>
                 <text x="\(x + columnWidth / 2)" y="\(y - 4)" text-anchor="middle">\(bar.value)</text>
-                <text x="\(x + columnWidth / 2)" y="\(top + plotHeight + 16)" text-anchor="middle">\(escape(String(bar.label.prefix(8))))</text>
+                <text x="\(x + columnWidth / 2)" y="\(top + plotHeight + 16)" text-anchor="middle">\(Markup.escaped(String(bar.label.prefix(8))))</text>
 
                 """
         }
         return svg + "</svg>\n"
     }
 
-    /// Escapes text for SVG/XML: labels and titles may be user input.
-    public static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 }

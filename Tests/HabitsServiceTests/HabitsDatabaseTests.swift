@@ -71,7 +71,7 @@ import Testing
     /// Today's list, read from the habits' own rows, is what the separate statement it replaced chose: the due habits
     /// (that weekday, started) in order, each with today's event, over random schedules, starts, events and days.
     @Test func todayListIsTheDueHabitsWithTodaysEvent() async throws {
-        var random = SplitMix(seed: 22)
+        var random = SplitMix64(seed: 22)
         let database = try HabitsDatabase(.inMemory)
         let first = LocalDay("2027-01-01")!
         for number in 0..<40 {
@@ -128,7 +128,7 @@ import Testing
     /// comment search, paged with sizes on both sides of the padded lists' lengths (8, 16, 32, 64): every page follows
     /// the plain query over everyone's events.
     @Test func severalPeoplesPagesFollowThePlainQuery() async throws {
-        var random = SplitMix(seed: 8)
+        var random = SplitMix64(seed: 8)
         let database = try HabitsDatabase(.inMemory)
         let users = (1...12).map { "u\($0)" }
         let comments = [nil, "rainy", "Rain 50%", "sunny", "brain_work"]

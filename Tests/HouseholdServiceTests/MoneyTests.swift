@@ -1,3 +1,4 @@
+import PlatformKit
 import TestSupport
 import Testing
 
@@ -85,7 +86,7 @@ import Testing
 
     @Test(arguments: 0..<200)
     func plansAreMinimalOnRandomSmallGroups(seed: Int) {
-        var generator = SplitMix(seed: UInt64(seed))
+        var generator = SplitMix64(seed: UInt64(seed))
         let people = Int(generator.next() % 6) + 2
         var values = (0..<(people - 1)).map { _ in Int(generator.next() % 9) - 4 }
         values.append(-values.reduce(0, +))

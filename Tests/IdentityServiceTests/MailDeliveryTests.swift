@@ -130,7 +130,7 @@ import Testing
         #expect(text.contains(kind.message.body.split(separator: "\n")[0]), "the text is complete on its own")
         if let link = kind.link {
             #expect(text.contains(link))
-            #expect(html.contains("href=\"\(MailFormat.escaped(link))\""))
+            #expect(html.contains("href=\"\(Markup.escaped(link))\""))
         }
         if let code = kind.code {
             #expect(text.contains(code))

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformKit
 import GRDB
 import TestSupport
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// those without a username included when a page ends among them.
 @Suite struct FriendsPageTests {
     @Test func bothWaysOfReadingFriendsPageAsThePlainQuery() async throws {
-        var random = SplitMix(seed: 3)
+        var random = SplitMix64(seed: 3)
         let database = try SocialDatabase(.inMemory)
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         let names = ["ann", "Ann", "bob", "BOB", "cat", "dan", "eve", "zed"]

@@ -476,7 +476,7 @@ enum AnyCodable: Encodable, Sendable {
     /// Usernames drawn from the allowed alphabet (a-z, 0-9, '_', '.'; a letter or digit first), from a fixed seed so
     /// a failure repeats; the first ones are the shapes that broke before.
     static func usernames(count: Int) -> [String] {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let first = Array("abcdefghijklmnopqrstuvwxyz0123456789")
         let rest = first + ["_", "."]
         var names = ["bob_28x", "j.doe", "a__", "x..y", "9_.9"]

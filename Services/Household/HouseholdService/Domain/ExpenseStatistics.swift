@@ -111,7 +111,7 @@ enum ExpenseStatistics {
         let title = currency.map { "Spending per month (\($0))" } ?? "No expenses in these months"
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="sans-serif" font-size="11">
-            <text x="10" y="22" font-size="15" font-weight="bold">\(SVGChart.escape(title))</text>
+            <text x="10" y="22" font-size="15" font-weight="bold">\(Markup.escaped(title))</text>
 
             """
         for (index, month) in months.enumerated() {
@@ -123,7 +123,7 @@ enum ExpenseStatistics {
                 let length = max(plotHeight * share / maximum, 1)
                 y -= length
                 svg += """
-                    <rect x="\(x)" y="\(y)" width="\(columnWidth)" height="\(length)" fill="\(palette[memberIndex % palette.count])"><title>\(SVGChart.escape(member.name)): \(MinorUnits.decimal(share, currency ?? "EUR"))</title></rect>
+                    <rect x="\(x)" y="\(y)" width="\(columnWidth)" height="\(length)" fill="\(palette[memberIndex % palette.count])"><title>\(Markup.escaped(member.name)): \(MinorUnits.decimal(share, currency ?? "EUR"))</title></rect>
 
                     """
             }
@@ -137,7 +137,7 @@ enum ExpenseStatistics {
             let y = legendTop + index * 18
             svg += """
                 <rect x="10" y="\(y)" width="12" height="12" fill="\(palette[index % palette.count])"/>
-                <text x="28" y="\(y + 10)">\(SVGChart.escape(String(member.name.prefix(30))))</text>
+                <text x="28" y="\(y + 10)">\(Markup.escaped(String(member.name.prefix(30))))</text>
 
                 """
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformKit
 import ServiceKit
 
 /// A small bar chart of points per member, as SVG a client can show as is.
@@ -9,14 +10,14 @@ enum StatisticsChart {
         let maximum = max(bars.map(\.value).max() ?? 0, 1)
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="sans-serif" font-size="13">
-            <text x="10" y="22" font-size="15" font-weight="bold">\(escape(title))</text>
+            <text x="10" y="22" font-size="15" font-weight="bold">\(Markup.escaped(title))</text>
 
             """
         for (index, bar) in bars.enumerated() {
             let y = top + index * (barHeight + gap)
             let length = (width - labelWidth - 60) * bar.value / maximum
             svg += """
-                <text x="10" y="\(y + 19)">\(escape(String(bar.label.prefix(18))))</text>
+                <text x="10" y="\(y + 19)">\(Markup.escaped(String(bar.label.prefix(18))))</text>
                 <rect x="\(labelWidth)" y="\(y)" width="\(max(length, 1))" height="\(barHeight)" fill="#4a90d9"/>
                 <text x="\(labelWidth + length + 6)" y="\(y + 19)">\(bar.value)</text>
 
@@ -26,5 +27,4 @@ enum StatisticsChart {
     }
 
     /// Escapes text for SVG: member names are user input.
-    static func escape(_ text: String) -> String { SVGChart.escape(text) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformKit
 
 /// Renders a `MailMessage` as an RFC 5322 / MIME message that real providers accept: a `Date`, a unique
 /// `Message-ID` on the sender's domain, `MIME-Version`, a `multipart/alternative` body (the text complete on its own,
@@ -98,29 +99,13 @@ enum MailFormat {
             let isLink =
                 (block.hasPrefix("https://") || block.hasPrefix("http://"))
                 && !block.contains(where: { $0.isWhitespace })
-            if isLink { return "<p><a href=\"\(escaped(block))\">\(escaped(block))</a></p>" }
-            return "<p>\(block.split(separator: "\n").map { escaped(String($0)) }.joined(separator: "<br>\n"))</p>"
+            if isLink { return "<p><a href=\"\(Markup.escaped(block))\">\(Markup.escaped(block))</a></p>" }
+            return "<p>\(block.split(separator: "\n").map { Markup.escaped(String($0)) }.joined(separator: "<br>\n"))</p>"
         }
         return
             ([
-                "<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>\(escaped(title))</title></head><body>",
+                "<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>\(Markup.escaped(title))</title></head><body>",
             ] + paragraphs + ["</body></html>"]).joined(separator: "\n")
-    }
-
-    /// Text safe inside HTML elements and double-quoted attributes.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 
     /// SMTP DATA transparency (RFC 5321 section 4.5.2): a line that starts with a dot gets one more.

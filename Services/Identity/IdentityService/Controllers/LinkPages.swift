@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PlatformKit
 
 /// The small pages behind the links identity mails (password reset, e-mail verification): plain accessible HTML with
 /// no external assets, no scripts and no styles, so the strictest Content-Security-Policy holds.
@@ -17,11 +18,11 @@ enum LinkPage {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escaped(title))</title>
+            <title>\(Markup.escaped(title))</title>
             </head>
             <body>
             <main>
-            <h1>\(escaped(title))</h1>
+            <h1>\(Markup.escaped(title))</h1>
             \(body)
             </main>
             </body>
@@ -40,7 +41,7 @@ enum LinkPage {
 
     /// A page that only says something (a result, or why a link no longer works).
     static func message(status: HTTPResponse.Status, title: String, _ text: String) -> Response {
-        response(status: status, title: title, body: "<p role=\"status\">\(escaped(text))</p>")
+        response(status: status, title: title, body: "<p role=\"status\">\(Markup.escaped(text))</p>")
     }
 
     /// The answer for a link that is unknown, used or expired.
@@ -52,13 +53,13 @@ enum LinkPage {
 
     /// The new-password form; the token travels in the posted body (it is the proof, so no other CSRF token).
     static func resetForm(token: String, error: String? = nil) -> Response {
-        let alert = error.map { "<p role=\"alert\" id=\"error\">\(escaped($0))</p>\n" } ?? ""
+        let alert = error.map { "<p role=\"alert\" id=\"error\">\(Markup.escaped($0))</p>\n" } ?? ""
         let described = error == nil ? "" : " aria-describedby=\"error\""
         return response(
             status: error == nil ? .ok : .badRequest, title: "Choose a new password",
             body: """
                 \(alert)<form method="post" action="/reset-password">
-                <input type="hidden" name="token" value="\(escaped(token))">
+                <input type="hidden" name="token" value="\(Markup.escaped(token))">
                 <p><label for="newPassword">New password (at least 10 characters)</label><br>
                 <input id="newPassword" name="newPassword" type="password" autocomplete="new-password" minlength="10" maxlength="1024" required\(described)></p>
                 <p><label for="confirmPassword">The same password again</label><br>
@@ -74,7 +75,7 @@ enum LinkPage {
             status: .ok, title: "Confirm your e-mail address",
             body: """
                 <form method="post" action="/verify-email">
-                <input type="hidden" name="token" value="\(escaped(token))">
+                <input type="hidden" name="token" value="\(Markup.escaped(token))">
                 <p><button type="submit">Confirm this address</button></p>
                 </form>
                 """)
@@ -97,8 +98,4 @@ enum LinkPage {
         return fields
     }
 
-    /// Text safe inside HTML elements and double-quoted attributes.
-    static func escaped(_ text: String) -> String {
-        MailFormat.escaped(text)
-    }
 }

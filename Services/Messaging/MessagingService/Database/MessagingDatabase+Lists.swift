@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlatformKit
 
 /// A member's unread messages in one conversation: exact counts, computed from the read markers.
 struct UnreadCount: Sendable, Equatable {
@@ -168,19 +169,8 @@ extension MessagingDatabase {
     }
 
     static func highlight(_ snippet: String) -> String {
-        var html = ""
-        for character in snippet {
-            switch character {
-            case "&": html += "&amp;"
-            case "<": html += "&lt;"
-            case ">": html += "&gt;"
-            case "\"": html += "&quot;"
-            case "\u{E000}": html += "<mark>"
-            case "\u{E001}": html += "</mark>"
-            default: html.append(character)
-            }
-        }
-        return html
+        Markup.escaped(snippet).replacingOccurrences(of: "\u{E000}", with: "<mark>")
+            .replacingOccurrences(of: "\u{E001}", with: "</mark>")
     }
 
     /// The member ids of a conversation `viewer` is in; 404 for anyone else, as for the public routes.
