@@ -30,7 +30,7 @@ struct OIDCController {
     @Sendable func issueNonce(_ request: Request, context: ServiceRequestContext) async throws
         -> EditedResponse<NonceReply>
     {
-        try limits.noncesByAddress.enforce(context.clientAddress(request))
+        try limits.noncesByAddress.enforce(context.clientKey(request))
         let now = clock.now
         let nonce = OIDCNonce.issue(now: now)
         try await database.storeNonce(nonce, now: now)
