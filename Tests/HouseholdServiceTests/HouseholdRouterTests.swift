@@ -45,7 +45,7 @@ struct HouseholdRouterFixture {
         func users(ids: [String]) async throws -> [DirectoryUser] { [] }
     }
 
-    struct NoBlocks: HouseholdSocialGraph {
+    struct NoBlocks: SocialRelationshipLookup {
         func relationship(_ a: String, _ b: String) async throws -> SocialFacts {
             SocialFacts(friends: false, blocked: false)
         }

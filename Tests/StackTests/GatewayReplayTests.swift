@@ -13,19 +13,9 @@ import Testing
     func withFlakyRoute(
         _ upstream: MisbehavingUpstream, _ body: @Sendable (RawHTTPConnection) async throws -> Void
     ) async throws {
-        let port = upstream.port
-        try await withTestStack(
-            routes: RouteTable.entries + [RouteTable.Entry("/v1/flaky", .social)],
-            configureGateway: {
-                $0.upstreams[.social] = .init(host: "127.0.0.1", port: port)
-                $0.publicPaths.formUnion(["/v1/flaky/warm", "/v1/flaky/pay", "/v1/flaky/read", "/v1/flaky/again"])
-            }
-        ) { stack in
-            let connection = try await stack.rawConnection()
-            try await body(connection)
-            await connection.close()
-        }
-        await upstream.stop()
+        try await withStandInRoute(
+            "/v1/flaky", as: .social, to: upstream,
+            publicPaths: ["/v1/flaky/warm", "/v1/flaky/pay", "/v1/flaky/read", "/v1/flaky/again"], body)
     }
 
     /// Sends `method path` (a small JSON body for a POST) and reads the answer.

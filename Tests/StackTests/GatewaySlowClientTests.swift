@@ -174,20 +174,8 @@ import Testing
         _ upstream: MisbehavingUpstream, configure: @escaping @Sendable (inout GatewayConfiguration) -> Void,
         _ body: @Sendable (RawHTTPConnection) async throws -> Void
     ) async throws {
-        let port = upstream.port
-        try await withTestStack(
-            routes: RouteTable.entries + [RouteTable.Entry("/v1/upload", .geo)],
-            configureGateway: {
-                $0.upstreams[.geo] = .init(host: "127.0.0.1", port: port)
-                $0.publicPaths.insert("/v1/upload/file")
-                configure(&$0)
-            }
-        ) { stack in
-            let connection = try await stack.rawConnection()
-            try await body(connection)
-            await connection.close()
-        }
-        await upstream.stop()
+        try await withStandInRoute(
+            "/v1/upload", as: .geo, to: upstream, publicPaths: ["/v1/upload/file"], configure: configure, body)
     }
 
     /// POSTs `bytes` zero bytes in `pieces` pieces `every` apart.

@@ -35,7 +35,7 @@ struct HouseholdWorld {
     }
 
     /// This stack has no social service: nobody blocked anybody (`HouseholdInvitationTests` has the real one).
-    struct NobodyBlocked: HouseholdSocialGraph {
+    struct NobodyBlocked: SocialRelationshipLookup {
         func relationship(_ a: String, _ b: String) async throws -> SocialFacts {
             SocialFacts(friends: false, blocked: false)
         }

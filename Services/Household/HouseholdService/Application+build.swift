@@ -36,7 +36,7 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
 /// Attaches every household route to the signed-in group (the build and the router tests share it).
 func addHouseholdRoutes(
     to signedIn: RouterGroup<AuthenticatedContext>, database: HouseholdDatabase, directory: any UserDirectory,
-    social: any HouseholdSocialGraph, events: any NoticeSink, clock: WallClock,
+    social: any SocialRelationshipLookup, events: any NoticeSink, clock: WallClock,
     choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()
 ) {
     let live = HouseholdLiveEvents(database: database, sink: events)

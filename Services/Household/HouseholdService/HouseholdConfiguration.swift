@@ -15,7 +15,7 @@ public struct HouseholdConfiguration: Sendable {
     public var socialURL: String
     public var notificationsURL: String?
     /// Replaces the social graph lookups.
-    public var socialGraph: (any HouseholdSocialGraph)?
+    public var socialGraph: (any SocialRelationshipLookup)?
     /// Replaces the notices' destination (tests record them).
     public var eventSink: (any NoticeSink)?
     /// Replaces the identity lookups (unit tests use a fake).
@@ -28,7 +28,7 @@ public struct HouseholdConfiguration: Sendable {
     public init(
         settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
         notificationsURL: String? = nil, eventSink: (any NoticeSink)? = nil,
-        userDirectory: (any UserDirectory)? = nil, socialGraph: (any HouseholdSocialGraph)? = nil,
+        userDirectory: (any UserDirectory)? = nil, socialGraph: (any SocialRelationshipLookup)? = nil,
         jobsBuilt: (@Sendable (HouseholdJobs) -> Void)? = nil, monthEndCheckInterval: Duration = .seconds(900)
     ) {
         self.settings = settings

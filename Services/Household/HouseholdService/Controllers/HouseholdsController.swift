@@ -7,7 +7,7 @@ import ServiceKit
 struct HouseholdsController {
     let database: HouseholdDatabase
     let directory: any UserDirectory
-    let social: any HouseholdSocialGraph
+    let social: any SocialRelationshipLookup
     let events: any NoticeSink
     let clock: WallClock
 
