@@ -29,6 +29,7 @@ let nioExtras = Target.Dependency.product(name: "NIOExtras", package: "swift-nio
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
 let tracing = Target.Dependency.product(name: "Tracing", package: "swift-distributed-tracing")
 let otel = Target.Dependency.product(name: "OTel", package: "swift-otel")
+let postgres = Target.Dependency.product(name: "PostgresNIO", package: "postgres-nio")
 
 /// The library, executable and test target of one service.
 func service(
@@ -38,7 +39,7 @@ func service(
     [
         .target(
             name: "\(name)Service",
-            dependencies: ["PlatformKit", "ServiceKit", hummingbird, grdb, logging] + dependencies,
+            dependencies: ["PlatformKit", "ServiceKit", hummingbird, grdb, postgres, logging] + dependencies,
             path: "Services/\(name)/\(name)Service",
             resources: [.copy("OpenAPI/openapi.json")] + resources,
             swiftSettings: swiftSettings
@@ -82,6 +83,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -115,8 +117,8 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "PlatformKit", hummingbird, grdb, sqlite, asyncHTTPClient, nio, nioPosix, logging, prometheus,
-                serviceLifecycle, configuration, httpTypes, tracing, otel,
+                "PlatformKit", hummingbird, grdb, sqlite, postgres, asyncHTTPClient, nio, nioPosix, logging,
+                prometheus, serviceLifecycle, configuration, httpTypes, tracing, otel,
             ],
             path: "Shared/ServiceKit",
             swiftSettings: swiftSettings
@@ -239,7 +241,7 @@ let package = Package(
             dependencies: [
                 "PlatformKit", "ServiceKit", "GatewayService", asyncHTTPClient, nio, nioPosix, nioSSL, nioExtras,
                 jwtKit, crypto, hummingbird, hummingbirdTesting, serviceLifecycle, logging, configuration, httpTypes,
-                grdb,
+                grdb, postgres,
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -251,7 +253,7 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "ServiceKit", "PlatformKit", "TestSupport", hummingbirdTesting, hummingbird, jwtKit, crypto, httpTypes,
-                configuration, grdb, tracing, nio, nioPosix,
+                configuration, grdb, postgres, serviceLifecycle, tracing, nio, nioPosix,
             ],
             path: "Tests/ServiceKitTests",
             swiftSettings: swiftSettings

@@ -19,6 +19,15 @@ public enum ServiceApplication {
     public static func router(
         metrics: ServiceMetrics, openAPIDocument: Data, database: (any DatabaseReader)?, metricsToken: String? = nil
     ) -> Router<ServiceRequestContext> {
+        router(
+            metrics: metrics, openAPIDocument: openAPIDocument, probe: database.map { SQLiteProbe(reader: $0) },
+            metricsToken: metricsToken)
+    }
+
+    /// The same router, its readiness asking `probe` (a SQLite or PostgreSQL database).
+    public static func router(
+        metrics: ServiceMetrics, openAPIDocument: Data, probe: (any DatabaseProbe)?, metricsToken: String? = nil
+    ) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: MetricsMiddleware(metrics: metrics))
@@ -26,7 +35,7 @@ public enum ServiceApplication {
         router.get("/health/live") { _, _ in HealthStatus(status: "ok") }
         router.get("/health/ready") { _, _ -> Response in
             do {
-                _ = try await database?.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+                try await probe?.ping()
                 return try PlatformJSON.encoder.encodeResponse(HealthStatus(status: "ready"))
             } catch {
                 return Problem(

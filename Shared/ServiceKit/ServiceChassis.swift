@@ -27,6 +27,8 @@ public struct ServiceChassis {
     public let internalOnly: RouterGroup<ServiceRequestContext>
     // A verifier of identity's keys learns ended sessions from identity's feed; identity's own learns them directly.
     private let followsIdentityRevocations: Bool
+    /// What the store needs running (its PostgreSQL pool and listeners).
+    private var storeServices: [any Service] = []
 
     /// The chassis of the service `settings` describe, serving `openAPIDocument` and checking `database` when
     /// asked whether it is ready. Without a `verifier`, tokens are checked against identity's published keys.
@@ -34,6 +36,28 @@ public struct ServiceChassis {
     /// 403 `username_required`: whatever it wrote, befriended or joined, nobody could tell who did.
     public init(
         settings: ServiceSettings, database: any DatabaseReader, openAPIDocument: Data,
+        verifier: AccessTokenVerifier? = nil, writesNeedUsername: Bool = false
+    ) {
+        self.init(
+            settings: settings, probe: SQLiteProbe(reader: database), openAPIDocument: openAPIDocument,
+            verifier: verifier, writesNeedUsername: writesNeedUsername)
+    }
+
+    /// The chassis of a service keeping its data in `store` (SQLite or PostgreSQL): readiness asks the store's
+    /// probe, and the store's own services (a PostgreSQL pool) run with the application.
+    public init(
+        settings: ServiceSettings, store: any ServiceStore, openAPIDocument: Data,
+        verifier: AccessTokenVerifier? = nil, writesNeedUsername: Bool = false
+    ) {
+        self.init(
+            settings: settings, probe: store.probe, openAPIDocument: openAPIDocument, verifier: verifier,
+            writesNeedUsername: writesNeedUsername)
+        storeServices = store.services
+    }
+
+    /// The same chassis, its readiness asking `probe` (a SQLite or PostgreSQL database).
+    public init(
+        settings: ServiceSettings, probe: any DatabaseProbe, openAPIDocument: Data,
         verifier: AccessTokenVerifier? = nil, writesNeedUsername: Bool = false
     ) {
         self.settings = settings
@@ -46,7 +70,7 @@ public struct ServiceChassis {
             ?? AccessTokenVerifier.remote(
                 jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
         router = ServiceApplication.router(
-            metrics: metrics, openAPIDocument: openAPIDocument, database: database, metricsToken: settings.metricsToken)
+            metrics: metrics, openAPIDocument: openAPIDocument, probe: probe, metricsToken: settings.metricsToken)
         signedIn = router.group()
             .add(middleware: AccessTokenMiddleware(verifier: self.verifier, writesNeedUsername: writesNeedUsername))
             .group(context: AuthenticatedContext.self)
@@ -57,7 +81,7 @@ public struct ServiceChassis {
     /// verifier's ended sessions current.
     public func application(services: [any Service] = []) -> some ApplicationProtocol {
         ServiceApplication.application(
-            router: router, settings: settings, services: services,
+            router: router, settings: settings, services: storeServices + services,
             verifier: followsIdentityRevocations ? verifier : nil)
     }
 }

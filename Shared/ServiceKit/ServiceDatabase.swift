@@ -3,12 +3,14 @@ import GRDB
 import NIOCore
 import NIOPosix
 
-/// Where a service keeps its SQLite database.
+/// Where a service keeps its database.
 public enum DatabaseLocation: Sendable, Equatable {
-    /// A file (WAL mode, a connection pool): production, the local stack, whole-stack tests.
+    /// A SQLite file (WAL mode, a connection pool): one machine, the local stack, whole-stack tests.
     case file(String)
-    /// A private in-memory database: focused tests.
+    /// A private in-memory SQLite database: focused tests.
     case inMemory
+    /// A PostgreSQL database (`DATABASE_URL`): replicated deployments, for the services that support it.
+    case postgres(PostgresURL)
 }
 
 /// A service's SQLite database, opened the one way the platform does it: one writer, and reads run in place.
@@ -54,6 +56,8 @@ public struct ServiceDatabase: Sendable {
             writer = try DatabaseQueue(configuration: configuration)
             try migrator.migrate(writer)
             loopReaders = [:]
+        case .postgres:
+            throw ConfigurationError.invalid("this service keeps its data in SQLite only: unset DATABASE_URL")
         }
     }
 

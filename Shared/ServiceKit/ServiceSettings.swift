@@ -17,6 +17,7 @@ public enum DeploymentEnvironment: String, Sendable {
 /// | `HOST`, `PORT` | where to listen | 127.0.0.1, the service's port |
 /// | `DATA_DIR` | folder for the service's SQLite file | `./data` |
 /// | `DATABASE_PATH` | the SQLite file itself | `DATA_DIR/<service>.sqlite` |
+/// | `DATABASE_URL` | a PostgreSQL database (`postgres://user:pass@host:5432/db?sslmode=require`), for identity, household and messaging; overrides `DATABASE_PATH` | unset: SQLite |
 /// | `INTERNAL_TOKEN` | the service credential for `/internal/...` | generated in development |
 /// | `METRICS_TOKEN` | the scrape credential, the only one `/metrics` answers; must differ from `INTERNAL_TOKEN` | unset: `/metrics` closed (the local stack generates one) |
 /// | `IDENTITY_URL` | the identity service, for its JWKS and lookups | http://127.0.0.1:8081 |
@@ -98,7 +99,8 @@ public struct ServiceSettings: Sendable {
             host: reader.string(forKey: "host", default: "127.0.0.1"),
             port: reader.int(forKey: "port", default: service.defaultPort),
             dataDirectory: dataDirectory,
-            database: reader.string(forKey: "database.path").map { .file($0) },
+            database: try reader.string(forKey: "database.url").map { .postgres(try PostgresURL($0)) }
+                ?? reader.string(forKey: "database.path").map { .file($0) },
             internalToken: internalToken,
             metricsToken: metricsToken,
             identityURL: reader.string(

@@ -55,9 +55,18 @@ public final class TestStack: Sendable {
         APIClient(baseURL: serviceURLs[service] ?? "http://127.0.0.1:1", contract: .platform)
     }
 
-    /// Starts identity, then `services`, then the gateway routing to them.
+    /// The services every stack keeps on PostgreSQL unless a test says otherwise: those named in
+    /// `TEST_POSTGRES_SERVICES` (`identity,household,messaging`), so a run of the whole-stack suites with it set runs
+    /// them against PostgreSQL.
+    public static let postgresByDefault: Set<ServiceName> = Set(
+        (ProcessInfo.processInfo.environment["TEST_POSTGRES_SERVICES"] ?? "").split(separator: ",")
+            .compactMap { ServiceName(rawValue: $0.trimmingCharacters(in: .whitespaces)) })
+
+    /// Starts identity, then `services`, then the gateway routing to them. The services named in `postgres` keep
+    /// their data in a fresh database of the process's ``ThrowawayPostgres`` instead of a SQLite file.
     public static func start(
         services: [ServiceName: ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
+        postgres: Set<ServiceName> = postgresByDefault,
         configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in },
         configureGateway: @Sendable (inout GatewayConfiguration) -> Void = { _ in }
     ) async throws -> TestStack {
@@ -69,12 +78,15 @@ public final class TestStack: Sendable {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         var groups: [String: (group: ServiceGroup, task: Task<Void, any Error>)] = [:]
         var urls: [ServiceName: String] = [:]
+        var databases: [ServiceName: DatabaseLocation] = [:]
+        for service in postgres { databases[service] = .postgres(try await ThrowawayPostgres.freshDatabase()) }
 
         func settings(_ service: ServiceName, identityURL: String, onListening: @escaping @Sendable (Int) async -> Void)
             -> ServiceSettings
         {
             ServiceSettings(
-                service: service, port: 0, dataDirectory: dataDirectory.path, internalToken: internalToken,
+                service: service, port: 0, dataDirectory: dataDirectory.path, database: databases[service],
+                internalToken: internalToken,
                 metricsToken: testMetricsToken, identityURL: identityURL, logLevel: .warning, clock: clock.wallClock,
                 onListening: onListening)
         }
@@ -185,18 +197,19 @@ public enum TestStackError: Error {
 /// Starts a ``TestStack``, runs `body`, and shuts the stack down whatever happens.
 public func withTestStack<T>(
     services: [ServiceName: TestStack.ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
+    postgres: Set<ServiceName> = TestStack.postgresByDefault,
     configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in },
     configureGateway: @Sendable (inout GatewayConfiguration) -> Void = { _ in },
     _ body: (TestStack) async throws -> T
 ) async throws -> T {
     // A stack started inside another's body is already admitted: waiting for a slot there could wait forever.
     if StackAdmission.admitted {
-        return try await runStack(services, routes, configureIdentity, configureGateway, body)
+        return try await runStack(services, routes, postgres, configureIdentity, configureGateway, body)
     }
     await StackAdmission.slots.acquire()
     defer { StackAdmission.slots.release() }
     return try await StackAdmission.$admitted.withValue(true) {
-        try await runStack(services, routes, configureIdentity, configureGateway, body)
+        try await runStack(services, routes, postgres, configureIdentity, configureGateway, body)
     }
 }
 
@@ -227,13 +240,14 @@ enum StackAdmission {
 }
 
 private func runStack<T>(
-    _ services: [ServiceName: TestStack.ServiceBuilder], _ routes: [RouteTable.Entry],
+    _ services: [ServiceName: TestStack.ServiceBuilder], _ routes: [RouteTable.Entry], _ postgres: Set<ServiceName>,
     _ configureIdentity: @Sendable (inout IdentityConfiguration) -> Void,
     _ configureGateway: @Sendable (inout GatewayConfiguration) -> Void,
     _ body: (TestStack) async throws -> T
 ) async throws -> T {
     let stack = try await TestStack.start(
-        services: services, routes: routes, configureIdentity: configureIdentity, configureGateway: configureGateway)
+        services: services, routes: routes, postgres: postgres, configureIdentity: configureIdentity,
+        configureGateway: configureGateway)
     do {
         let result = try await body(stack)
         await stack.shutdown()

@@ -1,0 +1,253 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import ServiceLifecycle
+
+/// One append-only step of a service's PostgreSQL schema: a name that is never reused and the SQL it runs (several
+/// statements separated by `;`; they run in one transaction with the step's record).
+public struct PostgresMigration: Sendable {
+    public let name: String
+    public let sql: String
+
+    /// A step called `name` running `sql`.
+    public init(_ name: String, _ sql: String) {
+        self.name = name
+        self.sql = sql
+    }
+
+    /// The statements of `sql` one by one (PostgreSQL's extended protocol runs one per message): split at `;` outside
+    /// quotes, quoted identifiers, dollar-quoted bodies (`$$ ... $$`, PL/pgSQL functions) and comments.
+    var statements: [String] {
+        var statements: [String] = []
+        var current = ""
+        var characters = Array(sql)[...]
+        while let character = characters.popFirst() {
+            switch character {
+            case "'", "\"":
+                current.append(character)
+                while let next = characters.popFirst() {
+                    current.append(next)
+                    if next == character { break }
+                }
+            case "-" where characters.first == "-":
+                while let next = characters.popFirst(), next != "\n" {}
+                current.append("\n")
+            case "$":
+                // `$tag$ ... $tag$`: copy up to the same tag.
+                var tag = "$"
+                while let next = characters.first, next != "$", next.isLetter || next.isNumber || next == "_" {
+                    tag.append(characters.removeFirst())
+                }
+                guard characters.first == "$" else {
+                    current += tag
+                    continue
+                }
+                tag.append(characters.removeFirst())
+                current += tag
+                var body = ""
+                while let next = characters.popFirst() {
+                    body.append(next)
+                    if body.hasSuffix(tag) { break }
+                }
+                current += body
+            case ";":
+                statements.append(current)
+                current = ""
+            default:
+                current.append(character)
+            }
+        }
+        statements.append(current)
+        return statements.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+}
+
+/// A service's PostgreSQL database: a pool of connections, the schema brought up to date before the service serves,
+/// and transactions retried when PostgreSQL asks for it.
+///
+/// Built by ``open(_:migrations:logger:)``, which connects once with a short timeout (so a wrong URL, an unreachable
+/// server or wrong credentials stop start-up with one line) and migrates under an advisory lock (replicas starting
+/// together migrate once). The pool itself runs as ``service``, part of the service's `ServiceGroup`.
+public final class PostgresServiceDatabase: Sendable {
+    /// The connection pool; stores run their statements through ``read(_:)`` and ``write(_:)``.
+    public let client: PostgresClient
+    public let url: PostgresURL
+    let logger: Logger
+
+    private init(client: PostgresClient, url: PostgresURL, logger: Logger) {
+        self.client = client
+        self.url = url
+        self.logger = logger
+    }
+
+    /// Connects to `url`, runs the `migrations` not yet applied, and returns the database ready to serve once its
+    /// ``service`` runs.
+    public static func open(_ url: PostgresURL, migrations: [PostgresMigration], logger: Logger) async throws
+        -> PostgresServiceDatabase
+    {
+        guard url.database != nil else {
+            throw ConfigurationError.invalid("DATABASE_URL names no database (postgres://user@host:5432/DATABASE)")
+        }
+        try await withStartupConnection(url, logger: logger) { connection in
+            try await migrate(connection, migrations, logger: logger)
+        }
+        return PostgresServiceDatabase(
+            client: PostgresClient(configuration: try url.clientConfiguration(), backgroundLogger: logger), url: url,
+            logger: logger)
+    }
+
+    /// Creates `database` on the server `url` names unless it exists (the local stack's one database per service).
+    public static func createIfMissing(_ database: String, on url: PostgresURL, logger: Logger) async throws {
+        try await withStartupConnection(url.naming(database: "postgres"), logger: logger) { connection in
+            let found = try await connection.query(
+                "SELECT 1 FROM pg_database WHERE datname = \(database)", logger: logger
+            ).collect()
+            guard found.isEmpty else { return }
+            // Identifiers cannot be bound; the name is the platform's own (a service's name), quoted anyway.
+            let quoted = "\"" + database.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            do {
+                _ = try await connection.simpleQuery("CREATE DATABASE \(quoted)").get()
+            } catch let error as PSQLError where error.sqlState == "42P04" {
+                // Another process created it between the check and here.
+            }
+        }
+    }
+
+    /// The pool, run for as long as the service runs.
+    public var service: some Service { client }
+
+    /// Runs `body` on one pooled connection, outside any explicit transaction (each statement sees committed data).
+    public func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in try await body(connection) }
+    }
+
+    /// Runs `body` in one transaction at `isolation`, committed if it returns; PostgreSQL's serialization failures
+    /// and deadlocks (SQLSTATE 40001, 40P01) run it again, up to `attempts` times, so `body` must have no effect
+    /// outside the database. Errors `body` throws come out as thrown.
+    public func write<T: Sendable>(
+        isolation: TransactionIsolation = .readCommitted, attempts: Int = 8,
+        _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await client.withConnection { connection in
+                    try await Self.transaction(on: connection, isolation: isolation, logger: logger, body)
+                }
+            } catch let error as PSQLError where error.isRetryable && attempt < attempts {
+                attempt += 1
+                // A little jitter so that the transactions that collided do not collide again.
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
+            }
+        }
+    }
+
+    /// Isolation levels a ``write(isolation:attempts:_:)`` runs at.
+    public enum TransactionIsolation: String, Sendable {
+        case readCommitted = "READ COMMITTED"
+        case repeatableRead = "REPEATABLE READ"
+        case serializable = "SERIALIZABLE"
+    }
+
+    /// Answers if the database answers; the readiness probe.
+    public func ping() async throws {
+        _ = try await client.query("SELECT 1", logger: logger).collect()
+    }
+
+    private static func transaction<T: Sendable>(
+        on connection: PostgresConnection, isolation: TransactionIsolation, logger: Logger,
+        _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        _ = try await connection.query(
+            PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation.rawValue)"), logger: logger)
+        do {
+            let value = try await body(connection)
+            _ = try await connection.query("COMMIT", logger: logger)
+            return value
+        } catch {
+            // A connection whose rollback failed is broken; the pool drops it.
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    private static func withStartupConnection(
+        _ url: PostgresURL, logger: Logger, _ body: (PostgresConnection) async throws -> Void
+    ) async throws {
+        // One connection, not the pool: the pool retries for ever, start-up wants one attempt and its error.
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: url.connectionConfiguration(), id: 0, logger: logger)
+        } catch let error as PSQLError {
+            throw ConfigurationError.invalid("DATABASE_URL \(url): \(error.briefDescription)")
+        }
+        do {
+            try await body(connection)
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            if let error = error as? PSQLError {
+                throw ConfigurationError.invalid("DATABASE_URL \(url): \(error.briefDescription)")
+            }
+            throw error
+        }
+    }
+
+    private static func migrate(_ connection: PostgresConnection, _ migrations: [PostgresMigration], logger: Logger)
+        async throws
+    {
+        // One process migrates at a time; the others wait and then find nothing left to do.
+        // (A session lock: it ends with this start-up connection.)
+        _ = try await connection.query("SELECT pg_advisory_lock(7461736874)", logger: logger)
+        _ = try await connection.simpleQuery(
+            """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                name text PRIMARY KEY,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """
+        ).get()
+        var applied = Set<String>()
+        for try await name in try await connection.query("SELECT name FROM schema_migrations", logger: logger)
+            .decode(String.self)
+        {
+            applied.insert(name)
+        }
+        for migration in migrations where !applied.contains(migration.name) {
+            logger.info("migrating PostgreSQL", metadata: ["migration": "\(migration.name)"])
+            _ = try await connection.simpleQuery("BEGIN").get()
+            do {
+                for statement in migration.statements {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                _ = try await connection.query(
+                    "INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger: logger)
+                _ = try await connection.simpleQuery("COMMIT").get()
+            } catch {
+                _ = try? await connection.simpleQuery("ROLLBACK").get()
+                throw error
+            }
+        }
+    }
+}
+
+extension PSQLError {
+    /// The SQLSTATE the server answered with, if it answered.
+    public var sqlState: String? { serverInfo?[.sqlState] }
+
+    /// A serialization failure or deadlock: the transaction may succeed if run again.
+    public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+    /// A unique constraint refused the statement.
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+
+    /// One line for an operator: the server's message, or what kept the client from reaching it.
+    var briefDescription: String {
+        if let message = serverInfo?[.message] { return message }
+        if let underlying = underlying { return "\(underlying)" }
+        return "\(code)"
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceKit
+import ServiceLifecycle
+import Synchronization
+import TestSupport
+import Testing
+
+@Suite struct PostgresServiceDatabaseTests {
+    let logger = Logger(label: "test.postgres")
+    let migrations = [
+        PostgresMigration("1-counters", "CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL)"),
+        PostgresMigration("2-seed", "INSERT INTO counters VALUES ('a', 0); INSERT INTO counters VALUES ('b', 0)"),
+        // A PL/pgSQL body holds `;` of its own: the runner splits statements outside dollar quotes only.
+        PostgresMigration(
+            "3-audit",
+            """
+            CREATE TABLE audit (name text NOT NULL, note text NOT NULL); -- one row per change; not 'quoted; here'
+            CREATE FUNCTION audit_change() RETURNS trigger LANGUAGE plpgsql AS $body$
+            BEGIN
+                INSERT INTO audit VALUES (NEW.name, 'changed; see ''value''');
+                RETURN NEW;
+            END;
+            $body$;
+            CREATE TRIGGER counters_audit AFTER UPDATE ON counters FOR EACH ROW EXECUTE FUNCTION audit_change()
+            """),
+    ]
+
+    /// Runs `body` while `database`'s pool runs.
+    func withRunning<T: Sendable>(_ database: PostgresServiceDatabase, _ body: () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await database.service.run() }
+            defer { group.cancelAll() }
+            return try await body()
+        }
+    }
+
+    @Test func migrationsRunOnceEvenWhenReplicasStartTogether() async throws {
+        let url = try await ThrowawayPostgres.freshDatabase()
+        let migrations = migrations
+        let logger = logger
+        // Three replicas starting at once: the advisory lock lets one migrate; the seed rows exist once.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    _ = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let database = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
+        let count = try await withRunning(database) {
+            try await database.read { connection in
+                try await connection.query("SELECT count(*) FROM counters", logger: logger).decode(Int.self)
+                    .first { _ in true } ?? -1
+            }
+        }
+        #expect(count == 2)
+    }
+
+    @Test func serializationFailuresAreRetriedUntilEveryIncrementLands() async throws {
+        let url = try await ThrowawayPostgres.freshDatabase()
+        let database = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
+        let logger = logger
+        let total = try await withRunning(database) {
+            // Twenty read-then-write increments at SERIALIZABLE collide; each collision is run again.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        try await database.write(isolation: .serializable) { connection in
+                            let value =
+                                try await connection.query(
+                                    "SELECT value FROM counters WHERE name = 'a'", logger: logger
+                                ).decode(Int.self).first { _ in true } ?? 0
+                            _ = try await connection.query(
+                                "UPDATE counters SET value = \(value + 1) WHERE name = 'a'", logger: logger)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            return try await database.read { connection in
+                let value =
+                    try await connection.query("SELECT value FROM counters WHERE name = 'a'", logger: logger)
+                    .decode(Int.self).first { _ in true } ?? -1
+                let audited =
+                    try await connection.query(
+                        "SELECT count(*) FROM audit WHERE note = 'changed; see ''value'''", logger: logger
+                    ).decode(Int.self).first { _ in true } ?? -1
+                return (value, audited)
+            }
+        }
+        #expect(total.0 == 20)
+        #expect(total.1 == 20)
+    }
+
+    @Test func anErrorThrownInsideAWriteRollsItBackAndComesOutAsThrown() async throws {
+        struct Refused: Error {}
+        let url = try await ThrowawayPostgres.freshDatabase()
+        let database = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
+        let logger = logger
+        let value = try await withRunning(database) {
+            await #expect(throws: Refused.self) {
+                try await database.write { connection in
+                    _ = try await connection.query("UPDATE counters SET value = 99 WHERE name = 'b'", logger: logger)
+                    throw Refused()
+                }
+            }
+            return try await database.read { connection in
+                try await connection.query("SELECT value FROM counters WHERE name = 'b'", logger: logger)
+                    .decode(Int.self).first { _ in true } ?? -1
+            }
+        }
+        #expect(value == 0)
+    }
+
+    @Test func aNoticeCommittedOnOneReplicaReachesTheOthersListener() async throws {
+        let url = try await ThrowawayPostgres.freshDatabase()
+        let writer = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
+        let reader = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
+        let logger = logger
+        let (notices, continuation) = AsyncStream.makeStream(of: String?.self)
+        let listener = PostgresChangeListener(database: reader, channel: "counters") { continuation.yield($0) }
+        let received = try await withRunning(writer) {
+            try await withRunning(reader) {
+                await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await listener.run() }
+                    defer { group.cancelAll() }
+                    var iterator = notices.makeAsyncIterator()
+                    // The listener may not be listening yet: send until a notice arrives (each is a fresh commit).
+                    return await withThrowingTaskGroup(of: String?.self) { sender in
+                        sender.addTask {
+                            for attempt in 0..<100 {
+                                try await writer.write { connection in
+                                    try await connection.notify("counters", payload: "a:\(attempt)", logger: logger)
+                                }
+                                try await Task.sleep(for: .milliseconds(100))
+                            }
+                            return nil
+                        }
+                        let first = await iterator.next() ?? nil
+                        sender.cancelAll()
+                        return first
+                    }
+                }
+            }
+        }
+        #expect(received?.hasPrefix("a:") == true)
+    }
+
+    @Test func aWrongURLOrAnUnreachableServerStopsStartUpWithOneLine() async throws {
+        #expect(throws: ConfigurationError.self) { try PostgresURL("mysql://x@y/z") }
+        #expect(throws: ConfigurationError.self) { try PostgresURL("postgres://u@h/db?sslmode=sometimes") }
+        let parsed = try PostgresURL("postgres://app:s%40cret@db.internal:6432/identity?sslmode=verify-full")
+        #expect(parsed.password == "s@cret" && parsed.port == 6432 && parsed.database == "identity")
+        #expect(!parsed.description.contains("cret"))
+
+        let server = try await ThrowawayPostgres.shared().serverURL
+        var nobody = server.naming(database: "postgres")
+        nobody.port = 1  // nothing listens on port 1
+        do {
+            _ = try await PostgresServiceDatabase.open(nobody, migrations: [], logger: logger)
+            Issue.record("opened a database on a closed port")
+        } catch let error as ConfigurationError {
+            #expect("\(error)".hasPrefix("invalid configuration: DATABASE_URL postgres://postgres@127.0.0.1:1/"))
+            #expect(!"\(error)".contains("\n"))
+        }
+        var stranger = server.naming(database: "no_such_database")
+        stranger.username = "postgres"
+        do {
+            _ = try await PostgresServiceDatabase.open(stranger, migrations: [], logger: logger)
+            Issue.record("opened a database that does not exist")
+        } catch let error as ConfigurationError {
+            #expect("\(error)".contains("no_such_database"))
+        }
+    }
+}
