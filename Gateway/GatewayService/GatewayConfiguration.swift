@@ -10,7 +10,7 @@ import Tracing
 /// | variable | meaning | default |
 /// |---|---|---|
 /// | `HOST`, `PORT` | where to listen | 127.0.0.1, 8080 |
-/// | `<SERVICE>_URL` (e.g. `IDENTITY_URL`) | where each service listens | http://127.0.0.1:<its port> |
+/// | `<SERVICE>_URL` (e.g. `IDENTITY_URL`) | where each service listens; several replicas as a comma-separated list (`http://a:8081,http://b:8081`), each new connection to the next one that has not refused lately | http://127.0.0.1:<its port> |
 /// | `MAX_BODY_BYTES` | largest request body accepted | 10 MiB |
 /// | `RATE_LIMIT_PER_MINUTE` | requests per client address per minute | 6000 |
 /// | `LOG_LEVEL` | swift-log level | info |
@@ -75,26 +75,52 @@ public struct GatewayConfiguration: Sendable {
     /// fortieth of ``maximumConnections``.
     public var maximumConnectionsPerAddress: Int
 
-    /// Where one service listens.
+    /// Where one service listens: one address, or several for its replicas.
     public struct Upstream: Sendable, Hashable {
-        public var host: String
-        public var port: Int
+        /// One replica's address.
+        public struct Address: Sendable, Hashable {
+            public var host: String
+            public var port: Int
 
+            public init(host: String, port: Int) {
+                self.host = host
+                self.port = port
+            }
+
+            /// Its base URL.
+            public var url: String { "http://\(host):\(port)" }
+        }
+
+        /// The replicas; new connections go to each in turn, skipping one that refused a connection lately.
+        public var addresses: [Address]
+
+        /// One replica at `host:port`.
         public init(host: String, port: Int) {
-            self.host = host
-            self.port = port
+            addresses = [Address(host: host, port: port)]
         }
 
-        /// Parses `http://host:port`.
+        /// Several replicas (at least one).
+        public init(addresses: [Address]) {
+            precondition(!addresses.isEmpty, "an upstream needs an address")
+            self.addresses = addresses
+        }
+
+        /// Parses `http://host:port`, or several separated by commas (one per replica).
         public init?(url: String) {
-            guard let components = URLComponents(string: url), components.scheme == "http",
-                let host = components.host, !host.isEmpty
-            else { return nil }
-            self.init(host: host, port: components.port ?? 80)
+            var addresses: [Address] = []
+            for part in url.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let components = URLComponents(string: part.trimmingCharacters(in: .whitespaces)),
+                    components.scheme == "http", let host = components.host, !host.isEmpty,
+                    components.path.isEmpty || components.path == "/"
+                else { return nil }
+                addresses.append(Address(host: host, port: components.port ?? 80))
+            }
+            guard !addresses.isEmpty else { return nil }
+            self.addresses = addresses
         }
 
-        /// The base URL, for out-of-band calls (JWKS, OpenAPI documents).
-        public var url: String { "http://\(host):\(port)" }
+        /// The first replica's base URL, for out-of-band calls (JWKS, OpenAPI documents).
+        public var url: String { addresses[0].url }
     }
 
     public init(
@@ -138,7 +164,8 @@ public struct GatewayConfiguration: Sendable {
             let url = reader.string(
                 forKey: ConfigKey([service.rawValue, "url"]), default: "http://127.0.0.1:\(service.defaultPort)")
             guard let upstream = Upstream(url: url) else {
-                throw GatewayConfigurationError("\(service.rawValue.uppercased())_URL must be http://host:port")
+                throw GatewayConfigurationError(
+                    "\(service.rawValue.uppercased())_URL must be http://host:port, or several separated by commas")
             }
             upstreams[service] = upstream
         }

@@ -372,7 +372,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let idle = pool.takeIdle(service) { return attach(idle, reused: true) }
         let this = NIOLoopBound(self, eventLoop: context.eventLoop)
         let id = generation
-        pool.connect(upstream).whenComplete { result in
+        pool.connect(to: service, upstream).whenComplete { result in
             let handler = this.value
             switch result {
             case .success(let connection):

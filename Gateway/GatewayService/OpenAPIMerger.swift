@@ -26,7 +26,15 @@ public final class OpenAPIMerger: Sendable {
         }
         let documents = await withTaskGroup(of: (String, Data?).self) { group in
             for (service, upstream) in upstreams {
-                group.addTask { (service.rawValue, await self.fetch(upstream.url + "/openapi.json")) }
+                group.addTask {
+                    // Replicas serve the same document: the first that answers.
+                    for address in upstream.addresses {
+                        if let document = await self.fetch(address.url + "/openapi.json") {
+                            return (service.rawValue, document)
+                        }
+                    }
+                    return (service.rawValue, nil)
+                }
             }
             var documents: [String: Data?] = [:]
             for await (service, document) in group { documents[service] = document }

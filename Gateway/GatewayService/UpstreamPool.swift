@@ -12,8 +12,12 @@ import PlatformKit
 final class UpstreamPool: @unchecked Sendable {
     private let eventLoop: any EventLoop
     private let connectTimeout: TimeAmount
-    /// Idle connections by service (a service has one upstream; its name hashes faster than a host).
+    /// Idle connections by service (to any of its replicas; its name hashes faster than a host).
     private var idle: [ServiceName: [UpstreamConnection]] = [:]
+    /// Which replica of each service the next new connection tries first.
+    private var nextReplica: [ServiceName: Int] = [:]
+    /// Replicas that refused a connection, until when they are tried last.
+    private var refusedUntil: [GatewayConfiguration.Upstream.Address: NIODeadline] = [:]
     static let maximumIdlePerUpstream = 128
 
     init(eventLoop: any EventLoop, connectTimeout: TimeAmount) {
@@ -30,10 +34,53 @@ final class UpstreamPool: @unchecked Sendable {
         return nil
     }
 
-    /// A new connection to `upstream`.
-    func connect(_ upstream: GatewayConfiguration.Upstream) -> EventLoopFuture<UpstreamConnection> {
+    /// A new connection to one of `service`'s replicas: the next in turn that has not refused a connection in the
+    /// last ``refusedReplicaRest``, else the next that answers (passive health: a refusal is learned from requests,
+    /// not from probes). Fails only when every replica refused.
+    func connect(to service: ServiceName, _ upstream: GatewayConfiguration.Upstream) -> EventLoopFuture<
+        UpstreamConnection
+    > {
         eventLoop.preconditionInEventLoop()
-        return ClientBootstrap(group: eventLoop)
+        let addresses = upstream.addresses
+        let start = nextReplica[service, default: 0] % addresses.count
+        nextReplica[service] = start + 1
+        let now = NIODeadline.now()
+        let inTurn = (0..<addresses.count).map { addresses[(start + $0) % addresses.count] }
+        // Replicas resting after a refusal go last, still tried: better a slow answer than none.
+        let order =
+            inTurn.filter { (refusedUntil[$0] ?? .distantPast) <= now }
+            + inTurn.filter { (refusedUntil[$0] ?? .distantPast) > now }
+        return connect(trying: order[...])
+    }
+
+    /// How long a replica that refused a connection is tried only after the others.
+    static let refusedReplicaRest = TimeAmount.seconds(5)
+
+    private func connect(trying addresses: ArraySlice<GatewayConfiguration.Upstream.Address>) -> EventLoopFuture<
+        UpstreamConnection
+    > {
+        guard let address = addresses.first else {
+            return eventLoop.makeFailedFuture(ChannelError.connectTimeout(connectTimeout))
+        }
+        let promise = eventLoop.makePromise(of: UpstreamConnection.self)
+        connect(address).whenComplete { result in
+            switch result {
+            case .success(let connection):
+                self.refusedUntil[address] = nil
+                promise.succeed(connection)
+            case .failure(let error):
+                self.refusedUntil[address] = .now() + Self.refusedReplicaRest
+                let rest = addresses.dropFirst()
+                if rest.isEmpty { return promise.fail(error) }
+                promise.completeWith(self.connect(trying: rest))
+            }
+        }
+        return promise.futureResult
+    }
+
+    /// A new connection to `address`.
+    private func connect(_ address: GatewayConfiguration.Upstream.Address) -> EventLoopFuture<UpstreamConnection> {
+        ClientBootstrap(group: eventLoop)
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -43,7 +90,7 @@ final class UpstreamPool: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(UpstreamHandler())
                 }
             }
-            .connect(host: upstream.host, port: upstream.port)
+            .connect(host: address.host, port: address.port)
             .flatMapThrowing { channel in
                 UpstreamConnection(
                     channel: channel, handler: try channel.pipeline.syncOperations.handler(type: UpstreamHandler.self))
@@ -67,7 +114,9 @@ final class UpstreamPool: @unchecked Sendable {
 }
 
 /// A connection to a service with the handler at the end of its pipeline, found once when it connects.
-struct UpstreamConnection {
+///
+/// `@unchecked Sendable`: it passes through futures of its own event loop only, and is used on that loop.
+struct UpstreamConnection: @unchecked Sendable {
     let channel: any Channel
     let handler: UpstreamHandler
 
