@@ -71,33 +71,58 @@ public enum LocalStack {
                 environment: DeploymentEnvironment(rawValue: environment["ENVIRONMENT"] ?? "") ?? .development)
             environment["METRICS_TOKEN"] = try? secrets.value(named: "metrics-token")
         }
-        func reader(port: Int) -> ConfigReader {
+        let databases = try await postgresDatabases(environment: environment)
+        func reader(port: Int, service: ServiceName? = nil) -> ConfigReader {
             var environment = environment
             environment["PORT"] = String(port)
             environment["DATA_DIR"] = settings.dataDirectory
+            environment["DATABASE_URL"] = service.flatMap { databases[$0] }
             for service in LocalStackSettings.services {
                 environment["\(service.rawValue.uppercased())_URL"] = settings.url(of: service)
             }
             return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
         }
-        let identity = try IdentityConfiguration(reader: reader(port: settings.port(of: .identity)))
+        func reader(_ service: ServiceName) -> ConfigReader { reader(port: settings.port(of: service), service: service) }
+        let identity = try IdentityConfiguration(reader: reader(.identity))
         var gateway = try GatewayConfiguration(reader: reader(port: settings.gatewayPort))
         // The service credential the services generated (or were given), for identity's ended-session feed.
         gateway.internalToken = gateway.internalToken ?? identity.settings.internalToken
         gateway.tracer = Observability.exportingTracer
         return [
             try await buildIdentityApplication(identity),
-            try await buildSocialApplication(SocialConfiguration(reader: reader(port: settings.port(of: .social)))),
-            try await buildHouseholdApplication(
-                HouseholdConfiguration(reader: reader(port: settings.port(of: .household)))),
-            try await buildNotificationsApplication(
-                NotificationsConfiguration(reader: reader(port: settings.port(of: .notifications)))),
-            try await buildMessagingApplication(
-                MessagingConfiguration(reader: reader(port: settings.port(of: .messaging)))),
-            try await buildHabitsApplication(HabitsConfiguration(reader: reader(port: settings.port(of: .habits)))),
-            try await buildGeoApplication(GeoConfiguration(reader: reader(port: settings.port(of: .geo)))),
+            try await buildSocialApplication(SocialConfiguration(reader: reader(.social))),
+            try await buildHouseholdApplication(HouseholdConfiguration(reader: reader(.household))),
+            try await buildNotificationsApplication(NotificationsConfiguration(reader: reader(.notifications))),
+            try await buildMessagingApplication(MessagingConfiguration(reader: reader(.messaging))),
+            try await buildHabitsApplication(HabitsConfiguration(reader: reader(.habits))),
+            try await buildGeoApplication(GeoConfiguration(reader: reader(.geo))),
             GatewayServer(configuration: gateway),
         ]
+    }
+
+    /// The services that keep their data in PostgreSQL.
+    public static let postgresServices: [ServiceName] = [.identity, .household, .messaging]
+
+    /// With `DATABASE_URL` naming a PostgreSQL server, each of ``postgresServices`` gets its own database on it
+    /// (`platform_<service>`, created if missing); the other services keep their SQLite files.
+    static func postgresDatabases(environment: [String: String]) async throws -> [ServiceName: String] {
+        guard let value = environment["DATABASE_URL"], !value.isEmpty else { return [:] }
+        let server = try PostgresURL(value)
+        if let database = server.database {
+            throw LocalStackError(
+                "DATABASE_URL names the database '\(database)': the local stack takes a server (postgres://user@host:5432) and gives each service its own database on it."
+            )
+        }
+        var databases: [ServiceName: String] = [:]
+        for service in postgresServices {
+            let name = "platform_\(service.rawValue)"
+            try await PostgresServiceDatabase.createIfMissing(
+                name, on: server, logger: Logger(label: "platform.local-stack"))
+            var url = URLComponents(string: value)!
+            url.path = "/" + name
+            databases[service] = url.string
+        }
+        return databases
     }
 
     /// The data folder exists (or can be made) and takes a file. POSIX calls, so that the message carries the

@@ -99,7 +99,9 @@ public struct ServiceSettings: Sendable {
             host: reader.string(forKey: "host", default: "127.0.0.1"),
             port: reader.int(forKey: "port", default: service.defaultPort),
             dataDirectory: dataDirectory,
-            database: try reader.string(forKey: "database.url").map { .postgres(try PostgresURL($0)) }
+            // Empty counts as unset: compose passes `${IDENTITY_DATABASE_URL:-}` through.
+            database: try reader.string(forKey: "database.url").flatMap { $0.isEmpty ? nil : $0 }
+                .map { .postgres(try PostgresURL($0)) }
                 ?? reader.string(forKey: "database.path").map { .file($0) },
             internalToken: internalToken,
             metricsToken: metricsToken,
