@@ -3,7 +3,7 @@
 
 One command, from the repository root:
 
-    Benchmarks/hot-paths.py [--seconds N] [--rounds N] [--only services,gateway,mixed]
+    Benchmarks/hot-paths.py [--seconds N] [--rounds N] [--only services,gateway,mixed] [--database sqlite|postgres|both]
 
 It builds the release LocalStack and Gateway, starts the local stack on a temporary data directory, seeds 20
 users through its gateway (each with a household, three chores and a bill, a daily habit with three events, two
@@ -21,6 +21,11 @@ prints, from one run on this machine:
 3. the mixed read load: each request a random seeded user and one of ten hot reads, through a separate Gateway
    process (wrk -t2 with a Lua script, 16, 32 and 64 connections): req/s, p50, p99 and the CPU per request of
    gateway and stack.
+
+`--database both` runs all of it twice in one run, first with every service on SQLite, then with identity,
+household and messaging on a throwaway PostgreSQL 15 (started from Debian's binaries as the `postgres` user, default
+settings, durable), and ends with the two side by side: those three services' hot reads and the mixed load, req/s,
+p99 and the PostgreSQL/SQLite throughput ratio.
 
 Needs wrk and nginx (apt-get install wrk nginx-light). LOCAL_STACK_BIN / GATEWAY_BIN measure given release
 binaries instead of building this tree's (to compare two versions on one machine).
@@ -244,6 +249,8 @@ def main():
     parser.add_argument("--only", default="services,gateway,mixed")
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds of live and hot read per service, and of direct, gateway, nginx (default 3)")
+    parser.add_argument("--database", choices=["sqlite", "postgres", "both"], default="sqlite",
+                        help="where identity, household and messaging keep their data (default sqlite)")
     parser.add_argument("--hold", action="store_true",
                         help="seed, start the gateway, print a token and the hot paths, then wait (for perf)")
     arguments = parser.parse_args()
@@ -253,17 +260,35 @@ def main():
             sys.exit(f"{tool} is needed: apt-get install wrk nginx-light")
     stack_bin = release_binary("LocalStack", os.environ.get("LOCAL_STACK_BIN"))
     gateway_bin = release_binary("Gateway", os.environ.get("GATEWAY_BIN"))
+    # A plain `kill` ends the run through the `finally` blocks, which stop what they started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))
+    databases = ["sqlite", "postgres"] if arguments.database == "both" else [arguments.database]
+    results = {}
+    for database in databases:
+        if len(databases) > 1:
+            print(f"\n=== {database} ===", flush=True)
+        if database == "postgres":
+            with throwaway_postgres() as server_url:
+                results[database] = run(arguments, parts, stack_bin, gateway_bin, server_url)
+        else:
+            results[database] = run(arguments, parts, stack_bin, gateway_bin, None)
+    if len(databases) > 1:
+        compare(results["sqlite"], results["postgres"])
 
+
+def run(arguments, parts, stack_bin, gateway_bin, database_url):
+    """Starts the stack (its PostgreSQL services on `database_url`'s server when given), seeds it, measures `parts`,
+    and returns the figures the comparison needs: {(kind, name): (req/s, p99 ms)}."""
     busy = [port for port in [8080, GATEWAY_PORT, NGINX_PORT, *SERVICE_PORTS.values()] if port_in_use(port)]
     if busy:
         sys.exit(f"ports {busy} are taken: is another stack running?")
-    # A plain `kill` ends the run through the `finally` below, which stops what it started.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))
+    figures = {}
     data = tempfile.mkdtemp()
     processes = []
     quiet = {"LOG_LEVEL": "error", "RATE_LIMIT_PER_MINUTE": "100000000", "LOGIN_RATE_LIMIT_PER_MINUTE": "100000000"}
     try:
-        stack = subprocess.Popen([stack_bin], env={**os.environ, **quiet, "DATA_DIR": data},
+        database = {"DATABASE_URL": database_url} if database_url else {}
+        stack = subprocess.Popen([stack_bin], env={**os.environ, **quiet, **database, "DATA_DIR": data},
                                  stdout=subprocess.DEVNULL, stderr=open(os.path.join(data, "stack.log"), "w"))
         processes.append(stack)
         wait_until_up(STACK_GATEWAY + "/health/ready")
@@ -315,6 +340,7 @@ def main():
                 hot_cpu = median(hot[3]["stack"] for _, hot in rounds)
                 hot_p99 = median(hot[2] for _, hot in rounds)
                 ratios = [hot[0] / live[0] for live, hot in rounds]
+                figures[("hot read", service)] = (hot_rps, hot_p99)
                 shown = path.split("?")[0].replace(first.get("conversation", "-"), "{id}").replace(first["household"], "{id}")
                 print(f"  {service:<14}{live_rps:>11,.0f}{live_cpu:>7.0f}µs   {shown:<34}{hot_rps:>8,.0f}"
                       f"{hot_cpu:>7.0f}µs{hot_p99:>7.1f}ms{median(ratios):>6.2f}x  "
@@ -364,6 +390,7 @@ def main():
                                              {"gateway": [gateway.pid], "stack": [stack.pid]},
                                              connections=connections, script=script)
                 print(f"  {connections:<12}{rps:>9,.0f}{p50:>7.1f}ms{p99:>7.1f}ms{cpu['gateway']:>15.0f}µs{cpu['stack']:>13.0f}µs")
+                figures[("mixed", f"-c{connections}")] = (rps, p99)
     finally:
         for process in reversed(processes):
             process.terminate()
@@ -372,6 +399,59 @@ def main():
             except subprocess.TimeoutExpired:
                 process.kill()
         shutil.rmtree(data, ignore_errors=True)
+    return figures
+
+
+def compare(sqlite, postgres):
+    """The PostgreSQL run next to the SQLite run: the services that moved, and the mixed load."""
+    print("\nSQLite and PostgreSQL, same machine, same run (identity, household and messaging on PostgreSQL)")
+    print(f"  {'load':<24}{'SQLite req/s':>13}{'p99':>9}{'PostgreSQL req/s':>18}{'p99':>9}{'ratio':>8}")
+    for key in sqlite:
+        if key not in postgres or (key[0] == "hot read" and key[1] not in ("identity", "household", "messaging")):
+            continue
+        (base_rps, base_p99), (pg_rps, pg_p99) = sqlite[key], postgres[key]
+        print(f"  {key[0] + ' ' + key[1]:<24}{base_rps:>13,.0f}{base_p99:>7.1f}ms{pg_rps:>18,.0f}{pg_p99:>7.1f}ms"
+              f"{pg_rps / base_rps:>7.2f}x")
+
+
+class throwaway_postgres:
+    """A PostgreSQL 15 server in a temporary folder on port 5499, run as the `postgres` user when this runs as
+    root (PostgreSQL refuses root), with its default (durable) settings; yields the server's URL, no database."""
+
+    port = 5499
+
+    def __enter__(self):
+        binaries = "/usr/lib/postgresql/15/bin"
+        if not os.path.exists(f"{binaries}/postgres"):
+            sys.exit("PostgreSQL 15 is needed for --database postgres|both: apt-get install postgresql-15")
+        if port_in_use(self.port):
+            sys.exit(f"port {self.port} is taken")
+        self.folder = tempfile.mkdtemp(prefix="bench-postgres-")
+        as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+        subprocess.run(as_postgres + [f"{binaries}/initdb", "-D", f"{self.folder}/data", "-A", "trust",
+                                      "-U", "postgres", "-E", "UTF8", "--locale=C"],
+                       check=True, stdout=subprocess.DEVNULL)
+        self.server = subprocess.Popen(
+            as_postgres + [f"{binaries}/postgres", "-D", f"{self.folder}/data", "-p", str(self.port),
+                           "-k", self.folder, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(300):
+            if subprocess.run([f"{binaries}/pg_isready", "-q", "-h", "127.0.0.1", "-p", str(self.port)]).returncode == 0:
+                return f"postgres://postgres@127.0.0.1:{self.port}?sslmode=disable"
+            time.sleep(0.1)
+        sys.exit("the throwaway PostgreSQL did not start")
+
+    def __exit__(self, *_):
+        self.server.terminate()
+        try:
+            self.server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.server.kill()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 
 
 def start_nginx(data):
