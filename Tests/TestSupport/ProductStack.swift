@@ -11,8 +11,12 @@ import Testing
 
 /// A stack with every product service (social, messaging, geo without its gazetteer, habits, household), each
 /// reaching the social graph of this stack; with `notifications`, the notifications service too (live streams).
+/// `postgres` and `replicas` are ``TestStack/start(services:routes:postgres:replicas:configureIdentity:configureGateway:)``'s.
 public enum ProductStack {
-    public static func run(notifications: Bool = false, _ body: (TestStack) async throws -> Void) async throws {
+    public static func run(
+        notifications: Bool = false, postgres: Set<ServiceName> = TestStack.postgresByDefault,
+        replicas: [ServiceName: Int] = [:], _ body: (TestStack) async throws -> Void
+    ) async throws {
         let social = LateServiceURL()
         let messagingNotices = LateNoticeSink()
         let householdNotices = LateNoticeSink()
@@ -42,7 +46,7 @@ public enum ProductStack {
                 try await buildNotificationsApplication(NotificationsConfiguration(settings: $0))
             }
         }
-        try await withTestStack(services: services) { stack in
+        try await withTestStack(services: services, postgres: postgres, replicas: replicas) { stack in
             social.url = try #require(stack.serviceURLs[.social])
             if notifications {
                 for (sink, service) in [(messagingNotices, ServiceName.messaging), (householdNotices, .household)] {

@@ -29,15 +29,18 @@ public final class TestStack: Sendable {
     public let dataDirectory: URL
     /// Requests through the gateway.
     public let gateway: APIClient
-    /// Base URLs of the services, for direct calls (internal routes, comparisons).
+    /// Base URLs of the services, for direct calls (internal routes, comparisons): each one's first replica.
     public let serviceURLs: [ServiceName: String]
+    /// Base URLs of every replica of each service (one unless the stack was started with `replicas`), in the order
+    /// they were started; replica `n` (from 1) stops with `stop("<service>")` for the first, `"<service>-n"` after.
+    public let replicaURLs: [ServiceName: [String]]
     private let groups: Mutex<[String: (group: ServiceGroup, task: Task<Void, any Error>)]>
     /// How the stack's gateway was configured, for ``startGateway(_:)``.
     private let gatewayConfiguration = Mutex<GatewayConfiguration?>(nil)
 
     private init(
         clock: ManualClock, smtp: FakeSMTPServer, oidc: FakeOIDCIssuer, internalToken: String, dataDirectory: URL,
-        gatewayPort: Int, serviceURLs: [ServiceName: String],
+        gatewayPort: Int, replicaURLs: [ServiceName: [String]],
         groups: [String: (group: ServiceGroup, task: Task<Void, any Error>)]
     ) {
         self.clock = clock
@@ -46,7 +49,8 @@ public final class TestStack: Sendable {
         self.internalToken = internalToken
         self.dataDirectory = dataDirectory
         self.gateway = APIClient(baseURL: "http://127.0.0.1:\(gatewayPort)", contract: .platform)
-        self.serviceURLs = serviceURLs
+        self.serviceURLs = replicaURLs.compactMapValues(\.first)
+        self.replicaURLs = replicaURLs
         self.groups = Mutex(groups)
     }
 
@@ -63,10 +67,12 @@ public final class TestStack: Sendable {
             .compactMap { ServiceName(rawValue: $0.trimmingCharacters(in: .whitespaces)) })
 
     /// Starts identity, then `services`, then the gateway routing to them. The services named in `postgres` keep
-    /// their data in a fresh database of the process's ``ThrowawayPostgres`` instead of a SQLite file.
+    /// their data in a fresh database of the process's ``ThrowawayPostgres`` instead of a SQLite file; those named in
+    /// `replicas` run that many processes' worth of replicas on one database (PostgreSQL only), all behind the
+    /// gateway.
     public static func start(
         services: [ServiceName: ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
-        postgres: Set<ServiceName> = postgresByDefault,
+        postgres: Set<ServiceName> = postgresByDefault, replicas: [ServiceName: Int] = [:],
         configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in },
         configureGateway: @Sendable (inout GatewayConfiguration) -> Void = { _ in }
     ) async throws -> TestStack {
@@ -77,7 +83,7 @@ public final class TestStack: Sendable {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("stack-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         var groups: [String: (group: ServiceGroup, task: Task<Void, any Error>)] = [:]
-        var urls: [ServiceName: String] = [:]
+        var urls: [ServiceName: [String]] = [:]
         var databases: [ServiceName: DatabaseLocation] = [:]
         for service in postgres { databases[service] = .postgres(try await ThrowawayPostgres.freshDatabase()) }
 
@@ -91,35 +97,46 @@ public final class TestStack: Sendable {
                 onListening: onListening)
         }
 
+        func name(_ service: ServiceName, replica: Int) -> String {
+            replica == 1 ? service.rawValue : "\(service.rawValue)-\(replica)"
+        }
         // Identity starts first; it learns where social listens once that starts (if it is in this stack).
         let socialURL = LateURL()
-        let identityPort = try await launch("identity", into: &groups) { onListening in
-            var configuration = IdentityConfiguration(
-                settings: settings(.identity, identityURL: "", onListening: onListening),
-                signingKey: Curve25519.Signing.PrivateKey(), bcryptCost: 4,
-                oidcProviders: [
-                    OIDCProvider(
-                        name: "google", issuers: [oidc.issuer], jwksURL: oidc.jwksURL, audiences: [oidc.audience])
-                ],
-                smtp: SMTPSettings(
-                    host: "127.0.0.1", port: smtp.port, security: .plain, sender: "no-reply@platform.test"),
-                socialURL: { socialURL.value })
-            configureIdentity(&configuration)
-            return try await buildIdentityApplication(configuration)
-        }
-        urls[.identity] = "http://127.0.0.1:\(identityPort)"
-        for (service, build) in services.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let port = try await launch(service.rawValue, into: &groups) { onListening in
-                try await build(settings(service, identityURL: urls[.identity]!, onListening: onListening))
+        // Replicas sign with one key, as a deployment's share one secret.
+        let signingKey = Curve25519.Signing.PrivateKey()
+        for replica in 1...max(1, replicas[.identity] ?? 1) {
+            let identityPort = try await launch(name(.identity, replica: replica), into: &groups) { onListening in
+                var configuration = IdentityConfiguration(
+                    settings: settings(.identity, identityURL: "", onListening: onListening),
+                    signingKey: signingKey, bcryptCost: 4,
+                    oidcProviders: [
+                        OIDCProvider(
+                            name: "google", issuers: [oidc.issuer], jwksURL: oidc.jwksURL, audiences: [oidc.audience])
+                    ],
+                    smtp: SMTPSettings(
+                        host: "127.0.0.1", port: smtp.port, security: .plain, sender: "no-reply@platform.test"),
+                    socialURL: { socialURL.value })
+                configureIdentity(&configuration)
+                return try await buildIdentityApplication(configuration)
             }
-            urls[service] = "http://127.0.0.1:\(port)"
+            urls[.identity, default: []].append("http://127.0.0.1:\(identityPort)")
         }
-        socialURL.value = urls[.social]
+        let identityURL = urls[.identity]![0]
+        for (service, build) in services.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            for replica in 1...max(1, replicas[service] ?? 1) {
+                let port = try await launch(name(service, replica: replica), into: &groups) { onListening in
+                    try await build(settings(service, identityURL: identityURL, onListening: onListening))
+                }
+                urls[service, default: []].append("http://127.0.0.1:\(port)")
+            }
+        }
+        socialURL.value = urls[.social]?.first
         var upstreams: [ServiceName: GatewayConfiguration.Upstream] = [:]
         for service in ServiceName.allCases {
             // Services not started point at a port nobody listens on: their routes answer 503.
             upstreams[service] =
-                urls[service].flatMap(GatewayConfiguration.Upstream.init(url:)) ?? .init(host: "127.0.0.1", port: 1)
+                urls[service].flatMap { GatewayConfiguration.Upstream(url: $0.joined(separator: ",")) }
+                ?? .init(host: "127.0.0.1", port: 1)
         }
         let gatewayPort = try await launch("gateway", into: &groups) { onListening in
             var configuration = GatewayConfiguration(
@@ -131,7 +148,7 @@ public final class TestStack: Sendable {
         }
         let stack = TestStack(
             clock: clock, smtp: smtp, oidc: oidc, internalToken: internalToken, dataDirectory: dataDirectory,
-            gatewayPort: gatewayPort, serviceURLs: urls, groups: groups)
+            gatewayPort: gatewayPort, replicaURLs: urls, groups: groups)
         stack.gatewayConfiguration.withLock {
             $0 = GatewayConfiguration(
                 port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, internalToken: internalToken,
@@ -197,19 +214,19 @@ public enum TestStackError: Error {
 /// Starts a ``TestStack``, runs `body`, and shuts the stack down whatever happens.
 public func withTestStack<T>(
     services: [ServiceName: TestStack.ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
-    postgres: Set<ServiceName> = TestStack.postgresByDefault,
+    postgres: Set<ServiceName> = TestStack.postgresByDefault, replicas: [ServiceName: Int] = [:],
     configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in },
     configureGateway: @Sendable (inout GatewayConfiguration) -> Void = { _ in },
     _ body: (TestStack) async throws -> T
 ) async throws -> T {
     // A stack started inside another's body is already admitted: waiting for a slot there could wait forever.
     if StackAdmission.admitted {
-        return try await runStack(services, routes, postgres, configureIdentity, configureGateway, body)
+        return try await runStack(services, routes, postgres, replicas, configureIdentity, configureGateway, body)
     }
     await StackAdmission.slots.acquire()
     defer { StackAdmission.slots.release() }
     return try await StackAdmission.$admitted.withValue(true) {
-        try await runStack(services, routes, postgres, configureIdentity, configureGateway, body)
+        try await runStack(services, routes, postgres, replicas, configureIdentity, configureGateway, body)
     }
 }
 
@@ -241,12 +258,14 @@ enum StackAdmission {
 
 private func runStack<T>(
     _ services: [ServiceName: TestStack.ServiceBuilder], _ routes: [RouteTable.Entry], _ postgres: Set<ServiceName>,
+    _ replicas: [ServiceName: Int],
     _ configureIdentity: @Sendable (inout IdentityConfiguration) -> Void,
     _ configureGateway: @Sendable (inout GatewayConfiguration) -> Void,
     _ body: (TestStack) async throws -> T
 ) async throws -> T {
     let stack = try await TestStack.start(
-        services: services, routes: routes, postgres: postgres, configureIdentity: configureIdentity,
+        services: services, routes: routes, postgres: postgres, replicas: replicas,
+        configureIdentity: configureIdentity,
         configureGateway: configureGateway)
     do {
         let result = try await body(stack)
