@@ -82,7 +82,9 @@ public enum LocalStack {
             }
             return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
         }
-        func reader(_ service: ServiceName) -> ConfigReader { reader(port: settings.port(of: service), service: service) }
+        func reader(_ service: ServiceName) -> ConfigReader {
+            reader(port: settings.port(of: service), service: service)
+        }
         let identity = try IdentityConfiguration(reader: reader(.identity))
         var gateway = try GatewayConfiguration(reader: reader(port: settings.gatewayPort))
         // The service credential the services generated (or were given), for identity's ended-session feed.
@@ -105,7 +107,7 @@ public enum LocalStack {
 
     /// With `DATABASE_URL` naming a PostgreSQL server, each of ``postgresServices`` gets its own database on it
     /// (`platform_<service>`, created if missing); the other services keep their SQLite files.
-    static func postgresDatabases(environment: [String: String]) async throws -> [ServiceName: String] {
+    public static func postgresDatabases(environment: [String: String]) async throws -> [ServiceName: String] {
         guard let value = environment["DATABASE_URL"], !value.isEmpty else { return [:] }
         let server = try PostgresURL(value)
         if let database = server.database {

@@ -1,8 +1,11 @@
 import Foundation
 import LocalStackKit
+import Logging
 import NIOCore
 import NIOPosix
 import PlatformKit
+import ServiceKit
+import TestSupport
 import Testing
 
 /// The local stack refuses bad settings, an unwritable data folder and busy ports with one line that names
@@ -79,5 +82,37 @@ import Testing
 
     @Test func runAnswersABadSettingWithExitStatusOne() async {
         #expect(await LocalStack.run(environment: ["GATEWAY_PORT": "none", "DATA_DIR": data]) == 1)
+    }
+}
+
+/// `DATABASE_URL` for the local stack names a PostgreSQL server; each PostgreSQL service gets its own database.
+@Suite struct LocalStackPostgresTests {
+    @Test func eachPostgresServiceGetsItsOwnDatabaseOnTheServer() async throws {
+        let server = try await ThrowawayPostgres.shared().serverURL
+        let environment = ["DATABASE_URL": "postgres://postgres@127.0.0.1:\(server.port)?sslmode=disable"]
+        let databases = try await LocalStack.postgresDatabases(environment: environment)
+        #expect(Set(databases.keys) == [.identity, .household, .messaging])
+        for (service, url) in databases {
+            let parsed = try PostgresURL(url)
+            #expect(parsed.database == "platform_\(service.rawValue)")
+            #expect(parsed.tlsMode == .disable, "the server URL's parameters are kept")
+            // It exists: a start-up connection to it succeeds.
+            _ = try await PostgresServiceDatabase.open(parsed, migrations: [], logger: Logger(label: "test"))
+        }
+        // A second start finds them there.
+        #expect(try await LocalStack.postgresDatabases(environment: environment) == databases)
+        #expect(try await LocalStack.postgresDatabases(environment: [:]).isEmpty, "unset: SQLite")
+    }
+
+    @Test func aURLNamingADatabaseOrMalformedIsOneLineNamingTheVariable() async throws {
+        for value in ["postgres://me@db.internal:5432/platform", "mysql://me@db.internal"] {
+            do {
+                _ = try await LocalStack.postgresDatabases(environment: ["DATABASE_URL": value])
+                Issue.record("\(value) was accepted")
+            } catch {
+                #expect("\(error)".contains("DATABASE_URL"), "\(error)")
+                #expect(!"\(error)".contains("\n"))
+            }
+        }
     }
 }
