@@ -55,7 +55,7 @@ import Testing
 @Suite struct RunningBalanceTests {
     /// The running per-member balances equal the sum over every bill, share and payment after any mix of writes.
     @Test func runningBalancesMatchTheRecomputedAggregate() async throws {
-        let database = try HouseholdDatabase(.inMemory)
+        let database = try SQLiteHouseholdStore(.inMemory)
         let now = Date()
         let people = ["p0", "p1", "p2", "p3"]
         try await database.createHousehold(
@@ -140,7 +140,7 @@ import Testing
         }
         try queue.close()
         // when
-        let database = try HouseholdDatabase(.file(path))
+        let database = try SQLiteHouseholdStore(.file(path))
         // then
         let running = try await database.balances(of: "h", asMember: "a").net
         #expect(running == ["EUR": ["a": 333, "c": -333], "USD": ["b": 250, "c": -250]])

@@ -14,11 +14,11 @@ import Testing
 /// The household routes on the service's own router: ann and bob share household `h`, cat is an outsider.
 /// The access token is the user's id (`AccessTokenVerifier.userIDTokens`).
 struct HouseholdRouterFixture {
-    let database: HouseholdDatabase
+    let database: SQLiteHouseholdStore
     let clock = ManualClock()
 
     init() async throws {
-        database = try HouseholdDatabase(.inMemory)
+        database = try SQLiteHouseholdStore(.inMemory)
         let now = clock.now
         try await database.createHousehold(
             HouseholdRecord(
