@@ -109,10 +109,10 @@ extension PostgresRandomAccessRow {
 }
 
 extension Date {
-    /// The instant as SQLite keeps it (GRDB writes `yyyy-MM-dd HH:mm:ss.SSS`, the milliseconds truncated): what the
-    /// PostgreSQL schema stores, so that both give back the same instant.
+    /// The instant as SQLite keeps it (GRDB writes `yyyy-MM-dd HH:mm:ss.SSS`, to the nearest millisecond): what the
+    /// PostgreSQL schema stores, so that both give back the same instant (`bothEnginesGiveTheSameNumbers`).
     var storedMilliseconds: Int64 {
-        Int64((timeIntervalSinceReferenceDate * 1_000).rounded(.down)) + 978_307_200_000
+        Int64(((timeIntervalSinceReferenceDate + 978_307_200) * 1_000).rounded())
     }
 
     /// The instant `milliseconds` after 1970, with the bits GRDB's reading of the same stored text has
