@@ -201,6 +201,35 @@ struct HouseholdRouterFixture {
         }
     }
 
+    /// Two replicas on one PostgreSQL database each receive the same bill with one `Idempotency-Key`, four times at
+    /// once: one bill exists, the first answer is 201 and every other is 200 with that same bill.
+    @Test func oneIdempotencyKeyOnTwoReplicasMakesOneBill() async throws {
+        let fixture = try await HouseholdRouterFixture(.postgres)
+        let replica = try await openHouseholdStore(fixture.location, logger: Logger(label: "test.household.replica"))
+        let bill = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal"}}"#
+        try await fixture.app().test(.router) { first in
+            try await HouseholdRouterFixture.app(store: replica, clock: fixture.clock).test(.router) { second in
+                let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                    for index in 0..<8 {
+                        group.addTask {
+                            let client: any TestClientProtocol = index % 2 == 0 ? first : second
+                            let answer = try await client.send(
+                                .post, Self.household + "/bills", as: "ann", json: bill,
+                                headers: [IdempotencyKey.field: "rent-2026-11"])
+                            return (answer.status, answer.object["id"] as? String)
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(answers.filter { $0.0 == .created }.count == 1)
+                #expect(answers.filter { $0.0 == .ok }.count == 7)
+                #expect(Set(answers.map(\.1)).count == 1 && answers[0].1 != nil)
+                let listed = try await second.send(.get, Self.household + "/bills", as: "bob")
+                #expect((listed.object["items"] as? [Any])?.count == 1)
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func anotherMemberMayNotDoWhatIsTheCreatorsOrAuthors(kind: StoreKind) async throws {
         try await HouseholdRouterFixture(kind).app().test(.router) { client in

@@ -8,7 +8,9 @@ import ServiceKit
 public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) async throws -> some ApplicationProtocol
 {
     let settings = configuration.settings
-    let store = try await openHouseholdStore(settings.database, logger: Logger(label: "platform.household"))
+    var storeLogger = Logger(label: "platform.household")
+    storeLogger.logLevel = settings.logLevel
+    let store = try await openHouseholdStore(settings.database, logger: storeLogger)
     let chassis = ServiceChassis(
         settings: settings, store: store, openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let clock = settings.clock
