@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ServiceKit
+import TestSupport
 import Testing
 
 @testable import HouseholdService
@@ -54,8 +55,12 @@ import Testing
 
 @Suite struct RunningBalanceTests {
     /// The running per-member balances equal the sum over every bill, share and payment after any mix of writes.
-    @Test func runningBalancesMatchTheRecomputedAggregate() async throws {
-        let database = try HouseholdDatabase(.inMemory)
+    @Test(arguments: StoreKind.allCases)
+    func runningBalancesMatchTheRecomputedAggregate(kind: StoreKind) async throws {
+        try await withHouseholdStores(kind) { stores in try await check(stores[0]) }
+    }
+
+    func check(_ database: any HouseholdStore) async throws {
         let now = Date()
         let people = ["p0", "p1", "p2", "p3"]
         try await database.createHousehold(
@@ -140,7 +145,7 @@ import Testing
         }
         try queue.close()
         // when
-        let database = try HouseholdDatabase(.file(path))
+        let database = try SQLiteHouseholdStore(.file(path))
         // then
         let running = try await database.balances(of: "h", asMember: "a").net
         #expect(running == ["EUR": ["a": 333, "c": -333], "USD": ["b": 250, "c": -250]])

@@ -3,6 +3,7 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import PlatformKit
 import ServiceKit
 import Synchronization
@@ -14,30 +15,51 @@ import Testing
 /// The household routes on the service's own router: ann and bob share household `h`, cat is an outsider.
 /// The access token is the user's id (`AccessTokenVerifier.userIDTokens`).
 struct HouseholdRouterFixture {
-    let database: HouseholdDatabase
+    let location: DatabaseLocation
+    let store: any HouseholdStore
     let clock = ManualClock()
 
-    init() async throws {
-        database = try HouseholdDatabase(.inMemory)
+    /// The fixture on a fresh database of `kind` (SQLite in memory by default).
+    init(_ kind: StoreKind = .sqlite) async throws {
+        location = kind == .sqlite ? .inMemory : try await kind.freshLocation()
+        store = try await openHouseholdStore(location, logger: Logger(label: "test.household"))
         let now = clock.now
-        try await database.createHousehold(
-            HouseholdRecord(
-                id: "h", name: "Flat", timeZone: "UTC", createdBy: "ann", noteLifetimeDays: 7, createdAt: now))
-        _ = try await database.invite(
-            InvitationRecord(
-                id: "i", householdId: "h", inviterId: "ann", inviteeId: "bob", status: "pending", createdAt: now))
-        _ = try await database.respond(to: "i", as: "bob", accept: true, now: now)
+        try await seed { store in
+            try await store.createHousehold(
+                HouseholdRecord(
+                    id: "h", name: "Flat", timeZone: "UTC", createdBy: "ann", noteLifetimeDays: 7, createdAt: now))
+            _ = try await store.invite(
+                InvitationRecord(
+                    id: "i", householdId: "h", inviterId: "ann", inviteeId: "bob", status: "pending", createdAt: now))
+            _ = try await store.respond(to: "i", as: "bob", accept: true, now: now)
+        }
+    }
+
+    /// Runs `body` on the fixture's database before the app runs: on the store itself, or on PostgreSQL through a
+    /// second store running meanwhile (the fixture's own pool runs with the app, once).
+    func seed(_ body: (any HouseholdStore) async throws -> Void) async throws {
+        guard !store.services.isEmpty else { return try await body(store) }
+        let other = try await openHouseholdStore(location, logger: Logger(label: "test.household.seed"))
+        try await withRunning(other) { try await body(other) }
     }
 
     func app(choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()) -> some ApplicationProtocol {
+        Self.app(store: store, clock: clock, choreLists: choreLists)
+    }
+
+    /// The routes on `store`, as one replica of the service serves them.
+    static func app(
+        store: any HouseholdStore, clock: ManualClock,
+        choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()
+    ) -> some ApplicationProtocol {
         let clock = clock.wallClock
         let chassis = ServiceChassis(
-            settings: ServiceSettings(service: .household, internalToken: "internal"), database: database.reader,
+            settings: ServiceSettings(service: .household, internalToken: "internal"), store: store,
             openAPIDocument: Data("{}".utf8), verifier: .userIDTokens(clock: clock))
         addHouseholdRoutes(
-            to: chassis.signedIn, database: database, directory: NoDirectory(), social: NoBlocks(), events: NoNotices(),
+            to: chassis.signedIn, store: store, directory: NoDirectory(), social: NoBlocks(), events: NoNotices(),
             clock: clock, choreLists: choreLists)
-        return Application(router: chassis.router)
+        return Application(router: chassis.router, services: store.services)
     }
 
     struct NoDirectory: UserDirectory {
@@ -161,8 +183,9 @@ struct HouseholdRouterFixture {
         }
     }
 
-    @Test func anIdempotencyKeyFollowsThePlatformRule() async throws {
-        try await HouseholdRouterFixture().app().test(.router) { client in
+    @Test(arguments: StoreKind.allCases)
+    func anIdempotencyKeyFollowsThePlatformRule(kind: StoreKind) async throws {
+        try await HouseholdRouterFixture(kind).app().test(.router) { client in
             let bill = #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#
             let long = String(repeating: "k", count: 256)
             let refused = try await client.send(
@@ -178,8 +201,38 @@ struct HouseholdRouterFixture {
         }
     }
 
-    @Test func anotherMemberMayNotDoWhatIsTheCreatorsOrAuthors() async throws {
-        try await HouseholdRouterFixture().app().test(.router) { client in
+    /// Two replicas on one PostgreSQL database each receive the same bill with one `Idempotency-Key`, four times at
+    /// once: one bill exists, the first answer is 201 and every other is 200 with that same bill.
+    @Test func oneIdempotencyKeyOnTwoReplicasMakesOneBill() async throws {
+        let fixture = try await HouseholdRouterFixture(.postgres)
+        let replica = try await openHouseholdStore(fixture.location, logger: Logger(label: "test.household.replica"))
+        let bill = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal"}}"#
+        try await fixture.app().test(.router) { first in
+            try await HouseholdRouterFixture.app(store: replica, clock: fixture.clock).test(.router) { second in
+                let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                    for index in 0..<8 {
+                        group.addTask {
+                            let client: any TestClientProtocol = index % 2 == 0 ? first : second
+                            let answer = try await client.send(
+                                .post, Self.household + "/bills", as: "ann", json: bill,
+                                headers: [IdempotencyKey.field: "rent-2026-11"])
+                            return (answer.status, answer.object["id"] as? String)
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(answers.filter { $0.0 == .created }.count == 1)
+                #expect(answers.filter { $0.0 == .ok }.count == 7)
+                #expect(Set(answers.map(\.1)).count == 1 && answers[0].1 != nil)
+                let listed = try await second.send(.get, Self.household + "/bills", as: "bob")
+                #expect((listed.object["items"] as? [Any])?.count == 1)
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anotherMemberMayNotDoWhatIsTheCreatorsOrAuthors(kind: StoreKind) async throws {
+        try await HouseholdRouterFixture(kind).app().test(.router) { client in
             let removed = try await client.send(.delete, Self.household + "/members/ann", as: "bob")
             #expect(removed.status == .forbidden)
             #expect(removed.problem?.code == "not_household_admin")
@@ -200,8 +253,9 @@ struct HouseholdRouterFixture {
         }
     }
 
-    @Test func aBillImageIsServedWithItsTagAndRevalidated() async throws {
-        try await HouseholdRouterFixture().app().test(.router) { client in
+    @Test(arguments: StoreKind.allCases)
+    func aBillImageIsServedWithItsTagAndRevalidated(kind: StoreKind) async throws {
+        try await HouseholdRouterFixture(kind).app().test(.router) { client in
             let created = try await client.send(
                 .post, Self.household + "/bills", as: "ann",
                 json: #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#)
@@ -289,8 +343,9 @@ struct HouseholdRouterFixture {
 
     /// bob owes ann half of a 10.00 bill: he may pay up to 5.00, no more, and nothing once settled; ann, owed
     /// rather than owing, may pay bob nothing. The refusal carries what is owed (`owed`), and balances stay put.
-    @Test func aPaymentMayNotExceedWhatIsOwed() async throws {
-        try await HouseholdRouterFixture().app().test(.router) { client in
+    @Test(arguments: StoreKind.allCases)
+    func aPaymentMayNotExceedWhatIsOwed(kind: StoreKind) async throws {
+        try await HouseholdRouterFixture(kind).app().test(.router) { client in
             let bill = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal"}}"#
             let billed = try await client.send(.post, Self.household + "/bills", as: "ann", json: bill)
             #expect(billed.status == .created)
@@ -323,18 +378,21 @@ struct HouseholdRouterFixture {
     /// Four members whose settle-up plan pairs amy with ben and eve with dan: amy may still pay dan, who is owed
     /// money, up to the smaller of what she owes (5.00) and what he is owed (3.00); paying someone owed nothing, or
     /// paying while owing nothing, is refused; balances sum to zero throughout.
-    @Test func aDebtorMayPayAnyCreditorUpToTheSmallerAmount() async throws {
-        let fixture = try await HouseholdRouterFixture()
+    @Test(arguments: StoreKind.allCases)
+    func aDebtorMayPayAnyCreditorUpToTheSmallerAmount(kind: StoreKind) async throws {
+        let fixture = try await HouseholdRouterFixture(kind)
         let now = fixture.clock.now
-        try await fixture.database.createHousehold(
-            HouseholdRecord(
-                id: "h4", name: "Big flat", timeZone: "UTC", createdBy: "amy", noteLifetimeDays: 7, createdAt: now))
-        for member in ["ben", "dan", "eve"] {
-            _ = try await fixture.database.invite(
-                InvitationRecord(
-                    id: "i-\(member)", householdId: "h4", inviterId: "amy", inviteeId: member, status: "pending",
-                    createdAt: now))
-            _ = try await fixture.database.respond(to: "i-\(member)", as: member, accept: true, now: now)
+        try await fixture.seed { store in
+            try await store.createHousehold(
+                HouseholdRecord(
+                    id: "h4", name: "Big flat", timeZone: "UTC", createdBy: "amy", noteLifetimeDays: 7, createdAt: now))
+            for member in ["ben", "dan", "eve"] {
+                _ = try await store.invite(
+                    InvitationRecord(
+                        id: "i-\(member)", householdId: "h4", inviterId: "amy", inviteeId: member, status: "pending",
+                        createdAt: now))
+                _ = try await store.respond(to: "i-\(member)", as: member, accept: true, now: now)
+            }
         }
         let flat = "/v1/households/h4"
         try await fixture.app().test(.router) { client in
@@ -345,7 +403,7 @@ struct HouseholdRouterFixture {
                     .post, flat + "/payments", as: from, json: #"{"to":"\#(to)","amount":\#(amount),"currency":"EUR"}"#)
             }
             func net() async throws -> [String: Int] {
-                (try await fixture.database.balances(of: "h4", asMember: "amy").net["EUR"] ?? [:]).filter {
+                (try await fixture.store.balances(of: "h4", asMember: "amy").net["EUR"] ?? [:]).filter {
                     $0.value != 0
                 }
             }
@@ -400,8 +458,9 @@ struct HouseholdRouterFixture {
     }
 
     /// Suggestions: prefix any case, most used first, LIKE wildcards in the prefix match themselves; bounded.
-    @Test func grocerySuggestionsMatchAPrefixMostUsedFirst() async throws {
-        try await HouseholdRouterFixture().app().test(.router) { client in
+    @Test(arguments: StoreKind.allCases)
+    func grocerySuggestionsMatchAPrefixMostUsedFirst(kind: StoreKind) async throws {
+        try await HouseholdRouterFixture(kind).app().test(.router) { client in
             for (user, name) in [("ann", "Milk"), ("bob", "milk"), ("bob", "Mints"), ("ann", "5% juice")] {
                 let added = try await client.send(
                     .post, Self.household + "/groceries", as: user, json: #"{"name":"\#(name)"}"#)
@@ -426,8 +485,9 @@ struct HouseholdRouterFixture {
 
     /// bob leaves owed 5.00 by ann: both still settle (ann pays him, he reads the balances), he reads nothing
     /// else, overpaying is still refused, and once settled he is an outsider again.
-    @Test func aFormerMemberWithABalanceStillSettles() async throws {
-        try await HouseholdRouterFixture().app().test(.router) { client in
+    @Test(arguments: StoreKind.allCases)
+    func aFormerMemberWithABalanceStillSettles(kind: StoreKind) async throws {
+        try await HouseholdRouterFixture(kind).app().test(.router) { client in
             let bill = #"{"description":"Rent","amount":1000,"currency":"EUR","split":{"kind":"equal"}}"#
             #expect(try await client.send(.post, Self.household + "/bills", as: "bob", json: bill).status == .created)
             let left = try await client.send(.post, Self.household + "/leave", as: "bob")
@@ -450,12 +510,7 @@ struct HouseholdRouterFixture {
 /// The chore list is answered from the kept lists while nothing in the household changed, and shows every kind of
 /// change at once; an outsider still finds no household.
 @Suite struct KeptChoreListTests {
-    let fixture: HouseholdRouterFixture
     let choreLists = KeptAnswers<ChoresController.ChoreList>()
-
-    init() async throws {
-        fixture = try await HouseholdRouterFixture()
-    }
 
     struct Listed: Decodable, Equatable {
         struct Chore: Decodable, Equatable {
@@ -485,7 +540,9 @@ struct HouseholdRouterFixture {
         return try JSONDecoder().decode(Listed.self, from: listed).items
     }
 
-    @Test func theChoreListIsKeptOnlyWhileNothingInTheHouseholdChanged() async throws {
+    @Test(arguments: StoreKind.allCases)
+    func theChoreListIsKeptOnlyWhileNothingInTheHouseholdChanged(kind: StoreKind) async throws {
+        let fixture = try await HouseholdRouterFixture(kind)
         try await fixture.app(choreLists: choreLists).test(.router) { client in
             let chores = HouseholdRouterTests.household + "/chores"
             let bins = try #require(
@@ -520,6 +577,37 @@ struct HouseholdRouterFixture {
                 try await client.send(.post, HouseholdRouterTests.household + "/leave", as: "bob").status == .noContent)
             #expect(try await client.send(.get, chores, as: "bob").status == .notFound)
             #expect(try await list(client, as: "ann").allSatisfy { $0.assigneeId != "bob" })
+        }
+    }
+
+    /// Two replicas of the service on one PostgreSQL database, each keeping its own lists: whatever is written
+    /// through one, the other's next list shows, though it had the list kept.
+    @Test func aWriteOnOneReplicaIsListedByTheOther() async throws {
+        let fixture = try await HouseholdRouterFixture(.postgres)
+        let replica = try await openHouseholdStore(fixture.location, logger: Logger(label: "test.household.replica"))
+        let otherLists = KeptAnswers<ChoresController.ChoreList>()
+        let chores = HouseholdRouterTests.household + "/chores"
+        try await fixture.app(choreLists: choreLists).test(.router) { first in
+            try await HouseholdRouterFixture.app(store: replica, clock: fixture.clock, choreLists: otherLists).test(
+                .router
+            ) { second in
+                _ = try await first.send(.post, chores, as: "ann", json: #"{"name":"Dishes"}"#)
+                #expect(try await list(second).map(\.name) == ["Dishes"])
+                let hits = otherLists.hits
+                #expect(try await list(second).map(\.name) == ["Dishes"])
+                #expect(otherLists.hits == hits + 2)
+
+                let bins = try #require(
+                    try await first.send(.post, chores, as: "ann", json: #"{"name":"Bins"}"#).object["id"] as? String)
+                #expect(Set(try await list(second).map(\.name)) == ["Bins", "Dishes"])
+                #expect(try await first.send(.delete, chores + "/\(bins)", as: "ann").status == .noContent)
+                #expect(try await list(second).map(\.name) == ["Dishes"])
+                #expect(
+                    try await first.send(.post, HouseholdRouterTests.household + "/leave", as: "bob").status
+                        == .noContent)
+                #expect(try await second.send(.get, chores, as: "bob").status == .notFound)
+                #expect(try await list(second, as: "ann").allSatisfy { $0.assigneeId != "bob" })
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// The records the chore list reads column by column decode as their `Codable` conformance would.
 @Suite struct RecordDecodingTests {
     @Test func choresMembersAndHouseholdsDecodeByColumnAsByCodable() async throws {
-        let database = try HouseholdDatabase(.inMemory)
+        let database = try SQLiteHouseholdStore(.inMemory)
         let now = Date(timeIntervalSince1970: 1_795_000_000.25)
         let household = HouseholdRecord(
             id: "h1", name: "Flat 3", timeZone: "Europe/Paris", createdBy: "ann", noteLifetimeDays: 14, createdAt: now)
@@ -52,7 +52,7 @@ import Testing
     /// Membership is read in one statement with the household's columns beside the member's, each record reading
     /// its own by name: a column name both tables had would be read from the household's.
     @Test func householdsAndMembersShareNoColumnName() async throws {
-        let database = try HouseholdDatabase(.inMemory)
+        let database = try SQLiteHouseholdStore(.inMemory)
         let (households, members) = try await database.read { db in
             (try db.columns(in: "households").map(\.name), try db.columns(in: "members").map(\.name))
         }

@@ -8,10 +8,11 @@ import ServiceKit
 public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) async throws -> some ApplicationProtocol
 {
     let settings = configuration.settings
-    let database = try HouseholdDatabase(settings.database)
+    var storeLogger = Logger(label: "platform.household")
+    storeLogger.logLevel = settings.logLevel
+    let store = try await openHouseholdStore(settings.database, logger: storeLogger)
     let chassis = ServiceChassis(
-        settings: settings, database: database.reader,
-        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
+        settings: settings, store: store, openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let clock = settings.clock
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: clock)
@@ -23,9 +24,9 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
 
     addHouseholdRoutes(
-        to: chassis.signedIn, database: database, directory: directory, social: social, events: events, clock: clock)
+        to: chassis.signedIn, store: store, directory: directory, social: social, events: events, clock: clock)
 
-    let jobs = HouseholdJobs(monthEnd: MonthEndReminders(database: database, events: events))
+    let jobs = HouseholdJobs(monthEnd: MonthEndReminders(store: store, events: events))
     configuration.jobsBuilt?(jobs)
     let monthEnd = PeriodicJob(
         "month-end reminders", every: configuration.monthEndCheckInterval, logger: chassis.logger
@@ -35,20 +36,20 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
 
 /// Attaches every household route to the signed-in group (the build and the router tests share it).
 func addHouseholdRoutes(
-    to signedIn: RouterGroup<AuthenticatedContext>, database: HouseholdDatabase, directory: any UserDirectory,
+    to signedIn: RouterGroup<AuthenticatedContext>, store: any HouseholdStore, directory: any UserDirectory,
     social: any SocialRelationshipLookup, events: any NoticeSink, clock: WallClock,
     choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()
 ) {
-    let live = HouseholdLiveEvents(database: database, sink: events)
-    HouseholdsController(database: database, directory: directory, social: social, events: events, clock: clock)
+    let live = HouseholdLiveEvents(store: store, sink: events)
+    HouseholdsController(store: store, directory: directory, social: social, events: events, clock: clock)
         .addRoutes(to: signedIn)
-    ChoresController(database: database, events: events, live: live, clock: clock, choreLists: choreLists)
+    ChoresController(store: store, events: events, live: live, clock: clock, choreLists: choreLists)
         .addRoutes(to: signedIn)
-    StatisticsController(database: database, directory: directory, clock: clock).addRoutes(to: signedIn)
-    NotesController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
-    BillsController(database: database, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
-    GroceriesController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
-    TripsController(database: database, events: events, live: live, clock: clock).addRoutes(to: signedIn)
-    SettleController(database: database, events: events, clock: clock).addRoutes(to: signedIn)
-    SettingsController(database: database, clock: clock).addRoutes(to: signedIn)
+    StatisticsController(store: store, directory: directory, clock: clock).addRoutes(to: signedIn)
+    NotesController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
+    BillsController(store: store, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
+    GroceriesController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
+    TripsController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
+    SettleController(store: store, events: events, clock: clock).addRoutes(to: signedIn)
+    SettingsController(store: store, clock: clock).addRoutes(to: signedIn)
 }

@@ -6,7 +6,7 @@ import ServiceKit
 /// the live stream of every member, the actor's other devices included. One event per change: each event has its
 /// own key, which every retry of its post repeats, so the notifications service passes it on once.
 struct HouseholdLiveEvents {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let sink: any NoticeSink
 
     /// What changed: the thing itself as its list shows it, or only its id when it is gone.
@@ -37,7 +37,7 @@ struct HouseholdLiveEvents {
         if audience == .actor {
             recipients = [change.actorId]
         } else {
-            guard let members = try? await database.members(of: change.householdId, asMember: change.actorId) else {
+            guard let members = try? await store.members(of: change.householdId, asMember: change.actorId) else {
                 return
             }
             recipients = members.map(\.userId).filter { audience == .everyone || $0 != change.actorId }

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Shared bills, balances per currency, the settle-up plan, and payments between members.
 struct BillsController {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let directory: any UserDirectory
     let events: any NoticeSink
     let clock: WallClock
@@ -58,7 +58,7 @@ struct BillsController {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: BillRequest.self, context: context)
         let key = try IdempotencyKey.of(request)
-        let (stored, storedShares, created) = try await database.createBill(
+        let (stored, storedShares, created) = try await store.createBill(
             try input.draft(), id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID,
             idempotencyKey: key, now: clock.now)
         if created {
@@ -76,7 +76,7 @@ struct BillsController {
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<BillView> {
         let page = try request.pageRequest()
-        let rows = try await database.bills(
+        let rows = try await store.bills(
             of: try context.parameters.require("household"), asMember: context.user.userID,
             after: try HouseholdInput.newestFirstCursor(page), limit: page.limit + 1)
         return Page(fetched: rows.map { Self.view($0.0, $0.1) }, limit: page.limit) {
@@ -85,7 +85,7 @@ struct BillsController {
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> BillView {
-        let (bill, shares) = try await database.bill(
+        let (bill, shares) = try await store.bill(
             try context.parameters.require("bill"), in: try context.parameters.require("household"),
             asMember: context.user.userID)
         return Self.view(bill, shares)
@@ -94,14 +94,14 @@ struct BillsController {
     /// Replaces a bill (any member may correct it); balances follow at once.
     @Sendable func replace(_ request: Request, context: AuthenticatedContext) async throws -> BillView {
         let input = try await request.decode(as: BillRequest.self, context: context)
-        let (bill, shares) = try await database.replaceBill(
+        let (bill, shares) = try await store.replaceBill(
             try context.parameters.require("bill"), in: try context.parameters.require("household"),
             with: try input.draft(), by: context.user.userID, now: clock.now)
         return Self.view(bill, shares)
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.deleteBill(
+        try await store.deleteBill(
             try context.parameters.require("bill"), in: try context.parameters.require("household"),
             by: context.user.userID, now: clock.now)
         return .noContent
@@ -133,7 +133,7 @@ struct BillsController {
     /// Balances per currency (never converted), the settle-up plan, and my part of it.
     @Sendable func balances(_ request: Request, context: AuthenticatedContext) async throws -> Balances {
         let me = context.user.userID
-        let (members, net) = try await database.balances(
+        let (members, net) = try await store.balances(
             of: try context.parameters.require("household"), asMember: me)
         return Balances(
             currencies: net.keys.sorted().map { currency in
@@ -166,7 +166,7 @@ struct BillsController {
         let payment = PaymentRecord(
             id: UUID().uuidString.lowercased(), householdId: householdID, fromId: context.user.userID, toId: input.to,
             amount: input.amount, currency: try Money.currency(input.currency), createdAt: clock.now)
-        try await database.recordPayment(payment)
+        try await store.recordPayment(payment)
         // The payment is recorded; a directory that cannot answer only costs the notice its name.
         let payer = (try? await directory.users(ids: [payment.fromId]))?.first?.displayName
         await events.publish(
@@ -196,7 +196,7 @@ struct BillsController {
     /// Attaches an image (the raw JPEG, PNG or WebP body, at most 2 MiB), replacing any earlier one.
     @Sendable func uploadImage(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let image = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumPhotoBytes)
-        try await database.setImage(
+        try await store.setImage(
             of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
             by: context.user.userID, image, now: clock.now)
         return .noContent
@@ -204,7 +204,7 @@ struct BillsController {
 
     @Sendable func image(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard
-            let image = try await database.image(
+            let image = try await store.image(
                 of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
                 asMember: context.user.userID)
         else { throw HouseholdError.notFound("The image") }
@@ -213,7 +213,7 @@ struct BillsController {
 
     @Sendable func deleteImage(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         guard
-            try await database.deleteImage(
+            try await store.deleteImage(
                 of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
                 by: context.user.userID)
         else { throw HouseholdError.notFound("The image") }

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Chores: the catalogue, the schedule, completions and their history.
 struct ChoresController {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let events: any NoticeSink
     let live: HouseholdLiveEvents
     let clock: WallClock
@@ -40,7 +40,7 @@ struct ChoresController {
 
     /// The predefined chores plus the household's own, kept for reuse.
     @Sendable func catalogue(_ request: Request, context: AuthenticatedContext) async throws -> Page<CatalogueEntry> {
-        let custom = try await database.customChores(
+        let custom = try await store.customChores(
             of: try context.parameters.require("household"), asMember: context.user.userID)
         return try request.page(
             of:
@@ -75,13 +75,13 @@ struct ChoresController {
         }
         let window = try request.shortListWindow()
         let me = context.user.userID
-        let (revision, timeZone) = try await database.choreListRevision(of: householdID, asMember: me)
+        let (revision, timeZone) = try await store.choreListRevision(of: householdID, asMember: me)
         let kept = ChoreList(
             householdID: householdID, status: status, today: clock.today(inZone: timeZone), window: window)
         if let body = choreLists.body(for: kept, revision: revision) {
             return PlatformResponseEncoder.response(json: body)
         }
-        let (household, members, chores, readAt) = try await database.chores(of: householdID, asMember: me)
+        let (household, members, chores, readAt) = try await store.chores(of: householdID, asMember: me)
         let today = clock.today(inZone: household.timeZone)
         let memberIDs = members.map(\.userId)
         let page = window.page(
@@ -111,7 +111,7 @@ struct ChoresController {
             input.points ?? ChoreCatalogue.predefined.first { $0.name == name }?.points ?? 1)
         let schedule = try (input.schedule ?? ScheduleBody(kind: "once")).schedule()
         let (id, now) = (UUID().uuidString.lowercased(), clock.now)
-        let (chore, members, today) = try await database.createChore(
+        let (chore, members, today) = try await store.createChore(
             in: householdID, by: context.user.userID, clock: clock
         ) { members, today in
             let assignment = try (input.assignment ?? AssignmentBody(kind: "rotating")).assignment(members: members)
@@ -140,7 +140,7 @@ struct ChoresController {
         let name = try input.name.map { try Validate.text($0, field: "name", max: 60) }
         let points = try input.points.map(ChoreRules.points)
         let schedule = try input.schedule.map { try $0.schedule() }
-        let (chore, members, today) = try await database.updateChore(
+        let (chore, members, today) = try await store.updateChore(
             try context.parameters.require("chore"), in: householdID, by: context.user.userID, clock: clock
         ) { chore, members, today in
             if let name { chore.name = name }
@@ -165,7 +165,7 @@ struct ChoresController {
         let (choreID, householdID) = (
             try context.parameters.require("chore"), try context.parameters.require("household")
         )
-        try await database.deleteChore(choreID, in: householdID, by: context.user.userID, now: clock.now)
+        try await store.deleteChore(choreID, in: householdID, by: context.user.userID, now: clock.now)
         await live.publish(
             "household.chore.deleted", .init(householdId: householdID, actorId: context.user.userID, id: choreID))
         return .noContent
@@ -187,7 +187,7 @@ struct ChoresController {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: CompleteRequest.self, context: context)
         let note = try Validate.optionalText(input.note, field: "note", max: 200)
-        let (completion, chore, members, today) = try await database.complete(
+        let (completion, chore, members, today) = try await store.complete(
             try context.parameters.require("chore"), in: householdID, by: context.user.userID, note: note, clock: clock)
         let others = members.filter { $0 != context.user.userID }
         if !others.isEmpty {
@@ -210,7 +210,7 @@ struct ChoresController {
     @Sendable func history(_ request: Request, context: AuthenticatedContext) async throws -> Page<CompletionView> {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
-        let rows = try await database.completions(
+        let rows = try await store.completions(
             of: try context.parameters.require("household"), asMember: context.user.userID,
             member: query["member"].map(String.init), choreID: query["chore"].map(String.init),
             from: try HouseholdInput.day(query["from"], field: "from"),

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Grocery lists: mine, the communal one, and the household list that merges both; "I'm going shopping".
 struct GroceriesController {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let events: any NoticeSink
     let live: HouseholdLiveEvents
     let clock: WallClock
@@ -72,26 +72,26 @@ struct GroceriesController {
         let prefix = query["prefix"].map(String.init) ?? ""
         guard prefix.count <= 60 else { throw HouseholdError.invalidField("prefix", "must be at most 60 characters.") }
         let page = try PageRequest(limit: query["limit"].map(String.init), cursor: nil)
-        let rows = try await database.grocerySuggestions(
+        let rows = try await store.grocerySuggestions(
             in: try context.parameters.require("household"), asMember: context.user.userID, prefix: prefix,
             limit: page.limit)
         return Page(items: rows.map { Suggestion(name: $0.name, uses: $0.uses) }, nextCursor: nil)
     }
 
     @Sendable func household(_ request: Request, context: AuthenticatedContext) async throws -> Page<LineView> {
-        let lines = try await database.householdGroceries(
+        let lines = try await store.householdGroceries(
             of: try context.parameters.require("household"), asMember: context.user.userID)
         return try request.page(of: lines.map(LineView.init))
     }
 
     @Sendable func personal(_ request: Request, context: AuthenticatedContext) async throws -> Page<ItemView> {
-        let items = try await database.personalGroceries(
+        let items = try await store.personalGroceries(
             of: try context.parameters.require("household"), asMember: context.user.userID)
         return try request.page(of: items.map(ItemView.init))
     }
 
     @Sendable func communal(_ request: Request, context: AuthenticatedContext) async throws -> Page<ItemView> {
-        let items = try await database.communalGroceries(
+        let items = try await store.communalGroceries(
             of: try context.parameters.require("household"), asMember: context.user.userID)
         return try request.page(of: items.map(ItemView.init))
     }
@@ -117,7 +117,7 @@ struct GroceriesController {
             quantity: try Self.quantity(input.quantity ?? 1),
             note: try Validate.optionalText(input.note, field: "note", max: 200),
             visible: communal ? true : (input.visible ?? true), createdBy: context.user.userID, createdAt: clock.now)
-        try await database.addGrocery(item)
+        try await store.addGrocery(item)
         await changed("household.grocery.created", item, by: context.user.userID)
         return EditedResponse(status: .created, response: ItemView(item))
     }
@@ -135,7 +135,7 @@ struct GroceriesController {
         let name = try input.name.map(HouseholdInput.groceryName)
         let quantity = try input.quantity.map(Self.quantity)
         let note = try input.note.map { try Validate.optionalText($0, field: "note", max: 200) ?? "" }
-        let (before, item) = try await database.changeGrocery(
+        let (before, item) = try await store.changeGrocery(
             try context.parameters.require("item"), in: try context.parameters.require("household"),
             by: context.user.userID
         ) { item in
@@ -160,7 +160,7 @@ struct GroceriesController {
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let item = try await database.deleteGrocery(
+        let item = try await store.deleteGrocery(
             try context.parameters.require("item"), in: try context.parameters.require("household"),
             by: context.user.userID)
         await live.publish(
@@ -188,7 +188,7 @@ struct GroceriesController {
     /// time; tapping again while the trip is under way tells nobody twice.
     @Sendable func goShopping(_ request: Request, context: AuthenticatedContext) async throws -> ShoppingStarted {
         let householdID = try context.parameters.require("household")
-        let (trip, members, started) = try await database.startShopping(
+        let (trip, members, started) = try await store.startShopping(
             in: householdID, by: context.user.userID, now: clock.now)
         let others = started ? members.filter { $0 != context.user.userID } : []
         if !others.isEmpty {

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Households, their members and invitations, and the activity feed.
 struct HouseholdsController {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let directory: any UserDirectory
     let social: any SocialRelationshipLookup
     let events: any NoticeSink
@@ -42,7 +42,7 @@ struct HouseholdsController {
         let household = HouseholdRecord(
             id: UUID().uuidString.lowercased(), name: name, timeZone: timeZone, createdBy: context.user.userID,
             noteLifetimeDays: 7, createdAt: clock.now)
-        try await database.createHousehold(household)
+        try await store.createHousehold(household)
         let view = try await view(
             household,
             members: [
@@ -52,14 +52,14 @@ struct HouseholdsController {
     }
 
     @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
-        guard let (household, members) = try await database.household(of: context.user.userID) else {
+        guard let (household, members) = try await store.household(of: context.user.userID) else {
             throw HouseholdError.notFound("Your household")
         }
         return try await view(household, members: members)
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
-        let (household, members) = try await database.household(
+        let (household, members) = try await store.household(
             id: try context.parameters.require("household"), asMember: context.user.userID)
         return try await view(household, members: members)
     }
@@ -91,7 +91,7 @@ struct HouseholdsController {
         let invitation = InvitationRecord(
             id: UUID().uuidString.lowercased(), householdId: householdID, inviterId: context.user.userID,
             inviteeId: invitee.id, status: "pending", createdAt: clock.now)
-        let household = try await database.invite(invitation)
+        let household = try await store.invite(invitation)
         await events.publish(
             Notice(
                 recipients: [invitee.id], kind: "household.invitation",
@@ -110,13 +110,13 @@ struct HouseholdsController {
     @Sendable func invitations(_ request: Request, context: AuthenticatedContext) async throws -> Page<
         InvitationView
     > {
-        let pending = try await database.pendingInvitations(for: context.user.userID)
+        let pending = try await store.pendingInvitations(for: context.user.userID)
         return try request.page(of: pending.map { Self.view($0.0, householdName: $0.1.name) })
     }
 
     @Sendable func accept(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
         guard
-            let (household, members) = try await database.respond(
+            let (household, members) = try await store.respond(
                 to: try context.parameters.require("invitation"), as: context.user.userID, accept: true, now: clock.now)
         else { throw HouseholdError.notFound("The invitation") }
         await notifyOthers(
@@ -126,7 +126,7 @@ struct HouseholdsController {
     }
 
     @Sendable func decline(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        _ = try await database.respond(
+        _ = try await store.respond(
             to: try context.parameters.require("invitation"), as: context.user.userID, accept: false, now: clock.now)
         return .noContent
     }
@@ -134,7 +134,7 @@ struct HouseholdsController {
     /// Leaves the household; everyone left is told.
     @Sendable func leave(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let householdID = try context.parameters.require("household")
-        let remaining = try await database.removeMember(
+        let remaining = try await store.removeMember(
             context.user.userID, from: householdID, by: context.user.userID, now: clock.now)
         await notifyOthers(
             remaining, except: context.user.userID, kind: "household.member_left",
@@ -146,7 +146,7 @@ struct HouseholdsController {
     @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let householdID = try context.parameters.require("household")
         let member = try context.parameters.require("member")
-        let remaining = try await database.removeMember(
+        let remaining = try await store.removeMember(
             member, from: householdID, by: context.user.userID, now: clock.now)
         await notifyOthers(
             remaining + [member], except: context.user.userID, kind: "household.member_removed",
@@ -155,7 +155,7 @@ struct HouseholdsController {
     }
 
     @Sendable func activity(_ request: Request, context: AuthenticatedContext) async throws -> Page<ActivityView> {
-        let rows = try await database.activity(
+        let rows = try await store.activity(
             of: try context.parameters.require("household"), asMember: context.user.userID)
         return try request.page(
             of:

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// The bulletin board: notes of text, a photo or both, that expire, can be pinned and are edited by their author.
 struct NotesController {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let events: any NoticeSink
     let live: HouseholdLiveEvents
     let clock: WallClock
@@ -23,7 +23,7 @@ struct NotesController {
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<NoteView> {
-        let notes = try await database.notes(
+        let notes = try await store.notes(
             of: try context.parameters.require("household"), asMember: context.user.userID, now: clock.now)
         return try request.page(of: notes.map(NoteView.init))
     }
@@ -69,7 +69,7 @@ struct NotesController {
         context: AuthenticatedContext
     ) async throws -> EditedResponse<NoteView> {
         let householdID = try context.parameters.require("household")
-        let (note, members) = try await database.createNote(
+        let (note, members) = try await store.createNote(
             id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, text: text, photo: photo,
             pinned: pinned, expiresInDays: expiresInDays, expiresInHours: expiresInHours, now: clock.now)
         let others = members.filter { $0 != context.user.userID }
@@ -101,7 +101,7 @@ struct NotesController {
             input.expiresInDays == nil && input.expiresInHours == nil
             ? nil
             : try NoteLifetime.hours(days: input.expiresInDays, hours: input.expiresInHours, householdDefault: 0)
-        let note = try await database.editNote(
+        let note = try await store.editNote(
             try context.parameters.require("note"), in: try context.parameters.require("household"),
             by: context.user.userID, text: text, lifetimeHours: hours, now: clock.now)
         await changed("household.note.updated", note, by: context.user.userID)
@@ -119,7 +119,7 @@ struct NotesController {
 
     @Sendable func pin(_ request: Request, context: AuthenticatedContext) async throws -> NoteView {
         let input = try await request.decode(as: PinRequest.self, context: context)
-        let note = try await database.pinNote(
+        let note = try await store.pinNote(
             try context.parameters.require("note"), in: try context.parameters.require("household"),
             by: context.user.userID, pinned: input.pinned, now: clock.now)
         await changed("household.note.updated", note, by: context.user.userID)
@@ -130,7 +130,7 @@ struct NotesController {
         let (noteID, householdID) = (
             try context.parameters.require("note"), try context.parameters.require("household")
         )
-        try await database.deleteNote(noteID, in: householdID, by: context.user.userID, now: clock.now)
+        try await store.deleteNote(noteID, in: householdID, by: context.user.userID, now: clock.now)
         await live.publish(
             "household.note.deleted", .init(householdId: householdID, actorId: context.user.userID, id: noteID))
         return .noContent
@@ -139,7 +139,7 @@ struct NotesController {
     /// Attaches a photo (the raw JPEG, PNG or WebP body, at most 2 MiB) to my note.
     @Sendable func uploadPhoto(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let photo = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumPhotoBytes)
-        let note = try await database.setPhoto(
+        let note = try await store.setPhoto(
             of: try context.parameters.require("note"), in: try context.parameters.require("household"),
             by: context.user.userID, photo, now: clock.now)
         await changed("household.note.updated", note, by: context.user.userID)
@@ -148,7 +148,7 @@ struct NotesController {
 
     @Sendable func photo(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard
-            let photo = try await database.photo(
+            let photo = try await store.photo(
                 of: try context.parameters.require("note"), in: try context.parameters.require("household"),
                 asMember: context.user.userID, now: clock.now)
         else { throw HouseholdError.notFound("The photo") }

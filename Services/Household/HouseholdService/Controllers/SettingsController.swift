@@ -6,7 +6,7 @@ import ServiceKit
 /// My own settings, kept with my account whichever household I am in: when my month-end reminder comes and the
 /// board's background.
 struct SettingsController {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -28,7 +28,7 @@ struct SettingsController {
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> SettingsView {
-        SettingsView(try await database.settings(of: context.user.userID))
+        SettingsView(try await store.settings(of: context.user.userID))
     }
 
     struct ChangeRequest: Decodable {
@@ -45,7 +45,7 @@ struct SettingsController {
             reminderDaysBefore: input.reminderDaysBefore, reminderHour: input.reminderHour,
             boardBackground: input.boardBackground)
         return SettingsView(
-            try await database.changeSettings(
+            try await store.changeSettings(
                 of: context.user.userID, reminderDaysBefore: input.reminderDaysBefore,
                 reminderHour: input.reminderHour, boardBackground: input.boardBackground, now: clock.now))
     }

@@ -6,7 +6,7 @@ import ServiceKit
 /// Getting paid: reminders to members who owe me (one per debtor per 24 hours), members' Venmo and PayPal
 /// handles, and deep links that open a payment app for a settle-up payment.
 struct SettleController {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let events: any NoticeSink
     let clock: WallClock
 
@@ -53,7 +53,7 @@ struct SettleController {
     private func send(to debtors: [String]?, context: AuthenticatedContext) async throws -> Reminded {
         let householdID = try context.parameters.require("household")
         let now = clock.now
-        let (sent, tooSoon) = try await database.remind(
+        let (sent, tooSoon) = try await store.remind(
             in: householdID, by: context.user.userID, debtors: debtors, now: now, interval: Reminders.interval)
         if sent.isEmpty, let next = tooSoon.values.min() { throw HouseholdError.reminderTooSoon(next: next, now: now) }
         for (debtor, owes) in sent.sorted(by: { $0.key < $1.key }) {
@@ -77,7 +77,7 @@ struct SettleController {
     }
 
     @Sendable func handles(_ request: Request, context: AuthenticatedContext) async throws -> Page<Handles> {
-        let rows = try await database.paymentHandles(
+        let rows = try await store.paymentHandles(
             in: try context.parameters.require("household"), asMember: context.user.userID)
         return try request.page(of: rows.map { Handles(userId: $0.userID, venmo: $0.venmo, paypal: $0.paypal) })
     }
@@ -87,7 +87,7 @@ struct SettleController {
         let input = try await request.decode(as: Handles.self, context: context)
         let venmo = try input.venmo.flatMap { $0.isEmpty ? nil : try PaymentLink.venmoHandle($0) }
         let paypal = try input.paypal.flatMap { $0.isEmpty ? nil : try PaymentLink.paypalHandle($0) }
-        try await database.setPaymentHandles(
+        try await store.setPaymentHandles(
             of: context.user.userID, in: try context.parameters.require("household"), venmo: venmo, paypal: paypal,
             now: clock.now)
         return Handles(userId: context.user.userID, venmo: venmo, paypal: paypal)
@@ -119,7 +119,7 @@ struct SettleController {
             }
             amount = value
         }
-        let target = try await database.paymentTarget(
+        let target = try await store.paymentTarget(
             in: try context.parameters.require("household"), from: context.user.userID, to: payee, currency: currency)
         guard let handle = provider == .venmo ? target.venmo : target.paypal else {
             throw HouseholdError.noPaymentHandle(provider: provider.rawValue)

@@ -6,7 +6,7 @@ import ServiceKit
 /// Who did how much: counts and points per member and chore over a range, mine, and a bar chart; and who spent
 /// how much, month by month, as numbers and as a chart.
 struct StatisticsController {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let directory: any UserDirectory
     let clock: WallClock
 
@@ -42,7 +42,7 @@ struct StatisticsController {
     @Sendable func statistics(_ request: Request, context: AuthenticatedContext) async throws -> Statistics {
         let householdID = try context.parameters.require("household")
         let query = request.uri.queryParameters
-        let (members, from, to, rows) = try await database.statistics(
+        let (members, from, to, rows) = try await store.statistics(
             of: householdID, asMember: context.user.userID, from: try HouseholdInput.day(query["from"], field: "from"),
             to: try HouseholdInput.day(query["to"], field: "to"), clock: clock)
         let names = Dictionary(
@@ -114,7 +114,7 @@ struct StatisticsController {
         let query = request.uri.queryParameters
         let asked = try query["currency"].map { try Money.currency(String($0)) }
         let (from, to) = (query["from"], query["to"])
-        let (members, months, bills) = try await database.expenseBills(
+        let (members, months, bills) = try await store.expenseBills(
             of: try context.parameters.require("household"), asMember: context.user.userID, now: clock.now
         ) { thisMonth in try ExpenseStatistics.months(from: from, to: to, thisMonth: thisMonth) }
         let currency = asked ?? ExpenseStatistics.usualCurrency(bills)

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Shopping trips: completing one turns bought items into an expense; history; edits; the receipt photo.
 struct TripsController {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let events: any NoticeSink
     let live: HouseholdLiveEvents
     let clock: WallClock
@@ -73,7 +73,7 @@ struct TripsController {
             }
             return picks
         }
-        let (stored, members, created) = try await database.completeTrip(
+        let (stored, members, created) = try await store.completeTrip(
             id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, total: input.total,
             currency: try Money.currency(input.currency), picks: picks, idempotencyKey: key, now: clock.now)
         if created {
@@ -112,7 +112,7 @@ struct TripsController {
     /// My trip under way (`POST .../shopping` starts it; completing a trip ends it).
     @Sendable func current(_ request: Request, context: AuthenticatedContext) async throws -> CurrentTripView {
         guard
-            let trip = try await database.currentTrip(
+            let trip = try await store.currentTrip(
                 in: try context.parameters.require("household"), of: context.user.userID)
         else { throw HouseholdError.notFound("A trip under way") }
         return CurrentTripView(trip)
@@ -131,7 +131,7 @@ struct TripsController {
         if let price = input.price, !(0...Money.maximumAmount).contains(price) {
             throw HouseholdError.invalidField("price", "must be from 0 to \(Money.maximumAmount).")
         }
-        let (item, _) = try await database.check(
+        let (item, _) = try await store.check(
             try context.parameters.require("item"), in: householdID, by: context.user.userID,
             checked: input.checked, price: input.price, now: clock.now)
         let view = CheckedItemView(item, checked: input.checked)
@@ -143,7 +143,7 @@ struct TripsController {
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<TripView> {
         let page = try request.pageRequest()
-        let rows = try await database.trips(
+        let rows = try await store.trips(
             of: try context.parameters.require("household"), asMember: context.user.userID,
             after: try HouseholdInput.newestFirstCursor(page), limit: page.limit + 1)
         return Page(fetched: rows.map(TripView.init), limit: page.limit) {
@@ -153,7 +153,7 @@ struct TripsController {
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> TripView {
         TripView(
-            try await database.trip(
+            try await store.trip(
                 try context.parameters.require("trip"), in: try context.parameters.require("household"),
                 asMember: context.user.userID))
     }
@@ -184,7 +184,7 @@ struct TripsController {
                 name: try HouseholdInput.groceryName(line.name), price: line.price,
                 communalQuantity: line.communalQuantity ?? 0, wantedBy: line.wantedBy ?? [:])
         }
-        let (stored, members) = try await database.editTrip(
+        let (stored, members) = try await store.editTrip(
             try context.parameters.require("trip"), in: householdID, by: context.user.userID, total: input.total,
             currency: try input.currency.map { try Money.currency($0) }, lines: lines, now: clock.now)
         await notify(
@@ -197,7 +197,7 @@ struct TripsController {
     @Sendable func uploadReceipt(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status
     {
         let receipt = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumReceiptBytes)
-        try await database.setReceipt(
+        try await store.setReceipt(
             of: try context.parameters.require("trip"), in: try context.parameters.require("household"),
             by: context.user.userID, receipt)
         return .noContent
@@ -205,7 +205,7 @@ struct TripsController {
 
     @Sendable func receipt(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard
-            let receipt = try await database.receipt(
+            let receipt = try await store.receipt(
                 of: try context.parameters.require("trip"), in: try context.parameters.require("household"),
                 asMember: context.user.userID)
         else { throw HouseholdError.notFound("The receipt") }

@@ -5,13 +5,13 @@ import ServiceKit
 /// Near a month's end, everyone in a household who owes money is told how much: on the last local day, or as
 /// many days before and from the local hour each member chose (once per member, household and month).
 struct MonthEndReminders: Sendable {
-    let database: HouseholdDatabase
+    let store: any HouseholdStore
     let events: any NoticeSink
 
     /// Sends the reminders due at `now`; returns how many members were reminded.
     func run(now: Date) async throws -> Int {
         var reminded = 0
-        for (householdID, month, debtor, owes) in try await database.claimMonthEndReminders(now: now) {
+        for (householdID, month, debtor, owes) in try await store.claimMonthEndReminders(now: now) {
             await events.publish(
                 Notice(
                     recipients: [debtor], kind: "household.month_end_reminder", text: Reminders.atMonthEnd(owes),

@@ -1,0 +1,301 @@
+import Foundation
+import PlatformKit
+import ServiceKit
+
+/// The household service's storage, whichever database keeps it: SQLite through GRDB (``SQLiteHouseholdStore``, the
+/// default) or PostgreSQL through PostgresNIO (``PostgresHouseholdStore``, when `DATABASE_URL` names one). Controllers,
+/// jobs and commands see only this. Each operation is one transaction, and every change that belongs in the activity
+/// feed writes its activity row in that same transaction. Operations acting for a member check the membership inside
+/// their transaction (404 "The household" for anyone else).
+protocol HouseholdStore: ServiceStore {
+    // MARK: Households and invitations
+
+    /// The members of a household the caller belongs to, oldest first; a 404 for anyone else, so a
+    /// household's existence is not revealed to outsiders.
+    func members(of householdID: String, asMember userID: String) async throws -> [MemberRecord]
+
+    func household(of userID: String) async throws -> (HouseholdRecord, [MemberRecord])?
+
+    func household(id: String, asMember userID: String) async throws -> (HouseholdRecord, [MemberRecord])
+
+    func createHousehold(_ household: HouseholdRecord) async throws
+
+    /// Invites a user to the inviter's household; returns the household, for the invitation's notice. Whether the
+    /// invitee is in a household already is not checked: that would tell anyone who can name a user. They may
+    /// decline, or accept once they left theirs (``respond(to:as:accept:now:)``).
+    @discardableResult
+    func invite(_ invitation: InvitationRecord) async throws -> HouseholdRecord
+
+    func pendingInvitations(for userID: String) async throws -> [(InvitationRecord, HouseholdRecord)]
+
+    /// Accepts or declines an invitation addressed to `userID`; on acceptance returns the household joined,
+    /// with its members as they now are.
+    func respond(to invitationID: String, as userID: String, accept: Bool, now: Date) async throws
+        -> (HouseholdRecord, [MemberRecord])?
+
+    // MARK: Members
+
+    /// Removes `userID` from the household (leaving, or removed by its creator), hands their chores to
+    /// the next member, and deletes a household nobody is left in. Returns the members who remain.
+    func removeMember(_ userID: String, from householdID: String, by actorID: String, now: Date) async throws
+        -> [String]
+
+    /// The household's latest events, newest first.
+    func activity(of householdID: String, asMember userID: String, limit: Int) async throws -> [ActivityRecord]
+
+    // MARK: Chores
+
+    /// The household, its members, its chores (soonest due first) and the household's revision, in one read.
+    func chores(of householdID: String, asMember userID: String) async throws -> (
+        HouseholdRecord, [MemberRecord], [ChoreRecord], revision: Int64
+    )
+
+    /// The revision of a household the caller belongs to (404 for anyone else) and its time zone, in one statement:
+    /// a kept chore list is answered after this read alone. Triggers bump the revision on every change to the
+    /// household's chores, its members or its time zone (SQLite's migration v7, PostgreSQL's `v1`).
+    func choreListRevision(of householdID: String, asMember userID: String) async throws -> (
+        revision: Int64, timeZone: String
+    )
+
+    /// The household's custom chores, kept for reuse.
+    func customChores(of householdID: String, asMember userID: String) async throws -> [(name: String, points: Int)]
+
+    /// Adds the chore `make` builds from the members (in joining order) and today in the household's zone; a
+    /// name that is not in the catalogue is kept as a custom chore for reuse. Returns what `make` was given.
+    func createChore(
+        in householdID: String, by userID: String, clock: WallClock,
+        _ make: @Sendable (_ members: [String], _ today: LocalDay) throws -> ChoreRecord
+    ) async throws -> (ChoreRecord, members: [String], today: LocalDay)
+
+    /// Applies an edit to a chore of the caller's household, given the members and today in its zone.
+    func updateChore(
+        _ choreID: String, in householdID: String, by userID: String, clock: WallClock,
+        _ change: @Sendable (inout ChoreRecord, _ members: [String], _ today: LocalDay) throws -> Void
+    ) async throws -> (ChoreRecord, members: [String], today: LocalDay)
+
+    func deleteChore(_ choreID: String, in householdID: String, by userID: String, now: Date) async throws
+
+    /// Records a completion and schedules the next occurrence: from the completion day when it is late,
+    /// to the member the chore's assignment picks. The day is today in the household's zone. Returns the
+    /// completion, the chore as it now stands, the members and that day.
+    func complete(_ choreID: String, in householdID: String, by userID: String, note: String?, clock: WallClock)
+        async throws -> (CompletionRecord, ChoreRecord, members: [String], today: LocalDay)
+
+    /// Completion history, newest first (by day, then the instant it was recorded, then id, so two completions of
+    /// one day keep their order from page to page), filtered, after `cursor` (completedOn, completedAt, id).
+    func completions(
+        of householdID: String, asMember userID: String, member: String?, choreID: String?, from: LocalDay?,
+        to: LocalDay?, after cursor: (day: String, completedAt: Date, id: String)?, limit: Int
+    ) async throws -> [CompletionRecord]
+
+    /// Counts and points per member and chore over `from ... to` (by default the 30 days up to today in the
+    /// household's zone), with the members, in one read.
+    func statistics(
+        of householdID: String, asMember userID: String, from: LocalDay?, to: LocalDay?, clock: WallClock
+    ) async throws -> (members: [MemberRecord], from: LocalDay, to: LocalDay, rows: [ChoreTally])
+
+    // MARK: Notes
+
+    /// Notes that have not expired, pinned first, newest first.
+    func notes(of householdID: String, asMember userID: String, now: Date) async throws -> [NoteRecord]
+
+    /// Posts a note that expires after `expiresInHours` or `expiresInDays` (the household's default when both
+    /// are nil), with a photo or without (a photo-only note has empty text); returns it with the household's
+    /// members, for the notice.
+    func createNote(
+        id: String, in householdID: String, by userID: String, text: String, photo: StoredBytes?,
+        pinned: Bool, expiresInDays: Int?, expiresInHours: Int?, now: Date
+    ) async throws -> (NoteRecord, members: [String])
+
+    /// Pins or unpins a note that has not expired; only its author may (a pin decides what everyone sees first).
+    func pinNote(_ noteID: String, in householdID: String, by userID: String, pinned: Bool, now: Date) async throws
+        -> NoteRecord
+
+    /// Changes the text and or the timer of a note that has not expired (a new timer counts from now); only its
+    /// author may. Text may be empty only on a note with a photo.
+    func editNote(
+        _ noteID: String, in householdID: String, by userID: String, text: String?, lifetimeHours: Int?, now: Date
+    ) async throws -> NoteRecord
+
+    /// Deletes a note that has not expired; only its author may.
+    func deleteNote(_ noteID: String, in householdID: String, by userID: String, now: Date) async throws
+
+    /// Attaches or replaces the photo of a note that has not expired; only its author may. Returns the note.
+    @discardableResult
+    func setPhoto(of noteID: String, in householdID: String, by userID: String, _ photo: StoredBytes, now: Date)
+        async throws -> NoteRecord
+
+    /// The photo of a note that has not expired; nil when it has none.
+    func photo(of noteID: String, in householdID: String, asMember userID: String, now: Date) async throws
+        -> StoredBytes?
+
+    // MARK: Groceries
+
+    /// My personal items (visible or not), oldest first.
+    func personalGroceries(of householdID: String, asMember userID: String) async throws -> [GroceryItemRecord]
+
+    /// The communal list, oldest first.
+    func communalGroceries(of householdID: String, asMember userID: String) async throws -> [GroceryItemRecord]
+
+    /// The household list: communal and visible personal items merged by name.
+    func householdGroceries(of householdID: String, asMember userID: String) async throws -> [Groceries.Line]
+
+    func addGrocery(_ item: GroceryItemRecord) async throws
+
+    /// Changes an item: a personal one only by its owner, a communal one by any member.
+    func changeGrocery(
+        _ itemID: String, in householdID: String, by userID: String,
+        _ change: @Sendable (inout GroceryItemRecord) throws -> Void
+    ) async throws -> (before: GroceryItemRecord, after: GroceryItemRecord)
+
+    /// Deletes the item and returns what it was.
+    @discardableResult
+    func deleteGrocery(_ itemID: String, in householdID: String, by userID: String) async throws -> GroceryItemRecord
+
+    /// Item names from the household's grocery history (bought on its trips, and on its lists now; another
+    /// member's hidden personal items excepted) that start with `prefix`, ignoring ASCII case; most used first,
+    /// then alphabetically; at most `limit`.
+    func grocerySuggestions(in householdID: String, asMember userID: String, prefix: String, limit: Int)
+        async throws -> [(name: String, uses: Int)]
+
+    // MARK: Shopping
+
+    /// Starts my trip (or finds the one under way); `started` is false when one was already under way.
+    func startShopping(in householdID: String, by userID: String, now: Date) async throws
+        -> (CurrentTrip, members: [String], started: Bool)
+
+    /// My trip under way, if any.
+    func currentTrip(in householdID: String, of userID: String) async throws -> CurrentTrip?
+
+    /// Ticks a line of the household list off my trip under way (or unticks it). The item must be one I see on
+    /// the household list: communal, mine, or another member's that they show.
+    func check(
+        _ itemID: String, in householdID: String, by userID: String, checked: Bool, price: Int?, now: Date
+    ) async throws -> (CheckedItem, members: [String])
+
+    // MARK: Trips
+
+    /// Completes a shopping trip in one transaction: the picked lines of the household list (by merge key,
+    /// with an optional price each) leave the lists, the trip goes into history, and its cost becomes a bill
+    /// paid by the shopper. A retry with the same idempotency key returns the trip first made.
+    func completeTrip(
+        id: String, in householdID: String, by shopperID: String, total: Int, currency: String,
+        picks requested: [(key: String, price: Int?)]?, idempotencyKey: String?, now: Date
+    ) async throws -> (StoredTrip, members: [String], created: Bool)
+
+    /// Revises a completed trip (its shopper only): what was bought, prices, the total; the bill follows.
+    func editTrip(
+        _ tripID: String, in householdID: String, by userID: String, total: Int?, currency: String?,
+        lines: [TripLine], now: Date
+    ) async throws -> (StoredTrip, members: [String])
+
+    func trip(_ tripID: String, in householdID: String, asMember userID: String) async throws -> StoredTrip
+
+    /// Trips, newest first, after `cursor` (createdAt, id).
+    func trips(
+        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+    ) async throws
+        -> [StoredTrip]
+
+    /// Attaches the receipt photo (the shopper only).
+    func setReceipt(of tripID: String, in householdID: String, by userID: String, _ receipt: StoredBytes)
+        async throws
+
+    func receipt(of tripID: String, in householdID: String, asMember userID: String) async throws
+        -> StoredBytes?
+
+    // MARK: Bills
+
+    /// Divides and stores a new bill; a retry with the same idempotency key returns the bill first made.
+    func createBill(
+        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date
+    ) async throws -> (BillRecord, [String: Int], created: Bool)
+
+    /// Replaces a bill's fields and shares (any member may correct a bill); balances follow at once.
+    func replaceBill(_ billID: String, in householdID: String, with draft: BillDraft, by userID: String, now: Date)
+        async throws -> (BillRecord, [String: Int])
+
+    func bill(_ billID: String, in householdID: String, asMember userID: String) async throws
+        -> (BillRecord, [String: Int])
+
+    func deleteBill(_ billID: String, in householdID: String, by userID: String, now: Date) async throws
+
+    /// Bills, newest first, after `cursor` (createdAt, id), with their shares.
+    func bills(
+        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+    ) async throws
+        -> [(BillRecord, [String: Int])]
+
+    /// The household's bills in the months `months` picks (given this month in the household's zone), each with
+    /// its month in that zone and every member's share; with the current members.
+    func expenseBills(
+        of householdID: String, asMember userID: String, now: Date,
+        months pick: @Sendable (_ thisMonth: Month) throws -> [Month]
+    ) async throws -> (members: [String], months: [Month], bills: [ExpenseStatistics.BillShares])
+
+    // MARK: BillImages
+
+    func setImage(of billID: String, in householdID: String, by userID: String, _ image: StoredBytes, now: Date)
+        async throws
+
+    func image(of billID: String, in householdID: String, asMember userID: String) async throws -> StoredBytes?
+
+    /// Removes the image; false when the bill had none.
+    func deleteImage(of billID: String, in householdID: String, by userID: String) async throws -> Bool
+
+    // MARK: Balances
+
+    func recordPayment(_ payment: PaymentRecord) async throws
+
+    /// Each member's net balance per currency: what they paid (bills, payments made) minus what they owe
+    /// (their shares, payments received). Every currency sums to zero. Read from the running balances; a former
+    /// member with a balance here reads them too.
+    func balances(of householdID: String, asMember userID: String) async throws -> (
+        members: [String], net: [String: [String: Int]]
+    )
+
+    /// The same balances summed from every bill, share and payment (what the running balances must equal).
+    func recomputedBalances(of householdID: String, asMember userID: String) async throws -> (
+        members: [String], net: [String: [String: Int]]
+    )
+
+    // MARK: Reminders
+
+    /// Records reminders from `creditor` to `debtors` (all who owe them when nil), at most one per debtor per
+    /// `interval`, in one transaction so two quick taps cannot both send.
+    func remind(
+        in householdID: String, by creditor: String, debtors: [String]?, now: Date, interval: TimeInterval
+    ) async throws -> (sent: [String: Owed], tooSoon: [String: Date])
+
+    /// Debtors whose month-end reminder is due at `now` (each by their own settings, in the household's zone) and
+    /// was not sent yet this month, with what they owe; marks them sent in the same transaction, so each member is
+    /// reminded once per household and month.
+    func claimMonthEndReminders(now: Date) async throws
+        -> [(householdID: String, month: String, debtor: String, owes: Owed)]
+
+    /// My settings (the defaults until I change one).
+    func settings(of userID: String) async throws -> MemberSettings
+
+    /// Changes the given settings (an empty background goes back to the app's default) and returns them all.
+    func changeSettings(
+        of userID: String, reminderDaysBefore: Int?, reminderHour: Int?, boardBackground: String?, now: Date
+    ) async throws -> MemberSettings
+
+    func setPaymentHandles(of userID: String, in householdID: String, venmo: String?, paypal: String?, now: Date)
+        async throws
+
+    /// The members' handles (members without any are left out).
+    func paymentHandles(in householdID: String, asMember userID: String) async throws
+        -> [(userID: String, venmo: String?, paypal: String?)]
+
+    /// The payee's handles and what I owe them in `currency` under the plan (0 when nothing).
+    func paymentTarget(in householdID: String, from userID: String, to payee: String, currency: String) async throws
+        -> (venmo: String?, paypal: String?, owed: Int)
+}
+
+extension HouseholdStore {
+    /// The household's latest 30 events, newest first.
+    func activity(of householdID: String, asMember userID: String) async throws -> [ActivityRecord] {
+        try await activity(of: householdID, asMember: userID, limit: 30)
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import PlatformKit
+import PostgresNIO
+import ServiceKit
+
+extension PostgresHouseholdStore {
+    func createBill(
+        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date
+    ) async throws -> (BillRecord, [String: Int], created: Bool) {
+        do {
+            // Behind the household's lock a retry with the same key, on any replica, finds the bill first made.
+            return try await write(locking: householdID) { db in
+                let members = try await db.members(householdID, asMember: userID).map(\.userId)
+                let shares = try draft.divide(among: members, seed: id)
+                if let idempotencyKey, let existing = try await db.bill(idempotencyKey, by: userID, in: householdID) {
+                    return (existing, try await db.shares(existing.id), false)
+                }
+                let bill = BillRecord(
+                    id: id, householdId: householdID, description: draft.description, amount: draft.amount,
+                    currency: draft.currency, payerId: draft.payerID ?? userID, splitKind: draft.split.kind,
+                    createdBy: userID, idempotencyKey: idempotencyKey, createdAt: now, updatedAt: now)
+                try await db.insert(bill)
+                try await db.insertShares(bill, shares)
+                try await db.adjustBalances(bill, shares, sign: 1)
+                try await db.record(householdID, "bill_added", userID, "added the bill \(bill.description)", now)
+                return (bill, shares, true)
+            }
+        } catch let error as PSQLError where error.isUniqueViolation && idempotencyKey != nil {
+            // The unique index, should the lock ever be bypassed: the key's bill exists, answer it.
+            return try await read { db in
+                guard let idempotencyKey, let existing = try await db.bill(idempotencyKey, by: userID, in: householdID)
+                else { throw error }
+                return (existing, try await db.shares(existing.id), false)
+            }
+        }
+    }
+
+    func replaceBill(_ billID: String, in householdID: String, with draft: BillDraft, by userID: String, now: Date)
+        async throws -> (BillRecord, [String: Int])
+    {
+        try await write(locking: householdID) { db in
+            let members = try await db.members(householdID, asMember: userID).map(\.userId)
+            let old = try await db.bill(billID, householdID)
+            let shares = try draft.divide(among: members, seed: old.id)
+            guard old.tripId == nil else { throw HouseholdError.billOfTrip }
+            var bill = old
+            (bill.description, bill.amount, bill.currency) = (draft.description, draft.amount, draft.currency)
+            (bill.payerId, bill.splitKind, bill.updatedAt) = (draft.payerID ?? old.createdBy, draft.split.kind, now)
+            try await db.adjustBalances(old, try await db.shares(old.id), sign: -1)
+            try await db.update(bill)
+            try await db.replaceShares(bill, shares)
+            return (bill, shares)
+        }
+    }
+
+    func bill(_ billID: String, in householdID: String, asMember userID: String) async throws
+        -> (BillRecord, [String: Int])
+    {
+        try await write(.repeatableRead) { db in
+            _ = try await db.members(householdID, asMember: userID)
+            return (try await db.bill(billID, householdID), try await db.shares(billID))
+        }
+    }
+
+    func deleteBill(_ billID: String, in householdID: String, by userID: String, now: Date) async throws {
+        try await write(locking: householdID) { db in
+            _ = try await db.members(householdID, asMember: userID)
+            let bill = try await db.bill(billID, householdID)
+            guard bill.tripId == nil else { throw HouseholdError.billOfTrip }
+            try await db.adjustBalances(bill, try await db.shares(bill.id), sign: -1)
+            try await db.execute("DELETE FROM bills WHERE id = \(bill.id)")
+            try await db.record(householdID, "bill_deleted", userID, "deleted the bill \(bill.description)", now)
+        }
+    }
+
+    func bills(
+        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+    ) async throws -> [(BillRecord, [String: Int])] {
+        try await write(.repeatableRead) { db in
+            _ = try await db.members(householdID, asMember: userID)
+            let bills = try await db.rows(
+                """
+                SELECT \(unescaped: BillRecord.columns) FROM bills WHERE household_id = \(householdID)
+                AND (\(cursor?.id)::text IS NULL
+                    OR (created_at, id) < (\(cursor?.createdAt.storedMilliseconds), \(cursor?.id)))
+                ORDER BY created_at DESC, id DESC LIMIT \(limit)
+                """
+            ).map(BillRecord.init)
+            let shares = try await db.shares(of: bills.map(\.id))
+            return bills.map { ($0, shares[$0.id] ?? [:]) }
+        }
+    }
+
+    func expenseBills(
+        of householdID: String, asMember userID: String, now: Date,
+        months pick: @Sendable (_ thisMonth: Month) throws -> [Month]
+    ) async throws -> (members: [String], months: [Month], bills: [ExpenseStatistics.BillShares]) {
+        try await write(.repeatableRead) { db in
+            let (household, members) = try await db.household(householdID, asMember: userID)
+            let zone = TimeZone(identifier: household.timeZone) ?? .gmt
+            let months = try pick(Month(LocalDay(now, in: zone)))
+            let (start, end) = (
+                months[0].firstDay.start(in: zone), months[months.count - 1].next.firstDay.start(in: zone)
+            )
+            var bills: [String: ExpenseStatistics.BillShares] = [:]
+            for row in try await db.rows(
+                """
+                SELECT b.id, b.created_at, b.currency, b.payer_id, b.amount, s.user_id, s.amount AS share
+                FROM bills b JOIN bill_shares s ON s.bill_id = b.id
+                WHERE b.household_id = \(householdID) AND b.created_at >= \(start.storedMilliseconds)
+                    AND b.created_at < \(end.storedMilliseconds)
+                ORDER BY b.created_at, b.id
+                """)
+            {
+                let id: String = try row.get("id")
+                if bills[id] == nil {
+                    bills[id] = .init(
+                        month: Month(LocalDay(try row.date("created_at"), in: zone)), currency: try row.get("currency"),
+                        payerId: try row.get("payer_id"), amount: try row.get("amount"), shares: [:])
+                }
+                bills[id]?.shares[try row.get("user_id")] = try row.get("share", as: Int.self)
+            }
+            return (members.map(\.userId), months, Array(bills.values))
+        }
+    }
+}
+
+extension PostgresHousehold {
+    /// The household's bill `billID`; 404 when there is none.
+    func bill(_ billID: String, _ householdID: String) async throws -> BillRecord {
+        guard
+            let row = try await row(
+                "SELECT \(unescaped: BillRecord.columns) FROM bills WHERE id = \(billID) AND household_id = \(householdID)")
+        else { throw HouseholdError.notFound("The bill") }
+        return try BillRecord(row)
+    }
+
+    /// The bill `userID` made in the household under `idempotencyKey`, if any.
+    func bill(_ idempotencyKey: String, by userID: String, in householdID: String) async throws -> BillRecord? {
+        try await row(
+            """
+            SELECT \(unescaped: BillRecord.columns) FROM bills
+            WHERE household_id = \(householdID) AND created_by = \(userID) AND idempotency_key = \(idempotencyKey)
+            """
+        ).map(BillRecord.init)
+    }
+
+    func insert(_ bill: BillRecord) async throws {
+        try await execute(
+            """
+            INSERT INTO bills (id, household_id, description, amount, currency, payer_id, split_kind, created_by,
+                idempotency_key, created_at, updated_at, trip_id)
+            VALUES (\(bill.id), \(bill.householdId), \(bill.description), \(bill.amount), \(bill.currency),
+                \(bill.payerId), \(bill.splitKind), \(bill.createdBy), \(bill.idempotencyKey),
+                \(bill.createdAt.storedMilliseconds), \(bill.updatedAt.storedMilliseconds), \(bill.tripId))
+            """)
+    }
+
+    func update(_ bill: BillRecord) async throws {
+        try await execute(
+            """
+            UPDATE bills SET description = \(bill.description), amount = \(bill.amount), currency = \(bill.currency),
+                payer_id = \(bill.payerId), split_kind = \(bill.splitKind), updated_at = \(bill.updatedAt.storedMilliseconds)
+            WHERE id = \(bill.id)
+            """)
+    }
+
+    /// Stores `shares` in place of the bill's old ones and adds them to the balances (the caller took the old ones
+    /// back first).
+    func replaceShares(_ bill: BillRecord, _ shares: [String: Int]) async throws {
+        try await execute("DELETE FROM bill_shares WHERE bill_id = \(bill.id)")
+        try await insertShares(bill, shares)
+        try await adjustBalances(bill, shares, sign: 1)
+    }
+
+    func insertShares(_ bill: BillRecord, _ shares: [String: Int]) async throws {
+        let users = Array(shares.keys)
+        try await execute(
+            """
+            INSERT INTO bill_shares (household_id, bill_id, user_id, amount)
+            SELECT \(bill.householdId), \(bill.id), user_id, amount
+            FROM unnest(\(users)::text[], \(users.map { Int64(shares[$0]!) })::bigint[]) AS s(user_id, amount)
+            """)
+    }
+
+    func shares(_ billID: String) async throws -> [String: Int] {
+        try await shares(of: [billID])[billID] ?? [:]
+    }
+
+    /// Each bill's shares, by bill id.
+    func shares(of billIDs: [String]) async throws -> [String: [String: Int]] {
+        var shares: [String: [String: Int]] = [:]
+        for row in try await rows(
+            "SELECT bill_id, user_id, amount FROM bill_shares WHERE bill_id = ANY(\(billIDs))")
+        {
+            shares[try row.get("bill_id"), default: [:]][try row.get("user_id")] = try row.get("amount")
+        }
+        return shares
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Logging
+import PlatformKit
+import PostgresNIO
+import ServiceKit
+import ServiceLifecycle
+
+/// The household store in PostgreSQL through PostgresNIO, for any number of replicas on one database. See
+/// ``HouseholdStore``; schema in ``PostgresHouseholdMigrations``.
+///
+/// What a replica could keep to itself lives in the database: idempotency keys are unique indexes, the chore list's
+/// revision is bumped by triggers and read on every request, reminders and month-end reminders are claimed by rows.
+/// Writes whose checks read what a concurrent writer could change (balances before a payment, the last reminder)
+/// lock the household's row first (``write(locking:_:)``), so that a household's writes queue one after the other as
+/// they do behind SQLite's single writer, and each statement after the lock reads what the previous writer
+/// committed (READ COMMITTED): a membership checked, a balance read before a payment, the last reminder or an
+/// idempotency key looked up cannot change before the transaction commits. Households apart never wait.
+struct PostgresHouseholdStore: HouseholdStore {
+    let database: PostgresServiceDatabase
+    let logger: Logger
+
+    /// Connects to `url` and brings its schema up to date.
+    static func open(_ url: PostgresURL, logger: Logger) async throws -> PostgresHouseholdStore {
+        PostgresHouseholdStore(
+            database: try await PostgresServiceDatabase.open(
+                url, migrations: PostgresHouseholdMigrations.all, logger: logger),
+            logger: logger)
+    }
+
+    var probe: any DatabaseProbe { database }
+
+    var services: [any Service] { [database.service] }
+
+    /// One operation's reads, each statement seeing what is committed.
+    func read<T: Sendable>(_ body: @Sendable (PostgresHousehold) async throws -> T) async throws -> T {
+        let logger = logger
+        return try await database.read { connection in
+            try await body(PostgresHousehold(connection: connection, logger: logger))
+        }
+    }
+
+    /// One transaction of the household `householdID`: its row locked first (see the type's comment).
+    func write<T: Sendable>(locking householdID: String, _ body: @Sendable (PostgresHousehold) async throws -> T)
+        async throws -> T
+    {
+        try await write { db in
+            try await db.lockHousehold(householdID)
+            return try await body(db)
+        }
+    }
+
+    /// One transaction, run again on a serialization failure or deadlock.
+    func write<T: Sendable>(
+        _ isolation: PostgresServiceDatabase.TransactionIsolation = .readCommitted,
+        _ body: @Sendable (PostgresHousehold) async throws -> T
+    ) async throws -> T {
+        let logger = logger
+        return try await database.write(isolation: isolation) { connection in
+            try await body(PostgresHousehold(connection: connection, logger: logger))
+        }
+    }
+}
+
+/// One connection of the store, in or out of a transaction: the statements each operation is made of.
+struct PostgresHousehold: Sendable {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    /// Every row `query` answers.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
+        var rows: [PostgresRandomAccessRow] = []
+        for try await row in try await connection.query(query, logger: logger) { rows.append(row.makeRandomAccess()) }
+        return rows
+    }
+
+    /// The first row `query` answers, if any.
+    func row(_ query: PostgresQuery) async throws -> PostgresRandomAccessRow? {
+        try await rows(query).first
+    }
+
+    /// Runs `query`; returns how many rows it answered (a `RETURNING` clause counts what it changed).
+    @discardableResult
+    func execute(_ query: PostgresQuery) async throws -> Int {
+        try await rows(query).count
+    }
+
+    /// Waits for the household's other writers and makes the next ones wait (the row lock SQLite's single writer
+    /// gave every write); nothing when the household is gone.
+    func lockHousehold(_ householdID: String) async throws {
+        try await execute("SELECT 1 FROM households WHERE id = \(householdID) FOR UPDATE")
+    }
+}
+
+extension PostgresRandomAccessRow {
+    /// The column's value.
+    func get<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {
+        try self[column].decode(T.self)
+    }
+
+    /// The instant in `column` (milliseconds since 1970).
+    func date(_ column: String) throws -> Date {
+        Date(storedMilliseconds: try get(column, as: Int64.self))
+    }
+
+    /// The instant in `column`, if any.
+    func optionalDate(_ column: String) throws -> Date? {
+        try get(column, as: Int64?.self).map(Date.init(storedMilliseconds:))
+    }
+}
+
+extension Date {
+    /// The instant as SQLite keeps it (GRDB writes `yyyy-MM-dd HH:mm:ss.SSS`, to the nearest millisecond): what the
+    /// PostgreSQL schema stores, so that both give back the same instant (`bothEnginesGiveTheSameNumbers`).
+    var storedMilliseconds: Int64 {
+        Int64(((timeIntervalSinceReferenceDate + 978_307_200) * 1_000).rounded())
+    }
+
+    /// The instant `milliseconds` after 1970, with the bits GRDB's reading of the same stored text has
+    /// (``StoredDate``: the day's start, then the seconds into the day with their fraction).
+    init(storedMilliseconds milliseconds: Int64) {
+        let (seconds, millisecond) = (milliseconds.floorDivided(by: 1_000), milliseconds.floorModulo(1_000))
+        let day = seconds.floorDivided(by: 86_400)
+        let secondsInDay = Double(seconds - day * 86_400) + Double(millisecond * 1_000_000) / 1e9
+        self.init(timeIntervalSinceReferenceDate: Double(day * 86_400 - 978_307_200) + secondsInDay)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor < 0) ? quotient - 1 : quotient
+    }
+
+    fileprivate func floorModulo(_ divisor: Int64) -> Int64 {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A row of `bills`; each member's part is in `bill_shares`.
+struct BillRecord: Codable, Sendable {
+    var id: String
+    var householdId: String
+    var description: String
+    var amount: Int
+    var currency: String
+    var payerId: String
+    var splitKind: String
+    var createdBy: String
+    var idempotencyKey: String?
+    var createdAt: Date
+    var updatedAt: Date
+    /// The shopping trip this bill is the cost of; such a bill changes only through its trip.
+    var tripId: String? = nil
+}

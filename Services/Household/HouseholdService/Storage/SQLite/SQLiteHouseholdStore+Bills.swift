@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+import PlatformKit
+
+extension SQLiteHouseholdStore {
+    /// Divides and stores a new bill; a retry with the same idempotency key returns the bill first made.
+    func createBill(
+        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date
+    ) async throws -> (BillRecord, [String: Int], created: Bool) {
+        try await write { db in
+            let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
+            let shares = try draft.divide(among: members, seed: id)
+            if let idempotencyKey,
+                let existing = try BillRecord.filter(
+                    BillRecord.Columns.householdId == householdID && BillRecord.Columns.createdBy == userID
+                        && BillRecord.Columns.idempotencyKey == idempotencyKey
+                ).fetchOne(db)
+            {
+                return (existing, try Self.shares(db, existing.id), false)
+            }
+            let bill = BillRecord(
+                id: id, householdId: householdID, description: draft.description, amount: draft.amount,
+                currency: draft.currency, payerId: draft.payerID ?? userID, splitKind: draft.split.kind,
+                createdBy: userID, idempotencyKey: idempotencyKey, createdAt: now, updatedAt: now)
+            try bill.insert(db)
+            try Self.insertShares(db, bill.id, shares)
+            try Self.adjustBalances(db, bill, shares, sign: 1)
+            try Self.record(db, householdID, "bill_added", userID, "added the bill \(bill.description)", now)
+            return (bill, shares, true)
+        }
+    }
+
+    /// Replaces a bill's fields and shares (any member may correct a bill); balances follow at once.
+    func replaceBill(_ billID: String, in householdID: String, with draft: BillDraft, by userID: String, now: Date)
+        async throws -> (BillRecord, [String: Int])
+    {
+        try await write { db in
+            let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
+            let old = try Self.bill(db, billID, householdID)
+            let shares = try draft.divide(among: members, seed: old.id)
+            guard old.tripId == nil else { throw HouseholdError.billOfTrip }
+            var bill = old
+            (bill.description, bill.amount, bill.currency) = (draft.description, draft.amount, draft.currency)
+            (bill.payerId, bill.splitKind, bill.updatedAt) = (draft.payerID ?? old.createdBy, draft.split.kind, now)
+            try Self.adjustBalances(db, old, try Self.shares(db, old.id), sign: -1)
+            try bill.update(db)
+            try Self.replaceShares(db, bill, shares)
+            return (bill, shares)
+        }
+    }
+
+    func bill(_ billID: String, in householdID: String, asMember userID: String) async throws
+        -> (BillRecord, [String: Int])
+    {
+        try await read { db in
+            _ = try Self.members(db, householdID, asMember: userID)
+            return (try Self.bill(db, billID, householdID), try Self.shares(db, billID))
+        }
+    }
+
+    func deleteBill(_ billID: String, in householdID: String, by userID: String, now: Date) async throws {
+        try await write { db in
+            _ = try Self.members(db, householdID, asMember: userID)
+            let bill = try Self.bill(db, billID, householdID)
+            guard bill.tripId == nil else { throw HouseholdError.billOfTrip }
+            try Self.adjustBalances(db, bill, try Self.shares(db, bill.id), sign: -1)
+            try bill.delete(db)
+            try Self.record(db, householdID, "bill_deleted", userID, "deleted the bill \(bill.description)", now)
+        }
+    }
+
+    /// Bills, newest first, after `cursor` (createdAt, id), with their shares.
+    func bills(
+        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+    ) async throws
+        -> [(BillRecord, [String: Int])]
+    {
+        try await read { db in
+            _ = try Self.members(db, householdID, asMember: userID)
+            let bills = try Self.newestFirst(
+                BillRecord.filter(BillRecord.Columns.householdId == householdID), after: cursor, limit: limit
+            ).fetchAll(db)
+            return try bills.map { ($0, try Self.shares(db, $0.id)) }
+        }
+    }
+
+    /// The household's bill `billID`; 404 when there is none.
+    static func bill(_ db: Database, _ billID: String, _ householdID: String) throws -> BillRecord {
+        guard let bill = try BillRecord.fetchOne(db, key: billID), bill.householdId == householdID else {
+            throw HouseholdError.notFound("The bill")
+        }
+        return bill
+    }
+
+    /// Takes back what the bill's old shares did to the balances and stores `shares` in their place.
+    static func replaceShares(_ db: Database, _ bill: BillRecord, _ shares: [String: Int]) throws {
+        try db.execute(sql: "DELETE FROM bill_shares WHERE bill_id = ?", arguments: [bill.id])
+        try insertShares(db, bill.id, shares)
+        try adjustBalances(db, bill, shares, sign: 1)
+    }
+
+    static func insertShares(_ db: Database, _ billID: String, _ shares: [String: Int]) throws {
+        for (user, amount) in shares {
+            try db.execute(
+                sql: "INSERT INTO bill_shares (bill_id, user_id, amount) VALUES (?, ?, ?)",
+                arguments: [billID, user, amount])
+        }
+    }
+
+    static func shares(_ db: Database, _ billID: String) throws -> [String: Int] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT user_id, amount FROM bill_shares WHERE bill_id = ?"), arguments: [billID]
+        )
+        .reduce(into: [:]) { $0[$1["user_id"]] = $1["amount"] }
+    }
+}
+
+extension SQLiteHouseholdStore {
+    /// The household's bills in the months `months` picks (given this month in the household's zone), each with
+    /// its month in that zone and every member's share; with the current members.
+    func expenseBills(
+        of householdID: String, asMember userID: String, now: Date,
+        months pick: @Sendable (_ thisMonth: Month) throws -> [Month]
+    ) async throws -> (members: [String], months: [Month], bills: [ExpenseStatistics.BillShares]) {
+        try await read { db in
+            let (household, members) = try Self.household(db, householdID, asMember: userID)
+            let zone = TimeZone(identifier: household.timeZone) ?? .gmt
+            let months = try pick(Month(LocalDay(now, in: zone)))
+            let (start, end) = (
+                months[0].firstDay.start(in: zone), months[months.count - 1].next.firstDay.start(in: zone)
+            )
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT b.id, b.created_at, b.currency, b.payer_id, b.amount, s.user_id, s.amount AS share
+                        FROM bills b JOIN bill_shares s ON s.bill_id = b.id
+                        WHERE b.household_id = ? AND b.created_at >= ? AND b.created_at < ?
+                        ORDER BY b.created_at, b.id
+                        """), arguments: [householdID, start, end])
+            var bills: [String: ExpenseStatistics.BillShares] = [:]
+            for row in rows {
+                let id: String = row["id"]
+                let createdAt: Date = row["created_at"]
+                bills[
+                    id,
+                    default: .init(
+                        month: Month(LocalDay(createdAt, in: zone)), currency: row["currency"],
+                        payerId: row["payer_id"],
+                        amount: row["amount"], shares: [:])
+                ].shares[row["user_id"]] = row["share"]
+            }
+            return (members.map(\.userId), months, Array(bills.values))
+        }
+    }
+}
