@@ -57,6 +57,17 @@ import Testing
             await #expect(throws: MessagingError.notFound("The conversation")) {
                 try await store.messages(in: "c", topic: nil, asMember: "x", anchor: .newest, limit: 10)
             }
+            // An id no conversation can have (PostgreSQL's text holds no NUL) is not found either, not an error.
+            await #expect(throws: MessagingError.notFound("The conversation")) {
+                try await store.search(
+                    try SearchQuery.terms("hi"), for: "a", conversation: "c\u{0}", topic: nil, offset: 0, limit: 10)
+            }
+            await #expect(throws: MessagingError.notFound("The conversation")) {
+                try await store.revision(of: "c\u{0}", topic: nil, asMember: "a")
+            }
+            await #expect(throws: MessagingError.notFound("The conversation")) {
+                try await store.memberIDs(of: "c", viewer: "a\u{0}")
+            }
         }
     }
 

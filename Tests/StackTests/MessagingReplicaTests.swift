@@ -54,7 +54,7 @@ import Testing
             let first = try #require(settings.withLock { $0 })
             try await withSecondReplica(first, world) { second in
                 // given a group whose latest page the first replica keeps
-                let group = try await world.group(world.ann, with: [world.bob])
+                let group = try await world.group(world.ann, with: [world.bob, world.cat])
                 try await world.message(world.ann, group, "one")
                 let latest = world.path(group, "/messages?limit=20")
                 for _ in 0..<2 {
@@ -85,7 +85,7 @@ import Testing
         ) { world in
             let first = try #require(settings.withLock { $0 })
             try await withSecondReplica(first, world) { second in
-                let group = try await world.group(world.ann, with: [world.bob])
+                let group = try await world.group(world.ann, with: [world.bob, world.cat])
                 let path = world.path(group, "/messages")
                 let ids = try await withThrowingTaskGroup(of: Int.self) { tasks in
                     for index in 0..<20 {

@@ -12,7 +12,8 @@ struct MessagesController {
     let events: MessageEvents
     let clock: WallClock
     let logger: Logger
-    /// The latest page of each conversation and topic read, under the conversation's revision.
+    /// The latest page of each conversation and topic read, under the conversation's revision. The database keeps the
+    /// revision (triggers bump it), so a page kept by this replica is not served after a change made through another.
     let latestPages: KeptAnswers<LatestPage>
 
     /// What names a latest page: the conversation, the topic if one, and the page's length.

@@ -19,7 +19,8 @@ extension PostgresMessagingStore {
     }
 
     func revision(of conversationID: String, topic topicID: Int64?, asMember userID: String) async throws -> Int64 {
-        try await read { session in
+        try Self.requireStorable(conversationID, userID)
+        return try await read { session in
             guard
                 let revision = try await session.value(
                     """

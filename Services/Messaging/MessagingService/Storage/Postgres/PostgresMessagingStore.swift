@@ -76,6 +76,7 @@ struct PostgresMessagingStore: MessagingStore {
     static func membership(_ session: Session, _ conversationID: String, _ userID: String, lock: Bool = false)
         async throws -> (ConversationRecord, MemberRecord)
     {
+        try requireStorable(conversationID, userID)
         let query: PostgresQuery =
             lock
             ? "SELECT \(unescaped: conversationColumns) FROM conversations c WHERE c.id = \(conversationID) FOR UPDATE"
@@ -90,6 +91,12 @@ struct PostgresMessagingStore: MessagingStore {
             let conversation = try await session.rows(query).first.map(Self.conversation)
         else { throw MessagingError.notFound("The conversation") }
         return (conversation, member)
+    }
+
+    /// Refuses, as not found, ids PostgreSQL cannot hold (a NUL character: its text has none, SQLite's may); bound
+    /// in a query they would fail it with an error instead of finding nothing.
+    static func requireStorable(_ ids: String...) throws {
+        guard ids.allSatisfy({ !$0.utf8.contains(0) }) else { throw MessagingError.notFound("The conversation") }
     }
 
     static func members(_ session: Session, _ conversationID: String) async throws -> [MemberRecord] {
