@@ -57,7 +57,14 @@ import Testing
             await #expect(throws: MessagingError.notFound("The conversation")) {
                 try await store.messages(in: "c", topic: nil, asMember: "x", anchor: .newest, limit: 10)
             }
-            // An id no conversation can have (PostgreSQL's text holds no NUL) is not found either, not an error.
+        }
+    }
+
+    /// PostgreSQL's text holds no NUL, so an id with one names no conversation: not found, not a failed query (SQLite
+    /// compares such an id up to its NUL).
+    @Test func anIdWithANulIsNotFoundOnPostgres() async throws {
+        try await withStore(.postgres) { store in
+            _ = try await store.openDirect("a", with: "b", id: "c", now: now)
             await #expect(throws: MessagingError.notFound("The conversation")) {
                 try await store.search(
                     try SearchQuery.terms("hi"), for: "a", conversation: "c\u{0}", topic: nil, offset: 0, limit: 10)
