@@ -11,17 +11,17 @@ import Testing
 /// The internal members route behind the service credential: members only, and no one else learns who talks.
 @Suite struct InternalMessagingRouterTests {
     static let token = "internal-secret"
-    let database: MessagingDatabase
+    let database: any MessagingStore
 
     init() throws {
-        database = try MessagingDatabase(.inMemory)
+        database = try SQLiteMessagingStore(.inMemory)
     }
 
     func app() -> some ApplicationProtocol {
         let router = ServiceApplication.router(
             metrics: ServiceMetrics(), openAPIDocument: Data("{}".utf8), database: nil)
         let internalOnly = router.group().add(middleware: InternalCredentialMiddleware(token: Self.token))
-        InternalMessagingController(database: database).addRoutes(to: internalOnly)
+        InternalMessagingController(store: database).addRoutes(to: internalOnly)
         return Application(router: router)
     }
 

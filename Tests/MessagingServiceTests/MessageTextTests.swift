@@ -36,6 +36,6 @@ import Testing
     }
 
     @Test func snippetsAreEscapedBeforeMarking() {
-        #expect(MessagingDatabase.highlight("<b>\u{E000}pizza\u{E001} & co") == "&lt;b&gt;<mark>pizza</mark> &amp; co")
+        #expect(SearchQuery.highlight("<b>\u{E000}pizza\u{E001} & co") == "&lt;b&gt;<mark>pizza</mark> &amp; co")
     }
 }

@@ -47,12 +47,12 @@ import Testing
         func publish(_ notice: Notice) async { sent.withLock { $0.append(notice) } }
     }
 
-    let database: MessagingDatabase
+    let database: any MessagingStore
     let notices = Notices()
     let latestPages = KeptAnswers<MessagesController.LatestPage>()
 
     init() throws {
-        database = try MessagingDatabase(.inMemory)
+        database = try SQLiteMessagingStore(.inMemory)
     }
 
     func app() -> some ApplicationProtocol {
@@ -65,14 +65,14 @@ import Testing
             .group(context: AuthenticatedContext.self)
         let clock = WallClock.system
         ConversationsController(
-            database: database, directory: Directory(), social: Graph(), notices: notices, clock: clock
+            store: database, directory: Directory(), social: Graph(), notices: notices, clock: clock
         ).addRoutes(to: signedIn)
         MessagesController(
-            database: database, directory: Directory(), social: Graph(),
+            store: database, directory: Directory(), social: Graph(),
             events: MessageEvents(sink: notices, directory: Directory()), clock: clock,
             logger: Logger(label: "test"), latestPages: latestPages
         ).addRoutes(to: signedIn)
-        TopicsController(database: database, clock: clock).addRoutes(to: signedIn)
+        TopicsController(store: database, clock: clock).addRoutes(to: signedIn)
         return Application(router: router)
     }
 

@@ -14,22 +14,31 @@ struct MessagingWorld {
     let ann: TestUser, bob: TestUser, cat: TestUser, dan: TestUser, eve: TestUser
     var api: APIClient { stack.gateway }
 
-    static func run(_ body: (MessagingWorld) async throws -> Void) async throws {
+    /// Runs `body` in a fresh world; `postgres` names the services kept on PostgreSQL, `onMessagingSettings` hears the
+    /// settings the messaging service was built with (to start a second replica of it).
+    static func run(
+        postgres: Set<ServiceName> = TestStack.postgresByDefault,
+        onMessagingSettings: @escaping @Sendable (ServiceSettings) -> Void = { _ in },
+        _ body: (MessagingWorld) async throws -> Void
+    ) async throws {
         let notices = RecordedNotices()
         let social = LateServiceURL()
         let messaging = LateServiceURL()
-        try await withTestStack(services: [
-            .social: { settings in
-                try await buildSocialApplication(
-                    SocialConfiguration(settings: settings, messagingURL: { messaging.url }))
-            },
-            .messaging: { settings in
-                try await buildMessagingApplication(
-                    MessagingConfiguration(
-                        settings: settings, noticeSink: notices,
-                        socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
-            },
-        ]) { stack in
+        try await withTestStack(
+            services: [
+                .social: { settings in
+                    try await buildSocialApplication(
+                        SocialConfiguration(settings: settings, messagingURL: { messaging.url }))
+                },
+                .messaging: { settings in
+                    onMessagingSettings(settings)
+                    return try await buildMessagingApplication(
+                        MessagingConfiguration(
+                            settings: settings, noticeSink: notices,
+                            socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
+                },
+            ], postgres: postgres
+        ) { stack in
             social.url = try #require(stack.serviceURLs[.social])
             messaging.url = try #require(stack.serviceURLs[.messaging])
             let world = MessagingWorld(

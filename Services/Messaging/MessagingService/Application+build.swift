@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import PlatformKit
 import ServiceKit
 
@@ -7,9 +8,11 @@ import ServiceKit
 public func buildMessagingApplication(_ configuration: MessagingConfiguration) async throws -> some ApplicationProtocol
 {
     let settings = configuration.settings
-    let database = try MessagingDatabase(settings.database)
+    var logger = Logger(label: "platform.\(settings.service.rawValue)")
+    logger.logLevel = settings.logLevel
+    let store = try await openMessagingStore(settings.database, logger: logger)
     let chassis = ServiceChassis(
-        settings: settings, database: database.reader,
+        settings: settings, store: store,
         openAPIDocument: ServiceApplication.openAPIDocument(in: .module), writesNeedUsername: true)
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
@@ -21,16 +24,16 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
         ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger)
 
     ConversationsController(
-        database: database, directory: directory, social: social, notices: sink, clock: settings.clock
+        store: store, directory: directory, social: social, notices: sink, clock: settings.clock
     )
     .addRoutes(to: chassis.signedIn)
     MessagesController(
-        database: database, directory: directory, social: social,
+        store: store, directory: directory, social: social,
         events: MessageEvents(sink: sink, directory: directory), clock: settings.clock, logger: chassis.logger,
         latestPages: KeptAnswers()
     )
     .addRoutes(to: chassis.signedIn)
-    TopicsController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
-    InternalMessagingController(database: database).addRoutes(to: chassis.internalOnly)
+    TopicsController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
+    InternalMessagingController(store: store).addRoutes(to: chassis.internalOnly)
     return chassis.application()
 }

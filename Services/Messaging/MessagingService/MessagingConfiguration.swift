@@ -9,6 +9,7 @@ import ServiceKit
 /// |---|---|---|
 /// | `SOCIAL_URL` | the social service, for friendships and blocks | http://127.0.0.1:8082 |
 /// | `NOTIFICATIONS_URL` | the notifications service, for notices and live events | unset: notices are logged |
+/// | `DATABASE_URL` | PostgreSQL instead of the SQLite file: any number of replicas may serve one database | unset |
 /// | and those of ``ServiceSettings`` | | |
 public struct MessagingConfiguration: Sendable {
     public var settings: ServiceSettings

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Direct and group conversations, their members, the conversation list and per-member settings.
 struct ConversationsController {
-    let database: MessagingDatabase
+    let store: any MessagingStore
     let directory: any UserDirectory
     let social: any SocialGraph
     let notices: any NoticeSink
@@ -58,12 +58,12 @@ struct ConversationsController {
         let facts = try await social.relationship(me, other.id)
         try GroupRules.requireVisible(blocked: facts.blocked)
         if product == .wegroup, !facts.friends {
-            guard let existing = try await database.existingDirect(me, with: other.id, product: product) else {
+            guard let existing = try await store.existingDirect(me, with: other.id, product: product) else {
                 throw MessagingError.notFriends([other.id])
             }
             return EditedResponse(status: .ok, response: try await detail(existing.id, for: me))
         }
-        let (conversation, created) = try await database.openDirect(
+        let (conversation, created) = try await store.openDirect(
             me, with: other.id, product: product, id: UUID().uuidString.lowercased(), now: clock.now)
         return EditedResponse(
             status: created ? .created : .ok, response: try await detail(conversation.id, for: me))
@@ -87,7 +87,7 @@ struct ConversationsController {
         let others = try await allowed(
             try GroupRules.invitees(input.memberIds, except: me, field: "memberIds"), of: me, in: product)
         try GroupRules.requireEnoughMembers(others)
-        let conversation = try await database.createGroup(
+        let conversation = try await store.createGroup(
             id: UUID().uuidString.lowercased(), name: name, by: me, members: others, product: product, now: clock.now)
         await notices.publish(
             Notice(
@@ -120,8 +120,8 @@ struct ConversationsController {
 
     /// One conversation with its members' profiles, as its member `userID` sees it.
     private func detail(_ conversationID: String, for userID: String) async throws -> ConversationView {
-        let (conversation, members) = try await database.conversation(conversationID, asMember: userID)
-        let summary = try await database.conversations(of: userID, at: conversationID)
+        let (conversation, members) = try await store.conversation(conversationID, asMember: userID)
+        let summary = try await store.conversations(of: userID, at: conversationID)
         let profiles = await self.profiles(members.map(\.userId))
         var view = ConversationView(summary, profiles: profiles)
         view.members = members.map {
@@ -146,7 +146,7 @@ struct ConversationsController {
         let page = try request.pageRequest()
         let cursor = try page.decodeCursor(as: ConversationCursor.self)
         let product = try Product.filter(request.uri.queryParameters.get("product"))
-        let rows = try await database.conversations(
+        let rows = try await store.conversations(
             of: context.user.userID, product: product, after: cursor.map { ($0.activity, $0.id) },
             limit: page.limit + 1)
         let profiles = await profiles(rows.compactMap(\.otherUserID))
@@ -162,7 +162,7 @@ struct ConversationsController {
     }
 
     @Sendable func unread(_ request: Request, context: AuthenticatedContext) async throws -> UnreadView {
-        let counts = try await database.unreadCounts(
+        let counts = try await store.unreadCounts(
             of: context.user.userID, product: try Product.filter(request.uri.queryParameters.get("product")))
         return UnreadView(
             total: counts.reduce(0) { $0 + $1.unread.total },
@@ -186,7 +186,7 @@ struct ConversationsController {
         let page = try request.pageRequest()
         let cursor = try page.decodeCursor(as: ConversationCursor.self)
         try GroupRules.requireFriend(try await social.relationship(me, other).friends)
-        let groups = try await database.commonGroups(
+        let groups = try await store.commonGroups(
             of: me, and: other, after: cursor.map { ($0.activity, $0.id) }, limit: page.limit + 1)
         let activity = Dictionary(groups.map { ($0.id, $0.activity) }) { a, _ in a }
         return Page(fetched: groups.map(FriendGroupView.init), limit: page.limit) {
@@ -204,7 +204,7 @@ struct ConversationsController {
         let id = try context.parameters.require("conversation")
         let input = try await request.decode(as: RenameRequest.self, context: context)
         let name = try Validate.text(input.name, field: "name", max: MessagingLimits.maximumNameLength)
-        try await database.rename(id, to: name, by: context.user.userID)
+        try await store.rename(id, to: name, by: context.user.userID)
         return try await detail(id, for: context.user.userID)
     }
 
@@ -223,14 +223,14 @@ struct ConversationsController {
         guard !ids.isEmpty else { throw Problem.invalidField("userIds", "name at least one friend.") }
         // Outsiders and direct conversations are refused before the social graph is asked (404, 409, then 403);
         // the write checks membership again in its transaction, as the graph's answer takes time.
-        try await database.requireGroupMember(id, me)
+        try await store.requireGroupMember(id, me)
         // Existing members are not asked about: one may be in the group without being the caller's friend.
-        let (group, members) = try await database.conversation(id, asMember: me)
+        let (group, members) = try await store.conversation(id, asMember: me)
         let current = Set(members.map(\.userId))
         let newcomers = ids.filter { !current.contains($0) }
         guard !newcomers.isEmpty else { throw MessagingError.alreadyMembers(ids) }
         let product = Product(rawValue: group.product) ?? .legacy
-        let added = try await database.addMembers(
+        let added = try await store.addMembers(
             try await allowed(newcomers, of: me, in: product), to: id, by: me, now: clock.now)
         if !added.userIDs.isEmpty {
             await notices.publish(
@@ -255,7 +255,7 @@ struct ConversationsController {
         guard ["admin", "member"].contains(input.role) else {
             throw Problem.invalidField("role", "must be admin or member.")
         }
-        try await database.setRole(
+        try await store.setRole(
             input.role, of: try context.parameters.require("member"), in: id, by: context.user.userID)
         return try await detail(id, for: context.user.userID)
     }
@@ -263,14 +263,14 @@ struct ConversationsController {
     @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws
         -> HTTPResponse.Status
     {
-        _ = try await database.removeMember(
+        _ = try await store.removeMember(
             try context.parameters.require("member"), from: try context.parameters.require("conversation"),
             by: context.user.userID)
         return .noContent
     }
 
     @Sendable func leave(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        _ = try await database.removeMember(
+        _ = try await store.removeMember(
             context.user.userID, from: try context.parameters.require("conversation"), by: context.user.userID)
         return .noContent
     }
@@ -285,7 +285,7 @@ struct ConversationsController {
 
     private func setMuted(_ muted: Bool, _ context: AuthenticatedContext) async throws -> MuteView {
         let id = try context.parameters.require("conversation")
-        try await database.setMuted(muted, conversation: id, for: context.user.userID)
+        try await store.setMuted(muted, conversation: id, for: context.user.userID)
         return MuteView(conversationId: id, muted: muted)
     }
 }

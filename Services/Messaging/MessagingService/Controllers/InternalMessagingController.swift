@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Conversation facts for other services (the social service's friend picker); service credential only.
 struct InternalMessagingController {
-    let database: MessagingDatabase
+    let store: any MessagingStore
 
     func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
         router.get(RouterPath(MessagingPaths.internalConversations + "/:conversation/members"), use: members)
@@ -21,6 +21,6 @@ struct InternalMessagingController {
         guard let viewer = request.uri.queryParameters["viewer"].map(String.init), (1...64).contains(viewer.count)
         else { throw Problem.invalidField("viewer", "must be the id of the user asking.") }
         let conversation = try context.parameters.require("conversation")
-        return MemberIDs(ids: try await database.memberIDs(of: conversation, viewer: viewer))
+        return MemberIDs(ids: try await store.memberIDs(of: conversation, viewer: viewer))
     }
 }

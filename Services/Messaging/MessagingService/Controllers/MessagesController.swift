@@ -6,13 +6,14 @@ import ServiceKit
 
 /// Sending, reading, editing and deleting messages, read markers, and keyword search.
 struct MessagesController {
-    let database: MessagingDatabase
+    let store: any MessagingStore
     let directory: any UserDirectory
     let social: any SocialGraph
     let events: MessageEvents
     let clock: WallClock
     let logger: Logger
-    /// The latest page of each conversation and topic read, under the conversation's revision.
+    /// The latest page of each conversation and topic read, under the conversation's revision. The database keeps the
+    /// revision (triggers bump it), so a page kept by this replica is not served after a change made through another.
     let latestPages: KeptAnswers<LatestPage>
 
     /// What names a latest page: the conversation, the topic if one, and the page's length.
@@ -51,7 +52,7 @@ struct MessagesController {
             try Validate.text($0, field: "topic", max: MessageText.maximumTopicLength)
         }
         // The member list is read only when needed: for a direct conversation's block check, or mentions.
-        let conversation = try await database.conversationRecord(conversationID, asMember: me)
+        let conversation = try await store.conversationRecord(conversationID, asMember: me)
         if conversation.conversationKind == .group, input.topicId == nil, topicName == nil,
             let tagged = MessageText.leadingTopic(text)
         {
@@ -59,11 +60,11 @@ struct MessagesController {
             text = try Validate.text(tagged.rest, field: "text", max: MessageText.maximumLength)
         }
         let needsMembers = conversation.conversationKind == .direct || text.contains("@")
-        let members = needsMembers ? try await database.memberIDs(of: conversationID, asMember: me) : []
+        let members = needsMembers ? try await store.memberIDs(of: conversationID, asMember: me) : []
         if conversation.conversationKind == .direct, let other = members.first(where: { $0 != me }) {
             try GroupRules.requireMayMessage(blocked: try await social.relationship(me, other).blocked)
         }
-        let sent = try await database.send(
+        let sent = try await store.send(
             NewMessage(
                 conversationID: conversationID, senderID: me, text: text, topicID: input.topicId,
                 topicName: topicName, mentions: await mentions(in: text, members: members),
@@ -121,11 +122,11 @@ struct MessagesController {
             ? LatestPage(conversationID: conversationID, topicID: topicID, limit: page.limit) : nil
         if let latest,
             let kept = latestPages.body(
-                for: latest, revision: try await database.revision(of: conversationID, topic: topicID, asMember: me))
+                for: latest, revision: try await store.revision(of: conversationID, topic: topicID, asMember: me))
         {
             return PlatformResponseEncoder.response(json: kept)
         }
-        let window = try await database.messages(
+        let window = try await store.messages(
             in: conversationID, topic: topicID, asMember: me, anchor: anchor, limit: page.limit)
         let items = window.messages.map(MessageView.init)
         let body = ByteBuffer(
@@ -163,8 +164,8 @@ struct MessagesController {
         let messageID = try context.parameters.id("message", "The message")
         let input = try await request.decode(as: EditRequest.self, context: context)
         let text = try Validate.text(input.text, field: "text", max: MessageText.maximumLength)
-        let members = try await database.memberIDs(of: conversationID, asMember: context.user.userID)
-        let edited = try await database.edit(
+        let members = try await store.memberIDs(of: conversationID, asMember: context.user.userID)
+        let edited = try await store.edit(
             messageID, in: conversationID, by: context.user.userID, text: text,
             mentions: await mentions(in: text, members: members), now: clock.now)
         await events.edited(edited)
@@ -174,7 +175,7 @@ struct MessagesController {
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let conversationID = try context.parameters.require("conversation")
         let messageID = try context.parameters.id("message", "The message")
-        let members = try await database.delete(messageID, in: conversationID, by: context.user.userID)
+        let members = try await store.delete(messageID, in: conversationID, by: context.user.userID)
         await events.deleted(messageID, in: conversationID, members: members)
         return .noContent
     }
@@ -189,7 +190,7 @@ struct MessagesController {
     @Sendable func markRead(_ request: Request, context: AuthenticatedContext) async throws -> ReadView {
         let conversationID = try context.parameters.require("conversation")
         let input = try await request.decode(as: ReadRequest.self, context: context)
-        let (lastReadID, unread) = try await database.markRead(
+        let (lastReadID, unread) = try await store.markRead(
             conversationID, upTo: input.messageId, topic: input.topicId, by: context.user.userID)
         let view = ReadView(
             conversationId: conversationID, topicId: input.topicId, lastReadId: lastReadID, unreadCount: unread.total,
@@ -203,16 +204,16 @@ struct MessagesController {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
         let offset = try page.offset()
-        guard offset <= MessagingDatabase.searchWindow else { throw PageCursor.invalid }
-        let fts = try SearchQuery.fts(query["query"].map(String.init) ?? "")
+        guard offset <= SearchQuery.window else { throw PageCursor.invalid }
+        let terms = try SearchQuery.terms(query["query"].map(String.init) ?? "")
         let topicID = try query["topicId"].map { value -> Int64 in
             guard let id = Int64(String(value)), id > 0 else {
                 throw Problem.invalidField("topicId", "must be a topic's id.")
             }
             return id
         }
-        let hits = try await database.search(
-            fts, for: context.user.userID, conversation: query["conversationId"].map(String.init), topic: topicID,
+        let hits = try await store.search(
+            terms, for: context.user.userID, conversation: query["conversationId"].map(String.init), topic: topicID,
             offset: offset, limit: page.limit + 1)
         var position = offset
         let results = hits.map { hit -> (SearchResultView, Int) in

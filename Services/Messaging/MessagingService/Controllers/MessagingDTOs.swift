@@ -94,7 +94,7 @@ struct FriendGroupView: ResponseEncodable, Sendable {
 }
 
 extension FriendGroupView {
-    init(_ group: MessagingDatabase.FriendGroup) {
+    init(_ group: FriendGroup) {
         self.init(id: group.id, name: group.name, memberCount: group.memberCount, lastActivityAt: group.lastActivityAt)
     }
 }

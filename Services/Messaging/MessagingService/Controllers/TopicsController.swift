@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Topics inside a group: create, list with unread counts, rename, resolve, follow or mute.
 struct TopicsController {
-    let database: MessagingDatabase
+    let store: any MessagingStore
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -21,7 +21,7 @@ struct TopicsController {
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<TopicView> {
         let page = try request.pageRequest()
         let cursor = try page.decodeCursor(as: TopicCursor.self)
-        let topics = try await database.topics(
+        let topics = try await store.topics(
             in: try context.parameters.require("conversation"), asMember: context.user.userID,
             after: cursor.map { ($0.lastMessageId, $0.id) }, limit: page.limit + 1)
         return Page(fetched: topics.map(TopicView.init), limit: page.limit) {
@@ -47,7 +47,7 @@ struct TopicsController {
     /// Creates a topic; its creator follows it.
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<TopicView> {
         let input = try await request.decode(as: CreateRequest.self, context: context)
-        let topic = try await database.createTopic(
+        let topic = try await store.createTopic(
             try Self.name(input.name), in: try context.parameters.require("conversation"), by: context.user.userID,
             now: clock.now)
         return EditedResponse(status: .created, response: TopicView(topic))
@@ -55,7 +55,7 @@ struct TopicsController {
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> TopicView {
         TopicView(
-            try await database.topic(
+            try await store.topic(
                 try context.parameters.id("topic", "The topic"), in: try context.parameters.require("conversation"),
                 asMember: context.user.userID))
     }
@@ -72,10 +72,10 @@ struct TopicsController {
         guard input.name != nil || input.resolved != nil else {
             throw Problem.badRequest("nothing_to_change", "Send a new name, resolved, or both.")
         }
-        try await database.updateTopic(
+        try await store.updateTopic(
             topicID, in: conversationID, by: context.user.userID, name: try input.name.map(Self.name),
             resolved: input.resolved)
-        return TopicView(try await database.topic(topicID, in: conversationID, asMember: context.user.userID))
+        return TopicView(try await store.topic(topicID, in: conversationID, asMember: context.user.userID))
     }
 
     struct PolicyRequest: Decodable {
@@ -90,7 +90,7 @@ struct TopicsController {
         guard let policy = TopicPolicy(rawValue: input.policy) else {
             throw Problem.invalidField("policy", "must be followed, muted or inherit.")
         }
-        try await database.setTopicPolicy(policy, topic: topicID, in: conversationID, for: context.user.userID)
-        return TopicView(try await database.topic(topicID, in: conversationID, asMember: context.user.userID))
+        try await store.setTopicPolicy(policy, topic: topicID, in: conversationID, for: context.user.userID)
+        return TopicView(try await store.topic(topicID, in: conversationID, asMember: context.user.userID))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Conversations: opening a direct one, creating and administering groups, and the groups two users share.
-extension MessagingDatabase {
+extension SQLiteMessagingStore {
     // MARK: Creating
 
     /// The direct conversation of two users in `product`, if they have one.
@@ -15,7 +15,7 @@ extension MessagingDatabase {
 
     /// The direct conversation between two users in `product`: the existing one, or a new one (`created`).
     func openDirect(
-        _ userID: String, with otherID: String, product: Product = .legacy, id: String, now: Date
+        _ userID: String, with otherID: String, product: Product, id: String, now: Date
     ) async throws -> (ConversationRecord, created: Bool) {
         try await write { db in
             let key = ConversationRecord.directKey(userID, otherID, product: product)
@@ -37,7 +37,7 @@ extension MessagingDatabase {
 
     /// A new group: the creator as its admin, the others as members.
     func createGroup(
-        id: String, name: String, by creatorID: String, members: [String], product: Product = .legacy, now: Date
+        id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date
     ) async throws -> ConversationRecord {
         try await write { db in
             let conversation = ConversationRecord(
@@ -68,12 +68,6 @@ extension MessagingDatabase {
     /// Refuses anyone but a member of the group: not found for outsiders, a conflict for a direct conversation.
     func requireGroupMember(_ conversationID: String, _ userID: String) async throws {
         try await read { db in try Self.requireGroup(try Self.membership(db, conversationID, userID).0) }
-    }
-
-    /// Who a group gained, and the group's name for telling them.
-    struct AddedMembers: Sendable {
-        var userIDs: [String]
-        var groupName: String?
     }
 
     /// Adds users to a group (the caller must be in it); returns those who were not members yet.
@@ -158,17 +152,6 @@ extension MessagingDatabase {
                 sql: "UPDATE members SET muted = ? WHERE conversation_id = ? AND user_id = ?",
                 arguments: [muted, conversationID, userID])
         }
-    }
-
-    /// A line of "the groups a friend is in": no message text, only what a list shows.
-    struct FriendGroup: Sendable {
-        var id: String
-        var name: String?
-        var memberCount: Int
-        /// When the last message was written, or when the group was created if none was.
-        var lastActivityAt: Date
-        /// The list's order key (the conversations' activity counter), for the cursor.
-        var activity: Int64
     }
 
     /// The groups `userID` and `otherID` are both in, most recent activity first, after the cursor's

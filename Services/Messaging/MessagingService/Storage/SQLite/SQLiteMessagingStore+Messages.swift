@@ -1,41 +1,7 @@
 import Foundation
 import GRDB
 
-/// A message about to be stored, already validated.
-struct NewMessage: Sendable {
-    var conversationID: String
-    var senderID: String
-    var text: String
-    /// The topic chosen by id, or
-    var topicID: Int64?
-    /// by name (a leading `#tag`), created on first use.
-    var topicName: String?
-    /// Ids of the members the text mentions.
-    var mentions: [String]
-    var idempotencyKey: String?
-    var now: Date
-}
-
-/// The outcome of an edit: the message as it is now, and who it mentioned before.
-struct EditedMessage: Sendable {
-    var message: MessageRecord
-    var previousMentions: [String]
-    var conversation: ConversationRecord
-    /// Every member, for notices and live events.
-    var members: [MemberState]
-}
-
-/// The outcome of a send.
-struct SentMessage: Sendable {
-    var message: MessageRecord
-    /// `false` when the idempotency key named a message sent before: nothing new was stored.
-    var created: Bool
-    var conversation: ConversationRecord
-    /// Every member, for notices and live events (empty for a repeated send).
-    var members: [MemberState]
-}
-
-extension MessagingDatabase {
+extension SQLiteMessagingStore {
     // MARK: Sending
 
     func send(_ new: NewMessage) async throws -> SentMessage {

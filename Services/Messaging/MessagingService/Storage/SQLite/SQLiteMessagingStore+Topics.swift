@@ -1,14 +1,7 @@
 import Foundation
 import GRDB
 
-/// A topic as a member sees it: its activity, their policy and their unread count in it.
-struct TopicSummary: Sendable {
-    var topic: TopicRecord
-    var policy: TopicPolicy
-    var unread: Int
-}
-
-extension MessagingDatabase {
+extension SQLiteMessagingStore {
     /// Inserts a topic; its creator follows it (Zulip's default, and the requirement's use case 13).
     static func createTopic(_ db: Database, name: String, in conversationID: String, by userID: String, now: Date)
         throws -> TopicRecord
@@ -50,10 +43,9 @@ extension MessagingDatabase {
         }
     }
 
-    /// The group's topics, most recently active first, with the caller's policy and unread count.
     /// A group's topics, latest message first, after the cursor's `(last message id or 0, topic id)`.
     func topics(
-        in conversationID: String, asMember userID: String, after cursor: (Int64, Int64)? = nil, limit: Int = .max
+        in conversationID: String, asMember userID: String, after cursor: (Int64, Int64)?, limit: Int
     ) async throws -> [TopicSummary] {
         let (last, id) = cursor ?? (.max, .max)
         return try await read { db in
@@ -76,11 +68,6 @@ extension MessagingDatabase {
                     unread: unread[topic.id ?? 0] ?? 0)
             }
         }
-    }
-
-    func topic(_ topicID: Int64, in conversationID: String, asMember userID: String) async throws -> TopicSummary {
-        try await topics(in: conversationID, asMember: userID).first { $0.topic.id == topicID }
-            ?? { throw MessagingError.notFound("The topic") }()
     }
 
     /// Renames and/or resolves a topic; any member may (Zulip's default). Its id, messages and everyone's

@@ -2,18 +2,18 @@ import Foundation
 import GRDB
 import PlatformKit
 import ServiceKit
+import ServiceLifecycle
 
-/// The messaging service's storage: the only place that knows SQL. Each method is one transaction, and
-/// every method that touches a conversation checks, in that transaction, that the caller is a member.
-struct MessagingDatabase: Sendable {
+/// The messaging service's storage in SQLite, through GRDB (the default): one file, one writer at a time.
+struct SQLiteMessagingStore: MessagingStore {
     private let database: ServiceDatabase
 
     init(_ location: DatabaseLocation) throws {
         self.database = try ServiceDatabase(location, migrator: MessagingMigrations.migrator)
     }
 
-    /// The database for readiness checks.
-    var reader: any DatabaseReader { database.writer }
+    var probe: any DatabaseProbe { database }
+    var services: [any Service] { [] }
 
     /// One read transaction; the `+Concern` files' methods go through here and ``write(_:)``.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
@@ -56,7 +56,6 @@ struct MessagingDatabase: Sendable {
         try GroupRules.requireAdmin(member.isAdmin, to: action)
     }
 
-    /// The conversation and all its members, for a member.
     func conversation(_ id: String, asMember userID: String) async throws -> (ConversationRecord, [MemberRecord]) {
         try await read { db in
             let (conversation, _) = try Self.membership(db, id, userID)
@@ -64,12 +63,10 @@ struct MessagingDatabase: Sendable {
         }
     }
 
-    /// The conversation, for a member; cheaper than ``conversation(_:asMember:)`` on the send path.
     func conversationRecord(_ id: String, asMember userID: String) async throws -> ConversationRecord {
         try await read { db in try Self.membership(db, id, userID).0 }
     }
 
-    /// The ids of a conversation's members, for a member.
     func memberIDs(of id: String, asMember userID: String) async throws -> [String] {
         try await read { db in
             _ = try Self.membership(db, id, userID)

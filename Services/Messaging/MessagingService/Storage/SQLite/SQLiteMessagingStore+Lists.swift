@@ -2,33 +2,7 @@ import Foundation
 import GRDB
 import PlatformKit
 
-/// A member's unread messages in one conversation: exact counts, computed from the read markers.
-struct UnreadCount: Sendable, Equatable {
-    /// Unread messages outside muted topics.
-    var total: Int
-    /// Unread messages per topic, muted topics included (a topic view shows them).
-    var byTopic: [Int64: Int]
-}
-
-/// One line of a member's conversation list.
-struct ConversationSummary: Sendable {
-    var conversation: ConversationRecord
-    var muted: Bool
-    var lastMessage: MessageRecord?
-    /// For a direct conversation, the other person.
-    var otherUserID: String?
-    var memberCount: Int
-    var unread: Int
-}
-
-/// One search result.
-struct SearchHit: Sendable {
-    var message: MessageRecord
-    /// HTML-escaped text around the matches, each match in `<mark>`.
-    var snippet: String
-}
-
-extension MessagingDatabase {
+extension SQLiteMessagingStore {
     /// Counts what `userID` has not read in a conversation: others' messages after the conversation's read
     /// marker and, for a topic, after the topic's own marker.
     static func unread(_ db: Database, _ conversationID: String, userID: String, readID: Int64) throws -> UnreadCount {
@@ -52,7 +26,7 @@ extension MessagingDatabase {
 
     /// The caller's unread counts in every conversation that has some, most recently active first.
     /// With `product`, only that app's conversations count.
-    func unreadCounts(of userID: String, product: Product? = nil) async throws
+    func unreadCounts(of userID: String, product: Product?) async throws
         -> [(conversationID: String, unread: UnreadCount)]
     {
         try await read { db in
@@ -85,7 +59,7 @@ extension MessagingDatabase {
     /// conversation nobody has written in yet is listed only for the one who opened it: opening a chat must not
     /// put an empty conversation in the other person's list.
     /// With `product`, only that app's conversations.
-    func conversations(of userID: String, product: Product? = nil, after cursor: (Int64, String)?, limit: Int)
+    func conversations(of userID: String, product: Product?, after cursor: (Int64, String)?, limit: Int)
         async throws -> [ConversationSummary]
     {
         try await read { db in
@@ -123,17 +97,10 @@ extension MessagingDatabase {
             unread: try unread(db, conversation.id, userID: userID, readID: row["my_last_read_id"]).total)
     }
 
-    /// How many of the newest matches in the caller's conversations a search ranks. Ranking every match
-    /// costs time in proportion to the word's frequency (bm25 and the membership check visit each match), so
-    /// a common word over a million messages would take a second; with this bound every search costs about
-    /// the same, and a word with fewer matches is ranked exactly.
-    static let searchWindow = 200
-
     /// Keyword search over the conversations the caller is a member of, optionally one conversation or one
-    /// topic: the newest ``searchWindow`` matches ranked by bm25, best first (newest first on ties).
-    /// `ftsQuery` comes from ``SearchQuery``.
+    /// topic: the newest ``SearchQuery/window`` matches ranked by bm25, best first (newest first on ties).
     func search(
-        _ ftsQuery: String, for userID: String, conversation conversationID: String?, topic topicID: Int64?,
+        _ terms: [SearchQuery.Term], for userID: String, conversation conversationID: String?, topic topicID: Int64?,
         offset: Int, limit: Int
     ) async throws -> [SearchHit] {
         try await read { db in
@@ -155,22 +122,19 @@ extension MessagingDatabase {
                             AND (? IS NULL OR m.topic_id = ?)
                         ORDER BY message_search.rowid DESC LIMIT ?
                         """),
-                arguments: [ftsQuery, userID, conversationID, conversationID, topicID, topicID, Self.searchWindow])
+                arguments: [
+                    SearchQuery.fts(terms), userID, conversationID, conversationID, topicID, topicID, SearchQuery.window,
+                ])
             let ranked = try rows.map { row in
                 (
                     hit: SearchHit(
-                        message: try MessageRecord(row: row), snippet: Self.highlight(row[9] as String? ?? "")),
+                        message: try MessageRecord(row: row), snippet: SearchQuery.highlight(row[9] as String? ?? "")),
                     score: row[10] as Double
                 )
             }
             .sorted { ($0.score, $1.hit.message.id) < ($1.score, $0.hit.message.id) }
             return Array(ranked.dropFirst(offset).prefix(limit).map(\.hit))
         }
-    }
-
-    static func highlight(_ snippet: String) -> String {
-        Markup.escaped(snippet).replacingOccurrences(of: "\u{E000}", with: "<mark>")
-            .replacingOccurrences(of: "\u{E001}", with: "</mark>")
     }
 
     /// The member ids of a conversation `viewer` is in; 404 for anyone else, as for the public routes.

@@ -1,16 +1,7 @@
 import Foundation
-import GRDB
-import ServiceKit
 
 /// A row of `conversations`.
-struct ConversationRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
-    static let databaseTableName = "conversations"
-
-    enum Columns {
-        static let id = Column("id")
-        static let directKey = Column("direct_key")
-    }
-
+struct ConversationRecord: Codable, Sendable {
     var id: String
     var kind: String
     var name: String?

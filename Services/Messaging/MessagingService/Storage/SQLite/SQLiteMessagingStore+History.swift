@@ -1,30 +1,8 @@
 import Foundation
 import GRDB
 
-/// Where a page of messages is taken from.
-enum MessageAnchor: Sendable, Equatable {
-    case newest, oldest, firstUnread
-    /// Around a message id: half before it, it and half after.
-    case around(Int64)
-    /// Strictly older than an id (a cursor going back).
-    case before(Int64)
-    /// Strictly newer than an id (a cursor going forward).
-    case after(Int64)
-}
-
-/// A page of messages, oldest first, and whether either end of the history is in it.
-struct MessageWindow: Sendable {
-    var messages: [MessageRecord]
-    var foundOldest: Bool
-    var foundNewest: Bool
-    /// The message the page was anchored on (`around`, `firstUnread`), if any.
-    var anchor: Int64?
-    /// The conversation's revision the page was read at (``MessagingDatabase/revision(_:_:)``).
-    var revision: Int64 = 0
-}
-
 /// Reading a conversation's history in pages around an anchor, and moving read markers.
-extension MessagingDatabase {
+extension SQLiteMessagingStore {
     // MARK: Reading
 
     /// A page of the conversation (or one topic of it) and the revision it was read at, from one snapshot.

@@ -1,0 +1,166 @@
+import Foundation
+import ServiceKit
+
+/// The messaging service's storage, whichever database keeps it (``SQLiteMessagingStore``,
+/// ``PostgresMessagingStore``): the only place that knows SQL. Each method is one transaction, and every method that
+/// touches a conversation checks, in that transaction, that the caller is a member (a 404 for anyone else, so that a
+/// conversation's existence is not revealed to outsiders).
+protocol MessagingStore: ServiceStore {
+    // MARK: Conversations
+
+    /// The conversation and all its members, for a member.
+    func conversation(_ id: String, asMember userID: String) async throws -> (ConversationRecord, [MemberRecord])
+
+    /// The conversation, for a member; cheaper than ``conversation(_:asMember:)`` on the send path.
+    func conversationRecord(_ id: String, asMember userID: String) async throws -> ConversationRecord
+
+    /// The ids of a conversation's members, for a member.
+    func memberIDs(of id: String, asMember userID: String) async throws -> [String]
+
+    /// The member ids of a conversation `viewer` is in, in the order they joined; 404 for anyone else, as for the
+    /// public routes.
+    func memberIDs(of conversationID: String, viewer: String) async throws -> [String]
+
+    /// The direct conversation of two users in `product`, if they have one.
+    func existingDirect(_ userID: String, with otherID: String, product: Product) async throws -> ConversationRecord?
+
+    /// The direct conversation between two users in `product`: the existing one, or a new one (`created`).
+    func openDirect(_ userID: String, with otherID: String, product: Product, id: String, now: Date) async throws
+        -> (ConversationRecord, created: Bool)
+
+    /// A new group: the creator as its admin, the others as members.
+    func createGroup(id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date)
+        async throws -> ConversationRecord
+
+    /// Renames a group (admins only).
+    func rename(_ conversationID: String, to name: String, by userID: String) async throws
+
+    /// Refuses anyone but a member of the group: not found for outsiders, a conflict for a direct conversation.
+    func requireGroupMember(_ conversationID: String, _ userID: String) async throws
+
+    /// Adds users to a group (the caller must be in it); returns those who were not members yet.
+    func addMembers(_ userIDs: [String], to conversationID: String, by userID: String, now: Date) async throws
+        -> AddedMembers
+
+    /// Takes `memberID` out of a group: themselves (leaving), or an admin removing them; the creator can
+    /// only leave. A group whose last admin leaves gets its longest-standing member as admin.
+    /// Returns the members who remain.
+    func removeMember(_ memberID: String, from conversationID: String, by userID: String) async throws -> [String]
+
+    /// Makes a member an admin or a plain member again (admins only; the creator stays an admin).
+    func setRole(_ role: String, of memberID: String, in conversationID: String, by userID: String) async throws
+
+    /// Mutes or unmutes a conversation for the caller.
+    func setMuted(_ muted: Bool, conversation conversationID: String, for userID: String) async throws
+
+    /// The groups `userID` and `otherID` are both in, most recent activity first, after the cursor's
+    /// `(activity, id)`.
+    func commonGroups(of userID: String, and otherID: String, after cursor: (Int64, String)?, limit: Int)
+        async throws -> [FriendGroup]
+
+    // MARK: Lists and unread counts
+
+    /// The caller's unread counts in every conversation that has some, most recently active first.
+    /// With `product`, only that app's conversations count.
+    func unreadCounts(of userID: String, product: Product?) async throws
+        -> [(conversationID: String, unread: UnreadCount)]
+
+    /// The caller's conversations, most recent activity first, after the cursor's `(activity, id)`. A direct
+    /// conversation nobody has written in yet is listed only for the one who opened it: opening a chat must not
+    /// put an empty conversation in the other person's list. With `product`, only that app's conversations.
+    func conversations(of userID: String, product: Product?, after cursor: (Int64, String)?, limit: Int)
+        async throws -> [ConversationSummary]
+
+    /// One conversation's line of the caller's list; a 404 if they are not in it.
+    func conversations(of userID: String, at conversationID: String) async throws -> ConversationSummary
+
+    /// Keyword search over the conversations the caller is a member of, optionally one conversation or one
+    /// topic: the newest ``SearchQuery/window`` matches ranked, best first (newest first on ties).
+    func search(
+        _ terms: [SearchQuery.Term], for userID: String, conversation conversationID: String?, topic topicID: Int64?,
+        offset: Int, limit: Int
+    ) async throws -> [SearchHit]
+
+    // MARK: Messages
+
+    /// Stores a message, or answers the one its idempotency key named before.
+    func send(_ new: NewMessage) async throws -> SentMessage
+
+    /// Replaces the text of the caller's own message; returns it and the members to tell.
+    func edit(
+        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
+    ) async throws -> EditedMessage
+
+    /// Deletes the caller's own message; returns the members to tell.
+    func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> [String]
+
+    /// A page of the conversation (or one topic of it) and the revision it was read at, from one snapshot.
+    func messages(
+        in conversationID: String, topic topicID: Int64?, asMember userID: String, anchor: MessageAnchor, limit: Int
+    ) async throws -> MessageWindow
+
+    /// The revision of a conversation the caller may read, with the same checks (and 404s) as reading a page of it.
+    /// The revision changes on every change to the conversation's messages or its topics' names, whichever replica
+    /// made it, so every page read at one revision is the same page while the revision stays.
+    func revision(of conversationID: String, topic topicID: Int64?, asMember userID: String) async throws -> Int64
+
+    /// Marks everything up to `messageID` read, in the whole conversation or in one topic. Markers only move
+    /// forward. Returns the marker and the conversation's unread count afterwards.
+    func markRead(_ conversationID: String, upTo messageID: Int64, topic topicID: Int64?, by userID: String)
+        async throws -> (lastReadID: Int64, unread: UnreadCount)
+
+    // MARK: Topics
+
+    /// A new topic of a group, followed by its creator; a conflict if the group has one of that name
+    /// (ASCII case-insensitively).
+    func createTopic(_ name: String, in conversationID: String, by userID: String, now: Date) async throws
+        -> TopicSummary
+
+    /// A group's topics, latest message first, after the cursor's `(last message id or 0, topic id)`, with the
+    /// caller's policy and unread count.
+    func topics(in conversationID: String, asMember userID: String, after cursor: (Int64, Int64)?, limit: Int)
+        async throws -> [TopicSummary]
+
+    /// Renames and/or resolves a topic; any member may (Zulip's default). Its id, messages and everyone's
+    /// read state stay as they are.
+    func updateTopic(_ topicID: Int64, in conversationID: String, by userID: String, name: String?, resolved: Bool?)
+        async throws
+
+    /// Sets the caller's policy for a topic.
+    func setTopicPolicy(_ policy: TopicPolicy, topic topicID: Int64, in conversationID: String, for userID: String)
+        async throws
+}
+
+extension MessagingStore {
+    func openDirect(_ userID: String, with otherID: String, id: String, now: Date) async throws
+        -> (ConversationRecord, created: Bool)
+    {
+        try await openDirect(userID, with: otherID, product: .legacy, id: id, now: now)
+    }
+
+    func createGroup(id: String, name: String, by creatorID: String, members: [String], now: Date) async throws
+        -> ConversationRecord
+    {
+        try await createGroup(id: id, name: name, by: creatorID, members: members, product: .legacy, now: now)
+    }
+
+    func unreadCounts(of userID: String) async throws -> [(conversationID: String, unread: UnreadCount)] {
+        try await unreadCounts(of: userID, product: nil)
+    }
+
+    func conversations(of userID: String, after cursor: (Int64, String)?, limit: Int) async throws
+        -> [ConversationSummary]
+    {
+        try await conversations(of: userID, product: nil, after: cursor, limit: limit)
+    }
+
+    func topics(in conversationID: String, asMember userID: String) async throws -> [TopicSummary] {
+        try await topics(in: conversationID, asMember: userID, after: nil, limit: .max)
+    }
+
+    /// One topic as the caller sees it.
+    func topic(_ topicID: Int64, in conversationID: String, asMember userID: String) async throws -> TopicSummary {
+        try await topics(in: conversationID, asMember: userID).first { $0.topic.id == topicID }
+            ?? { throw MessagingError.notFound("The topic") }()
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import PostgresNIO
+
+/// Conversation lists, unread counts and search.
+extension PostgresMessagingStore {
+    /// Counts what `userID` has not read in a conversation: others' messages after the conversation's read
+    /// marker and, for a topic, after the topic's own marker.
+    static func unread(_ session: Session, _ conversationID: String, userID: String, readID: Int64) async throws
+        -> UnreadCount
+    {
+        let rows = try await session.rows(
+            """
+            SELECT m.topic_id, ts.policy, COUNT(*) FROM messages m
+            LEFT JOIN topic_states ts ON ts.topic_id = m.topic_id AND ts.user_id = \(userID)
+            WHERE m.conversation_id = \(conversationID) AND m.id > \(readID) AND m.sender_id <> \(userID)
+                AND m.id > COALESCE(ts.last_read_id, 0)
+            GROUP BY m.topic_id, ts.policy
+            """)
+        var count = UnreadCount(total: 0, byTopic: [:])
+        for row in rows {
+            let (topic, policy, n) = try row.decode((Int64?, String?, Int).self)
+            if let topic { count.byTopic[topic] = n }
+            if policy != TopicPolicy.muted.rawValue { count.total += n }
+        }
+        return count
+    }
+
+    func unreadCounts(of userID: String, product: Product?) async throws
+        -> [(conversationID: String, unread: UnreadCount)]
+    {
+        try await snapshot { session in
+            let memberships = try await session.rows(
+                """
+                SELECT mb.conversation_id, mb.last_read_id FROM members mb
+                JOIN conversations c ON c.id = mb.conversation_id
+                WHERE mb.user_id = \(userID) AND c.last_message_id > mb.last_read_id
+                    AND (\(product?.rawValue)::text IS NULL OR c.product = \(product?.rawValue))
+                ORDER BY c.activity DESC
+                """)
+            var counts: [(conversationID: String, unread: UnreadCount)] = []
+            for row in memberships {
+                let (id, readID) = try row.decode((String, Int64).self)
+                let count = try await Self.unread(session, id, userID: userID, readID: readID)
+                if count.total > 0 || !count.byTopic.isEmpty { counts.append((id, count)) }
+            }
+            return counts
+        }
+    }
+
+    /// The list line's columns after the conversation's: the caller's mute and marker, the member count, the other
+    /// person of a direct conversation.
+    private static let summarySelect = """
+        SELECT \(conversationColumns), mb.muted, mb.last_read_id,
+            (SELECT COUNT(*) FROM members x WHERE x.conversation_id = c.id),
+            (SELECT o.user_id FROM members o WHERE o.conversation_id = c.id AND o.user_id <> mb.user_id
+                AND c.kind = 'direct' LIMIT 1)
+        FROM members mb JOIN conversations c ON c.id = mb.conversation_id
+        """
+
+    func conversations(of userID: String, product: Product?, after cursor: (Int64, String)?, limit: Int)
+        async throws -> [ConversationSummary]
+    {
+        try await snapshot { session in
+            let (activity, id) = cursor ?? (.max, "")
+            var summaries: [ConversationSummary] = []
+            for row in try await session.rows(
+                """
+                \(unescaped: Self.summarySelect)
+                WHERE mb.user_id = \(userID)
+                    AND (c.activity < \(activity) OR (c.activity = \(activity) AND c.id < \(id)))
+                    AND (c.kind <> 'direct' OR c.last_message_id IS NOT NULL OR c.created_by = mb.user_id)
+                    AND (\(product?.rawValue)::text IS NULL OR c.product = \(product?.rawValue))
+                ORDER BY c.activity DESC, c.id DESC LIMIT \(limit)
+                """)
+            {
+                summaries.append(try await Self.summary(session, row, for: userID))
+            }
+            return summaries
+        }
+    }
+
+    func conversations(of userID: String, at conversationID: String) async throws -> ConversationSummary {
+        try await snapshot { session in
+            guard
+                let row = try await session.rows(
+                    "\(unescaped: Self.summarySelect) WHERE mb.user_id = \(userID) AND c.id = \(conversationID)"
+                ).first
+            else { throw MessagingError.notFound("The conversation") }
+            return try await Self.summary(session, row, for: userID)
+        }
+    }
+
+    private static func summary(_ session: Session, _ row: PostgresRow, for userID: String) async throws
+        -> ConversationSummary
+    {
+        let conversation = try Self.conversation(row)
+        let columns = row.makeRandomAccess()
+        var lastMessage: MessageRecord?
+        if let id = conversation.lastMessageId { lastMessage = try await message(session, id, in: conversation.id) }
+        return ConversationSummary(
+            conversation: conversation, muted: try columns[9].decode(Bool.self), lastMessage: lastMessage,
+            otherUserID: try columns[12].decode(String?.self), memberCount: try columns[11].decode(Int.self),
+            unread: try await unread(
+                session, conversation.id, userID: userID, readID: try columns[10].decode(Int64.self)
+            ).total)
+    }
+
+    /// Keyword search: the words of each message are a `tsvector` ('simple' configuration, GIN-indexed), matched by
+    /// the terms' `tsquery`; the newest ``SearchQuery/window`` matches are ranked by `ts_rank` over the
+    /// text's length (SQLite ranks by bm25, which also weighs rare words up), best first, newest first on ties.
+    /// Snippets are made as FTS5 makes them, for the window only.
+    func search(
+        _ terms: [SearchQuery.Term], for userID: String, conversation conversationID: String?, topic topicID: Int64?,
+        offset: Int, limit: Int
+    ) async throws -> [SearchHit] {
+        try await snapshot { session in
+            if let conversationID { _ = try await Self.membership(session, conversationID, userID) }
+            let rows = try await session.rows(
+                """
+                SELECT \(unescaped: Self.messageColumns), ts_rank(m.search, q, 1)
+                FROM to_tsquery('simple', \(SearchQuery.tsquery(terms))) q
+                CROSS JOIN messages m LEFT JOIN topics t ON t.id = m.topic_id
+                WHERE m.search @@ q
+                    AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = \(userID))
+                    AND (\(conversationID)::text IS NULL OR m.conversation_id = \(conversationID))
+                    AND (\(topicID)::bigint IS NULL OR m.topic_id = \(topicID))
+                ORDER BY m.id DESC LIMIT \(SearchQuery.window)
+                """)
+            let ranked = try rows.map { row in
+                let message = try Self.message(row)
+                return (
+                    hit: SearchHit(
+                        message: message,
+                        snippet: SearchQuery.highlight(SearchQuery.snippet(message.text, terms: terms))),
+                    score: try row.makeRandomAccess()[9].decode(Float.self)
+                )
+            }
+            .sorted { ($1.score, $1.hit.message.id) < ($0.score, $0.hit.message.id) }
+            return Array(ranked.dropFirst(offset).prefix(limit).map(\.hit))
+        }
+    }
+}

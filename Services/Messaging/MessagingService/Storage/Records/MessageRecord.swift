@@ -1,0 +1,30 @@
+import Foundation
+
+/// A message as read back, with its topic's name.
+struct MessageRecord: Sendable, Equatable {
+    var id: Int64
+    var conversationId: String
+    var topicId: Int64?
+    var topicName: String?
+    var senderId: String
+    var text: String
+    /// Ids of the members the text mentions.
+    var mentions: [String]
+    var createdAt: Date
+    var editedAt: Date?
+
+    init(
+        id: Int64, conversationId: String, topicId: Int64?, topicName: String?, senderId: String, text: String,
+        mentions: [String], createdAt: Date, editedAt: Date? = nil
+    ) {
+        self.id = id
+        self.conversationId = conversationId
+        self.topicId = topicId
+        self.topicName = topicName
+        self.senderId = senderId
+        self.text = text
+        self.mentions = mentions
+        self.createdAt = createdAt
+        self.editedAt = editedAt
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A message about to be stored, already validated.
+struct NewMessage: Sendable {
+    var conversationID: String
+    var senderID: String
+    var text: String
+    /// The topic chosen by id, or
+    var topicID: Int64?
+    /// by name (a leading `#tag`), created on first use.
+    var topicName: String?
+    /// Ids of the members the text mentions.
+    var mentions: [String]
+    var idempotencyKey: String?
+    var now: Date
+}
+
+/// The outcome of an edit: the message as it is now, and who it mentioned before.
+struct EditedMessage: Sendable {
+    var message: MessageRecord
+    var previousMentions: [String]
+    var conversation: ConversationRecord
+    /// Every member, for notices and live events.
+    var members: [MemberState]
+}
+
+/// The outcome of a send.
+struct SentMessage: Sendable {
+    var message: MessageRecord
+    /// `false` when the idempotency key named a message sent before: nothing new was stored.
+    var created: Bool
+    var conversation: ConversationRecord
+    /// Every member, for notices and live events (empty for a repeated send).
+    var members: [MemberState]
+}
+
+/// Where a page of messages is taken from.
+enum MessageAnchor: Sendable, Equatable {
+    case newest, oldest, firstUnread
+    /// Around a message id: half before it, it and half after.
+    case around(Int64)
+    /// Strictly older than an id (a cursor going back).
+    case before(Int64)
+    /// Strictly newer than an id (a cursor going forward).
+    case after(Int64)
+}
+
+/// A page of messages, oldest first, and whether either end of the history is in it.
+struct MessageWindow: Sendable {
+    var messages: [MessageRecord]
+    var foundOldest: Bool
+    var foundNewest: Bool
+    /// The message the page was anchored on (`around`, `firstUnread`), if any.
+    var anchor: Int64?
+    /// The conversation's revision the page was read at (``MessagingDatabase/revision(_:_:)``).
+    var revision: Int64 = 0
+}
+
+/// One search result.
+struct SearchHit: Sendable {
+    var message: MessageRecord
+    /// HTML-escaped text around the matches, each match in `<mark>`.
+    var snippet: String
+}
