@@ -5,12 +5,11 @@ import ServiceKit
 /// identity columns for topics, a `tsvector` with a GIN index for search, PL/pgSQL triggers for the revisions.
 ///
 /// Identifiers compare and sort as SQLite's BINARY does (`COLLATE "C"`), and topic names are unique ASCII
-/// case-insensitively as SQLite's `NOCASE` makes them (``asciiLower``). Each table names its distribution key, the
-/// column Citus or a sharding scheme would spread it by without a schema change.
+/// case-insensitively as SQLite's `NOCASE` makes them (`ascii_lower`). Each table names its distribution key, the
+/// column Citus or a sharding scheme would spread it by. Not yet Citus-shaped (a later step): `topics` and `messages`
+/// are keyed by their own id alone (Citus wants the distribution column in every primary, unique and foreign key),
+/// and `direct_key` is unique across conversations (it would move to a table distributed by that key).
 enum PostgresMessagingMigrations {
-    /// Lower-cases A-Z only, as SQLite's `NOCASE` does (`lower()` also folds non-ASCII letters, by the locale).
-    static let asciiLower = "ascii_lower"
-
     static let all: [PostgresMigration] = [
         PostgresMigration(
             "v1: conversations, members, topics, topic states, messages, search, revisions",
