@@ -2,14 +2,7 @@ import Foundation
 import GRDB
 
 // Roles, changed only by the operator's command (RoleCommand), never by a route.
-extension IdentityDatabase {
-    /// What revoking a role did: the outcome to print, and the sessions it ended (to report as other ended sessions).
-    struct RoleRevocation: Sendable {
-        var outcome: RoleCommandOutcome
-        var userID: String
-        var endedSessions: [String]
-    }
-
+extension SQLiteIdentityStore {
     /// Adds `role` to the user named `name` (a username, e-mail address or id).
     func grant(role: String, to name: String, now: Date) async throws -> RoleCommandOutcome {
         try await write { db in
@@ -66,12 +59,5 @@ extension IdentityDatabase {
             let user = try UserRecord.filter(column == key).fetchOne(db) ?? UserRecord.fetchOne(db, key: key)
         else { throw RoleCommandError.noSuchUser(name) }
         return user
-    }
-}
-
-extension UserRecord {
-    /// How the operator's command names the user: `alice (id)`, or the e-mail address or nothing before the id.
-    var operatorName: String {
-        "\(username ?? email ?? "user") (\(id))"
     }
 }
