@@ -20,21 +20,10 @@ import Testing
         }
     }
 
-    func withAlice<T: Sendable>(_ kind: StoreKind, _ body: (any IdentityStore) async throws -> T) async throws -> T {
-        let now = now
-        return try await withIdentityStore(kind) { store in
-            try await store.createUser(testUser("u1", username: "alice", email: "a@b.co", now: now))
-            try await store.createSession(
-                SessionRecord(id: "s1", userId: "u1", userAgent: nil, createdAt: now, lastUsedAt: now),
-                refreshTokenHash: "h1")
-            return try await body(store)
-        }
-    }
-
     @Test(arguments: StoreKind.allCases)
     func aNonceAResetTokenAndARefreshTokensFirstUseAreTakenOnceByRacingReplicas(kind: StoreKind) async throws {
         let now = now
-        try await withAlice(kind) { store in
+        try await withAliceSignedIn(kind, now: now) { store in
             // a nonce presented eight times at once
             let nonce = OIDCNonce.issue(now: now)
             try await store.storeNonce(nonce, now: now)
@@ -72,7 +61,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func wrongCodesTriedAtOnceAreAllCountedAndSpendTheToken(kind: StoreKind) async throws {
         let now = now
-        try await withAlice(kind) { store in
+        try await withAliceSignedIn(kind, now: now) { store in
             // given a reset token whose code is 123456
             let code = "123456"
             try await store.createResetToken(

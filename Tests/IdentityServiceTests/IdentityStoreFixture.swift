@@ -27,3 +27,17 @@ func testUser(_ id: String, username: String?, email: String?, displayName: Stri
         id: id, email: email, emailVerified: false, username: username, passwordHash: "x", displayName: displayName,
         bio: "", homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now)
 }
+
+/// Runs `body` with a fresh store of `kind` holding alice (`u1`, `a@b.co`) signed in once (`s1`, refresh token
+/// hash `h1`).
+func withAliceSignedIn<T: Sendable>(_ kind: StoreKind, now: Date, _ body: (any IdentityStore) async throws -> T)
+    async throws -> T
+{
+    try await withIdentityStore(kind) { store in
+        try await store.createUser(testUser("u1", username: "alice", email: "a@b.co", now: now))
+        try await store.createSession(
+            SessionRecord(id: "s1", userId: "u1", userAgent: nil, createdAt: now, lastUsedAt: now),
+            refreshTokenHash: "h1")
+        return try await body(store)
+    }
+}

@@ -11,20 +11,9 @@ import Testing
 @Suite struct IdentityStoreTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func withSession<T: Sendable>(_ kind: StoreKind, _ body: (any IdentityStore) async throws -> T) async throws -> T {
-        let now = now
-        return try await withIdentityStore(kind) { store in
-            try await store.createUser(testUser("u1", username: "alice", email: "a@b.co", now: now))
-            try await store.createSession(
-                SessionRecord(id: "s1", userId: "u1", userAgent: nil, createdAt: now, lastUsedAt: now),
-                refreshTokenHash: "h1")
-            return try await body(store)
-        }
-    }
-
     @Test(arguments: StoreKind.allCases)
     func rotationReplacesTheTokenAndReuseRevokesTheSession(kind: StoreKind) async throws {
-        try await withSession(kind) { store in
+        try await withAliceSignedIn(kind, now: now) { store in
             guard
                 case .rotated = try await store.rotate(
                     refreshTokenHash: "h1", chain: ["h2"], lifetime: .standard, now: now)
@@ -56,7 +45,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aReuseWithinTheGraceWindowJoinsTheChainsHeadAndLeavesOneLiveToken(kind: StoreKind) async throws {
-        try await withSession(kind) { store in
+        try await withAliceSignedIn(kind, now: now) { store in
             guard
                 case .rotated(_, _, let first) = try await store.rotate(
                     refreshTokenHash: "h1", chain: ["h2", "h3"], lifetime: .standard, now: now),
@@ -75,7 +64,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func endedSessionsAreListedAfterASequenceAndWhileTheirTokensLive(kind: StoreKind) async throws {
-        try await withSession(kind) { store in
+        try await withAliceSignedIn(kind, now: now) { store in
             #expect(
                 try await store.revokeSessions(userID: "u1", keeping: nil, reason: "logout_all", now: now) == ["s1"])
             let all = try await store.revocations(after: nil, now: now, limit: 0)
@@ -91,7 +80,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func usernamesAndAddressesAreUniqueIgnoringTheCaseOfASCIILettersOnly(kind: StoreKind) async throws {
-        try await withSession(kind) { store in
+        try await withAliceSignedIn(kind, now: now) { store in
             await #expect(throws: IdentityError.usernameTaken("ALICE")) {
                 try await store.createUser(testUser("u2", username: "ALICE", email: "c@d.co", now: now))
             }
@@ -142,7 +131,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aResetTokenWorksOnceAndOnlyBeforeItExpires(kind: StoreKind) async throws {
-        try await withSession(kind) { store in
+        try await withAliceSignedIn(kind, now: now) { store in
             try await store.createResetToken(
                 PasswordResetTokenRecord(
                     tokenHash: "r1", userId: "u1", createdAt: now, expiresAt: now.addingTimeInterval(1800)),
@@ -157,6 +146,23 @@ import Testing
                     == nil)
             #expect(try await store.user(id: "u1")?.passwordHash == "new")
             #expect(try await store.activeSessions(userID: "u1", lifetime: .standard, now: now).isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aClientsValueHoldingNULIsReadUpToItAsSQLiteBindsIt(kind: StoreKind) async throws {
+        try await withAliceSignedIn(kind, now: now) { store async throws in
+            // SQLite binds a string up to its first NUL; PostgreSQL's text cannot hold one and would refuse the
+            // statement (a 500): both answer as for the value up to the NUL
+            #expect(try await store.user(identifier: "alice\u{0}x")?.id == "u1")
+            #expect(try await store.user(identifier: "a@b.co\u{0}x")?.id == "u1")
+            #expect(try await store.users(ids: ["u1\u{0}x"]).map(\.id) == ["u1"])
+            #expect(
+                try await store.directory(matching: "al\u{0}x", viewer: "u2", after: nil, limit: 10).map(\.user.id)
+                    == ["u1"])
+            #expect(try await store.directory(viewer: "u2", after: "a\u{0}b", limit: 10).map(\.id) == ["u1"])
+            #expect(try await store.resetTokenHash(email: "a@b.co\u{0}", code: "123456", now: now) == nil)
+            #expect(try await store.emailBelongsToAnotherAccount("a@b.co\u{0}x", userID: "u2"))
         }
     }
 }

@@ -204,6 +204,13 @@ struct RoleRevocation: Sendable {
     var outcome: RoleCommandOutcome
     var userID: String
     var endedSessions: [String]
+
+    /// Nothing done: `user` does not hold `role`.
+    static func notHeld(_ role: String, by user: UserRecord) -> RoleRevocation {
+        RoleRevocation(
+            outcome: .revoked(role: role, user: user.operatorName, endedSessions: 0, wasHeld: false), userID: user.id,
+            endedSessions: [])
+    }
 }
 
 /// Why a session past its lifetime was ended (`revoke_reason`); a refresh token of such a session answers
@@ -214,5 +221,25 @@ extension UserRecord {
     /// How the operator's command names the user: `alice (id)`, or the e-mail address or nothing before the id.
     var operatorName: String {
         "\(username ?? email ?? "user") (\(id))"
+    }
+
+    /// Adds `role` (the roles kept sorted); `false` when the user already holds it. Refused past
+    /// `RoleCommand.maximumRoles`.
+    mutating func grant(_ role: String, now: Date) throws -> Bool {
+        var roles = roleList
+        guard !roles.contains(role) else { return false }
+        guard roles.count < RoleCommand.maximumRoles else { throw RoleCommandError.tooManyRoles(operatorName) }
+        roles.append(role)
+        self.roles = roles.sorted().joined(separator: ",")
+        updatedAt = now
+        return true
+    }
+
+    /// Removes `role`; `false` when the user does not hold it.
+    mutating func revoke(_ role: String, now: Date) -> Bool {
+        guard roleList.contains(role) else { return false }
+        roles = roleList.filter { $0 != role }.joined(separator: ",")
+        updatedAt = now
+        return true
     }
 }

@@ -93,14 +93,9 @@ extension PostgresIdentityStore {
     func grant(role: String, to name: String, now: Date) async throws -> RoleCommandOutcome {
         try await write { sql in
             var user = try await Self.user(sql, named: name)
-            var roles = user.roleList
-            guard !roles.contains(role) else { return .granted(role: role, user: user.operatorName, alreadyHeld: true) }
-            guard roles.count < RoleCommand.maximumRoles else {
-                throw RoleCommandError.tooManyRoles(user.operatorName)
+            guard try user.grant(role, now: now) else {
+                return .granted(role: role, user: user.operatorName, alreadyHeld: true)
             }
-            roles.append(role)
-            user.roles = roles.sorted().joined(separator: ",")
-            user.updatedAt = now
             try await Self.update(sql, user)
             return .granted(role: role, user: user.operatorName, alreadyHeld: false)
         }
@@ -109,14 +104,7 @@ extension PostgresIdentityStore {
     func revoke(role: String, from name: String, now: Date) async throws -> RoleRevocation {
         try await write { sql in
             var user = try await Self.user(sql, named: name)
-            let roles = user.roleList
-            guard roles.contains(role) else {
-                return RoleRevocation(
-                    outcome: .revoked(role: role, user: user.operatorName, endedSessions: 0, wasHeld: false),
-                    userID: user.id, endedSessions: [])
-            }
-            user.roles = roles.filter { $0 != role }.joined(separator: ",")
-            user.updatedAt = now
+            guard user.revoke(role, now: now) else { return .notHeld(role, by: user) }
             try await Self.update(sql, user)
             let ended = try await Self.revokeSessions(
                 sql, userID: user.id, keeping: nil, reason: "role_revoked", now: now)

@@ -106,7 +106,8 @@ extension PostgresIdentityStore {
     }
 
     func revokeSession(id: String, userID: String, reason: String, now: Date) async throws -> Bool {
-        try await write { sql in
+        let id = Self.cutAtNUL(id)
+        return try await write { sql in
             let ended = try await sql.run(
                 """
                 UPDATE sessions SET revoked_at = \(now), revoke_reason = \(reason)

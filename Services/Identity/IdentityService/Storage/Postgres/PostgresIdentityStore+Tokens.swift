@@ -119,7 +119,8 @@ extension PostgresIdentityStore {
     }
 
     func emailBelongsToAnotherAccount(_ email: String, userID: String) async throws -> Bool {
-        try await read { sql in
+        let email = Self.cutAtNUL(email)
+        return try await read { sql in
             guard let owner = try await Self.emailOwner(sql, email) else { return false }
             return owner != userID
         }
@@ -143,7 +144,8 @@ extension PostgresIdentityStore {
     // MARK: Mailed codes
 
     func resetTokenHash(email: String, code: String, now: Date) async throws -> String? {
-        try await write { sql in
+        let email = Self.cutAtNUL(email)
+        return try await write { sql in
             let newest = try await sql.first(
                 """
                 SELECT token_hash, code_hash, code_attempts FROM password_reset_tokens
@@ -156,7 +158,8 @@ extension PostgresIdentityStore {
     }
 
     func verificationTokenHash(email: String, code: String, now: Date) async throws -> String? {
-        try await write { sql in
+        let email = Self.cutAtNUL(email)
+        return try await write { sql in
             let newest = try await sql.first(
                 """
                 SELECT token_hash, code_hash, code_attempts FROM email_verification_tokens

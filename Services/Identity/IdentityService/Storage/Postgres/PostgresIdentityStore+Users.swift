@@ -23,7 +23,8 @@ extension PostgresIdentityStore {
     }
 
     func user(id: String) async throws -> UserRecord? {
-        try await read { sql in
+        let id = Self.cutAtNUL(id)
+        return try await read { sql in
             try await sql.first(
                 "SELECT \(unescaped: UserRecord.postgresColumns) FROM users WHERE id = \(id)",
                 UserRecord.init(postgres:))
@@ -31,13 +32,15 @@ extension PostgresIdentityStore {
     }
 
     func user(identifier: String) async throws -> UserRecord? {
-        try await read { sql in
+        let identifier = Self.cutAtNUL(identifier)
+        return try await read { sql in
             try await Self.user(sql, email: identifier.contains("@") ? identifier : nil, username: identifier)
         }
     }
 
     func users(ids: [String]) async throws -> [UserRecord] {
-        try await read { sql in
+        let ids = ids.map(Self.cutAtNUL)
+        return try await read { sql in
             try await sql.rows(
                 """
                 SELECT \(unescaped: UserRecord.postgresColumns) FROM users WHERE id = ANY(\(ids))
@@ -70,10 +73,11 @@ extension PostgresIdentityStore {
     func directory(matching text: String, viewer: String, after cursor: DirectoryCursor?, limit: Int) async throws
         -> [(user: UserRecord, rank: Int)]
     {
+        let text = Self.cutAtNUL(text)
         // `TextSearch.escaped` escapes with `\`, which `ESCAPE '\'` means here as in SQLite.
         let escaped = TextSearch.escaped(text)
         let afterRank = cursor?.rank ?? -1
-        let afterUsername = cursor?.username ?? ""
+        let afterUsername = Self.cutAtNUL(cursor?.username ?? "")
         return try await read { sql in
             try await sql.rows(
                 """
@@ -100,7 +104,7 @@ extension PostgresIdentityStore {
     }
 
     func directory(viewer: String, after username: String?, limit: Int) async throws -> [UserRecord] {
-        let after = username ?? ""
+        let after = Self.cutAtNUL(username ?? "")
         return try await read { sql in
             try await sql.rows(
                 """
@@ -138,7 +142,8 @@ extension PostgresIdentityStore {
     }
 
     func avatar(userID: String) async throws -> AvatarRecord? {
-        try await read { sql in
+        let userID = Self.cutAtNUL(userID)
+        return try await read { sql in
             try await sql.first("SELECT user_id, media_type, etag, bytes FROM avatars WHERE user_id = \(userID)") {
                 let (userId, mediaType, etag, bytes) = try $0.decode((String, String, String, Data).self)
                 return AvatarRecord(userId: userId, mediaType: mediaType, etag: etag, bytes: bytes)
@@ -147,6 +152,13 @@ extension PostgresIdentityStore {
     }
 
     // MARK: Helpers for the concern files
+
+    /// `text` up to its first NUL. SQLite binds a string as a C string (up to its first NUL), and PostgreSQL's `text`
+    /// cannot hold one (it refuses the statement): a client's value is cut there, so both engines answer alike.
+    static func cutAtNUL(_ text: String) -> String {
+        guard let nul = text.utf8.firstIndex(of: 0) else { return text }
+        return String(text[..<nul])
+    }
 
     /// The user with this e-mail address (when `email` is given) or else this username, as NOCASE compares them.
     static func user(_ sql: SQL, email: String?, username: String) async throws -> UserRecord? {

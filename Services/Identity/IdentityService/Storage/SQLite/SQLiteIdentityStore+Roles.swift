@@ -7,14 +7,9 @@ extension SQLiteIdentityStore {
     func grant(role: String, to name: String, now: Date) async throws -> RoleCommandOutcome {
         try await write { db in
             var user = try Self.user(db, named: name)
-            var roles = user.roleList
-            guard !roles.contains(role) else { return .granted(role: role, user: user.operatorName, alreadyHeld: true) }
-            guard roles.count < RoleCommand.maximumRoles else {
-                throw RoleCommandError.tooManyRoles(user.operatorName)
+            guard try user.grant(role, now: now) else {
+                return .granted(role: role, user: user.operatorName, alreadyHeld: true)
             }
-            roles.append(role)
-            user.roles = roles.sorted().joined(separator: ",")
-            user.updatedAt = now
             try user.update(db)
             return .granted(role: role, user: user.operatorName, alreadyHeld: false)
         }
@@ -25,14 +20,7 @@ extension SQLiteIdentityStore {
     func revoke(role: String, from name: String, now: Date) async throws -> RoleRevocation {
         try await write { db in
             var user = try Self.user(db, named: name)
-            let roles = user.roleList
-            guard roles.contains(role) else {
-                return RoleRevocation(
-                    outcome: .revoked(role: role, user: user.operatorName, endedSessions: 0, wasHeld: false),
-                    userID: user.id, endedSessions: [])
-            }
-            user.roles = roles.filter { $0 != role }.joined(separator: ",")
-            user.updatedAt = now
+            guard user.revoke(role, now: now) else { return .notHeld(role, by: user) }
             try user.update(db)
             let ended = try Self.revokeSessions(db, userID: user.id, keeping: nil, reason: "role_revoked", now: now)
             return RoleRevocation(
