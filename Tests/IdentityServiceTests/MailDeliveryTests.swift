@@ -173,8 +173,14 @@ import Testing
     final class ScriptedTransport: MailTransport {
         let failure: Mutex<(any Error)?>
         let sent = Mutex<[MailMessage]>([])
-        init(failing error: (any Error)?) { failure = Mutex(error) }
+        /// How long each send takes (so that two loops overlap).
+        let pause: Duration
+        init(failing error: (any Error)?, pause: Duration = .zero) {
+            failure = Mutex(error)
+            self.pause = pause
+        }
         func send(_ message: MailMessage) async throws {
+            if pause > .zero { try await Task.sleep(for: pause) }
             if let error = failure.withLock({ $0 }) { throw error }
             sent.withLock { $0.append(message) }
         }
@@ -182,41 +188,71 @@ import Testing
 
     let mail = MailMessage(recipient: "a@example.com", subject: "Hi", body: "text")
 
-    @Test func aTemporaryFailureIsRetriedWithBackOff() async throws {
-        // given a server answering 451
-        let clock = ManualClock()
-        let database = try IdentityDatabase(.inMemory)
-        try await database.enqueue(mail, now: clock.now)
-        let transport = ScriptedTransport(
-            failing: SMTPError.unexpectedReply(command: "RCPT", reply: "451 try again later"))
-        let outbox = OutboxDelivery(
-            database: database, transport: transport, clock: clock.wallClock, logger: Logger(label: "test"))
-        // when
-        await outbox.deliverDue()
-        // then it waits 60 s before the next attempt, and delivers once the server recovers
-        #expect(try await database.dueEmails(now: clock.now.addingTimeInterval(59), limit: 10).isEmpty)
-        #expect(try await database.dueEmails(now: clock.now.addingTimeInterval(60), limit: 10).count == 1)
-        transport.failure.withLock { $0 = nil }
-        clock.advance(by: 60)
-        await outbox.deliverDue()
-        #expect(transport.sent.withLock { $0 } == [mail])
+    @Test(arguments: StoreKind.allCases)
+    func aTemporaryFailureIsRetriedWithBackOff(kind: StoreKind) async throws {
+        let mail = mail
+        try await withIdentityStore(kind) { database in
+            // given a server answering 451
+            let clock = ManualClock()
+            try await database.enqueue(mail, now: clock.now)
+            let transport = ScriptedTransport(
+                failing: SMTPError.unexpectedReply(command: "RCPT", reply: "451 try again later"))
+            let outbox = OutboxDelivery(
+                store: database, transport: transport, clock: clock.wallClock, logger: Logger(label: "test"))
+            // when
+            await outbox.deliverDue()
+            // then it waits 60 s before the next attempt, and delivers once the server recovers
+            #expect(try await database.dueEmails(now: clock.now.addingTimeInterval(59), limit: 10).isEmpty)
+            #expect(try await database.dueEmails(now: clock.now.addingTimeInterval(60), limit: 10).count == 1)
+            transport.failure.withLock { $0 = nil }
+            clock.advance(by: 60)
+            await outbox.deliverDue()
+            #expect(transport.sent.withLock { $0 } == [mail])
+        }
     }
 
-    @Test func aPermanentFailureGivesUpAtOnceWithTheReason() async throws {
-        // given a server answering 550
-        let clock = ManualClock()
-        let database = try IdentityDatabase(.inMemory)
-        try await database.enqueue(mail, now: clock.now)
-        let transport = ScriptedTransport(
-            failing: SMTPError.unexpectedReply(command: "RCPT", reply: "550 no such user"))
-        let outbox = OutboxDelivery(
-            database: database, transport: transport, clock: clock.wallClock, logger: Logger(label: "test"))
-        // when
-        await outbox.deliverDue()
-        // then it is not tried again (a day, a month later), and the reason is kept
-        #expect(try await database.dueEmails(now: clock.now.addingTimeInterval(30 * 86_400), limit: 10).isEmpty)
-        let record = try #require(try await database.outboxEmails().first)
-        #expect(record.lastError?.contains("550 no such user") == true)
-        #expect(record.attempts == 1)
+    @Test(arguments: StoreKind.allCases)
+    func twoReplicasDeliveringAtOnceSendEachMailOnce(kind: StoreKind) async throws {
+        try await withIdentityStore(kind) { database in
+            // given twenty queued messages and two delivery loops (two replicas) on one database
+            let clock = ManualClock()
+            let mails = (0..<20).map { MailMessage(recipient: "r\($0)@example.com", subject: "Hi", body: "text") }
+            for mail in mails { try await database.enqueue(mail, now: clock.now) }
+            let transport = ScriptedTransport(failing: nil, pause: .milliseconds(5))
+            let loops = (0..<2).map { _ in
+                OutboxDelivery(
+                    store: database, transport: transport, clock: clock.wallClock, logger: Logger(label: "test"))
+            }
+            // when both deliver at once
+            await withTaskGroup(of: Void.self) { group in
+                for loop in loops { group.addTask { await loop.deliverDue() } }
+            }
+            // then every message was sent, and none twice
+            let sent = transport.sent.withLock { $0 }
+            #expect(sent.count == mails.count)
+            #expect(Set(sent.map(\.recipient)) == Set(mails.map(\.recipient)))
+            #expect(try await database.outboxEmails().allSatisfy { $0.sentAt != nil && $0.attempts == 1 })
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aPermanentFailureGivesUpAtOnceWithTheReason(kind: StoreKind) async throws {
+        let mail = mail
+        try await withIdentityStore(kind) { database in
+            // given a server answering 550
+            let clock = ManualClock()
+            try await database.enqueue(mail, now: clock.now)
+            let transport = ScriptedTransport(
+                failing: SMTPError.unexpectedReply(command: "RCPT", reply: "550 no such user"))
+            let outbox = OutboxDelivery(
+                store: database, transport: transport, clock: clock.wallClock, logger: Logger(label: "test"))
+            // when
+            await outbox.deliverDue()
+            // then it is not tried again (a day, a month later), and the reason is kept
+            #expect(try await database.dueEmails(now: clock.now.addingTimeInterval(30 * 86_400), limit: 10).isEmpty)
+            let record = try #require(try await database.outboxEmails().first)
+            #expect(record.lastError?.contains("550 no such user") == true)
+            #expect(record.attempts == 1)
+        }
     }
 }

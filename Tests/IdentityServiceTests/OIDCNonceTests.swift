@@ -152,17 +152,19 @@ import Testing
         }
     }
 
-    @Test func issuingANoncePrunesTheExpiredOnes() async throws {
-        // given
-        let database = try IdentityDatabase(.inMemory)
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let stale = OIDCNonce.issue(now: now)
-        try await database.storeNonce(stale, now: now)
-        // when another is issued after the first expired
-        let later = now.addingTimeInterval(OIDCNonce.lifetime)
-        try await database.storeNonce(OIDCNonce.issue(now: later), now: later)
-        // then only the live one is left
-        #expect(try await database.pruneNonces(now: later.addingTimeInterval(OIDCNonce.lifetime)) == 1)
-        #expect(try await !database.consumeNonce(hash: stale.hash, now: now), "deleted when the second was issued")
+    @Test(arguments: StoreKind.allCases)
+    func issuingANoncePrunesTheExpiredOnes(kind: StoreKind) async throws {
+        try await withIdentityStore(kind) { database in
+            // given
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let stale = OIDCNonce.issue(now: now)
+            try await database.storeNonce(stale, now: now)
+            // when another is issued after the first expired
+            let later = now.addingTimeInterval(OIDCNonce.lifetime)
+            try await database.storeNonce(OIDCNonce.issue(now: later), now: later)
+            // then only the live one is left
+            #expect(try await database.pruneNonces(now: later.addingTimeInterval(OIDCNonce.lifetime)) == 1)
+            #expect(try await !database.consumeNonce(hash: stale.hash, now: now), "deleted when the second was issued")
+        }
     }
 }

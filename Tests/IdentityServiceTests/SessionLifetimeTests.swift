@@ -161,55 +161,59 @@ final class RecordingSessionSink: EndedSessionSink {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let day: TimeInterval = 86_400
 
-    @Test func endsExpiredSessionsThenDeletesThemAndPrunesNonces() async throws {
-        // given three sessions: fresh, unused for 31 days, begun 91 days ago but used yesterday
-        let database = try IdentityDatabase(.inMemory)
-        try await database.createUser(
-            UserRecord(
-                id: "u1", email: "a@b.co", emailVerified: false, username: "ann", passwordHash: "x", displayName: "",
-                bio: "", homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now))
-        for (id, created, used) in [
-            ("fresh", now, now),
-            ("idle", now.addingTimeInterval(-31 * Self.day), now.addingTimeInterval(-31 * Self.day)),
-            ("old", now.addingTimeInterval(-91 * Self.day), now.addingTimeInterval(-Self.day)),
-        ] {
-            try await database.createSession(
-                SessionRecord(id: id, userId: "u1", userAgent: nil, createdAt: created, lastUsedAt: used),
-                refreshTokenHash: "h-\(id)")
+    @Test(arguments: StoreKind.allCases)
+    func endsExpiredSessionsThenDeletesThemAndPrunesNonces(kind: StoreKind) async throws {
+        let now = now
+        try await withIdentityStore(kind) { database in
+            // given three sessions: fresh, unused for 31 days, begun 91 days ago but used yesterday
+            try await database.createUser(
+                UserRecord(
+                    id: "u1", email: "a@b.co", emailVerified: false, username: "ann", passwordHash: "x",
+                    displayName: "",
+                    bio: "", homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now))
+            for (id, created, used) in [
+                ("fresh", now, now),
+                ("idle", now.addingTimeInterval(-31 * Self.day), now.addingTimeInterval(-31 * Self.day)),
+                ("old", now.addingTimeInterval(-91 * Self.day), now.addingTimeInterval(-Self.day)),
+            ] {
+                try await database.createSession(
+                    SessionRecord(id: id, userId: "u1", userAgent: nil, createdAt: created, lastUsedAt: used),
+                    refreshTokenHash: "h-\(id)")
+            }
+            try await database.storeNonce(OIDCNonce(value: "live", expiresAt: now.addingTimeInterval(60)), now: now)
+            try await database.storeNonce(OIDCNonce(value: "stale", expiresAt: now.addingTimeInterval(-1)), now: now)
+            let clock = ManualClock(now)
+            let sink = RecordingSessionSink()
+            let job = SessionExpiry(store: database, lifetime: .standard, endedSessions: sink, clock: clock.wallClock)
+            // when
+            try await job.run()
+            // then
+            #expect(Set(sink.sessionIDs) == ["idle", "old"])
+            #expect(
+                try await database.activeSessions(userID: "u1", lifetime: .standard, now: now).map(\.id) == ["fresh"])
+            let page = try await database.revocations(after: 0, now: now, limit: 10)
+            #expect(Set(page.items.map(\.sessionId)) == ["idle", "old"], "published for the gateway and the services")
+            let presented = try await database.rotate(
+                refreshTokenHash: "h-idle", chain: ["next"], lifetime: .standard, now: now)
+            guard case .expired(_, let sessionID, let endedNow) = presented else {
+                Issue.record("an ended expired session still answers session_expired")
+                return
+            }
+            #expect(sessionID == "idle" && !endedNow)
+            #expect(try await database.consumeNonce(hash: OIDCNonce.lookupHash(of: "live")!, now: now))
+            #expect(try await database.pruneNonces(now: now) == 0, "the stale nonce went with the job")
+            // and a week later their rows are gone, the fresh one kept
+            clock.advance(by: SessionExpiry.endedRetention + 1)
+            try await job.run()
+            #expect(try await database.liveRefreshTokenHashes(sessionID: "idle").isEmpty)
+            guard
+                case .invalid = try await database.rotate(
+                    refreshTokenHash: "h-idle", chain: ["next"], lifetime: .standard, now: clock.now)
+            else {
+                Issue.record("the deleted session's token is unknown")
+                return
+            }
+            #expect(try await database.liveRefreshTokenHashes(sessionID: "fresh") == ["h-fresh"])
         }
-        try await database.storeNonce(OIDCNonce(value: "live", expiresAt: now.addingTimeInterval(60)), now: now)
-        try await database.storeNonce(OIDCNonce(value: "stale", expiresAt: now.addingTimeInterval(-1)), now: now)
-        let clock = ManualClock(now)
-        let sink = RecordingSessionSink()
-        let job = SessionExpiry(database: database, lifetime: .standard, endedSessions: sink, clock: clock.wallClock)
-        // when
-        try await job.run()
-        // then
-        #expect(Set(sink.sessionIDs) == ["idle", "old"])
-        #expect(
-            try await database.activeSessions(userID: "u1", lifetime: .standard, now: now).map(\.id) == ["fresh"])
-        let page = try await database.revocations(after: 0, now: now, limit: 10)
-        #expect(Set(page.items.map(\.sessionId)) == ["idle", "old"], "published for the gateway and the services")
-        let presented = try await database.rotate(
-            refreshTokenHash: "h-idle", chain: ["next"], lifetime: .standard, now: now)
-        guard case .expired(_, let sessionID, let endedNow) = presented else {
-            Issue.record("an ended expired session still answers session_expired")
-            return
-        }
-        #expect(sessionID == "idle" && !endedNow)
-        #expect(try await database.consumeNonce(hash: OIDCNonce.lookupHash(of: "live")!, now: now))
-        #expect(try await database.pruneNonces(now: now) == 0, "the stale nonce went with the job")
-        // and a week later their rows are gone, the fresh one kept
-        clock.advance(by: SessionExpiry.endedRetention + 1)
-        try await job.run()
-        #expect(try await database.liveRefreshTokenHashes(sessionID: "idle").isEmpty)
-        guard
-            case .invalid = try await database.rotate(
-                refreshTokenHash: "h-idle", chain: ["next"], lifetime: .standard, now: clock.now)
-        else {
-            Issue.record("the deleted session's token is unknown")
-            return
-        }
-        #expect(try await database.liveRefreshTokenHashes(sessionID: "fresh") == ["h-fresh"])
     }
 }

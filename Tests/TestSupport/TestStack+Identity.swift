@@ -6,10 +6,11 @@ import ServiceKit
 
 extension TestStack {
     /// Runs the operator's role command on this stack's identity database, as `Identity roles ...` does in identity's
-    /// container (the same configuration, the same file); returns the line it prints.
+    /// container (the same configuration, the same file or PostgreSQL database); returns the line it prints.
     public func roles(_ command: RoleCommand) async throws -> String {
         let settings = ServiceSettings(
-            service: .identity, dataDirectory: dataDirectory.path, internalToken: internalToken, clock: clock.wallClock)
+            service: .identity, dataDirectory: dataDirectory.path, database: databases[.identity],
+            internalToken: internalToken, clock: clock.wallClock)
         return try await command.run(
             IdentityConfiguration(settings: settings, signingKey: Curve25519.Signing.PrivateKey()))
     }

@@ -27,6 +27,8 @@ public final class TestStack: Sendable {
     /// The scrape credential every service and the gateway answer on `/metrics`.
     public let metricsToken = testMetricsToken
     public let dataDirectory: URL
+    /// The databases of the services the stack keeps on PostgreSQL (the others use SQLite files in `dataDirectory`).
+    public let databases: [ServiceName: DatabaseLocation]
     /// Requests through the gateway.
     public let gateway: APIClient
     /// Base URLs of the services, for direct calls (internal routes, comparisons): each one's first replica.
@@ -40,7 +42,7 @@ public final class TestStack: Sendable {
 
     private init(
         clock: ManualClock, smtp: FakeSMTPServer, oidc: FakeOIDCIssuer, internalToken: String, dataDirectory: URL,
-        gatewayPort: Int, replicaURLs: [ServiceName: [String]],
+        databases: [ServiceName: DatabaseLocation], gatewayPort: Int, replicaURLs: [ServiceName: [String]],
         groups: [String: (group: ServiceGroup, task: Task<Void, any Error>)]
     ) {
         self.clock = clock
@@ -48,6 +50,7 @@ public final class TestStack: Sendable {
         self.oidc = oidc
         self.internalToken = internalToken
         self.dataDirectory = dataDirectory
+        self.databases = databases
         self.gateway = APIClient(baseURL: "http://127.0.0.1:\(gatewayPort)", contract: .platform)
         self.serviceURLs = replicaURLs.compactMapValues(\.first)
         self.replicaURLs = replicaURLs
@@ -148,7 +151,7 @@ public final class TestStack: Sendable {
         }
         let stack = TestStack(
             clock: clock, smtp: smtp, oidc: oidc, internalToken: internalToken, dataDirectory: dataDirectory,
-            gatewayPort: gatewayPort, replicaURLs: urls, groups: groups)
+            databases: databases, gatewayPort: gatewayPort, replicaURLs: urls, groups: groups)
         stack.gatewayConfiguration.withLock {
             $0 = GatewayConfiguration(
                 port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, internalToken: internalToken,

@@ -21,6 +21,11 @@ import ServiceKit
 /// | `SESSION_IDLE_DAYS` | days without a refresh after which a session ends (1 to `SESSION_LIFETIME_DAYS`) | 30 |
 /// | `NOTIFICATIONS_URL` | the notifications service, told of ended sessions so their devices get no pushes | unset: logged |
 /// | `SOCIAL_URL` | the social service, for how each user in the directory stands to the viewer | http://127.0.0.1:8082 |
+/// | `DATABASE_URL` | identity's PostgreSQL database (``ServiceSettings``), shared by every replica | unset: the SQLite file |
+///
+/// With `DATABASE_URL`, any number of replicas serve at once: each needs the same `IDENTITY_SIGNING_KEY` (a generated
+/// development key differs per data folder); sessions ended on one are refused by all within moments (the
+/// revocation follower); each mail is sent by one of them; the rate limits count per replica.
 public struct IdentityConfiguration: Sendable {
     public var settings: ServiceSettings
     public var signingKey: Curve25519.Signing.PrivateKey

@@ -18,11 +18,17 @@ extension RoleCommand {
     }
 
     /// Runs the command on the database `configuration` names (identity's own, opened beside the running service:
-    /// SQLite's WAL lets two processes share it) and returns the line to print. Sessions a revocation ends are
-    /// reported where the service reports ended sessions (the notifications service forgets their devices); the
-    /// gateway and the services learn them from the revocation feed on their next poll.
+    /// SQLite's WAL lets two processes share it; with `DATABASE_URL`, the PostgreSQL database every replica uses)
+    /// and returns the line to print. Sessions a revocation ends are reported where the service reports ended
+    /// sessions (the notifications service forgets their devices); the gateway and the services learn them from the
+    /// revocation feed on their next poll, and on PostgreSQL identity's replicas at once (their follower).
     public func run(_ configuration: IdentityConfiguration) async throws -> String {
-        let database = try IdentityDatabase(configuration.settings.database)
+        let database = try await openIdentityStore(
+            configuration.settings.database, logger: Logger(label: "identity.roles"))
+        return try await withRunning(database) { try await run(on: database, configuration) }
+    }
+
+    private func run(on database: any IdentityStore, _ configuration: IdentityConfiguration) async throws -> String {
         let now = configuration.settings.clock.now
         switch self {
         case .grant(let role, let user):
@@ -35,5 +41,14 @@ extension RoleCommand {
         case .list(let user):
             return try await database.roleHolders(named: user).line
         }
+    }
+}
+
+/// Runs `body` while `store`'s services (a PostgreSQL pool) run, and stops them after.
+private func withRunning<T: Sendable>(_ store: any IdentityStore, _ body: () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for service in store.services { group.addTask { try await service.run() } }
+        defer { group.cancelAll() }
+        return try await body()
     }
 }

@@ -50,9 +50,10 @@ struct LoggedEndedSessionSink: EndedSessionSink {
     }
 }
 
-/// Makes an ended session's tokens stop working at once: identity's own verifier refuses them, and the
-/// revocation feed's long polls (the gateway, the services) wake up to read the entry the database wrote
-/// in the same transaction; then the report goes on to `next`.
+/// Makes an ended session's tokens stop working at once: this replica's verifier refuses them, and the
+/// revocation feed's long polls (the gateway, the services) on this replica wake up to read the entry the database
+/// wrote in the same transaction (other replicas learn it from that entry: ``RevocationFollower``); then the report
+/// goes on to `next`.
 struct RevocationPublishingSink: EndedSessionSink {
     let verifier: AccessTokenVerifier
     let bell: ChangeBell

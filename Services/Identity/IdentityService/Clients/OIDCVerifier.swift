@@ -51,7 +51,7 @@ struct OIDCVerifier: Sendable {
     }
 
     /// The identity `idToken` proves, if it passes every check and carries `nonce` (whether the server issued that
-    /// nonce is the caller's check, ``IdentityDatabase/consumeNonce(hash:now:)``).
+    /// nonce is the caller's check, ``IdentityStore/consumeNonce(hash:now:)``).
     func verify(provider name: String, idToken: String, nonce: String) async throws -> ExternalIdentity {
         guard let (provider, keys) = providers[name] else {
             throw IdentityError.unknownProvider(name)

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Sign-up, sign-in, token refresh, sign-out and the signed-in user's sessions.
 struct AuthController {
-    let database: IdentityDatabase
+    let store: any IdentityStore
     let hasher: PasswordHasher
     let sessions: SessionIssuer
     let limits: RateLimits
@@ -48,7 +48,7 @@ struct AuthController {
             id: UUID().uuidString.lowercased(), email: email, emailVerified: false, username: username,
             passwordHash: try await hasher.hash(input.password), displayName: displayName ?? username ?? "", bio: "",
             homeCity: "", roles: "", avatarEtag: nil, createdAt: now, updatedAt: now)
-        try await database.createUser(user, verification: verifications.make(userID: user.id, email: email, now: now))
+        try await store.createUser(user, verification: verifications.make(userID: user.id, email: email, now: now))
         outbox.wakeUp()
         return EditedResponse(status: .created, response: try await signIn(user, request, now: now))
     }
@@ -69,7 +69,7 @@ struct AuthController {
             throw Problem.tooManyRequests(
                 retryAfter: seconds, "Too many failed sign-ins for this account; try again later.")
         }
-        let user = try await database.user(identifier: identifier)
+        let user = try await store.user(identifier: identifier)
         let verified: Bool
         if let hash = user?.passwordHash {
             verified = try await hasher.verify(input.password, hash: hash)
@@ -87,7 +87,7 @@ struct AuthController {
     /// Starts a session for `user` on the requesting device and answers with its tokens.
     private func signIn(_ user: UserRecord, _ request: Request, now: Date) async throws -> TokenPair {
         let session = sessions.start(userID: user.id, userAgent: request.headers[.userAgent], now: now)
-        try await database.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
+        try await store.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
         return TokenPair(try await sessions.credentials(for: user, session: session, now: now), user: user)
     }
 
@@ -102,7 +102,7 @@ struct AuthController {
         }
         let now = clock.now
         let successors = sessions.successors(of: input.refreshToken)
-        switch try await database.rotate(
+        switch try await store.rotate(
             refreshTokenHash: OpaqueToken.hash(input.refreshToken), chain: successors.map(OpaqueToken.hash),
             lifetime: sessionLifetime, now: now)
         {
@@ -132,7 +132,7 @@ struct AuthController {
     /// Ends the session the access token belongs to; its refresh and access tokens stop working at once
     /// (the gateway and the services learn it from the revocation feed within a second).
     @Sendable func logout(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        if try await database.revokeSession(
+        if try await store.revokeSession(
             id: context.user.sessionID, userID: context.user.userID, reason: "logout", now: clock.now)
         {
             await endedSessions.sessionsEnded(userID: context.user.userID, sessionIDs: [context.user.sessionID])
@@ -141,7 +141,7 @@ struct AuthController {
     }
 
     @Sendable func logoutAll(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let revoked = try await database.revokeSessions(
+        let revoked = try await store.revokeSessions(
             userID: context.user.userID, keeping: nil, reason: "logout_all", now: clock.now)
         await endedSessions.sessionsEnded(userID: context.user.userID, sessionIDs: revoked)
         return .noContent
@@ -157,7 +157,7 @@ struct AuthController {
 
     @Sendable func listSessions(_ request: Request, context: AuthenticatedContext) async throws -> Page<SessionSummary>
     {
-        let sessions = try await database.activeSessions(
+        let sessions = try await store.activeSessions(
             userID: context.user.userID, lifetime: sessionLifetime, now: clock.now)
         return try request.page(
             of: sessions.map {
@@ -170,7 +170,7 @@ struct AuthController {
     @Sendable func revokeSession(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status
     {
         let id = try context.parameters.require("id")
-        guard try await database.revokeSession(id: id, userID: context.user.userID, reason: "revoked", now: clock.now)
+        guard try await store.revokeSession(id: id, userID: context.user.userID, reason: "revoked", now: clock.now)
         else { throw IdentityError.notFound("The session") }
         await endedSessions.sessionsEnded(userID: context.user.userID, sessionIDs: [id])
         return .noContent

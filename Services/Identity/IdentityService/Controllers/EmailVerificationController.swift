@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Proving an account's e-mail address: the link mailed at registration, and sending it again.
 struct EmailVerificationController {
-    let database: IdentityDatabase
+    let store: any IdentityStore
     let outbox: OutboxDelivery
     let clock: WallClock
     let verifications: EmailVerifications
@@ -36,9 +36,9 @@ struct EmailVerificationController {
         let tokenHash = try await codeTries.tokenHash(
             token: input.token, email: input.email, code: input.code, invalid: invalid
         ) { email, code in
-            try await database.verificationTokenHash(email: email, code: code, now: now)
+            try await store.verificationTokenHash(email: email, code: code, now: now)
         }
-        guard let user = try await database.verifyEmail(tokenHash: tokenHash, now: clock.now) else { throw invalid }
+        guard let user = try await store.verifyEmail(tokenHash: tokenHash, now: clock.now) else { throw invalid }
         return MyProfile(user)
     }
 
@@ -46,13 +46,13 @@ struct EmailVerificationController {
     @Sendable func resend(_ request: Request, context: AuthenticatedContext) async throws
         -> EditedResponse<StatusMessage>
     {
-        guard let user = try await database.user(id: context.user.userID) else {
+        guard let user = try await store.user(id: context.user.userID) else {
             throw IdentityError.notFound("The user")
         }
         let email = try verifications.addressToVerify(of: user)
         try resends.enforce(user.id, "Verification mails were sent recently; try again later.")
         let (token, mail) = verifications.make(userID: user.id, email: email, now: clock.now)
-        try await database.createVerificationToken(token, mail: mail)
+        try await store.createVerificationToken(token, mail: mail)
         outbox.wakeUp()
         return EditedResponse(
             status: .accepted,
@@ -71,17 +71,17 @@ struct EmailVerificationController {
     {
         let input = try await request.decode(as: ChangeEmailRequest.self, context: context)
         let email = try Validate.email(input.email)
-        guard let user = try await database.user(id: context.user.userID) else {
+        guard let user = try await store.user(id: context.user.userID) else {
             throw IdentityError.notFound("The user")
         }
         if user.email?.lowercased() == email, user.emailVerified { throw IdentityError.emailAlreadyVerified }
         try resends.enforce(user.id, "Verification mails were sent recently; try again later.")
-        if try await database.emailBelongsToAnotherAccount(email, userID: user.id) {
-            try await database.enqueue(IdentityMail.addressInUse(to: email), now: clock.now)
+        if try await store.emailBelongsToAnotherAccount(email, userID: user.id) {
+            try await store.enqueue(IdentityMail.addressInUse(to: email), now: clock.now)
         } else {
             let (token, mail) = verifications.make(
                 userID: user.id, email: email, now: clock.now, changesEmail: user.email?.lowercased() != email)
-            try await database.createVerificationToken(token, mail: mail)
+            try await store.createVerificationToken(token, mail: mail)
         }
         outbox.wakeUp()
         return EditedResponse(
@@ -96,7 +96,7 @@ struct EmailVerificationController {
     @Sendable func verifyPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let token = request.uri.queryParameters.get("token") ?? ""
         guard !token.isEmpty, token.count <= 256,
-            try await database.verificationTokenIsUsable(tokenHash: OpaqueToken.hash(token), now: clock.now)
+            try await store.verificationTokenIsUsable(tokenHash: OpaqueToken.hash(token), now: clock.now)
         else { return LinkPage.deadLink(what: "confirmation") }
         return LinkPage.verifyForm(token: token)
     }
@@ -105,7 +105,7 @@ struct EmailVerificationController {
     @Sendable func verifyFromPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         guard let form = try await LinkPage.form(request), let token = form["token"], !token.isEmpty,
             token.count <= 256,
-            let user = try await database.verifyEmail(tokenHash: OpaqueToken.hash(token), now: clock.now)
+            let user = try await store.verifyEmail(tokenHash: OpaqueToken.hash(token), now: clock.now)
         else { return LinkPage.deadLink(what: "confirmation") }
         return LinkPage.message(
             status: .ok, title: "Your e-mail address is confirmed",

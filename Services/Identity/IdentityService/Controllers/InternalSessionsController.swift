@@ -5,7 +5,7 @@ import ServiceKit
 
 /// The ended-session feed the gateway and the services long-poll (service credential only).
 struct InternalSessionsController {
-    let database: IdentityDatabase
+    let store: any IdentityStore
     let bell: ChangeBell
     let clock: WallClock
 
@@ -25,7 +25,7 @@ struct InternalSessionsController {
     {
         let query = try LongPollQuery(request, maximumWait: Self.maximumWait)
         let page = try await bell.answer(query) {
-            try await database.revocations(after: query.after, now: clock.now, limit: Self.pageSize)
+            try await store.revocations(after: query.after, now: clock.now, limit: Self.pageSize)
         } isEmpty: {
             $0.items.isEmpty
         }

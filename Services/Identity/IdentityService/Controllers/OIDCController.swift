@@ -6,7 +6,7 @@ import ServiceKit
 /// "Sign in with Google/Facebook": the app asks here for a nonce, obtains from the provider an ID token carrying it,
 /// and exchanges the token (or links it from settings) here, once.
 struct OIDCController {
-    let database: IdentityDatabase
+    let store: any IdentityStore
     let sessions: SessionIssuer
     let clock: WallClock
     let verifier: OIDCVerifier
@@ -33,7 +33,7 @@ struct OIDCController {
         try limits.noncesByAddress.enforce(context.clientKey(request))
         let now = clock.now
         let nonce = OIDCNonce.issue(now: now)
-        try await database.storeNonce(nonce, now: now)
+        try await store.storeNonce(nonce, now: now)
         return EditedResponse(status: .created, response: NonceReply(nonce: nonce.value, expiresAt: nonce.expiresAt))
     }
 
@@ -51,7 +51,7 @@ struct OIDCController {
     private func verifiedOnce(provider: String, idToken: String, nonce: String) async throws -> ExternalIdentity {
         guard idToken.count <= 8192 else { throw Problem.invalidField("idToken", "is too long.") }
         let identity = try await verifier.verify(provider: provider, idToken: idToken, nonce: nonce)
-        guard let hash = OIDCNonce.lookupHash(of: nonce), try await database.consumeNonce(hash: hash, now: clock.now)
+        guard let hash = OIDCNonce.lookupHash(of: nonce), try await store.consumeNonce(hash: hash, now: clock.now)
         else { throw IdentityError.invalidNonce }
         return identity
     }
@@ -62,9 +62,9 @@ struct OIDCController {
         let input = try await request.decode(as: IDTokenRequest.self, context: context)
         let identity = try await verifiedOnce(provider: input.provider, idToken: input.idToken, nonce: input.nonce)
         let now = clock.now
-        let user = try await database.account(for: identity, now: now)
+        let user = try await store.account(for: identity, now: now)
         let session = sessions.start(userID: user.id, userAgent: request.headers[.userAgent], now: now)
-        try await database.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
+        try await store.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
         return TokenPair(try await sessions.credentials(for: user, session: session, now: now), user: user)
     }
 
@@ -78,7 +78,7 @@ struct OIDCController {
     @Sendable func listIdentities(_ request: Request, context: AuthenticatedContext) async throws
         -> Page<LinkedIdentity>
     {
-        let linked = try await database.externalIdentities(userID: context.user.userID)
+        let linked = try await store.externalIdentities(userID: context.user.userID)
         return try request.page(
             of: linked.compactMap { identity in
                 verifier.providerName(issuer: identity.issuer).map {
@@ -97,7 +97,7 @@ struct OIDCController {
         let now = clock.now
         let record = ExternalIdentityRecord(
             issuer: identity.issuer, subject: identity.subject, userId: context.user.userID, createdAt: now)
-        switch try await database.linkIdentity(record) {
+        switch try await store.linkIdentity(record) {
         case .linked:
             return EditedResponse(status: .created, response: LinkedIdentity(provider: input.provider, linkedAt: now))
         case .alreadyLinked:
@@ -115,7 +115,7 @@ struct OIDCController {
         guard let issuers = verifier.issuers(provider: provider) else {
             throw Problem.badRequest("unknown_provider", "provider: sign-in with '\(provider)' is not configured.")
         }
-        switch try await database.unlinkIdentities(userID: context.user.userID, issuers: issuers) {
+        switch try await store.unlinkIdentities(userID: context.user.userID, issuers: issuers) {
         case .unlinked: return .noContent
         case .notLinked: throw IdentityError.notFound("The linked \(provider) account")
         case .lastSignInMethod: throw IdentityError.lastSignInMethod

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Changing a password, and recovering an account by e-mail (OWASP Forgot Password cheat sheet).
 struct PasswordController {
-    let database: IdentityDatabase
+    let store: any IdentityStore
     let hasher: PasswordHasher
     let limits: RateLimits
     let outbox: OutboxDelivery
@@ -32,7 +32,7 @@ struct PasswordController {
     /// Sets a new password and signs out every other device; the user is told by e-mail.
     @Sendable func change(_ request: Request, context: AuthenticatedContext) async throws -> StatusMessage {
         let input = try await request.decode(as: ChangeRequest.self, context: context)
-        guard let user = try await database.user(id: context.user.userID) else {
+        guard let user = try await store.user(id: context.user.userID) else {
             throw IdentityError.notFound("The user")
         }
         if let hash = user.passwordHash {
@@ -44,7 +44,7 @@ struct PasswordController {
         }
         try PasswordPolicy.check(input.newPassword, username: user.username, email: user.email, field: "newPassword")
         let hash = try await hasher.hash(input.newPassword)
-        let revoked = try await database.changePassword(
+        let revoked = try await store.changePassword(
             userID: user.id, hash: hash, keepingSession: context.user.sessionID,
             notice: user.email.map(IdentityMail.passwordChanged(to:)), now: clock.now)
         outbox.wakeUp()
@@ -76,13 +76,13 @@ struct PasswordController {
         // The per-account limit applies whether or not the account exists, and silently: a 429 here would
         // tell apart accounts that were asked for before.
         guard limits.resetsByAccount.acquire(identifier) == nil,
-            let user = try await database.user(identifier: identifier), let email = user.email
+            let user = try await store.user(identifier: identifier), let email = user.email
         else { return answer }
         let token = OpaqueToken.generate()
         let code = MailCode.generate()
         let tokenHash = OpaqueToken.hash(token)
         let now = clock.now
-        try await database.createResetToken(
+        try await store.createResetToken(
             PasswordResetTokenRecord(
                 tokenHash: tokenHash, userId: user.id, createdAt: now,
                 expiresAt: now.addingTimeInterval(resetTokenLifetime),
@@ -110,7 +110,7 @@ struct PasswordController {
         let tokenHash = try await codeTries.tokenHash(
             token: input.token, email: input.email, code: input.code, invalid: invalid
         ) { email, code in
-            try await database.resetTokenHash(email: email, code: code, now: now)
+            try await store.resetTokenHash(email: email, code: code, now: now)
         }
         try await performReset(tokenHash: tokenHash, newPassword: input.newPassword)
         return StatusMessage(
@@ -121,13 +121,13 @@ struct PasswordController {
     /// it, signs out every session and mails the notice.
     private func performReset(tokenHash: String, newPassword: String) async throws {
         let invalid = IdentityError.invalidResetToken
-        guard let user = try await database.userForResetToken(tokenHash: tokenHash, now: clock.now) else {
+        guard let user = try await store.userForResetToken(tokenHash: tokenHash, now: clock.now) else {
             throw invalid
         }
         try PasswordPolicy.check(newPassword, username: user.username, email: user.email, field: "newPassword")
         let hash = try await hasher.hash(newPassword)
         guard
-            let revoked = try await database.resetPassword(
+            let revoked = try await store.resetPassword(
                 tokenHash: tokenHash, userID: user.id, passwordHash: hash,
                 notice: user.email.map(IdentityMail.passwordChanged(to:)), now: clock.now)
         else { throw invalid }
@@ -139,7 +139,7 @@ struct PasswordController {
     @Sendable func resetPage(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let token = request.uri.queryParameters.get("token") ?? ""
         guard !token.isEmpty, token.count <= 256,
-            try await database.userForResetToken(tokenHash: OpaqueToken.hash(token), now: clock.now) != nil
+            try await store.userForResetToken(tokenHash: OpaqueToken.hash(token), now: clock.now) != nil
         else { return LinkPage.deadLink(what: "password reset") }
         return LinkPage.resetForm(token: token)
     }

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Profiles: my own (edit, username, picture), other users' (view, search), and pictures served with ETag.
 struct UsersController {
-    let database: IdentityDatabase
+    let store: any IdentityStore
     /// Signs the fresh access token a newly chosen username comes with.
     let signer: TokenSigner
     let clock: WallClock
@@ -25,7 +25,7 @@ struct UsersController {
     }
 
     @Sendable func me(_ request: Request, context: AuthenticatedContext) async throws -> MyProfile {
-        guard let user = try await database.user(id: context.user.userID) else {
+        guard let user = try await store.user(id: context.user.userID) else {
             throw IdentityError.notFound("The user")
         }
         return MyProfile(user)
@@ -69,7 +69,7 @@ struct UsersController {
         let displayName = try input.displayName.map { try Validate.text($0, field: "displayName", min: 0, max: 50) }
         let bio = try input.bio.map { try Validate.text($0, field: "bio", min: 0, max: 300) }
         let homeCity = try input.homeCity.map { try Validate.text($0, field: "homeCity", min: 0, max: 100) }
-        let user = try await database.updateUser(id: context.user.userID, now: clock.now) { user in
+        let user = try await store.updateUser(id: context.user.userID, now: clock.now) { user in
             if let username { user.username = username }
             if let displayName { user.displayName = displayName }
             if let bio { user.bio = bio }
@@ -90,7 +90,7 @@ struct UsersController {
     @Sendable func uploadAvatar(_ request: Request, context: AuthenticatedContext) async throws -> MyProfile {
         let body = try await request.body.collect(upTo: Self.maximumAvatarBytes)
         let image = try await ImageKind.clean(body.readableBytesView, maximumBytes: Self.maximumAvatarBytes)
-        try await database.setAvatar(
+        try await store.setAvatar(
             AvatarRecord(
                 userId: context.user.userID, mediaType: image.mediaType, etag: EntityTag(of: image.bytes).description,
                 bytes: image.bytes),
@@ -99,7 +99,7 @@ struct UsersController {
     }
 
     @Sendable func deleteAvatar(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        guard try await database.deleteAvatar(userID: context.user.userID, now: clock.now) else {
+        guard try await store.deleteAvatar(userID: context.user.userID, now: clock.now) else {
             throw IdentityError.notFound("The profile picture")
         }
         return .noContent
@@ -107,14 +107,14 @@ struct UsersController {
 
     @Sendable func profile(_ request: Request, context: AuthenticatedContext) async throws -> PublicProfile {
         let id = try context.parameters.require("id")
-        guard let user = try await database.user(id: id) else { throw IdentityError.notFound("The user") }
+        guard let user = try await store.user(id: id) else { throw IdentityError.notFound("The user") }
         return PublicProfile(user)
     }
 
     /// The picture's bytes; `If-None-Match` with the current ETag answers 304 without them.
     @Sendable func avatar(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let avatar = try await database.avatar(userID: id) else {
+        guard let avatar = try await store.avatar(userID: id) else {
             throw IdentityError.notFound("The profile picture")
         }
         return StoredBytes(bytes: avatar.bytes, mediaType: avatar.mediaType, tag: EntityTag(stored: avatar.etag))
@@ -136,13 +136,13 @@ struct UsersController {
         guard let given = query["query"] else { return try await browse(request, context: context) }
         let page = try request.pageRequest()
         let text = try Validate.text(String(given), field: "query", min: 1, max: 50).lowercased()
-        let after = try page.decodeCursor(as: IdentityDatabase.DirectoryCursor.self)
+        let after = try page.decodeCursor(as: DirectoryCursor.self)
         if let after, !(0...2).contains(after.rank) { throw PageCursor.invalid }
-        let rows = try await database.directory(
+        let rows = try await store.directory(
             matching: text, viewer: context.user.userID, after: after, limit: page.limit + 1)
         let ranks = Dictionary(rows.map { ($0.user.id, $0.rank) }, uniquingKeysWith: { first, _ in first })
         var found = Page(fetched: rows.map { PublicProfile($0.user) }, limit: page.limit) {
-            IdentityDatabase.DirectoryCursor(rank: ranks[$0.id] ?? 2, username: $0.username ?? "")
+            DirectoryCursor(rank: ranks[$0.id] ?? 2, username: $0.username ?? "")
         }
         if let url = socialURL() {
             let (flags, blockedBy) = try await SocialGraphClient(baseURL: url, token: internalToken).relations(
@@ -162,7 +162,7 @@ struct UsersController {
         let page = try request.pageRequest()
         let after = try page.decodeCursor(as: BrowseCursor.self)
         guard after.map({ $0.after.utf8.count <= 64 }) ?? true else { throw PageCursor.invalid }
-        let users = try await database.directory(
+        let users = try await store.directory(
             viewer: context.user.userID, after: after?.after, limit: page.limit + 1)
         var found = Page(fetched: users.map { PublicProfile($0) }, limit: page.limit) {
             BrowseCursor(after: $0.username ?? "")

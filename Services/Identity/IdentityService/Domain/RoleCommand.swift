@@ -5,8 +5,9 @@ import Foundation
 /// Roles are granted here and nowhere else (issue 41, "One secret does everything"): no HTTP route changes them, so
 /// neither the service credential every service holds (`INTERNAL_TOKEN`) nor a metrics scraper's can grant `admin`.
 /// The command opens identity's database itself, so it needs a shell where that database lives (`docker compose exec
-/// identity /app/app roles ...`, `kubectl exec identity-0 -c identity -- /app/app roles ...`): a cluster or host
-/// operator's privilege, not a network credential.
+/// identity /app/app roles ...`, `kubectl exec identity-0 -c identity -- /app/app roles ...`; with `DATABASE_URL`,
+/// any shell holding that URL, such as an identity container's): a cluster or host operator's privilege, not a
+/// network credential.
 public enum RoleCommand: Sendable, Equatable {
     /// Adds `role` to the user named by a username, e-mail address or id.
     case grant(role: String, user: String)

@@ -7,7 +7,7 @@ import ServiceKit
 /// devices and live streams are dropped), deletes sessions a week after they ended, and deletes expired OpenID
 /// nonces, so neither table grows for ever.
 struct SessionExpiry: Sendable {
-    let database: IdentityDatabase
+    let store: any IdentityStore
     let lifetime: SessionLifetime
     let endedSessions: any EndedSessionSink
     let clock: WallClock
@@ -19,17 +19,17 @@ struct SessionExpiry: Sendable {
     func run() async throws {
         var ended: [String: [String]]
         repeat {
-            ended = try await database.endExpiredSessions(lifetime: lifetime, now: clock.now, limit: Self.batch)
+            ended = try await store.endExpiredSessions(lifetime: lifetime, now: clock.now, limit: Self.batch)
             for (userID, sessionIDs) in ended {
                 await endedSessions.sessionsEnded(userID: userID, sessionIDs: sessionIDs)
             }
         } while ended.values.joined().count == Self.batch
         var deleted: Int
         repeat {
-            deleted = try await database.deleteEndedSessions(
+            deleted = try await store.deleteEndedSessions(
                 endedBefore: clock.now.addingTimeInterval(-Self.endedRetention), limit: Self.batch)
         } while deleted == Self.batch
-        _ = try await database.pruneNonces(now: clock.now)
+        _ = try await store.pruneNonces(now: clock.now)
     }
 
     /// The job running this every ten minutes.

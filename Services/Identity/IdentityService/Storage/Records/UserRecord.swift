@@ -1,11 +1,7 @@
 import Foundation
-import GRDB
-import ServiceKit
 
 /// A row of `users`.
-struct UserRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
-    static let databaseTableName = "users"
-
+struct UserRecord: Codable, Sendable {
     var id: String
     var email: String?
     var emailVerified: Bool
@@ -18,13 +14,6 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns
     var avatarEtag: String?
     var createdAt: Date
     var updatedAt: Date
-
-    enum Columns {
-        static let id = Column("id")
-        static let email = Column("email")
-        static let username = Column("username")
-        static let displayName = Column("display_name")
-    }
 
     var roleList: [String] { roles.split(separator: ",").map(String.init) }
 }

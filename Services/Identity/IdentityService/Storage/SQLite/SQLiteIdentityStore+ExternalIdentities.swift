@@ -3,7 +3,7 @@ import GRDB
 import PlatformKit
 
 // OpenID Connect accounts linked to users.
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     /// The account an issuer vouched for: the one linked to its subject, else the one with its e-mail (linked
     /// now, when ``ExternalIdentity/mayLink(toAccountWithVerifiedEmail:)`` allows), else a new one, which then
     /// chooses a username.
@@ -54,13 +54,6 @@ extension IdentityDatabase {
         }
     }
 
-    /// What linking an identity from settings led to.
-    enum LinkOutcome: Sendable, Equatable {
-        case linked
-        case alreadyLinked
-        case linkedToAnotherAccount
-    }
-
     /// Links an issuer's account to a signed-in user, unless another account holds it.
     func linkIdentity(_ identity: ExternalIdentityRecord) async throws -> LinkOutcome {
         try await write { db in
@@ -73,14 +66,6 @@ extension IdentityDatabase {
             try identity.insert(db)
             return .linked
         }
-    }
-
-    /// What unlinking a provider led to.
-    enum UnlinkOutcome: Sendable, Equatable {
-        case unlinked
-        case notLinked
-        /// It is the only way left to sign in (no password, no other provider).
-        case lastSignInMethod
     }
 
     /// Removes the user's identities at `issuers`, unless that would leave no way to sign in.

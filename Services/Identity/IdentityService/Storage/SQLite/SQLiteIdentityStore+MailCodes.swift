@@ -11,7 +11,7 @@ protocol MailedTokenRecord: FetchableRecord, PersistableRecord {
 }
 
 // Exchanging a mailed code, with the address it was sent to, for its link's token.
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     /// The hash of the reset token whose code was mailed to `email`, if `code` is it (see `spendCode`).
     func resetTokenHash(email: String, code: String, now: Date) async throws -> String? {
         try await write { db in

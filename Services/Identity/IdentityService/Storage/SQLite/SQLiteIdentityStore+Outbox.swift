@@ -3,7 +3,7 @@ import GRDB
 import PlatformKit
 
 // Mail waiting for delivery (the outbox job sends it).
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     func enqueue(_ mail: MailMessage, now: Date) async throws {
         try await write { db in try Self.enqueue(db, mail, now: now) }
     }
@@ -22,6 +22,21 @@ extension IdentityDatabase {
                     sql:
                         "SELECT * FROM outbox_emails WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?"
                 ), arguments: [now, limit])
+        }
+    }
+
+    func claimDueEmails(now: Date, limit: Int, lease: TimeInterval) async throws -> [OutboxEmailRecord] {
+        try await write { db in
+            try OutboxEmailRecord.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        UPDATE outbox_emails SET next_attempt_at = ?
+                        WHERE id IN (
+                            SELECT id FROM outbox_emails WHERE sent_at IS NULL AND next_attempt_at <= ?
+                            ORDER BY id LIMIT ?)
+                        RETURNING *
+                        """), arguments: [now.addingTimeInterval(lease), now, limit]
+            ).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
         }
     }
 

@@ -3,7 +3,7 @@ import GRDB
 import PlatformKit
 
 // Password changes and resets by mailed token.
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     /// Sets a new password hash, revokes the user's other sessions and queues the "password changed" mail;
     /// returns the revoked sessions' ids.
     func changePassword(userID: String, hash: String, keepingSession: String?, notice: MailMessage?, now: Date)

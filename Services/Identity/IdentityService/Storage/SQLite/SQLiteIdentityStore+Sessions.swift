@@ -3,25 +3,13 @@ import GRDB
 import PlatformKit
 
 // Sessions and their refresh tokens.
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws {
         try await write { db in
             try session.insert(db)
             try RefreshTokenRecord(tokenHash: refreshTokenHash, sessionId: session.id, createdAt: session.createdAt)
                 .insert(db)
         }
-    }
-
-    /// What presenting a refresh token led to.
-    enum RefreshOutcome: Sendable {
-        /// Valid: the chain moved on; the token to hand out is `chain[index]` (see ``rotate(refreshTokenHash:chain:now:)``).
-        case rotated(UserRecord, SessionRecord, index: Int)
-        /// Unknown, or its session was revoked or ended.
-        case invalid
-        /// Already rotated outside the grace window: the session has now been revoked.
-        case reused(userID: String, sessionID: String)
-        /// The session is past its ``SessionLifetime``; `endedNow` when this call ended it (else the expiry job had).
-        case expired(userID: String, sessionID: String, endedNow: Bool)
     }
 
     /// Rotates a refresh token, or detects its reuse (RefreshPolicy decides which), or ends its session when it is
@@ -38,7 +26,7 @@ extension IdentityDatabase {
             guard let token = try RefreshTokenRecord.fetchOne(db, key: refreshTokenHash),
                 var session = try SessionRecord.fetchOne(db, key: token.sessionId)
             else { return .invalid }
-            if session.revokeReason == Self.expiredReason {
+            if session.revokeReason == expiredSessionReason {
                 return .expired(userID: session.userId, sessionID: session.id, endedNow: false)
             }
             guard session.revokedAt == nil, let user = try UserRecord.fetchOne(db, key: session.userId),
@@ -46,7 +34,7 @@ extension IdentityDatabase {
             else { return .invalid }
             if lifetime.hasExpired(createdAt: session.createdAt, lastUsedAt: session.lastUsedAt, now: now) {
                 session.revokedAt = now
-                session.revokeReason = Self.expiredReason
+                session.revokeReason = expiredSessionReason
                 try session.update(db)
                 try Self.recordRevocations(db, [session.id], now: now)
                 return .expired(userID: session.userId, sessionID: session.id, endedNow: true)
@@ -147,9 +135,6 @@ extension IdentityDatabase {
         }
     }
 
-    /// Why a session past its lifetime was ended (`revoke_reason`).
-    static let expiredReason = "expired"
-
     /// Ends up to `limit` sessions past `lifetime` at `now`, publishing them on the revocation feed; returns their ids
     /// by user.
     func endExpiredSessions(lifetime: SessionLifetime, now: Date, limit: Int) async throws -> [String: [String]] {
@@ -166,7 +151,7 @@ extension IdentityDatabase {
                             LIMIT ?)
                         RETURNING id, user_id
                         """),
-                arguments: [now, Self.expiredReason, createdBefore, usedBefore, limit])
+                arguments: [now, expiredSessionReason, createdBefore, usedBefore, limit])
             try Self.recordRevocations(db, rows.map { $0["id"] }, now: now)
             return Dictionary(grouping: rows, by: { $0["user_id"] as String }).mapValues { $0.map { $0["id"] } }
         }

@@ -4,10 +4,10 @@ import PlatformKit
 import ServiceKit
 
 // Accounts: creating, finding, editing and searching users.
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     /// Inserts a new user; a taken username or e-mail is ``IdentityError/usernameTaken(_:)`` or
     /// ``IdentityError/emailTaken``.
-    func createUser(_ user: UserRecord, verification: (token: EmailVerificationTokenRecord, mail: MailMessage)? = nil)
+    func createUser(_ user: UserRecord, verification: (token: EmailVerificationTokenRecord, mail: MailMessage)?)
         async throws
     {
         try await write { db in
@@ -55,12 +55,6 @@ extension IdentityDatabase {
             try user.update(db)
             return user
         }
-    }
-
-    /// Where a directory page ends: the last user's match rank and username.
-    struct DirectoryCursor: Codable, Sendable {
-        var rank: Int
-        var username: String
     }
 
     /// Users with a username, other than `viewer`, whose username or display name contains `text` (already

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 // The nonces issued for OpenID sign-in and linking (OIDCNonce): hashed, deleted when used or expired.
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     /// Stores an issued nonce's hash, and deletes the expired ones so the table holds only live nonces.
     func storeNonce(_ nonce: OIDCNonce, now: Date) async throws {
         try await write { db in

@@ -2,26 +2,14 @@ import Foundation
 import GRDB
 
 // Roles, changed only by the operator's command (RoleCommand), never by a route.
-extension IdentityDatabase {
-    /// What revoking a role did: the outcome to print, and the sessions it ended (to report as other ended sessions).
-    struct RoleRevocation: Sendable {
-        var outcome: RoleCommandOutcome
-        var userID: String
-        var endedSessions: [String]
-    }
-
+extension SQLiteIdentityStore {
     /// Adds `role` to the user named `name` (a username, e-mail address or id).
     func grant(role: String, to name: String, now: Date) async throws -> RoleCommandOutcome {
         try await write { db in
             var user = try Self.user(db, named: name)
-            var roles = user.roleList
-            guard !roles.contains(role) else { return .granted(role: role, user: user.operatorName, alreadyHeld: true) }
-            guard roles.count < RoleCommand.maximumRoles else {
-                throw RoleCommandError.tooManyRoles(user.operatorName)
+            guard try user.grant(role, now: now) else {
+                return .granted(role: role, user: user.operatorName, alreadyHeld: true)
             }
-            roles.append(role)
-            user.roles = roles.sorted().joined(separator: ",")
-            user.updatedAt = now
             try user.update(db)
             return .granted(role: role, user: user.operatorName, alreadyHeld: false)
         }
@@ -32,14 +20,7 @@ extension IdentityDatabase {
     func revoke(role: String, from name: String, now: Date) async throws -> RoleRevocation {
         try await write { db in
             var user = try Self.user(db, named: name)
-            let roles = user.roleList
-            guard roles.contains(role) else {
-                return RoleRevocation(
-                    outcome: .revoked(role: role, user: user.operatorName, endedSessions: 0, wasHeld: false),
-                    userID: user.id, endedSessions: [])
-            }
-            user.roles = roles.filter { $0 != role }.joined(separator: ",")
-            user.updatedAt = now
+            guard user.revoke(role, now: now) else { return .notHeld(role, by: user) }
             try user.update(db)
             let ended = try Self.revokeSessions(db, userID: user.id, keeping: nil, reason: "role_revoked", now: now)
             return RoleRevocation(
@@ -66,12 +47,5 @@ extension IdentityDatabase {
             let user = try UserRecord.filter(column == key).fetchOne(db) ?? UserRecord.fetchOne(db, key: key)
         else { throw RoleCommandError.noSuchUser(name) }
         return user
-    }
-}
-
-extension UserRecord {
-    /// How the operator's command names the user: `alice (id)`, or the e-mail address or nothing before the id.
-    var operatorName: String {
-        "\(username ?? email ?? "user") (\(id))"
     }
 }

@@ -3,7 +3,7 @@ import GRDB
 import PlatformKit
 
 // Ended sessions, published for the revocation feed.
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     /// Publishes ended sessions in the transaction that ends them, so no reader of the feed can miss one;
     /// an access token issued up to `now` lives at most one token lifetime longer. Entries an hour past that
     /// are pruned here (the sequence is AUTOINCREMENT, so pruning never lets a number come back).

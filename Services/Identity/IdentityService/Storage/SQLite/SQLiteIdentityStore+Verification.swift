@@ -3,7 +3,7 @@ import GRDB
 import PlatformKit
 
 // E-mail verification tokens.
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     /// Stores a verification token's hash and queues the mail that carries the token.
     func createVerificationToken(_ token: EmailVerificationTokenRecord, mail: MailMessage) async throws {
         try await write { db in

@@ -1,13 +1,7 @@
 import Foundation
-import GRDB
-import ServiceKit
 
 /// A row of `email_verification_tokens`: hashed, single use, expiring, for the address it was sent to.
-struct EmailVerificationTokenRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, MailedTokenRecord,
-    Sendable
-{
-    static let databaseTableName = "email_verification_tokens"
-
+struct EmailVerificationTokenRecord: Codable, Sendable {
     var tokenHash: String
     var userId: String
     var email: String
@@ -20,14 +14,4 @@ struct EmailVerificationTokenRecord: Codable, FetchableRecord, PersistableRecord
     var codeAttempts: Int = 0
     /// Using the token makes `email` the account's address (a change asked for by the signed-in user).
     var changesEmail: Bool = false
-
-    enum Columns {
-        static let tokenHash = Column("token_hash")
-        static let userId = Column("user_id")
-        static let email = Column("email")
-        static let usedAt = Column("used_at")
-        static let expiresAt = Column("expires_at")
-        static let createdAt = Column("created_at")
-        static let codeHash = Column("code_hash")
-    }
 }

@@ -3,7 +3,7 @@ import GRDB
 import PlatformKit
 
 // Profile pictures, kept apart from users so user lookups never load image bytes.
-extension IdentityDatabase {
+extension SQLiteIdentityStore {
     func setAvatar(_ avatar: AvatarRecord, now: Date) async throws {
         try await write { db in
             try avatar.save(db)

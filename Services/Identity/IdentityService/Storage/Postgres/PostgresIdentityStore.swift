@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import PlatformKit
+import PostgresNIO
+import ServiceKit
+import ServiceLifecycle
+
+/// The identity store in PostgreSQL: any number of identity replicas share it. Each method is one transaction (its
+/// concerns in the `PostgresIdentityStore+<Concern>` files); writes run `SERIALIZABLE`, as SQLite's single writer
+/// does, and are run again on a serialization failure, so every invariant SQLite keeps by writing one transaction at
+/// a time holds here too (a token, code or nonce is used once even when two replicas are shown it at once).
+struct PostgresIdentityStore: IdentityStore {
+    let database: PostgresServiceDatabase
+    let logger: Logger
+    /// Where the transactions that record ended sessions notify every replica (`PostgresChangeListener`).
+    static let revocationChannel = "identity_session_revocations"
+
+    /// Connects to `url` and brings its schema up to date.
+    static func open(_ url: PostgresURL, logger: Logger) async throws -> PostgresIdentityStore {
+        PostgresIdentityStore(
+            database: try await PostgresServiceDatabase.open(
+                url, migrations: PostgresIdentityMigrations.all, logger: logger),
+            logger: logger)
+    }
+
+    var probe: any DatabaseProbe { database }
+    var services: [any Service] { [database.service] }
+
+    func revocationWatcher(_ onRecorded: @escaping @Sendable () async -> Void) -> (any Service)? {
+        // A lost listener (`nil`) catches up the same way: the watcher reads the table after what it last saw.
+        PostgresChangeListener(database: database, channel: Self.revocationChannel) { _ in await onRecorded() }
+    }
+
+    /// Statements outside a transaction, each seeing what was committed when it started.
+    func read<T: Sendable>(_ body: @Sendable (SQL) async throws -> T) async throws -> T {
+        let logger = logger
+        return try await database.read { connection in try await body(SQL(connection: connection, logger: logger)) }
+    }
+
+    /// One transaction, `SERIALIZABLE` unless said otherwise, run again on a serialization failure.
+    func write<T: Sendable>(
+        isolation: PostgresServiceDatabase.TransactionIsolation = .serializable,
+        _ body: @Sendable (SQL) async throws -> T
+    ) async throws -> T {
+        let logger = logger
+        return try await database.write(isolation: isolation) { connection in
+            try await body(SQL(connection: connection, logger: logger))
+        }
+    }
+
+    /// A connection with the store's logger, and the few ways the store runs statements.
+    struct SQL: Sendable {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        /// Every row `query` answers.
+        func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+            try await connection.query(query, logger: logger).collect()
+        }
+
+        /// The first row `query` answers, decoded by `decode`.
+        func first<T>(_ query: PostgresQuery, _ decode: (PostgresRow) throws -> T) async throws -> T? {
+            try await rows(query).first.map(decode)
+        }
+
+        /// Runs `query`; returns how many rows it answered (a statement `RETURNING` one per row it changed).
+        @discardableResult
+        func run(_ query: PostgresQuery) async throws -> Int {
+            try await rows(query).count
+        }
+
+        /// Tells every replica's listener of `channel` when this transaction commits.
+        func notify(_ channel: String) async throws {
+            try await connection.notify(channel, logger: logger)
+        }
+    }
+}
+
+// Rows to records: each record's columns in one order, selected and decoded together.
+
+extension UserRecord {
+    static let postgresColumns =
+        "id, email, email_verified, username, password_hash, display_name, bio, home_city, roles, avatar_etag, "
+        + "created_at, updated_at"
+
+    /// The record from a row selecting ``postgresColumns`` from `first` on.
+    init(postgres row: PostgresRow) throws {
+        let (
+            id, email, emailVerified, username, passwordHash, displayName, bio, homeCity, roles, avatarEtag, createdAt,
+            updatedAt
+        ) = try row.decode(
+            (String, String?, Bool, String?, String?, String, String, String, String, String?, Date, Date).self)
+        self.init(
+            id: id, email: email, emailVerified: emailVerified, username: username, passwordHash: passwordHash,
+            displayName: displayName, bio: bio, homeCity: homeCity, roles: roles, avatarEtag: avatarEtag,
+            createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+extension SessionRecord {
+    static let postgresColumns = "id, user_id, user_agent, created_at, last_used_at, revoked_at, revoke_reason"
+
+    init(postgres row: PostgresRow) throws {
+        let (id, userId, userAgent, createdAt, lastUsedAt, revokedAt, revokeReason) = try row.decode(
+            (String, String, String?, Date, Date, Date?, String?).self)
+        self.init(
+            id: id, userId: userId, userAgent: userAgent, createdAt: createdAt, lastUsedAt: lastUsedAt,
+            revokedAt: revokedAt, revokeReason: revokeReason)
+    }
+}
+
+extension ExternalIdentityRecord {
+    static let postgresColumns = "issuer, subject, user_id, created_at"
+
+    init(postgres row: PostgresRow) throws {
+        let (issuer, subject, userId, createdAt) = try row.decode((String, String, String, Date).self)
+        self.init(issuer: issuer, subject: subject, userId: userId, createdAt: createdAt)
+    }
+}
+
+extension OutboxEmailRecord {
+    static let postgresColumns =
+        "id, recipient, subject, body, created_at, next_attempt_at, attempts, sent_at, last_error"
+
+    init(postgres row: PostgresRow) throws {
+        let (id, recipient, subject, body, createdAt, nextAttemptAt, attempts, sentAt, lastError) = try row.decode(
+            (Int64, String, String, String, Date, Date, Int, Date?, String?).self)
+        self.init(
+            id: id, recipient: recipient, subject: subject, body: body, createdAt: createdAt,
+            nextAttemptAt: nextAttemptAt, attempts: attempts, sentAt: sentAt, lastError: lastError)
+    }
+}
