@@ -53,11 +53,17 @@ import Testing
 
             // A page one messaging replica served (and keeps) is not served again after a post on the other.
             let messaging = try replicas(stack, .messaging)
-            let group = try await stack.gateway.post(
-                MessagingPaths.groups, token: ann.accessToken,
-                json: GroupBody(name: "Flat", memberIds: [bob.id]))
-            #expect(group.status == 201, "\(group.text)")
-            let conversation = try group.decode(WireConversation.self).id
+            let request = try await stack.gateway.post(
+                SocialPaths.friendRequests, token: ann.accessToken, json: ["userId": bob.id])
+            let friendRequest = try request.decode(WireFriendRequest.self).id
+            #expect(
+                try await stack.gateway.post(
+                    "\(SocialPaths.friendRequests)/\(friendRequest)/accept", token: bob.accessToken
+                ).status == 200)
+            let direct = try await stack.gateway.post(
+                MessagingPaths.direct, token: ann.accessToken, json: ["userId": bob.id, "product": "wegroup"])
+            #expect([200, 201].contains(direct.status), "\(direct.text)")
+            let conversation = try direct.decode(WireConversation.self).id
             let messages = "\(MessagingPaths.conversations)/\(conversation)/messages"
             for text in ["one", "two", "three"] {
                 let posted = try await stack.gateway.post(messages, token: ann.accessToken, json: ["text": text])
@@ -102,11 +108,5 @@ import Testing
                 #expect(try await stack.gateway.get(IdentityPaths.me, token: ann.accessToken).status == 200)
             }
         }
-    }
-
-    struct GroupBody: Encodable, Sendable {
-        var name: String
-        var memberIds: [String]
-        var product = "wegroup"
     }
 }
