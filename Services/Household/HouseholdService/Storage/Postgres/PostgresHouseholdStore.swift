@@ -31,6 +31,12 @@ struct PostgresHouseholdStore: HouseholdStore {
 
     var services: [any Service] { [database.service] }
 
+    /// Whether a client's `text` holds a NUL character, which PostgreSQL's text cannot (binding it fails the
+    /// statement): such a value matches nothing stored, and the operation answers as if nothing matched.
+    static func holdsNUL(_ text: String?) -> Bool {
+        text?.utf8.contains(0) ?? false
+    }
+
     /// One operation's reads, each statement seeing what is committed.
     func read<T: Sendable>(_ body: @Sendable (PostgresHousehold) async throws -> T) async throws -> T {
         let logger = logger
