@@ -10,8 +10,7 @@ import ServiceLifecycle
 ///
 /// What a replica could keep to itself lives in the database: idempotency keys are unique indexes, the chore list's
 /// revision is bumped by triggers and read on every request, reminders and month-end reminders are claimed by rows.
-/// Writes whose checks read what a concurrent writer could change (balances before a payment, the last reminder)
-/// lock the household's row first (``write(locking:_:)``), so that a household's writes queue one after the other as
+/// Every write of a household's data locks the household's row first (``write(locking:_:)``), so that a household's writes queue one after the other as
 /// they do behind SQLite's single writer, and each statement after the lock reads what the previous writer
 /// committed (READ COMMITTED): a membership checked, a balance read before a payment, the last reminder or an
 /// idempotency key looked up cannot change before the transaction commits. Households apart never wait.
