@@ -78,6 +78,27 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
         }
     }
 
+    /// A client's text holding NUL (which PostgreSQL's text cannot hold) matches nothing, as in SQLite: no
+    /// completions, no suggestions, and a payment to such a "member" is a payment to no member.
+    @Test(arguments: StoreKind.allCases)
+    func aNULInAClientsTextMatchesNothing(kind: StoreKind) async throws {
+        try await withHouseholdStores(kind) { stores in
+            let store = stores[0]
+            try await makeHousehold(store, ["ann", "bob"], now: now)
+            let odd = "a\u{0}b"
+            #expect(
+                try await store.completions(
+                    of: "h", asMember: "ann", member: odd, choreID: odd, from: nil, to: nil, after: nil, limit: 10
+                ).isEmpty)
+            #expect(try await store.grocerySuggestions(in: "h", asMember: "ann", prefix: odd, limit: 10).isEmpty)
+            await #expect(throws: HouseholdError.notAMember) {
+                try await store.recordPayment(
+                    PaymentRecord(
+                        id: "p", householdId: "h", fromId: "ann", toId: odd, amount: 1, currency: "EUR", createdAt: now))
+            }
+        }
+    }
+
     /// A custom chore's name is kept once whatever its ASCII case (SQLite's NOCASE key), non-ASCII letters stay
     /// apart, and the list is in NOCASE order.
     @Test(arguments: StoreKind.allCases)

@@ -65,3 +65,30 @@ enum Groceries {
         return lines
     }
 }
+
+extension Groceries {
+    /// What a completed trip bought: each pick (a line of the household `list` by its merge key, with the price
+    /// entered) as a trip line, and the items those lines take off the lists. Throws naming `items` when nothing was
+    /// picked or a pick is not on the list.
+    static func purchase(_ picks: [(key: String, price: Int?)], from list: [Line]) throws
+        -> (bought: [TripLine], itemIDs: [String])
+    {
+        guard !picks.isEmpty else {
+            throw HouseholdError.invalidField("items", "must name the items bought, or tick them off first.")
+        }
+        let lines = Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        var bought: [TripLine] = []
+        var itemIDs: [String] = []
+        for pick in picks {
+            guard let line = lines[pick.key] else {
+                throw HouseholdError.invalidField("items", "every item must be on the household list.")
+            }
+            bought.append(
+                TripLine(
+                    name: line.name, price: pick.price, communalQuantity: line.communalQuantity,
+                    wantedBy: line.wantedBy))
+            itemIDs += line.itemIDs
+        }
+        return (bought, itemIDs)
+    }
+}

@@ -36,3 +36,16 @@ enum Reminders {
         return String(format: "%04d-%02d", today.year, today.month)
     }
 }
+
+extension Reminders {
+    /// Whom a creditor's reminder goes to: the `named` debtors, each a member who owes them, or everyone who owes
+    /// them (`owed`), in id order. Throws when a named one is no member or owes nothing, or nobody owes anything.
+    static func debtors(named: [String]?, members: [String], owed: [String: Owed]) throws -> [String] {
+        if let named {
+            guard named.allSatisfy(members.contains) else { throw HouseholdError.notFound("The member") }
+            guard named.allSatisfy({ owed[$0] != nil }) else { throw HouseholdError.nothingOwed(.byThatMember) }
+        }
+        guard !owed.isEmpty else { throw HouseholdError.nothingOwed(.byAnybody) }
+        return named ?? owed.keys.sorted()
+    }
+}

@@ -150,6 +150,8 @@ extension PostgresHouseholdStore {
     ) async throws -> [CompletionRecord] {
         try await read { db in
             _ = try await db.members(householdID, asMember: userID)
+            // PostgreSQL text holds no NUL, so no stored id matches one (SQLite finds none either).
+            guard !Self.holdsNUL(member), !Self.holdsNUL(choreID) else { return [] }
             // A filter left out binds NULL and matches every row.
             return try await db.rows(
                 """

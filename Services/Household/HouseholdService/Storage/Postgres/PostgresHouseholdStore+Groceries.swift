@@ -85,6 +85,7 @@ extension PostgresHouseholdStore {
     {
         try await read { db in
             _ = try await db.members(householdID, asMember: userID)
+            guard !Self.holdsNUL(prefix) else { return [] }
             // SQLite's LIKE and lower() fold ASCII letters only; ascii_lower does the same here.
             return try await db.rows(
                 """

@@ -192,7 +192,8 @@ extension PostgresHousehold {
 
     /// Whether the user has a non-zero balance in some currency of the household.
     func hasBalance(_ householdID: String, _ userID: String) async throws -> Bool {
-        try await row(
+        guard !PostgresHouseholdStore.holdsNUL(userID) else { return false }
+        return try await row(
             "SELECT 1 FROM member_balances WHERE household_id = \(householdID) AND user_id = \(userID) LIMIT 1") != nil
     }
 

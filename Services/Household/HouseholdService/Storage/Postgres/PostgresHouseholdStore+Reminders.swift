@@ -11,16 +11,9 @@ extension PostgresHouseholdStore {
         try await write(locking: householdID) { db in
             let members = try await db.members(householdID, asMember: creditor).map(\.userId)
             let owed = try await db.owed(to: creditor, householdID)
-            if let debtors {
-                guard debtors.allSatisfy(members.contains) else { throw HouseholdError.notFound("The member") }
-                guard debtors.allSatisfy({ owed[$0] != nil }) else {
-                    throw HouseholdError.nothingOwed(.byThatMember)
-                }
-            }
-            guard !owed.isEmpty else { throw HouseholdError.nothingOwed(.byAnybody) }
             var sent: [String: Owed] = [:]
             var tooSoon: [String: Date] = [:]
-            for debtor in debtors ?? owed.keys.sorted() {
+            for debtor in try Reminders.debtors(named: debtors, members: members, owed: owed) {
                 let last = try await db.row(
                     """
                     SELECT sent_at FROM reminders

@@ -10,8 +10,7 @@ import ServiceLifecycle
 ///
 /// What a replica could keep to itself lives in the database: idempotency keys are unique indexes, the chore list's
 /// revision is bumped by triggers and read on every request, reminders and month-end reminders are claimed by rows.
-/// Writes whose checks read what a concurrent writer could change (balances before a payment, the last reminder)
-/// lock the household's row first (``write(locking:_:)``), so that a household's writes queue one after the other as
+/// Every write of a household's data locks the household's row first (``write(locking:_:)``), so that a household's writes queue one after the other as
 /// they do behind SQLite's single writer, and each statement after the lock reads what the previous writer
 /// committed (READ COMMITTED): a membership checked, a balance read before a payment, the last reminder or an
 /// idempotency key looked up cannot change before the transaction commits. Households apart never wait.
@@ -30,6 +29,12 @@ struct PostgresHouseholdStore: HouseholdStore {
     var probe: any DatabaseProbe { database }
 
     var services: [any Service] { [database.service] }
+
+    /// Whether a client's `text` holds a NUL character, which PostgreSQL's text cannot (binding it fails the
+    /// statement): such a value matches nothing stored, and the operation answers as if nothing matched.
+    static func holdsNUL(_ text: String?) -> Bool {
+        text?.utf8.contains(0) ?? false
+    }
 
     /// One operation's reads, each statement seeing what is committed.
     func read<T: Sendable>(_ body: @Sendable (PostgresHousehold) async throws -> T) async throws -> T {

@@ -22,16 +22,9 @@ extension SQLiteHouseholdStore {
         try await write { db in
             let members = try Self.members(db, householdID, asMember: creditor).map(\.userId)
             let owed = try Self.owed(to: creditor, db, householdID)
-            if let debtors {
-                guard debtors.allSatisfy(members.contains) else { throw HouseholdError.notFound("The member") }
-                guard debtors.allSatisfy({ owed[$0] != nil }) else {
-                    throw HouseholdError.nothingOwed(.byThatMember)
-                }
-            }
-            guard !owed.isEmpty else { throw HouseholdError.nothingOwed(.byAnybody) }
             var sent: [String: Owed] = [:]
             var tooSoon: [String: Date] = [:]
-            for debtor in debtors ?? owed.keys.sorted() {
+            for debtor in try Reminders.debtors(named: debtors, members: members, owed: owed) {
                 let last = try Date.fetchOne(
                     db.cachedStatement(
                         sql:

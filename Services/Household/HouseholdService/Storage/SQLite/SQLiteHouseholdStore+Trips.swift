@@ -25,26 +25,8 @@ extension SQLiteHouseholdStore {
             let picks =
                 try requested
                 ?? (Self.currentTrip(db, householdID, shopperID)?.checked ?? []).map { ($0.key, $0.price) }
-            guard !picks.isEmpty else {
-                throw HouseholdError.invalidField("items", "must name the items bought, or tick them off first.")
-            }
-            let lines = Dictionary(
-                Groceries.householdList(try Self.groceries(db, householdID), members: Set(members)).map {
-                    ($0.key, $0)
-                },
-                uniquingKeysWith: { first, _ in first })
-            var bought: [TripLine] = []
-            var itemIDs: [String] = []
-            for pick in picks {
-                guard let line = lines[pick.key] else {
-                    throw HouseholdError.invalidField("items", "every item must be on the household list.")
-                }
-                bought.append(
-                    TripLine(
-                        name: line.name, price: pick.price, communalQuantity: line.communalQuantity,
-                        wantedBy: line.wantedBy))
-                itemIDs += line.itemIDs
-            }
+            let (bought, itemIDs) = try Groceries.purchase(
+                picks, from: Groceries.householdList(try Self.groceries(db, householdID), members: Set(members)))
             let shares = try TripCharge.shares(total: total, lines: bought, members: members, seed: id)
             let bill = BillRecord(
                 id: UUID().uuidString.lowercased(), householdId: householdID, description: "Shopping trip",
