@@ -13,6 +13,7 @@ key, bill id, start of the attempt that succeeded, time of the acknowledgement. 
 rows straight into PostgreSQL through psql instead (the stand-in before the platform's binaries exist).
 """
 import argparse, json, os, subprocess, sys, threading, time, urllib.error, urllib.request, uuid
+from http.client import HTTPException
 
 WRITERS = 4
 HARD_LIMIT = 120  # seconds: a writer never runs longer than this, whatever happens to the stop file
@@ -65,7 +66,7 @@ def post_bill(args, key, n):
     body = {"description": key, "amount": 100 + n % 900, "currency": "EUR", "split": {"kind": "equal"}}
     try:
         status, bill = http("POST", f"{args.gateway}/v1/households/{args.household}/bills", body, args.token, key)
-    except OSError:
+    except (OSError, HTTPException, ValueError):  # no answer, a cut one, or one that is not JSON
         return None
     if status in (200, 201):
         return bill["id"]
