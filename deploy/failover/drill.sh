@@ -10,7 +10,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 BASE=25400 BINARIES="" MODE=http KEEP=no
 usage() {
-    echo "usage: $0 [--binaries DIR] [--base-port N] [--sql]"
+    echo "usage: $0 [--binaries DIR] [--base-port N] [--sql] [--keep]"
     echo "  --binaries DIR  folder with Identity, Household and Gateway (default: the repo's .build/release or .build/debug)"
     echo "  --base-port N   first of the ports used, N to N+43 (default 25400)"
     echo "  --sql           no platform: the writers insert rows straight into PostgreSQL through HAProxy"
