@@ -76,19 +76,27 @@ done
 WORK=$(mktemp -d /tmp/failover-drill.XXXXXX)
 chmod 755 "$WORK"
 PIDS=() PATRONI=()
+# SIGTERM, then SIGKILL for whatever still runs 20 s later, said by name: a process that will not stop shows.
+stop() {
+    local pid end=$((SECONDS + 20))
+    for pid in "$@"; do kill "$pid" 2>/dev/null; done
+    for pid in "$@"; do
+        while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.2; done
+        kill -0 "$pid" 2>/dev/null && echo "drill: $(ps -o comm= -p "$pid") still running 20 s after SIGTERM; killed" &&
+            kill -9 "$pid"
+    done
+}
 cleanup() {
-    local status=$? pid
+    local status=$? pid i later=()
     set +e
     trap - EXIT INT TERM
-    # Patroni stops its PostgreSQL on SIGTERM; whatever is left after 20 s is killed.
-    for pid in "${PATRONI[@]}" "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
-    for _ in $(seq 100); do
-        pid=""
-        for p in "${PATRONI[@]}" "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && pid=$p; done
-        [ -z "$pid" ] && break
-        sleep 0.2
-    done
-    for pid in "${PATRONI[@]}" "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null; done
+    # In the reverse order of their start: writers and platform, HAProxy, Patroni (which stops its PostgreSQL on
+    # SIGTERM, and needs etcd for it), etcd.
+    for ((i = ${#PIDS[@]} - 1; i >= 4; i--)); do later+=("${PIDS[i]}"); done
+    stop "${later[@]}"
+    stop "${PIDS[@]:3:1}"
+    stop "${PATRONI[@]}"
+    stop "${PIDS[@]:0:3}"
     for file in "$WORK"/pg*/data/postmaster.pid; do
         [ -f "$file" ] && pid=$(head -1 "$file") && kill -9 "$pid" $(pgrep -P "$pid") 2>/dev/null
     done
@@ -103,7 +111,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 # Runs a command in the background with its output in $WORK/<name>.log.
-spawn() { local name=$1; shift; "$@" >"$WORK/$name.log" 2>&1 & PIDS+=($!); }
+spawn() { local name=$1; shift; "$@" >"$WORK/$name.log" 2>&1 & PIDS+=($!); disown $!; }
 
 step "work folder $WORK, ports $BASE-$((BASE + 43)), writers: $MODE"
 
@@ -175,24 +183,31 @@ if [ $MODE = http ]; then
     TOKEN=$(head -c 32 /dev/urandom | base64 | tr -d '=+/\n')
     mkdir -p "$WORK/identity" "$WORK/household"
     common=(INTERNAL_TOKEN="$TOKEN" IDENTITY_URL="http://127.0.0.1:$IDENTITY" SOCIAL_URL="http://127.0.0.1:$SOCIAL" LOG_LEVEL=warning)
-    # Ready, or ended (then 1 at once rather than after the whole wait).
-    ready() { kill -0 "${PIDS[-1]}" && curl -fsS "http://127.0.0.1:$1/health/ready"; }
+    # The last process spawned answers ready on port $1 within 60 s; 1 as soon as it has ended.
+    ready() {
+        local end=$((SECONDS + 60))
+        while kill -0 "${PIDS[-1]}" 2>/dev/null && [ $SECONDS -lt $end ]; do
+            curl -fsS "http://127.0.0.1:$1/health/ready" >/dev/null 2>&1 && return 0
+            sleep 0.2
+        done
+        return 1
+    }
     spawn identity env "${common[@]}" PORT=$IDENTITY DATA_DIR="$WORK/identity" \
         DATABASE_URL="$URL/platform_identity?sslmode=disable" "$BINARIES/Identity"
     identity_db=PostgreSQL
-    if ! poll 60 ready $IDENTITY; then
+    if ! ready $IDENTITY; then
         # A build whose identity keeps to SQLite says so and stops; the drill needs only its sign-up.
         grep -q "SQLite only" "$WORK/identity.log" || die "identity did not start: $(tail -n 3 "$WORK/identity.log")"
         identity_db=SQLite
         spawn identity env "${common[@]}" PORT=$IDENTITY DATA_DIR="$WORK/identity" "$BINARIES/Identity"
-        poll 60 ready $IDENTITY || die "identity did not start: $(tail -n 3 "$WORK/identity.log")"
+        ready $IDENTITY || die "identity did not start: $(tail -n 3 "$WORK/identity.log")"
     fi
     spawn household env "${common[@]}" PORT=$HOUSEHOLD DATA_DIR="$WORK/household" \
         DATABASE_URL="$URL/platform_household?sslmode=disable" "$BINARIES/Household"
-    poll 60 ready $HOUSEHOLD || die "household did not start: $(tail -n 3 "$WORK/household.log")"
+    ready $HOUSEHOLD || die "household did not start: $(tail -n 3 "$WORK/household.log")"
     spawn gateway env "${common[@]}" PORT=$GATEWAY HOUSEHOLD_URL="http://127.0.0.1:$HOUSEHOLD" \
         RATE_LIMIT_PER_MINUTE=1000000 "$BINARIES/Gateway"
-    poll 30 ready $GATEWAY || die "the gateway did not start: $(tail -n 3 "$WORK/gateway.log")"
+    ready $GATEWAY || die "the gateway did not start: $(tail -n 3 "$WORK/gateway.log")"
     step "platform: household (PostgreSQL), identity ($identity_db), gateway ready from $BINARIES ($(since "$started") s)"
 fi
 
