@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import PostgresNIO
 import ServiceKit
@@ -148,6 +150,44 @@ import Testing
             }
         }
         #expect(received?.hasPrefix("a:") == true)
+    }
+
+    @Test func readinessReportsADatabaseThatNoLongerAnswers() async throws {
+        let url = try await ThrowawayPostgres.freshDatabase()
+        let database = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
+        let admin = try await PostgresServiceDatabase.open(
+            url.naming(database: "postgres"), migrations: [], logger: logger)
+        let router = ServiceApplication.router(metrics: ServiceMetrics(), openAPIDocument: Data(), probe: database)
+        let name = try #require(url.database)
+        let logger = logger
+        try await withRunning(admin) {
+            try await withRunning(database) {
+                let app = Application(router: router)
+                try await app.test(.router) { client in
+                    try await client.execute(uri: "/health/ready", method: .get) { #expect($0.status == .ok) }
+                    // The database goes away: no new connection is allowed and the pool's are ended.
+                    try await admin.read { connection in
+                        _ = try await connection.query(
+                            PostgresQuery(unsafeSQL: "ALTER DATABASE \"\(name)\" ALLOW_CONNECTIONS false"),
+                            logger: logger)
+                        _ = try await connection.query(
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(name)",
+                            logger: logger)
+                    }
+                    try await client.execute(uri: "/health/ready", method: .get) { response in
+                        #expect(response.status == .serviceUnavailable)
+                        #expect(String(buffer: response.body).contains("not_ready"))
+                    }
+                    // Back again: ready again.
+                    try await admin.read { connection in
+                        _ = try await connection.query(
+                            PostgresQuery(unsafeSQL: "ALTER DATABASE \"\(name)\" ALLOW_CONNECTIONS true"),
+                            logger: logger)
+                    }
+                    try await client.execute(uri: "/health/ready", method: .get) { #expect($0.status == .ok) }
+                }
+            }
+        }
     }
 
     @Test func aWrongURLOrAnUnreachableServerStopsStartUpWithOneLine() async throws {

@@ -151,10 +151,24 @@ public final class PostgresServiceDatabase: Sendable {
         case serializable = "SERIALIZABLE"
     }
 
-    /// Answers if the database answers; the readiness probe.
+    /// Answers if the database answers within two seconds; the readiness probe. (A pool that cannot connect keeps a
+    /// lease waiting while it retries: the probe must answer "not ready", not hang.)
     public func ping() async throws {
-        _ = try await client.query("SELECT 1", logger: logger).collect()
+        let client = client
+        let logger = logger
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try await client.query("SELECT 1", logger: logger).collect() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(2))
+                throw DatabaseNotAnswering()
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
     }
+
+    /// The database did not answer the readiness probe in time.
+    struct DatabaseNotAnswering: Error {}
 
     private static func transaction<T: Sendable>(
         on connection: PostgresConnection, isolation: TransactionIsolation, logger: Logger,
