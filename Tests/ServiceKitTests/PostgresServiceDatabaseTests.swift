@@ -53,8 +53,8 @@ import Testing
         }
         let database = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
         let count = try await withRunning(database) {
-            try await database.read { connection in
-                try await connection.query("SELECT count(*) FROM counters", logger: logger).decode(Int.self)
+            try await database.read { session in
+                try await session.connection.query("SELECT count(*) FROM counters", logger: logger).decode(Int.self)
                     .first { _ in true } ?? -1
             }
         }
@@ -71,24 +71,24 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<10 {
                     group.addTask {
-                        try await database.write(isolation: .serializable, attempts: 30) { connection in
+                        try await database.write(isolation: .serializable, attempts: 30) { session in
                             let value =
-                                try await connection.query(
+                                try await session.connection.query(
                                     "SELECT value FROM counters WHERE name = 'a'", logger: logger
                                 ).decode(Int.self).first { _ in true } ?? 0
-                            _ = try await connection.query(
+                            _ = try await session.connection.query(
                                 "UPDATE counters SET value = \(value + 1) WHERE name = 'a'", logger: logger)
                         }
                     }
                 }
                 try await group.waitForAll()
             }
-            return try await database.read { connection in
+            return try await database.read { session in
                 let value =
-                    try await connection.query("SELECT value FROM counters WHERE name = 'a'", logger: logger)
+                    try await session.connection.query("SELECT value FROM counters WHERE name = 'a'", logger: logger)
                     .decode(Int.self).first { _ in true } ?? -1
                 let audited =
-                    try await connection.query(
+                    try await session.connection.query(
                         "SELECT count(*) FROM audit WHERE note = 'changed; see ''value'''", logger: logger
                     ).decode(Int.self).first { _ in true } ?? -1
                 return (value, audited)
@@ -105,13 +105,13 @@ import Testing
         let logger = logger
         let value = try await withRunning(database) {
             await #expect(throws: Refused.self) {
-                try await database.write { connection in
-                    _ = try await connection.query("UPDATE counters SET value = 99 WHERE name = 'b'", logger: logger)
+                try await database.write { session in
+                    _ = try await session.connection.query("UPDATE counters SET value = 99 WHERE name = 'b'", logger: logger)
                     throw Refused()
                 }
             }
-            return try await database.read { connection in
-                try await connection.query("SELECT value FROM counters WHERE name = 'b'", logger: logger)
+            return try await database.read { session in
+                try await session.connection.query("SELECT value FROM counters WHERE name = 'b'", logger: logger)
                     .decode(Int.self).first { _ in true } ?? -1
             }
         }
@@ -122,7 +122,6 @@ import Testing
         let url = try await ThrowawayPostgres.freshDatabase()
         let writer = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
         let reader = try await PostgresServiceDatabase.open(url, migrations: migrations, logger: logger)
-        let logger = logger
         let (notices, continuation) = AsyncStream.makeStream(of: String?.self)
         let listener = PostgresChangeListener(database: reader, channel: "counters") { continuation.yield($0) }
         let received = try await withRunning(writer) {
@@ -135,8 +134,8 @@ import Testing
                     return await withThrowingTaskGroup(of: String?.self) { sender in
                         sender.addTask {
                             for attempt in 0..<100 {
-                                try await writer.write { connection in
-                                    try await connection.notify("counters", payload: "a:\(attempt)", logger: logger)
+                                try await writer.write { session in
+                                    try await session.notify("counters", payload: "a:\(attempt)")
                                 }
                                 try await Task.sleep(for: .milliseconds(100))
                             }
@@ -166,11 +165,11 @@ import Testing
                 try await app.test(.router) { client in
                     try await client.execute(uri: "/health/ready", method: .get) { #expect($0.status == .ok) }
                     // The database goes away: no new connection is allowed and the pool's are ended.
-                    try await admin.read { connection in
-                        _ = try await connection.query(
+                    try await admin.read { session in
+                        _ = try await session.connection.query(
                             PostgresQuery(unsafeSQL: "ALTER DATABASE \"\(name)\" ALLOW_CONNECTIONS false"),
                             logger: logger)
-                        _ = try await connection.query(
+                        _ = try await session.connection.query(
                             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(name)",
                             logger: logger)
                     }
@@ -179,8 +178,8 @@ import Testing
                         #expect(String(buffer: response.body).contains("not_ready"))
                     }
                     // Back again: ready again.
-                    try await admin.read { connection in
-                        _ = try await connection.query(
+                    try await admin.read { session in
+                        _ = try await session.connection.query(
                             PostgresQuery(unsafeSQL: "ALTER DATABASE \"\(name)\" ALLOW_CONNECTIONS true"),
                             logger: logger)
                     }

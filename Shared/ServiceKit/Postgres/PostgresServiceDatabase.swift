@@ -119,8 +119,11 @@ public final class PostgresServiceDatabase: Sendable {
     public var service: some Service { client }
 
     /// Runs `body` on one pooled connection, outside any explicit transaction (each statement sees committed data).
-    public func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in try await body(connection) }
+    public func read<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
+        let logger = logger
+        return try await client.withConnection { connection in
+            try await body(PostgresSession(connection: connection, logger: logger))
+        }
     }
 
     /// Runs `body` in one transaction at `isolation`, committed if it returns; PostgreSQL's serialization failures
@@ -128,7 +131,7 @@ public final class PostgresServiceDatabase: Sendable {
     /// outside the database. Errors `body` throws come out as thrown.
     public func write<T: Sendable>(
         isolation: TransactionIsolation = .readCommitted, attempts: Int = 8,
-        _ body: @Sendable (PostgresConnection) async throws -> T
+        _ body: @Sendable (PostgresSession) async throws -> T
     ) async throws -> T {
         var attempt = 1
         while true {
@@ -172,12 +175,12 @@ public final class PostgresServiceDatabase: Sendable {
 
     private static func transaction<T: Sendable>(
         on connection: PostgresConnection, isolation: TransactionIsolation, logger: Logger,
-        _ body: @Sendable (PostgresConnection) async throws -> T
+        _ body: @Sendable (PostgresSession) async throws -> T
     ) async throws -> T {
         _ = try await connection.query(
             PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation.rawValue)"), logger: logger)
         do {
-            let value = try await body(connection)
+            let value = try await body(PostgresSession(connection: connection, logger: logger))
             _ = try await connection.query("COMMIT", logger: logger)
             return value
         } catch {

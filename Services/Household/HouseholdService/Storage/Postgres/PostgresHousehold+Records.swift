@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import ServiceKit
 
 // The records read from rows by column name (the SELECT lists below name the columns each one reads).
 

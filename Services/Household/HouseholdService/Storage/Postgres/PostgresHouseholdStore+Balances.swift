@@ -44,7 +44,7 @@ extension PostgresHouseholdStore {
         try await write(.repeatableRead) { db in
             let members = try await db.members(householdID, asMember: userID).map(\.userId)
             var net: [String: [String: Int]] = [:]
-            for row in try await db.rows(
+            for row in try await db.namedRows(
                 """
                 SELECT currency, payer_id AS user_id, SUM(amount)::bigint AS amount FROM bills
                 WHERE household_id = \(householdID) GROUP BY currency, payer_id
@@ -67,11 +67,11 @@ extension PostgresHouseholdStore {
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     /// Each member's running net per currency.
     func balances(_ householdID: String) async throws -> [String: [String: Int]] {
         var net: [String: [String: Int]] = [:]
-        for row in try await rows(
+        for row in try await namedRows(
             "SELECT currency, user_id, net FROM member_balances WHERE household_id = \(householdID)")
         {
             net[try row.get("currency"), default: [:]][try row.get("user_id")] = try row.get("net", as: Int.self)

@@ -23,7 +23,7 @@ extension PostgresHouseholdStore {
     func image(of billID: String, in householdID: String, asMember userID: String) async throws -> StoredBytes? {
         try await write(.repeatableRead) { db in
             try await db.billOfMember(billID, householdID, userID)
-            return try await db.row("SELECT bytes, type, etag FROM bill_images WHERE bill_id = \(billID)").map {
+            return try await db.namedRow("SELECT bytes, type, etag FROM bill_images WHERE bill_id = \(billID)").map {
                 StoredBytes(
                     bytes: try $0.get("bytes"), mediaType: try $0.get("type"), tag: EntityTag(stored: try $0.get("etag")))
             }
@@ -38,7 +38,7 @@ extension PostgresHouseholdStore {
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     /// Checks that `userID` is a member and the bill is their household's; 404 otherwise.
     func billOfMember(_ billID: String, _ householdID: String, _ userID: String) async throws {
         _ = try await members(householdID, asMember: userID)

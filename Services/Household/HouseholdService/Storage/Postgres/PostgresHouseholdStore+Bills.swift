@@ -78,7 +78,7 @@ extension PostgresHouseholdStore {
     ) async throws -> [(BillRecord, [String: Int])] {
         try await write(.repeatableRead) { db in
             _ = try await db.members(householdID, asMember: userID)
-            let bills = try await db.rows(
+            let bills = try await db.namedRows(
                 """
                 SELECT \(unescaped: BillRecord.columns) FROM bills WHERE household_id = \(householdID)
                 AND (\(cursor?.id)::text IS NULL
@@ -103,7 +103,7 @@ extension PostgresHouseholdStore {
                 months[0].firstDay.start(in: zone), months[months.count - 1].next.firstDay.start(in: zone)
             )
             var bills: [String: ExpenseStatistics.BillShares] = [:]
-            for row in try await db.rows(
+            for row in try await db.namedRows(
                 """
                 SELECT b.id, b.created_at, b.currency, b.payer_id, b.amount, s.user_id, s.amount AS share
                 FROM bills b JOIN bill_shares s ON s.bill_id = b.id
@@ -125,11 +125,11 @@ extension PostgresHouseholdStore {
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     /// The household's bill `billID`; 404 when there is none.
     func bill(_ billID: String, _ householdID: String) async throws -> BillRecord {
         guard
-            let row = try await row(
+            let row = try await namedRow(
                 "SELECT \(unescaped: BillRecord.columns) FROM bills WHERE id = \(billID) AND household_id = \(householdID)")
         else { throw HouseholdError.notFound("The bill") }
         return try BillRecord(row)
@@ -137,7 +137,7 @@ extension PostgresHousehold {
 
     /// The bill `userID` made in the household under `idempotencyKey`, if any.
     func bill(_ idempotencyKey: String, by userID: String, in householdID: String) async throws -> BillRecord? {
-        try await row(
+        try await namedRow(
             """
             SELECT \(unescaped: BillRecord.columns) FROM bills
             WHERE household_id = \(householdID) AND created_by = \(userID) AND idempotency_key = \(idempotencyKey)
@@ -190,7 +190,7 @@ extension PostgresHousehold {
     /// Each bill's shares, by bill id.
     func shares(of billIDs: [String]) async throws -> [String: [String: Int]] {
         var shares: [String: [String: Int]] = [:]
-        for row in try await rows(
+        for row in try await namedRows(
             "SELECT bill_id, user_id, amount FROM bill_shares WHERE bill_id = ANY(\(billIDs))")
         {
             shares[try row.get("bill_id"), default: [:]][try row.get("user_id")] = try row.get("amount")

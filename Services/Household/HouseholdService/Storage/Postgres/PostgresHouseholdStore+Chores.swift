@@ -11,14 +11,14 @@ extension PostgresHouseholdStore {
         // filed under a revision newer than what it shows).
         try await write(.repeatableRead) { db in
             let (household, members) = try await db.household(householdID, asMember: userID)
-            let chores = try await db.rows(
+            let chores = try await db.namedRows(
                 """
                 SELECT * FROM chores WHERE household_id = \(householdID)
                 ORDER BY next_due IS NULL, next_due, name
                 """
             ).map(ChoreRecord.init)
             let revision =
-                try await db.row("SELECT revision FROM households WHERE id = \(householdID)")?.get(
+                try await db.namedRow("SELECT revision FROM households WHERE id = \(householdID)")?.get(
                     "revision", as: Int64.self) ?? 0
             return (household, members, chores, revision)
         }
@@ -29,7 +29,7 @@ extension PostgresHouseholdStore {
     ) {
         try await read { db in
             guard
-                let row = try await db.row(
+                let row = try await db.namedRow(
                     """
                     SELECT h.revision, h.time_zone FROM households h
                     JOIN members m ON m.household_id = h.id AND m.user_id = \(userID)
@@ -44,7 +44,7 @@ extension PostgresHouseholdStore {
         try await read { db in
             _ = try await db.members(householdID, asMember: userID)
             // SQLite orders its NOCASE column ignoring ASCII case, then by the bytes.
-            return try await db.rows(
+            return try await db.namedRows(
                 """
                 SELECT name, points FROM custom_chores WHERE household_id = \(householdID)
                 ORDER BY ascii_lower(name) COLLATE "C", name
@@ -124,7 +124,7 @@ extension PostgresHouseholdStore {
                 """)
             let since = today.adding(days: -ChoreRules.fairnessWindowDays).description
             var recentPoints: [String: Int] = [:]
-            for row in try await db.rows(
+            for row in try await db.namedRows(
                 """
                 SELECT user_id, SUM(points)::bigint AS points FROM completions
                 WHERE household_id = \(householdID) AND completed_on > \(since) GROUP BY user_id
@@ -153,7 +153,7 @@ extension PostgresHouseholdStore {
             // PostgreSQL text holds no NUL, so no stored id matches one (SQLite finds none either).
             guard !Self.holdsNUL(member), !Self.holdsNUL(choreID) else { return [] }
             // A filter left out binds NULL and matches every row.
-            return try await db.rows(
+            return try await db.namedRows(
                 """
                 SELECT * FROM completions WHERE household_id = \(householdID)
                 AND (\(member)::text IS NULL OR user_id = \(member))
@@ -175,7 +175,7 @@ extension PostgresHouseholdStore {
         try await read { db in
             let (household, members) = try await db.household(householdID, asMember: userID)
             let (from, to) = try StatisticsRange.of(from: from, to: to, today: clock.today(inZone: household.timeZone))
-            let rows = try await db.rows(
+            let rows = try await db.namedRows(
                 """
                 SELECT user_id, chore_name, COUNT(*) AS count, SUM(points)::bigint AS points FROM completions
                 WHERE household_id = \(householdID) AND completed_on >= \(from.description)
@@ -192,10 +192,10 @@ extension PostgresHouseholdStore {
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     /// The household's chore `choreID`; 404 when there is none.
     func chore(_ choreID: String, _ householdID: String) async throws -> ChoreRecord {
-        guard let row = try await row("SELECT * FROM chores WHERE id = \(choreID) AND household_id = \(householdID)")
+        guard let row = try await namedRow("SELECT * FROM chores WHERE id = \(choreID) AND household_id = \(householdID)")
         else { throw HouseholdError.notFound("The chore") }
         return try ChoreRecord(row)
     }

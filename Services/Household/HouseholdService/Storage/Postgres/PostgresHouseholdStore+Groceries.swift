@@ -7,7 +7,7 @@ extension PostgresHouseholdStore {
     func personalGroceries(of householdID: String, asMember userID: String) async throws -> [GroceryItemRecord] {
         try await read { db in
             _ = try await db.members(householdID, asMember: userID)
-            return try await db.rows(
+            return try await db.namedRows(
                 """
                 SELECT \(unescaped: GroceryItemRecord.columns) FROM grocery_items
                 WHERE household_id = \(householdID) AND owner_id = \(userID) ORDER BY created_at, seq
@@ -19,7 +19,7 @@ extension PostgresHouseholdStore {
     func communalGroceries(of householdID: String, asMember userID: String) async throws -> [GroceryItemRecord] {
         try await read { db in
             _ = try await db.members(householdID, asMember: userID)
-            return try await db.rows(
+            return try await db.namedRows(
                 """
                 SELECT \(unescaped: GroceryItemRecord.columns) FROM grocery_items
                 WHERE household_id = \(householdID) AND owner_id IS NULL ORDER BY created_at, seq
@@ -39,7 +39,7 @@ extension PostgresHouseholdStore {
         try await write(locking: item.householdId) { db in
             _ = try await db.members(item.householdId, asMember: item.createdBy)
             let count =
-                try await db.row("SELECT COUNT(*) AS count FROM grocery_items WHERE household_id = \(item.householdId)")?
+                try await db.namedRow("SELECT COUNT(*) AS count FROM grocery_items WHERE household_id = \(item.householdId)")?
                 .get("count", as: Int.self) ?? 0
             guard count < 1_000 else { throw HouseholdError.groceryListFull }
             try await db.execute(
@@ -87,7 +87,7 @@ extension PostgresHouseholdStore {
             _ = try await db.members(householdID, asMember: userID)
             guard !Self.holdsNUL(prefix) else { return [] }
             // SQLite's LIKE and lower() fold ASCII letters only; ascii_lower does the same here.
-            return try await db.rows(
+            return try await db.namedRows(
                 """
                 SELECT MIN(name) AS name, COUNT(*) AS uses FROM (
                     SELECT i.name FROM trip_items i JOIN shopping_trips t ON t.id = i.trip_id
@@ -104,10 +104,10 @@ extension PostgresHouseholdStore {
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     /// Every item of the household, oldest first.
     func groceries(_ householdID: String) async throws -> [GroceryItemRecord] {
-        try await rows(
+        try await namedRows(
             """
             SELECT \(unescaped: GroceryItemRecord.columns) FROM grocery_items WHERE household_id = \(householdID)
             ORDER BY created_at, seq
@@ -118,7 +118,7 @@ extension PostgresHousehold {
     func grocery(_ itemID: String, _ householdID: String, by userID: String) async throws -> GroceryItemRecord {
         _ = try await members(householdID, asMember: userID)
         guard
-            let row = try await row(
+            let row = try await namedRow(
                 """
                 SELECT \(unescaped: GroceryItemRecord.columns) FROM grocery_items
                 WHERE id = \(itemID) AND household_id = \(householdID)

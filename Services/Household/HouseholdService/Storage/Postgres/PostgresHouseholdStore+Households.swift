@@ -11,7 +11,7 @@ extension PostgresHouseholdStore {
     func household(of userID: String) async throws -> (HouseholdRecord, [MemberRecord])? {
         try await read { db in
             guard
-                let householdID = try await db.row(
+                let householdID = try await db.namedRow(
                     "SELECT household_id FROM members WHERE user_id = \(userID)")?.get("household_id", as: String.self)
             else { return nil }
             return try await db.household(householdID, asMember: userID)
@@ -71,7 +71,7 @@ extension PostgresHouseholdStore {
 
     func pendingInvitations(for userID: String) async throws -> [(InvitationRecord, HouseholdRecord)] {
         try await read { db in
-            try await db.rows(
+            try await db.namedRows(
                 """
                 SELECT i.id AS invitation_id, i.household_id, i.inviter_id, i.invitee_id, i.status,
                     i.created_at AS invited_at, i.responded_at, \(unescaped: HouseholdRecord.columns)
@@ -97,7 +97,7 @@ extension PostgresHouseholdStore {
     {
         try await write { db in
             guard
-                let row = try await db.row(
+                let row = try await db.namedRow(
                     """
                     SELECT id, household_id, inviter_id, invitee_id, status, created_at, responded_at
                     FROM invitations WHERE id = \(invitationID) FOR UPDATE
@@ -150,7 +150,7 @@ extension PostgresHouseholdStore {
                 try await db.execute("DELETE FROM households WHERE id = \(householdID)")
                 return []
             }
-            for row in try await db.rows(
+            for row in try await db.namedRows(
                 "SELECT * FROM chores WHERE household_id = \(householdID) AND assignee_id = \(userID) ORDER BY id")
             {
                 var chore = try ChoreRecord(row)
@@ -166,14 +166,14 @@ extension PostgresHouseholdStore {
     func activity(of householdID: String, asMember userID: String, limit: Int) async throws -> [ActivityRecord] {
         try await read { db in
             _ = try await db.members(householdID, asMember: userID)
-            return try await db.rows(
+            return try await db.namedRows(
                 "SELECT * FROM activity WHERE household_id = \(householdID) ORDER BY id DESC LIMIT \(limit)"
             ).map(ActivityRecord.init)
         }
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     /// The members of a household the caller belongs to, oldest first (404 for anyone else).
     func members(_ householdID: String, asMember userID: String) async throws -> [MemberRecord] {
         let members = try await allMembers(householdID)
@@ -193,12 +193,12 @@ extension PostgresHousehold {
     /// Whether the user has a non-zero balance in some currency of the household.
     func hasBalance(_ householdID: String, _ userID: String) async throws -> Bool {
         guard !PostgresHouseholdStore.holdsNUL(userID) else { return false }
-        return try await row(
+        return try await namedRow(
             "SELECT 1 FROM member_balances WHERE household_id = \(householdID) AND user_id = \(userID) LIMIT 1") != nil
     }
 
     func allMembers(_ householdID: String) async throws -> [MemberRecord] {
-        try await rows(
+        try await namedRows(
             """
             SELECT household_id, user_id, joined_at FROM members WHERE household_id = \(householdID)
             ORDER BY joined_at, seq
@@ -208,7 +208,7 @@ extension PostgresHousehold {
 
     /// The household and its members, the caller among them (else 404).
     func household(_ householdID: String, asMember userID: String) async throws -> (HouseholdRecord, [MemberRecord]) {
-        let rows = try await rows(
+        let rows = try await namedRows(
             """
             SELECT \(unescaped: HouseholdRecord.columns), m.household_id, m.user_id, m.joined_at
             FROM households h JOIN members m ON m.household_id = h.id
@@ -221,7 +221,7 @@ extension PostgresHousehold {
     }
 
     func requireHomeless(_ userID: String) async throws {
-        if try await row("SELECT 1 FROM members WHERE user_id = \(userID)") != nil {
+        if try await namedRow("SELECT 1 FROM members WHERE user_id = \(userID)") != nil {
             throw HouseholdError.alreadyInHousehold(.you)
         }
     }

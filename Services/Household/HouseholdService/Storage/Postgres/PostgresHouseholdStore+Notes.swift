@@ -7,7 +7,7 @@ extension PostgresHouseholdStore {
     func notes(of householdID: String, asMember userID: String, now: Date) async throws -> [NoteRecord] {
         try await read { db in
             _ = try await db.members(householdID, asMember: userID)
-            return try await db.rows(
+            return try await db.namedRows(
                 """
                 SELECT \(unescaped: NoteRecord.columns) FROM notes
                 WHERE household_id = \(householdID) AND expires_at > \(now.storedMilliseconds)
@@ -108,7 +108,7 @@ extension PostgresHouseholdStore {
     {
         try await read { db in
             _ = try await db.liveNote(noteID, householdID, userID, now)
-            return try await db.row(
+            return try await db.namedRow(
                 "SELECT photo, photo_type, photo_etag FROM notes WHERE id = \(noteID) AND photo IS NOT NULL"
             ).map {
                 StoredBytes(
@@ -119,13 +119,13 @@ extension PostgresHouseholdStore {
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     /// The household's note `noteID` if it has not expired, for a member; 404 otherwise.
     func liveNote(_ noteID: String, _ householdID: String, _ userID: String, _ now: Date) async throws -> NoteRecord {
         _ = try await members(householdID, asMember: userID)
         // Compared in SQL, as stored (to the millisecond), like the board's list.
         guard
-            let row = try await row(
+            let row = try await namedRow(
                 """
                 SELECT \(unescaped: NoteRecord.columns) FROM notes
                 WHERE id = \(noteID) AND household_id = \(householdID) AND expires_at > \(now.storedMilliseconds)

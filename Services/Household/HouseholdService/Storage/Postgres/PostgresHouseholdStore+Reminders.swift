@@ -14,7 +14,7 @@ extension PostgresHouseholdStore {
             var sent: [String: Owed] = [:]
             var tooSoon: [String: Date] = [:]
             for debtor in try Reminders.debtors(named: debtors, members: members, owed: owed) {
-                let last = try await db.row(
+                let last = try await db.namedRow(
                     """
                     SELECT sent_at FROM reminders
                     WHERE household_id = \(householdID) AND creditor_id = \(creditor) AND debtor_id = \(debtor)
@@ -42,7 +42,7 @@ extension PostgresHouseholdStore {
         // insert lands sends it; the others' inserts do nothing (ON CONFLICT) and they skip it.
         try await write { db in
             let clock = WallClock { now }
-            let candidates = try await db.rows(
+            let candidates = try await db.namedRows(
                 """
                 SELECT id, time_zone FROM households
                 WHERE id IN (SELECT DISTINCT household_id FROM member_balances WHERE net < 0) ORDER BY id
@@ -122,7 +122,7 @@ extension PostgresHouseholdStore {
     {
         try await write(.repeatableRead) { db in
             let members = try await db.members(householdID, asMember: userID).map(\.userId)
-            return try await db.rows(
+            return try await db.namedRows(
                 """
                 SELECT p.user_id, p.venmo, p.paypal FROM payment_handles p
                 JOIN members m ON m.user_id = p.user_id AND m.household_id = \(householdID)
@@ -139,14 +139,14 @@ extension PostgresHouseholdStore {
         try await write(.repeatableRead) { db in
             let members = try await db.members(householdID, asMember: userID).map(\.userId)
             guard members.contains(payee), payee != userID else { throw HouseholdError.notFound("The member") }
-            let row = try await db.row("SELECT venmo, paypal FROM payment_handles WHERE user_id = \(payee)")
+            let row = try await db.namedRow("SELECT venmo, paypal FROM payment_handles WHERE user_id = \(payee)")
             let owed = try await db.owed(to: payee, householdID)[userID]?[currency] ?? 0
             return (try row?.get("venmo", as: String?.self) ?? nil, try row?.get("paypal", as: String?.self) ?? nil, owed)
         }
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     /// Who owes `creditor` what under each currency's settle-up plan.
     func owed(to creditor: String, _ householdID: String) async throws -> [String: Owed] {
         var owed: [String: Owed] = [:]
@@ -162,7 +162,7 @@ extension PostgresHousehold {
     /// ends.
     func settings(of userID: String, locking: Bool = false) async throws -> MemberSettings {
         guard
-            let row = try await row(
+            let row = try await namedRow(
                 """
                 SELECT reminder_days_before, reminder_hour, board_background FROM member_settings
                 WHERE user_id = \(userID) \(unescaped: locking ? "FOR UPDATE" : "")

@@ -33,7 +33,7 @@ extension PostgresHouseholdStore {
             let members = try await db.members(householdID, asMember: userID).map(\.userId)
             guard try await db.currentTrip(householdID, userID) != nil else { throw HouseholdError.notShopping }
             guard
-                let row = try await db.row(
+                let row = try await db.namedRow(
                     """
                     SELECT \(unescaped: GroceryItemRecord.columns) FROM grocery_items
                     WHERE id = \(itemID) AND household_id = \(householdID)
@@ -64,16 +64,16 @@ extension PostgresHouseholdStore {
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     func currentTrip(_ householdID: String, _ shopperID: String) async throws -> CurrentTrip? {
         guard
-            let startedAt = try await row(
+            let startedAt = try await namedRow(
                 """
                 SELECT started_at FROM shopping_trips_current
                 WHERE household_id = \(householdID) AND shopper_id = \(shopperID)
                 """)?.date("started_at")
         else { return nil }
-        let checked = try await rows(
+        let checked = try await namedRows(
             """
             SELECT item_id, merge_key, name, price, checked_at FROM shopping_checks
             WHERE household_id = \(householdID) AND shopper_id = \(shopperID) ORDER BY checked_at, merge_key

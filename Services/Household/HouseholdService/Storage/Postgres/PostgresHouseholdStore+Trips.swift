@@ -13,7 +13,7 @@ extension PostgresHouseholdStore {
         try await write(locking: householdID) { db in
             let members = try await db.members(householdID, asMember: shopperID).map(\.userId)
             if let idempotencyKey,
-                let existing = try await db.row(
+                let existing = try await db.namedRow(
                     """
                     SELECT \(unescaped: TripRecord.columns) FROM shopping_trips
                     WHERE household_id = \(householdID) AND shopper_id = \(shopperID)
@@ -69,7 +69,7 @@ extension PostgresHouseholdStore {
             trip.updatedAt = now
             let shares = try TripCharge.shares(total: trip.total, lines: lines, members: members, seed: trip.id)
             guard
-                let row = try await db.row(
+                let row = try await db.namedRow(
                     "SELECT \(unescaped: BillRecord.columns) FROM bills WHERE id = \(trip.billId)")
             else { throw HouseholdError.notFound("The trip") }
             var bill = try BillRecord(row)
@@ -105,7 +105,7 @@ extension PostgresHouseholdStore {
         try await write(.repeatableRead) { db in
             _ = try await db.members(householdID, asMember: userID)
             var trips: [StoredTrip] = []
-            for row in try await db.rows(
+            for row in try await db.namedRows(
                 """
                 SELECT \(unescaped: TripRecord.columns) FROM shopping_trips WHERE household_id = \(householdID)
                 AND (\(cursor?.id)::text IS NULL
@@ -140,7 +140,7 @@ extension PostgresHouseholdStore {
     {
         try await read { db in
             _ = try await db.members(householdID, asMember: userID)
-            return try await db.row(
+            return try await db.namedRow(
                 """
                 SELECT receipt, receipt_type, receipt_etag FROM shopping_trips
                 WHERE id = \(tripID) AND household_id = \(householdID) AND receipt IS NOT NULL
@@ -154,11 +154,11 @@ extension PostgresHouseholdStore {
     }
 }
 
-extension PostgresHousehold {
+extension PostgresSession {
     /// The household's trip `tripID`; 404 when there is none.
     func trip(_ tripID: String, _ householdID: String) async throws -> TripRecord {
         guard
-            let row = try await row(
+            let row = try await namedRow(
                 """
                 SELECT \(unescaped: TripRecord.columns) FROM shopping_trips
                 WHERE id = \(tripID) AND household_id = \(householdID)
@@ -168,7 +168,7 @@ extension PostgresHousehold {
     }
 
     func stored(_ trip: TripRecord) async throws -> StoredTrip {
-        let lines = try await rows(
+        let lines = try await namedRows(
             """
             SELECT name, price, communal_quantity, wanted_by FROM trip_items WHERE trip_id = \(trip.id)
             ORDER BY position

@@ -37,15 +37,12 @@ struct PostgresHouseholdStore: HouseholdStore {
     }
 
     /// One operation's reads, each statement seeing what is committed.
-    func read<T: Sendable>(_ body: @Sendable (PostgresHousehold) async throws -> T) async throws -> T {
-        let logger = logger
-        return try await database.read { connection in
-            try await body(PostgresHousehold(connection: connection, logger: logger))
-        }
+    func read<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
+        try await database.read(body)
     }
 
     /// One transaction of the household `householdID`: its row locked first (see the type's comment).
-    func write<T: Sendable>(locking householdID: String, _ body: @Sendable (PostgresHousehold) async throws -> T)
+    func write<T: Sendable>(locking householdID: String, _ body: @Sendable (PostgresSession) async throws -> T)
         async throws -> T
     {
         try await write { db in
@@ -57,38 +54,13 @@ struct PostgresHouseholdStore: HouseholdStore {
     /// One transaction, run again on a serialization failure or deadlock.
     func write<T: Sendable>(
         _ isolation: PostgresServiceDatabase.TransactionIsolation = .readCommitted,
-        _ body: @Sendable (PostgresHousehold) async throws -> T
+        _ body: @Sendable (PostgresSession) async throws -> T
     ) async throws -> T {
-        let logger = logger
-        return try await database.write(isolation: isolation) { connection in
-            try await body(PostgresHousehold(connection: connection, logger: logger))
-        }
+        try await database.write(isolation: isolation, body)
     }
 }
 
-/// One connection of the store, in or out of a transaction: the statements each operation is made of.
-struct PostgresHousehold: Sendable {
-    let connection: PostgresConnection
-    let logger: Logger
-
-    /// Every row `query` answers.
-    func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
-        var rows: [PostgresRandomAccessRow] = []
-        for try await row in try await connection.query(query, logger: logger) { rows.append(row.makeRandomAccess()) }
-        return rows
-    }
-
-    /// The first row `query` answers, if any.
-    func row(_ query: PostgresQuery) async throws -> PostgresRandomAccessRow? {
-        try await rows(query).first
-    }
-
-    /// Runs `query`; returns how many rows it answered (a `RETURNING` clause counts what it changed).
-    @discardableResult
-    func execute(_ query: PostgresQuery) async throws -> Int {
-        try await rows(query).count
-    }
-
+extension PostgresSession {
     /// Waits for the household's other writers and makes the next ones wait (the row lock SQLite's single writer
     /// gave every write); nothing when the household is gone.
     func lockHousehold(_ householdID: String) async throws {
@@ -97,11 +69,6 @@ struct PostgresHousehold: Sendable {
 }
 
 extension PostgresRandomAccessRow {
-    /// The column's value.
-    func get<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {
-        try self[column].decode(T.self)
-    }
-
     /// The instant in `column` (milliseconds since 1970).
     func date(_ column: String) throws -> Date {
         Date(storedMilliseconds: try get(column, as: Int64.self))

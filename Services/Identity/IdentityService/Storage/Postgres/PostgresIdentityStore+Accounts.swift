@@ -1,6 +1,7 @@
 import Foundation
 import PlatformKit
 import PostgresNIO
+import ServiceKit
 
 // OpenID Connect accounts linked to users, and roles (changed only by the operator's command).
 extension PostgresIdentityStore {
@@ -16,7 +17,7 @@ extension PostgresIdentityStore {
                 return linked
             }
             func link(_ userID: String) async throws {
-                try await sql.run(
+                try await sql.execute(
                     """
                     INSERT INTO external_identities (issuer, subject, user_id, created_at)
                     VALUES (\(identity.issuer), \(identity.subject), \(userID), \(now)) ON CONFLICT DO NOTHING
@@ -62,7 +63,7 @@ extension PostgresIdentityStore {
             {
                 return owner == identity.userId ? .alreadyLinked : .linkedToAnotherAccount
             }
-            try await sql.run(
+            try await sql.execute(
                 """
                 INSERT INTO external_identities (issuer, subject, user_id, created_at)
                 VALUES (\(identity.issuer), \(identity.subject), \(identity.userId), \(identity.createdAt))
@@ -82,7 +83,7 @@ extension PostgresIdentityStore {
                     try $0.decode(Bool.self)
                 } ?? false
             guard hasPassword || linked.count > removed.count else { return .lastSignInMethod }
-            try await sql.run(
+            try await sql.execute(
                 "DELETE FROM external_identities WHERE user_id = \(userID) AND issuer = ANY(\(removed))")
             return .unlinked
         }
@@ -134,7 +135,7 @@ extension PostgresIdentityStore {
     }
 
     /// The user with this username, e-mail address or id.
-    private static func user(_ sql: SQL, named name: String) async throws -> UserRecord {
+    private static func user(_ sql: PostgresSession, named name: String) async throws -> UserRecord {
         let key = name.trimmingCharacters(in: .whitespaces)
         if let user = try await user(sql, email: key.contains("@") ? key : nil, username: key) {
             return user

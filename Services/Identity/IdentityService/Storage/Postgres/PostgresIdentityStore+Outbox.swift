@@ -1,6 +1,7 @@
 import Foundation
 import PlatformKit
 import PostgresNIO
+import ServiceKit
 
 // Mail waiting for delivery. Every replica's delivery loop claims what it sends (`claimDueEmails`), so each message
 // goes out once.
@@ -9,8 +10,8 @@ extension PostgresIdentityStore {
         try await write(isolation: .readCommitted) { sql in try await Self.enqueue(sql, mail, now: now) }
     }
 
-    static func enqueue(_ sql: SQL, _ mail: MailMessage, now: Date) async throws {
-        try await sql.run(
+    static func enqueue(_ sql: PostgresSession, _ mail: MailMessage, now: Date) async throws {
+        try await sql.execute(
             """
             INSERT INTO outbox_emails (recipient, subject, body, created_at, next_attempt_at, attempts)
             VALUES (\(mail.recipient), \(mail.subject), \(mail.body), \(now), \(now), 0)
@@ -45,7 +46,7 @@ extension PostgresIdentityStore {
 
     func markSent(emailID: Int64, now: Date) async throws {
         try await write(isolation: .readCommitted) { sql in
-            _ = try await sql.run(
+            _ = try await sql.execute(
                 """
                 UPDATE outbox_emails SET sent_at = \(now), attempts = attempts + 1, last_error = NULL
                 WHERE id = \(emailID)
@@ -55,7 +56,7 @@ extension PostgresIdentityStore {
 
     func markFailed(emailID: Int64, error: String, retryAt: Date) async throws {
         try await write(isolation: .readCommitted) { sql in
-            _ = try await sql.run(
+            _ = try await sql.execute(
                 """
                 UPDATE outbox_emails SET attempts = attempts + 1, last_error = \(error), next_attempt_at = \(retryAt)
                 WHERE id = \(emailID)

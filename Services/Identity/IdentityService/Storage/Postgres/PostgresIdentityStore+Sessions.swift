@@ -1,18 +1,19 @@
 import Foundation
 import PlatformKit
 import PostgresNIO
+import ServiceKit
 
 // Sessions and their refresh tokens, and the ended sessions published for the revocation feed.
 extension PostgresIdentityStore {
     func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws {
         try await write { sql in
-            try await sql.run(
+            try await sql.execute(
                 """
                 INSERT INTO sessions (\(unescaped: SessionRecord.postgresColumns))
                 VALUES (\(session.id), \(session.userId), \(session.userAgent), \(session.createdAt),
                     \(session.lastUsedAt), \(session.revokedAt), \(session.revokeReason))
                 """)
-            try await sql.run(
+            try await sql.execute(
                 """
                 INSERT INTO refresh_tokens (token_hash, session_id, created_at)
                 VALUES (\(refreshTokenHash), \(session.id), \(session.createdAt))
@@ -54,7 +55,7 @@ extension PostgresIdentityStore {
                 try await Self.end(sql, session: session.id, reason: "refresh_token_reused", now: now)
                 return .reused(userID: session.userId, sessionID: session.id)
             case .rotate:
-                try await sql.run(
+                try await sql.execute(
                     """
                     UPDATE refresh_tokens SET rotated_at = \(now)
                     WHERE token_hash = \(refreshTokenHash) AND rotated_at IS NULL
@@ -77,19 +78,19 @@ extension PostgresIdentityStore {
             // More rotations inside the grace window than the chain we were given: not a racing app.
             guard index < chain.count else { return .invalid }
             if !stored {
-                try await sql.run(
+                try await sql.execute(
                     """
                     INSERT INTO refresh_tokens (token_hash, session_id, created_at)
                     VALUES (\(chain[index]), \(session.id), \(now))
                     """)
             }
-            try await sql.run(
+            try await sql.execute(
                 """
                 UPDATE refresh_tokens SET rotated_at = \(now)
                 WHERE session_id = \(session.id) AND rotated_at IS NULL AND token_hash <> \(chain[index])
                 """)
             session.lastUsedAt = now
-            try await sql.run("UPDATE sessions SET last_used_at = \(now) WHERE id = \(session.id)")
+            try await sql.execute("UPDATE sessions SET last_used_at = \(now) WHERE id = \(session.id)")
             return .rotated(user, session, index: index)
         }
     }
@@ -108,7 +109,7 @@ extension PostgresIdentityStore {
     func revokeSession(id: String, userID: String, reason: String, now: Date) async throws -> Bool {
         let id = Self.cutAtNUL(id)
         return try await write { sql in
-            let ended = try await sql.run(
+            let ended = try await sql.execute(
                 """
                 UPDATE sessions SET revoked_at = \(now), revoke_reason = \(reason)
                 WHERE id = \(id) AND user_id = \(userID) AND revoked_at IS NULL
@@ -126,7 +127,7 @@ extension PostgresIdentityStore {
         }
     }
 
-    static func revokeSessions(_ sql: SQL, userID: String, keeping: String?, reason: String, now: Date)
+    static func revokeSessions(_ sql: PostgresSession, userID: String, keeping: String?, reason: String, now: Date)
         async throws -> [String]
     {
         let revoked = try await sql.rows(
@@ -141,8 +142,8 @@ extension PostgresIdentityStore {
     }
 
     /// Ends one session now, published on the feed.
-    private static func end(_ sql: SQL, session id: String, reason: String, now: Date) async throws {
-        try await sql.run("UPDATE sessions SET revoked_at = \(now), revoke_reason = \(reason) WHERE id = \(id)")
+    private static func end(_ sql: PostgresSession, session id: String, reason: String, now: Date) async throws {
+        try await sql.execute("UPDATE sessions SET revoked_at = \(now), revoke_reason = \(reason) WHERE id = \(id)")
         try await recordRevocations(sql, [id], now: now)
     }
 
@@ -181,7 +182,7 @@ extension PostgresIdentityStore {
 
     func deleteEndedSessions(endedBefore: Date, limit: Int) async throws -> Int {
         try await write { sql in
-            try await sql.run(
+            try await sql.execute(
                 """
                 DELETE FROM sessions WHERE id IN (
                     SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at < \(endedBefore)
@@ -200,10 +201,10 @@ extension PostgresIdentityStore {
     /// could see entry 7 before 6 commits and never ask for 6. So writers number their entries under one advisory
     /// lock held to their commit: numbers are given in commit order, and a reader that sees an entry has all before
     /// it. Entries an hour past their tokens' expiry are pruned, except the newest (its number is the feed's `last`).
-    static func recordRevocations(_ sql: SQL, _ sessionIDs: [String], now: Date) async throws {
+    static func recordRevocations(_ sql: PostgresSession, _ sessionIDs: [String], now: Date) async throws {
         guard !sessionIDs.isEmpty else { return }
         let until = now.addingTimeInterval(TokenSigner.accessTokenLifetime)
-        try await sql.run("SELECT pg_advisory_xact_lock(\(revocationLock))")
+        try await sql.execute("SELECT pg_advisory_xact_lock(\(revocationLock))")
         let numbers = try await sql.rows(
             """
             INSERT INTO session_revocations (session_id, expires_at)
@@ -212,7 +213,7 @@ extension PostgresIdentityStore {
             RETURNING sequence
             """
         ).map { try $0.decode(Int64.self) }
-        try await sql.run(
+        try await sql.execute(
             """
             DELETE FROM session_revocations
             WHERE expires_at < \(now.addingTimeInterval(-3600)) AND sequence < \(numbers.min() ?? 0)

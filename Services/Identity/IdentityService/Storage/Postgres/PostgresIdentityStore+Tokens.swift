@@ -1,6 +1,7 @@
 import Foundation
 import PlatformKit
 import PostgresNIO
+import ServiceKit
 
 // Password changes and resets, e-mail verification, the codes mailed with both, and OpenID nonces. Every token is
 // used at most once: the writes that use one run SERIALIZABLE (see `PostgresIdentityStore`).
@@ -9,7 +10,7 @@ extension PostgresIdentityStore {
         async throws -> [String]
     {
         try await write { sql in
-            try await sql.run("UPDATE users SET password_hash = \(hash), updated_at = \(now) WHERE id = \(userID)")
+            try await sql.execute("UPDATE users SET password_hash = \(hash), updated_at = \(now) WHERE id = \(userID)")
             let revoked = try await Self.revokeSessions(
                 sql, userID: userID, keeping: keepingSession, reason: "password_changed", now: now)
             if let notice { try await Self.enqueue(sql, notice, now: now) }
@@ -19,7 +20,7 @@ extension PostgresIdentityStore {
 
     func createResetToken(_ token: PasswordResetTokenRecord, mail: MailMessage) async throws {
         try await write { sql in
-            try await sql.run(
+            try await sql.execute(
                 """
                 INSERT INTO password_reset_tokens
                     (token_hash, user_id, created_at, expires_at, used_at, code_hash, code_attempts)
@@ -34,15 +35,15 @@ extension PostgresIdentityStore {
         async throws -> [String]?
     {
         try await write { sql in
-            let usable = try await sql.run(
+            let usable = try await sql.execute(
                 """
                 SELECT 1 FROM password_reset_tokens
                 WHERE token_hash = \(tokenHash) AND used_at IS NULL AND expires_at > \(now) AND user_id = \(userID)
                 """)
             guard usable > 0 else { return nil }
-            try await sql.run(
+            try await sql.execute(
                 "UPDATE password_reset_tokens SET used_at = \(now) WHERE user_id = \(userID) AND used_at IS NULL")
-            try await sql.run(
+            try await sql.execute(
                 "UPDATE users SET password_hash = \(passwordHash), updated_at = \(now) WHERE id = \(userID)")
             let revoked = try await Self.revokeSessions(
                 sql, userID: userID, keeping: nil, reason: "password_reset", now: now)
@@ -71,8 +72,8 @@ extension PostgresIdentityStore {
         }
     }
 
-    static func insert(_ sql: SQL, _ token: EmailVerificationTokenRecord) async throws {
-        try await sql.run(
+    static func insert(_ sql: PostgresSession, _ token: EmailVerificationTokenRecord) async throws {
+        try await sql.execute(
             """
             INSERT INTO email_verification_tokens (token_hash, user_id, email, created_at, expires_at, used_at,
                 code_hash, code_attempts, changes_email)
@@ -97,7 +98,7 @@ extension PostgresIdentityStore {
                 user.email = token.email
             }
             guard user.email?.lowercased() == token.email.lowercased() else { return nil }
-            try await sql.run(
+            try await sql.execute(
                 """
                 UPDATE email_verification_tokens SET used_at = \(now) WHERE user_id = \(user.id) AND used_at IS NULL
                 """)
@@ -127,7 +128,7 @@ extension PostgresIdentityStore {
     }
 
     /// The verification token with this hash, if it is unused and unexpired at `now`.
-    private static func verificationToken(_ sql: SQL, tokenHash: String, now: Date) async throws
+    private static func verificationToken(_ sql: PostgresSession, tokenHash: String, now: Date) async throws
         -> (userId: String, email: String, changesEmail: Bool)?
     {
         try await sql.first(
@@ -183,14 +184,14 @@ extension PostgresIdentityStore {
 
     /// Only the newest token's code counts. A right code answers the token's hash (the caller then uses the token as
     /// if its link was opened); a wrong one is counted, and at `MailCode.maximumTries` the token is spent.
-    private static func spendCode(_ sql: SQL, table: StaticString, code: String, on token: MailedToken?, now: Date)
+    private static func spendCode(_ sql: PostgresSession, table: StaticString, code: String, on token: MailedToken?, now: Date)
         async throws -> String?
     {
         guard let token else { return nil }
         if MailCode.matches(code, storedHash: token.codeHash, tokenHash: token.tokenHash) { return token.tokenHash }
         let attempts = token.codeAttempts + 1
         let usedAt: Date? = attempts >= MailCode.maximumTries ? now : nil
-        try await sql.run(
+        try await sql.execute(
             """
             UPDATE \(unescaped: "\(table)") SET code_attempts = \(attempts), used_at = \(usedAt)
             WHERE token_hash = \(token.tokenHash)
@@ -202,8 +203,8 @@ extension PostgresIdentityStore {
 
     func storeNonce(_ nonce: OIDCNonce, now: Date) async throws {
         try await write { sql in
-            try await sql.run("DELETE FROM oidc_nonces WHERE expires_at <= \(now)")
-            try await sql.run(
+            try await sql.execute("DELETE FROM oidc_nonces WHERE expires_at <= \(now)")
+            try await sql.execute(
                 "INSERT INTO oidc_nonces (nonce_hash, expires_at) VALUES (\(nonce.hash), \(nonce.expiresAt))")
         }
     }
@@ -211,14 +212,14 @@ extension PostgresIdentityStore {
     func consumeNonce(hash: String, now: Date) async throws -> Bool {
         // One statement: of two replicas deleting the same row, the second finds it gone.
         try await write(isolation: .readCommitted) { sql in
-            try await sql.run(
+            try await sql.execute(
                 "DELETE FROM oidc_nonces WHERE nonce_hash = \(hash) AND expires_at > \(now) RETURNING 1") > 0
         }
     }
 
     func pruneNonces(now: Date) async throws -> Int {
         try await write(isolation: .readCommitted) { sql in
-            try await sql.run("DELETE FROM oidc_nonces WHERE expires_at <= \(now) RETURNING 1")
+            try await sql.execute("DELETE FROM oidc_nonces WHERE expires_at <= \(now) RETURNING 1")
         }
     }
 }

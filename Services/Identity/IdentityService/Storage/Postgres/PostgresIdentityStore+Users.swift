@@ -121,22 +121,22 @@ extension PostgresIdentityStore {
 
     func setAvatar(_ avatar: AvatarRecord, now: Date) async throws {
         try await write { sql in
-            try await sql.run(
+            try await sql.execute(
                 """
                 INSERT INTO avatars (user_id, media_type, etag, bytes)
                 VALUES (\(avatar.userId), \(avatar.mediaType), \(avatar.etag), \(avatar.bytes))
                 ON CONFLICT (user_id) DO UPDATE
                 SET media_type = EXCLUDED.media_type, etag = EXCLUDED.etag, bytes = EXCLUDED.bytes
                 """)
-            try await sql.run(
+            try await sql.execute(
                 "UPDATE users SET avatar_etag = \(avatar.etag), updated_at = \(now) WHERE id = \(avatar.userId)")
         }
     }
 
     func deleteAvatar(userID: String, now: Date) async throws -> Bool {
         try await write { sql in
-            let deleted = try await sql.run("DELETE FROM avatars WHERE user_id = \(userID) RETURNING 1")
-            try await sql.run("UPDATE users SET avatar_etag = NULL, updated_at = \(now) WHERE id = \(userID)")
+            let deleted = try await sql.execute("DELETE FROM avatars WHERE user_id = \(userID) RETURNING 1")
+            try await sql.execute("UPDATE users SET avatar_etag = NULL, updated_at = \(now) WHERE id = \(userID)")
             return deleted > 0
         }
     }
@@ -161,7 +161,7 @@ extension PostgresIdentityStore {
     }
 
     /// The user with this e-mail address (when `email` is given) or else this username, as NOCASE compares them.
-    static func user(_ sql: SQL, email: String?, username: String) async throws -> UserRecord? {
+    static func user(_ sql: PostgresSession, email: String?, username: String) async throws -> UserRecord? {
         if let email {
             return try await sql.first(
                 """
@@ -177,13 +177,13 @@ extension PostgresIdentityStore {
     }
 
     /// The id of the account with this e-mail address.
-    static func emailOwner(_ sql: SQL, _ email: String) async throws -> String? {
+    static func emailOwner(_ sql: PostgresSession, _ email: String) async throws -> String? {
         try await sql.first(
             "SELECT id FROM users WHERE lower(email COLLATE \"C\") = lower(\(email) COLLATE \"C\")"
         ) { try $0.decode(String.self) }
     }
 
-    static func checkAvailable(_ sql: SQL, username: String?, email: String?, except id: String?) async throws {
+    static func checkAvailable(_ sql: PostgresSession, username: String?, email: String?, except id: String?) async throws {
         if let username,
             let owner = try await sql.first(
                 "SELECT id FROM users WHERE lower(username COLLATE \"C\") = lower(\(username) COLLATE \"C\")",
@@ -199,9 +199,9 @@ extension PostgresIdentityStore {
 
     /// Inserts `user`; a username or address another transaction took meanwhile is the same error as one taken
     /// before (the unique indexes decide).
-    static func insert(_ sql: SQL, _ user: UserRecord) async throws {
+    static func insert(_ sql: PostgresSession, _ user: UserRecord) async throws {
         try await takenAsDomainError(user) {
-            try await sql.run(
+            try await sql.execute(
                 """
                 INSERT INTO users (\(unescaped: UserRecord.postgresColumns))
                 VALUES (\(user.id), \(user.email), \(user.emailVerified), \(user.username), \(user.passwordHash),
@@ -212,9 +212,9 @@ extension PostgresIdentityStore {
     }
 
     /// Writes every column of `user` (as GRDB's `update` does).
-    static func update(_ sql: SQL, _ user: UserRecord) async throws {
+    static func update(_ sql: PostgresSession, _ user: UserRecord) async throws {
         try await takenAsDomainError(user) {
-            try await sql.run(
+            try await sql.execute(
                 """
                 UPDATE users SET email = \(user.email), email_verified = \(user.emailVerified),
                     username = \(user.username), password_hash = \(user.passwordHash),

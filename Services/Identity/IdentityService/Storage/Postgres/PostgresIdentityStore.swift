@@ -32,47 +32,16 @@ struct PostgresIdentityStore: IdentityStore {
     }
 
     /// Statements outside a transaction, each seeing what was committed when it started.
-    func read<T: Sendable>(_ body: @Sendable (SQL) async throws -> T) async throws -> T {
-        let logger = logger
-        return try await database.read { connection in try await body(SQL(connection: connection, logger: logger)) }
+    func read<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
+        try await database.read(body)
     }
 
     /// One transaction, `SERIALIZABLE` unless said otherwise, run again on a serialization failure.
     func write<T: Sendable>(
         isolation: PostgresServiceDatabase.TransactionIsolation = .serializable,
-        _ body: @Sendable (SQL) async throws -> T
+        _ body: @Sendable (PostgresSession) async throws -> T
     ) async throws -> T {
-        let logger = logger
-        return try await database.write(isolation: isolation) { connection in
-            try await body(SQL(connection: connection, logger: logger))
-        }
-    }
-
-    /// A connection with the store's logger, and the few ways the store runs statements.
-    struct SQL: Sendable {
-        let connection: PostgresConnection
-        let logger: Logger
-
-        /// Every row `query` answers.
-        func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-            try await connection.query(query, logger: logger).collect()
-        }
-
-        /// The first row `query` answers, decoded by `decode`.
-        func first<T>(_ query: PostgresQuery, _ decode: (PostgresRow) throws -> T) async throws -> T? {
-            try await rows(query).first.map(decode)
-        }
-
-        /// Runs `query`; returns how many rows it answered (a statement `RETURNING` one per row it changed).
-        @discardableResult
-        func run(_ query: PostgresQuery) async throws -> Int {
-            try await rows(query).count
-        }
-
-        /// Tells every replica's listener of `channel` when this transaction commits.
-        func notify(_ channel: String) async throws {
-            try await connection.notify(channel, logger: logger)
-        }
+        try await database.write(isolation: isolation, body)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import ServiceKit
 
 /// Conversations: opening a direct one, creating and administering groups, and the groups two users share.
 extension PostgresMessagingStore {
@@ -48,7 +49,7 @@ extension PostgresMessagingStore {
     }
 
     private static func insertMember(
-        _ session: Session, _ conversationID: String, _ userID: String, role: String, lastReadID: Int64, now: Date
+        _ session: PostgresSession, _ conversationID: String, _ userID: String, role: String, lastReadID: Int64, now: Date
     ) async throws {
         try await session.execute(
             """

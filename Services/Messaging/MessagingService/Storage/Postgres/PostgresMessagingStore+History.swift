@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import ServiceKit
 
 /// Reading a conversation's history in pages around an anchor, and moving read markers.
 extension PostgresMessagingStore {
@@ -44,7 +45,7 @@ extension PostgresMessagingStore {
     /// The caller's read marker in the conversation, or in the topic when that is later; 404 for a non-member or a
     /// topic of another conversation.
     static func readMarker(
-        _ session: Session, in conversationID: String, topic topicID: Int64?, asMember userID: String
+        _ session: PostgresSession, in conversationID: String, topic topicID: Int64?, asMember userID: String
     )
         async throws -> Int64
     {
@@ -67,7 +68,7 @@ extension PostgresMessagingStore {
 
     /// The page `anchor` names, after the membership checks.
     static func window(
-        _ session: Session, in conversationID: String, topic topicID: Int64?, asMember userID: String,
+        _ session: PostgresSession, in conversationID: String, topic topicID: Int64?, asMember userID: String,
         anchor: MessageAnchor, limit: Int
     ) async throws -> MessageWindow {
         let readID = try await readMarker(session, in: conversationID, topic: topicID, asMember: userID)
@@ -115,7 +116,7 @@ extension PostgresMessagingStore {
     }
 
     /// Up to `limit` messages strictly older (newest first) or newer (oldest first) than `id`.
-    static func page(_ session: Session, _ scope: Scope, older: Bool, than id: Int64, limit: Int) async throws
+    static func page(_ session: PostgresSession, _ scope: Scope, older: Bool, than id: Int64, limit: Int) async throws
         -> [MessageRecord]
     {
         let base = "SELECT \(messageColumns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id"
@@ -140,7 +141,7 @@ extension PostgresMessagingStore {
     }
 
     /// The oldest message the member has not read (not theirs, not in a topic they muted or read past).
-    static func firstUnread(_ session: Session, _ scope: Scope, userID: String, readID: Int64) async throws -> Int64? {
+    static func firstUnread(_ session: PostgresSession, _ scope: Scope, userID: String, readID: Int64) async throws -> Int64? {
         if let topicID = scope.topicID {
             return try await session.value(
                 """

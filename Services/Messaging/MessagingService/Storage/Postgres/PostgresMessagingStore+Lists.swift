@@ -1,11 +1,12 @@
 import Foundation
 import PostgresNIO
+import ServiceKit
 
 /// Conversation lists, unread counts and search.
 extension PostgresMessagingStore {
     /// Counts what `userID` has not read in a conversation: others' messages after the conversation's read
     /// marker and, for a topic, after the topic's own marker.
-    static func unread(_ session: Session, _ conversationID: String, userID: String, readID: Int64) async throws
+    static func unread(_ session: PostgresSession, _ conversationID: String, userID: String, readID: Int64) async throws
         -> UnreadCount
     {
         let rows = try await session.rows(
@@ -90,7 +91,7 @@ extension PostgresMessagingStore {
         }
     }
 
-    private static func summary(_ session: Session, _ row: PostgresRow, for userID: String) async throws
+    private static func summary(_ session: PostgresSession, _ row: PostgresRow, for userID: String) async throws
         -> ConversationSummary
     {
         let conversation = try Self.conversation(row)

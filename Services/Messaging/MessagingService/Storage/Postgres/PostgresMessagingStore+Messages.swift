@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import ServiceKit
 
 /// Sending, editing and deleting messages.
 extension PostgresMessagingStore {
@@ -51,7 +52,7 @@ extension PostgresMessagingStore {
     }
 
     /// Each member's mute and their policy for the topic, as the notification rule reads them.
-    private static func memberStates(_ session: Session, _ conversationID: String, topic: Int64?) async throws
+    private static func memberStates(_ session: PostgresSession, _ conversationID: String, topic: Int64?) async throws
         -> [MemberState]
     {
         try await session.rows(
@@ -68,7 +69,7 @@ extension PostgresMessagingStore {
 
     /// The topic a new message is filed under: the one named by id (it must be this group's), or the one
     /// named by its `#tag` (ASCII case-insensitively), created on first use with the sender following it.
-    private static func topic(for new: NewMessage, in conversation: ConversationRecord, _ session: Session)
+    private static func topic(for new: NewMessage, in conversation: ConversationRecord, _ session: PostgresSession)
         async throws -> TopicRecord?
     {
         guard new.topicID != nil || new.topicName != nil else { return nil }
@@ -133,7 +134,7 @@ extension PostgresMessagingStore {
         }
     }
 
-    static func message(_ session: Session, _ messageID: Int64, in conversationID: String) async throws
+    static func message(_ session: PostgresSession, _ messageID: Int64, in conversationID: String) async throws
         -> MessageRecord
     {
         guard

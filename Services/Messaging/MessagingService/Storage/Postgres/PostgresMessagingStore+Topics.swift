@@ -1,10 +1,11 @@
 import Foundation
 import PostgresNIO
+import ServiceKit
 
 /// A group's topics: creating, listing, renaming and resolving them, and each member's policy.
 extension PostgresMessagingStore {
     /// The topic `topicID` if it is one of the conversation's.
-    static func topic(_ session: Session, _ topicID: Int64, in conversationID: String) async throws -> TopicRecord? {
+    static func topic(_ session: PostgresSession, _ topicID: Int64, in conversationID: String) async throws -> TopicRecord? {
         try await session.rows(
             """
             SELECT \(unescaped: topicColumns) FROM topics t
@@ -14,7 +15,7 @@ extension PostgresMessagingStore {
     }
 
     /// The conversation's topic called `name`, ASCII case-insensitively (SQLite's `NOCASE`).
-    static func topic(_ session: Session, named name: String, in conversationID: String) async throws -> TopicRecord? {
+    static func topic(_ session: PostgresSession, named name: String, in conversationID: String) async throws -> TopicRecord? {
         try await session.rows(
             """
             SELECT \(unescaped: topicColumns) FROM topics t
@@ -24,7 +25,7 @@ extension PostgresMessagingStore {
     }
 
     /// Inserts a topic; its creator follows it (Zulip's default, and the requirement's use case 13).
-    static func createTopic(_ session: Session, name: String, in conversationID: String, by userID: String, now: Date)
+    static func createTopic(_ session: PostgresSession, name: String, in conversationID: String, by userID: String, now: Date)
         async throws -> TopicRecord
     {
         var topic = TopicRecord(
@@ -59,7 +60,7 @@ extension PostgresMessagingStore {
     /// Refuses a name another topic of the group has (checked under the conversation's lock, so before the unique
     /// index would refuse it).
     private static func requireUniqueTopicName(
-        _ session: Session, _ name: String, in conversationID: String, except: Int64?
+        _ session: PostgresSession, _ name: String, in conversationID: String, except: Int64?
     ) async throws {
         if let clash = try await topic(session, named: name, in: conversationID), clash.id != except {
             throw MessagingError.topicExists(clash.name)

@@ -26,54 +26,27 @@ struct PostgresMessagingStore: MessagingStore {
     var services: [any Service] { [database.service] }
 
     /// Reads whose statements may each see the latest commits (one statement, or checks that stay true).
-    func read<T: Sendable>(_ body: @Sendable (Session) async throws -> T) async throws -> T {
-        let logger = logger
-        return try await database.read { try await body(Session($0, logger)) }
+    func read<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
+        try await database.read(body)
     }
 
     /// Reads whose statements must agree, from one snapshot as SQLite's read transaction gives: a page and the
     /// revision it is kept under (read apart, a post between them would keep the page without it under the
     /// revision that has it), a list and its unread counts.
-    func snapshot<T: Sendable>(_ body: @Sendable (Session) async throws -> T) async throws -> T {
-        let logger = logger
-        return try await database.write(isolation: .repeatableRead) { try await body(Session($0, logger)) }
+    func snapshot<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
+        try await database.write(isolation: .repeatableRead, body)
     }
 
     /// One transaction at READ COMMITTED; writers to a conversation lock its row first (``membership``).
-    func write<T: Sendable>(_ body: @Sendable (Session) async throws -> T) async throws -> T {
-        let logger = logger
-        return try await database.write { try await body(Session($0, logger)) }
-    }
-
-    /// A connection in a transaction and the logger its statements log to.
-    struct Session: Sendable {
-        let connection: PostgresConnection
-        let logger: Logger
-
-        init(_ connection: PostgresConnection, _ logger: Logger) {
-            self.connection = connection
-            self.logger = logger
-        }
-
-        func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-            try await connection.query(query, logger: logger).collect()
-        }
-
-        func execute(_ query: PostgresQuery) async throws {
-            _ = try await connection.query(query, logger: logger).collect()
-        }
-
-        /// The first column of the first row, if there is a row.
-        func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) async throws -> T? {
-            try await rows(query).first.map { try $0.makeRandomAccess()[0].decode(T.self) }
-        }
+    func write<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
+        try await database.write(body)
     }
 
     // MARK: Membership
 
     /// The conversation and the caller's membership; a 404 for anyone else. With `lock`, the conversation's row is
     /// locked until the transaction ends: every writer to a conversation takes this lock first.
-    static func membership(_ session: Session, _ conversationID: String, _ userID: String, lock: Bool = false)
+    static func membership(_ session: PostgresSession, _ conversationID: String, _ userID: String, lock: Bool = false)
         async throws -> (ConversationRecord, MemberRecord)
     {
         try requireStorable(conversationID, userID)
@@ -99,7 +72,7 @@ struct PostgresMessagingStore: MessagingStore {
         guard ids.allSatisfy({ !$0.utf8.contains(0) }) else { throw MessagingError.notFound("The conversation") }
     }
 
-    static func members(_ session: Session, _ conversationID: String) async throws -> [MemberRecord] {
+    static func members(_ session: PostgresSession, _ conversationID: String) async throws -> [MemberRecord] {
         try await session.rows(
             """
             SELECT \(unescaped: memberColumns) FROM members WHERE conversation_id = \(conversationID)
@@ -136,7 +109,7 @@ struct PostgresMessagingStore: MessagingStore {
     }
 
     /// The highest message id so far: where a new conversation sorts in everyone's list.
-    static func currentActivity(_ session: Session) async throws -> Int64 {
+    static func currentActivity(_ session: PostgresSession) async throws -> Int64 {
         try await session.value("SELECT COALESCE(MAX(id), 0) FROM messages", as: Int64.self) ?? 0
     }
 
