@@ -33,8 +33,48 @@ extension PostgresHouseholdStore {
     func balances(of householdID: String, asMember userID: String) async throws -> (
         members: [String], net: [String: [String: Int]]
     ) {
-        try await write(.repeatableRead) { db in
-            (try await db.settlingMembers(householdID, asParty: userID), try await db.balances(householdID))
+        // A hot read: its members and balances in one prepared statement, which sees one snapshot.
+        guard !Self.holdsNUL(householdID) else { throw HouseholdError.notFound("The household") }
+        var members: [String] = []
+        var net: [String: [String: Int]] = [:]
+        for row in try await read({ db in try await db.rows(MembersAndBalances(householdID: householdID)) }) {
+            switch row {
+            case .member(let user): members.append(user)
+            case .balance(let user, let currency, let amount): net[currency, default: [:]][user] = amount
+            }
+        }
+        // A former member with a balance still settles up; anyone else is not told the household exists.
+        guard members.contains(userID) || net.values.contains(where: { $0[userID] != nil }) else {
+            throw HouseholdError.notFound("The household")
+        }
+        return (members, net)
+    }
+
+    /// A household's members in the order they joined, then its running balances.
+    struct MembersAndBalances: PostgresPreparedStatement {
+        static let sql = """
+            SELECT user_id, NULL AS currency, 0::bigint AS net, joined_at, seq FROM members WHERE household_id = $1
+            UNION ALL
+            SELECT user_id, currency, net, NULL, NULL FROM member_balances WHERE household_id = $1
+            ORDER BY currency NULLS FIRST, joined_at, seq
+            """
+        let householdID: String
+
+        enum Row {
+            case member(String)
+            case balance(user: String, currency: String, net: Int)
+        }
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(householdID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (user, currency, net, _, _) = try row.decode((String, String?, Int64, Int64?, Int64?).self)
+            guard let currency else { return .member(user) }
+            return .balance(user: user, currency: currency, net: Int(net))
         }
     }
 

@@ -27,16 +27,32 @@ extension PostgresHouseholdStore {
     func choreListRevision(of householdID: String, asMember userID: String) async throws -> (
         revision: Int64, timeZone: String
     ) {
-        try await read { db in
-            guard
-                let row = try await db.namedRow(
-                    """
-                    SELECT h.revision, h.time_zone FROM households h
-                    JOIN members m ON m.household_id = h.id AND m.user_id = \(userID)
-                    WHERE h.id = \(householdID)
-                    """)
-            else { throw HouseholdError.notFound("The household") }
-            return (try row.get("revision"), try row.get("time_zone"))
+        // Asked before every chore list (a kept list answers if it is still current): one prepared statement.
+        guard let row = try await read({ db in try await db.first(ChoreListRevision(householdID: householdID, userID: userID)) })
+        else { throw HouseholdError.notFound("The household") }
+        return row
+    }
+
+    /// A member's household's revision and time zone.
+    struct ChoreListRevision: PostgresPreparedStatement {
+        static let sql = """
+            SELECT h.revision, h.time_zone FROM households h
+            JOIN members m ON m.household_id = h.id AND m.user_id = $2
+            WHERE h.id = $1
+            """
+        let householdID: String
+        let userID: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(householdID)
+            bindings.append(userID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (revision: Int64, timeZone: String) {
+            let (revision, timeZone) = try row.decode((Int64, String).self)
+            return (revision, timeZone)
         }
     }
 

@@ -24,11 +24,21 @@ extension PostgresIdentityStore {
 
     func user(id: String) async throws -> UserRecord? {
         let id = Self.cutAtNUL(id)
-        return try await read { sql in
-            try await sql.first(
-                "SELECT \(unescaped: UserRecord.postgresColumns) FROM users WHERE id = \(id)",
-                UserRecord.init(postgres:))
+        // Every signed-in profile read: prepared, so each connection plans it once.
+        return try await read { sql in try await sql.first(UserByID(id: id)) }
+    }
+
+    struct UserByID: PostgresPreparedStatement {
+        static let sql = "SELECT \(UserRecord.postgresColumns) FROM users WHERE id = $1"
+        let id: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(id)
+            return bindings
         }
+
+        func decodeRow(_ row: PostgresRow) throws -> UserRecord { try UserRecord(postgres: row) }
     }
 
     func user(identifier: String) async throws -> UserRecord? {

@@ -21,25 +21,38 @@ extension PostgresMessagingStore {
 
     func revision(of conversationID: String, topic topicID: Int64?, asMember userID: String) async throws -> Int64 {
         try Self.requireStorable(conversationID, userID)
-        return try await read { session in
-            guard
-                let revision = try await session.value(
-                    """
-                    SELECT c.revision FROM conversations c
-                    JOIN members m ON m.conversation_id = c.id AND m.user_id = \(userID)
-                    WHERE c.id = \(conversationID)
-                    """, as: Int64.self)
-            else { throw MessagingError.notFound("The conversation") }
-            if let topicID {
-                let inConversation = try await session.value(
-                    """
-                    SELECT EXISTS (SELECT 1 FROM topics WHERE id = \(topicID) AND conversation_id = \(conversationID))
-                    """,
-                    as: Bool.self)
-                guard inConversation == true else { throw MessagingError.notFound("The topic") }
-            }
-            return revision
+        // Asked before every latest page (a kept page answers if it is still current): one prepared statement.
+        guard
+            let (revision, topicFound) = try await read({ session in
+                try await session.first(
+                    RevisionOfConversation(conversationID: conversationID, topicID: topicID, userID: userID))
+            })
+        else { throw MessagingError.notFound("The conversation") }
+        guard topicFound else { throw MessagingError.notFound("The topic") }
+        return revision
+    }
+
+    /// A member's conversation's revision, and whether the topic asked for (if any) is one of the conversation's.
+    struct RevisionOfConversation: PostgresPreparedStatement {
+        static let sql = """
+            SELECT c.revision,
+                $3::bigint IS NULL OR EXISTS (SELECT 1 FROM topics t WHERE t.id = $3 AND t.conversation_id = c.id)
+            FROM conversations c JOIN members m ON m.conversation_id = c.id AND m.user_id = $2
+            WHERE c.id = $1
+            """
+        let conversationID: String
+        let topicID: Int64?
+        let userID: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(conversationID)
+            bindings.append(userID)
+            bindings.append(topicID)
+            return bindings
         }
+
+        func decodeRow(_ row: PostgresRow) throws -> (Int64, Bool) { try row.decode((Int64, Bool).self) }
     }
 
     /// The caller's read marker in the conversation, or in the topic when that is later; 404 for a non-member or a

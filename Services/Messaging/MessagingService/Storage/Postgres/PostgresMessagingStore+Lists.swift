@@ -48,62 +48,91 @@ extension PostgresMessagingStore {
         }
     }
 
-    /// The list line's columns after the conversation's: the caller's mute and marker, the member count, the other
-    /// person of a direct conversation.
-    private static let summarySelect = """
+    /// A member's list line in one statement (one snapshot): the conversation's columns, the caller's mute and
+    /// marker, the member count, the other person of a direct conversation, the caller's unread count (others'
+    /// messages past both markers, muted topics left out) and the last message.
+    static let summarySelect = """
         SELECT \(conversationColumns), mb.muted, mb.last_read_id,
             (SELECT COUNT(*) FROM members x WHERE x.conversation_id = c.id),
             (SELECT o.user_id FROM members o WHERE o.conversation_id = c.id AND o.user_id <> mb.user_id
-                AND c.kind = 'direct' LIMIT 1)
+                AND c.kind = 'direct' LIMIT 1),
+            (SELECT COUNT(*) FROM messages m
+                LEFT JOIN topic_states ts ON ts.topic_id = m.topic_id AND ts.user_id = mb.user_id
+                WHERE m.conversation_id = c.id AND m.id > mb.last_read_id AND m.sender_id <> mb.user_id
+                    AND m.id > COALESCE(ts.last_read_id, 0) AND ts.policy IS DISTINCT FROM 'muted'),
+            lm.*
         FROM members mb JOIN conversations c ON c.id = mb.conversation_id
+        LEFT JOIN LATERAL (
+            SELECT \(messageColumns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id
+            WHERE m.id = c.last_message_id AND m.conversation_id = c.id
+        ) lm ON true
         """
+
+    /// A line selected by ``summarySelect``.
+    static func summary(_ row: PostgresRow) throws -> ConversationSummary {
+        let columns = row.makeRandomAccess()
+        var lastMessage: MessageRecord?
+        if let id = try columns[14].decode(Int64?.self) {
+            lastMessage = MessageRecord(
+                id: id, conversationId: try columns[15].decode(String.self),
+                topicId: try columns[16].decode(Int64?.self), topicName: try columns[17].decode(String?.self),
+                senderId: try columns[18].decode(String.self), text: try columns[19].decode(String.self),
+                mentions: try columns[20].decode(String.self).split(separator: " ").map(String.init),
+                createdAt: try columns[21].decode(Date.self), editedAt: try columns[22].decode(Date?.self))
+        }
+        return ConversationSummary(
+            conversation: try Self.conversation(row), muted: try columns[9].decode(Bool.self),
+            lastMessage: lastMessage, otherUserID: try columns[12].decode(String?.self),
+            memberCount: try columns[11].decode(Int.self), unread: try columns[13].decode(Int.self))
+    }
+
+    /// A page of a member's conversations, most active first: the list every app opens with, so one prepared
+    /// statement.
+    struct ConversationList: PostgresPreparedStatement {
+        static let sql = """
+            \(summarySelect)
+            WHERE mb.user_id = $1
+                AND (c.activity < $2 OR (c.activity = $2 AND c.id < $3))
+                AND (c.kind <> 'direct' OR c.last_message_id IS NOT NULL OR c.created_by = mb.user_id)
+                AND ($4::text IS NULL OR c.product = $4)
+            ORDER BY c.activity DESC, c.id DESC LIMIT $5
+            """
+        let userID: String
+        let cursor: (activity: Int64, id: String)
+        let product: String?
+        let limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(userID)
+            bindings.append(cursor.activity)
+            bindings.append(cursor.id)
+            bindings.append(product)
+            bindings.append(Int64(limit))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> ConversationSummary { try summary(row) }
+    }
 
     func conversations(of userID: String, product: Product?, after cursor: (Int64, String)?, limit: Int)
         async throws -> [ConversationSummary]
     {
-        try await snapshot { session in
-            let (activity, id) = cursor ?? (.max, "")
-            var summaries: [ConversationSummary] = []
-            for row in try await session.rows(
-                """
-                \(unescaped: Self.summarySelect)
-                WHERE mb.user_id = \(userID)
-                    AND (c.activity < \(activity) OR (c.activity = \(activity) AND c.id < \(id)))
-                    AND (c.kind <> 'direct' OR c.last_message_id IS NOT NULL OR c.created_by = mb.user_id)
-                    AND (\(product?.rawValue)::text IS NULL OR c.product = \(product?.rawValue))
-                ORDER BY c.activity DESC, c.id DESC LIMIT \(limit)
-                """)
-            {
-                summaries.append(try await Self.summary(session, row, for: userID))
-            }
-            return summaries
-        }
+        let (activity, id) = cursor ?? (.max, "")
+        let list = ConversationList(
+            userID: userID, cursor: (activity, id), product: product?.rawValue, limit: limit)
+        return try await read { session in try await session.rows(list) }
     }
 
     func conversations(of userID: String, at conversationID: String) async throws -> ConversationSummary {
-        try await snapshot { session in
+        try await read { session in
             guard
-                let row = try await session.rows(
-                    "\(unescaped: Self.summarySelect) WHERE mb.user_id = \(userID) AND c.id = \(conversationID)"
-                ).first
+                let summary = try await session.first(
+                    "\(unescaped: Self.summarySelect) WHERE mb.user_id = \(userID) AND c.id = \(conversationID)",
+                    Self.summary)
             else { throw MessagingError.notFound("The conversation") }
-            return try await Self.summary(session, row, for: userID)
+            return summary
         }
-    }
-
-    private static func summary(_ session: PostgresSession, _ row: PostgresRow, for userID: String) async throws
-        -> ConversationSummary
-    {
-        let conversation = try Self.conversation(row)
-        let columns = row.makeRandomAccess()
-        var lastMessage: MessageRecord?
-        if let id = conversation.lastMessageId { lastMessage = try await message(session, id, in: conversation.id) }
-        return ConversationSummary(
-            conversation: conversation, muted: try columns[9].decode(Bool.self), lastMessage: lastMessage,
-            otherUserID: try columns[12].decode(String?.self), memberCount: try columns[11].decode(Int.self),
-            unread: try await unread(
-                session, conversation.id, userID: userID, readID: try columns[10].decode(Int64.self)
-            ).total)
     }
 
     /// Keyword search: the words of each message are a `tsvector` ('simple' configuration, GIN-indexed), matched by
