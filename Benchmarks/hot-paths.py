@@ -4,6 +4,7 @@
 One command, from the repository root:
 
     Benchmarks/hot-paths.py [--seconds N] [--rounds N] [--only services,gateway,mixed] [--database sqlite|postgres|both]
+                            [--replicas N]
 
 It builds the release LocalStack and Gateway, starts the local stack on a temporary data directory, seeds 20
 users through its gateway (each with a household, three chores and a bill, a daily habit with three events, two
@@ -22,10 +23,11 @@ prints, from one run on this machine:
    process (wrk -t2 with a Lua script, 16, 32 and 64 connections): req/s, p50, p99 and the CPU per request of
    gateway and stack.
 
-`--database both` runs all of it twice in one run, first with every service on SQLite, then with identity,
-household and messaging on a throwaway PostgreSQL 15 (started from Debian's binaries as the `postgres` user, default
-settings, durable), and ends with the two side by side: those three services' hot reads and the mixed load, req/s,
-p99 and the PostgreSQL/SQLite throughput ratio.
+`--database both` runs all of it twice in one run, first with every service on SQLite, then with every service the
+local stack puts on PostgreSQL on a throwaway PostgreSQL 15 (started from Debian's binaries as the `postgres` user,
+default settings, durable), and ends with the runs side by side: each service's hot read and the mixed load, req/s,
+p99 and the throughput against the first run. `--replicas N` adds a PostgreSQL run with N local stacks on the same
+databases (the second on ports +100, and so on), the measured gateway spreading every service over them.
 
 Needs wrk and nginx (apt-get install wrk nginx-light). LOCAL_STACK_BIN / GATEWAY_BIN measure given release
 binaries instead of building this tree's (to compare two versions on one machine).
@@ -251,10 +253,15 @@ def main():
                         help="rounds of live and hot read per service, and of direct, gateway, nginx (default 3)")
     parser.add_argument("--database", choices=["sqlite", "postgres", "both"], default="sqlite",
                         help="where identity, household and messaging keep their data (default sqlite)")
+    parser.add_argument("--replicas", type=int, default=1,
+                        help="with PostgreSQL: run this many local stacks on the same databases, the measured gateway "
+                             "spreading each service's requests over them (default 1)")
     parser.add_argument("--hold", action="store_true",
                         help="seed, start the gateway, print a token and the hot paths, then wait (for perf)")
     arguments = parser.parse_args()
     parts = set(arguments.only.split(","))
+    if arguments.replicas > 1 and arguments.database == "sqlite":
+        sys.exit("--replicas needs --database postgres or both (replicas share a PostgreSQL database)")
     for tool in ("wrk", "nginx"):
         if not shutil.which(tool):
             sys.exit(f"{tool} is needed: apt-get install wrk nginx-light")
@@ -262,24 +269,32 @@ def main():
     gateway_bin = release_binary("Gateway", os.environ.get("GATEWAY_BIN"))
     # A plain `kill` ends the run through the `finally` blocks, which stop what they started.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))
-    databases = ["sqlite", "postgres"] if arguments.database == "both" else [arguments.database]
+    # The runs, one after the other: (label, database, replicas). With --replicas N, PostgreSQL runs once with one
+    # stack and once with N, so that the comparison shows what the replicas add on this machine.
+    runs = [("sqlite", "sqlite", 1)] if arguments.database in ("sqlite", "both") else []
+    if arguments.database in ("postgres", "both"):
+        runs.append(("postgres", "postgres", 1))
+        if arguments.replicas > 1:
+            runs.append((f"postgres x{arguments.replicas}", "postgres", arguments.replicas))
     results = {}
-    for database in databases:
-        if len(databases) > 1:
-            print(f"\n=== {database} ===", flush=True)
+    for label, database, replicas in runs:
+        if len(runs) > 1:
+            print(f"\n=== {label} ===", flush=True)
         if database == "postgres":
             with throwaway_postgres() as server_url:
-                results[database] = run(arguments, parts, stack_bin, gateway_bin, server_url)
+                results[label] = run(arguments, parts, stack_bin, gateway_bin, server_url, replicas)
         else:
-            results[database] = run(arguments, parts, stack_bin, gateway_bin, None)
-    if len(databases) > 1:
-        compare(results["sqlite"], results["postgres"])
+            results[label] = run(arguments, parts, stack_bin, gateway_bin, None, 1)
+    if len(runs) > 1:
+        compare(results)
 
 
-def run(arguments, parts, stack_bin, gateway_bin, database_url):
+def run(arguments, parts, stack_bin, gateway_bin, database_url, replicas):
     """Starts the stack (its PostgreSQL services on `database_url`'s server when given), seeds it, measures `parts`,
     and returns the figures the comparison needs: {(kind, name): (req/s, p99 ms)}."""
-    busy = [port for port in [8080, GATEWAY_PORT, NGINX_PORT, *SERVICE_PORTS.values()] if port_in_use(port)]
+    # Replica n (from 0) of the stack: its gateway on 8080 + 100 n, its services on their ports + 100 n.
+    ports = [port + 100 * n for n in range(replicas) for port in [8080, *SERVICE_PORTS.values()]]
+    busy = [port for port in [GATEWAY_PORT, NGINX_PORT, *ports] if port_in_use(port)]
     if busy:
         sys.exit(f"ports {busy} are taken: is another stack running?")
     figures = {}
@@ -295,7 +310,18 @@ def run(arguments, parts, stack_bin, gateway_bin, database_url):
         users = seed()
         with open(os.path.join(data, "development-secrets", "internal-token")) as file:
             internal_token = file.read().strip()
-        gateway = subprocess.Popen([gateway_bin], env={**os.environ, **quiet, "PORT": str(GATEWAY_PORT),
+        # The other replicas share the first's data folder for its development secrets (one signing key, one
+        # internal token); their data is in the same PostgreSQL databases.
+        for n in range(1, replicas):
+            replica = subprocess.Popen([stack_bin], env={**os.environ, **quiet, **database, "DATA_DIR": data,
+                                                         "GATEWAY_PORT": str(8080 + 100 * n),
+                                                         "SERVICE_PORT_BASE": str(8081 + 100 * n)},
+                                       stdout=subprocess.DEVNULL, stderr=open(os.path.join(data, f"stack-{n}.log"), "w"))
+            processes.append(replica)
+            wait_until_up(f"http://127.0.0.1:{8080 + 100 * n}/health/ready")
+        upstreams = {f"{service.upper()}_URL": ",".join(f"http://127.0.0.1:{port + 100 * n}" for n in range(replicas))
+                     for service, port in SERVICE_PORTS.items()}
+        gateway = subprocess.Popen([gateway_bin], env={**os.environ, **quiet, **upstreams, "PORT": str(GATEWAY_PORT),
                                                        "INTERNAL_TOKEN": internal_token},
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         processes.append(gateway)
@@ -317,7 +343,8 @@ def run(arguments, parts, stack_bin, gateway_bin, database_url):
               f"wrk -t2, {arguments.seconds} s per run, release builds")
         seconds = arguments.seconds
         first = users[0]
-        stack_only = {"stack": [stack.pid]}
+        stacks = [process.pid for process in processes if process is not gateway]
+        stack_only = {"stack": stacks}
 
         if "services" in parts:
             hottest = hottest_reads(first)
@@ -387,7 +414,7 @@ def run(arguments, parts, stack_bin, gateway_bin, database_url):
             print(f"  {'connections':<12}{'req/s':>9}{'p50':>9}{'p99':>9}{'gateway CPU/req':>17}{'stack CPU/req':>15}")
             for connections in (16, 32, 64):
                 rps, p50, p99, cpu = measure(f"http://127.0.0.1:{GATEWAY_PORT}", seconds,
-                                             {"gateway": [gateway.pid], "stack": [stack.pid]},
+                                             {"gateway": [gateway.pid], "stack": stacks},
                                              connections=connections, script=script)
                 print(f"  {connections:<12}{rps:>9,.0f}{p50:>7.1f}ms{p99:>7.1f}ms{cpu['gateway']:>15.0f}µs{cpu['stack']:>13.0f}µs")
                 figures[("mixed", f"-c{connections}")] = (rps, p99)
@@ -402,16 +429,22 @@ def run(arguments, parts, stack_bin, gateway_bin, database_url):
     return figures
 
 
-def compare(sqlite, postgres):
-    """The PostgreSQL run next to the SQLite run: the services that moved, and the mixed load."""
-    print("\nSQLite and PostgreSQL, same machine, same run (identity, household and messaging on PostgreSQL)")
-    print(f"  {'load':<24}{'SQLite req/s':>13}{'p99':>9}{'PostgreSQL req/s':>18}{'p99':>9}{'ratio':>8}")
-    for key in sqlite:
-        if key not in postgres or (key[0] == "hot read" and key[1] not in ("identity", "household", "messaging")):
-            continue
-        (base_rps, base_p99), (pg_rps, pg_p99) = sqlite[key], postgres[key]
-        print(f"  {key[0] + ' ' + key[1]:<24}{base_rps:>13,.0f}{base_p99:>7.1f}ms{pg_rps:>18,.0f}{pg_p99:>7.1f}ms"
-              f"{pg_rps / base_rps:>7.2f}x")
+def compare(results):
+    """The runs side by side (on PostgreSQL: every service LocalStack puts there): req/s and p99 of each load, and
+    each run's throughput against the first's."""
+    labels = list(results)
+    first = results[labels[0]]
+    print(f"\nthe runs side by side, same machine: req/s, p99 and throughput against {labels[0]}")
+    print(f"  {'load':<24}" + "".join(f"{label:>28}" for label in labels))
+    for key in first:
+        cells = []
+        for label in labels:
+            if key not in results[label]:
+                cells.append(f"{'-':>28}")
+                continue
+            rps, p99 = results[label][key]
+            cells.append(f"{rps:>10,.0f}{p99:>9.1f}ms{rps / first[key][0]:>7.2f}x")
+        print(f"  {key[0] + ' ' + key[1]:<24}" + "".join(cells))
 
 
 class throwaway_postgres:
