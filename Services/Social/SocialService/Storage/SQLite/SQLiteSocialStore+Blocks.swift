@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension SocialDatabase {
+extension SQLiteSocialStore {
     /// Blocks `blocked`: ends friendship, pending requests and follows both ways.
     func block(_ blocker: String, _ blocked: String, now: Date) async throws {
         if let refusal = SocialRules.refuseBlock(by: blocker, of: blocked) { throw refusal }
@@ -9,7 +9,7 @@ extension SocialDatabase {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)",
                 arguments: [blocker, blocked, now])
-            let (low, high) = Self.pair(blocker, blocked)
+            let (low, high) = friendshipPair(blocker, blocked)
             try db.execute(sql: "DELETE FROM friendships WHERE user_low = ? AND user_high = ?", arguments: [low, high])
             try db.execute(
                 sql: """

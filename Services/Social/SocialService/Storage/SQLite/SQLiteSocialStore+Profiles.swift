@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension SocialDatabase {
+extension SQLiteSocialStore {
     /// Stores profile basics fetched from the identity service.
     func save(_ profiles: [ProfileRecord]) async throws {
         guard !profiles.isEmpty else { return }

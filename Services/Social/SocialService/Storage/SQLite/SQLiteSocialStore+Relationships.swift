@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-extension SocialDatabase {
+extension SQLiteSocialStore {
     static func relationship(_ db: Database, _ viewer: String, _ other: String) throws -> Relationship {
-        let (low, high) = pair(viewer, other)
+        let (low, high) = friendshipPair(viewer, other)
         var relationship = Relationship()
         relationship.friends =
             try Bool.fetchOne(

@@ -2,14 +2,22 @@ import Foundation
 import GRDB
 import ServiceKit
 
-/// A row of `profiles`: the identity service's profile basics, copied.
-struct ProfileRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
+// The records as GRDB reads and writes them: only the SQLite store knows these conformances.
+
+extension FriendRequestRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    static let databaseTableName = "friend_requests"
+
+    enum Columns {
+        static let id = Column("id")
+        static let senderId = Column("sender_id")
+        static let recipientId = Column("recipient_id")
+        static let status = Column("status")
+        static let createdAt = Column("created_at")
+    }
+}
+
+extension ProfileRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     static let databaseTableName = "profiles"
-    var userId: String
-    var username: String?
-    var displayName: String
-    var avatarUrl: String?
-    var fetchedAt: Date
 
     enum Columns {
         static let userId = Column("user_id")
@@ -18,9 +26,7 @@ struct ProfileRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColu
         static let avatarUrl = Column("avatar_url")
         static let fetchedAt = Column("fetched_at")
     }
-}
 
-extension ProfileRecord {
     /// The columns ``init(row:)`` reads, in its order: every fetch selects exactly these, by SQL (``selectList``)
     /// or through the query interface (`databaseSelection`).
     static let selectedColumns = [
@@ -33,10 +39,9 @@ extension ProfileRecord {
     /// lookup; the `Codable` path through ``SnakeCaseColumns`` cost a tenth of the friends page
     /// (docs/architecture.md, "Measured on this machine").
     init(row: Row) throws {
-        userId = try row.decode(atIndex: 0)
-        username = try row.decode(atIndex: 1)
-        displayName = try row.decode(atIndex: 2)
-        avatarUrl = try row.decode(atIndex: 3)
-        fetchedAt = try row.decodeDate(atIndex: 4)
+        self.init(
+            userId: try row.decode(atIndex: 0), username: try row.decode(atIndex: 1),
+            displayName: try row.decode(atIndex: 2), avatarUrl: try row.decode(atIndex: 3),
+            fetchedAt: try row.decodeDate(atIndex: 4))
     }
 }

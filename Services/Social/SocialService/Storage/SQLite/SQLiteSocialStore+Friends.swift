@@ -2,14 +2,7 @@ import Foundation
 import GRDB
 import PlatformKit
 
-extension SocialDatabase {
-    /// What sending a friend request did.
-    enum FriendRequestOutcome: Sendable {
-        case sent(FriendRequestRecord)
-        /// The other had already asked: both are friends now (their request is accepted).
-        case becameFriends(FriendRequestRecord)
-    }
-
+extension SQLiteSocialStore {
     func sendFriendRequest(from sender: String, to recipient: String, now: Date) async throws -> FriendRequestOutcome {
         try await write { db in
             let relationship = try Self.relationship(db, sender, recipient)
@@ -54,7 +47,7 @@ extension SocialDatabase {
     }
 
     private static func befriend(_ db: Database, _ a: String, _ b: String, _ now: Date) throws {
-        let (low, high) = pair(a, b)
+        let (low, high) = friendshipPair(a, b)
         try db.execute(
             sql: "INSERT OR IGNORE INTO friendships (user_low, user_high, created_at) VALUES (?, ?, ?)",
             arguments: [low, high, now])
@@ -85,7 +78,7 @@ extension SocialDatabase {
 
     func unfriend(_ userID: String, _ friendID: String) async throws {
         try await write { db in
-            let (low, high) = Self.pair(userID, friendID)
+            let (low, high) = friendshipPair(userID, friendID)
             try db.execute(sql: "DELETE FROM friendships WHERE user_low = ? AND user_high = ?", arguments: [low, high])
             guard db.changesCount > 0 else { throw SocialError.notFound("The friend") }
         }

@@ -3,12 +3,12 @@ import GRDB
 import PlatformKit
 import ServiceKit
 
-extension SocialDatabase {
+extension SQLiteSocialStore {
     /// My friends with their profile basics, by username, optionally those whose username or display
     /// name contains `keyword`, other than those `excluded`, after `cursor` (the last username and id of the
     /// previous page).
     func friends(
-        of userID: String, matching keyword: String?, excluding excluded: [String] = [], after cursor: [String]?,
+        of userID: String, matching keyword: String?, excluding excluded: [String], after cursor: [String]?,
         limit: Int
     ) async throws -> [ProfileRecord] {
         let search = keyword.map(TextSearch.escaped)

@@ -1,13 +1,15 @@
 import GRDB
 import ServiceKit
+import ServiceLifecycle
 import Synchronization
 
 // The relationship-change feed: who changed, for the services that keep a copy of the graph (geo's map).
-extension SocialDatabase {
+extension SQLiteSocialStore {
     /// Rings `bell` after every transaction that changed a friendship or a block commits (the v2 triggers record the
-    /// users in it), so the feed's long polls answer at once.
-    func ringOnRelationshipChanges(_ bell: ChangeBell) {
+    /// users in it), so the feed's long polls answer at once. One process writes SQLite: nothing else to run.
+    func ringOnRelationshipChanges(_ bell: ChangeBell) -> (any Service)? {
         writer.add(transactionObserver: RelationshipChangeObserver(bell: bell), extent: .databaseLifetime)
+        return nil
     }
 
     /// The users whose friends or blocks changed after `sequence`, each once, at most `limit` changes; with

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension SocialDatabase {
+extension SQLiteSocialStore {
     /// Asks `followee` for approval to follow; returns how `follower` now stands to them.
     func follow(_ follower: String, _ followee: String, now: Date) async throws -> Relationship {
         try await write { db in
@@ -39,10 +39,6 @@ extension SocialDatabase {
             try db.execute(sql: sql, arguments: [follower, followee])
             guard db.changesCount > 0 else { throw SocialError.notFound(approvedOnly ? "The follower" : "The follow") }
         }
-    }
-
-    enum FollowSide: Sendable {
-        case followers, following, requests
     }
 
     /// User ids on one side of `userID`'s follows: its followers, its followees, or who asks to follow it;
