@@ -12,11 +12,11 @@ import Testing
 /// The habits routes on the service's own router, at 2027-01-15 08:00 UTC: ann follows bob, cat follows
 /// nobody. The access token is the user's id (`AccessTokenVerifier.userIDTokens`).
 struct HabitsRouterFixture {
-    let database: HabitsDatabase
+    let store: any HabitsStore
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
 
     init() throws {
-        database = try HabitsDatabase(.inMemory)
+        store = try SQLiteHabitsStore(.inMemory)
     }
 
     struct Follows: FollowGraph {
@@ -28,9 +28,9 @@ struct HabitsRouterFixture {
     func app() -> some ApplicationProtocol {
         let clock = clock.wallClock
         let chassis = ServiceChassis(
-            settings: ServiceSettings(service: .habits, internalToken: "internal"), database: database.reader,
+            settings: ServiceSettings(service: .habits, internalToken: "internal"), store: store,
             openAPIDocument: Data("{}".utf8), verifier: .userIDTokens(clock: clock))
-        addHabitsRoutes(to: chassis.signedIn, database: database, graph: Follows(), clock: clock)
+        addHabitsRoutes(to: chassis.signedIn, store: store, graph: Follows(), clock: clock)
         return Application(router: chassis.router)
     }
 }

@@ -2,20 +2,19 @@ import Foundation
 import GRDB
 import PlatformKit
 import ServiceKit
+import ServiceLifecycle
 
-/// The habits service's storage: the only place that knows SQL. Each method is one transaction.
-/// Every habit and event belongs to one user; methods that take an `owner` answer 404 to anyone else,
-/// so another user's habits are not even revealed to exist.
-struct HabitsDatabase: Sendable {
+/// The habits service's storage in SQLite through GRDB (one process). See ``HabitsStore``.
+struct SQLiteHabitsStore: HabitsStore {
     private let database: ServiceDatabase
 
     init(_ location: DatabaseLocation) throws {
         self.database = try ServiceDatabase(
-            location, migrator: HabitsMigrations.migrator, functions: [HabitsDatabase.distanceFunction])
+            location, migrator: HabitsMigrations.migrator, functions: [SQLiteHabitsStore.distanceFunction])
     }
 
-    /// For the readiness check.
-    var reader: any DatabaseReader { database.writer }
+    var probe: any DatabaseProbe { database }
+    var services: [any Service] { [] }
 
     /// One read transaction (for the `+Concern` files).
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
@@ -29,8 +28,6 @@ struct HabitsDatabase: Sendable {
 
     // MARK: Preferences
 
-    static let defaultTimeZone = "UTC"
-
     func timeZone(of userID: String) async throws -> String {
         try await read { db in try Self.timeZone(db, userID) }
     }
@@ -38,24 +35,15 @@ struct HabitsDatabase: Sendable {
     static func timeZone(_ db: Database, _ userID: String) throws -> String {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT time_zone FROM preferences WHERE user_id = ?"), arguments: [userID])
-            ?? defaultTimeZone
+            ?? HabitsStoreDefaults.timeZone
     }
 
-    /// Today in the user's time zone: the day "today", due days and default start dates are counted in.
-    func today(of userID: String, clock: WallClock) async throws -> LocalDay {
-        clock.today(inZone: try await timeZone(of: userID))
-    }
-
-    /// Today in each user's time zone.
-    func todays(of userIDs: [String], clock: WallClock) async throws -> [String: LocalDay] {
+    func timeZones(of userIDs: [String]) async throws -> [String: String] {
         guard !userIDs.isEmpty else { return [:] }
         let zones = try await read { db in
             try PreferenceRecord.filter(userIDs.contains(PreferenceRecord.Columns.userId)).fetchAll(db)
         }
-        let byUser = Dictionary(zones.map { ($0.userId, $0.timeZone) }, uniquingKeysWith: { a, _ in a })
-        return Dictionary(
-            userIDs.map { ($0, clock.today(inZone: byUser[$0] ?? Self.defaultTimeZone)) },
-            uniquingKeysWith: { a, _ in a })
+        return Dictionary(zones.map { ($0.userId, $0.timeZone) }, uniquingKeysWith: { a, _ in a })
     }
 
     func setTimeZone(of userID: String, to timeZone: String) async throws {

@@ -3,27 +3,7 @@ import GRDB
 import PlatformKit
 import ServiceKit
 
-/// What to do with an event's photo on a change.
-enum PhotoChange: Sendable {
-    case keep
-    case remove
-    case set(Data, type: String)
-}
-
-/// An event as its owner sends it, checked for shape.
-struct NewEvent: Sendable {
-    var habitID: String
-    var userID: String
-    /// The day it is for; today in the owner's time zone when nil.
-    var day: LocalDay?
-    var comment: String?
-    var latitude: Double?
-    var longitude: Double?
-    var photo: PhotoChange
-    var idempotencyKey: String?
-}
-
-extension HabitsDatabase {
+extension SQLiteHabitsStore {
     /// The columns of an ``EventListRecord``, from `events e` joined with `habits h`.
     static let listSelection = "e.*, h.title AS habit_title"
     static let listColumns = SQL(sql: listSelection)
@@ -36,8 +16,6 @@ extension HabitsDatabase {
             ), arguments: [id])
     }
 
-    /// Records an event for my habit on a day it is due (``EventRules``); a retry with the same idempotency
-    /// key returns the first event (`created` false) instead of a second one.
     func createEvent(_ new: NewEvent, clock: WallClock) async throws -> (event: EventListRecord, created: Bool) {
         try await write { db in
             let today = clock.today(inZone: try Self.timeZone(db, new.userID))
@@ -72,7 +50,6 @@ extension HabitsDatabase {
         }
     }
 
-    /// One event, for its owner or for `mayView` (a follower); 404 for anyone else.
     func event(_ id: Int64) async throws -> EventListRecord {
         guard let row = try await read({ db in try Self.listRow(db, id) }) else {
             throw HabitsError.notFound("The event")
@@ -80,7 +57,6 @@ extension HabitsDatabase {
         return row
     }
 
-    /// Edits my event (comment, location, photo); the day stays: it is what the event is for.
     func updateEvent(
         _ id: Int64, owner: String, now: Date, photo: PhotoChange, _ change: @Sendable (inout EventRecord) -> Void
     ) async throws -> EventListRecord {
@@ -115,7 +91,6 @@ extension HabitsDatabase {
         }
     }
 
-    /// The event's photo, tagged by its bytes (the table keeps no tag); nil when it has none.
     func photo(of event: EventListRecord) async throws -> StoredBytes? {
         guard let type = event.photoType else { return nil }
         let bytes = try await read { db in

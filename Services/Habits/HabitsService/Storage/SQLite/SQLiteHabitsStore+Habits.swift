@@ -3,7 +3,7 @@ import GRDB
 import PlatformKit
 import ServiceKit
 
-extension HabitsDatabase {
+extension SQLiteHabitsStore {
     // MARK: Habits
 
     func createHabit(_ habit: HabitRecord) async throws {
@@ -21,18 +21,13 @@ extension HabitsDatabase {
         return habit
     }
 
-    /// The habits of these users (or just `habitID` among them), oldest first, each with its status as of
-    /// `todays[owner]` (today in the owner's time zone).
-    func habitsWithStatus(of userIDs: [String], only habitID: String? = nil, todays: [String: LocalDay])
+    func habitsWithStatus(of userIDs: [String], only habitID: String?, todays: [String: LocalDay])
         async throws -> [HabitWithStatus]
     {
         guard !userIDs.isEmpty else { return [] }
         return try await read { db in try Self.habitsWithStatus(db, of: userIDs, only: habitID, todays: todays) }
     }
 
-    /// Today's list in one transaction: my habits due today in my time zone (scheduled that weekday, started), in
-    /// order, each with its status and the id of today's event once it is done.
-    ///
     /// Due-ness and today's event come from the rows the status is read from (today is inside the status window), so
     /// the list costs the habits' statements only: a separate statement for the due habits was 6.5% of the request.
     func todayList(of userID: String, clock: WallClock) async throws -> [HabitWithStatus] {
@@ -49,14 +44,8 @@ extension HabitsDatabase {
     )
         throws -> [HabitWithStatus]
     {
-        let since = todays.mapValues { $0.adding(days: 1 - HabitProgress.statusWindowDays) }
-        return try habits(db, of: userIDs, only: habitID, eventsSince: since).map { entry in
-            let today = todays[entry.habit.userId] ?? LocalDay(number: 0)
-            let progress = HabitProgress(
-                weekdays: entry.habit.schedule, start: entry.habit.start, today: today, done: entry.recentDays)
-            return HabitWithStatus(
-                habit: entry.habit, status: progress.status(hasEvents: entry.hasEvents),
-                todayEventID: entry.recentEvents.first { $0.day == today.number }?.id)
+        try habits(db, of: userIDs, only: habitID, eventsSince: HabitWithRecentDays.windowStarts(todays)).map {
+            $0.withStatus(todays)
         }
     }
 
@@ -102,7 +91,6 @@ extension HabitsDatabase {
         }
     }
 
-    /// Changes my habit; the closure validates and edits it.
     func updateHabit(_ id: String, owner: String, now: Date, _ change: @Sendable (inout HabitRecord) throws -> Void)
         async throws -> HabitRecord
     {
@@ -115,7 +103,7 @@ extension HabitsDatabase {
         }
     }
 
-    /// Deletes my habit with its events, their photos and locations (cascades and triggers).
+    /// Its events, their photos and locations go with it (cascades and triggers).
     func deleteHabit(_ id: String, owner: String) async throws {
         try await write { db in
             _ = try Self.habit(db, id, owner: owner)
@@ -123,7 +111,6 @@ extension HabitsDatabase {
         }
     }
 
-    /// The days my habit has events on, for its statistics.
     func eventDays(of habitID: String, owner: String) async throws -> (HabitRecord, DaySet) {
         try await read { db in
             let habit = try Self.habit(db, habitID, owner: owner)
@@ -136,22 +123,4 @@ extension HabitsDatabase {
     /// An event's day as days since 1970-01-01, computed by SQLite (julianday of 1970-01-01 is 2440587.5),
     /// so five years of events need no date parsing in Swift.
     static let dayNumber = "CAST(julianday(day) - 2440587.5 AS INTEGER)"
-}
-
-/// A habit with what its status needs.
-struct HabitWithRecentDays: Sendable {
-    var habit: HabitRecord
-    /// Its events since the start of the status window: the day (days since 1970-01-01) and the event's id.
-    var recentEvents: [(day: Int, id: Int64)]
-    var hasEvents: Bool
-
-    /// The days of ``recentEvents``, for the status.
-    var recentDays: DaySet { DaySet(recentEvents.map { LocalDay(number: $0.day) }) }
-}
-
-/// A habit with its status as of today in its owner's time zone, and the id of today's event once it is done.
-struct HabitWithStatus: Sendable {
-    var habit: HabitRecord
-    var status: HabitProgress.Status
-    var todayEventID: Int64?
 }

@@ -3,29 +3,7 @@ import GRDB
 import PlatformKit
 import ServiceKit
 
-/// Which events a history page shows, already validated.
-struct HistoryFilter: Sendable {
-    /// Whose events: me, the people I follow, or both.
-    var users: [String]
-    /// Only the most recent event of each habit (the "friends" tab).
-    var latestPerHabit = false
-    var habitIDs: [String]?
-    /// Text the comment must contain (case-insensitive for ASCII).
-    var comment: String?
-    /// Within ``Geo/nearRadius`` of this point.
-    var near: (latitude: Double, longitude: Double)?
-    /// Only events with a location (the map).
-    var locatedOnly = false
-}
-
-/// Where a history page continues: after this day and event id (newest first).
-struct HistoryKey: Codable, Sendable {
-    var day: String
-    var id: Int64
-}
-
-extension HabitsDatabase {
-    /// One page of events newest first (by day, then id); `limit` should be one more than the page size.
+extension SQLiteHabitsStore {
     func history(_ filter: HistoryFilter, after: HistoryKey?, limit: Int) async throws -> [EventListRecord] {
         // No users, or a habit filter that names no habit (`habit=` with nothing selected): nothing to show.
         guard !filter.users.isEmpty, filter.habitIDs?.isEmpty != true else { return [] }
