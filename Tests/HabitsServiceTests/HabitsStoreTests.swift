@@ -246,7 +246,9 @@ import Testing
             await #expect(throws: HabitsError.notFound("The habit")) {
                 _ = try await database.createEvent(event("h1", "2027-01-02", owner: "u2"), clock: clock)
             }
-            await #expect(throws: HabitsError.notFound("The habit")) { try await database.deleteHabit("h1", owner: "u2") }
+            await #expect(throws: HabitsError.notFound("The habit")) {
+                try await database.deleteHabit("h1", owner: "u2")
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import PlatformKit
 import GRDB
+import PlatformKit
 import TestSupport
 import Testing
 

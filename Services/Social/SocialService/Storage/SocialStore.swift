@@ -63,7 +63,9 @@ protocol SocialStore: ServiceStore {
     /// Those `userID` blocked, newest first, after `cursor` (the key of the previous page's last block), at most
     /// `limit`; each with its key for the next cursor (the store's own: a key from the other engine is refused or
     /// finds nothing, never a 5xx).
-    func blockedIDs(by userID: String, after cursor: [String]?, limit: Int) async throws -> [(id: String, key: [String])]
+    func blockedIDs(by userID: String, after cursor: [String]?, limit: Int) async throws -> [(
+        id: String, key: [String]
+    )]
 
     // MARK: Relationships
 
@@ -124,6 +126,15 @@ enum FriendRequestOutcome: Sendable {
 /// One side of a user's follows.
 enum FollowSide: Sendable {
     case followers, following, requests
+
+    /// The column listed, the column holding the user whose side it is, and the follows' status.
+    var columns: (listed: String, mine: String, status: String) {
+        switch self {
+        case .followers: ("follower_id", "followee_id", "approved")
+        case .following: ("followee_id", "follower_id", "approved")
+        case .requests: ("follower_id", "followee_id", "pending")
+        }
+    }
 }
 
 /// A friendship is stored once, under its two ids in order.

@@ -75,6 +75,6 @@ enum PostgresHabitsMigrations {
                 event_id bigint PRIMARY KEY REFERENCES events (id) ON DELETE CASCADE,
                 bytes bytea NOT NULL
             )
-            """),
+            """)
     ]
 }

@@ -13,8 +13,8 @@ extension PostgresHabitsStore {
     }
 
     func createEvent(_ new: NewEvent, clock: WallClock) async throws -> (event: EventListRecord, created: Bool) {
-        guard Self.storable(new.habitID, new.userID) else { throw HabitsError.notFound("The habit") }
-        guard Self.storable(new.comment, new.idempotencyKey) else {
+        guard PostgresText.fits(new.habitID, new.userID) else { throw HabitsError.notFound("The habit") }
+        guard PostgresText.fits(new.comment, new.idempotencyKey) else {
             throw HabitsError.invalidField("comment", "must not hold a NUL character.")
         }
         let result = try await write { db in
@@ -68,7 +68,7 @@ extension PostgresHabitsStore {
     func updateEvent(
         _ id: Int64, owner: String, now: Date, photo: PhotoChange, _ change: @Sendable (inout EventRecord) -> Void
     ) async throws -> EventListRecord {
-        guard Self.storable(owner) else { throw HabitsError.notFound("The event") }
+        guard PostgresText.fits(owner) else { throw HabitsError.notFound("The event") }
         return try await write { db in
             guard
                 var event = try await db.first(
@@ -77,7 +77,7 @@ extension PostgresHabitsStore {
                 event.userId == owner
             else { throw HabitsError.notFound("The event") }
             change(&event)
-            guard Self.storable(event.comment) else {
+            guard PostgresText.fits(event.comment) else {
                 throw HabitsError.invalidField("comment", "must not hold a NUL character.")
             }
             switch photo {
@@ -106,7 +106,7 @@ extension PostgresHabitsStore {
     }
 
     func deleteEvent(_ id: Int64, owner: String) async throws {
-        guard Self.storable(owner) else { throw HabitsError.notFound("The event") }
+        guard PostgresText.fits(owner) else { throw HabitsError.notFound("The event") }
         try await write { db in
             let deleted = try await db.execute(
                 "DELETE FROM events WHERE id = \(id) AND user_id = \(owner) RETURNING 1")

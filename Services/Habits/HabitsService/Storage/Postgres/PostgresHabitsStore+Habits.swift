@@ -5,7 +5,7 @@ import ServiceKit
 
 extension PostgresHabitsStore {
     func createHabit(_ habit: HabitRecord) async throws {
-        guard Self.storable(habit.id, habit.userId, habit.title, habit.reason, habit.startDate) else {
+        guard PostgresText.fits(habit.id, habit.userId, habit.title, habit.reason, habit.startDate) else {
             throw HabitsError.invalidField("title", "must not hold a NUL character.")
         }
         _ = try await write { db in
@@ -25,7 +25,7 @@ extension PostgresHabitsStore {
     static func habit(_ db: PostgresSession, _ id: String, owner: String, lock: Bool = false) async throws
         -> HabitRecord
     {
-        guard storable(id, owner),
+        guard PostgresText.fits(id, owner),
             let habit = try await db.first(
                 lock
                     ? "SELECT \(unescaped: HabitRecord.postgresColumns) FROM habits WHERE id = \(id) FOR UPDATE"
@@ -61,8 +61,8 @@ extension PostgresHabitsStore {
     static func habits(
         _ db: PostgresSession, of userIDs: [String], only habitID: String?, eventsSince since: [String: LocalDay]
     ) async throws -> [HabitWithRecentDays] {
-        let userIDs = userIDs.filter { storable($0) }
-        guard !userIDs.isEmpty, storable(habitID) else { return [] }
+        let userIDs = PostgresText.fitting(userIDs)
+        guard !userIDs.isEmpty, PostgresText.fits(habitID) else { return [] }
         let query: PostgresQuery =
             if let habitID {
                 """
@@ -106,7 +106,7 @@ extension PostgresHabitsStore {
             var habit = try await Self.habit(db, id, owner: owner, lock: true)
             try change(&habit)
             habit.updatedAt = Date(habitsMilliseconds: now.habitsMilliseconds)
-            guard Self.storable(habit.title, habit.reason, habit.startDate) else {
+            guard PostgresText.fits(habit.title, habit.reason, habit.startDate) else {
                 throw HabitsError.invalidField("title", "must not hold a NUL character.")
             }
             try await db.execute(

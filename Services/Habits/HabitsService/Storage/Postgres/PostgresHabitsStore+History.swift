@@ -6,8 +6,8 @@ import ServiceKit
 extension PostgresHabitsStore {
     func history(_ filter: HistoryFilter, after: HistoryKey?, limit: Int) async throws -> [EventListRecord] {
         // No users, or a habit filter that names no habit (`habit=` with nothing selected): nothing to show.
-        let users = filter.users.filter { Self.storable($0) }
-        guard !users.isEmpty, filter.habitIDs?.isEmpty != true, Self.storable(filter.comment, after?.day) else {
+        let users = PostgresText.fitting(filter.users)
+        guard !users.isEmpty, filter.habitIDs?.isEmpty != true, PostgresText.fits(filter.comment, after?.day) else {
             return []
         }
         var bindings = PostgresBindings()
@@ -18,7 +18,7 @@ extension PostgresHabitsStore {
         let usersParameter = bind(users)
         var conditions: [String] = []
         if let habitIDs = filter.habitIDs {
-            conditions.append("e.habit_id = ANY(\(bind(habitIDs.filter { Self.storable($0) })))")
+            conditions.append("e.habit_id = ANY(\(bind(PostgresText.fitting(habitIDs))))")
         }
         if let comment = filter.comment {
             // SQLite's LIKE: ASCII letters match either case, anything else only itself.

@@ -42,12 +42,6 @@ struct PostgresHabitsStore: HabitsStore {
         try await database.write(body)
     }
 
-    /// Whether every one of `texts` fits PostgreSQL's text, which holds no NUL character (SQLite's may; binding one
-    /// fails the statement): a client's id or search holding one matches nothing stored.
-    static func storable(_ texts: String?...) -> Bool {
-        texts.allSatisfy { !($0?.utf8.contains(0) ?? false) }
-    }
-
     // MARK: Preferences
 
     func timeZone(of userID: String) async throws -> String {
@@ -55,13 +49,13 @@ struct PostgresHabitsStore: HabitsStore {
     }
 
     static func timeZone(_ db: PostgresSession, _ userID: String) async throws -> String {
-        guard storable(userID) else { return HabitsStoreDefaults.timeZone }
+        guard PostgresText.fits(userID) else { return HabitsStoreDefaults.timeZone }
         return try await db.value("SELECT time_zone FROM preferences WHERE user_id = \(userID)", as: String.self)
             ?? HabitsStoreDefaults.timeZone
     }
 
     func timeZones(of userIDs: [String]) async throws -> [String: String] {
-        let userIDs = userIDs.filter { Self.storable($0) }
+        let userIDs = PostgresText.fitting(userIDs)
         guard !userIDs.isEmpty else { return [:] }
         let rows = try await read { db in
             try await db.rows("SELECT user_id, time_zone FROM preferences WHERE user_id = ANY(\(userIDs))").map {
@@ -72,7 +66,7 @@ struct PostgresHabitsStore: HabitsStore {
     }
 
     func setTimeZone(of userID: String, to timeZone: String) async throws {
-        guard Self.storable(userID, timeZone) else { throw HabitsError.notFound("The user") }
+        guard PostgresText.fits(userID, timeZone) else { throw HabitsError.notFound("The user") }
         _ = try await write { db in
             try await db.execute(
                 """

@@ -105,37 +105,26 @@ enum PostgresSocialMigrations {
             END
             $$;
 
-            CREATE FUNCTION friendships_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            -- A row of friendships or blocks changed: both its users (the columns the trigger names), before and
+            -- after, as SQLite's triggers record them.
+            CREATE FUNCTION relationship_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                users text[] := ARRAY[]::text[];
             BEGIN
-                IF TG_OP = 'INSERT' THEN
-                    PERFORM record_relationship_changes(ARRAY[NEW.user_low, NEW.user_high]);
-                ELSIF TG_OP = 'DELETE' THEN
-                    PERFORM record_relationship_changes(ARRAY[OLD.user_low, OLD.user_high]);
-                ELSE
-                    PERFORM record_relationship_changes(
-                        ARRAY[OLD.user_low, OLD.user_high, NEW.user_low, NEW.user_high]);
+                IF TG_OP <> 'INSERT' THEN
+                    users := users || ARRAY[to_jsonb(OLD) ->> TG_ARGV[0], to_jsonb(OLD) ->> TG_ARGV[1]];
                 END IF;
+                IF TG_OP <> 'DELETE' THEN
+                    users := users || ARRAY[to_jsonb(NEW) ->> TG_ARGV[0], to_jsonb(NEW) ->> TG_ARGV[1]];
+                END IF;
+                PERFORM record_relationship_changes(users);
                 RETURN NULL;
             END
             $$;
             CREATE TRIGGER friendships_change AFTER INSERT OR UPDATE OR DELETE ON friendships
-                FOR EACH ROW EXECUTE FUNCTION friendships_changed();
-
-            CREATE FUNCTION blocks_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'INSERT' THEN
-                    PERFORM record_relationship_changes(ARRAY[NEW.blocker_id, NEW.blocked_id]);
-                ELSIF TG_OP = 'DELETE' THEN
-                    PERFORM record_relationship_changes(ARRAY[OLD.blocker_id, OLD.blocked_id]);
-                ELSE
-                    PERFORM record_relationship_changes(
-                        ARRAY[OLD.blocker_id, OLD.blocked_id, NEW.blocker_id, NEW.blocked_id]);
-                END IF;
-                RETURN NULL;
-            END
-            $$;
+                FOR EACH ROW EXECUTE FUNCTION relationship_row_changed('user_low', 'user_high');
             CREATE TRIGGER blocks_change AFTER INSERT OR UPDATE OR DELETE ON blocks
-                FOR EACH ROW EXECUTE FUNCTION blocks_changed()
-            """),
+                FOR EACH ROW EXECUTE FUNCTION relationship_row_changed('blocker_id', 'blocked_id')
+            """)
     ]
 }

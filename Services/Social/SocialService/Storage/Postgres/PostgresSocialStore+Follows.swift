@@ -5,7 +5,7 @@ import ServiceKit
 
 extension PostgresSocialStore {
     func follow(_ follower: String, _ followee: String, now: Date) async throws -> Relationship {
-        guard Self.storable(follower, followee) else { throw SocialError.notFound("The user") }
+        guard PostgresText.fits(follower, followee) else { throw SocialError.notFound("The user") }
         return try await write { db in
             try await db.lockPair(follower, followee)
             if let refusal = SocialRules.refuseFollow(
@@ -23,7 +23,7 @@ extension PostgresSocialStore {
     }
 
     func answerFollow(of follower: String, to followee: String, approve: Bool) async throws {
-        guard Self.storable(follower, followee) else { throw SocialError.notFound("The follow request") }
+        guard PostgresText.fits(follower, followee) else { throw SocialError.notFound("The follow request") }
         try await write { db in
             try await db.lockPair(follower, followee)
             let query: PostgresQuery =
@@ -42,7 +42,7 @@ extension PostgresSocialStore {
 
     func endFollow(of follower: String, to followee: String, approvedOnly: Bool) async throws {
         let notFound = SocialError.notFound(approvedOnly ? "The follower" : "The follow")
-        guard Self.storable(follower, followee) else { throw notFound }
+        guard PostgresText.fits(follower, followee) else { throw notFound }
         try await write { db in
             try await db.lockPair(follower, followee)
             let query: PostgresQuery =
@@ -57,14 +57,9 @@ extension PostgresSocialStore {
     }
 
     func follows(of userID: String, _ side: FollowSide, after cursor: String?, limit: Int) async throws -> [String] {
-        guard Self.storable(userID) else { return [] }
-        guard Self.storable(cursor) else { throw PageCursor.invalid }
-        let (column, mine, status) =
-            switch side {
-            case .followers: ("follower_id", "followee_id", "approved")
-            case .following: ("followee_id", "follower_id", "approved")
-            case .requests: ("follower_id", "followee_id", "pending")
-            }
+        guard PostgresText.fits(userID) else { return [] }
+        guard PostgresText.fits(cursor) else { throw PageCursor.invalid }
+        let (column, mine, status) = side.columns
         return try await read { db in
             try await Self.strings(
                 db,
@@ -80,7 +75,7 @@ extension PostgresSocialStore {
 
     func block(_ blocker: String, _ blocked: String, now: Date) async throws {
         if let refusal = SocialRules.refuseBlock(by: blocker, of: blocked) { throw refusal }
-        guard Self.storable(blocker, blocked) else { throw SocialError.notFound("The user") }
+        guard PostgresText.fits(blocker, blocked) else { throw SocialError.notFound("The user") }
         try await write { db in
             try await db.lockPair(blocker, blocked)
             let at = now.socialMilliseconds
@@ -106,7 +101,7 @@ extension PostgresSocialStore {
     }
 
     func unblock(_ blocker: String, _ blocked: String) async throws {
-        guard Self.storable(blocker, blocked) else { throw SocialError.notFound("The block") }
+        guard PostgresText.fits(blocker, blocked) else { throw SocialError.notFound("The block") }
         try await write { db in
             try await db.lockPair(blocker, blocked)
             let deleted = try await db.execute(
@@ -116,11 +111,13 @@ extension PostgresSocialStore {
     }
 
     /// The key of a block is its time in milliseconds (as decimal text) and the blocked id.
-    func blockedIDs(by userID: String, after cursor: [String]?, limit: Int) async throws -> [(id: String, key: [String])] {
-        guard Self.storable(userID) else { return [] }
+    func blockedIDs(by userID: String, after cursor: [String]?, limit: Int) async throws -> [(
+        id: String, key: [String]
+    )] {
+        guard PostgresText.fits(userID) else { return [] }
         var after: (at: Int64, id: String)?
         if let cursor {
-            guard cursor.count == 2, let at = Int64(cursor[0]), Self.storable(cursor[1]) else {
+            guard cursor.count == 2, let at = Int64(cursor[0]), PostgresText.fits(cursor[1]) else {
                 throw PageCursor.invalid
             }
             after = (at, cursor[1])
@@ -149,7 +146,7 @@ extension PostgresSocialStore {
     // MARK: Profiles
 
     func save(_ profiles: [ProfileRecord]) async throws {
-        let profiles = profiles.filter { Self.storable($0.userId, $0.username, $0.displayName, $0.avatarUrl) }
+        let profiles = profiles.filter { PostgresText.fits($0.userId, $0.username, $0.displayName, $0.avatarUrl) }
         guard !profiles.isEmpty else { return }
         try await write { db in
             for profile in profiles {
@@ -167,7 +164,7 @@ extension PostgresSocialStore {
     }
 
     func profiles(_ ids: [String]) async throws -> [ProfileRecord] {
-        let ids = Self.storable(ids)
+        let ids = PostgresText.fitting(ids)
         guard !ids.isEmpty else { return [] }
         return try await read { db in
             try await db.rows(

@@ -5,7 +5,7 @@ import ServiceKit
 
 extension PostgresSocialStore {
     func sendFriendRequest(from sender: String, to recipient: String, now: Date) async throws -> FriendRequestOutcome {
-        guard Self.storable(sender, recipient) else { throw SocialError.notFound("The user") }
+        guard PostgresText.fits(sender, recipient) else { throw SocialError.notFound("The user") }
         return try await write { db in
             try await db.lockPair(sender, recipient)
             let relationship = try await Self.relationship(db, sender, recipient)
@@ -39,7 +39,7 @@ extension PostgresSocialStore {
     func answer(_ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date) async throws
         -> FriendRequestRecord
     {
-        guard Self.storable(requestID, userID) else { throw SocialError.notFound("The friend request") }
+        guard PostgresText.fits(requestID, userID) else { throw SocialError.notFound("The friend request") }
         return try await write { db in
             let select: PostgresQuery =
                 "SELECT \(unescaped: FriendRequestRecord.postgresColumns) FROM friend_requests WHERE id = \(requestID)"
@@ -77,8 +77,8 @@ extension PostgresSocialStore {
     func pendingRequests(of userID: String, incoming: Bool, after cursor: String?, limit: Int) async throws
         -> [FriendRequestRecord]
     {
-        guard Self.storable(userID) else { return [] }
-        guard Self.storable(cursor) else { throw PageCursor.invalid }
+        guard PostgresText.fits(userID) else { return [] }
+        guard PostgresText.fits(cursor) else { throw PageCursor.invalid }
         let mine = incoming ? "recipient_id" : "sender_id"
         return try await snapshot { db in
             guard let cursor else {
@@ -113,7 +113,7 @@ extension PostgresSocialStore {
     }
 
     func unfriend(_ userID: String, _ friendID: String) async throws {
-        guard Self.storable(userID, friendID) else { throw SocialError.notFound("The friend") }
+        guard PostgresText.fits(userID, friendID) else { throw SocialError.notFound("The friend") }
         try await write { db in
             try await db.lockPair(userID, friendID)
             let (low, high) = friendshipPair(userID, friendID)

@@ -7,8 +7,8 @@ extension PostgresSocialStore {
     func friends(
         of userID: String, matching keyword: String?, excluding excluded: [String], after cursor: [String]?, limit: Int
     ) async throws -> [ProfileRecord] {
-        guard Self.storable(userID, keyword) else { return [] }
-        guard Self.storable(cursor ?? []).count == cursor?.count ?? 0 else { throw PageCursor.invalid }
+        guard PostgresText.fits(userID, keyword) else { return [] }
+        guard PostgresText.fitting(cursor ?? []).count == cursor?.count ?? 0 else { throw PageCursor.invalid }
         var bindings = PostgresBindings()
         bindings.append(userID)
         // A friend without a username (still choosing one) sorts first, as SQLite's NULL does; usernames sort as
@@ -28,7 +28,7 @@ extension PostgresSocialStore {
                  OR ascii_lower(p.display_name) LIKE \(pattern) ESCAPE '\\')
                 """
         }
-        let excluded = Self.storable(excluded)
+        let excluded = PostgresText.fitting(excluded)
         if !excluded.isEmpty {
             bindings.append(excluded)
             sql += " AND p.user_id <> ALL($\(bindings.count))"
@@ -61,7 +61,7 @@ extension PostgresSocialStore {
     }
 
     func suggestions(for userID: String, limit: Int) async throws -> [(userID: String, mutualFriends: Int)] {
-        guard Self.storable(userID) else { return [] }
+        guard PostgresText.fits(userID) else { return [] }
         return try await snapshot { db in
             let friends = Set(try await Self.friendIDs(db, userID))
             var pairs: [(friend: String, candidate: String)] = []

@@ -5,10 +5,11 @@ import ServiceKit
 extension PostgresSocialStore {
     static func relationship(_ db: PostgresSession, _ viewer: String, _ other: String) async throws -> Relationship {
         var relationship = Relationship()
-        guard storable(viewer, other) else { return relationship }
+        guard PostgresText.fits(viewer, other) else { return relationship }
         let (low, high) = friendshipPair(viewer, other)
         relationship.friends =
-            try await db.value("SELECT 1 FROM friendships WHERE user_low = \(low) AND user_high = \(high)", as: Int32.self)
+            try await db.value(
+                "SELECT 1 FROM friendships WHERE user_low = \(low) AND user_high = \(high)", as: Int32.self)
             != nil
         for row in try await db.rows(
             """
@@ -66,15 +67,7 @@ extension PostgresSocialStore {
             let friends = Set(try await Self.friendIDs(db, viewer))
             let following = Set(try await Self.followingIDs(db, viewer))
             let blocked = Set(try await Self.blockedEitherWay(db, viewer))
-            var result: [String: Relationship] = [:]
-            for other in others {
-                var relationship = Relationship()
-                relationship.friends = friends.contains(other)
-                relationship.following = following.contains(other)
-                relationship.blocked = blocked.contains(other)
-                result[other] = relationship
-            }
-            return result
+            return Relationship.facts(of: others, friends: friends, following: following, blocked: blocked)
         }
     }
 
@@ -83,7 +76,7 @@ extension PostgresSocialStore {
     }
 
     static func friendIDs(_ db: PostgresSession, _ userID: String) async throws -> [String] {
-        guard storable(userID) else { return [] }
+        guard PostgresText.fits(userID) else { return [] }
         return try await strings(
             db,
             """
@@ -97,7 +90,7 @@ extension PostgresSocialStore {
     }
 
     static func blockedEitherWay(_ db: PostgresSession, _ userID: String) async throws -> [String] {
-        guard storable(userID) else { return [] }
+        guard PostgresText.fits(userID) else { return [] }
         return try await strings(
             db,
             """
@@ -118,10 +111,11 @@ extension PostgresSocialStore {
     }
 
     static func followingIDs(_ db: PostgresSession, _ userID: String) async throws -> [String] {
-        guard storable(userID) else { return [] }
+        guard PostgresText.fits(userID) else { return [] }
         return try await strings(
             db,
-            "SELECT followee_id FROM follows WHERE follower_id = \(userID) AND status = 'approved' ORDER BY followee_id")
+            "SELECT followee_id FROM follows WHERE follower_id = \(userID) AND status = 'approved' ORDER BY followee_id"
+        )
     }
 
     func followingIDs(of userID: String) async throws -> [String] {

@@ -43,17 +43,6 @@ struct PostgresSocialStore: SocialStore {
     func write<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
         try await database.write(body)
     }
-
-    /// Whether every one of `texts` fits PostgreSQL's text, which holds no NUL character (SQLite's may; binding one
-    /// fails the statement): a client's id or search holding one matches nothing stored.
-    static func storable(_ texts: String?...) -> Bool {
-        texts.allSatisfy { !($0?.utf8.contains(0) ?? false) }
-    }
-
-    /// The other users in `ids` PostgreSQL can hold (see ``storable(_:)``).
-    static func storable(_ ids: [String]) -> [String] {
-        ids.filter { storable($0) }
-    }
 }
 
 extension PostgresSession {
@@ -84,7 +73,8 @@ extension FriendRequestRecord {
             (String, String, String, String, Int64, Int64?).self)
         self.init(
             id: id, senderId: sender, recipientId: recipient, status: status,
-            createdAt: Date(socialMilliseconds: createdAt), respondedAt: respondedAt.map(Date.init(socialMilliseconds:)))
+            createdAt: Date(socialMilliseconds: createdAt), respondedAt: respondedAt.map(Date.init(socialMilliseconds:))
+        )
     }
 }
 

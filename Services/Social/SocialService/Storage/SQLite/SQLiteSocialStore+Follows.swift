@@ -44,12 +44,7 @@ extension SQLiteSocialStore {
     /// User ids on one side of `userID`'s follows: its followers, its followees, or who asks to follow it;
     /// by id after `cursor` (the last id of the previous page), at most `limit`.
     func follows(of userID: String, _ side: FollowSide, after cursor: String?, limit: Int) async throws -> [String] {
-        let (column, mine, status) =
-            switch side {
-            case .followers: ("follower_id", "followee_id", "approved")
-            case .following: ("followee_id", "follower_id", "approved")
-            case .requests: ("follower_id", "followee_id", "pending")
-            }
+        let (column, mine, status) = side.columns
         return try await read { db in
             try String.fetchAll(
                 db,

@@ -75,15 +75,7 @@ extension SQLiteSocialStore {
                         sql: "SELECT followee_id FROM follows WHERE follower_id = ? AND status = 'approved'"),
                     arguments: [viewer]))
             let blocked = Set(try Self.blockedEitherWay(db, viewer))
-            var result: [String: Relationship] = [:]
-            for other in others {
-                var relationship = Relationship()
-                relationship.friends = friends.contains(other)
-                relationship.following = following.contains(other)
-                relationship.blocked = blocked.contains(other)
-                result[other] = relationship
-            }
-            return result
+            return Relationship.facts(of: others, friends: friends, following: following, blocked: blocked)
         }
     }
 
