@@ -121,6 +121,9 @@ extension PostgresHabitsStore {
 
     func deleteHabit(_ id: String, owner: String) async throws {
         try await write { db in
+            // After the owner's event writers: an event being recorded for this habit commits first (and goes with
+            // it) instead of failing on the habit gone under it.
+            try await db.lockOwner(owner)
             _ = try await Self.habit(db, id, owner: owner, lock: true)
             try await db.execute("DELETE FROM habits WHERE id = \(id)")
         }

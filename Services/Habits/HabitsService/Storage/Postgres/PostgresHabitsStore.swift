@@ -8,10 +8,11 @@ import ServiceLifecycle
 /// The habits service's storage in PostgreSQL through PostgresNIO: any number of replicas serve one database. See
 /// ``HabitsStore``; schema in ``PostgresHabitsMigrations``.
 ///
-/// Every write of a user's events first takes a transaction-scoped lock on the user (``PostgresSession/lockOwner(_:)``),
-/// so that the checks before it (is this idempotency key used, has the habit an event that day?) and the insert
-/// stay true until it commits, as behind SQLite's single writer: the same `Idempotency-Key` sent to two replicas
-/// at once gives one event and the same answer. Users apart never wait. Nothing else is kept in memory.
+/// Recording an event (and deleting a habit) first takes a transaction-scoped lock on the user
+/// (``PostgresSession/lockOwner(_:)``), so that the checks before the insert (is this idempotency key used, has the
+/// habit an event that day, is the habit still there?) stay true until it commits, as behind SQLite's single writer:
+/// the same `Idempotency-Key` sent to two replicas at once gives one event and the same answer. Users apart never
+/// wait. Nothing is kept in memory.
 struct PostgresHabitsStore: HabitsStore {
     let database: PostgresServiceDatabase
     let logger: Logger
