@@ -12,11 +12,16 @@ import Testing
 /// The habits routes on the service's own router, at 2027-01-15 08:00 UTC: ann follows bob, cat follows
 /// nobody. The access token is the user's id (`AccessTokenVerifier.userIDTokens`).
 struct HabitsRouterFixture {
-    let database: HabitsDatabase
+    let store: any HabitsStore
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
 
     init() throws {
-        database = try HabitsDatabase(.inMemory)
+        store = try SQLiteHabitsStore(.inMemory)
+    }
+
+    /// A fixture over `store` (running): one replica of several on a PostgreSQL database.
+    init(store: any HabitsStore) {
+        self.store = store
     }
 
     struct Follows: FollowGraph {
@@ -28,9 +33,9 @@ struct HabitsRouterFixture {
     func app() -> some ApplicationProtocol {
         let clock = clock.wallClock
         let chassis = ServiceChassis(
-            settings: ServiceSettings(service: .habits, internalToken: "internal"), database: database.reader,
+            settings: ServiceSettings(service: .habits, internalToken: "internal"), store: store,
             openAPIDocument: Data("{}".utf8), verifier: .userIDTokens(clock: clock))
-        addHabitsRoutes(to: chassis.signedIn, database: database, graph: Follows(), clock: clock)
+        addHabitsRoutes(to: chassis.signedIn, store: store, graph: Follows(), clock: clock)
         return Application(router: chassis.router)
     }
 }
@@ -118,6 +123,42 @@ extension TestClientProtocol {
             #expect(first.status == .created)
             #expect(again.status == .ok)
             #expect(first.object["id"] as? String == again.object["id"] as? String)
+        }
+    }
+
+    /// One `Idempotency-Key` sent to two replicas at once (one PostgreSQL database): one event, created once (201),
+    /// and every other answer the same event (200), whichever replica answered.
+    @Test func oneKeySentToTwoReplicasAtOnceIsOneEvent() async throws {
+        try await withHabitsStores(.postgres, replicas: 2) { stores in
+            let replicas = stores.map { HabitsRouterFixture(store: $0).app() }
+            try await replicas[0].test(.router) { first in
+                try await replicas[1].test(.router) { second in
+                    let habit = try await first.habit(of: "ann")
+                    let path = HabitsPaths.habits + "/\(habit)/events"
+                    let headers: HTTPFields = [
+                        .authorization: "Bearer ann", .contentType: "application/json", IdempotencyKey.field: "once",
+                    ]
+                    // when both replicas are sent the same key at once
+                    let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String).self) { group in
+                        for index in 0..<12 {
+                            group.addTask {
+                                let response =
+                                    index.isMultiple(of: 2)
+                                    ? try await first.execute(
+                                        uri: path, method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+                                    : try await second.execute(
+                                        uri: path, method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+                                return (response.status, String(buffer: response.body))
+                            }
+                        }
+                        return try await group.reduce(into: [(HTTPResponse.Status, String)]()) { $0.append($1) }
+                    }
+                    // then one event, created once, and one answer
+                    #expect(answers.filter { $0.0 == .created }.count == 1)
+                    #expect(answers.filter { $0.0 == .ok }.count == 11)
+                    #expect(Set(answers.map(\.1)).count == 1, "\(Set(answers.map(\.1)))")
+                }
+            }
         }
     }
 

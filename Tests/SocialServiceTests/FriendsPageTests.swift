@@ -1,18 +1,22 @@
 import Foundation
-import PlatformKit
 import GRDB
+import PlatformKit
 import TestSupport
 import Testing
 
 @testable import SocialService
 
-/// A page of my friends is read one of two ways (``SocialDatabase/hasManyFriends(_:_:limit:)``); both give the pages
-/// the plain query gives: all my friends' profiles by username (no username first, then case-insensitively), then id,
-/// those without a username included when a page ends among them.
+/// A page of my friends is read one of two ways on SQLite (``SQLiteSocialStore/hasManyFriends(_:_:limit:)``), one on
+/// PostgreSQL; all give the same pages: all my friends' profiles by username (no username first, then ASCII
+/// case-insensitively as SQLite's NOCASE, then by id), those without a username included when a page ends among them.
 @Suite struct FriendsPageTests {
-    @Test func bothWaysOfReadingFriendsPageAsThePlainQuery() async throws {
+    @Test(arguments: StoreKind.allCases)
+    func everyWayOfReadingFriendsPagesInOneOrder(kind: StoreKind) async throws {
+        try await withSocialStores(kind) { stores in try await pages(stores[0]) }
+    }
+
+    func pages(_ database: any SocialStore) async throws {
         var random = SplitMix64(seed: 3)
-        let database = try SocialDatabase(.inMemory)
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         let names = ["ann", "Ann", "bob", "BOB", "cat", "dan", "eve", "zed"]
         let users = (0..<150).map { String(format: "u%03d", $0) }
@@ -28,36 +32,30 @@ import Testing
         var friendships = Set<[String]>()
         for user in users.dropFirst() where random.next() % 10 < 8 { friendships.insert(["u000", user]) }
         for user in ["u003", "u010", "u020", "u030", "u149"] { friendships.insert(["u001", user]) }
-        try await database.write { [friendships] db in
-            for pair in friendships {
-                let (low, high) = SocialDatabase.pair(pair[0], pair[1])
-                try db.execute(
-                    sql: "INSERT INTO friendships (user_low, user_high, created_at) VALUES (?, ?, ?)",
-                    arguments: [low, high, now])
-            }
-        }
-        let withoutName = try await database.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT user_id FROM profiles WHERE username IS NULL"))
-        }
-        #expect(withoutName.count > 3)
+        try await insertFriendships(friendships.map { ($0[0], $0[1]) }, at: now, into: database)
+        let profiles = try await database.profiles(users)
+        #expect(profiles.filter { $0.username == nil }.count > 3)
         for user in ["u000", "u001"] {
-            let expected = try await database.read { db in
-                try String.fetchAll(
-                    db,
-                    sql: """
-                        SELECT user_id FROM profiles WHERE user_id IN (
-                            SELECT user_high FROM friendships WHERE user_low = ?1
-                            UNION SELECT user_low FROM friendships WHERE user_high = ?1)
-                        ORDER BY username COLLATE NOCASE, user_id
-                        """, arguments: [user])
-            }
+            // No username first, then usernames with ASCII letters folded, by bytes, then ids.
+            let expected = profiles.filter { profile in
+                let pair = friendshipPair(user, profile.userId)
+                return friendships.contains([pair.low, pair.high])
+            }.sorted { a, b in
+                let keyA = (a.username == nil ? 0 : 1, Array((a.username ?? "").lowercased().utf8), a.userId)
+                let keyB = (b.username == nil ? 0 : 1, Array((b.username ?? "").lowercased().utf8), b.userId)
+                if keyA.0 != keyB.0 { return keyA.0 < keyB.0 }
+                if keyA.1 != keyB.1 { return keyA.1.lexicographicallyPrecedes(keyB.1) }
+                return keyA.2 < keyB.2
+            }.map(\.userId)
             for limit in [2, 3, 7, 50] {
-                // u000's ~120 friends among 150 profiles are many for a page of 7 (sqrt(2.6 × 8 × 150) = 56), not of
-                // 50 (140).
-                let many = user == "u000" && limit < 50
-                #expect(
-                    try await database.read { db in try SocialDatabase.hasManyFriends(db, user, limit: limit + 1) }
-                        == many)
+                if let sqlite = database as? SQLiteSocialStore {
+                    // u000's ~120 friends among 150 profiles are many for a page of 7 (sqrt(2.6 × 8 × 150) = 56), not
+                    // of 50 (140).
+                    let many = user == "u000" && limit < 50
+                    #expect(
+                        try await sqlite.read { db in try SQLiteSocialStore.hasManyFriends(db, user, limit: limit + 1) }
+                            == many)
+                }
                 var listed: [String] = []
                 var cursor: [String]?
                 while true {

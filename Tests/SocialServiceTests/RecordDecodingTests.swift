@@ -8,7 +8,7 @@ import Testing
 /// Profiles, read column by column on every list of people, decode as their `Codable` conformance would.
 @Suite struct RecordDecodingTests {
     @Test func profilesDecodeByColumnAsByCodable() async throws {
-        let database = try SocialDatabase(.inMemory)
+        let database = try SQLiteSocialStore(.inMemory)
         let now = Date(timeIntervalSince1970: 1_795_000_000.5)
         try await database.save([
             ProfileRecord(

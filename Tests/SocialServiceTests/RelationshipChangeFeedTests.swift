@@ -92,27 +92,6 @@ import Testing
             }
         }
     }
-
-    @Test func aReaderBehindThePrunedChangesStartsAgain() async throws {
-        let database = try SocialDatabase(.inMemory)
-        // 5,001 friendships: 10,002 changes, past the 10,000 kept.
-        try await database.write { db in
-            for index in 0...5_000 {
-                try db.execute(
-                    sql: "INSERT INTO friendships (user_low, user_high, created_at) VALUES (?, ?, ?)",
-                    arguments: ["a\(index)", "b\(index)", Date()])
-            }
-        }
-        let behind = try await database.relationshipChanges(after: 0, limit: 1000)
-        #expect(behind.reset && behind.last == 10_002 && behind.users.isEmpty)
-        let kept = try await database.relationshipChanges(after: 2, limit: 1000)
-        #expect(!kept.reset && kept.users.first == "a1" && kept.users.count == 1000 && kept.last == 1002)
-        let latest = try await database.relationshipChanges(after: 10_000, limit: 1000)
-        #expect(latest.users == ["a5000", "b5000"] && latest.last == 10_002)
-        #expect(
-            try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM relationship_changes") }
-                == 10_000)
-    }
 }
 
 /// The feed's long polls are woken by a bell social rings when a transaction that changed a friendship or a block
@@ -124,10 +103,10 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = try SocialDatabase(
+        let database = try SQLiteSocialStore(
             onFile ? .file(directory.appendingPathComponent("social.sqlite").path) : .inMemory)
         let bell = ChangeBell()
-        database.ringOnRelationshipChanges(bell)
+        #expect(database.ringOnRelationshipChanges(bell) == nil)
         try await database.write { db in
             try db.execute(
                 sql:

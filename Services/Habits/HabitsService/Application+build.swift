@@ -7,23 +7,24 @@ import ServiceKit
 /// Builds the habits service from its configuration (executable, local stack and tests alike).
 public func buildHabitsApplication(_ configuration: HabitsConfiguration) async throws -> some ApplicationProtocol {
     let settings = configuration.settings
-    let database = try HabitsDatabase(settings.database)
+    var storeLogger = Logger(label: "platform.habits")
+    storeLogger.logLevel = settings.logLevel
+    let store = try await openHabitsStore(settings.database, logger: storeLogger)
     let chassis = ServiceChassis(
-        settings: settings, database: database.reader,
-        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
+        settings: settings, store: store, openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let graph =
         configuration.followGraph
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
-    addHabitsRoutes(to: chassis.signedIn, database: database, graph: graph, clock: settings.clock)
+    addHabitsRoutes(to: chassis.signedIn, store: store, graph: graph, clock: settings.clock)
     return chassis.application()
 }
 
 /// Attaches every habits route to the signed-in group (the build and the router tests share it).
 func addHabitsRoutes(
-    to signedIn: RouterGroup<AuthenticatedContext>, database: HabitsDatabase, graph: any FollowGraph, clock: WallClock
+    to signedIn: RouterGroup<AuthenticatedContext>, store: any HabitsStore, graph: any FollowGraph, clock: WallClock
 ) {
-    HabitsController(database: database, graph: graph, clock: clock).addRoutes(to: signedIn)
-    EventsController(database: database, graph: graph, clock: clock).addRoutes(to: signedIn)
-    HistoryController(database: database, graph: graph).addRoutes(to: signedIn)
-    StatisticsController(database: database, clock: clock).addRoutes(to: signedIn)
+    HabitsController(store: store, graph: graph, clock: clock).addRoutes(to: signedIn)
+    EventsController(store: store, graph: graph, clock: clock).addRoutes(to: signedIn)
+    HistoryController(store: store, graph: graph).addRoutes(to: signedIn)
+    StatisticsController(store: store, clock: clock).addRoutes(to: signedIn)
 }

@@ -7,26 +7,26 @@ import ServiceKit
 /// Builds the social service from its configuration (executable, local stack and tests alike).
 public func buildSocialApplication(_ configuration: SocialConfiguration) async throws -> some ApplicationProtocol {
     let settings = configuration.settings
-    let database = try SocialDatabase(settings.database)
+    var storeLogger = Logger(label: "platform.social")
+    storeLogger.logLevel = settings.logLevel
+    let store = try await openSocialStore(settings.database, logger: storeLogger)
     let chassis = ServiceChassis(
-        settings: settings, database: database.reader,
-        openAPIDocument: ServiceApplication.openAPIDocument(in: .module), verifier: configuration.verifier,
-        writesNeedUsername: true)
+        settings: settings, store: store, openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
+        verifier: configuration.verifier, writesNeedUsername: true)
     let directory = configuration.userDirectory ?? IdentityUserDirectory(settings: settings)
     let notices = SocialNotices(
         sink: configuration.noticeSink
             ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger))
-    let profiles = ProfileStore(database: database, directory: directory, clock: settings.clock)
+    let profiles = ProfileStore(store: store, directory: directory, clock: settings.clock)
 
     let members = MessagingMembersClient(baseURL: configuration.messagingURL, token: settings.internalToken)
-    FriendsController(
-        database: database, profiles: profiles, notices: notices, members: members, clock: settings.clock
-    )
-    .addRoutes(to: chassis.signedIn)
-    FollowsController(database: database, profiles: profiles, notices: notices, clock: settings.clock)
+    FriendsController(store: store, profiles: profiles, notices: notices, members: members, clock: settings.clock)
         .addRoutes(to: chassis.signedIn)
+    FollowsController(store: store, profiles: profiles, notices: notices, clock: settings.clock)
+        .addRoutes(to: chassis.signedIn)
+    // Rung by this process's commits, and on PostgreSQL by every replica's (its listener runs with the application).
     let relationshipChanges = ChangeBell()
-    database.ringOnRelationshipChanges(relationshipChanges)
-    InternalSocialController(database: database, changes: relationshipChanges).addRoutes(to: chassis.internalOnly)
-    return chassis.application()
+    let listener = store.ringOnRelationshipChanges(relationshipChanges)
+    InternalSocialController(store: store, changes: relationshipChanges).addRoutes(to: chassis.internalOnly)
+    return chassis.application(services: listener.map { [$0] } ?? [])
 }

@@ -6,7 +6,7 @@ import ServiceKit
 
 /// Habit events: at most one per habit per day, with an optional comment, photo and location.
 struct EventsController {
-    let database: HabitsDatabase
+    let store: any HabitsStore
     let graph: any FollowGraph
     let clock: WallClock
     /// "A photograph of size less than 65 536 bytes".
@@ -44,7 +44,7 @@ struct EventsController {
             habitID: try context.parameters.require("habit"), userID: context.user.userID, day: day, comment: comment,
             latitude: location?.latitude, longitude: location?.longitude, photo: photo ?? .keep,
             idempotencyKey: try IdempotencyKey.of(request))
-        let (row, created) = try await database.createEvent(event, clock: clock)
+        let (row, created) = try await store.createEvent(event, clock: clock)
         return EditedResponse(status: created ? .created : .ok, response: EventView(row))
     }
 
@@ -64,7 +64,7 @@ struct EventsController {
         let location = try input.location.map(Self.location)
         let remove = input.removeLocation == true
         let photo = try await Self.photo(input.photo) ?? .keep
-        let row = try await database.updateEvent(
+        let row = try await store.updateEvent(
             try context.parameters.id("event", "The event"), owner: context.user.userID, now: clock.now, photo: photo
         ) { event in
             if let comment { event.comment = comment.isEmpty ? nil : comment }
@@ -80,12 +80,12 @@ struct EventsController {
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.deleteEvent(try context.parameters.id("event", "The event"), owner: context.user.userID)
+        try await store.deleteEvent(try context.parameters.id("event", "The event"), owner: context.user.userID)
         return .noContent
     }
 
     @Sendable func photo(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        guard let photo = try await database.photo(of: try await visibleEvent(request, context)) else {
+        guard let photo = try await store.photo(of: try await visibleEvent(request, context)) else {
             throw HabitsError.notFound("The photo")
         }
         return photo.response(to: request)
@@ -120,7 +120,7 @@ struct EventsController {
     }
 
     private func visibleEvent(_ request: Request, _ context: AuthenticatedContext) async throws -> EventListRecord {
-        let event = try await database.event(try context.parameters.id("event", "The event"))
+        let event = try await store.event(try context.parameters.id("event", "The event"))
         let me = context.user.userID
         if event.userId != me {
             let followees = try await graph.followees(

@@ -7,7 +7,7 @@ import ServiceKit
 /// My habits (create, view, edit, delete, today's to-do), my time zone, and the habits of people who
 /// approved my follow request.
 struct HabitsController {
-    let database: HabitsDatabase
+    let store: any HabitsStore
     let graph: any FollowGraph
     let clock: WallClock
 
@@ -32,7 +32,7 @@ struct HabitsController {
     }
 
     @Sendable func preferences(_ request: Request, context: AuthenticatedContext) async throws -> Preferences {
-        Preferences(timeZone: try await database.timeZone(of: context.user.userID))
+        Preferences(timeZone: try await store.timeZone(of: context.user.userID))
     }
 
     /// Sets my IANA time zone: "today", due days and the default start date are computed in it.
@@ -41,7 +41,7 @@ struct HabitsController {
         guard TimeZoneNames.isValid(input.timeZone) else {
             throw HabitsError.invalidField("timeZone", "must be an IANA time zone such as Europe/Paris.")
         }
-        try await database.setTimeZone(of: context.user.userID, to: input.timeZone)
+        try await store.setTimeZone(of: context.user.userID, to: input.timeZone)
         return input
     }
 
@@ -49,8 +49,8 @@ struct HabitsController {
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> HabitList {
         let me = context.user.userID
-        let today = try await database.today(of: me, clock: clock)
-        let items = try await database.habitsWithStatus(of: [me], todays: [me: today]).map {
+        let today = try await store.today(of: me, clock: clock)
+        let items = try await store.habitsWithStatus(of: [me], todays: [me: today]).map {
             HabitView($0.habit, status: $0.status)
         }
         let page = try request.page(of: items)
@@ -74,14 +74,14 @@ struct HabitsController {
         }
         let me = context.user.userID
         let now = clock.now
-        let today = try await database.today(of: me, clock: clock)
+        let today = try await store.today(of: me, clock: clock)
         let start = try input.startDate.map { try Self.startDate($0, today: today) } ?? today
         let habit = HabitRecord(
             id: UUID().uuidString.lowercased(), userId: me, title: try Self.title(title),
             reason: try Self.reason(input.reason ?? ""), weekdays: try Weekdays(names: weekdays).bits,
             startDate: start.description,
             createdAt: now, updatedAt: now)
-        try await database.createHabit(habit)
+        try await store.createHabit(habit)
         return EditedResponse(status: .created, response: HabitView(habit, status: .noEventsYet))
     }
 
@@ -96,9 +96,9 @@ struct HabitsController {
         let reason = try input.reason.map(Self.reason)
         let weekdays = try input.weekdays.map { try Weekdays(names: $0) }
         let id = try context.parameters.require("habit")
-        let today = try await database.today(of: context.user.userID, clock: clock)
+        let today = try await store.today(of: context.user.userID, clock: clock)
         let start = try input.startDate.map { try Self.startDate($0, today: today) }
-        _ = try await database.updateHabit(id, owner: context.user.userID, now: clock.now) { habit in
+        _ = try await store.updateHabit(id, owner: context.user.userID, now: clock.now) { habit in
             if let title { habit.title = title }
             if let reason { habit.reason = reason }
             if let weekdays { habit.weekdays = weekdays.bits }
@@ -108,7 +108,7 @@ struct HabitsController {
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.deleteHabit(try context.parameters.require("habit"), owner: context.user.userID)
+        try await store.deleteHabit(try context.parameters.require("habit"), owner: context.user.userID)
         return .noContent
     }
 
@@ -116,7 +116,7 @@ struct HabitsController {
     /// so the app can show it ticked and open or undo that event.
     @Sendable func today(_ request: Request, context: AuthenticatedContext) async throws -> TodayList {
         let me = context.user.userID
-        let items = try await database.todayList(of: me, clock: clock).map {
+        let items = try await store.todayList(of: me, clock: clock).map {
             TodayHabitView(
                 habit: HabitView($0.habit, status: $0.status), todayEventId: $0.todayEventID.map(String.init))
         }
@@ -132,10 +132,10 @@ struct HabitsController {
     > {
         let followees = try await graph.followees(
             of: context.user.userID, requestID: request.headers[HTTPField.Name(PlatformHeaders.requestID)!])
-        let todays = try await database.todays(of: followees, clock: clock)
+        let todays = try await store.todays(of: followees, clock: clock)
         return try request.page(
             of:
-                try await database.habitsWithStatus(of: followees, todays: todays).map {
+                try await store.habitsWithStatus(of: followees, todays: todays).map {
                     FollowedHabitView(
                         id: $0.habit.id, ownerId: $0.habit.userId, title: $0.habit.title,
                         weekdays: $0.habit.schedule.names,
@@ -146,8 +146,8 @@ struct HabitsController {
     // MARK: Helpers
 
     private func view(_ id: String, of owner: String) async throws -> HabitView {
-        let today = try await database.today(of: owner, clock: clock)
-        guard let entry = try await database.habitsWithStatus(of: [owner], only: id, todays: [owner: today]).first
+        let today = try await store.today(of: owner, clock: clock)
+        guard let entry = try await store.habitsWithStatus(of: [owner], only: id, todays: [owner: today]).first
         else { throw HabitsError.notFound("The habit") }
         return HabitView(entry.habit, status: entry.status)
     }

@@ -7,7 +7,7 @@ import ServiceKit
 /// The habit history, newest first, as a list and as GeoJSON for the map: my events, the latest event
 /// of each habit of the people I follow, or both, filtered by habit, comment text and "near me".
 struct HistoryController {
-    let database: HabitsDatabase
+    let store: any HabitsStore
     let graph: any FollowGraph
 
     enum Tab: String {
@@ -48,7 +48,7 @@ struct HistoryController {
         } else {
             filter.users = [me]
         }
-        let rows = try await database.history(
+        let rows = try await store.history(
             filter, after: try page.decodeCursor(as: HistoryKey.self), limit: page.limit + 1)
         return Page(fetched: rows.map(EventView.init), limit: page.limit) {
             HistoryKey(day: $0.date, id: Int64($0.id) ?? 0)

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Per-habit statistics over due days only: completion rate, streaks, strength, and a weekly chart.
 struct StatisticsController {
-    let database: HabitsDatabase
+    let store: any HabitsStore
     let clock: WallClock
     static let maximumRangeDays = 3_700
     static let maximumWeeks = 53
@@ -84,8 +84,8 @@ struct StatisticsController {
 
     private func progress(_ context: AuthenticatedContext) async throws -> (HabitRecord, HabitProgress) {
         let me = context.user.userID
-        let (habit, done) = try await database.eventDays(of: try context.parameters.require("habit"), owner: me)
-        let today = try await database.today(of: me, clock: clock)
+        let (habit, done) = try await store.eventDays(of: try context.parameters.require("habit"), owner: me)
+        let today = try await store.today(of: me, clock: clock)
         return (habit, HabitProgress(weekdays: habit.schedule, start: habit.start, today: today, done: done))
     }
 

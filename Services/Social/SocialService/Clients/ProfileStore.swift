@@ -6,14 +6,14 @@ import ServiceKit
 /// database and refreshed from identity when older than `maximumAge`, so lists and the friend search never call
 /// identity per row.
 struct ProfileStore: Sendable {
-    let database: SocialDatabase
+    let store: any SocialStore
     let directory: any UserDirectory
     let clock: WallClock
     var maximumAge: TimeInterval = 300
 
     /// The profiles of `ids` (unknown users left out), refreshing missing and stale ones in one call.
     func profiles(_ ids: [String]) async throws -> [String: ProfileRecord] {
-        try await profiles(ids, stored: database.profiles(ids))
+        try await profiles(ids, stored: store.profiles(ids))
     }
 
     /// The profiles of `ids` from what the caller already read of them (`stored`), refreshing missing and stale
@@ -28,7 +28,7 @@ struct ProfileStore: Sendable {
                     userId: $0.id, username: $0.username, displayName: $0.displayName, avatarUrl: $0.avatarUrl,
                     fetchedAt: now)
             }
-            try await database.save(fresh)
+            try await store.save(fresh)
             for profile in fresh { known[profile.userId] = profile }
         }
         return known

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// One-way follows that need the other side's approval (the habit tracker), and blocks.
 struct FollowsController {
-    let database: SocialDatabase
+    let store: any SocialStore
     let profiles: ProfileStore
     let notices: SocialNotices
     let clock: WallClock
@@ -30,7 +30,7 @@ struct FollowsController {
     > {
         let target = try await profiles.userID(
             of: try await request.decode(as: UserTarget.self, context: context).reference())
-        let relationship = try await database.follow(context.user.userID, target, now: clock.now)
+        let relationship = try await store.follow(context.user.userID, target, now: clock.now)
         await notices.followRequest(to: target, from: try await profiles.displayName(of: context.user.userID))
         return EditedResponse(
             status: .created, response: RelationshipView(userId: target, relationship: relationship.flags))
@@ -42,13 +42,13 @@ struct FollowsController {
 
     @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let follower = try context.parameters.require("user")
-        try await database.answerFollow(of: follower, to: context.user.userID, approve: true)
+        try await store.answerFollow(of: follower, to: context.user.userID, approve: true)
         await notices.followApproved(to: follower, by: try await profiles.displayName(of: context.user.userID))
         return .noContent
     }
 
     @Sendable func reject(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.answerFollow(
+        try await store.answerFollow(
             of: try context.parameters.require("user"), to: context.user.userID, approve: false)
         return .noContent
     }
@@ -63,14 +63,14 @@ struct FollowsController {
 
     /// Stops following (or withdraws a pending request).
     @Sendable func unfollow(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.endFollow(
+        try await store.endFollow(
             of: context.user.userID, to: try context.parameters.require("user"), approvedOnly: false)
         return .noContent
     }
 
     @Sendable func removeFollower(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status
     {
-        try await database.endFollow(
+        try await store.endFollow(
             of: try context.parameters.require("user"), to: context.user.userID, approvedOnly: true)
         return .noContent
     }
@@ -80,7 +80,7 @@ struct FollowsController {
         let page = try request.pageRequest()
         let cursor = try page.decodeCursor(as: [String].self)
         guard cursor == nil || cursor?.count == 2 else { throw PageCursor.invalid }
-        let rows = try await database.blockedIDs(by: context.user.userID, after: cursor, limit: page.limit + 1)
+        let rows = try await store.blockedIDs(by: context.user.userID, after: cursor, limit: page.limit + 1)
         let keys = Dictionary(rows.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
         return Page(fetched: try await summaries(rows.map { $0.id }, limit: page.limit), limit: page.limit) {
             keys[$0.userId] ?? []
@@ -91,21 +91,21 @@ struct FollowsController {
     @Sendable func block(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let other = try context.parameters.require("user")
         guard other.count <= 64 else { throw SocialError.notFound("The user") }
-        try await database.block(context.user.userID, other, now: clock.now)
+        try await store.block(context.user.userID, other, now: clock.now)
         return .noContent
     }
 
     @Sendable func unblock(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.unblock(context.user.userID, try context.parameters.require("user"))
+        try await store.unblock(context.user.userID, try context.parameters.require("user"))
         return .noContent
     }
 
     /// One side of my follows by user id, a page at a time.
-    private func follows(_ request: Request, _ context: AuthenticatedContext, _ side: SocialDatabase.FollowSide)
+    private func follows(_ request: Request, _ context: AuthenticatedContext, _ side: FollowSide)
         async throws -> Page<UserSummary>
     {
         let page = try request.pageRequest()
-        let ids = try await database.follows(
+        let ids = try await store.follows(
             of: context.user.userID, side, after: try page.decodeCursor(as: String.self), limit: page.limit + 1)
         return Page(fetched: try await summaries(ids, limit: page.limit), limit: page.limit) { $0.userId }
     }

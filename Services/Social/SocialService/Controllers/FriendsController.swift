@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Friendship: requests with consent, the friend list and its search, mutual friends, suggestions.
 struct FriendsController {
-    let database: SocialDatabase
+    let store: any SocialStore
     let profiles: ProfileStore
     let notices: SocialNotices
     let members: any ConversationMembers
@@ -29,7 +29,7 @@ struct FriendsController {
         let target = try await profiles.userID(
             of: try await request.decode(as: UserTarget.self, context: context).reference())
         let me = context.user.userID
-        let outcome = try await database.sendFriendRequest(from: me, to: target, now: clock.now)
+        let outcome = try await store.sendFriendRequest(from: me, to: target, now: clock.now)
         let known = try await profiles.profiles([me, target])
         switch outcome {
         case .sent(let row):
@@ -51,7 +51,7 @@ struct FriendsController {
             throw Problem.invalidField("direction", "must be incoming or outgoing.")
         }
         let page = try request.pageRequest()
-        let rows = try await database.pendingRequests(
+        let rows = try await store.pendingRequests(
             of: context.user.userID, incoming: direction == "incoming",
             after: try page.decodeCursor(as: String.self), limit: page.limit + 1)
         let known = try await profiles.profiles(
@@ -66,7 +66,7 @@ struct FriendsController {
                 status: 404, code: "no_route", title: "Not found", detail: "Answer with accept, decline or cancel.")
         }
         let me = context.user.userID
-        let row = try await database.answer(try context.parameters.require("request"), by: me, answer, now: clock.now)
+        let row = try await store.answer(try context.parameters.require("request"), by: me, answer, now: clock.now)
         let known = try await profiles.profiles([row.senderId, row.recipientId])
         if answer == .accept {
             await notices.friendAccepted(row, to: row.senderId, by: known[me]?.displayName)
@@ -89,7 +89,7 @@ struct FriendsController {
         }
         // The search runs on the local copy of profiles (stored when a friendship starts); only the rows
         // of this page are refreshed from identity when stale.
-        let rows = try await database.friends(
+        let rows = try await store.friends(
             of: context.user.userID, matching: keyword, excluding: excluded,
             after: try page.decodeCursor(as: [String].self), limit: page.limit + 1)
         let shown = Array(rows.prefix(page.limit))
@@ -100,12 +100,12 @@ struct FriendsController {
     }
 
     @Sendable func unfriend(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await database.unfriend(context.user.userID, try context.parameters.require("user"))
+        try await store.unfriend(context.user.userID, try context.parameters.require("user"))
         return .noContent
     }
 
     @Sendable func mutual(_ request: Request, context: AuthenticatedContext) async throws -> Page<UserSummary> {
-        let ids = try await database.mutualFriends(of: context.user.userID, and: try context.parameters.require("user"))
+        let ids = try await store.mutualFriends(of: context.user.userID, and: try context.parameters.require("user"))
         let known = try await profiles.profiles(ids)
         return try request.page(
             of: ids.map { UserSummary(known[$0], id: $0) }.sorted { ($0.username ?? "") < ($1.username ?? "") })
@@ -113,7 +113,7 @@ struct FriendsController {
 
     @Sendable func relationship(_ request: Request, context: AuthenticatedContext) async throws -> RelationshipView {
         let other = try context.parameters.require("user")
-        let relationship = try await database.relationship(context.user.userID, other)
+        let relationship = try await store.relationship(context.user.userID, other)
         return RelationshipView(userId: other, relationship: relationship.flags)
     }
 
@@ -121,7 +121,7 @@ struct FriendsController {
         SuggestionView
     > {
         let page = try PageRequest(limit: request.uri.queryParameters["limit"].map(String.init), cursor: nil)
-        let ranked = try await database.suggestions(for: context.user.userID, limit: page.limit)
+        let ranked = try await store.suggestions(for: context.user.userID, limit: page.limit)
         let known = try await profiles.profiles(ranked.map(\.userID))
         // The best `limit`, ranked: suggestions have no next page.
         return Page(

@@ -5,8 +5,8 @@ import ServiceKit
 
 /// Relationship lookups for other services (messaging, geo, habits); service credential only.
 struct InternalSocialController {
-    let database: SocialDatabase
-    /// Rung when a friendship or a block changes (``SocialDatabase/ringOnRelationshipChanges(_:)``).
+    let store: any SocialStore
+    /// Rung when a friendship or a block changes (``SocialStore/ringOnRelationshipChanges(_:)``).
     let changes: ChangeBell
     static let maximumBatch = 10_000
     /// Longest a poll of the change feed waits; the feed asks for 20 s.
@@ -31,7 +31,7 @@ struct InternalSocialController {
         guard let a = query["a"].map(String.init), let b = query["b"].map(String.init) else {
             throw Problem.badRequest("missing_users", "Pass the two user ids as a and b.")
         }
-        return try await database.relationship(a, b)
+        return try await store.relationship(a, b)
     }
 
     struct BatchRequest: Decodable {
@@ -56,7 +56,7 @@ struct InternalSocialController {
         guard input.others.count <= Self.maximumBatch else {
             throw Problem.invalidField("others", "at most \(Self.maximumBatch) ids per call.")
         }
-        let relationships = try await database.relationships(of: input.viewer, among: input.others)
+        let relationships = try await store.relationships(of: input.viewer, among: input.others)
         return BatchReply(
             relationships: relationships.mapValues {
                 Facts(friends: $0.friends, following: $0.following, blocked: $0.blocked)
@@ -75,7 +75,7 @@ struct InternalSocialController {
         guard input.others.count <= SocialGraphClient.relationsBatch else {
             throw Problem.invalidField("others", "at most \(SocialGraphClient.relationsBatch) ids per call.")
         }
-        let relationships = try await database.fullRelationships(of: input.viewer, among: input.others)
+        let relationships = try await store.fullRelationships(of: input.viewer, among: input.others)
         return RelationsReply(
             relations: relationships.mapValues(\.flags),
             blockedBy: relationships.filter(\.value.blockedByOther).keys.sorted())
@@ -86,7 +86,7 @@ struct InternalSocialController {
     }
 
     @Sendable func friendIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {
-        IDs(ids: try await database.friendIDs(of: try context.parameters.require("user")).sorted())
+        IDs(ids: try await store.friendIDs(of: try context.parameters.require("user")).sorted())
     }
 
     struct FriendAndBlockedIDs: ResponseEncodable, Sendable {
@@ -98,17 +98,17 @@ struct InternalSocialController {
     @Sendable func friendAndBlockedIDs(_ request: Request, context: ServiceRequestContext) async throws
         -> FriendAndBlockedIDs
     {
-        let (friends, blocked) = try await database.friendAndBlockedIDs(of: try context.parameters.require("user"))
+        let (friends, blocked) = try await store.friendAndBlockedIDs(of: try context.parameters.require("user"))
         return FriendAndBlockedIDs(friendIds: friends.sorted(), blockedIds: blocked.sorted())
     }
 
     @Sendable func followingIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {
-        IDs(ids: try await database.followingIDs(of: try context.parameters.require("user")))
+        IDs(ids: try await store.followingIDs(of: try context.parameters.require("user")))
     }
 
     /// Users blocked by or blocking the user: what they share must be hidden between them.
     @Sendable func blockedIDs(_ request: Request, context: ServiceRequestContext) async throws -> IDs {
-        IDs(ids: try await database.blockedEitherWay(of: try context.parameters.require("user")).sorted())
+        IDs(ids: try await store.blockedEitherWay(of: try context.parameters.require("user")).sorted())
     }
 
     /// Without `after`: just the sequence to start from. With it: the users whose friends or blocks changed
@@ -118,7 +118,7 @@ struct InternalSocialController {
     {
         let query = try LongPollQuery(request, maximumWait: Self.maximumWait)
         return try await changes.answer(query) {
-            try await database.relationshipChanges(after: query.after, limit: Self.changesPageSize)
+            try await store.relationshipChanges(after: query.after, limit: Self.changesPageSize)
         } isEmpty: {
             $0.users.isEmpty && !$0.reset
         }

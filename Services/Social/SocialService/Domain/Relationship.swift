@@ -25,6 +25,22 @@ struct Relationship: Codable, Sendable, Equatable {
         blocked && !blocking ? Relationship() : self
     }
 
+    /// The friend, following and blocked facts of each of `others`, from the viewer's whole lists of friends, of
+    /// those they follow, and of those blocked either way (the map's many pins).
+    static func facts(of others: [String], friends: Set<String>, following: Set<String>, blocked: Set<String>)
+        -> [String: Relationship]
+    {
+        var result: [String: Relationship] = [:]
+        for other in others {
+            var relationship = Relationship()
+            relationship.friends = friends.contains(other)
+            relationship.following = following.contains(other)
+            relationship.blocked = blocked.contains(other)
+            result[other] = relationship
+        }
+        return result
+    }
+
     /// The other blocked the viewer (and the viewer did not block them): the viewer is shown nothing of them.
     var blockedByOther: Bool { blocked && !blocking }
 

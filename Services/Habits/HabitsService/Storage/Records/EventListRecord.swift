@@ -1,0 +1,16 @@
+import Foundation
+
+/// An event joined with its habit's title, for history lists.
+struct EventListRecord: Codable, Sendable {
+    var id: Int64
+    var habitId: String
+    var habitTitle: String
+    var userId: String
+    var day: String
+    var comment: String?
+    var latitude: Double?
+    var longitude: Double?
+    var photoType: String?
+    var createdAt: Date
+    var updatedAt: Date
+}

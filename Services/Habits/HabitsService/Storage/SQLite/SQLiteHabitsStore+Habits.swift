@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import PlatformKit
+import ServiceKit
+
+extension SQLiteHabitsStore {
+    // MARK: Habits
+
+    func createHabit(_ habit: HabitRecord) async throws {
+        try await write { db in try habit.insert(db) }
+    }
+
+    func habit(_ id: String, owner: String) async throws -> HabitRecord {
+        try await read { db in try Self.habit(db, id, owner: owner) }
+    }
+
+    static func habit(_ db: Database, _ id: String, owner: String) throws -> HabitRecord {
+        guard let habit = try HabitRecord.fetchOne(db, key: id), habit.userId == owner else {
+            throw HabitsError.notFound("The habit")
+        }
+        return habit
+    }
+
+    func habitsWithStatus(of userIDs: [String], only habitID: String?, todays: [String: LocalDay])
+        async throws -> [HabitWithStatus]
+    {
+        guard !userIDs.isEmpty else { return [] }
+        return try await read { db in try Self.habitsWithStatus(db, of: userIDs, only: habitID, todays: todays) }
+    }
+
+    /// Due-ness and today's event come from the rows the status is read from (today is inside the status window), so
+    /// the list costs the habits' statements only: a separate statement for the due habits was 6.5% of the request.
+    func todayList(of userID: String, clock: WallClock) async throws -> [HabitWithStatus] {
+        try await read { db in
+            let today = clock.today(inZone: try Self.timeZone(db, userID))
+            return try Self.habitsWithStatus(db, of: [userID], only: nil, todays: [userID: today]).filter {
+                $0.habit.isDue(on: today)
+            }
+        }
+    }
+
+    static func habitsWithStatus(
+        _ db: Database, of userIDs: [String], only habitID: String?, todays: [String: LocalDay]
+    )
+        throws -> [HabitWithStatus]
+    {
+        try habits(db, of: userIDs, only: habitID, eventsSince: HabitWithRecentDays.windowStarts(todays)).map {
+            $0.withStatus(todays)
+        }
+    }
+
+    /// The habits of these users (or just `habitID` among them), oldest first, each with its events since `since`
+    /// (their days for its status) and whether it has any event at all.
+    static func habits(
+        _ db: Database, of userIDs: [String], only habitID: String?, eventsSince since: [String: LocalDay]
+    )
+        throws -> [HabitWithRecentDays]
+    {
+        let habits: [HabitRecord]
+        if userIDs.count == 1 {
+            // One owner (my own list, the hot read): SQL kept compiled, one statement for all habits and one for one.
+            let oneHabit = habitID == nil ? "" : " AND id = ?"
+            habits = try HabitRecord.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM habits WHERE user_id = ?\(oneHabit) ORDER BY created_at, rowid"),
+                arguments: habitID.map { [userIDs[0], $0] } ?? [userIDs[0]])
+        } else {
+            // A list of owners makes a shape per length, so it is not kept.
+            var request = HabitRecord.filter(userIDs.contains(HabitRecord.Columns.userId))
+            if let habitID { request = request.filter(HabitRecord.Columns.id == habitID) }
+            habits = try request.order(HabitRecord.Columns.createdAt, Column.rowID).fetchAll(db)
+        }
+        return try habits.map { habit in
+            let from = since[habit.userId]?.description ?? "0000-00-00"
+            // The unique key (habit_id, day) holds the id too (the rowid): no row is read. Read through a cursor: with
+            // `Row.fetchAll` copying each row this statement was 7.1% of the today list in a profile, this way 4.9%.
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT \(Self.dayNumber), id FROM events WHERE habit_id = ? AND day >= ?"),
+                arguments: [habit.id, from])
+            var events: [(day: Int, id: Int64)] = []
+            while let row = try rows.next() {
+                events.append((day: try row.decode(atIndex: 0), id: try row.decode(atIndex: 1)))
+            }
+            var hasEvents = !events.isEmpty
+            if !hasEvents {
+                hasEvents =
+                    try Bool.fetchOne(
+                        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ?)"),
+                        arguments: [habit.id]) ?? false
+            }
+            return HabitWithRecentDays(habit: habit, recentEvents: events, hasEvents: hasEvents)
+        }
+    }
+
+    func updateHabit(_ id: String, owner: String, now: Date, _ change: @Sendable (inout HabitRecord) throws -> Void)
+        async throws -> HabitRecord
+    {
+        try await write { db in
+            var habit = try Self.habit(db, id, owner: owner)
+            try change(&habit)
+            habit.updatedAt = now
+            try habit.update(db)
+            return habit
+        }
+    }
+
+    /// Its events, their photos and locations go with it (cascades and triggers).
+    func deleteHabit(_ id: String, owner: String) async throws {
+        try await write { db in
+            _ = try Self.habit(db, id, owner: owner)
+            try db.execute(sql: "DELETE FROM habits WHERE id = ?", arguments: [id])
+        }
+    }
+
+    func eventDays(of habitID: String, owner: String) async throws -> (HabitRecord, DaySet) {
+        try await read { db in
+            let habit = try Self.habit(db, habitID, owner: owner)
+            let days = try Int.fetchAll(
+                db, sql: "SELECT \(Self.dayNumber) FROM events WHERE habit_id = ?", arguments: [habitID])
+            return (habit, DaySet(days.map(LocalDay.init(number:))))
+        }
+    }
+
+    /// An event's day as days since 1970-01-01, computed by SQLite (julianday of 1970-01-01 is 2440587.5),
+    /// so five years of events need no date parsing in Swift.
+    static let dayNumber = "CAST(julianday(day) - 2440587.5 AS INTEGER)"
+}

@@ -1,0 +1,30 @@
+import Foundation
+import GRDB
+import PlatformKit
+import ServiceKit
+import ServiceLifecycle
+
+/// The social graph's storage in SQLite through GRDB (one process). See ``SocialStore``.
+struct SQLiteSocialStore: SocialStore {
+    private let database: ServiceDatabase
+
+    init(_ location: DatabaseLocation) throws {
+        self.database = try ServiceDatabase(location, migrator: SocialMigrations.migrator)
+    }
+
+    var probe: any DatabaseProbe { database }
+    var services: [any Service] { [] }
+
+    /// The connection that writes, for transaction observers.
+    var writer: any DatabaseWriter { database.writer }
+
+    /// One read transaction, for the `SQLiteSocialStore+<Concern>` files.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try database.read(body)
+    }
+
+    /// One write transaction, for the `SQLiteSocialStore+<Concern>` files.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await database.write(body)
+    }
+}
