@@ -152,26 +152,6 @@ import Testing
     }
 }
 
-@Suite struct StreamLogTests {
-    @Test func resumeKnowsWhenEventsWerePruned() async throws {
-        let database = try NotificationsDatabase(.inMemory) { _ in }
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
-        for (offset, user) in ["ann", "bob", "ann"].enumerated() {
-            try await database.append(
-                IncomingEvent(recipientIDs: [user], type: "t", payload: #"{"n":\#(offset)}"#),
-                now: start.addingTimeInterval(Double(offset) * 3_600))
-        }
-        let all = try await database.events(for: "ann", after: 0, limit: 10)
-        #expect(all.events.map(\.seq) == [1, 3])
-        #expect(!all.gap)
-        try await database.pruneEvents(before: start.addingTimeInterval(1_800))
-        #expect(try await database.events(for: "ann", after: 0, limit: 10).gap)
-        let recent = try await database.events(for: "ann", after: 1, limit: 10)
-        #expect(recent.events.map(\.seq) == [3])
-        #expect(!recent.gap)
-    }
-}
-
 @Suite struct RecentEventKeysTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
