@@ -143,6 +143,26 @@ import Testing
         #expect(await seqs(tablet.items) == [1, 2])
     }
 
+    /// What a feed reading from the database needs: each connected user's last number handed on (none before the
+    /// first, forgotten with their last connection), and a way to close connections it can no longer vouch for.
+    @Test func theHubKnowsWhereEachConnectedUserWasLeft() async {
+        let hub = EventHub()
+        let ann = hub.subscribe("ann", session: "ann-1")
+        let bob = hub.subscribe("bob", session: "bob-1")
+        hub.publish(event(4, to: "ann"))
+        hub.publish(event(9, to: "cat"))
+        let points = hub.resumePoints(["ann", "bob", "cat"]).sorted { $0.user < $1.user }
+        #expect(points.map(\.user) == ["ann", "bob"])
+        #expect(points.map(\.delivered) == [4, nil])
+        hub.disconnect(["bob"])
+        #expect(await seqs(bob.items) == [])
+        ann.continuation.finish()
+        let again = hub.subscribe("ann", session: "ann-2")
+        #expect(hub.connectedUsers().map(\.user) == ["ann"] && hub.connectedUsers()[0].delivered == nil)
+        hub.shutDown()
+        #expect(await seqs(again.items) == [])
+    }
+
     func seqs(_ items: AsyncStream<EventHub.Item>) async -> [Int64] {
         var result: [Int64] = []
         for await item in items {

@@ -25,7 +25,8 @@ func withNotificationsStores<T: Sendable>(
         let hub = EventHub()
         opened.append(
             StoreReplica(
-                store: try await openNotificationsStore(location, hub: hub, logger: Logger(label: "test.notifications")),
+                store: try await openNotificationsStore(
+                    location, hub: hub, logger: Logger(label: "test.notifications")),
                 hub: hub))
     }
     let all = opened
@@ -43,7 +44,8 @@ func withNotificationsStores<T: Sendable>(
 private func waitUntilListening(_ replicas: [StoreReplica]) async throws {
     let probes = replicas.map { collect($0.hub.subscribe("probe", session: "probe")) }
     let heard = try await eventually {
-        try await replicas[0].store.append(IncomingEvent(recipientIDs: ["probe"], type: "probe", payload: "{}"), now: Date())
+        try await replicas[0].store.append(
+            IncomingEvent(recipientIDs: ["probe"], type: "probe", payload: "{}"), now: Date())
         try await Task.sleep(for: .milliseconds(50))
         return probes.allSatisfy { !$0.seqs.isEmpty }
     }
@@ -101,7 +103,8 @@ func microseconds(_ date: Date?) -> Int64? {
             let store = replicas[0].store
             for index in 0..<4 {
                 _ = try await store.deliver(
-                    notice(index == 2 ? ["bob"] : ["ann"], key: "k\(index)"), now: now.addingTimeInterval(Double(index)))
+                    notice(index == 2 ? ["bob"] : ["ann"], key: "k\(index)"), now: now.addingTimeInterval(Double(index))
+                )
             }
             let first = try await store.notifications(of: "ann", after: nil, limit: 2, unreadOnly: false)
             #expect(first.map(\.idempotencyKey) == ["k3", "k1"])
@@ -112,11 +115,14 @@ func microseconds(_ date: Date?) -> Int64? {
 
             #expect(try await store.markRead(first[0].id, of: "ann", now: now) == 1)
             #expect(try await store.markRead(first[0].id, of: "ann", now: now) == 0)
-            let bobs = try #require(try await store.notifications(of: "bob", after: nil, limit: 5, unreadOnly: false).first)
+            let bobs = try #require(
+                try await store.notifications(of: "bob", after: nil, limit: 5, unreadOnly: false).first)
             await #expect(throws: NotificationsError.notFound("notification")) {
                 try await store.markRead(bobs.id, of: "ann", now: now)
             }
-            await #expect(throws: NotificationsError.notFound("notification")) { try await store.delete(bobs.id, of: "ann") }
+            await #expect(throws: NotificationsError.notFound("notification")) {
+                try await store.delete(bobs.id, of: "ann")
+            }
             await #expect(throws: NotificationsError.notFound("notification")) {
                 try await store.markRead("n\u{0}", of: "ann", now: now)
             }
@@ -130,7 +136,10 @@ func microseconds(_ date: Date?) -> Int64? {
             #expect(try await store.notifications(of: "ann", after: nil, limit: 5, unreadOnly: false).count == 2)
             // Every change to ann's inbox that her other devices must hear is one event, in order.
             let events = try await store.events(for: "ann", after: 0, limit: 10).events
-            #expect(events.map(\.type) == Array(repeating: "notification.created", count: 3) + ["notification.read", "notification.read"])
+            #expect(
+                events.map(\.type) == Array(repeating: "notification.created", count: 3) + [
+                    "notification.read", "notification.read",
+                ])
             #expect(events.last?.payload == #"{"all":true}"#)
             #expect(events.map(\.seq) == events.map(\.seq).sorted())
         }
@@ -144,7 +153,8 @@ func microseconds(_ date: Date?) -> Int64? {
             let store = replicas[0].store
             for (token, user) in [("t-ann", "ann"), ("t-bob", "bob")] {
                 try await store.register(
-                    DeviceRecord(token: token, userId: user, sessionId: "s-\(user)", environment: "sandbox", createdAt: now))
+                    DeviceRecord(
+                        token: token, userId: user, sessionId: "s-\(user)", environment: "sandbox", createdAt: now))
             }
             try await store.save(Preferences(disabledKinds: ["household.chore_completed"]), of: "bob", now: now)
             #expect(try await replicas[1].store.preferences(of: "bob").disabledKinds == ["household.chore_completed"])
@@ -189,7 +199,8 @@ func microseconds(_ date: Date?) -> Int64? {
             let store = replicas[0].store
             #expect(try await store.devices(of: "ann").count == 1)
             try await store.register(
-                DeviceRecord(token: "tablet", userId: "ann", sessionId: "tablet", environment: "sandbox", createdAt: now - 1))
+                DeviceRecord(
+                    token: "tablet", userId: "ann", sessionId: "tablet", environment: "sandbox", createdAt: now - 1))
             let devices = try await store.devices(of: "ann")
             #expect(devices.count == 2 && devices[0].token == "tablet")
             #expect(microseconds(devices[0].createdAt) == 1_799_999_999_123_000)
@@ -312,7 +323,8 @@ func microseconds(_ date: Date?) -> Int64? {
             for await _ in locked { break }
             // when another replica appends to ann
             let fast = Task {
-                try await replicas[1].store.append(IncomingEvent(recipientIDs: ["ann"], type: "fast", payload: "{}"), now: instant)
+                try await replicas[1].store.append(
+                    IncomingEvent(recipientIDs: ["ann"], type: "fast", payload: "{}"), now: instant)
             }
             try await Task.sleep(for: .milliseconds(300))
             // then it waits, and gets the next number once the first commits

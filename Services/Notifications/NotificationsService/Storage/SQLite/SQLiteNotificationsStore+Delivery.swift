@@ -27,7 +27,8 @@ extension SQLiteNotificationsStore {
                 created.append(row)
                 events.append(
                     try Self.appendEvent(
-                        db, recipient: recipient, type: "notification.created", payload: StreamEvent.payload(row.view), now: now))
+                        db, recipient: recipient, type: "notification.created", payload: StreamEvent.payload(row.view),
+                        now: now))
             }
             // Preferences and devices of all new recipients at once: a notice to a whole group is one query each.
             let recipients = created.map(\.recipientId)

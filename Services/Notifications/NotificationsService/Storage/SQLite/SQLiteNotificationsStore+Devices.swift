@@ -16,8 +16,10 @@ extension SQLiteNotificationsStore {
 
     func devices(of user: String) async throws -> [DeviceRecord] {
         try await read { db in
-            try DeviceRecord.filter(DeviceRecord.Columns.userId == user).order(DeviceRecord.Columns.createdAt, DeviceRecord.Columns.token)
-                .fetchAll(db)
+            try DeviceRecord.filter(DeviceRecord.Columns.userId == user).order(
+                DeviceRecord.Columns.createdAt, DeviceRecord.Columns.token
+            )
+            .fetchAll(db)
         }
     }
 
