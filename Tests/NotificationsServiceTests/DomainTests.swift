@@ -143,32 +143,32 @@ import Testing
         #expect(await seqs(tablet.items) == [1, 2])
     }
 
+    /// What a feed reading from the database needs: each connected user's last number handed on (none before the
+    /// first, forgotten with their last connection), and a way to close connections it can no longer vouch for.
+    @Test func theHubKnowsWhereEachConnectedUserWasLeft() async {
+        let hub = EventHub()
+        let ann = hub.subscribe("ann", session: "ann-1")
+        let bob = hub.subscribe("bob", session: "bob-1")
+        hub.publish(event(4, to: "ann"))
+        hub.publish(event(9, to: "cat"))
+        let points = hub.resumePoints(["ann", "bob", "cat"]).sorted { $0.user < $1.user }
+        #expect(points.map(\.user) == ["ann", "bob"])
+        #expect(points.map(\.delivered) == [4, nil])
+        hub.disconnect(["bob"])
+        #expect(await seqs(bob.items) == [])
+        ann.continuation.finish()
+        let again = hub.subscribe("ann", session: "ann-2")
+        #expect(hub.connectedUsers().map(\.user) == ["ann"] && hub.connectedUsers()[0].delivered == nil)
+        hub.shutDown()
+        #expect(await seqs(again.items) == [])
+    }
+
     func seqs(_ items: AsyncStream<EventHub.Item>) async -> [Int64] {
         var result: [Int64] = []
         for await item in items {
             if case .event(let event) = item { result.append(event.seq) }
         }
         return result
-    }
-}
-
-@Suite struct StreamLogTests {
-    @Test func resumeKnowsWhenEventsWerePruned() async throws {
-        let database = try NotificationsDatabase(.inMemory) { _ in }
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
-        for (offset, user) in ["ann", "bob", "ann"].enumerated() {
-            try await database.append(
-                IncomingEvent(recipientIDs: [user], type: "t", payload: #"{"n":\#(offset)}"#),
-                now: start.addingTimeInterval(Double(offset) * 3_600))
-        }
-        let all = try await database.events(for: "ann", after: 0, limit: 10)
-        #expect(all.events.map(\.seq) == [1, 3])
-        #expect(!all.gap)
-        try await database.pruneEvents(before: start.addingTimeInterval(1_800))
-        #expect(try await database.events(for: "ann", after: 0, limit: 10).gap)
-        let recent = try await database.events(for: "ann", after: 1, limit: 10)
-        #expect(recent.events.map(\.seq) == [3])
-        #expect(!recent.gap)
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 /// Notifications, read column by column on every inbox page, decode as their `Codable` conformance would.
 @Suite struct RecordDecodingTests {
     @Test func notificationsDecodeByColumnAsByCodable() async throws {
-        let database = try NotificationsDatabase(.inMemory) { _ in }
+        let database = try SQLiteNotificationsStore(.inMemory) { _ in }
         let now = Date(timeIntervalSince1970: 1_795_000_000.75)
         try await database.write { db in
             for (id, readAt) in [("n1", now.addingTimeInterval(30)), ("n2", nil)] {

@@ -43,8 +43,11 @@ struct NotificationsWorld {
 
     /// With `reportEndedSessions` false, identity does not post ended sessions to notifications, which then learns
     /// of them only from identity's revocation feed (as every replica of it does); `configureIdentity` runs last.
+    /// The services named in `postgres` keep their data in PostgreSQL, and `replicas` runs that many of a service on
+    /// one database (see ``withTestStack``).
     static func run(
         heartbeat: Duration = .seconds(30), reportEndedSessions: Bool = true,
+        postgres: Set<ServiceName> = TestStack.postgresByDefault, replicas: [ServiceName: Int] = [:],
         configureIdentity: @escaping @Sendable (inout IdentityConfiguration) -> Void = { _ in },
         _ body: (NotificationsWorld) async throws -> Void
     ) async throws {
@@ -62,6 +65,7 @@ struct NotificationsWorld {
                     try await buildSocialApplication(SocialConfiguration(settings: settings, noticeSink: socialNotices))
                 },
             ],
+            postgres: postgres, replicas: replicas,
             configureIdentity: {
                 // Identity reports ended sessions, whose devices are forgotten.
                 if reportEndedSessions {
@@ -88,10 +92,10 @@ struct NotificationsWorld {
     @discardableResult
     func notify(
         _ recipients: [TestUser], kind: String = "household.chore_completed", text: String = "Sam took out the trash",
-        key: String = UUID().uuidString
+        key: String = UUID().uuidString, replica: String? = nil
     ) async throws -> APIResponse {
         try await internalPost(
-            NotificationsPaths.internalNotifications,
+            replica: replica, NotificationsPaths.internalNotifications,
             [
                 "recipientIds": .array(recipients.map { .string($0.id) }), "kind": .string(kind),
                 "text": .string(text), "link": .string("/v1/households/h1/chores"), "producer": .string("household"),
@@ -102,18 +106,23 @@ struct NotificationsWorld {
     /// Posts a realtime event the way a producer does.
     @discardableResult
     func publish(
-        _ recipients: [TestUser], type: String, payload: String, key: String? = nil, producer: String = "messaging"
+        _ recipients: [TestUser], type: String, payload: String, key: String? = nil, producer: String = "messaging",
+        replica: String? = nil
     ) async throws -> APIResponse {
         var body: [String: JSONValue] = [
             "recipientIds": .array(recipients.map { .string($0.id) }), "type": .string(type),
             "payload": .string(payload), "producer": .string(producer),
         ]
         if let key { body["idempotencyKey"] = .string(key) }
-        return try await internalPost(NotificationsPaths.internalEvents, body)
+        return try await internalPost(replica: replica, NotificationsPaths.internalEvents, body)
     }
 
-    func internalPost(_ path: String, _ body: [String: JSONValue], token: String? = nil) async throws -> APIResponse {
-        try await stack.direct(.notifications).send(
+    /// Posts to the notifications service's internal `path`: to its first replica, or to the one at `replica`.
+    func internalPost(replica: String? = nil, _ path: String, _ body: [String: JSONValue], token: String? = nil)
+        async throws -> APIResponse
+    {
+        let client = replica.map { APIClient(baseURL: $0, contract: .platform) } ?? stack.direct(.notifications)
+        return try await client.send(
             .POST, path, json: body, headers: [(PlatformHeaders.internalToken, token ?? stack.internalToken)])
     }
 

@@ -9,10 +9,12 @@ public func buildNotificationsApplication(_ configuration: NotificationsConfigur
     -> some ApplicationProtocol
 {
     let settings = configuration.settings
+    var storeLogger = Logger(label: "platform.notifications")
+    storeLogger.logLevel = settings.logLevel
     let hub = EventHub()
-    let database = try NotificationsDatabase(settings.database) { events in events.forEach(hub.publish) }
+    let store = try await openNotificationsStore(settings.database, hub: hub, logger: storeLogger)
     let chassis = ServiceChassis(
-        settings: settings, database: database.reader,
+        settings: settings, store: store,
         openAPIDocument: ServiceApplication.openAPIDocument(in: .module), verifier: configuration.verifier)
     let delivery: any PushDelivery =
         if let injected = configuration.pushDelivery {
@@ -22,22 +24,21 @@ public func buildNotificationsApplication(_ configuration: NotificationsConfigur
         } else {
             LoggingPushDelivery(logger: chassis.logger)
         }
-    let pushes = PushDispatcher(delivery: delivery, database: database, logger: chassis.logger)
-    let pruning = StreamPruning(database: database, retention: configuration.streamRetention, clock: settings.clock)
+    let pushes = PushDispatcher(delivery: delivery, store: store, logger: chassis.logger)
+    let pruning = StreamPruning(store: store, retention: configuration.streamRetention, clock: settings.clock)
 
-    InboxController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
+    InboxController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
     StreamController(
-        database: database, hub: hub, verifier: chassis.verifier, clock: settings.clock,
+        store: store, hub: hub, verifier: chassis.verifier, clock: settings.clock,
         heartbeatInterval: configuration.heartbeatInterval
     )
     .addRoutes(to: chassis.signedIn)
     // Streams end with their session. The verifier hears of every ended session from identity's revocation feed,
-    // which each replica of this service follows; identity's post of ended sessions reaches only one replica.
+    // which each replica of this service follows; identity's post of ended sessions reaches only one replica, which
+    // ends its own streams at once and (on PostgreSQL) the others' through the store's feed.
     chassis.verifier.onSessionsEnded { hub.endSessions($0) }
-    DevicesController(database: database, clock: settings.clock).addRoutes(to: chassis.signedIn)
-    InternalNotificationsController(
-        database: database, pushes: pushes, hub: hub, clock: settings.clock, recentEvents: RecentEventKeys()
-    )
-    .addRoutes(to: chassis.internalOnly)
+    DevicesController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
+    InternalNotificationsController(store: store, pushes: pushes, hub: hub, clock: settings.clock)
+        .addRoutes(to: chassis.internalOnly)
     return chassis.application(services: [pushes, pruning.job(logger: chassis.logger)])
 }

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Where and when a user's phone is pushed to: APNs device tokens (one per session) and push preferences.
 struct DevicesController {
-    let database: NotificationsDatabase
+    let store: any NotificationsStore
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -29,7 +29,7 @@ struct DevicesController {
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<DeviceView> {
-        try request.page(of: try await database.devices(of: context.user.userID).map(DeviceView.init))
+        try request.page(of: try await store.devices(of: context.user.userID).map(DeviceView.init))
     }
 
     struct RegisterRequest: Decodable {
@@ -51,13 +51,13 @@ struct DevicesController {
         let device = DeviceRecord(
             token: token, userId: context.user.userID, sessionId: context.user.sessionID, environment: environment,
             createdAt: clock.now)
-        try await database.register(device)
+        try await store.register(device)
         return DeviceView(device)
     }
 
     @Sendable func unregister(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let token = try Self.deviceToken(try context.parameters.require("token"))
-        guard try await database.removeDevice(token, of: context.user.userID) else {
+        guard try await store.removeDevice(token, of: context.user.userID) else {
             throw NotificationsError.notFound("device")
         }
         return .noContent
@@ -83,7 +83,7 @@ struct DevicesController {
     }
 
     @Sendable func preferences(_ request: Request, context: AuthenticatedContext) async throws -> PreferencesBody {
-        Self.body(try await database.preferences(of: context.user.userID))
+        Self.body(try await store.preferences(of: context.user.userID))
     }
 
     @Sendable func savePreferences(_ request: Request, context: AuthenticatedContext) async throws -> PreferencesBody {
@@ -97,7 +97,7 @@ struct DevicesController {
         if let window = input.quietHours {
             preferences.quietHours = try QuietHours(start: window.start, end: window.end, timeZone: window.timeZone)
         }
-        try await database.save(preferences, of: context.user.userID, now: clock.now)
+        try await store.save(preferences, of: context.user.userID, now: clock.now)
         return Self.body(preferences)
     }
 

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// The inbox: my notices newest first, the unread count, marking read, deleting.
 struct InboxController {
-    let database: NotificationsDatabase
+    let store: any NotificationsStore
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -21,7 +21,7 @@ struct InboxController {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
         let unreadOnly = try Self.flag(query["unread"].map(String.init), field: "unread")
-        let rows = try await database.notifications(
+        let rows = try await store.notifications(
             of: context.user.userID, after: try page.decodeCursor(as: Int64.self), limit: page.limit + 1,
             unreadOnly: unreadOnly)
         let numbers = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0.number ?? 0) })
@@ -33,12 +33,12 @@ struct InboxController {
     }
 
     @Sendable func unreadCount(_ request: Request, context: AuthenticatedContext) async throws -> UnreadCount {
-        UnreadCount(unread: try await database.unreadCount(of: context.user.userID))
+        UnreadCount(unread: try await store.unreadCount(of: context.user.userID))
     }
 
     @Sendable func markRead(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("notification")
-        _ = try await database.markRead(id, of: context.user.userID, now: clock.now)
+        _ = try await store.markRead(id, of: context.user.userID, now: clock.now)
         return .noContent
     }
 
@@ -47,12 +47,12 @@ struct InboxController {
     }
 
     @Sendable func markAllRead(_ request: Request, context: AuthenticatedContext) async throws -> Marked {
-        Marked(marked: try await database.markRead(nil, of: context.user.userID, now: clock.now))
+        Marked(marked: try await store.markRead(nil, of: context.user.userID, now: clock.now))
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("notification")
-        try await database.delete(id, of: context.user.userID)
+        try await store.delete(id, of: context.user.userID)
         return .noContent
     }
 

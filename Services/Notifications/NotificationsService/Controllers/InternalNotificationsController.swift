@@ -6,12 +6,10 @@ import ServiceKit
 /// What other services post: notices for the inbox (and push), realtime events for live streams, and the
 /// sessions identity ended (their devices are pushed to no more, their live streams end).
 struct InternalNotificationsController {
-    let database: NotificationsDatabase
+    let store: any NotificationsStore
     let pushes: PushDispatcher
     let hub: EventHub
     let clock: WallClock
-    /// Realtime events already accepted, so a producer's retry reaches the live stream once.
-    let recentEvents: RecentEventKeys
 
     func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
         router.post(RouterPath(NotificationsPaths.internalNotifications), use: postNotice)
@@ -38,7 +36,7 @@ struct InternalNotificationsController {
         // them before identity answers the request that ended the sessions.
         hub.endSessions(input.sessionIds)
         return ForgottenDevices(
-            removed: try await database.removeDevices(of: input.userId, sessions: input.sessionIds))
+            removed: try await store.removeDevices(of: input.userId, sessions: input.sessionIds))
     }
 
     struct NoticeRequest: Decodable {
@@ -66,7 +64,7 @@ struct InternalNotificationsController {
             link: try NoticeValidation.link(input.link),
             producer: try NoticeValidation.dottedName(input.producer, field: "producer"),
             idempotencyKey: try Validate.text(input.idempotencyKey, field: "idempotencyKey", max: 200))
-        let result = try await database.deliver(notice, now: clock.now)
+        let result = try await store.deliver(notice, now: clock.now)
         result.pushes.forEach(pushes.enqueue)
         return DeliveryReport(created: result.created, duplicates: result.duplicates)
     }
@@ -84,24 +82,16 @@ struct InternalNotificationsController {
 
     @Sendable func postEvent(_ request: Request, context: ServiceRequestContext) async throws -> HTTPResponse.Status {
         let input = try await request.decode(as: EventRequest.self, context: context)
-        let event = IncomingEvent(
+        var event = IncomingEvent(
             recipientIDs: try NoticeValidation.recipients(input.recipientIds),
             type: try NoticeValidation.dottedName(input.type, field: "type"),
             payload: try NoticeValidation.payload(input.payload))
-        guard let key = try input.idempotencyKey.map({ try Validate.text($0, field: "idempotencyKey", max: 200) })
-        else {
-            try await database.append(event, now: clock.now)
-            return .accepted
+        if let key = input.idempotencyKey {
+            event.idempotencyKey = try Validate.text(key, field: "idempotencyKey", max: 200)
+            event.producer = try NoticeValidation.dottedName(input.producer ?? "unknown", field: "producer")
         }
-        let producer = try NoticeValidation.dottedName(input.producer ?? "unknown", field: "producer")
-        guard recentEvents.insert(key, producer: producer, now: clock.now) else { return .accepted }
-        do {
-            try await database.append(event, now: clock.now)
-        } catch {
-            // Not stored: the producer's retry must not be taken for a duplicate.
-            recentEvents.remove(key, producer: producer)
-            throw error
-        }
+        // A repeated key is accepted and dropped: the producer's retry reaches the live stream once.
+        try await store.append(event, now: clock.now)
         return .accepted
     }
 }

@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// (the hub ends it as the verifier learns of the revocation) and when its access token expires (a timer). Before
 /// each event it checks both again, so nothing is written to a session the verifier already knows has ended.
 struct StreamController {
-    let database: NotificationsDatabase
+    let store: any NotificationsStore
     let hub: EventHub
     let verifier: AccessTokenVerifier
     let clock: WallClock
@@ -47,7 +47,7 @@ struct StreamController {
         var resync = false
         if let lastEventID {
             do {
-                let (events, gap) = try await database.events(
+                let (events, gap) = try await store.events(
                     for: user, after: lastEventID, limit: Self.replayLimit + 1)
                 missed = Array(events.prefix(Self.replayLimit))
                 resync = gap || events.count > Self.replayLimit

@@ -33,12 +33,18 @@ final class EventHub: Sendable {
         /// Connection ids by recipient (publishing) and by session (ending a session in O(1)).
         var byUser: [String: Set<Int>] = [:]
         var bySession: [String: Set<Int>] = [:]
+        /// The highest sequence number handed to each connected user, for a feed that reads what to hand on from
+        /// the database (``resumePoints(_:)``); forgotten with the user's last connection.
+        var delivered: [String: Int64] = [:]
         var isShutDown = false
 
         mutating func remove(_ id: Int) {
             guard let connection = connections.removeValue(forKey: id) else { return }
             byUser[connection.userID]?.remove(id)
-            if byUser[connection.userID]?.isEmpty == true { byUser[connection.userID] = nil }
+            if byUser[connection.userID]?.isEmpty == true {
+                byUser[connection.userID] = nil
+                delivered[connection.userID] = nil
+            }
             bySession[connection.sessionID]?.remove(id)
             if bySession[connection.sessionID]?.isEmpty == true { bySession[connection.sessionID] = nil }
         }
@@ -72,12 +78,14 @@ final class EventHub: Sendable {
         return Subscription(id: id, items: items, continuation: continuation)
     }
 
-    /// Delivers `event` to its recipient's connections. Called in commit order, on the database's writer.
-    /// A full buffer refuses the newest event (keeping the ones before it), so the client's last id stays
-    /// before the gap.
+    /// Delivers `event` to its recipient's connections. Called in each recipient's sequence order, by one caller at
+    /// a time (SQLite's writer, or PostgreSQL's feed). A full buffer refuses the newest event (keeping the ones
+    /// before it), so the client's last id stays before the gap.
     func publish(_ event: StreamEvent) {
         let targets = state.withLock { state in
-            (state.byUser[event.recipientID] ?? []).compactMap { state.connections[$0]?.continuation }
+            guard let ids = state.byUser[event.recipientID] else { return [AsyncStream<Item>.Continuation]() }
+            state.delivered[event.recipientID] = max(state.delivered[event.recipientID] ?? 0, event.seq)
+            return ids.compactMap { state.connections[$0]?.continuation }
         }
         for continuation in targets {
             if case .dropped = continuation.yield(.event(event)) {
@@ -95,6 +103,28 @@ final class EventHub: Sendable {
             continuation.yield(.ended(.sessionEnded))
             continuation.finish()
         }
+    }
+
+    /// Those of `users` with a connection here, each with the highest sequence number handed to them so far (`nil`
+    /// before the first): where a feed reading from the database picks up for them.
+    func resumePoints(_ users: some Sequence<String>) -> [(user: String, delivered: Int64?)] {
+        state.withLock { state in
+            users.compactMap { user in state.byUser[user] == nil ? nil : (user, state.delivered[user]) }
+        }
+    }
+
+    /// Every user with a connection here, as ``resumePoints(_:)`` gives them.
+    func connectedUsers() -> [(user: String, delivered: Int64?)] {
+        state.withLock { state in state.byUser.keys.map { ($0, state.delivered[$0]) } }
+    }
+
+    /// Closes `users`' connections without a word, as a connection that fell behind is closed: their clients
+    /// reconnect with `Last-Event-ID` and miss nothing (for events this process can no longer tell were handed on).
+    func disconnect(_ users: some Sequence<String>) {
+        let targets = state.withLock { state in
+            users.flatMap { (state.byUser[$0] ?? []).compactMap { state.connections[$0]?.continuation } }
+        }
+        for continuation in targets { continuation.finish() }
     }
 
     /// How many connections are open (metrics, tests).

@@ -15,6 +15,11 @@ struct IncomingEvent: Sendable {
     var recipientIDs: [String]
     var type: String
     var payload: String
+    /// The producing service; a repeated `idempotencyKey` is dropped per producer.
+    var producer = "unknown"
+    /// Derived from what happened (`message.created:<id>`): a second event with it within
+    /// ``RecentEventKeys/defaultWindow`` is accepted and dropped, so a producer's retry reaches the live stream once.
+    var idempotencyKey: String?
 }
 
 /// Checks on what producers send. Producers are our own services, but a bug in one must not poison an inbox.

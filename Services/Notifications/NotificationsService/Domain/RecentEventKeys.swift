@@ -3,8 +3,9 @@ import Synchronization
 
 /// The idempotency keys of realtime events accepted lately, per producer, so a producer's retry (after a timeout
 /// whose first post did arrive) reaches the live stream once. Bounded both ways: a key is forgotten after
-/// `window` seconds, and the oldest keys go first once `capacity` are held. Memory only: a restart forgets, which
-/// at worst lets one retry through.
+/// `window` seconds, and the oldest keys go first once `capacity` are held. Memory only, for the SQLite store (one
+/// process): a restart forgets, which at worst lets one retry through. The PostgreSQL store keeps the keys in its
+/// database instead, so that a retry reaching another replica is recognised.
 final class RecentEventKeys: Sendable {
     private struct State {
         var seenAt: [String: Date] = [:]
@@ -17,7 +18,10 @@ final class RecentEventKeys: Sendable {
     private let capacity: Int
     private let window: TimeInterval
 
-    init(capacity: Int = 50_000, window: TimeInterval = 15 * 60) {
+    /// How long a key is remembered: far longer than a producer goes on retrying.
+    static let defaultWindow: TimeInterval = 15 * 60
+
+    init(capacity: Int = 50_000, window: TimeInterval = RecentEventKeys.defaultWindow) {
         self.capacity = max(1, capacity)
         self.window = window
     }

@@ -4,24 +4,28 @@ import ServiceLifecycle
 
 /// Sends pushes off the request path: the internal post that stored a notice returns at once, and a slow or
 /// failing APNs never holds up a producer. Runs as one of the application's services.
+///
+/// With several replicas each push is still sent once: only the replica whose transaction created a notice queues
+/// its pushes, and a retried post, wherever it lands, creates nothing (the notice is unique per recipient, producer
+/// and key). The queue is memory, as on one replica: a push queued when a process dies is not sent.
 final class PushDispatcher: Service {
     private let delivery: any PushDelivery
-    private let database: NotificationsDatabase
+    private let store: any NotificationsStore
     private let logger: Logger
     private let jobs: AsyncStream<PushMessage>
     private let queue: AsyncStream<PushMessage>.Continuation
     /// Pushes in flight at once; APNs multiplexes them over one HTTP/2 connection.
     static let concurrency = 16
 
-    init(delivery: any PushDelivery, database: NotificationsDatabase, logger: Logger) {
+    init(delivery: any PushDelivery, store: any NotificationsStore, logger: Logger) {
         self.delivery = delivery
-        self.database = database
+        self.store = store
         self.logger = logger
         (jobs, queue) = AsyncStream.makeStream(of: PushMessage.self, bufferingPolicy: .bufferingOldest(100_000))
     }
 
     /// Queues a push to each of the target's devices.
-    func enqueue(_ target: NotificationsDatabase.PushTarget) {
+    func enqueue(_ target: PushTarget) {
         for device in target.devices {
             let message = PushMessage(
                 deviceToken: device.token, environment: device.environment,
@@ -57,7 +61,7 @@ final class PushDispatcher: Service {
         case .delivered:
             break
         case .unregistered:
-            _ = try? await database.removeDevice(message.deviceToken, of: nil)
+            _ = try? await store.removeDevice(message.deviceToken, of: nil)
         case .failed(let reason):
             logger.warning("push failed", metadata: ["kind": "\(message.kind)", "reason": "\(reason)"])
         }

@@ -6,12 +6,12 @@ import ServiceKit
 /// Deletes stream events past their retention (they only serve `Last-Event-ID` resume); the inbox keeps its
 /// notices.
 struct StreamPruning: Sendable {
-    let database: NotificationsDatabase
+    let store: any NotificationsStore
     let retention: TimeInterval
     let clock: WallClock
 
     func run() async throws {
-        try await database.pruneEvents(before: clock.now.addingTimeInterval(-retention))
+        try await store.pruneEvents(before: clock.now.addingTimeInterval(-retention))
     }
 
     /// The job running this every ten minutes.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension NotificationsDatabase {
+extension SQLiteNotificationsStore {
     func notifications(of user: String, after number: Int64?, limit: Int, unreadOnly: Bool) async throws
         -> [NotificationRecord]
     {
@@ -24,8 +24,6 @@ extension NotificationsDatabase {
         }
     }
 
-    /// Marks one of `user`'s notices read (or all when `id` is nil); tells their other devices. Returns how many
-    /// changed; a notice that is not theirs is ``NotificationsError/notFound(_:)``.
     func markRead(_ id: String?, of user: String, now: Date) async throws -> Int {
         typealias Columns = NotificationRecord.Columns
         return try await write { db in
@@ -36,17 +34,15 @@ extension NotificationsDatabase {
             }
             let changed = try unread.filter(Columns.readAt == nil).updateAll(db, Columns.readAt.set(to: now))
             if changed > 0 {
-                struct ReadMarker: Encodable { var ids: [String]?, all: Bool }
-                let marker = ReadMarker(ids: id.map { [$0] }, all: id == nil)
                 let event = try Self.appendEvent(
-                    db, recipient: user, type: "notification.read", payload: Self.json(marker), now: now)
+                    db, recipient: user, type: "notification.read", payload: StreamEvent.payload(ReadMarker(id: id)),
+                    now: now)
                 afterCommit(db, [event])
             }
             return changed
         }
     }
 
-    /// Deletes one of `user`'s notices; one that is not theirs is ``NotificationsError/notFound(_:)``.
     func delete(_ id: String, of user: String) async throws {
         typealias Columns = NotificationRecord.Columns
         try await write { db in

@@ -1,15 +1,7 @@
 import Foundation
 import GRDB
 
-extension NotificationsDatabase {
-    /// A notice for one recipient whose push preferences allowed it, with the devices to push to.
-    struct PushTarget: Sendable {
-        var notification: NotificationRecord
-        var devices: [DeviceRecord]
-    }
-
-    /// Stores `notice` once per recipient (a retried post adds nothing) and streams the new ones.
-    /// Returns how many were new, how many were repeats, and where pushes should go.
+extension SQLiteNotificationsStore {
     func deliver(
         _ notice: IncomingNotice, now: Date
     ) async throws -> (created: Int, duplicates: Int, pushes: [PushTarget]) {
@@ -35,7 +27,8 @@ extension NotificationsDatabase {
                 created.append(row)
                 events.append(
                     try Self.appendEvent(
-                        db, recipient: recipient, type: "notification.created", payload: Self.json(row.view), now: now))
+                        db, recipient: recipient, type: "notification.created", payload: StreamEvent.payload(row.view),
+                        now: now))
             }
             // Preferences and devices of all new recipients at once: a notice to a whole group is one query each.
             let recipients = created.map(\.recipientId)
@@ -55,13 +48,23 @@ extension NotificationsDatabase {
         }
     }
 
-    /// Streams a producer's realtime event to each recipient.
-    func append(_ event: IncomingEvent, now: Date) async throws {
-        try await write { db in
-            let events = try event.recipientIDs.map {
-                try Self.appendEvent(db, recipient: $0, type: event.type, payload: event.payload, now: now)
-            }
-            afterCommit(db, events)
+    @discardableResult
+    func append(_ event: IncomingEvent, now: Date) async throws -> Bool {
+        if let key = event.idempotencyKey {
+            guard recentEvents.insert(key, producer: event.producer, now: now) else { return false }
         }
+        do {
+            try await write { db in
+                let events = try event.recipientIDs.map {
+                    try Self.appendEvent(db, recipient: $0, type: event.type, payload: event.payload, now: now)
+                }
+                afterCommit(db, events)
+            }
+        } catch {
+            // Not stored: the producer's retry must not be taken for a duplicate.
+            if let key = event.idempotencyKey { recentEvents.remove(key, producer: event.producer) }
+            throw error
+        }
+        return true
     }
 }

@@ -2,19 +2,25 @@ import Foundation
 import GRDB
 import ServiceKit
 
-/// A row of `notifications`: one notice in one recipient's inbox.
-struct NotificationRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
+// The records' rows in SQLite: what GRDB needs to read and write them.
+
+extension DeviceRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    static let databaseTableName = "devices"
+
+    enum Columns {
+        static let token = Column("token")
+        static let userId = Column("user_id")
+        static let sessionId = Column("session_id")
+        static let createdAt = Column("created_at")
+    }
+}
+
+extension PreferencesRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    static let databaseTableName = "preferences"
+}
+
+extension NotificationRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     static let databaseTableName = "notifications"
-    var number: Int64?
-    var id: String
-    var recipientId: String
-    var kind: String
-    var text: String
-    var link: String
-    var producer: String
-    var idempotencyKey: String
-    var createdAt: Date
-    var readAt: Date?
 
     enum Columns {
         static let number = Column("number")
@@ -29,15 +35,6 @@ struct NotificationRecord: Codable, FetchableRecord, PersistableRecord, SnakeCas
         static let readAt = Column("read_at")
     }
 
-    /// The notice as its recipient sees it.
-    var view: NotificationView {
-        NotificationView(
-            id: id, kind: kind, text: text, link: link, producer: producer, createdAt: createdAt, readAt: readAt,
-            read: readAt != nil)
-    }
-}
-
-extension NotificationRecord {
     /// The columns ``init(row:)`` reads, in its order: every fetch selects exactly these, by SQL (``selectList``)
     /// or through the query interface (`databaseSelection`).
     static let selectedColumns = [
@@ -51,15 +48,10 @@ extension NotificationRecord {
     /// hash lookup (3 µs of the inbox's 100 in a profile); the `Codable` path through ``SnakeCaseColumns`` costs
     /// several times more.
     init(row: Row) throws {
-        number = try row.decode(atIndex: 0)
-        id = try row.decode(atIndex: 1)
-        recipientId = try row.decode(atIndex: 2)
-        kind = try row.decode(atIndex: 3)
-        text = try row.decode(atIndex: 4)
-        link = try row.decode(atIndex: 5)
-        producer = try row.decode(atIndex: 6)
-        idempotencyKey = try row.decode(atIndex: 7)
-        createdAt = try row.decodeDate(atIndex: 8)
-        readAt = try row.decodeDateIfPresent(atIndex: 9)
+        self.init(
+            number: try row.decode(atIndex: 0), id: try row.decode(atIndex: 1), recipientId: try row.decode(atIndex: 2),
+            kind: try row.decode(atIndex: 3), text: try row.decode(atIndex: 4), link: try row.decode(atIndex: 5),
+            producer: try row.decode(atIndex: 6), idempotencyKey: try row.decode(atIndex: 7),
+            createdAt: try row.decodeDate(atIndex: 8), readAt: try row.decodeDateIfPresent(atIndex: 9))
     }
 }

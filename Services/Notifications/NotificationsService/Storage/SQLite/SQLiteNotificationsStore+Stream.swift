@@ -1,8 +1,7 @@
 import Foundation
 import GRDB
 
-extension NotificationsDatabase {
-    /// `recipient`'s events after `seq`, oldest first, and whether events after `seq` may already be pruned.
+extension SQLiteNotificationsStore {
     func events(for recipient: String, after seq: Int64, limit: Int) async throws -> (events: [StreamEvent], gap: Bool)
     {
         try await read { db in
@@ -25,7 +24,6 @@ extension NotificationsDatabase {
         }
     }
 
-    /// Deletes stream events older than `date`; the inbox keeps its notices.
     func pruneEvents(before date: Date) async throws {
         try await write { db in
             try db.execute(sql: "DELETE FROM stream_events WHERE created_at < ?", arguments: [date])

@@ -1,8 +1,7 @@
 import Foundation
 import GRDB
 
-extension NotificationsDatabase {
-    /// Registers a device token; it replaces any other token of the same session (one device per session).
+extension SQLiteNotificationsStore {
     func register(_ device: DeviceRecord) async throws {
         typealias Columns = DeviceRecord.Columns
         try await write { db in
@@ -17,12 +16,13 @@ extension NotificationsDatabase {
 
     func devices(of user: String) async throws -> [DeviceRecord] {
         try await read { db in
-            try DeviceRecord.filter(DeviceRecord.Columns.userId == user).order(DeviceRecord.Columns.createdAt)
-                .fetchAll(db)
+            try DeviceRecord.filter(DeviceRecord.Columns.userId == user).order(
+                DeviceRecord.Columns.createdAt, DeviceRecord.Columns.token
+            )
+            .fetchAll(db)
         }
     }
 
-    /// Forgets the devices of sessions that ended (signed out, revoked, password changed); returns how many.
     func removeDevices(of user: String, sessions: [String]) async throws -> Int {
         typealias Columns = DeviceRecord.Columns
         return try await write { db in
@@ -30,7 +30,6 @@ extension NotificationsDatabase {
         }
     }
 
-    /// Removes a token: only its owner's when `user` is given; any when APNs says it is no longer valid.
     func removeDevice(_ token: String, of user: String?) async throws -> Bool {
         typealias Columns = DeviceRecord.Columns
         return try await write { db in

@@ -2,29 +2,36 @@ import Foundation
 import GRDB
 import PlatformKit
 import ServiceKit
+import ServiceLifecycle
 
-/// The notifications service's storage: the only place that knows SQL. Each method is one transaction.
+/// The notifications service's storage in SQLite, through GRDB (the default): one file, one writer, one process.
 ///
 /// Stream events are handed to `publish` after their transaction commits, on the writer, so live connections
-/// see them in the order of their sequence numbers.
-struct NotificationsDatabase: Sendable {
+/// see them in the order of their sequence numbers. Realtime events' idempotency keys are remembered in memory
+/// (``RecentEventKeys``): there is only this process to recognise a retry.
+struct SQLiteNotificationsStore: NotificationsStore {
     private let database: ServiceDatabase
     private let publish: @Sendable ([StreamEvent]) -> Void
+    let recentEvents: RecentEventKeys
 
-    init(_ location: DatabaseLocation, publish: @escaping @Sendable ([StreamEvent]) -> Void) throws {
+    init(
+        _ location: DatabaseLocation, recentEvents: RecentEventKeys = RecentEventKeys(),
+        publish: @escaping @Sendable ([StreamEvent]) -> Void
+    ) throws {
         self.database = try ServiceDatabase(location, migrator: NotificationsMigrations.migrator)
+        self.recentEvents = recentEvents
         self.publish = publish
     }
 
-    /// For the readiness probe.
-    var reader: any DatabaseReader { database.writer }
+    var probe: any DatabaseProbe { database }
+    var services: [any Service] { [] }
 
-    /// One read transaction, for the `NotificationsDatabase+<Concern>` files.
+    /// One read transaction, for the `SQLiteNotificationsStore+<Concern>` files.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try database.read(body)
     }
 
-    /// One write transaction, for the `NotificationsDatabase+<Concern>` files.
+    /// One write transaction, for the `SQLiteNotificationsStore+<Concern>` files.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await database.write(body)
     }
@@ -45,10 +52,5 @@ struct NotificationsDatabase: Sendable {
         )
         .execute(arguments: [recipient, type, payload, now])
         return StreamEvent(seq: db.lastInsertedRowID, recipientID: recipient, type: type, payload: payload)
-    }
-
-    /// An event payload: compact JSON on one line.
-    static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try PlatformJSON.encoder.encode(value), as: UTF8.self)
     }
 }

@@ -1,11 +1,8 @@
 import Foundation
-import GRDB
 import PlatformKit
-import ServiceKit
 
 /// A row of `preferences`; `disabledKinds` is a JSON array.
-struct PreferencesRecord: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {
-    static let databaseTableName = "preferences"
+struct PreferencesRecord: Codable, Sendable, Equatable {
     var userId: String
     var disabledKinds: String
     var quietStartMinute: Int?

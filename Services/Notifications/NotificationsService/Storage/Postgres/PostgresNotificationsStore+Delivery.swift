@@ -1,0 +1,76 @@
+import Foundation
+import PostgresNIO
+import ServiceKit
+
+extension PostgresNotificationsStore {
+    func deliver(_ notice: IncomingNotice, now: Date) async throws
+        -> (created: Int, duplicates: Int, pushes: [PushTarget])
+    {
+        let recipients = notice.recipientIDs
+        let ids = recipients.map { _ in UUID().uuidString.lowercased() }
+        return try await write { session in
+            try await Self.lockStreams(session, of: recipients)
+            // Numbered in the recipients' order, as SQLite inserts them one by one; a recipient who already has the
+            // notice (a retried post) gets nothing.
+            let created = try await session.rows(
+                """
+                INSERT INTO notifications (id, recipient_id, kind, text, link, producer, idempotency_key, created_at)
+                SELECT n.id, n.recipient, \(notice.kind), \(notice.text), \(notice.link), \(notice.producer),
+                    \(notice.idempotencyKey), \(StoredInstant(now))
+                FROM unnest(\(ids)::text[], \(recipients)::text[]) WITH ORDINALITY AS n(id, recipient, position)
+                ORDER BY n.position
+                ON CONFLICT DO NOTHING
+                RETURNING \(unescaped: Self.notificationColumns)
+                """
+            ).map(Self.notification).sorted { ($0.number ?? 0) < ($1.number ?? 0) }
+            guard !created.isEmpty else { return (0, recipients.count, []) }
+            let events = try await Self.appendEvents(
+                session,
+                try created.map { ($0.recipientId, "notification.created", try StreamEvent.payload($0.view)) },
+                now: now)
+            // Preferences and devices of all new recipients at once: a notice to a whole group is one query each.
+            let newRecipients = created.map(\.recipientId)
+            let preferences = try await session.rows(
+                """
+                SELECT \(unescaped: Self.preferencesColumns) FROM preferences WHERE user_id = ANY(\(newRecipients))
+                """
+            ).map(Self.preferences).reduce(into: [String: Preferences]()) { $0[$1.userId] = $1.preferences }
+            let devices = Dictionary(
+                grouping: try await session.rows(
+                    """
+                    SELECT \(unescaped: Self.deviceColumns) FROM devices WHERE user_id = ANY(\(newRecipients))
+                    ORDER BY created_at, token
+                    """
+                ).map(Self.device),
+                by: \.userId)
+            let pushes = created.compactMap { row -> PushTarget? in
+                guard let targets = devices[row.recipientId],
+                    (preferences[row.recipientId] ?? Preferences()).allowsPush(of: row.kind, at: now)
+                else { return nil }
+                return PushTarget(notification: row, devices: targets)
+            }
+            return (events.count, recipients.count - events.count, pushes)
+        }
+    }
+
+    @discardableResult
+    func append(_ event: IncomingEvent, now: Date) async throws -> Bool {
+        try await write { session in
+            if let key = event.idempotencyKey {
+                // A key seen within the window is a retry; one older than that is taken anew, as in memory.
+                let fresh = try await session.execute(
+                    """
+                    INSERT INTO stream_event_keys (producer, key, seen_at) VALUES (\(event.producer), \(key), \(StoredInstant(now)))
+                    ON CONFLICT (producer, key) DO UPDATE SET seen_at = EXCLUDED.seen_at
+                    WHERE stream_event_keys.seen_at <= \(StoredInstant(now - RecentEventKeys.defaultWindow))
+                    RETURNING 1
+                    """)
+                guard fresh > 0 else { return false }
+            }
+            try await Self.lockStreams(session, of: event.recipientIDs)
+            _ = try await Self.appendEvents(
+                session, event.recipientIDs.map { ($0, event.type, event.payload) }, now: now)
+            return true
+        }
+    }
+}
