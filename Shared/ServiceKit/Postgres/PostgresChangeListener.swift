@@ -6,9 +6,9 @@ import ServiceLifecycle
 ///
 /// A writer sends ``PostgresConnection/notify(_:payload:logger:)`` inside its transaction (PostgreSQL delivers it
 /// at commit, to every connection listening on the channel, the writer's own process included); each replica runs
-/// one listener per channel, which hands each payload to `onNotice`. When the listening connection is lost, the
-/// listener connects again and calls `onNotice(nil)`: notices sent meanwhile are gone, so the receiver catches up
-/// from the table itself.
+/// one listener per channel, which hands each payload to `onNotice`. Each time it is in place, at start and after a
+/// lost connection, it calls `onNotice(nil)`: notices sent before are not for it (or are gone), so the receiver
+/// catches up from the table itself.
 public struct PostgresChangeListener: Service {
     let database: PostgresServiceDatabase
     let channel: String
@@ -24,13 +24,13 @@ public struct PostgresChangeListener: Service {
     }
 
     public func run() async throws {
-        var first = true
         while !Task.isCancelledOrShuttingDown {
             do {
                 try await database.client.withConnection { connection in
                     try await connection.listen(on: channel) { notices in
-                        if !first { await onNotice(nil) }
-                        first = false
+                        // Listening from here on: what was committed before is in the tables, so the receiver
+                        // catches up once (at start-up too, where a stream opened before this could miss a notice).
+                        await onNotice(nil)
                         for try await notice in notices.cancelOnGracefulShutdown() {
                             await onNotice(notice.payload)
                         }
@@ -41,7 +41,6 @@ public struct PostgresChangeListener: Service {
                 database.logger.warning(
                     "lost the PostgreSQL listener; connecting again",
                     metadata: ["channel": "\(channel)", "error": "\(String(reflecting: error))"])
-                first = false
                 try? await Task.sleep(for: .seconds(1))
             }
         }
