@@ -252,7 +252,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds of live and hot read per service, and of direct, gateway, nginx (default 3)")
     parser.add_argument("--database", choices=["sqlite", "postgres", "both"], default="sqlite",
-                        help="where identity, household and messaging keep their data (default sqlite)")
+                        help="where the services keep their data (default sqlite)")
     parser.add_argument("--replicas", type=int, default=1,
                         help="with PostgreSQL: run this many local stacks on the same databases, the measured gateway "
                              "spreading each service's requests over them (default 1)")

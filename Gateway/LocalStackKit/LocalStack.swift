@@ -102,11 +102,11 @@ public enum LocalStack {
         ]
     }
 
-    /// The services that keep their data in PostgreSQL.
-    public static let postgresServices: [ServiceName] = [.identity, .household, .messaging]
+    /// The services that keep their data in PostgreSQL when `DATABASE_URL` names a server: every one.
+    public static let postgresServices: [ServiceName] = LocalStackSettings.services
 
     /// With `DATABASE_URL` naming a PostgreSQL server, each of ``postgresServices`` gets its own database on it
-    /// (`platform_<service>`, created if missing); the other services keep their SQLite files.
+    /// (`platform_<service>`, created if missing).
     public static func postgresDatabases(environment: [String: String]) async throws -> [ServiceName: String] {
         guard let value = environment["DATABASE_URL"], !value.isEmpty else { return [:] }
         let server = try PostgresURL(value)

@@ -8,7 +8,7 @@ import PlatformKit
 /// | `GATEWAY_PORT` | the gateway's port | 8080 |
 /// | `SERVICE_PORT_BASE` | the first service's port; the services take it and the six after it | 8081 |
 /// | `DATA_DIR` | the folder for every database, the development secrets and the mail outbox | `./data` |
-/// | `DATABASE_URL` | a PostgreSQL server (`postgres://user:pass@host:5432`, no database): identity, household and messaging each get their own database on it | unset: SQLite files in `DATA_DIR` |
+/// | `DATABASE_URL` | a PostgreSQL server (`postgres://user:pass@host:5432`, no database): every service gets its own database on it | unset: SQLite files in `DATA_DIR` |
 ///
 /// Everything else (`BCRYPT_COST`, `SMTP_*`, ...) is read by each service as in production.
 public struct LocalStackSettings: Sendable, Equatable {

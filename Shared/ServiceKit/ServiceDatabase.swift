@@ -57,7 +57,8 @@ public struct ServiceDatabase: Sendable {
             try migrator.migrate(writer)
             loopReaders = [:]
         case .postgres:
-            throw ConfigurationError.invalid("this service keeps its data in SQLite only: unset DATABASE_URL")
+            // A service's `open<Service>Store` chooses PostgreSQL before it gets here.
+            throw ConfigurationError.invalid("a SQLite database cannot open DATABASE_URL")
         }
     }
 

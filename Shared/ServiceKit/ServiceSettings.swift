@@ -17,7 +17,7 @@ public enum DeploymentEnvironment: String, Sendable {
 /// | `HOST`, `PORT` | where to listen | 127.0.0.1, the service's port |
 /// | `DATA_DIR` | folder for the service's SQLite file | `./data` |
 /// | `DATABASE_PATH` | the SQLite file itself | `DATA_DIR/<service>.sqlite` |
-/// | `DATABASE_URL` | a PostgreSQL database (`postgres://user:pass@host:5432/db?sslmode=require`), for identity, household and messaging; overrides `DATABASE_PATH` | unset: SQLite |
+/// | `DATABASE_URL` | a PostgreSQL database (`postgres://user:pass@host:5432/db?sslmode=require`) instead of the SQLite file; overrides `DATABASE_PATH` | unset: SQLite |
 /// | `INTERNAL_TOKEN` | the service credential for `/internal/...` | generated in development |
 /// | `METRICS_TOKEN` | the scrape credential, the only one `/metrics` answers; must differ from `INTERNAL_TOKEN` | unset: `/metrics` closed (the local stack generates one) |
 /// | `IDENTITY_URL` | the identity service, for its JWKS and lookups | http://127.0.0.1:8081 |

@@ -63,7 +63,7 @@ public final class TestStack: Sendable {
     }
 
     /// The services every stack keeps on PostgreSQL unless a test says otherwise: those named in
-    /// `TEST_POSTGRES_SERVICES` (`identity,household,messaging`), so a run of the whole-stack suites with it set runs
+    /// `TEST_POSTGRES_SERVICES` (`identity,social,messaging,...`), so a run of the whole-stack suites with it set runs
     /// them against PostgreSQL.
     public static let postgresByDefault: Set<ServiceName> = Set(
         (ProcessInfo.processInfo.environment["TEST_POSTGRES_SERVICES"] ?? "").split(separator: ",")
