@@ -126,7 +126,7 @@ import Testing
         let listener = PostgresChangeListener(database: reader, channel: "counters") { continuation.yield($0) }
         let received = try await withRunning(writer) {
             try await withRunning(reader) {
-                try await withThrowingTaskGroup(of: Void.self) { group in
+                try await withThrowingTaskGroup(of: Void.self) { group -> String? in
                     group.addTask { try await listener.run() }
                     defer { group.cancelAll() }
                     var iterator = notices.makeAsyncIterator()
