@@ -1,21 +1,32 @@
 #!/usr/bin/env python3
 """The drill's writers, its check and the cluster's state (stdlib only); drill.sh calls it.
 
-  drill.py setup   --gateway URL                       -> prints "<token> <household id>"
+  drill.py setup   --gateway URL [--mixed]             -> prints "<token> <household id> [<conversation id>]"
   drill.py write   --out ACKS --stop FILE (--gateway URL --token T --household H | --dsn DSN)
+                   [--conversation C --messages-out ACKS2] [--reads-out READS]
   drill.py verify  --acks ACKS --fault-at EPOCH (--gateway ... | --dsn ...)
                                                        -> prints "accepted_again pause acked found duplicates missing"
+  drill.py verify-messages --acks ACKS2 --gateway URL --token T --conversation C
+                                                       -> prints "acked found duplicates missing"
+  drill.py reads   --reads READS --fault-at EPOCH      -> prints "reads failed longest_failed_stretch answered_again"
   drill.py cluster --rest PORT,PORT,PORT               -> prints the members; exit 0 only when all is well
 
 Four writers post bills, each with its own Idempotency-Key; a failed attempt (5xx, 429, connection error,
 timeout) is retried with the same key until it is acknowledged. Every acknowledgement is one line of ACKS:
 key, bill id, start of the attempt that succeeded, time of the acknowledgement. With --dsn the writers insert
 rows straight into PostgreSQL through psql instead (the stand-in before the platform's binaries exist).
+
+The mixed workload (--conversation, --reads-out; the whole platform, set up with `setup --mixed`): two more
+writers post messages into a group conversation the same way (a key per message, retried until acknowledged),
+and four readers send the ten hot reads of every product through the gateway (the mixed load of
+Benchmarks/hot-paths.py), one line of READS per read: path, start, end, 1 if answered 200 else 0.
 """
 import argparse, json, os, subprocess, sys, threading, time, urllib.error, urllib.request, uuid
 from http.client import HTTPException
 
 WRITERS = 4
+MESSAGE_WRITERS = 2
+READERS = 4
 HARD_LIMIT = 120  # seconds: a writer never runs longer than this, whatever happens to the stop file
 TIMEOUT = 5       # seconds per attempt
 
@@ -47,7 +58,57 @@ def setup(args):
     status, household = http("POST", args.gateway + "/v1/households", {"name": "Drill", "timeZone": "UTC"}, token)
     if status != 201:
         sys.exit(f"create household answered {status}")
-    print(token, household["id"])
+    if not args.mixed:
+        print(token, household["id"])
+        return
+    print(token, household["id"], seed_mixed(args.gateway, name, token, household["id"]))
+
+
+def seed_mixed(gateway, name, token, household):
+    """What the ten hot reads show (as Benchmarks/hot-paths.py seeds it, smaller): two friends, a chore, a habit
+    done today, two pins, a group conversation; returns the conversation's id."""
+    def must(method, path, body=None, as_token=token, expect=(200, 201, 204)):
+        status, answer = http(method, gateway + path, body, as_token)
+        if status not in expect:
+            sys.exit(f"seeding: {method} {path} answered {status}")
+        return answer
+    me = must("GET", "/v1/users/me")["id"]
+    friends = []
+    for n in (1, 2):
+        friend = f"{name}f{n}"
+        pair = must("POST", "/v1/auth/register", {"username": friend, "email": friend + "@example.com",
+                                                  "password": uuid.uuid4().hex}, as_token=None)
+        request = must("POST", "/v1/social/friend-requests", {"username": friend})
+        if request and request.get("status") == "pending":
+            must("POST", f"/v1/social/friend-requests/{request['id']}/accept", as_token=pair["accessToken"])
+        friends.append(must("GET", "/v1/users/me", as_token=pair["accessToken"])["id"])
+    must("POST", f"/v1/households/{household}/chores", {"name": "Dishes", "assignment": {"kind": "fixed", "assignee": me},
+                                                        "schedule": {"kind": "everyDays", "every": 3}})
+    habit = must("POST", "/v1/habits", {"title": "Run", "startDate": "2026-01-01",
+                                        "weekdays": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]})
+    must("POST", f"/v1/habits/{habit['id']}/events", {"date": time.strftime("%Y-%m-%d", time.gmtime()),
+                                                      "location": {"latitude": 48.85, "longitude": 2.35}})
+    for place, latitude, longitude in (("Paris", 48.8566, 2.3522), ("Lyon", 45.764, 4.8357)):
+        must("POST", "/v1/geo/pins", {"placeName": f"{place} drill", "latitude": latitude, "longitude": longitude})
+    group = must("POST", "/v1/messaging/conversations/groups", {"name": "Drill", "memberIds": friends,
+                                                                "product": "wegroup"})
+    return group["id"]
+
+
+def hot_reads(household):
+    """The ten reads of Benchmarks/hot-paths.py's mixed load (its hot_reads), as paths."""
+    return [
+        "/v1/users/me",
+        f"/v1/households/{household}/chores",
+        f"/v1/households/{household}/balances",
+        "/v1/habits/today",
+        "/v1/habits/history",
+        "/v1/geo/map?bbox=2.2,48.8,2.5,48.9",
+        "/v1/geo/places?query=Paris",
+        "/v1/messaging/conversations",
+        "/v1/notifications",
+        "/v1/social/friends",
+    ]
 
 
 def post_bill(args, key, n):
@@ -75,30 +136,66 @@ def post_bill(args, key, n):
     raise RuntimeError(f"{key}: answered {status}")
 
 
+def post_message(args, key, n):
+    """The message's id once acknowledged, None to try again; as post_bill."""
+    url = f"{args.gateway}/v1/messaging/conversations/{args.conversation}/messages"
+    try:
+        status, message = http("POST", url, {"text": key}, args.token, key)
+    except (OSError, HTTPException, ValueError):
+        return None
+    if status in (200, 201):
+        return message["id"]
+    if status >= 500 or status == 429:
+        return None
+    raise RuntimeError(f"{key}: answered {status}")
+
+
 def write(args):
     lock, failures = threading.Lock(), []
     out = open(args.out, "a", buffering=1)
     deadline = time.time() + HARD_LIMIT
 
-    def writer(w):
+    def writer(w, post=post_bill, out=out, tag="w"):
         n = 0
         while not os.path.exists(args.stop) and time.time() < deadline:
             n += 1
-            key = f"{args.prefix}-w{w}-{n:06d}"
+            key = f"{args.prefix}-{tag}{w}-{n:06d}"
             while time.time() < deadline:
                 started = time.time()
                 try:
-                    bill = post_bill(args, key, n)
+                    posted = post(args, key, n)
                 except RuntimeError as error:
                     failures.append(str(error))
                     return
-                if bill:
+                if posted:
                     with lock:
-                        out.write(f"{key}\t{bill}\t{started:.3f}\t{time.time():.3f}\n")
+                        out.write(f"{key}\t{posted}\t{started:.3f}\t{time.time():.3f}\n")
                     break
                 time.sleep(0.1)
 
+    def reader(r, out):
+        paths = hot_reads(args.household)
+        n = r  # each reader starts at another route
+        while not os.path.exists(args.stop) and time.time() < deadline:
+            path = paths[n % len(paths)]
+            n += 1
+            started = time.time()
+            try:
+                status, _ = http("GET", args.gateway + path, token=args.token)
+            except (OSError, HTTPException, ValueError):
+                status = 0
+            with lock:
+                out.write(f"{path}\t{started:.3f}\t{time.time():.3f}\t{int(status == 200)}\n")
+            if status != 200:
+                time.sleep(0.1)
+
     threads = [threading.Thread(target=writer, args=(w,)) for w in range(WRITERS)]
+    if args.conversation:
+        messages = open(args.messages_out, "a", buffering=1)
+        threads += [threading.Thread(target=writer, args=(w, post_message, messages, "m")) for w in range(MESSAGE_WRITERS)]
+    if args.reads_out:
+        reads = open(args.reads_out, "a", buffering=1)
+        threads += [threading.Thread(target=reader, args=(r, reads)) for r in range(READERS)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -142,6 +239,59 @@ def verify(args):
     print(again, len(acks), found, duplicates, missing)
 
 
+def verify_messages(args):
+    acks = [line.rstrip("\n").split("\t") for line in open(args.acks) if line.strip()]
+    stored, cursor = {}, None
+    base = f"{args.gateway}/v1/messaging/conversations/{args.conversation}/messages?limit=100"
+    for _ in range(10000):  # pages of 100, oldest first
+        status, page = http("GET", base + (f"&cursor={cursor}" if cursor else "&anchor=oldest"), token=args.token)
+        if status != 200:
+            sys.exit(f"listing messages answered {status}")
+        for message in page["items"]:
+            stored.setdefault(message["text"], []).append(str(message["id"]))
+        cursor = page.get("newerCursor")
+        if not cursor:
+            break
+    else:
+        sys.exit("listing messages did not end")
+    duplicates = sum(len(stored.get(key, [])) > 1 for key, *_ in acks)
+    missing = sum(message not in stored.get(key, []) for key, message, *_ in acks)
+    found = sum(message in stored.get(key, []) for key, message, *_ in acks)
+    print(len(acks), found, duplicates, missing)
+
+
+def reads(args):
+    """Per route (services fail alone: the ones on SQLite keep answering). Printed: reads, failed reads (an error
+    status, no answer, or none within 5 s), the longest stretch of failed reads (from the start of a failed read
+    to the end of the next answered one), and reads answered again: as for writes, per route the end of the
+    longest pause in answered reads after the fault (the first pause starts at the fault), counted from the
+    fault; the slowest route's. "never" if a route is not answered after the fault."""
+    rows = [line.rstrip("\n").split("\t") for line in open(args.reads) if line.strip()]
+    by_path = {}
+    for path, started, ended, ok in rows:
+        by_path.setdefault(path, []).append((float(started), float(ended), ok == "1"))
+    longest, again, never = 0.0, 0.0, False
+    for items in by_path.values():
+        items.sort()
+        first_failed = None
+        for started, ended, ok in items:
+            if not ok:
+                first_failed = started if first_failed is None else first_failed
+            elif first_failed is not None:
+                longest = max(longest, ended - first_failed)
+                first_failed = None
+        if first_failed is not None:  # the route's last reads failed
+            longest = max(longest, items[-1][1] - first_failed)
+        answered = [args.fault_at] + sorted(ended for _, ended, ok in items if ok and ended > args.fault_at)
+        if len(answered) == 1:
+            never = True
+            continue
+        _, resumed = max((b - a, b) for a, b in zip(answered, answered[1:]))
+        again = max(again, resumed - args.fault_at)
+    failed = sum(ok != "1" for *_, ok in rows)
+    print(len(rows), failed, f"{longest:.1f}", "never" if never else f"{again:.1f}")
+
+
 def cluster(args):
     """Healthy: three members on one timeline, one primary, each replica streaming from it, one synchronous."""
     def get(port, path):
@@ -178,13 +328,16 @@ def cluster(args):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("command", choices=["setup", "write", "verify", "cluster"])
-    for option in ("--gateway", "--token", "--household", "--dsn", "--out", "--stop", "--acks", "--rest"):
+    parser.add_argument("command", choices=["setup", "write", "verify", "verify-messages", "reads", "cluster"])
+    for option in ("--gateway", "--token", "--household", "--dsn", "--out", "--stop", "--acks", "--rest",
+                   "--conversation", "--messages-out", "--reads-out", "--reads"):
         parser.add_argument(option)
     parser.add_argument("--prefix", default="drill")
     parser.add_argument("--fault-at", type=float)
+    parser.add_argument("--mixed", action="store_true")
     args = parser.parse_args()
-    {"setup": setup, "write": write, "verify": verify, "cluster": cluster}[args.command](args)
+    {"setup": setup, "write": write, "verify": verify, "verify-messages": verify_messages, "reads": reads,
+     "cluster": cluster}[args.command](args)
 
 
 if __name__ == "__main__":

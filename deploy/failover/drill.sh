@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Failover drill (issue 42): three PostgreSQL 15 nodes under Patroni, a three-member etcd, HAProxy in front,
-# household's bills written through the gateway by four writers; the primary is killed (kill -9), then the new
-# one stopped cleanly. Prints per scenario: seconds until writes are accepted again, acknowledged bills, bills
-# found, duplicates, missing, seconds until the old primary streams again as a replica. Exits 1 if any fails.
+# Failover drill (issues 42 and 43): three PostgreSQL 15 nodes under Patroni, a three-member etcd, HAProxy in
+# front, the whole platform (LocalStack: every service and the gateway in one process, every PostgreSQL service on
+# HAProxy) under a mixed workload: four writers post household bills, two post messages, four readers send the
+# ten hot reads through the gateway; the primary is killed (kill -9), then the new one stopped cleanly. Prints per
+# scenario: seconds until writes are accepted again, acknowledged bills and messages, found, duplicates, missing,
+# reads, failed reads, the longest stretch of failed reads, seconds until reads are answered again, seconds until
+# the old primary streams again as a replica. Exits 1 if any fails.
 # Everything runs on 127.0.0.1 in a temporary folder removed at the end. See README.md here.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-BASE=25400 BINARIES="" MODE=http KEEP=no
+BASE=25400 BINARIES="" MODE=stack KEEP=no
 usage() {
-    echo "usage: $0 [--binaries DIR] [--base-port N] [--sql] [--keep]"
-    echo "  --binaries DIR  folder with Identity, Household and Gateway (default: the repo's .build/release or .build/debug)"
-    echo "  --base-port N   first of the ports used, N to N+43 (default 25400)"
+    echo "usage: $0 [--binaries DIR] [--base-port N] [--split | --sql] [--keep]"
+    echo "  --binaries DIR  folder with LocalStack and its *.resources bundles (--split: Identity, Household and Gateway)"
+    echo "                  (default: the repo's .build/release or .build/debug)"
+    echo "  --base-port N   first of the ports used, N to N+47 (default 25400)"
+    echo "  --split         issue 42's drill: identity, household and the gateway as separate processes, bills only"
     echo "  --sql           no platform: the writers insert rows straight into PostgreSQL through HAProxy"
     echo "  --keep          keep the temporary folder (logs, data) after the end"
 }
@@ -21,6 +26,7 @@ while [ $# -gt 0 ]; do
         --binaries) BINARIES=$2; shift 2 ;;
         --base-port) BASE=$2; shift 2 ;;
         --sql) MODE=sql; shift ;;
+        --split) MODE=split; shift ;;
         --keep) KEEP=yes; shift ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; exit 2 ;;
@@ -52,7 +58,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-if [ $MODE = http ]; then
+if [ $MODE = split ]; then
     if [ -z "$BINARIES" ]; then
         for dir in "$REPO/.build/release" "$REPO/.build/debug"; do
             [ -x "$dir/Identity" ] && [ -x "$dir/Household" ] && [ -x "$dir/Gateway" ] && { BINARIES=$dir; break; }
@@ -63,13 +69,32 @@ if [ $MODE = http ]; then
   swift build -c release --product Identity && swift build -c release --product Household && swift build -c release --product Gateway
 or run the cluster part alone with --sql"
     done
+elif [ $MODE = stack ]; then
+    if [ -z "$BINARIES" ]; then
+        for dir in "$REPO/.build/release" "$REPO/.build/debug"; do
+            [ -x "$dir/LocalStack" ] && { BINARIES=$dir; break; }
+        done
+    fi
+    [ -n "$BINARIES" ] && [ -x "$BINARIES/LocalStack" ] || die "no LocalStack binary; build it first:
+  swift build -c release --product LocalStack
+or run issue 42's drill with --split, or the cluster part alone with --sql"
+    # SwiftPM puts each target's resources in a bundle folder next to the executable, where it looks for them.
+    compgen -G "$BINARIES/*.resources" >/dev/null || die "no *.resources bundle next to $BINARIES/LocalStack (copy them with it)"
 fi
 
 # Ports: etcd clients and peers, PostgreSQL, Patroni's REST API, HAProxy, then the platform. All must be free.
+# --split: identity, household, gateway, social (never started: its URL only) at +40 to +43. LocalStack: the
+# gateway at +40 (GATEWAY_PORT), its seven services at +41 to +47 (SERVICE_PORT_BASE).
 ETCD_CLIENT=($BASE $((BASE + 1)) $((BASE + 2))) ETCD_PEER=($((BASE + 3)) $((BASE + 4)) $((BASE + 5)))
 PG=($((BASE + 10)) $((BASE + 11)) $((BASE + 12))) REST=($((BASE + 20)) $((BASE + 21)) $((BASE + 22)))
 HAPROXY=$((BASE + 30)) IDENTITY=$((BASE + 40)) HOUSEHOLD=$((BASE + 41)) GATEWAY=$((BASE + 42)) SOCIAL=$((BASE + 43))
-for port in "${ETCD_CLIENT[@]}" "${ETCD_PEER[@]}" "${PG[@]}" "${REST[@]}" $HAPROXY $IDENTITY $HOUSEHOLD $GATEWAY $SOCIAL; do
+if [ $MODE = stack ]; then
+    GATEWAY=$((BASE + 40)) SERVICE_BASE=$((BASE + 41))
+    PLATFORM=($(seq $((BASE + 40)) $((BASE + 47))))
+else
+    PLATFORM=($IDENTITY $HOUSEHOLD $GATEWAY $SOCIAL)
+fi
+for port in "${ETCD_CLIENT[@]}" "${ETCD_PEER[@]}" "${PG[@]}" "${REST[@]}" $HAPROXY "${PLATFORM[@]}"; do
     ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || die "port $port is in use (choose another --base-port)"
 done
 
@@ -113,7 +138,7 @@ trap 'exit 130' INT TERM
 # Runs a command in the background with its output in $WORK/<name>.log.
 spawn() { local name=$1; shift; "$@" >"$WORK/$name.log" 2>&1 & PIDS+=($!); disown $!; }
 
-step "work folder $WORK, ports $BASE-$((BASE + 43)), writers: $MODE"
+step "work folder $WORK, ports $BASE-$((BASE + 47)), platform: $MODE"
 
 # 1. etcd, three members.
 started=$(now)
@@ -165,33 +190,52 @@ SUPER="host=127.0.0.1 port=$HAPROXY user=postgres password=drill-superuser dbnam
 # round robin) all reach the primary.
 on_primary() { for _ in 1 2 3; do [ "$(psql -XqAt -c "SELECT pg_is_in_recovery()" "$SUPER")" = f ] || return 1; done; }
 wait_for "HAProxy reaching only the primary" 30 on_primary
+# CREATEDB: LocalStack creates its services' databases itself (platform_<service>); --split's are made here.
 psql -Xq -v ON_ERROR_STOP=1 "$SUPER" >/dev/null <<'SQL'
-CREATE ROLE platform LOGIN PASSWORD 'drill-platform';
-CREATE DATABASE platform_identity OWNER platform;
-CREATE DATABASE platform_household OWNER platform;
+CREATE ROLE platform LOGIN CREATEDB PASSWORD 'drill-platform';
 CREATE DATABASE drill OWNER platform;
 SQL
+if [ $MODE = split ]; then
+    psql -Xq -v ON_ERROR_STOP=1 "$SUPER" -c "CREATE DATABASE platform_identity OWNER platform" \
+        -c "CREATE DATABASE platform_household OWNER platform" >/dev/null
+fi
 URL="postgres://platform:drill-platform@127.0.0.1:$HAPROXY"
 # The stand-in's table: no unique index on the key, so a duplicate would show instead of failing.
 psql -Xq -v ON_ERROR_STOP=1 "$URL/drill" -c "CREATE TABLE bills (id bigserial PRIMARY KEY, key text NOT NULL)" \
     -c "CREATE INDEX ON bills (key)"
 step "haproxy: 127.0.0.1:$HAPROXY reaches the primary; databases created"
 
-# 4. The platform: identity, household and the gateway, the two services on PostgreSQL through HAProxy.
-if [ $MODE = http ]; then
+# 4. The platform. LocalStack: every service and the gateway in one process, each service of its
+# postgresServices in its own database (platform_<service>) on HAProxy's server, the others on SQLite in the work
+# folder. --split: identity, household and the gateway, the two services on PostgreSQL through HAProxy.
+# The last process spawned answers ready on port $1 within 60 s; 1 as soon as it has ended.
+ready() {
+    local end=$((SECONDS + 60))
+    while kill -0 "${PIDS[-1]}" 2>/dev/null && [ $SECONDS -lt $end ]; do
+        curl -fsS "http://127.0.0.1:$1/health/ready" >/dev/null 2>&1 && return 0
+        sleep 0.2
+    done
+    return 1
+}
+if [ $MODE = stack ]; then
+    started=$(now)
+    spawn stack env GATEWAY_PORT=$GATEWAY SERVICE_PORT_BASE=$SERVICE_BASE DATA_DIR="$WORK/stack" LOG_LEVEL=warning \
+        DATABASE_URL="$URL?sslmode=disable" RATE_LIMIT_PER_MINUTE=1000000 LOGIN_RATE_LIMIT_PER_MINUTE=1000000 \
+        "$BINARIES/LocalStack"
+    for port in "${PLATFORM[@]}"; do
+        ready "$port" || die "LocalStack did not start (port $port not ready): $(tail -n 3 "$WORK/stack.log")"
+    done
+    # Which services are on PostgreSQL: the databases LocalStack created (none of them made by the drill).
+    ON_POSTGRES=$(psql -XqAt -c "SELECT string_agg(substr(datname, 10), ',' ORDER BY datname) FROM pg_database
+        WHERE datname LIKE 'platform\_%'" "$SUPER")
+    [ -n "$ON_POSTGRES" ] || die "LocalStack created no platform_* database: no service is on PostgreSQL"
+    step "platform: LocalStack ready from $BINARIES, gateway :$GATEWAY, services :$SERVICE_BASE-$((SERVICE_BASE + 6)) ($(since "$started") s)"
+    step "platform: on PostgreSQL (through HAProxy): ${ON_POSTGRES//,/, }; the others on SQLite"
+elif [ $MODE = split ]; then
     started=$(now)
     TOKEN=$(head -c 32 /dev/urandom | base64 | tr -d '=+/\n')
     mkdir -p "$WORK/identity" "$WORK/household"
     common=(INTERNAL_TOKEN="$TOKEN" IDENTITY_URL="http://127.0.0.1:$IDENTITY" SOCIAL_URL="http://127.0.0.1:$SOCIAL" LOG_LEVEL=warning)
-    # The last process spawned answers ready on port $1 within 60 s; 1 as soon as it has ended.
-    ready() {
-        local end=$((SECONDS + 60))
-        while kill -0 "${PIDS[-1]}" 2>/dev/null && [ $SECONDS -lt $end ]; do
-            curl -fsS "http://127.0.0.1:$1/health/ready" >/dev/null 2>&1 && return 0
-            sleep 0.2
-        done
-        return 1
-    }
     spawn identity env "${common[@]}" PORT=$IDENTITY DATA_DIR="$WORK/identity" \
         DATABASE_URL="$URL/platform_identity?sslmode=disable" "$BINARIES/Identity"
     identity_db=PostgreSQL
@@ -211,19 +255,28 @@ if [ $MODE = http ]; then
     step "platform: household (PostgreSQL), identity ($identity_db), gateway ready from $BINARIES ($(since "$started") s)"
 fi
 
-# 5-8. One scenario: four writers for ~5 s, the fault, writes until ~5 s after they are accepted again, the
-# check, and the old primary started again until it streams as a replica.
+# 5-8. One scenario: the writers (and readers) for ~5 s, the fault, writes until ~5 s after they are accepted
+# again, the checks, and the old primary started again until it streams as a replica.
 FIGURES=()
 scenario() {
     local name=$1 signal=$2 victim pid writer target acks="$WORK/$1.acks" fault promoted again rejoin
+    local token household conversation mixed=() messages="- - - -" reads="- - - -"
     target=(--dsn "$URL/drill")
-    if [ $MODE = http ]; then
-        read -r token household < <(python3 "$HERE/drill.py" setup --gateway "http://127.0.0.1:$GATEWAY") || true
-        [ -n "${household:-}" ] || die "$name: could not register a user and create a household"
+    if [ $MODE != sql ]; then
+        [ $MODE = stack ] && mixed=(--mixed)
+        read -r token household conversation < <(python3 "$HERE/drill.py" setup --gateway "http://127.0.0.1:$GATEWAY" \
+            "${mixed[@]}" 2>"$WORK/$name-setup.log") || true
+        [ -n "${household:-}" ] || die "$name: could not set up a user and a household: $(tail -n 1 "$WORK/$name-setup.log")"
         target=(--gateway "http://127.0.0.1:$GATEWAY" --token "$token" --household "$household")
     fi
+    mixed=()
+    if [ $MODE = stack ]; then
+        [ -n "${conversation:-}" ] || die "$name: could not set up the mixed workload: $(tail -n 1 "$WORK/$name-setup.log")"
+        : >"$WORK/$name.messages" && : >"$WORK/$name.reads"
+        mixed=(--conversation "$conversation" --messages-out "$WORK/$name.messages" --reads-out "$WORK/$name.reads")
+    fi
     : >"$acks"
-    python3 "$HERE/drill.py" write "${target[@]}" --prefix "$name" --out "$acks" --stop "$WORK/$name.stop" \
+    python3 "$HERE/drill.py" write "${target[@]}" "${mixed[@]}" --prefix "$name" --out "$acks" --stop "$WORK/$name.stop" \
         >"$WORK/$name-writers.log" 2>&1 &
     writer=$!
     PIDS+=($writer)
@@ -247,30 +300,47 @@ scenario() {
     touch "$WORK/$name.stop"
     wait "$writer" || die "$name: the writers failed: $(tail -n 3 "$WORK/$name-writers.log")"
     again=$(python3 "$HERE/drill.py" verify "${target[@]}" --acks "$acks" --fault-at "$fault")
+    if [ $MODE = stack ]; then
+        messages=$(python3 "$HERE/drill.py" verify-messages "${target[@]}" --conversation "$conversation" \
+            --acks "$WORK/$name.messages")
+        reads=$(python3 "$HERE/drill.py" reads --reads "$WORK/$name.reads" --fault-at "$fault")
+    fi
     wait_for "$name: the old primary's Patroni to end" 60 sh -c "! kill -0 ${PATRONI[$victim]}"
     started=$(now)
     start_patroni "$victim"
     rejoin=never
     poll 120 healthy && rejoin=$(since "$started")
     step "$name: pg$victim started again: $(healthy || true)"
-    FIGURES+=("$name $again $rejoin")
+    FIGURES+=("$name $again $messages $reads $rejoin")
 }
 scenario kill-9 KILL
 scenario clean-stop TERM
 
-# 9. The figures, and whether each must-show holds: writes again within 15 s, every acknowledged bill stored
-# exactly once, the old primary streaming again (within 120 s).
+# 9. The figures, and whether each must-show holds: writes again within 15 s, every acknowledged bill (and
+# message) stored exactly once, reads answered again within 15 s, the old primary streaming again (within 120 s).
 echo
-printf '%-11s %15s %8s %6s %6s %11s %8s %11s\n' scenario "writes again s" "pause s" acked found duplicates missing "rejoined s"
+columns='%-11s %6s %6s | %6s %6s %4s %5s | %6s %6s %4s %5s | %6s %6s %8s %6s | %8s\n'
+printf '%-25s | %-24s | %-24s | %-29s |\n' "            writes" "bills" "messages" "reads"
+printf "$columns" scenario again pause acked found dup miss acked found dup miss reads failed longest again rejoined
 failed=0
+within15() { awk -v a="$1" 'BEGIN { exit !(a != "never" && a + 0 <= 15) }'; }
 for row in "${FIGURES[@]}"; do
-    read -r name again pause acked found duplicates missing rejoin <<<"$row"
-    printf '%-11s %15s %8s %6s %6s %11s %8s %11s\n' "$name" "$again" "$pause" "$acked" "$found" "$duplicates" "$missing" "$rejoin"
-    awk -v a="$again" 'BEGIN { exit !(a != "never" && a + 0 <= 15) }' || { echo "FAIL $name: writes not accepted again within 15 s"; failed=1; }
+    read -r name again pause acked found duplicates missing m_acked m_found m_duplicates m_missing \
+        reads reads_failed longest reads_again rejoin <<<"$row"
+    printf "$columns" "$name" "$again" "$pause" "$acked" "$found" "$duplicates" "$missing" "$m_acked" "$m_found" \
+        "$m_duplicates" "$m_missing" "$reads" "$reads_failed" "$longest" "$reads_again" "$rejoin"
+    within15 "$again" || { echo "FAIL $name: writes not accepted again within 15 s"; failed=1; }
     [ "$duplicates" = 0 ] && [ "$missing" = 0 ] && [ "$found" = "$acked" ] || { echo "FAIL $name: acknowledged bills lost or doubled"; failed=1; }
+    if [ $MODE = stack ]; then
+        [ "$m_duplicates" = 0 ] && [ "$m_missing" = 0 ] && [ "$m_found" = "$m_acked" ] ||
+            { echo "FAIL $name: acknowledged messages lost or doubled"; failed=1; }
+        within15 "$reads_again" || { echo "FAIL $name: reads not answered again within 15 s of the fault"; failed=1; }
+    fi
     [ "$rejoin" != never ] || { echo "FAIL $name: the old primary did not rejoin as a replica"; failed=1; }
 done
+[ $MODE != stack ] || echo "on PostgreSQL: ${ON_POSTGRES//,/, } (the other services on SQLite)"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), $(. /etc/os-release; echo "$PRETTY_NAME");" \
-    "PostgreSQL $(/usr/lib/postgresql/15/bin/postgres -V | awk '{ print $3 }'), $(patroni --version), etcd $(etcd --version | awk 'NR == 1 { print $3 }')"
+    "PostgreSQL $(/usr/lib/postgresql/15/bin/postgres -V | awk '{ print $3 }'), $(patroni --version), etcd $(etcd --version | awk 'NR == 1 { print $3 }')," \
+    "HAProxy $(haproxy -v | awk 'NR == 1 { print $3 }')"
 [ $failed = 0 ] && step "drill passed" || step "drill FAILED"
 exit $failed
