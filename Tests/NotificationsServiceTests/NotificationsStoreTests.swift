@@ -41,16 +41,18 @@ func withNotificationsStores<T: Sendable>(
 }
 
 /// Waits until an event stored through the first replica reaches every replica's hub: their listeners are listening.
+/// Each try subscribes afresh: a listener coming into place closes the streams it had not served yet (their clients
+/// resume with `Last-Event-ID`), so a probe subscribed before that hears nothing.
 private func waitUntilListening(_ replicas: [StoreReplica]) async throws {
-    let probes = replicas.map { collect($0.hub.subscribe("probe", session: "probe")) }
     let heard = try await eventually {
+        let probes = replicas.map { collect($0.hub.subscribe("probe", session: "probe")) }
+        defer { for replica in replicas { replica.hub.disconnect(["probe"]) } }
         try await replicas[0].store.append(
             IncomingEvent(recipientIDs: ["probe"], type: "probe", payload: "{}"), now: Date())
         try await Task.sleep(for: .milliseconds(50))
         return probes.allSatisfy { !$0.seqs.isEmpty }
     }
     #expect(heard, "the replicas' feeds never heard the first replica")
-    for replica in replicas { replica.hub.disconnect(["probe"]) }
 }
 
 /// What one hub connection received, collected as it arrives.
