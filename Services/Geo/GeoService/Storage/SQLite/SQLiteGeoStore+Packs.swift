@@ -4,7 +4,7 @@ import ServiceKit
 
 /// Packs and their members. Every read takes `now`: a pack past its expiry is gone at once, before the sweep
 /// flushes its rows.
-extension GeoDatabase {
+extension SQLiteGeoStore {
     /// Creates a pack with its alpha as the first member; a user (not an admin) has at most
     /// ``PackLimits/livePacksPerAlpha`` live packs.
     func createPack(_ pack: PackRecord, now: Date) async throws -> PackRecord {
@@ -55,7 +55,7 @@ extension GeoDatabase {
                     sql: """
                         SELECT pack_id, pseudonym FROM pack_members
                         WHERE user_id = ? AND active = 1 AND pack_id IN (SELECT value FROM json_each(?))
-                        """), arguments: [user, Self.jsonArray(packIDs)])
+                        """), arguments: [user, StoredJSON.array(packIDs)])
             return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as String) })
         }
     }
@@ -125,7 +125,7 @@ extension GeoDatabase {
                 if let locked = change.locked, locked != pack.locked { throw GeoError.fixedOncePosted(field: "locked") }
             }
             if let name = change.name { pack.name = name }
-            if let tags = change.tags { pack.tags = Self.jsonArray(tags) }
+            if let tags = change.tags { pack.tags = StoredJSON.array(tags) }
             if let color = change.color { pack.color = color }
             if let icon = change.icon { pack.icon = icon }
             if let radius = change.radiusMeters { pack.radiusMeters = radius }

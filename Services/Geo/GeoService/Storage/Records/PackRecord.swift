@@ -1,0 +1,46 @@
+import Foundation
+
+/// A row of `packs`: an anonymous chat room tied to a place and radius.
+struct PackRecord: Codable, Sendable {
+    var id: Int64?
+    var name: String
+    var latitude: Double
+    var longitude: Double
+    var radiusMeters: Int
+    /// JSON array of tags.
+    var tags: String
+    var color: String
+    var icon: String
+    var locked: Bool
+    var alphaId: String
+    var official: Bool
+    var memberCount: Int
+    var postCount: Int
+    var upVotes: Int
+    var downVotes: Int
+    var createdAt: Date
+    var expiresAt: Date?
+    var warned: Bool
+
+    var tagList: [String] { PackRecord.decodeTags(tags) }
+
+    func isLive(at now: Date) -> Bool { expiresAt.map { $0 > now } ?? true }
+
+    /// Where the pack's content may be seen from.
+    var fence: PackFence {
+        PackFence(locked: locked, latitude: latitude, longitude: longitude, radiusMeters: radiusMeters)
+    }
+
+    var popularity: Double {
+        PackLifetime.points(members: memberCount, posts: postCount, upVotes: upVotes, downVotes: downVotes)
+    }
+
+    /// Tags are stored as a JSON array of validated words (letters, digits, `-`, `_`: nothing JSON escapes), so
+    /// splitting the text is enough; anything else goes through the JSON decoder.
+    static func decodeTags(_ json: String) -> [String] {
+        guard json.hasPrefix("[\""), json.hasSuffix("\"]"), !json.contains("\\") else {
+            return (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+        }
+        return json.dropFirst(2).dropLast(2).components(separatedBy: "\",\"")
+    }
+}
