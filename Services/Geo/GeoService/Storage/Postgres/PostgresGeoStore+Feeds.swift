@@ -16,9 +16,8 @@ extension PostgresGeoStore {
             let before = cursor?.id ?? Int64.max
             // The tagged walk keeps posts carrying one of the tags (SQLite: json_each of both arrays).
             let tagged = tags.filter { !Self.holdsNUL($0) }
-            typealias Key = (id: Int64, hot: Double)
-            func precedes(_ a: Key, _ b: Key) -> Bool { order == .new ? a.id > b.id : (a.hot, a.id) > (b.hot, b.id) }
-            func walk(_ pack: PackRecord, count: Int) async throws -> [Key] {
+            let merge = PostMerge(order: order, limit: limit)
+            func walk(_ pack: PackRecord, count: Int) async throws -> [PostMerge.Key] {
                 let packID = pack.id ?? 0
                 let all = wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList)
                 let rows: [PostgresRow]
@@ -44,25 +43,17 @@ extension PostgresGeoStore {
                     return (id: id, hot: hot)
                 }
             }
-            // With more packs than the page holds, each pack's first post comes first (see SQLiteGeoStore's).
             var candidates = packs
             if packs.count > limit {
-                var firsts: [(pack: PackRecord, key: Key)] = []
+                var firsts: [(pack: PackRecord, key: PostMerge.Key)] = []
                 for pack in packs {
                     if let first = try await walk(pack, count: 1).first { firsts.append((pack, first)) }
                 }
-                firsts.sort { precedes($0.key, $1.key) }
-                if firsts.count > limit {
-                    let threshold = firsts[limit - 1].key
-                    candidates = firsts.filter { !precedes(threshold, $0.key) }.map(\.pack)
-                } else {
-                    candidates = firsts.map(\.pack)
-                }
+                candidates = merge.candidates(firsts)
             }
-            var keys: [Key] = []
+            var keys: [PostMerge.Key] = []
             for pack in candidates { keys += try await walk(pack, count: limit) }
-            keys.sort(by: precedes)
-            let page = keys.prefix(limit).map(\.id)
+            let page = merge.page(keys)
             let rows = Dictionary(
                 try await session.rows(
                     "SELECT \(unescaped: Self.postColumns) FROM posts ps WHERE ps.id = ANY(\(Array(page)))"

@@ -248,14 +248,8 @@ extension PostgresGeoStore {
 
     /// Moves a user pack's expiry later when it became more popular (never earlier).
     static func refreshExpiry(_ session: PostgresSession, packID: Int64, now: Date) async throws {
-        guard let pack = try await pack(session, packID), !pack.official, let current = pack.expiresAt else { return }
-        let computed = PackLifetime.expiry(
-            createdAt: pack.createdAt, members: pack.memberCount, posts: pack.postCount, upVotes: pack.upVotes,
-            downVotes: pack.downVotes)
-        guard computed > current else { return }
-        // A pack whose expiry moved beyond the warning window will be announced again before its new end.
-        let warned = pack.warned && computed <= now.addingTimeInterval(PackLifetime.warning)
+        guard let (expiresAt, warned) = try await pack(session, packID)?.refreshedExpiry(now: now) else { return }
         try await session.execute(
-            "UPDATE packs SET expires_at = \(computed.storedMilliseconds), warned = \(warned) WHERE id = \(packID)")
+            "UPDATE packs SET expires_at = \(expiresAt.storedMilliseconds), warned = \(warned) WHERE id = \(packID)")
     }
 }

@@ -41,6 +41,16 @@ struct PlaceHit: Sendable {
     var matchedName: String
     /// 0 exact, 1 prefix, 2 word match, 3 + edit distance for typos.
     var quality: Int
+
+    /// `hits` filled up to `limit` with the `fuzzy` ones, fewest typos then biggest first, each place once.
+    static func filling(_ hits: [PlaceHit], seen: Set<Int64>, with fuzzy: [PlaceHit], limit: Int) -> [PlaceHit] {
+        var (hits, seen) = (hits, seen)
+        let ranked = fuzzy.sorted { ($0.quality, -$0.place.population) < ($1.quality, -$1.place.population) }
+        for hit in ranked where hits.count < limit && seen.insert(hit.place.id).inserted {
+            hits.append(hit)
+        }
+        return hits
+    }
 }
 
 /// A writer's totals for the den.

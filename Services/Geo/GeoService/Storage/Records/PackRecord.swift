@@ -35,6 +35,17 @@ struct PackRecord: Codable, Sendable {
         PackLifetime.points(members: memberCount, posts: postCount, upVotes: upVotes, downVotes: downVotes)
     }
 
+    /// The later expiry a user pack earned by becoming more popular, and whether its warning still stands; `nil`
+    /// when it keeps its expiry (official packs never expire, and an expiry never moves earlier).
+    func refreshedExpiry(now: Date) -> (expiresAt: Date, warned: Bool)? {
+        guard !official, let current = expiresAt else { return nil }
+        let computed = PackLifetime.expiry(
+            createdAt: createdAt, members: memberCount, posts: postCount, upVotes: upVotes, downVotes: downVotes)
+        guard computed > current else { return nil }
+        // A pack whose expiry moved beyond the warning window will be announced again before its new end.
+        return (computed, warned && computed <= now.addingTimeInterval(PackLifetime.warning))
+    }
+
     /// Tags are stored as a JSON array of validated words (letters, digits, `-`, `_`: nothing JSON escapes), so
     /// splitting the text is enough; anything else goes through the JSON decoder.
     static func decodeTags(_ json: String) -> [String] {

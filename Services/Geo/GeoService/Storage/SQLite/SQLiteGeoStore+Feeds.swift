@@ -39,9 +39,8 @@ extension SQLiteGeoStore {
             let hot = cursor?.hot ?? .greatestFiniteMagnitude
             let after: StatementArguments =
                 (order == .new ? [cursor?.id ?? Int64.max] : [hot, hot, cursor?.id ?? Int64.max]) + [newest]
-            typealias Key = (id: Int64, hot: Double)
-            func precedes(_ a: Key, _ b: Key) -> Bool { order == .new ? a.id > b.id : (a.hot, a.id) > (b.hot, b.id) }
-            func walk(_ pack: PackRecord, count: Int) throws -> [Key] {
+            let merge = PostMerge(order: order, limit: limit)
+            func walk(_ pack: PackRecord, count: Int) throws -> [PostMerge.Key] {
                 let rows: [Row]
                 if wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList) {
                     rows = try Row.fetchAll(all, arguments: [pack.id] + after + [count])
@@ -50,25 +49,15 @@ extension SQLiteGeoStore {
                 }
                 return rows.map { (id: $0[0], hot: $0[1]) }
             }
-            // With more packs than the page holds, each pack's first post comes first: the page's last post ranks
-            // no lower than the limit-th of those, so a pack whose first post ranks below it adds nothing and is
-            // not walked further.
             var candidates = packs
             if packs.count > limit {
-                var firsts: [(pack: PackRecord, key: Key)] = []
+                var firsts: [(pack: PackRecord, key: PostMerge.Key)] = []
                 for pack in packs { if let first = try walk(pack, count: 1).first { firsts.append((pack, first)) } }
-                firsts.sort { precedes($0.key, $1.key) }
-                if firsts.count > limit {
-                    let threshold = firsts[limit - 1].key
-                    candidates = firsts.filter { !precedes(threshold, $0.key) }.map(\.pack)
-                } else {
-                    candidates = firsts.map(\.pack)
-                }
+                candidates = merge.candidates(firsts)
             }
-            var keys: [Key] = []
+            var keys: [PostMerge.Key] = []
             for pack in candidates { keys += try walk(pack, count: limit) }
-            keys.sort(by: precedes)
-            let page = keys.prefix(limit).map(\.id)
+            let page = merge.page(keys)
             let rows = Dictionary(
                 try PostRecord.fetchAll(db, keys: page).map { ($0.id ?? 0, $0) },
                 uniquingKeysWith: { first, _ in first })

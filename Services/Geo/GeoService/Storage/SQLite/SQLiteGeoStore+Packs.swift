@@ -217,16 +217,10 @@ extension SQLiteGeoStore {
 
     /// Moves a user pack's expiry later when it became more popular (never earlier).
     static func refreshExpiry(_ db: Database, packID: Int64, now: Date) throws {
-        guard let pack = try PackRecord.fetchOne(db, key: packID), !pack.official, let current = pack.expiresAt else {
+        guard let (expiresAt, warned) = try PackRecord.fetchOne(db, key: packID)?.refreshedExpiry(now: now) else {
             return
         }
-        let computed = PackLifetime.expiry(
-            createdAt: pack.createdAt, members: pack.memberCount, posts: pack.postCount, upVotes: pack.upVotes,
-            downVotes: pack.downVotes)
-        guard computed > current else { return }
-        // A pack whose expiry moved beyond the warning window will be announced again before its new end.
-        let warned = pack.warned && computed <= now.addingTimeInterval(PackLifetime.warning)
         try db.execute(
-            sql: "UPDATE packs SET expires_at = ?, warned = ? WHERE id = ?", arguments: [computed, warned, packID])
+            sql: "UPDATE packs SET expires_at = ?, warned = ? WHERE id = ?", arguments: [expiresAt, warned, packID])
     }
 }

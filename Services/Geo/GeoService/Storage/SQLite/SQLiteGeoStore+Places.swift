@@ -85,11 +85,7 @@ extension SQLiteGeoStore {
                 hit.quality = 3 + distance
                 fuzzy.append(hit)
             }
-            fuzzy.sort { ($0.quality, -$0.place.population) < ($1.quality, -$1.place.population) }
-            for hit in fuzzy where hits.count < limit && seen.insert(hit.place.id).inserted {
-                hits.append(hit)
-            }
-            return hits
+            return PlaceHit.filling(hits, seen: seen, with: fuzzy, limit: limit)
         }
     }
 
