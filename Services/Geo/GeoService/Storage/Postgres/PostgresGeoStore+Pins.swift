@@ -94,7 +94,9 @@ extension PostgresGeoStore {
     }
 
     func pins(of userID: String, before cursor: Int64?, limit: Int) async throws -> [PinRecord] {
-        try await read { session in
+        // A client names the user: one PostgreSQL's text cannot hold has no pins.
+        guard !Self.holdsNUL(userID) else { return [] }
+        return try await read { session in
             try await session.rows(
                 """
                 SELECT \(unescaped: Self.pinColumns) FROM pins pn WHERE pn.user_id = \(userID) AND pn.id < \(cursor ?? Int64.max)
@@ -249,7 +251,8 @@ extension PostgresGeoStore {
     }
 
     func isListedToStrangers(_ userID: String) async throws -> Bool {
-        try await read { session in
+        guard !Self.holdsNUL(userID) else { return true }
+        return try await read { session in
             try await session.value(
                 "SELECT listed_to_strangers FROM privacy WHERE user_id = \(userID)", as: Bool.self) ?? true
         }
