@@ -70,7 +70,9 @@ import Testing
                             Self.pack("a\(index)", latitude, longitude, now: now.addingTimeInterval(-120)),
                             now: now.addingTimeInterval(-120))
                         // some closed: gone from discovery at once
-                        if index % 5 == 0 { try await store.closePack(pack.id!, by: "a\(index)", isAdmin: false, now: now) }
+                        if index % 5 == 0 {
+                            try await store.closePack(pack.id!, by: "a\(index)", isAdmin: false, now: now)
+                        }
                     }
                 }
                 let boxes = [
@@ -151,7 +153,8 @@ import Testing
             for index in 0..<30 {
                 _ = try await replicas[index % 2].createPack(Self.pack("alpha\(index)", 0, 0, now: now), now: now)
             }
-            let official = try await replicas[0].createPack(Self.pack("admin", 1, 1, now: now, official: true), now: now)
+            let official = try await replicas[0].createPack(
+                Self.pack("admin", 1, 1, now: now, official: true), now: now)
             for _ in 0..<40 {
                 _ = try await replicas[1].createPost(
                     pack: official.id!, author: "admin", title: "t", body: "", tags: [], at: nil, admit: {}, now: now)
@@ -220,7 +223,8 @@ import Testing
                     WHERE point(pl.longitude, pl.latitude) <@ box(point(\(-10.0), \(-5.0)), point(\(10.0), \(5.0)))
                     """,
                 ] {
-                    plans.append(try await session.rows(query).map { try $0.decode(String.self) }.joined(separator: "\n"))
+                    plans.append(
+                        try await session.rows(query).map { try $0.decode(String.self) }.joined(separator: "\n"))
                 }
                 return plans
             }

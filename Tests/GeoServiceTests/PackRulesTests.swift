@@ -177,8 +177,11 @@ import Testing
             for user in ["writer", "voter"] {
                 try await RawSQL.execute(
                     database,
-                    sqlite: "INSERT INTO pack_members VALUES (\(pack), '\(user)', '\(user)', 1, '2026-01-01 00:00:00.000')",
-                    postgres: "INSERT INTO pack_members VALUES (\(pack), '\(user)', '\(user)', true, \(now.storedMilliseconds))")
+                    sqlite:
+                        "INSERT INTO pack_members VALUES (\(pack), '\(user)', '\(user)', 1, '2026-01-01 00:00:00.000')",
+                    postgres:
+                        "INSERT INTO pack_members VALUES (\(pack), '\(user)', '\(user)', true, \(now.storedMilliseconds))"
+                )
             }
         }
         for index in 0..<450 {
@@ -198,7 +201,9 @@ import Testing
         }
         #expect(steps == [.init(posts: 200, packs: 0), .init(posts: 100, packs: 1)])
         var left: [Int] = []
-        for table in ["posts", "votes", "pack_members", "packs"] { left.append(try await RawSQL.count(database, table)) }
+        for table in ["posts", "votes", "pack_members", "packs"] {
+            left.append(try await RawSQL.count(database, table))
+        }
         #expect(left == [150, 150, 3, 1])
         if database is SQLiteGeoStore { #expect(try await RawSQL.count(database, "packs_rtree") == 1) }
     }

@@ -26,16 +26,16 @@ struct GeoWorld {
         let social = LateServiceURL()
         try await withTestStack(
             services: [
-            .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
-            .geo: { settings in
-                var configuration = GeoConfiguration(
-                    settings: settings, socialURL: { social.url },
-                    socialGraph: keptGraph
-                        ? nil : SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
-                    loadGazetteer: gazetteer)
-                configure(&configuration)
-                return try await buildGeoApplication(configuration)
-            },
+                .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
+                .geo: { settings in
+                    var configuration = GeoConfiguration(
+                        settings: settings, socialURL: { social.url },
+                        socialGraph: keptGraph
+                            ? nil : SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
+                        loadGazetteer: gazetteer)
+                    configure(&configuration)
+                    return try await buildGeoApplication(configuration)
+                },
             ], postgres: postgres, replicas: replicas
         ) { stack in
             social.url = try #require(stack.serviceURLs[.social])

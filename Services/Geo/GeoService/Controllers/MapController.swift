@@ -117,7 +117,9 @@ struct MapController {
 
     /// Single pins as features, without those of users blocked either way; strangers who asked not to be named
     /// are shown without their name.
-    private static func visibleFeatures(_ points: [MapPoint], circle: Circle, scheme: ColorScheme, map: any GeoMapReader)
+    private static func visibleFeatures(
+        _ points: [MapPoint], circle: Circle, scheme: ColorScheme, map: any GeoMapReader
+    )
         async throws -> [Feature]
     {
         let strangers = Set(points.map(\.userId)).subtracting([circle.viewer]).subtracting(circle.friends)

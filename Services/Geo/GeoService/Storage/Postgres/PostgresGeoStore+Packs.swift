@@ -141,18 +141,7 @@ extension PostgresGeoStore {
             var pack = try await Self.livePack(session, packID, now: now, lock: true)
             try PackAccess.requireMayClose(
                 alpha: try await Self.actingAlpha(session, of: pack), viewer: viewer, isAdmin: isAdmin)
-            if pack.postCount > 0 {
-                if let radius = change.radiusMeters, radius != pack.radiusMeters {
-                    throw GeoError.fixedOncePosted(field: "radiusMeters")
-                }
-                if let locked = change.locked, locked != pack.locked { throw GeoError.fixedOncePosted(field: "locked") }
-            }
-            if let name = change.name { pack.name = name }
-            if let tags = change.tags { pack.tags = StoredJSON.array(tags) }
-            if let color = change.color { pack.color = color }
-            if let icon = change.icon { pack.icon = icon }
-            if let radius = change.radiusMeters { pack.radiusMeters = radius }
-            if let locked = change.locked { pack.locked = locked }
+            try change.apply(to: &pack)
             try await session.execute(
                 """
                 UPDATE packs SET name = \(pack.name), tags = \(pack.tags), color = \(pack.color), icon = \(pack.icon),

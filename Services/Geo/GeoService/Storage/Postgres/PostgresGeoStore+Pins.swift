@@ -47,9 +47,9 @@ extension PostgresGeoStore {
             ORDER BY pn.user_id, pn.latitude, pn.longitude, pn.place_name, pn.id
             """
         ).map(Self.pin)
-        .map { ($0, Geodesy.distance($0.latitude, $0.longitude, pin.latitude, pin.longitude)) }
-        .filter { $0.1 <= PinLimits.samePlaceRadius }
-        .min { $0.1 < $1.1 }?.0
+            .map { ($0, Geodesy.distance($0.latitude, $0.longitude, pin.latitude, pin.longitude)) }
+            .filter { $0.1 <= PinLimits.samePlaceRadius }
+            .min { $0.1 < $1.1 }?.0
     }
 
     func pin(_ id: Int64) async throws -> PinRecord {

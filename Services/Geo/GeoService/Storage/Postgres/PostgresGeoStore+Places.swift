@@ -176,7 +176,8 @@ extension PostgresGeoStore {
 
     func place(_ id: Int64) async throws -> PlaceRecord? {
         try await read { session in
-            try await session.first("SELECT \(unescaped: Self.placeColumns) FROM places pl WHERE pl.id = \(id)", Self.place)
+            try await session.first(
+                "SELECT \(unescaped: Self.placeColumns) FROM places pl WHERE pl.id = \(id)", Self.place)
         }
     }
 

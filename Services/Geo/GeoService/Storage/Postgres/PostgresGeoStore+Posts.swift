@@ -93,7 +93,8 @@ extension PostgresGeoStore {
         -> PostListing
     {
         try await write { session in
-            let listing = try await Self.readablePost(session, postID, viewer: voter, at: position, now: now, lock: true)
+            let listing = try await Self.readablePost(
+                session, postID, viewer: voter, at: position, now: now, lock: true)
             var post = listing.post
             let pack = listing.pack
             guard !post.hidden else { throw GeoError.notFound("The post") }
@@ -125,7 +126,8 @@ extension PostgresGeoStore {
                 WHERE id = \(postID)
                 """)
             try await session.execute(
-                "UPDATE packs SET up_votes = up_votes + \(up), down_votes = down_votes + \(down) WHERE id = \(post.packId)")
+                "UPDATE packs SET up_votes = up_votes + \(up), down_votes = down_votes + \(down) WHERE id = \(post.packId)"
+            )
             try await session.execute(
                 """
                 INSERT INTO karma (user_id, up_votes, down_votes) VALUES (\(post.authorId), \(up), \(down))

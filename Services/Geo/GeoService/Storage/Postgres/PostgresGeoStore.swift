@@ -22,7 +22,8 @@ struct PostgresGeoStore: GeoStore {
 
     /// Connects to `url`, brings its schema up to date, and loads the gazetteer into an empty places table.
     static func open(_ url: PostgresURL, gazetteer: URL?, logger: Logger) async throws -> PostgresGeoStore {
-        let database = try await PostgresServiceDatabase.open(url, migrations: PostgresGeoMigrations.all, logger: logger)
+        let database = try await PostgresServiceDatabase.open(
+            url, migrations: PostgresGeoMigrations.all, logger: logger)
         // The pool is not running yet: the start-up work goes through one connection of its own.
         let key = try await withOwnConnection(url, logger: logger) { session in
             var generator = SystemRandomNumberGenerator()
@@ -131,7 +132,8 @@ struct PostgresGeoStore: GeoStore {
 
     static func post(_ row: PostgresRow) throws -> PostRecord {
         let (id, packID, author, pseudonym, title, body, tags, up, down, comments, hot, hidden, createdAt) =
-            try row.decode((Int64, Int64, String, String, String, String, String, Int, Int, Int, Double, Bool, Int64).self)
+            try row.decode(
+                (Int64, Int64, String, String, String, String, String, Int, Int, Int, Double, Bool, Int64).self)
         return PostRecord(
             id: id, packId: packID, authorId: author, pseudonym: pseudonym, title: title, body: body, tags: tags,
             upVotes: up, downVotes: down, commentCount: comments, hot: hot, hidden: hidden,

@@ -55,3 +55,21 @@ struct PackRecord: Codable, Sendable {
         return json.dropFirst(2).dropLast(2).components(separatedBy: "\",\"")
     }
 }
+
+extension PackEdit {
+    /// Applies the edit to `pack`; its radius and lock stay as they are once it has posts (409 for a change).
+    func apply(to pack: inout PackRecord) throws {
+        if pack.postCount > 0 {
+            if let radiusMeters, radiusMeters != pack.radiusMeters {
+                throw GeoError.fixedOncePosted(field: "radiusMeters")
+            }
+            if let locked, locked != pack.locked { throw GeoError.fixedOncePosted(field: "locked") }
+        }
+        if let name { pack.name = name }
+        if let tags { pack.tags = StoredJSON.array(tags) }
+        if let color { pack.color = color }
+        if let icon { pack.icon = icon }
+        if let radiusMeters { pack.radiusMeters = radiusMeters }
+        if let locked { pack.locked = locked }
+    }
+}

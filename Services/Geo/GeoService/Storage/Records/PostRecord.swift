@@ -18,4 +18,3 @@ struct PostRecord: Codable, Sendable {
 
     var score: Int { upVotes - downVotes }
 }
-

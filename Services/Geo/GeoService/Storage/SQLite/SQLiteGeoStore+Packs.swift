@@ -118,18 +118,7 @@ extension SQLiteGeoStore {
         try await write { db in
             var pack = try Self.livePack(db, packID, now: now)
             try PackAccess.requireMayClose(alpha: try Self.actingAlpha(db, of: pack), viewer: viewer, isAdmin: isAdmin)
-            if pack.postCount > 0 {
-                if let radius = change.radiusMeters, radius != pack.radiusMeters {
-                    throw GeoError.fixedOncePosted(field: "radiusMeters")
-                }
-                if let locked = change.locked, locked != pack.locked { throw GeoError.fixedOncePosted(field: "locked") }
-            }
-            if let name = change.name { pack.name = name }
-            if let tags = change.tags { pack.tags = StoredJSON.array(tags) }
-            if let color = change.color { pack.color = color }
-            if let icon = change.icon { pack.icon = icon }
-            if let radius = change.radiusMeters { pack.radiusMeters = radius }
-            if let locked = change.locked { pack.locked = locked }
+            try change.apply(to: &pack)
             try pack.update(db)
             return pack
         }
