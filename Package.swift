@@ -311,5 +311,5 @@ var extraResources: [String: [Resource]] {
 }
 
 var extraTestDependencies: [String: [Target.Dependency]] {
-    ["Notifications": [asyncHTTPClient, nioSSL, jwtKit, nio], "Geo": [grdb]]
+    ["Notifications": [asyncHTTPClient, nioSSL, jwtKit, nio], "Geo": [grdb, postgres]]
 }

@@ -50,11 +50,11 @@ import Testing
         func publish(_ notice: Notice) async { sent.withLock { $0.append(notice) } }
     }
 
-    let database: GeoDatabase
+    let database: SQLiteGeoStore
     let now = Date()
 
     init() throws {
-        database = try GeoDatabase(.inMemory)
+        database = try SQLiteGeoStore(.inMemory)
     }
 
     func app() -> some ApplicationProtocol {

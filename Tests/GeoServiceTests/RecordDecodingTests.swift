@@ -8,7 +8,7 @@ import Testing
 /// Packs and posts, read column by column on every list of them, decode as their `Codable` conformance would.
 @Suite struct RecordDecodingTests {
     @Test func packsAndPostsDecodeByColumnAsByCodable() async throws {
-        let database = try GeoDatabase(.inMemory)
+        let database = try SQLiteGeoStore(.inMemory)
         let now = Date(timeIntervalSince1970: 1_795_000_000.5)
         try await database.write { db in
             var open = PackRecord(

@@ -16,24 +16,28 @@ struct GeoWorld {
     /// Runs `body` in a fresh world; `configure` adjusts the geo service's configuration (jobs, limits, notices).
     /// By default geo asks social on every read; with `keptGraph`, it keeps a copy fed by social's change feed,
     /// as in production (then a change reaches geo a moment after social answers: see `eventually(within:_:)`).
+    /// `postgres` and `replicas` are ``withTestStack``'s (a test of several geo replicas names geo in both).
     static func run(
-        gazetteer: Bool = false, keptGraph: Bool = false,
+        gazetteer: Bool = false, keptGraph: Bool = false, postgres: Set<ServiceName> = TestStack.postgresByDefault,
+        replicas: [ServiceName: Int] = [:],
         configure: @escaping @Sendable (inout GeoConfiguration) -> Void = { _ in },
         _ body: (GeoWorld) async throws -> Void
     ) async throws {
         let social = LateServiceURL()
-        try await withTestStack(services: [
-            .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
-            .geo: { settings in
-                var configuration = GeoConfiguration(
-                    settings: settings, socialURL: { social.url },
-                    socialGraph: keptGraph
-                        ? nil : SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
-                    loadGazetteer: gazetteer)
-                configure(&configuration)
-                return try await buildGeoApplication(configuration)
-            },
-        ]) { stack in
+        try await withTestStack(
+            services: [
+                .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
+                .geo: { settings in
+                    var configuration = GeoConfiguration(
+                        settings: settings, socialURL: { social.url },
+                        socialGraph: keptGraph
+                            ? nil : SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
+                        loadGazetteer: gazetteer)
+                    configure(&configuration)
+                    return try await buildGeoApplication(configuration)
+                },
+            ], postgres: postgres, replicas: replicas
+        ) { stack in
             social.url = try #require(stack.serviceURLs[.social])
             let world = GeoWorld(
                 stack: stack, ann: try await stack.register("ann"), bob: try await stack.register("bob"),

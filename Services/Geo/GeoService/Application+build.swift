@@ -1,16 +1,18 @@
 import Foundation
 import Hummingbird
+import Logging
 import PlatformKit
 import ServiceKit
 
 /// Builds the geo service from its configuration (executable, local stack and tests alike).
 public func buildGeoApplication(_ configuration: GeoConfiguration) async throws -> some ApplicationProtocol {
     let settings = configuration.settings
-    let database = try GeoDatabase(
-        settings.database, gazetteer: configuration.loadGazetteer ? GeoResources.gazetteer : nil)
+    var storeLogger = Logger(label: "platform.geo")
+    storeLogger.logLevel = settings.logLevel
+    let database = try await openGeoStore(
+        settings.database, gazetteer: configuration.loadGazetteer ? GeoResources.gazetteer : nil, logger: storeLogger)
     let chassis = ServiceChassis(
-        settings: settings, database: database.reader,
-        openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
+        settings: settings, store: database, openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let logger = chassis.logger
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)

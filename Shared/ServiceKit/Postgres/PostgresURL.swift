@@ -95,7 +95,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One connection's configuration for this URL (start-up's single attempt).
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
             switch tlsMode {
             case .disable: .disable

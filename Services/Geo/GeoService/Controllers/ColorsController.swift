@@ -5,7 +5,7 @@ import ServiceKit
 
 /// My map colours per category (own, friend, other); per-pin choices live on the pin (`/pins/{id}/color`).
 struct ColorsController {
-    let database: GeoDatabase
+    let database: any GeoStore
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         router.get(RouterPath(GeoPaths.colors), use: show)

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// The three ways into packs besides a pack itself: my feed, discover near me, and my den.
 struct FeedController {
-    let database: GeoDatabase
+    let database: any GeoStore
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// The map: pins in a bounding box as GeoJSON, coloured by whose they are, clustered at low zoom.
 struct MapController {
-    let database: GeoDatabase
+    let database: any GeoStore
     let graph: any GeoSocialGraph
     /// A viewport shows at most this many single pins (a readable map, a small answer); beyond it the server
     /// clusters even when zoomed in.
@@ -34,25 +34,25 @@ struct MapController {
         let circle = filter == .mine ? Circle(viewer: viewer) : try await circle(of: viewer)
         // Every query in one snapshot: counts and pins agree, and one read transaction costs one read lock.
         return try await database.readMap { map in
-            let scheme = try map.colorScheme(of: viewer)
+            let scheme = try await map.colorScheme(of: viewer)
             switch filter {
             case .mine:
-                let points = try map.points(of: [viewer], in: box, limit: Self.maximumPersonalPoints)
+                let points = try await map.points(of: [viewer], in: box, limit: Self.maximumPersonalPoints)
                 return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
             case .friends:
-                let points = try map.points(
+                let points = try await map.points(
                     of: [viewer] + circle.friends, in: box, limit: Self.maximumPersonalPoints)
                 return Self.personal(points, zoom: zoom, box: box, viewer: viewer, scheme: scheme)
             case .everyone:
                 if zoom > MapGrid.maximumClusterZoom {
-                    let points = try map.points(in: box, limit: Self.maximumPoints + 1)
+                    let points = try await map.points(in: box, limit: Self.maximumPoints + 1)
                     if points.count <= Self.maximumPoints {
                         return FeatureCollection(
-                            features: try Self.visibleFeatures(points, circle: circle, scheme: scheme, map: map),
+                            features: try await Self.visibleFeatures(points, circle: circle, scheme: scheme, map: map),
                             clustered: false, zoom: zoom)
                     }
                 }
-                return try Self.clustered(
+                return try await Self.clustered(
                     box, grid: MapGrid.clustering(zoom: zoom, box: box), circle: circle, scheme: scheme, map: map)
             }
         }
@@ -74,10 +74,10 @@ struct MapController {
     /// my friends' share counted from our own pins, and cells of one pin shown as that pin. Clusters are
     /// anonymous counts; a blocked user's pin is never shown, named or counted.
     private static func clustered(
-        _ box: BoundingBox, grid: MapGrid, circle: Circle, scheme: ColorScheme, map: MapSnapshot
-    ) throws -> FeatureCollection {
+        _ box: BoundingBox, grid: MapGrid, circle: Circle, scheme: ColorScheme, map: any GeoMapReader
+    ) async throws -> FeatureCollection {
         let viewer = circle.viewer
-        let personal = try map.points(
+        let personal = try await map.points(
             of: [viewer] + circle.friends, in: box, limit: Self.maximumPersonalPoints)
         var own: [MapGrid.Cell: Int] = [:]
         var friendly: [MapGrid.Cell: Int] = [:]
@@ -87,7 +87,7 @@ struct MapController {
         }
         var hidden: [MapGrid.Cell: (count: Int, latitude: Double, longitude: Double)] = [:]
         if !circle.blocked.isEmpty {
-            for point in try map.points(of: Array(circle.blocked), in: box, limit: Self.maximumPersonalPoints) {
+            for point in try await map.points(of: Array(circle.blocked), in: box, limit: Self.maximumPersonalPoints) {
                 let cell = grid.cell(latitude: point.latitude, longitude: point.longitude)
                 let sum = hidden[cell] ?? (0, 0, 0)
                 hidden[cell] = (sum.count + 1, sum.latitude + point.latitude, sum.longitude + point.longitude)
@@ -95,7 +95,7 @@ struct MapController {
         }
         var features: [Feature] = []
         var lone: [MapGrid.Cell] = []
-        for cell in try map.cells(grid, in: box) {
+        for cell in try await map.cells(grid, in: box) {
             let less = hidden[cell.cell] ?? (0, 0, 0)
             let count = cell.count - less.count
             guard count > 1 else {
@@ -110,19 +110,21 @@ struct MapController {
                     longitude: (cell.sumLongitude - less.longitude) / Double(count), own: own[cell.cell] ?? 0,
                     friend: friendly[cell.cell] ?? 0, scheme: scheme))
         }
-        let points = try map.lonePoints(lone, grid: grid, hidden: hidden.mapValues(\.count))
-        features += try visibleFeatures(points, circle: circle, scheme: scheme, map: map)
+        let points = try await map.lonePoints(lone, grid: grid, hidden: hidden.mapValues(\.count))
+        features += try await visibleFeatures(points, circle: circle, scheme: scheme, map: map)
         return FeatureCollection(features: features, clustered: true, zoom: grid.zoom)
     }
 
     /// Single pins as features, without those of users blocked either way; strangers who asked not to be named
     /// are shown without their name.
-    private static func visibleFeatures(_ points: [MapPoint], circle: Circle, scheme: ColorScheme, map: MapSnapshot)
-        throws -> [Feature]
+    private static func visibleFeatures(
+        _ points: [MapPoint], circle: Circle, scheme: ColorScheme, map: any GeoMapReader
+    )
+        async throws -> [Feature]
     {
         let strangers = Set(points.map(\.userId)).subtracting([circle.viewer]).subtracting(circle.friends)
             .subtracting(circle.blocked)
-        let unnamed = strangers.isEmpty ? [] : try map.unlistedToStrangers(among: strangers.sorted())
+        let unnamed = strangers.isEmpty ? [] : try await map.unlistedToStrangers(among: strangers.sorted())
         return points.compactMap { point in
             if point.userId == circle.viewer { return Feature.pin(point, category: .own, scheme: scheme) }
             if circle.friends.contains(point.userId) { return Feature.pin(point, category: .friend, scheme: scheme) }

@@ -7,7 +7,7 @@ import ServiceKit
 /// need the `Geo-Position` inside its radius; writing needs membership. Posts and comments are rate limited per
 /// writer.
 struct PackPostsController {
-    let database: GeoDatabase
+    let database: any GeoStore
     let clock: WallClock
     let postLimiter: RateLimiter
     let commentLimiter: RateLimiter

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Packs: create (the creator is the alpha), look at one, my packs, edit, join, leave, close.
 struct PacksController {
-    let database: GeoDatabase
+    let database: any GeoStore
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -46,7 +46,7 @@ struct PacksController {
                 id: nil,
                 name: try Validate.text(AnonymousText.line(input.name), field: "name", max: PackLimits.nameLength),
                 latitude: input.latitude, longitude: input.longitude, radiusMeters: input.radiusMeters,
-                tags: GeoDatabase.jsonArray(tags), color: try ColorScheme.validate(input.color, field: "color"),
+                tags: StoredJSON.array(tags), color: try ColorScheme.validate(input.color, field: "color"),
                 icon: try Validate.text(
                     AnonymousText.line(input.icon ?? "pawprint"), field: "icon", max: PackLimits.iconLength),
                 locked: input.locked ?? false, alphaId: context.user.userID, official: official, memberCount: 0,

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Pictures of a pin: its owner uploads and deletes them; whoever may see the pin may see them.
 struct PhotosController {
-    let database: GeoDatabase
+    let database: any GeoStore
     let graph: any GeoSocialGraph
     let clock: WallClock
 

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Visited places: add, change, delete, my pins and another user's, and my colour for a pin.
 struct PinsController {
-    let database: GeoDatabase
+    let database: any GeoStore
     let graph: any GeoSocialGraph
     let clock: WallClock
 

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Place search in the gazetteer, and who visited a place.
 struct PlacesController {
-    let database: GeoDatabase
+    let database: any GeoStore
     let graph: any GeoSocialGraph
     let directory: any UserDirectory
     static let maximumResults = 20

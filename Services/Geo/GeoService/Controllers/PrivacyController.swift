@@ -6,7 +6,7 @@ import ServiceKit
 /// Whether strangers see my name when they ask who visited a place (friends always do). Yes by default:
 /// Getaway exists to put travellers in touch with people who have been there.
 struct PrivacyController {
-    let database: GeoDatabase
+    let database: any GeoStore
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         router.get(RouterPath(GeoPaths.privacy), use: show)

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// Getaway's "where I have been": my visited countries and cities, from my pins.
 struct VisitedController {
-    let database: GeoDatabase
+    let database: any GeoStore
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         router.get(RouterPath(GeoPaths.visited + "/summary"), use: summary)

@@ -18,17 +18,31 @@ enum PlaceMatching {
 
     /// The distinct trigrams of a folded query's words, OR-ed, for the typo fallback.
     static func trigramQuery(_ folded: String) -> String? {
-        var grams: [String] = []
-        for word in folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
-            let characters = Array(word)
-            guard characters.count >= 3 else { continue }
-            for start in 0...(characters.count - 3) {
-                let gram = String(characters[start..<start + 3])
-                if !grams.contains(gram) { grams.append(gram) }
-            }
-        }
+        let grams = trigrams(ofWords: folded)
         guard !grams.isEmpty else { return nil }
         return grams.map { "\"\($0)\"" }.joined(separator: " OR ")
+    }
+
+    /// The distinct trigrams of a folded query's words, in order (PostgreSQL's typo fallback asks for these).
+    static func trigrams(ofWords folded: String) -> [String] {
+        var grams: [String] = []
+        for word in words(folded) {
+            for gram in trigrams(word) where !grams.contains(gram) { grams.append(gram) }
+        }
+        return grams
+    }
+
+    /// The words of a folded text (runs of letters and digits): what FTS5's unicode61 tokenizer indexes of a name,
+    /// and the terms of a query.
+    static func words(_ folded: String) -> [String] {
+        folded.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+
+    /// Every run of three characters of `text`, spaces included, as FTS5's trigram tokenizer indexes a folded name.
+    static func trigrams(_ text: String) -> [String] {
+        let characters = Array(text)
+        guard characters.count >= 3 else { return [] }
+        return (0...(characters.count - 3)).map { String(characters[$0..<$0 + 3]) }
     }
 
     /// Optimal-string-alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1.

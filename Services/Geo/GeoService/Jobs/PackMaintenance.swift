@@ -5,7 +5,7 @@ import ServiceKit
 /// The geo service's background work on packs: the hour-before expiry warning and the flush of expired packs,
 /// runnable at a chosen instant (tests pass the manual clock's).
 public struct PackMaintenance: Sendable {
-    let database: GeoDatabase
+    let database: any GeoStore
     let notices: any NoticeSink
     /// Posts deleted per transaction: small enough that a waiting request's write is never held up long.
     public static let sweepBatch = 100
@@ -54,7 +54,7 @@ public struct PackMaintenance: Sendable {
         return report
     }
 
-    static func notice(_ warning: GeoDatabase.ExpiryWarning) -> Notice {
+    static func notice(_ warning: ExpiryWarning) -> Notice {
         let id = warning.pack.id ?? 0
         let end = Int(warning.pack.expiresAt?.timeIntervalSince1970 ?? 0)
         return Notice(

@@ -2,16 +2,10 @@ import Foundation
 import GRDB
 
 /// The end of packs: the hour-before warning and the flush of expired packs in small batches.
-extension GeoDatabase {
-    /// A pack about to expire and its active members.
-    struct ExpiryWarning: Sendable {
-        var pack: PackRecord
-        var members: [String]
-    }
-
+extension SQLiteGeoStore {
     /// Marks the packs that expire within the next hour and were not announced yet, and returns them with their
     /// members (at most `limit` packs per call).
-    func claimExpiryWarnings(now: Date, limit: Int = 200) async throws -> [ExpiryWarning] {
+    func claimExpiryWarnings(now: Date, limit: Int) async throws -> [ExpiryWarning] {
         try await write { db in
             let packs = try PackRecord.fetchAll(
                 db.cachedStatement(
@@ -30,13 +24,6 @@ extension GeoDatabase {
         }
     }
 
-    /// What one sweep step removed.
-    struct SweepStep: Sendable, Equatable {
-        var posts: Int
-        var packs: Int
-        var isEmpty: Bool { posts == 0 && packs == 0 }
-    }
-
     /// Deletes up to `batch` posts of expired packs (their comments and votes go with them), then the packs left
     /// empty. One short transaction, so requests interleave between steps.
     func sweepExpiredStep(now: Date, batch: Int) async throws -> SweepStep {
@@ -47,7 +34,7 @@ extension GeoDatabase {
                         "SELECT id FROM packs WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT 16"
                 ), arguments: [now])
             guard !expired.isEmpty else { return SweepStep(posts: 0, packs: 0) }
-            let ids = Self.jsonArray(expired)
+            let ids = StoredJSON.array(expired)
             try db.execute(
                 sql: """
                     DELETE FROM posts WHERE id IN (

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// The gazetteer: loading the shipped GeoNames extract, searching it, and the nearest city to a point.
-extension GeoDatabase {
+extension SQLiteGeoStore {
     /// Loads `cities15000.tsv` (see `Services/Geo/Gazetteer`) in one transaction, only into an empty table.
     static func loadGazetteer(from url: URL, into writer: any DatabaseWriter) throws {
         try writer.write { db in
@@ -37,14 +37,6 @@ extension GeoDatabase {
         }
     }
 
-    /// One candidate of a search: the place and the name it matched by.
-    struct PlaceHit: Sendable {
-        var place: PlaceRecord
-        var matchedName: String
-        /// 0 exact, 1 prefix, 2 word match, 3 + edit distance for typos.
-        var quality: Int
-    }
-
     /// Places whose names match the folded query word by word (prefixes allowed), best match then biggest
     /// first; when no name equals or starts with the query, names within a few typos fill up the list.
     func searchPlaces(folded: String, limit: Int) async throws -> [PlaceHit] {
@@ -61,7 +53,7 @@ extension GeoDatabase {
                                     AS quality
                             FROM place_names_fts f JOIN place_names n ON n.id = f.rowid JOIN places p ON p.id = n.place_id
                             WHERE place_names_fts MATCH ?2
-                            ORDER BY quality, p.population DESC
+                            ORDER BY quality, p.population DESC, n.id
                             LIMIT ?3
                             """), arguments: [folded, query, limit * 8])
                 while let row = try rows.next(), hits.count < limit {
@@ -93,11 +85,7 @@ extension GeoDatabase {
                 hit.quality = 3 + distance
                 fuzzy.append(hit)
             }
-            fuzzy.sort { ($0.quality, -$0.place.population) < ($1.quality, -$1.place.population) }
-            for hit in fuzzy where hits.count < limit && seen.insert(hit.place.id).inserted {
-                hits.append(hit)
-            }
-            return hits
+            return PlaceHit.filling(hits, seen: seen, with: fuzzy, limit: limit)
         }
     }
 
@@ -119,7 +107,7 @@ extension GeoDatabase {
     }
 
     /// The gazetteer city nearest to a point within `radius` metres: gives a pin its country.
-    func nearestPlace(latitude: Double, longitude: Double, radius: Double = 100_000) async throws -> PlaceRecord? {
+    func nearestPlace(latitude: Double, longitude: Double, radius: Double) async throws -> PlaceRecord? {
         let box = BoundingBox.around(latitude: latitude, longitude: longitude, radius: radius)
         return try await read { db in
             var best: (PlaceRecord, Double)?

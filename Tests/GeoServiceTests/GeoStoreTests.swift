@@ -1,21 +1,27 @@
 import Foundation
+import Logging
 import PlatformKit
+import TestSupport
 import Testing
 
 @testable import GeoService
 
-/// The invariants the database keeps: cluster counts follow every insert, move and delete, exactly as the
-/// Swift grid computes cells; the gazetteer loads once and ranks matches.
-@Suite struct GeoDatabaseTests {
+/// The invariants the store keeps on either database: cluster counts follow every insert, move and delete, exactly as
+/// the Swift grid computes cells; the gazetteer loads once and ranks matches.
+@Suite struct GeoStoreTests {
     static func pin(_ user: String, _ latitude: Double, _ longitude: Double) -> PinRecord {
         PinRecord(
             id: nil, userId: user, latitude: latitude, longitude: longitude, placeName: "x", placeId: nil,
             countryCode: nil, note: nil, visitedOn: nil, createdAt: Date(), updatedAt: Date())
     }
 
-    @Test func clusterCellsFollowInsertsMovesAndDeletes() async throws {
+    @Test(arguments: StoreKind.allCases)
+    func clusterCellsFollowInsertsMovesAndDeletes(_ kind: StoreKind) async throws {
+        try await withGeoStore(kind) { database in try await clusterCellsFollowInsertsMovesAndDeletes(database) }
+    }
+
+    func clusterCellsFollowInsertsMovesAndDeletes(_ database: any GeoStore) async throws {
         // given
-        let database = try GeoDatabase(.inMemory)
         var generator = SystemRandomNumberGenerator()
         var pins: [PinRecord] = []
         for index in 0..<300 {
@@ -43,9 +49,13 @@ import Testing
         }
     }
 
-    @Test func somePeoplesPinsInABoxAreExactlyTheirsInsideIt() async throws {
+    @Test(arguments: StoreKind.allCases)
+    func somePeoplesPinsInABoxAreExactlyTheirsInsideIt(_ kind: StoreKind) async throws {
+        try await withGeoStore(kind) { database in try await somePeoplesPinsInABoxAreExactlyTheirsInsideIt(database) }
+    }
+
+    func somePeoplesPinsInABoxAreExactlyTheirsInsideIt(_ database: any GeoStore) async throws {
         // given: five users' pins all over the world, one of them with many pins in one latitude band
-        let database = try GeoDatabase(.inMemory)
         var all: [MapPoint] = []
         for index in 0..<400 {
             let user = "u\(index % 5)"
@@ -64,7 +74,7 @@ import Testing
         for box in boxes {
             // when: users listed twice and out of order, u9 without pins
             let found = try await database.readMap {
-                try $0.points(of: ["u3", "u2", "u0", "u2", "u9"], in: box, limit: 1_000)
+                try await $0.points(of: ["u3", "u2", "u0", "u2", "u9"], in: box, limit: 1_000)
             }
             // then: each pin once, by user then latitude, and nothing of u1 or u4 or outside the box
             let expected = all.filter {
@@ -73,14 +83,20 @@ import Testing
             #expect(found == expected.sorted { ($0.userId, $0.latitude) < ($1.userId, $1.latitude) })
         }
         let world = boxes[0]
-        let limited = try await database.readMap { try $0.points(of: ["u2", "u1"], in: world, limit: 7) }
+        let limited = try await database.readMap { try await $0.points(of: ["u2", "u1"], in: world, limit: 7) }
         #expect(limited.count == 7)
-        #expect(try await database.readMap { try $0.points(of: [], in: world, limit: 7) }.isEmpty)
+        #expect(try await database.readMap { try await $0.points(of: [], in: world, limit: 7) }.isEmpty)
     }
 
-    @Test func aColourSchemeHoldsTheViewersCategoryAndPinChoicesOnly() async throws {
+    @Test(arguments: StoreKind.allCases)
+    func aColourSchemeHoldsTheViewersCategoryAndPinChoicesOnly(_ kind: StoreKind) async throws {
+        try await withGeoStore(kind) { database in
+            try await aColourSchemeHoldsTheViewersCategoryAndPinChoicesOnly(database)
+        }
+    }
+
+    func aColourSchemeHoldsTheViewersCategoryAndPinChoicesOnly(_ database: any GeoStore) async throws {
         // given
-        let database = try GeoDatabase(.inMemory)
         let first = try await database.createPin(Self.pin("ann", 1, 1)).pin.id!
         let second = try await database.createPin(Self.pin("bob", 2, 2)).pin.id!
         #expect(try await database.colorScheme(of: "ann") == ColorScheme())
@@ -99,17 +115,32 @@ import Testing
         #expect(try await database.colorScheme(of: "bob") == ColorScheme(own: "#555555", pins: [first: "#666666"]))
     }
 
-    @Test func theGazetteerLoadsOnceAndRanksExactMatchesThenPopulation() async throws {
+    /// On PostgreSQL two replicas start together on an empty database: one loads the gazetteer, the other waits and
+    /// finds it loaded (a third start later loads nothing either).
+    @Test(arguments: StoreKind.allCases)
+    func theGazetteerLoadsOnceAndRanksExactMatchesThenPopulation(_ kind: StoreKind) async throws {
         let url = try #require(GeoResources.gazetteer)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geo-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let database = try GeoDatabase(.file(file.path), gazetteer: url)
-        let count = try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM places") }
-        #expect((count ?? 0) > 30_000)
-        // a second start does not load it again
-        _ = try GeoDatabase(.file(file.path), gazetteer: url)
-        let again = try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM places") }
-        #expect(again == count)
+        let location = try await kind.freshLocation()
+        let logger = Logger(label: "test.geo")
+        let starts = kind == .sqlite ? 1 : 2
+        let stores = try await withThrowingTaskGroup(of: (any GeoStore).self) { group in
+            for _ in 0..<starts { group.addTask { try await openGeoStore(location, gazetteer: url, logger: logger) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let database = stores[0]
+        try await withRunning(database) {
+            let count = try await RawSQL.count(database, "places")
+            #expect(count > 30_000)
+            let names = try await RawSQL.count(database, "place_names")
+            // a later start does not load it again
+            _ = try await openGeoStore(location, gazetteer: url, logger: logger)
+            #expect(try await RawSQL.count(database, "places") == count)
+            #expect(try await RawSQL.count(database, "place_names") == names)
+            try await theGazetteerRanksExactMatchesThenPopulation(database)
+        }
+    }
+
+    func theGazetteerRanksExactMatchesThenPopulation(_ database: any GeoStore) async throws {
         let hits = try await database.searchPlaces(folded: "springfield", limit: 5)
         #expect(hits.count > 1)
         #expect(zip(hits, hits.dropFirst()).allSatisfy { $0.place.population >= $1.place.population })

@@ -2,36 +2,61 @@ import Foundation
 import GRDB
 
 /// The map's reads: grid cells for clusters, pins in a box through the R*Tree, pins of a few users.
-extension GeoDatabase {
-    /// Runs the map's reads in one transaction: one snapshot, so cell counts and the pins shown agree, and one
-    /// read lock instead of one per query (each costs file-lock system calls on the WAL's shared memory).
-    func readMap<T: Sendable>(_ body: @Sendable (MapSnapshot) throws -> T) async throws -> T {
-        try await read { db in try body(MapSnapshot(db: db)) }
+extension SQLiteGeoStore {
+    /// The map's reads, each one read transaction: GRDB's transactions take no `await` inside them, and the single
+    /// writer moves little between the reads of one map.
+    func readMap<T: Sendable>(_ body: @Sendable (any GeoMapReader) async throws -> T) async throws -> T {
+        try await body(SQLiteMapReader(store: self))
     }
 
     /// Pins inside a box, at most `limit`.
     func points(in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
-        try await readMap { try $0.points(in: box, limit: limit) }
+        try await read { db in try MapSnapshot(db: db).points(in: box, limit: limit) }
     }
 
     /// The non-empty cells of the grid inside a box.
     func cells(_ grid: MapGrid, in box: BoundingBox) async throws -> [CellCount] {
-        try await readMap { try $0.cells(grid, in: box) }
+        try await read { db in try MapSnapshot(db: db).cells(grid, in: box) }
     }
 }
 
-/// The map's queries inside one read transaction (``GeoDatabase/readMap(_:)``).
+/// The map's reads on SQLite (``SQLiteGeoStore/readMap(_:)``).
+struct SQLiteMapReader: GeoMapReader {
+    let store: SQLiteGeoStore
+
+    func colorScheme(of userID: String) async throws -> ColorScheme {
+        try await store.read { db in try MapSnapshot(db: db).colorScheme(of: userID) }
+    }
+
+    func unlistedToStrangers(among userIDs: [String]) async throws -> Set<String> {
+        try await store.read { db in try MapSnapshot(db: db).unlistedToStrangers(among: userIDs) }
+    }
+
+    func cells(_ grid: MapGrid, in box: BoundingBox) async throws -> [CellCount] {
+        try await store.cells(grid, in: box)
+    }
+
+    func points(in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
+        try await store.points(in: box, limit: limit)
+    }
+
+    func points(of users: [String], in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
+        try await store.read { db in try MapSnapshot(db: db).points(of: users, in: box, limit: limit) }
+    }
+}
+
+/// The map's queries inside one read transaction.
 struct MapSnapshot {
     fileprivate let db: Database
 
     /// What the viewer chose: colours per category and per pin.
     func colorScheme(of userID: String) throws -> ColorScheme {
-        try GeoDatabase.colorScheme(db, userID)
+        try SQLiteGeoStore.colorScheme(db, userID)
     }
 
     /// Those of `userIDs` who asked not to be named to strangers.
     func unlistedToStrangers(among userIDs: [String]) throws -> Set<String> {
-        try GeoDatabase.unlistedToStrangers(db, among: userIDs)
+        try SQLiteGeoStore.unlistedToStrangers(db, among: userIDs)
     }
 
     /// The non-empty cells of the grid inside a box (both sides of the antimeridian).
@@ -98,27 +123,12 @@ struct MapSnapshot {
                     WHERE p.latitude BETWEEN ? AND ?
                     LIMIT ?
                     """),
-            arguments: [GeoDatabase.jsonArray(Set(users).sorted()), box.south, box.north, limit])
+            arguments: [StoredJSON.array(Set(users).sorted()), box.south, box.north, limit])
         var points: [MapPoint] = []
         while let row = try rows.next() {
             let point = MapPoint(id: row[0], userId: row[1], latitude: row[2], longitude: row[3], placeName: row[4])
             if box.contains(latitude: point.latitude, longitude: point.longitude) { points.append(point) }
         }
         return points
-    }
-
-    /// The pins of cells left with one pin to show (a cell of one pin is shown as that pin, not as a cluster);
-    /// `hidden` says how many pins of blocked users a cell also holds, so the one pin is read past them.
-    func lonePoints(_ cells: [MapGrid.Cell], grid: MapGrid, hidden: [MapGrid.Cell: Int] = [:]) throws -> [MapPoint] {
-        var found: [Int64: MapPoint] = [:]
-        for cell in cells {
-            // Bounds are closed, so a pin on a cell's edge is also found by its neighbour: keep it once,
-            // in the cell the grid puts it in.
-            for point in try points(in: grid.bounds(cell), limit: 16 + (hidden[cell] ?? 0))
-            where grid.cell(latitude: point.latitude, longitude: point.longitude) == cell {
-                found[point.id] = point
-            }
-        }
-        return Array(found.values)
     }
 }

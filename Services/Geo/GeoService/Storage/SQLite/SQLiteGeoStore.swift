@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import PlatformKit
 import ServiceKit
+import ServiceLifecycle
 
-/// The geo service's storage: the only place that knows SQL. Each method is one transaction.
-struct GeoDatabase: Sendable {
+/// The geo store in SQLite through GRDB (the default): one file, one writer, R*Tree indexes for the map. See
+/// ``GeoStore``; schema in ``GeoMigrations``.
+struct SQLiteGeoStore: GeoStore {
     private let database: ServiceDatabase
     /// The secret of the per-pack pseudonyms (made by the v2 migration, never leaves the database).
     let pseudonymKey: Data
@@ -18,8 +20,12 @@ struct GeoDatabase: Sendable {
         if let gazetteer { try Self.loadGazetteer(from: gazetteer, into: database.writer) }
     }
 
-    /// The database for readiness checks.
+    /// The database itself (record decoding tests read it directly).
     var reader: any DatabaseReader { database.writer }
+
+    var probe: any DatabaseProbe { database }
+
+    var services: [any Service] { [] }
 
     /// One read transaction; the `+Concern` files' methods go through here and ``write(_:)``.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
@@ -29,9 +35,5 @@ struct GeoDatabase: Sendable {
     /// One write transaction.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await database.write(body)
-    }
-
-    static func jsonArray<T: Encodable>(_ values: [T]) -> String {
-        String(decoding: (try? PlatformJSONWriter.encode(values)) ?? Array("[]".utf8), as: UTF8.self)
     }
 }

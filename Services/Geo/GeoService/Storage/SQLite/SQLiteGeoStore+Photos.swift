@@ -4,7 +4,7 @@ import PlatformKit
 import ServiceKit
 
 /// Photos of pins, stored in the database beside their pin (deleted with it).
-extension GeoDatabase {
+extension SQLiteGeoStore {
     /// Adds a photo to my pin.
     func addPhoto(_ info: PinPhotoRecord, bytes: Data, by userID: String) async throws {
         try await write { db in

@@ -1,15 +1,7 @@
 import Foundation
-import GRDB
-import ServiceKit
 
 /// A row of `places`: one city of the gazetteer.
-struct PlaceRecord: Codable, FetchableRecord, SnakeCaseColumns, Sendable, Equatable {
-    static let databaseTableName = "places"
-
-    enum Columns {
-        static let id = Column("id")
-    }
-
+struct PlaceRecord: Codable, Sendable, Equatable {
     var id: Int64
     var name: String
     var asciiName: String

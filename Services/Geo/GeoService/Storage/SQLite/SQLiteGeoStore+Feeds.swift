@@ -1,28 +1,14 @@
 import Foundation
 import GRDB
 
-/// The orders posts are listed in, and where a page starts.
-enum PostOrder: String, Sendable {
-    /// Newest first.
-    case new
-    /// By the time-decayed vote score (``PostRanking/hot(up:down:createdAt:)``), then newest.
-    case top
-}
-
-/// The position after the last post of a page.
-struct PostCursor: Codable, Sendable {
-    var id: Int64
-    var hot: Double?
-}
-
 /// Lists of posts: a pack's, the feed's, discover's and a writer's own.
-extension GeoDatabase {
+extension SQLiteGeoStore {
     /// One page of the visible posts of these packs in `order`, merged from an index walk per pack that reads
     /// only (id, hot), so the cost does not grow with the packs' sizes; then the page's rows. With `tags`, only
     /// posts carrying one, or in a pack carrying one. With `newerThan`, only posts made after that one (ids grow).
     func posts(
         in packs: [PackRecord], order: PostOrder, after cursor: PostCursor?, limit: Int, viewer: String,
-        tags: [String] = [], newerThan newest: Int64 = 0
+        tags: [String], newerThan newest: Int64
     ) async throws -> [PostListing] {
         guard !packs.isEmpty else { return [] }
         return try await read { db in
@@ -53,36 +39,25 @@ extension GeoDatabase {
             let hot = cursor?.hot ?? .greatestFiniteMagnitude
             let after: StatementArguments =
                 (order == .new ? [cursor?.id ?? Int64.max] : [hot, hot, cursor?.id ?? Int64.max]) + [newest]
-            typealias Key = (id: Int64, hot: Double)
-            func precedes(_ a: Key, _ b: Key) -> Bool { order == .new ? a.id > b.id : (a.hot, a.id) > (b.hot, b.id) }
-            func walk(_ pack: PackRecord, count: Int) throws -> [Key] {
+            let merge = PostMerge(order: order, limit: limit)
+            func walk(_ pack: PackRecord, count: Int) throws -> [PostMerge.Key] {
                 let rows: [Row]
                 if wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList) {
                     rows = try Row.fetchAll(all, arguments: [pack.id] + after + [count])
                 } else {
-                    rows = try Row.fetchAll(tagged, arguments: [pack.id, Self.jsonArray(tags)] + after + [count])
+                    rows = try Row.fetchAll(tagged, arguments: [pack.id, StoredJSON.array(tags)] + after + [count])
                 }
                 return rows.map { (id: $0[0], hot: $0[1]) }
             }
-            // With more packs than the page holds, each pack's first post comes first: the page's last post ranks
-            // no lower than the limit-th of those, so a pack whose first post ranks below it adds nothing and is
-            // not walked further.
             var candidates = packs
             if packs.count > limit {
-                var firsts: [(pack: PackRecord, key: Key)] = []
+                var firsts: [(pack: PackRecord, key: PostMerge.Key)] = []
                 for pack in packs { if let first = try walk(pack, count: 1).first { firsts.append((pack, first)) } }
-                firsts.sort { precedes($0.key, $1.key) }
-                if firsts.count > limit {
-                    let threshold = firsts[limit - 1].key
-                    candidates = firsts.filter { !precedes(threshold, $0.key) }.map(\.pack)
-                } else {
-                    candidates = firsts.map(\.pack)
-                }
+                candidates = merge.candidates(firsts)
             }
-            var keys: [Key] = []
+            var keys: [PostMerge.Key] = []
             for pack in candidates { keys += try walk(pack, count: limit) }
-            keys.sort(by: precedes)
-            let page = keys.prefix(limit).map(\.id)
+            let page = merge.page(keys)
             let rows = Dictionary(
                 try PostRecord.fetchAll(db, keys: page).map { ($0.id ?? 0, $0) },
                 uniquingKeysWith: { first, _ in first })
@@ -93,7 +68,7 @@ extension GeoDatabase {
     /// The newest posts of each pack in turn, packs in the given order (discover's "by distance").
     func postsPackByPack(
         in packs: [PackRecord], after cursor: (pack: Int64, post: Int64)?, limit: Int, viewer: String,
-        tags: [String] = []
+        tags: [String]
     ) async throws -> [PostListing] {
         try await read { db in
             var rows: [PostRecord] = []
@@ -114,20 +89,13 @@ extension GeoDatabase {
                                 AND (? OR EXISTS (SELECT 1 FROM json_each(posts.tags)
                                     WHERE value IN (SELECT value FROM json_each(?))))
                             ORDER BY id DESC LIMIT ?
-                            """), arguments: [pack.id, before, packMatches, Self.jsonArray(tags), limit - rows.count])
+                            """), arguments: [pack.id, before, packMatches, StoredJSON.array(tags), limit - rows.count])
             }
             return try Self.listings(db, rows, packs: packs, viewer: viewer)
         }
     }
 
     // MARK: The den
-
-    struct DenTotals: Sendable {
-        var posts: Int
-        var comments: Int
-        var upVotes: Int
-        var downVotes: Int
-    }
 
     func denTotals(of user: String, now: Date) async throws -> DenTotals {
         try await read { db in

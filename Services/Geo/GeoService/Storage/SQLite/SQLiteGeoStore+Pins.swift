@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Pins: a user's visited places.
-extension GeoDatabase {
+extension SQLiteGeoStore {
     /// Saves a new pin (`created`), or answers the pin its user already has of the same place.
     func createPin(_ pin: PinRecord) async throws -> (pin: PinRecord, created: Bool) {
         try await write { db in
@@ -102,7 +102,7 @@ extension GeoDatabase {
                     sql: """
                         SELECT pin_id, count(*) FROM pin_photos WHERE pin_id IN (SELECT value FROM json_each(?))
                         GROUP BY pin_id
-                        """), arguments: [Self.jsonArray(pinIDs)])
+                        """), arguments: [StoredJSON.array(pinIDs)])
             return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as Int) })
         }
     }

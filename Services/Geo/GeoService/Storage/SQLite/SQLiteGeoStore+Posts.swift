@@ -1,16 +1,9 @@
 import Foundation
 import GRDB
 
-/// A post with what a reader needs beside it: its pack's face and the reader's own vote.
-struct PostListing: Sendable {
-    var post: PostRecord
-    var pack: PackRecord
-    var myVote: Int
-}
-
 /// Anonymous posts, comments and votes. Each write reads the pack and post it needs and checks, in its
 /// transaction, that the writer may: a live pack, inside a locked pack's radius, a member.
-extension GeoDatabase {
+extension SQLiteGeoStore {
     /// A post with its pack and the viewer's vote, when the post exists, is not hidden (except to its writer)
     /// and its pack is live.
     static func post(_ db: Database, _ id: Int64, viewer: String, now: Date) throws -> PostListing? {
@@ -51,7 +44,7 @@ extension GeoDatabase {
             }
             var post = PostRecord(
                 id: nil, packId: packID, author: author, pseudonym: pseudonym, title: title, body: body,
-                tags: Self.jsonArray(tags), now: now)
+                tags: StoredJSON.array(tags), now: now)
             try post.insert(db)
             try db.execute(sql: "UPDATE packs SET post_count = post_count + 1 WHERE id = ?", arguments: [packID])
             try Self.refreshExpiry(db, packID: packID, now: now)
@@ -199,7 +192,7 @@ extension GeoDatabase {
             db.cachedStatement(
                 sql: """
                     SELECT post_id, value FROM votes WHERE user_id = ? AND post_id IN (SELECT value FROM json_each(?))
-                    """), arguments: [user, jsonArray(postIDs)])
+                    """), arguments: [user, StoredJSON.array(postIDs)])
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as Int) })
     }
 
@@ -211,18 +204,5 @@ extension GeoDatabase {
         return posts.compactMap { post in
             packsByID[post.packId].map { PostListing(post: post, pack: $0, myVote: votes[post.id ?? 0] ?? 0) }
         }
-    }
-}
-
-extension PostRecord {
-    /// A new post with no votes yet.
-    init(
-        id: Int64?, packId: Int64, author: String, pseudonym: String, title: String, body: String, tags: String,
-        now: Date
-    ) {
-        self.init(
-            id: id, packId: packId, authorId: author, pseudonym: pseudonym, title: title, body: body, tags: tags,
-            upVotes: 0, downVotes: 0, commentCount: 0, hot: PostRanking.hot(up: 0, down: 0, createdAt: now),
-            hidden: false, createdAt: now)
     }
 }

@@ -4,7 +4,7 @@ import ServiceKit
 
 /// Packs and their members. Every read takes `now`: a pack past its expiry is gone at once, before the sweep
 /// flushes its rows.
-extension GeoDatabase {
+extension SQLiteGeoStore {
     /// Creates a pack with its alpha as the first member; a user (not an admin) has at most
     /// ``PackLimits/livePacksPerAlpha`` live packs.
     func createPack(_ pack: PackRecord, now: Date) async throws -> PackRecord {
@@ -55,7 +55,7 @@ extension GeoDatabase {
                     sql: """
                         SELECT pack_id, pseudonym FROM pack_members
                         WHERE user_id = ? AND active = 1 AND pack_id IN (SELECT value FROM json_each(?))
-                        """), arguments: [user, Self.jsonArray(packIDs)])
+                        """), arguments: [user, StoredJSON.array(packIDs)])
             return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as String) })
         }
     }
@@ -118,18 +118,7 @@ extension GeoDatabase {
         try await write { db in
             var pack = try Self.livePack(db, packID, now: now)
             try PackAccess.requireMayClose(alpha: try Self.actingAlpha(db, of: pack), viewer: viewer, isAdmin: isAdmin)
-            if pack.postCount > 0 {
-                if let radius = change.radiusMeters, radius != pack.radiusMeters {
-                    throw GeoError.fixedOncePosted(field: "radiusMeters")
-                }
-                if let locked = change.locked, locked != pack.locked { throw GeoError.fixedOncePosted(field: "locked") }
-            }
-            if let name = change.name { pack.name = name }
-            if let tags = change.tags { pack.tags = Self.jsonArray(tags) }
-            if let color = change.color { pack.color = color }
-            if let icon = change.icon { pack.icon = icon }
-            if let radius = change.radiusMeters { pack.radiusMeters = radius }
-            if let locked = change.locked { pack.locked = locked }
+            try change.apply(to: &pack)
             try pack.update(db)
             return pack
         }
@@ -217,16 +206,10 @@ extension GeoDatabase {
 
     /// Moves a user pack's expiry later when it became more popular (never earlier).
     static func refreshExpiry(_ db: Database, packID: Int64, now: Date) throws {
-        guard let pack = try PackRecord.fetchOne(db, key: packID), !pack.official, let current = pack.expiresAt else {
+        guard let (expiresAt, warned) = try PackRecord.fetchOne(db, key: packID)?.refreshedExpiry(now: now) else {
             return
         }
-        let computed = PackLifetime.expiry(
-            createdAt: pack.createdAt, members: pack.memberCount, posts: pack.postCount, upVotes: pack.upVotes,
-            downVotes: pack.downVotes)
-        guard computed > current else { return }
-        // A pack whose expiry moved beyond the warning window will be announced again before its new end.
-        let warned = pack.warned && computed <= now.addingTimeInterval(PackLifetime.warning)
         try db.execute(
-            sql: "UPDATE packs SET expires_at = ?, warned = ? WHERE id = ?", arguments: [computed, warned, packID])
+            sql: "UPDATE packs SET expires_at = ?, warned = ? WHERE id = ?", arguments: [expiresAt, warned, packID])
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// What each viewer chose: map colours per category and per pin, and whether strangers see their name.
-extension GeoDatabase {
+extension SQLiteGeoStore {
     func colorScheme(of userID: String) async throws -> ColorScheme {
         try await read { db in try Self.colorScheme(db, userID) }
     }
@@ -92,6 +92,6 @@ extension GeoDatabase {
                     sql: """
                         SELECT user_id FROM privacy
                         WHERE listed_to_strangers = 0 AND user_id IN (SELECT value FROM json_each(?))
-                        """), arguments: [jsonArray(userIDs)]))
+                        """), arguments: [StoredJSON.array(userIDs)]))
     }
 }
