@@ -2,11 +2,13 @@ import Foundation
 import Hummingbird
 import Logging
 import PlatformKit
+import PostgresNIO
 
 /// Turns every error a route throws into an RFC 9457 response, so clients see one shape for all of them.
 ///
-/// Hummingbird's own errors (unknown route, body too large) and decoding errors become 4xx problems;
-/// anything unexpected is logged and answered with a 500 problem that reveals nothing.
+/// Hummingbird's own errors (unknown route, body too large) and decoding errors become 4xx problems; a PostgreSQL
+/// database that cannot be reached a 503 with `Retry-After`; anything unexpected is logged and answered with a 500
+/// problem that reveals nothing.
 public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     public init() {}
 
@@ -35,6 +37,13 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return problem(status: error.status.code, message: nil)
         case is CancellationError:
             return Problem(status: 503, code: "cancelled", title: "Request cancelled")
+        case let error as PSQLError where error.meansDatabaseUnavailable:
+            // A failover or a restart of PostgreSQL: the client may try again (the gateway sends a GET or a
+            // keyed write again on its own only when the connection to the service fails, not on this answer).
+            logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
+            return Problem(
+                status: 503, code: "database_unavailable", title: "Service unavailable",
+                detail: "The service's database is not answering; try again shortly.", retryAfter: 1)
         default:
             logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
             return Problem(

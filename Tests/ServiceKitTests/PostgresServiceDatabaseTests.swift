@@ -205,4 +205,24 @@ import Testing
             #expect("\(error)".contains("no_such_database"))
         }
     }
+
+    @Test func aLostDatabaseIsA503TheClientMayRetryAndABadStatementA500() async throws {
+        let url = try await ThrowawayPostgres.freshDatabase()
+        let logger = Logger(label: "test")
+        let connection = try await PostgresConnection.connect(
+            configuration: url.connectionConfiguration(), id: 1, logger: logger)
+        // A statement PostgreSQL refuses is the service's own fault: 500.
+        let broken = await #expect(throws: PSQLError.self) {
+            _ = try await connection.query("SELECT no_such_column FROM pg_class", logger: logger).collect()
+        }
+        #expect(ProblemMiddleware<BasicRequestContext>.problem(for: try #require(broken), logger: logger).status == 500)
+        // The server ending the connection (as a failover or a restart does): 503 with Retry-After.
+        let lost = await #expect(throws: PSQLError.self) {
+            _ = try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: logger).collect()
+            _ = try await connection.query("SELECT 1", logger: logger).collect()
+        }
+        try? await connection.close()
+        let problem = ProblemMiddleware<BasicRequestContext>.problem(for: try #require(lost), logger: logger)
+        #expect(problem.status == 503 && problem.code == "database_unavailable" && problem.retryAfter == 1)
+    }
 }

@@ -285,6 +285,18 @@ extension PSQLError {
     /// A unique constraint refused the statement.
     public var isUniqueViolation: Bool { sqlState == "23505" }
 
+    /// The database could not be reached or is changing hands (a lost connection, a server shutting down or
+    /// recovering, a former primary now read-only): worth trying again shortly, not the request's fault.
+    public var meansDatabaseUnavailable: Bool {
+        if [.clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed]
+            .contains(code)
+        {
+            return true
+        }
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "25006"].contains(sqlState)
+    }
+
     /// One line for an operator: the server's message, or what kept the client from reaching it.
     var briefDescription: String {
         if let message = serverInfo?[.message] { return message }
@@ -295,11 +307,12 @@ extension PSQLError {
 
 /// Runs every loop's pool for as long as the service runs.
 ///
-/// PostgresNIO 1.33.2's pool can keep waiting on a connection it is opening when it is shut down (a server that
-/// accepted the connection and never answered, as HAProxy does while no primary is up: vapor/postgres-nio#599, fixed
-/// in a later release), the likely reason the drill's services did not stop on SIGTERM after a failover. So each pool
-/// runs in a task of its own, and at shutdown the pools get a few seconds to end before the service ends without
-/// them (the process is about to exit).
+/// PostgresNIO 1.33.2's pool can keep waiting on a connection it is opening when it is shut down
+/// (vapor/postgres-nio#599, fixed in a later release), and a pool whose connections are still leased waits for them:
+/// in the test suite pools often took longer than the rest of a service to end. So each pool runs in a task of its
+/// own, and at shutdown the pools get a few seconds to end before the service ends without them (the process is
+/// about to exit, or the test moves on). This is not what keeps the local stack from stopping on SIGTERM after a
+/// failover drill (deploy/failover/README.md): that still happens with it.
 private struct PoolsService: Service {
     let pools: [PostgresClient]
     let logger: Logger
