@@ -328,7 +328,9 @@ private struct PoolsService: Service {
         let ended = await firstOf(
             { for task in running { await task.value }; return true },
             { try? await Task.sleep(for: Self.shutdownAllowance); return false })
-        if !ended { logger.warning("PostgreSQL pools still ending \(Self.shutdownAllowance) after shutdown; leaving them") }
+        if !ended {
+            logger.warning("PostgreSQL pools still ending \(Self.shutdownAllowance) after shutdown; leaving them")
+        }
     }
 
     /// The result of whichever of `a` and `b` ends first; the other is left to run (it may not be cancellable).

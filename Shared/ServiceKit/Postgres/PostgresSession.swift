@@ -2,8 +2,8 @@ import Logging
 import PostgresNIO
 
 /// One pooled connection, in or out of a transaction, and the logger its statements log to: what every PostgreSQL
-/// store writes its operations against (``PostgresServiceDatabase/read(_:)`` and ``PostgresServiceDatabase/write(isolation:attempts:_:)``
-/// hand one to their body).
+/// store writes its operations against (``PostgresServiceDatabase/read(_:)`` and
+/// ``PostgresServiceDatabase/write(isolation:attempts:_:)`` hand one to their body).
 public struct PostgresSession: Sendable {
     /// The connection, for what the helpers below do not cover (streaming a large answer).
     public let connection: PostgresConnection
