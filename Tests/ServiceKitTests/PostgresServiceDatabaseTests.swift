@@ -167,13 +167,17 @@ import Testing
                         #expect(response.status == .serviceUnavailable)
                         #expect(String(buffer: response.body).contains("not_ready"))
                     }
-                    // Back again: ready again.
+                    // Back again: ready again, once the pool's next attempt to connect (it backs off after
+                    // failures) finds the database.
                     try await admin.read { session in
                         _ = try await session.connection.query(
                             PostgresQuery(unsafeSQL: "ALTER DATABASE \"\(name)\" ALLOW_CONNECTIONS true"),
                             logger: logger)
                     }
-                    try await client.execute(uri: "/health/ready", method: .get) { #expect($0.status == .ok) }
+                    #expect(
+                        try await eventually(within: .seconds(20)) {
+                            try await client.execute(uri: "/health/ready", method: .get) { $0.status == .ok }
+                        })
                 }
             }
         }
