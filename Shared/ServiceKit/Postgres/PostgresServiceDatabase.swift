@@ -135,7 +135,7 @@ public final class PostgresServiceDatabase: Sendable {
     }
 
     /// The pools, run for as long as the service runs.
-    public var service: some Service { PoolsService(pools: Array(pools.values)) }
+    public var service: some Service { PoolsService(pools: Array(pools.values), logger: logger) }
 
     /// The pool of the event loop the caller runs on, or the first one off the loops.
     private var pool: PostgresClient {
@@ -306,13 +306,43 @@ extension PSQLError {
 }
 
 /// Runs every loop's pool for as long as the service runs.
+///
+/// PostgresNIO 1.33.2's pool can keep waiting on a connection it is opening when it is shut down
+/// (vapor/postgres-nio#599, fixed in a later release), and a pool whose connections are still leased waits for them:
+/// in the test suite pools often took longer than the rest of a service to end, and waited for, hung the suite (seen
+/// once the whole run). So each pool runs in a task of its
+/// own, and at shutdown the pools get a few seconds to end before the service ends without them (the process is
+/// about to exit, or the test moves on). This is not what keeps the local stack from stopping on SIGTERM after a
+/// failover drill (deploy/failover/README.md): that still happens with it.
 private struct PoolsService: Service {
     let pools: [PostgresClient]
+    let logger: Logger
 
-    func run() async throws {
-        try await withThrowingDiscardingTaskGroup { group in
-            for pool in pools { group.addTask { await pool.run() } }
+    /// How long the pools get to end once the service group stops.
+    static let shutdownAllowance = Duration.seconds(3)
+
+    func run() async {
+        let running = pools.map { pool in Task { await pool.run() } }
+        // Until the service group shuts down, gracefully or not.
+        try? await gracefulShutdown()
+        for task in running { task.cancel() }
+        let ended = await firstOf(
+            { for task in running { await task.value }; return true },
+            { try? await Task.sleep(for: Self.shutdownAllowance); return false })
+        if !ended {
+            logger.warning("PostgreSQL pools still ending \(Self.shutdownAllowance) after shutdown; leaving them")
         }
+    }
+
+    /// The result of whichever of `a` and `b` ends first; the other is left to run (it may not be cancellable).
+    private func firstOf(
+        _ a: @escaping @Sendable () async -> Bool, _ b: @escaping @Sendable () async -> Bool
+    ) async -> Bool {
+        let (results, continuation) = AsyncStream.makeStream(of: Bool.self)
+        Task { continuation.yield(await a()) }
+        Task { continuation.yield(await b()) }
+        for await result in results { return result }
+        return false
     }
 }
 
