@@ -77,3 +77,28 @@ extension PostgresSession {
         try await rows(statement).first
     }
 }
+
+/// SQL a store runs often enough to prepare once per connection; the conforming type names the statement.
+public protocol PreparedSQL {
+    /// The statement, its values as `$1`, `$2`...
+    static var sql: String { get }
+}
+
+/// A ``PreparedSQL`` statement with its values, answering rows for the caller to decode, as an unprepared query's
+/// would (`session.rows(Prepared<PinsOfUsers>(ids, south, north))`).
+public struct Prepared<Statement: PreparedSQL>: PostgresPreparedStatement {
+    public static var sql: String { Statement.sql }
+    public static var name: String { String(reflecting: Statement.self) }
+    private let bindings: PostgresBindings
+
+    /// The statement with `values` bound to `$1`, `$2`... in order.
+    public init<each Value: PostgresDynamicTypeEncodable>(_ values: repeat each Value) {
+        var bindings = PostgresBindings()
+        repeat bindings.append(each values)
+        self.bindings = bindings
+    }
+
+    public func makeBindings() -> PostgresBindings { bindings }
+
+    public func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}

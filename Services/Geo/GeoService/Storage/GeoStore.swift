@@ -244,20 +244,29 @@ protocol GeoMapReader: Sendable {
     /// The pins of some users (me, my friends) inside a box, by user then latitude; the users may be given in any
     /// order and more than once.
     func points(of users: [String], in box: BoundingBox, limit: Int) async throws -> [MapPoint]
+
+    /// The pins inside each box, at most its `limit` for each: what ``points(in:limit:)`` answers for each box.
+    func points(inEach boxes: [(box: BoundingBox, limit: Int)]) async throws -> [[MapPoint]]
 }
 
 extension GeoMapReader {
+    func points(inEach boxes: [(box: BoundingBox, limit: Int)]) async throws -> [[MapPoint]] {
+        var found: [[MapPoint]] = []
+        for (box, limit) in boxes { found.append(try await points(in: box, limit: limit)) }
+        return found
+    }
+
     /// The pins of cells left with one pin to show (a cell of one pin is shown as that pin, not as a cluster);
     /// `hidden` says how many pins of blocked users a cell also holds, so the one pin is read past them.
     func lonePoints(_ cells: [MapGrid.Cell], grid: MapGrid, hidden: [MapGrid.Cell: Int] = [:]) async throws
         -> [MapPoint]
     {
         var found: [Int64: MapPoint] = [:]
-        for cell in cells {
+        let inCells = try await points(inEach: cells.map { (grid.bounds($0), 16 + (hidden[$0] ?? 0)) })
+        for (cell, points) in zip(cells, inCells) {
             // Bounds are closed, so a pin on a cell's edge is also found by its neighbour: keep it once,
             // in the cell the grid puts it in.
-            for point in try await points(in: grid.bounds(cell), limit: 16 + (hidden[cell] ?? 0))
-            where grid.cell(latitude: point.latitude, longitude: point.longitude) == cell {
+            for point in points where grid.cell(latitude: point.latitude, longitude: point.longitude) == cell {
                 found[point.id] = point
             }
         }

@@ -35,12 +35,9 @@ struct PostgresMapReader: GeoMapReader {
         var cells: [CellCount] = []
         for range in grid.cellRanges(box) {
             for row in try await session.rows(
-                """
-                SELECT x, y, count, sum_lat, sum_lon FROM pin_cells
-                WHERE zoom = \(grid.zoom) AND x BETWEEN \(Int64(range.x.lowerBound)) AND \(Int64(range.x.upperBound))
-                    AND y BETWEEN \(Int64(range.y.lowerBound)) AND \(Int64(range.y.upperBound))
-                ORDER BY x, y
-                """)
+                Prepared<CellsInRange>(
+                    Int64(grid.zoom), Int64(range.x.lowerBound), Int64(range.x.upperBound), Int64(range.y.lowerBound),
+                    Int64(range.y.upperBound)))
             {
                 let (x, y, count, sumLatitude, sumLongitude) = try row.decode((Int, Int, Int, Double, Double).self)
                 cells.append(
@@ -59,12 +56,7 @@ struct PostgresMapReader: GeoMapReader {
         var points: [MapPoint] = []
         for range in box.longitudeRanges where points.count < limit {
             for row in try await session.rows(
-                """
-                SELECT id, user_id, latitude, longitude, place_name FROM pins
-                WHERE point(longitude, latitude)
-                    <@ box(point(\(range.lowerBound), \(box.south)), point(\(range.upperBound), \(box.north)))
-                LIMIT \(limit - points.count)
-                """)
+                Prepared<PinsInBox>(range.lowerBound, box.south, range.upperBound, box.north, Int64(limit - points.count)))
             {
                 let point = try Self.point(row)
                 if box.contains(latitude: point.latitude, longitude: point.longitude) { points.append(point) }
@@ -73,20 +65,104 @@ struct PostgresMapReader: GeoMapReader {
         return points
     }
 
+    /// The pins inside each box in one statement (the lone pins of a clustered map, one box per cell): each box's
+    /// longitude ranges through the GiST index, as ``points(in:limit:)`` reads them one by one.
+    func points(inEach boxes: [(box: BoundingBox, limit: Int)]) async throws -> [[MapPoint]] {
+        var ranges = PinsInBoxes()
+        var boxOfRange: [Int] = []
+        for (index, (box, limit)) in boxes.enumerated() {
+            for range in box.longitudeRanges {
+                ranges.west.append(range.lowerBound)
+                ranges.south.append(box.south)
+                ranges.east.append(range.upperBound)
+                ranges.north.append(box.north)
+                ranges.limit.append(Int64(max(limit, 0)))
+                boxOfRange.append(index)
+            }
+        }
+        var found = [[MapPoint]](repeating: [], count: boxes.count)
+        guard !boxOfRange.isEmpty else { return found }
+        for (range, point) in try await session.rows(ranges) {
+            guard let place = Int(exactly: range - 1), boxOfRange.indices.contains(place) else { continue }
+            let index = boxOfRange[place]
+            let (box, limit) = boxes[index]
+            if found[index].count < limit, box.contains(latitude: point.latitude, longitude: point.longitude) {
+                found[index].append(point)
+            }
+        }
+        return found
+    }
+
+    /// Pins inside each of several boxes (longitude ranges), at most each one's limit, by box.
+    struct PinsInBoxes: PostgresPreparedStatement {
+        static let sql = """
+            SELECT k.n, p.id, p.user_id, p.latitude, p.longitude, p.place_name
+            FROM unnest($1::float8[], $2::float8[], $3::float8[], $4::float8[], $5::bigint[])
+                WITH ORDINALITY AS k(west, south, east, north, wanted, n)
+            CROSS JOIN LATERAL (
+                SELECT id, user_id, latitude, longitude, place_name FROM pins
+                WHERE point(longitude, latitude) <@ box(point(k.west, k.south), point(k.east, k.north))
+                LIMIT k.wanted) p
+            ORDER BY k.n
+            """
+        var west: [Double] = []
+        var south: [Double] = []
+        var east: [Double] = []
+        var north: [Double] = []
+        var limit: [Int64] = []
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(west)
+            bindings.append(south)
+            bindings.append(east)
+            bindings.append(north)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (Int64, MapPoint) {
+            let (range, id, userID, latitude, longitude, placeName) = try row.decode(
+                (Int64, Int64, String, Double, Double, String).self)
+            return (range, MapPoint(id: id, userId: userID, latitude: latitude, longitude: longitude, placeName: placeName))
+        }
+    }
+
     /// The pins of some users inside a box: each user's latitude band of `pins_by_user_and_latitude`, by user then
     /// latitude (the index's order, SQLite's answer), the `limit` first of the band before the longitude check, as
     /// SQLite's.
     func points(of users: [String], in box: BoundingBox, limit: Int) async throws -> [MapPoint] {
         guard !users.isEmpty else { return [] }
         let wanted = Set(users).filter { !PostgresGeoStore.holdsNUL($0) }.sorted()
-        return try await session.rows(
+        return try await session.rows(Prepared<PinsOfUsers>(wanted, box.south, box.north, Int64(limit)))
+            .map(Self.point).filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }
+    }
+
+    // Read on every map: prepared.
+
+    enum CellsInRange: PreparedSQL {
+        static let sql = """
+            SELECT x, y, count, sum_lat, sum_lon FROM pin_cells
+            WHERE zoom = $1 AND x BETWEEN $2 AND $3 AND y BETWEEN $4 AND $5
+            ORDER BY x, y
             """
+    }
+
+    enum PinsInBox: PreparedSQL {
+        static let sql = """
             SELECT id, user_id, latitude, longitude, place_name FROM pins
-            WHERE user_id = ANY(\(wanted)) AND latitude BETWEEN \(box.south) AND \(box.north)
-            ORDER BY user_id, latitude, longitude, place_name, id
-            LIMIT \(limit)
+            WHERE point(longitude, latitude) <@ box(point($1, $2), point($3, $4))
+            LIMIT $5
             """
-        ).map(Self.point).filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }
+    }
+
+    enum PinsOfUsers: PreparedSQL {
+        static let sql = """
+            SELECT id, user_id, latitude, longitude, place_name FROM pins
+            WHERE user_id = ANY($1) AND latitude BETWEEN $2 AND $3
+            ORDER BY user_id, latitude, longitude, place_name, id
+            LIMIT $4
+            """
     }
 
     static func point(_ row: PostgresRow) throws -> MapPoint {

@@ -202,13 +202,7 @@ extension PostgresGeoStore {
 
     static func colorScheme(_ session: PostgresSession, _ userID: String) async throws -> ColorScheme {
         var scheme = ColorScheme()
-        for row in try await session.rows(
-            """
-            SELECT NULL::bigint, own, friend, other FROM color_choices WHERE user_id = \(userID)
-            UNION ALL
-            SELECT pin_id, color, NULL, NULL FROM pin_colors WHERE user_id = \(userID)
-            """)
-        {
+        for row in try await session.rows(Prepared<ColorSchemeOfUser>(userID)) {
             let (pin, first, friend, other) = try row.decode((Int64?, String?, String?, String?).self)
             if let pin {
                 scheme.pins[pin] = first
@@ -275,9 +269,20 @@ extension PostgresGeoStore {
     static func unlistedToStrangers(_ session: PostgresSession, among userIDs: [String]) async throws -> Set<String> {
         let wanted = userIDs.filter { !holdsNUL($0) }
         guard !wanted.isEmpty else { return [] }
-        return Set(
-            try await session.rows(
-                "SELECT user_id FROM privacy WHERE NOT listed_to_strangers AND user_id = ANY(\(wanted))"
-            ).map { try $0.decode(String.self) })
+        return Set(try await session.rows(Prepared<UnlistedAmong>(wanted)).map { try $0.decode(String.self) })
+    }
+
+    // Read on every map: prepared.
+
+    enum ColorSchemeOfUser: PreparedSQL {
+        static let sql = """
+            SELECT NULL::bigint, own, friend, other FROM color_choices WHERE user_id = $1
+            UNION ALL
+            SELECT pin_id, color, NULL, NULL FROM pin_colors WHERE user_id = $1
+            """
+    }
+
+    enum UnlistedAmong: PreparedSQL {
+        static let sql = "SELECT user_id FROM privacy WHERE NOT listed_to_strangers AND user_id = ANY($1)"
     }
 }

@@ -47,12 +47,52 @@ extension PostgresHabitsStore {
     }
 
     func todayList(of userID: String, clock: WallClock) async throws -> [HabitWithStatus] {
-        try await snapshot { db in
-            let today = clock.today(inZone: try await Self.timeZone(db, userID))
-            let todays = [userID: today]
-            return try await Self.habits(
-                db, of: [userID], only: nil, eventsSince: HabitWithRecentDays.windowStarts(todays)
-            ).map { $0.withStatus(todays) }.filter { $0.habit.isDue(on: today) }
+        guard PostgresText.fits(userID) else { return [] }
+        // One statement (a snapshot of its own): the habits with their events since the earliest day the status
+        // window can start in any time zone (today is at most a day behind UTC's), and the owner's time zone, which
+        // then gives the exact window.
+        let earliest = clock.today(inZone: "UTC").adding(days: -1)
+        let since = HabitWithRecentDays.windowStarts([userID: earliest])[userID] ?? earliest
+        let rows = try await read { db in try await db.rows(TodayList(userID: userID, since: since.description)) }
+        let today = clock.today(inZone: rows.first?.timeZone ?? HabitsStoreDefaults.timeZone)
+        let todays = [userID: today]
+        let windowStart = HabitWithRecentDays.windowStarts(todays)[userID]?.number ?? today.number
+        return rows.map { row in
+            var entry = row.habit
+            entry.recentEvents.removeAll { $0.day < windowStart }
+            return entry.withStatus(todays)
+        }.filter { $0.habit.isDue(on: today) }
+    }
+
+    /// A user's habits, oldest first, each with its events from `since` (days and ids, by day) and whether it has any
+    /// event at all; every row also carries the user's time zone, if they set one.
+    struct TodayList: PostgresPreparedStatement {
+        static let sql = """
+            SELECT \(HabitRecord.postgresColumns),
+                (SELECT time_zone FROM preferences WHERE user_id = $1),
+                ARRAY(SELECT \(dayNumber) FROM events e WHERE e.habit_id = h.id AND e.day >= $2 ORDER BY e.day, e.id),
+                ARRAY(SELECT e.id FROM events e WHERE e.habit_id = h.id AND e.day >= $2 ORDER BY e.day, e.id),
+                EXISTS (SELECT 1 FROM events e WHERE e.habit_id = h.id)
+            FROM habits h WHERE h.user_id = $1 ORDER BY h.created_at, h.position
+            """
+        let userID: String
+        let since: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(userID)
+            bindings.append(since)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (habit: HabitWithRecentDays, timeZone: String?) {
+            let (_, _, _, _, _, _, _, _, timeZone, days, ids, hasEvents) = try row.decode(
+                (String, String, String, String, Int32, String, Int64, Int64, String?, [Int32], [Int64], Bool).self)
+            let events = zip(days, ids).map { (day: Int($0), id: $1) }
+            return (
+                HabitWithRecentDays(habit: try HabitRecord(postgres: row), recentEvents: events, hasEvents: hasEvents),
+                timeZone
+            )
         }
     }
 

@@ -27,32 +27,55 @@ extension PostgresHouseholdStore {
     func choreListRevision(of householdID: String, asMember userID: String) async throws -> (
         revision: Int64, timeZone: String
     ) {
-        // Asked before every chore list (a kept list answers if it is still current): one prepared statement.
-        guard let row = try await read({ db in try await db.first(ChoreListRevision(householdID: householdID, userID: userID)) })
+        // Asked before every chore list (a kept list answers if it is still current): batched and prepared. A NUL
+        // cannot be bound, and would fail the statement it shares with other requests: such an id matches nothing.
+        guard !Self.holdsNUL(householdID), !Self.holdsNUL(userID),
+            let row = try await choreListRevisions.value(for: ChoreListKey(householdID: householdID, userID: userID))
         else { throw HouseholdError.notFound("The household") }
         return row
     }
 
-    /// A member's household's revision and time zone.
-    struct ChoreListRevision: PostgresPreparedStatement {
+    /// Whose chore list's revision is asked.
+    struct ChoreListKey: Hashable, Sendable {
+        var householdID: String
+        var userID: String
+    }
+
+    /// Members' households' revisions and time zones: one statement for all the keys, each answered by its place in
+    /// the list.
+    struct ChoreListRevisions: PostgresPreparedStatement {
         static let sql = """
-            SELECT h.revision, h.time_zone FROM households h
-            JOIN members m ON m.household_id = h.id AND m.user_id = $2
-            WHERE h.id = $1
+            SELECT k.n, h.revision, h.time_zone
+            FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(household, member, n)
+            JOIN households h ON h.id = k.household
+            JOIN members m ON m.household_id = h.id AND m.user_id = k.member
             """
-        let householdID: String
-        let userID: String
+        let keys: [ChoreListKey]
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
-            bindings.append(householdID)
-            bindings.append(userID)
+            bindings.append(keys.map(\.householdID))
+            bindings.append(keys.map(\.userID))
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> (revision: Int64, timeZone: String) {
-            let (revision, timeZone) = try row.decode((Int64, String).self)
-            return (revision, timeZone)
+        func decodeRow(_ row: PostgresRow) throws -> (index: Int64, revision: Int64, timeZone: String) {
+            let (index, revision, timeZone) = try row.decode((Int64, Int64, String).self)
+            return (index, revision, timeZone)
+        }
+
+        /// What ``PostgresHouseholdStore/choreListRevisions`` asks: the answers by key.
+        static func fetch(_ keys: [ChoreListKey], from database: PostgresServiceDatabase) async throws
+            -> [ChoreListKey: (revision: Int64, timeZone: String)]
+        {
+            try await database.read { session in
+                var found: [ChoreListKey: (revision: Int64, timeZone: String)] = [:]
+                for row in try await session.rows(ChoreListRevisions(keys: keys)) {
+                    guard let place = Int(exactly: row.index - 1), keys.indices.contains(place) else { continue }
+                    found[keys[place]] = (row.revision, row.timeZone)
+                }
+                return found
+            }
         }
     }
 

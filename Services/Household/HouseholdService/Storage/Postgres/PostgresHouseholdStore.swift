@@ -17,13 +17,16 @@ import ServiceLifecycle
 struct PostgresHouseholdStore: HouseholdStore {
     let database: PostgresServiceDatabase
     let logger: Logger
+    /// Chore lists' revisions (asked before every chore list): concurrent reads share one statement.
+    let choreListRevisions: BatchedLookup<ChoreListKey, (revision: Int64, timeZone: String)>
 
     /// Connects to `url` and brings its schema up to date.
     static func open(_ url: PostgresURL, logger: Logger) async throws -> PostgresHouseholdStore {
-        PostgresHouseholdStore(
-            database: try await PostgresServiceDatabase.open(
-                url, migrations: PostgresHouseholdMigrations.all, logger: logger),
-            logger: logger)
+        let database = try await PostgresServiceDatabase.open(
+            url, migrations: PostgresHouseholdMigrations.all, logger: logger)
+        return PostgresHouseholdStore(
+            database: database, logger: logger,
+            choreListRevisions: BatchedLookup { keys in try await ChoreListRevisions.fetch(keys, from: database) })
     }
 
     var probe: any DatabaseProbe { database }

@@ -23,18 +23,17 @@ extension PostgresIdentityStore {
     }
 
     func user(id: String) async throws -> UserRecord? {
-        let id = Self.cutAtNUL(id)
-        // Every signed-in profile read: prepared, so each connection plans it once.
-        return try await read { sql in try await sql.first(UserByID(id: id)) }
+        try await usersByID.value(for: Self.cutAtNUL(id))
     }
 
-    struct UserByID: PostgresPreparedStatement {
-        static let sql = "SELECT \(UserRecord.postgresColumns) FROM users WHERE id = $1"
-        let id: String
+    /// Every signed-in profile read, batched (``usersByID``) and prepared, so each connection plans it once.
+    struct UsersByID: PostgresPreparedStatement {
+        static let sql = "SELECT \(UserRecord.postgresColumns) FROM users WHERE id = ANY($1)"
+        let ids: [String]
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
-            bindings.append(id)
+            bindings.append(ids)
             return bindings
         }
 

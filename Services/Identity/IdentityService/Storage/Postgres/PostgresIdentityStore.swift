@@ -12,15 +12,22 @@ import ServiceLifecycle
 struct PostgresIdentityStore: IdentityStore {
     let database: PostgresServiceDatabase
     let logger: Logger
+    /// Users read by id (every signed-in request's profile): concurrent reads share one statement.
+    let usersByID: BatchedLookup<String, UserRecord>
     /// Where the transactions that record ended sessions notify every replica (`PostgresChangeListener`).
     static let revocationChannel = "identity_session_revocations"
 
     /// Connects to `url` and brings its schema up to date.
     static func open(_ url: PostgresURL, logger: Logger) async throws -> PostgresIdentityStore {
-        PostgresIdentityStore(
-            database: try await PostgresServiceDatabase.open(
-                url, migrations: PostgresIdentityMigrations.all, logger: logger),
-            logger: logger)
+        let database = try await PostgresServiceDatabase.open(
+            url, migrations: PostgresIdentityMigrations.all, logger: logger)
+        return PostgresIdentityStore(
+            database: database, logger: logger,
+            usersByID: BatchedLookup { ids in
+                try await database.read { sql in
+                    Dictionary(try await sql.rows(UsersByID(ids: ids)).map { ($0.id, $0) }) { first, _ in first }
+                }
+            })
     }
 
     var probe: any DatabaseProbe { database }

@@ -21,38 +21,61 @@ extension PostgresMessagingStore {
 
     func revision(of conversationID: String, topic topicID: Int64?, asMember userID: String) async throws -> Int64 {
         try Self.requireStorable(conversationID, userID)
-        // Asked before every latest page (a kept page answers if it is still current): one prepared statement.
-        guard
-            let (revision, topicFound) = try await read({ session in
-                try await session.first(
-                    RevisionOfConversation(conversationID: conversationID, topicID: topicID, userID: userID))
-            })
-        else { throw MessagingError.notFound("The conversation") }
+        // Asked before every latest page (a kept page answers if it is still current): batched and prepared.
+        let key = RevisionKey(conversationID: conversationID, topicID: topicID, userID: userID)
+        guard let (revision, topicFound) = try await revisions.value(for: key) else {
+            throw MessagingError.notFound("The conversation")
+        }
         guard topicFound else { throw MessagingError.notFound("The topic") }
         return revision
     }
 
-    /// A member's conversation's revision, and whether the topic asked for (if any) is one of the conversation's.
-    struct RevisionOfConversation: PostgresPreparedStatement {
+    /// Whose revision of which conversation (and topic) is asked.
+    struct RevisionKey: Hashable, Sendable {
+        var conversationID: String
+        var topicID: Int64?
+        var userID: String
+    }
+
+    /// The revisions of members' conversations, and whether each topic asked for (if any) is one of the
+    /// conversation's: one statement for all the keys, each answered by its place in the list.
+    struct RevisionsOfConversations: PostgresPreparedStatement {
         static let sql = """
-            SELECT c.revision,
-                $3::bigint IS NULL OR EXISTS (SELECT 1 FROM topics t WHERE t.id = $3 AND t.conversation_id = c.id)
-            FROM conversations c JOIN members m ON m.conversation_id = c.id AND m.user_id = $2
-            WHERE c.id = $1
+            SELECT k.n, c.revision,
+                k.topic < 0 OR EXISTS (SELECT 1 FROM topics t WHERE t.id = k.topic AND t.conversation_id = c.id)
+            FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS k(conversation, member, topic, n)
+            JOIN conversations c ON c.id = k.conversation
+            JOIN members m ON m.conversation_id = c.id AND m.user_id = k.member
             """
-        let conversationID: String
-        let topicID: Int64?
-        let userID: String
+        let keys: [RevisionKey]
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 3)
-            bindings.append(conversationID)
-            bindings.append(userID)
-            bindings.append(topicID)
+            bindings.append(keys.map(\.conversationID))
+            bindings.append(keys.map(\.userID))
+            // Topic ids are positive; -1 stands for "no topic asked".
+            bindings.append(keys.map { $0.topicID ?? -1 })
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> (Int64, Bool) { try row.decode((Int64, Bool).self) }
+        func decodeRow(_ row: PostgresRow) throws -> (index: Int64, revision: Int64, topicFound: Bool) {
+            let (index, revision, topicFound) = try row.decode((Int64, Int64, Bool).self)
+            return (index, revision, topicFound)
+        }
+
+        /// What ``PostgresMessagingStore/revisions`` asks: the answers by key.
+        static func fetch(_ keys: [RevisionKey], from database: PostgresServiceDatabase) async throws
+            -> [RevisionKey: (Int64, Bool)]
+        {
+            try await database.read { session in
+                var found: [RevisionKey: (Int64, Bool)] = [:]
+                for row in try await session.rows(RevisionsOfConversations(keys: keys)) {
+                    guard let place = Int(exactly: row.index - 1), keys.indices.contains(place) else { continue }
+                    found[keys[place]] = (row.revision, row.topicFound)
+                }
+                return found
+            }
+        }
     }
 
     /// The caller's read marker in the conversation, or in the topic when that is later; 404 for a non-member or a

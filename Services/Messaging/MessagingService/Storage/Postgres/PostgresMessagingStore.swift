@@ -14,12 +14,15 @@ import ServiceLifecycle
 struct PostgresMessagingStore: MessagingStore {
     let database: PostgresServiceDatabase
     let logger: Logger
+    /// Conversations' revisions (asked before every latest page): concurrent reads share one statement.
+    let revisions: BatchedLookup<RevisionKey, (Int64, Bool)>
 
     static func open(_ url: PostgresURL, logger: Logger) async throws -> PostgresMessagingStore {
-        PostgresMessagingStore(
-            database: try await PostgresServiceDatabase.open(
-                url, migrations: PostgresMessagingMigrations.all, logger: logger),
-            logger: logger)
+        let database = try await PostgresServiceDatabase.open(
+            url, migrations: PostgresMessagingMigrations.all, logger: logger)
+        return PostgresMessagingStore(
+            database: database, logger: logger,
+            revisions: BatchedLookup { keys in try await RevisionsOfConversations.fetch(keys, from: database) })
     }
 
     var probe: any DatabaseProbe { database }

@@ -7,15 +7,28 @@ extension PostgresNotificationsStore {
         -> [NotificationRecord]
     {
         try await read { session in
-            try await session.rows(
-                """
-                SELECT \(unescaped: Self.notificationColumns) FROM notifications
-                WHERE recipient_id = \(user) AND number < \(number ?? .max)
-                \(unescaped: unreadOnly ? "AND read_at IS NULL" : "")
-                ORDER BY number DESC LIMIT \(limit)
-                """
-            ).map(Self.notification)
+            let before = number ?? .max
+            return try await
+                (unreadOnly
+                ? session.rows(Prepared<UnreadInbox>(user, before, limit))
+                : session.rows(Prepared<Inbox>(user, before, limit))).map(Self.notification)
         }
+    }
+
+    // The inbox, read on every open of the app: prepared.
+
+    enum Inbox: PreparedSQL {
+        static let sql = """
+            SELECT \(notificationColumns) FROM notifications
+            WHERE recipient_id = $1 AND number < $2 ORDER BY number DESC LIMIT $3
+            """
+    }
+
+    enum UnreadInbox: PreparedSQL {
+        static let sql = """
+            SELECT \(notificationColumns) FROM notifications
+            WHERE recipient_id = $1 AND number < $2 AND read_at IS NULL ORDER BY number DESC LIMIT $3
+            """
     }
 
     func unreadCount(of user: String) async throws -> Int {

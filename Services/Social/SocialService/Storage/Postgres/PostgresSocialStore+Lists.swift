@@ -9,6 +9,11 @@ extension PostgresSocialStore {
     ) async throws -> [ProfileRecord] {
         guard PostgresText.fits(userID, keyword) else { return [] }
         guard PostgresText.fitting(cursor ?? []).count == cursor?.count ?? 0 else { throw PageCursor.invalid }
+        if keyword == nil, excluded.isEmpty, cursor == nil {
+            return try await read { db in
+                try await db.rows(Prepared<FirstPageOfFriends>(userID, limit)).map(ProfileRecord.init(postgres:))
+            }
+        }
         var bindings = PostgresBindings()
         bindings.append(userID)
         // A friend without a username (still choosing one) sorts first, as SQLite's NULL does; usernames sort as
@@ -51,6 +56,18 @@ extension PostgresSocialStore {
         sql += " ORDER BY ascii_lower(p.username) COLLATE \"C\" NULLS FIRST, p.user_id LIMIT $\(bindings.count)"
         let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
         return try await read { db in try await db.rows(query).map(ProfileRecord.init(postgres:)) }
+    }
+
+    /// The first page of a friend list, the one every app opens: prepared (the same query as `friends`' without
+    /// its options).
+    enum FirstPageOfFriends: PreparedSQL {
+        static let sql = """
+            SELECT \(ProfileRecord.postgresColumns) FROM profiles p
+            WHERE p.user_id IN (
+                SELECT user_high FROM friendships WHERE user_low = $1
+                UNION ALL SELECT user_low FROM friendships WHERE user_high = $1)
+            ORDER BY ascii_lower(p.username) COLLATE "C" NULLS FIRST, p.user_id LIMIT $2
+            """
     }
 
     func mutualFriends(of viewer: String, and other: String) async throws -> [String] {
