@@ -27,6 +27,7 @@ enum HostileCursors {
         "myInvitations": [], "listActivity": [], "listChoreCatalogue": [], "listChores": [], "listGroceries": [],
         "listCommunalGroceries": [], "listPersonalGroceries": [], "listNotes": [], "listPaymentHandles": [],
         "listBills": [#"["%","b"]"#], "listTrips": [#"["%","t"]"#], "listCompletions": [#"["2026-01-01","%","c"]"#],
+        "listEvents": [#"["%","e"]"#],
         // identity
         "listSessions": [], "listLinkedIdentities": [], "searchUsers": [#"{"rank":%,"username":"a"}"#],
         // messaging

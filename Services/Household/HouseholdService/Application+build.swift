@@ -26,12 +26,17 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     addHouseholdRoutes(
         to: chassis.signedIn, store: store, directory: directory, social: social, events: events, clock: clock)
 
-    let jobs = HouseholdJobs(monthEnd: MonthEndReminders(store: store, events: events))
+    let jobs = HouseholdJobs(
+        monthEnd: MonthEndReminders(store: store, events: events),
+        eventReminders: EventReminders(store: store, events: events))
     configuration.jobsBuilt?(jobs)
     let monthEnd = PeriodicJob(
         "month-end reminders", every: configuration.monthEndCheckInterval, logger: chassis.logger
     ) { _ = try await jobs.sendMonthEndReminders(now: clock.now) }
-    return chassis.application(services: [monthEnd])
+    let eventReminders = PeriodicJob(
+        "event reminders", every: configuration.eventReminderCheckInterval, logger: chassis.logger
+    ) { _ = try await jobs.sendEventReminders(now: clock.now) }
+    return chassis.application(services: [monthEnd, eventReminders])
 }
 
 /// Attaches every household route to the signed-in group (the build and the router tests share it).
@@ -47,6 +52,7 @@ func addHouseholdRoutes(
         .addRoutes(to: signedIn)
     StatisticsController(store: store, directory: directory, clock: clock).addRoutes(to: signedIn)
     NotesController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
+    EventsController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
     BillsController(store: store, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
     GroceriesController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
     TripsController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)

@@ -24,12 +24,15 @@ public struct HouseholdConfiguration: Sendable {
     public var jobsBuilt: (@Sendable (HouseholdJobs) -> Void)?
     /// How often the service checks whether a household's month is ending.
     public var monthEndCheckInterval: Duration
+    /// How often the service looks for event reminders that are due (a reminder goes out at most this late).
+    public var eventReminderCheckInterval: Duration
 
     public init(
         settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
         notificationsURL: String? = nil, eventSink: (any NoticeSink)? = nil,
         userDirectory: (any UserDirectory)? = nil, socialGraph: (any SocialRelationshipLookup)? = nil,
-        jobsBuilt: (@Sendable (HouseholdJobs) -> Void)? = nil, monthEndCheckInterval: Duration = .seconds(900)
+        jobsBuilt: (@Sendable (HouseholdJobs) -> Void)? = nil, monthEndCheckInterval: Duration = .seconds(900),
+        eventReminderCheckInterval: Duration = .seconds(60)
     ) {
         self.settings = settings
         self.socialURL = socialURL
@@ -39,6 +42,7 @@ public struct HouseholdConfiguration: Sendable {
         self.userDirectory = userDirectory
         self.jobsBuilt = jobsBuilt
         self.monthEndCheckInterval = monthEndCheckInterval
+        self.eventReminderCheckInterval = eventReminderCheckInterval
     }
 
     public init(reader: ConfigReader) throws {

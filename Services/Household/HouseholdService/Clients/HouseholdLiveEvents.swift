@@ -2,7 +2,7 @@ import Foundation
 import PlatformKit
 import ServiceKit
 
-/// Live events that keep every member's open lists current: a grocery, chore, note or shopping-trip change reaches
+/// Live events that keep every member's open lists current: a grocery, chore, note, event or shopping-trip change reaches
 /// the live stream of every member, the actor's other devices included. One event per change: each event has its
 /// own key, which every retry of its post repeats, so the notifications service passes it on once.
 struct HouseholdLiveEvents {
@@ -19,6 +19,7 @@ struct HouseholdLiveEvents {
         var completion: CompletionView?
         var note: NoteView?
         var tripItem: TripsController.CheckedItemView?
+        var event: EventView?
     }
 
     /// Who an event goes to.

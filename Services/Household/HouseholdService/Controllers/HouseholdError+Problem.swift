@@ -21,6 +21,9 @@ extension HouseholdError: ProblemConvertible {
         case .notTripShopper(let action):
             Problem.forbidden("not_trip_shopper", "Only the member who went shopping can \(action).")
         case .notNoteAuthor(let action): Problem.forbidden("not_note_author", "Only the note's author can \(action).")
+        case .notEventCreator(let action):
+            Problem.forbidden("not_event_creator", "Only the event's creator can \(action).")
+        case .eventCancelled: Problem.conflict("event_cancelled", "This event was cancelled.")
         case .notItemOwner: Problem.forbidden("not_item_owner", "Only its owner can change a personal item.")
         case .groceryListFull:
             Problem.conflict("grocery_list_full", "The household's lists hold at most 1,000 items.")

@@ -20,6 +20,10 @@ enum HouseholdError: Error, Equatable {
     case notTripShopper(action: String)
     /// Only a note's author deletes it or changes its photo; `action` as in "delete it".
     case notNoteAuthor(action: String)
+    /// Only an event's creator edits or cancels it; `action` as in "cancel it".
+    case notEventCreator(action: String)
+    /// A cancelled event takes no edit, answer or second cancellation.
+    case eventCancelled
     /// A personal grocery item belongs to its owner.
     case notItemOwner
     case groceryListFull

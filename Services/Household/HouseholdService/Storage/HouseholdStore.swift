@@ -129,6 +129,40 @@ protocol HouseholdStore: ServiceStore {
     func photo(of noteID: String, in householdID: String, asMember userID: String, now: Date) async throws
         -> StoredBytes?
 
+    // MARK: Events
+
+    /// Adds an event from `draft`, the creator answering yes; returns it with the household's members, for the notice.
+    func createEvent(_ draft: EventRules.Draft, id: String, in householdID: String, by userID: String, now: Date)
+        async throws -> (StoredEvent, members: [String])
+
+    /// Upcoming events (not yet finished at `now`: soonest start first) or past ones (latest start first), after
+    /// `cursor` (startsAt, id); cancelled ones among them, marked.
+    func events(
+        of householdID: String, asMember userID: String, past: Bool, now: Date,
+        after cursor: (startsAt: Date, id: String)?, limit: Int
+    ) async throws -> [StoredEvent]
+
+    func event(_ eventID: String, in householdID: String, asMember userID: String) async throws -> StoredEvent
+
+    /// Applies `change` to an event that is not cancelled; only its creator may (``EventRules/apply(_:to:now:)``).
+    func editEvent(
+        _ eventID: String, in householdID: String, by userID: String, _ change: EventRules.Change, now: Date
+    ) async throws -> StoredEvent
+
+    /// Cancels an event (its creator only); it stays listed as cancelled and sends no reminder. Returns it with the
+    /// members, for the notice.
+    func cancelEvent(_ eventID: String, in householdID: String, by userID: String, now: Date) async throws
+        -> (StoredEvent, members: [String])
+
+    /// Records a member's answer to an event that is not cancelled (a new answer replaces the last).
+    func answer(_ eventID: String, in householdID: String, by userID: String, _ answer: EventRules.Answer, now: Date)
+        async throws -> StoredEvent
+
+    /// Events whose reminder is due at `now` (``EventRules/reminderDue(_:now:)``), at most `limit`, each with the
+    /// members to remind; marks them sent in the same transaction, so of any number of jobs and replicas one
+    /// sends each reminder once.
+    func claimEventReminders(now: Date, limit: Int) async throws -> [ClaimedEventReminder]
+
     // MARK: Groceries
 
     /// My personal items (visible or not), oldest first.

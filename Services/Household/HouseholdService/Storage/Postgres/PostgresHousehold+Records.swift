@@ -66,6 +66,24 @@ extension NoteRecord {
     }
 }
 
+extension EventRecord {
+    static let columns = """
+        id, household_id, creator_id, title, note, place, starts_at, ends_at, finishes_at, remind_minutes_before, \
+        remind_at, reminded_at, cancelled_at, created_at, updated_at
+        """
+
+    init(_ row: PostgresRandomAccessRow) throws {
+        self.init(
+            id: try row.get("id"), householdId: try row.get("household_id"), creatorId: try row.get("creator_id"),
+            title: try row.get("title"), note: try row.get("note"), place: try row.get("place"),
+            startsAt: try row.date("starts_at"), endsAt: try row.optionalDate("ends_at"),
+            finishesAt: try row.date("finishes_at"), remindMinutesBefore: try row.get("remind_minutes_before"),
+            remindAt: try row.date("remind_at"), remindedAt: try row.optionalDate("reminded_at"),
+            cancelledAt: try row.optionalDate("cancelled_at"), createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at"))
+    }
+}
+
 extension ActivityRecord {
     init(_ row: PostgresRandomAccessRow) throws {
         self.init(

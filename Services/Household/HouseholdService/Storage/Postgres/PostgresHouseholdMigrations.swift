@@ -318,5 +318,43 @@ enum PostgresHouseholdMigrations {
             CREATE TRIGGER households_revision BEFORE UPDATE OF time_zone ON households
                 FOR EACH ROW EXECUTE FUNCTION bump_time_zone_revision()
             """#),
+        PostgresMigration(
+            "v2: household events and members' answers",
+            #"""
+            -- Distributed by household_id. Cancelled events stay (cancelled_at set). finishes_at is ends_at, or
+            -- starts_at without an end: the lists split upcoming from past by it. reminded_at: the reminder for the
+            -- current start was claimed (cleared when the start moves).
+            CREATE TABLE household_events (
+                id text COLLATE "C" PRIMARY KEY,
+                household_id text COLLATE "C" NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                creator_id text COLLATE "C" NOT NULL,
+                title text COLLATE "C" NOT NULL,
+                note text COLLATE "C",
+                place text COLLATE "C",
+                starts_at bigint NOT NULL,
+                ends_at bigint,
+                finishes_at bigint NOT NULL,
+                remind_minutes_before bigint NOT NULL,
+                remind_at bigint NOT NULL,
+                reminded_at bigint,
+                cancelled_at bigint,
+                created_at bigint NOT NULL,
+                updated_at bigint NOT NULL
+            );
+            CREATE INDEX household_events_by_start ON household_events(household_id, starts_at, id);
+            -- The reminder job's scan: only reminders still to send.
+            CREATE INDEX household_events_to_remind ON household_events(remind_at)
+                WHERE reminded_at IS NULL AND cancelled_at IS NULL;
+
+            -- Distributed by household_id.
+            CREATE TABLE household_event_answers (
+                event_id text COLLATE "C" NOT NULL REFERENCES household_events(id) ON DELETE CASCADE,
+                household_id text COLLATE "C" NOT NULL,
+                user_id text COLLATE "C" NOT NULL,
+                answer text COLLATE "C" NOT NULL,
+                answered_at bigint NOT NULL,
+                PRIMARY KEY (event_id, user_id)
+            )
+            """#),
     ]
 }

@@ -343,6 +343,44 @@ enum HouseholdMigrations {
                     END;
                     """)
         }
+        migrator.registerMigration("v8: household events and members' answers") { db in
+            try db.execute(
+                sql: """
+                    -- Cancelled events stay (cancelled_at set). finishes_at is ends_at, or starts_at without an end:
+                    -- the lists split upcoming from past by it. reminded_at: the reminder for the current start was
+                    -- claimed (cleared when the start moves).
+                    CREATE TABLE household_events (
+                        id TEXT PRIMARY KEY,
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        creator_id TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        note TEXT,
+                        place TEXT,
+                        starts_at DATETIME NOT NULL,
+                        ends_at DATETIME,
+                        finishes_at DATETIME NOT NULL,
+                        remind_minutes_before INTEGER NOT NULL,
+                        remind_at DATETIME NOT NULL,
+                        reminded_at DATETIME,
+                        cancelled_at DATETIME,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX household_events_by_start ON household_events(household_id, starts_at, id);
+                    -- The reminder job's scan: only reminders still to send.
+                    CREATE INDEX household_events_to_remind ON household_events(remind_at)
+                        WHERE reminded_at IS NULL AND cancelled_at IS NULL;
+
+                    CREATE TABLE household_event_answers (
+                        event_id TEXT NOT NULL REFERENCES household_events(id) ON DELETE CASCADE,
+                        household_id TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        answer TEXT NOT NULL,
+                        answered_at DATETIME NOT NULL,
+                        PRIMARY KEY (event_id, user_id)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

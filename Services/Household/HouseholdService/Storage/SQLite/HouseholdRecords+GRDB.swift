@@ -96,6 +96,20 @@ extension CompletionRecord: HouseholdTable {
     }
 }
 
+extension EventRecord: HouseholdTable {
+    static let databaseTableName = "household_events"
+
+    enum Columns {
+        static let id = Column("id")
+        static let householdId = Column("household_id")
+        static let startsAt = Column("starts_at")
+        static let finishesAt = Column("finishes_at")
+        static let remindAt = Column("remind_at")
+        static let remindedAt = Column("reminded_at")
+        static let cancelledAt = Column("cancelled_at")
+    }
+}
+
 extension GroceryItemRecord: HouseholdTable {
     static let databaseTableName = "grocery_items"
 
