@@ -30,7 +30,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Parts of pipelined requests that arrived while the previous response was still going out. The gateway
     /// holds them itself rather than with NIO's `HTTPServerPipelineHandler`, which stops reading the socket for
     /// the length of every response and starts again after it: two `epoll_ctl` calls per request, as many
-    /// syscalls as the relay itself makes (docs/architecture.md, "Measured on this machine").
+    /// syscalls as the relay itself makes (docs/architecture.md, "Why the hot paths look this way").
     var held = CircularBuffer<HTTPServerRequestPart>()
     var heldBytes = 0
     /// Reading from the client is paused because too much is held.

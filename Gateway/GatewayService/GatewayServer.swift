@@ -9,9 +9,9 @@ import ServiceLifecycle
 
 /// The gateway: a SwiftNIO HTTP/1.1 server whose connections relay to the services.
 ///
-/// Written on SwiftNIO rather than as a Hummingbird route because forwarding is the platform's hottest
-/// path: measured here, a Hummingbird handler over AsyncHTTPClient cost ~170 µs per request against
-/// ~32 µs for parts relayed between two channels on one event loop (docs/architecture.md, "Measured on this machine").
+/// Written on SwiftNIO rather than as a Hummingbird route because forwarding is the platform's hottest path: measured
+/// here, a Hummingbird handler over AsyncHTTPClient cost ~170 µs per request against ~32 µs for parts relayed between
+/// two channels on one event loop (docs/architecture.md, "Why the hot paths look this way").
 public struct GatewayServer: Service {
     private let configuration: GatewayConfiguration
     private let core: GatewayCore

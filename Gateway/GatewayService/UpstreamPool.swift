@@ -4,8 +4,8 @@ import PlatformKit
 
 /// Keep-alive connections to the services, one pool per event loop.
 ///
-/// A request and its upstream connection always live on the same event loop, so relaying parts between
-/// them is a plain method call: no locks, no task or thread hop (docs/architecture.md, "Measured on this machine").
+/// A request and its upstream connection always live on the same event loop, so relaying parts between them is a plain
+/// method call: no locks, no task or thread hop (docs/architecture.md, "Why the hot paths look this way").
 ///
 /// `@unchecked Sendable`: it is created up front for every loop but only ever used on its own loop,
 /// which each method checks.

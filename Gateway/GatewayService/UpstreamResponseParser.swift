@@ -4,7 +4,7 @@ import NIOCore
 ///
 /// The gateway reads its own services' answers itself rather than through NIO's decoder and encoder: those built
 /// an `HTTPResponseHead` with a `String` per header field only for the encoder to write the same bytes again,
-/// the largest share of the gateway's CPU after the kernel's (docs/architecture.md, "Measured on this machine").
+/// the largest share of the gateway's CPU after the kernel's (docs/architecture.md, "Why the hot paths look this way").
 /// The head is kept as the service's bytes with the few facts the relay needs; bodies come out de-chunked, as
 /// slices of what was read. Client requests are still parsed by NIO (llhttp): they come from anyone, these
 /// answers only from the platform's own services.

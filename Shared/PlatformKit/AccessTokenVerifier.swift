@@ -5,8 +5,8 @@ import Synchronization
 
 /// Verifies platform access tokens and remembers each verified token until it expires.
 ///
-/// An Ed25519 verification costs more than forwarding a request (docs/architecture.md, "Measured on this machine"), so the
-/// gateway and every service verify a token once and then answer from this cache; ``cachedUser(bearer:)``
+/// An Ed25519 verification costs more than forwarding a request (docs/architecture.md, "Why the hot paths look this
+/// way"), so the gateway and every service verify a token once and then answer from this cache; ``cachedUser(bearer:)``
 /// is synchronous so the gateway's event-loop path needs no task hop on a hit.
 ///
 /// It also holds the sessions that ended before their access tokens expired (identity publishes them, see

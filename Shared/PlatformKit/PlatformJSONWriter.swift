@@ -4,11 +4,11 @@ import Synchronization
 /// Encodes a value to exactly the bytes ``PlatformJSON/encoder`` writes (sorted keys, ISO 8601 dates, escaped
 /// slashes), writing them as the value encodes itself.
 ///
-/// Foundation's encoder first builds a tree of boxed values and then serialises it: for a page of 50 messages
-/// that was 40% of the messaging service's CPU (docs/architecture.md, "Measured on this machine"). This one appends
-/// to one byte array and sorts an object's members when it closes. What it does not do in one pass (nested or super
-/// containers, a container written after a later sibling started, a duplicate key, a number JSON cannot hold) it
-/// leaves to Foundation's encoder for the whole value, so the answer, or the error, is always Foundation's.
+/// Foundation's encoder first builds a tree of boxed values and then serialises it: for a page of 50 messages that was
+/// 40% of the messaging service's CPU (docs/architecture.md, "Why the hot paths look this way"). This one appends to
+/// one byte array and sorts an object's members when it closes. What it does not do in one pass (nested or super
+/// containers, a container written after a later sibling started, a duplicate key, a number JSON cannot hold) it leaves
+/// to Foundation's encoder for the whole value, so the answer, or the error, is always Foundation's.
 public enum PlatformJSONWriter {
     /// The JSON of `value`.
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {

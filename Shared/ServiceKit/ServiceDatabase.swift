@@ -68,7 +68,7 @@ public struct ServiceDatabase: Sendable {
     /// the three thread hand-offs of GRDB's `async` read, so it runs where the request already is. On an event loop
     /// it uses that loop's own connection, which no other thread touches, with `BEGIN`/`COMMIT` as cached
     /// statements; GRDB's pool (a barrier queue, a semaphore, a dispatch group and a savepoint compiled anew per
-    /// read) was a tenth of identity's `/v1/users/me` (docs/architecture.md, "Measured on this machine").
+    /// read) was a tenth of identity's `/v1/users/me` (docs/architecture.md, "Why the hot paths look this way").
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         guard let loop = MultiThreadedEventLoopGroup.currentEventLoop,
             let reader = loopReaders[ObjectIdentifier(loop)]

@@ -25,7 +25,7 @@ extension SnakeCaseColumns where Self: Decodable {
 /// Decodes a record whose properties are all plain column values straight from its row, each property's column
 /// found by its snake_case name: what GRDB's decoder answers for such a record, without what makes that one slow
 /// (for every row it converts every column's name and builds a dictionary of them before reading a value: 7 to
-/// 20% of a hot read's CPU in the services, docs/architecture.md, "Measured on this machine").
+/// 20% of a hot read's CPU in the services, docs/architecture.md, "Why the hot paths look this way").
 ///
 /// It reads a key only when its name is ASCII letters starting lowercase (so snake_case and GRDB's conversion back
 /// are exact inverses), its column is in the row, and its type is a database value (`Date` and `Data` with GRDB's

@@ -9,7 +9,7 @@ import PlatformKit
 ///
 /// GRDB builds every `Date` through Foundation's Gregorian calendar, about half a microsecond a value: a message page
 /// reads 50 of them, 3% of the messaging service's page, and they were the largest single item of a chore's decoding
-/// (docs/architecture.md, "Measured on this machine").
+/// (docs/architecture.md, "Why the hot paths look this way").
 public struct StoredDate: DatabaseValueConvertible, StatementColumnConvertible, Sendable {
     /// The date read.
     public var date: Date

@@ -15,6 +15,8 @@ import Testing
         func fetch(_ keys: [String]) async throws -> [String: String] {
             statements.withLockedValue { $0.append(keys) }
             await withCheckedContinuation { release in releases.withLockedValue { $0.append(release) } }
+            // As a pool lease does: a cancelled task gets no connection.
+            try Task.checkCancellation()
             if keys.contains(where: { failing.withLockedValue { $0 }.contains($0) }) { throw Refused() }
             // "missing" has no value.
             return Dictionary(uniqueKeysWithValues: keys.filter { $0 != "missing" }.map { ($0, "value of \($0)") })
@@ -83,6 +85,28 @@ import Testing
         await held.releaseNext()
         #expect(try await later.value == "value of c")
         #expect(held.statements.withLockedValue { $0.last } == ["c"])
+    }
+
+    @Test func whenTheLeadingRequestIsCancelledItsRidersGoInTheNextStatement() async throws {
+        let held = HeldFetch()
+        let lookup = BatchedLookup<String, String>(statementsOut: 1) { try await held.fetch($0) }
+        let first = Task { try await lookup.value(for: "x") }
+        await Self.until { held.statements.withLockedValue { $0.count } == 1 }
+        // "a" will lead the next statement, with "b" on it.
+        let leader = Task { try await lookup.value(for: "a") }
+        await Self.until { lookup.waiting == 1 }
+        let rider = Task { try await lookup.value(for: "b") }
+        await Self.until { lookup.waiting == 2 }
+        await held.releaseNext()
+        #expect(try await first.value == "value of x")
+        await Self.until { held.statements.withLockedValue { $0.count } == 2 }
+        // The leader's client goes away while its statement is out.
+        leader.cancel()
+        await held.releaseNext()
+        await #expect(throws: CancellationError.self) { try await leader.value }
+        await held.releaseNext()
+        #expect(try await rider.value == "value of b")
+        #expect(held.statements.withLockedValue { $0 } == [["x"], ["a", "b"], ["b"]])
     }
 
     @Test func manyConcurrentLookUpsAreEachAnsweredOnce() async throws {

@@ -74,8 +74,13 @@ public final class BatchedLookup<Key: Hashable & Sendable, Value: Sendable>: Sen
         } catch {
             outcome = .failure(error)
         }
+        // A statement that failed because its leader's request was cancelled (its client went away) is not the
+        // riders' failure: they go back to the head of the line, for the next statement.
+        var requeued = false
+        if case .failure = outcome, Task.isCancelled { requeued = true }
         // The next statement goes out first, then the answers: the two overlap.
         let next: Waiter? = lane.state.withLockedValue { state in
+            if requeued { state.waiting.insert(contentsOf: riders, at: 0) }
             guard !state.waiting.isEmpty else {
                 state.out -= 1
                 return nil
@@ -83,7 +88,7 @@ public final class BatchedLookup<Key: Hashable & Sendable, Value: Sendable>: Sen
             return state.waiting.removeFirst().waiter
         }
         next?.resume(returning: .lead)
-        for (riderKey, waiter) in riders {
+        for (riderKey, waiter) in riders where !requeued {
             waiter.resume(with: outcome.map { .answered($0[riderKey]) })
         }
         return try outcome.get()[key]

@@ -37,7 +37,7 @@ extension ProfileRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
 
     /// Reads the columns by position: every list of people decodes profiles. By name, each value was a hash
     /// lookup; the `Codable` path through ``SnakeCaseColumns`` cost a tenth of the friends page
-    /// (docs/architecture.md, "Measured on this machine").
+    /// (docs/architecture.md, "Why the hot paths look this way").
     init(row: Row) throws {
         self.init(
             userId: try row.decode(atIndex: 0), username: try row.decode(atIndex: 1),
