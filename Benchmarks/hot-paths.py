@@ -256,6 +256,9 @@ def main():
     parser.add_argument("--replicas", type=int, default=1,
                         help="with PostgreSQL: run this many local stacks on the same databases, the measured gateway "
                              "spreading each service's requests over them (default 1)")
+    parser.add_argument("--postgres-services", default="",
+                        help="with PostgreSQL: also run with only these services (comma-separated) on it, the others "
+                             "on SQLite (LocalStack's POSTGRES_SERVICES)")
     parser.add_argument("--hold", action="store_true",
                         help="seed, start the gateway, print a token and the hot paths, then wait (for perf)")
     arguments = parser.parse_args()
@@ -269,27 +272,30 @@ def main():
     gateway_bin = release_binary("Gateway", os.environ.get("GATEWAY_BIN"))
     # A plain `kill` ends the run through the `finally` blocks, which stop what they started.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))
-    # The runs, one after the other: (label, database, replicas). With --replicas N, PostgreSQL runs once with one
-    # stack and once with N, so that the comparison shows what the replicas add on this machine.
-    runs = [("sqlite", "sqlite", 1)] if arguments.database in ("sqlite", "both") else []
+    # The runs, one after the other: (label, database, replicas, services on PostgreSQL). With --replicas N,
+    # PostgreSQL runs once with one stack and once with N, so that the comparison shows what the replicas add on this
+    # machine; with --postgres-services, once more with only those services on it.
+    runs = [("sqlite", "sqlite", 1, "")] if arguments.database in ("sqlite", "both") else []
     if arguments.database in ("postgres", "both"):
-        runs.append(("postgres", "postgres", 1))
+        runs.append(("postgres", "postgres", 1, ""))
+        if arguments.postgres_services:
+            runs.append((f"pg: {arguments.postgres_services}"[:27], "postgres", 1, arguments.postgres_services))
         if arguments.replicas > 1:
-            runs.append((f"postgres x{arguments.replicas}", "postgres", arguments.replicas))
+            runs.append((f"postgres x{arguments.replicas}", "postgres", arguments.replicas, ""))
     results = {}
-    for label, database, replicas in runs:
+    for label, database, replicas, services in runs:
         if len(runs) > 1:
             print(f"\n=== {label} ===", flush=True)
         if database == "postgres":
             with throwaway_postgres() as server_url:
-                results[label] = run(arguments, parts, stack_bin, gateway_bin, server_url, replicas)
+                results[label] = run(arguments, parts, stack_bin, gateway_bin, server_url, replicas, services)
         else:
             results[label] = run(arguments, parts, stack_bin, gateway_bin, None, 1)
     if len(runs) > 1:
         compare(results)
 
 
-def run(arguments, parts, stack_bin, gateway_bin, database_url, replicas):
+def run(arguments, parts, stack_bin, gateway_bin, database_url, replicas, postgres_services=""):
     """Starts the stack (its PostgreSQL services on `database_url`'s server when given), seeds it, measures `parts`,
     and returns the figures the comparison needs: {(kind, name): (req/s, p99 ms)}."""
     # Replica n (from 0) of the stack: its gateway on 8080 + 100 n, its services on their ports + 100 n.
@@ -303,6 +309,8 @@ def run(arguments, parts, stack_bin, gateway_bin, database_url, replicas):
     quiet = {"LOG_LEVEL": "error", "RATE_LIMIT_PER_MINUTE": "100000000", "LOGIN_RATE_LIMIT_PER_MINUTE": "100000000"}
     try:
         database = {"DATABASE_URL": database_url} if database_url else {}
+        if database_url and postgres_services:
+            database["POSTGRES_SERVICES"] = postgres_services
         stack = subprocess.Popen([stack_bin], env={**os.environ, **quiet, **database, "DATA_DIR": data},
                                  stdout=subprocess.DEVNULL, stderr=open(os.path.join(data, "stack.log"), "w"))
         processes.append(stack)

@@ -102,11 +102,23 @@ public enum LocalStack {
         ]
     }
 
-    /// The services that keep their data in PostgreSQL when `DATABASE_URL` names a server: every one.
-    public static let postgresServices: [ServiceName] = LocalStackSettings.services
+    /// The services that keep their data in PostgreSQL when `DATABASE_URL` names a server: those `POSTGRES_SERVICES`
+    /// names (comma-separated), every one when it is unset.
+    public static func postgresServices(environment: [String: String]) throws -> [ServiceName] {
+        guard let value = environment["POSTGRES_SERVICES"], !value.isEmpty else { return LocalStackSettings.services }
+        return try value.split(separator: ",").map { name in
+            let name = name.trimmingCharacters(in: .whitespaces)
+            guard let service = ServiceName(rawValue: name) else {
+                throw LocalStackError(
+                    "POSTGRES_SERVICES: '\(name)' is not a service (\(LocalStackSettings.services.map(\.rawValue).joined(separator: ", ")))."
+                )
+            }
+            return service
+        }
+    }
 
-    /// With `DATABASE_URL` naming a PostgreSQL server, each of ``postgresServices`` gets its own database on it
-    /// (`platform_<service>`, created if missing).
+    /// With `DATABASE_URL` naming a PostgreSQL server, each of ``postgresServices(environment:)`` gets its own
+    /// database on it (`platform_<service>`, created if missing).
     public static func postgresDatabases(environment: [String: String]) async throws -> [ServiceName: String] {
         guard let value = environment["DATABASE_URL"], !value.isEmpty else { return [:] }
         let server = try PostgresURL(value)
@@ -116,7 +128,7 @@ public enum LocalStack {
             )
         }
         var databases: [ServiceName: String] = [:]
-        for service in postgresServices {
+        for service in try postgresServices(environment: environment) {
             let name = "platform_\(service.rawValue)"
             try await PostgresServiceDatabase.createIfMissing(
                 name, on: server, logger: Logger(label: "platform.local-stack"))

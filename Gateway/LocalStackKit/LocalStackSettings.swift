@@ -9,6 +9,7 @@ import PlatformKit
 /// | `SERVICE_PORT_BASE` | the first service's port; the services take it and the six after it | 8081 |
 /// | `DATA_DIR` | the folder for every database, the development secrets and the mail outbox | `./data` |
 /// | `DATABASE_URL` | a PostgreSQL server (`postgres://user:pass@host:5432`, no database): every service gets its own database on it | unset: SQLite files in `DATA_DIR` |
+/// | `POSTGRES_SERVICES` | with `DATABASE_URL`, the services (comma-separated, e.g. `identity,household,messaging`) that keep their data on it; the others keep SQLite files | every service |
 ///
 /// Everything else (`BCRYPT_COST`, `SMTP_*`, ...) is read by each service as in production.
 public struct LocalStackSettings: Sendable, Equatable {

@@ -102,6 +102,15 @@ import Testing
         // A second start finds them there.
         #expect(try await LocalStack.postgresDatabases(environment: environment) == databases)
         #expect(try await LocalStack.postgresDatabases(environment: [:]).isEmpty, "unset: SQLite")
+        // Some services only: the others keep SQLite.
+        var some = environment
+        some["POSTGRES_SERVICES"] = "identity, household,messaging"
+        let some3 = try await LocalStack.postgresDatabases(environment: some)
+        #expect(Set(some3.keys) == [.identity, .household, .messaging])
+        some["POSTGRES_SERVICES"] = "identity,billing"
+        await #expect { _ = try await LocalStack.postgresDatabases(environment: some) } throws: { error in
+            "\(error)".contains("POSTGRES_SERVICES") && "\(error)".contains("billing")
+        }
     }
 
     @Test func aURLNamingADatabaseOrMalformedIsOneLineNamingTheVariable() async throws {
