@@ -1,40 +1,39 @@
 import Foundation
 import GRDB
 
-/// The gazetteer: loading the shipped GeoNames extract, searching it, and the nearest city to a point.
+/// The gazetteer: loading a GeoNames extract, searching it, and the place nearest to a point.
 extension SQLiteGeoStore {
-    /// Loads `cities15000.tsv` (see `Services/Geo/Gazetteer`) in one transaction, only into an empty table.
-    static func loadGazetteer(from url: URL, into writer: any DatabaseWriter) throws {
-        try writer.write { db in
-            guard try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM places")) == 0 else { return }
-            let text = try String(contentsOf: url, encoding: .utf8)
-            let place = try db.makeStatement(
-                sql: """
-                    INSERT INTO places (id, name, ascii_name, country_code, latitude, longitude, population)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """)
-            let box = try db.makeStatement(sql: "INSERT INTO places_rtree VALUES (?, ?, ?, ?, ?)")
-            let name = try db.makeStatement(sql: "INSERT INTO place_names (place_id, name, folded) VALUES (?, ?, ?)")
-            for line in text.split(separator: "\n") {
-                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-                guard fields.count == 8, let id = Int64(fields[0]), let latitude = Double(fields[5]),
-                    let longitude = Double(fields[6]), let population = Int(fields[7])
-                else { continue }
-                try place.execute(arguments: [
-                    id, String(fields[1]), String(fields[2]), String(fields[4]), latitude, longitude, population,
-                ])
-                try box.execute(arguments: [id, latitude, latitude, longitude, longitude])
-                var seen: Set<String> = []
-                let names = [fields[1], fields[2]] + fields[3].split(separator: "|")
-                for alias in names.map(String.init) where !alias.isEmpty {
-                    let folded = PlaceMatching.fold(alias)
-                    guard seen.insert(folded).inserted else { continue }
-                    try name.execute(arguments: [id, alias, folded])
-                }
-            }
-            try db.execute(sql: "INSERT INTO place_names_fts(place_names_fts) VALUES ('rebuild')")
-            try db.execute(sql: "INSERT INTO place_names_trigram(place_names_trigram) VALUES ('rebuild')")
+    /// Loads a gazetteer file (see `Services/Geo/Gazetteer`) in one transaction, in place of the places another file
+    /// (or none) gave; a file whose SHA-256 the database already keeps is only hashed.
+    static func loadGazetteer(from url: URL, into db: Database) throws {
+        let file = try GazetteerFile(contentsOf: url)
+        let loaded = try String.fetchOne(db.cachedStatement(sql: "SELECT sha256 FROM gazetteer_source WHERE id = 1"))
+        guard loaded != file.sha256 else { return }
+        let places = try file.places()
+        try db.execute(sql: "DELETE FROM place_names; DELETE FROM places_rtree; DELETE FROM places")
+        let place = try db.makeStatement(
+            sql: """
+                INSERT INTO places (id, name, ascii_name, country_code, region, latitude, longitude, population)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        let box = try db.makeStatement(sql: "INSERT INTO places_rtree VALUES (?, ?, ?, ?, ?)")
+        let name = try db.makeStatement(sql: "INSERT INTO place_names (place_id, name, folded) VALUES (?, ?, ?)")
+        for entry in places {
+            let record = entry.record
+            try place.execute(arguments: [
+                record.id, record.name, record.asciiName, record.countryCode, record.region, record.latitude,
+                record.longitude, record.population,
+            ])
+            try box.execute(arguments: [record.id, record.latitude, record.latitude, record.longitude, record.longitude])
+            for alias in entry.names { try name.execute(arguments: [record.id, alias.name, alias.folded]) }
         }
+        try db.execute(sql: "INSERT INTO place_names_fts(place_names_fts) VALUES ('rebuild')")
+        try db.execute(sql: "INSERT INTO place_names_trigram(place_names_trigram) VALUES ('rebuild')")
+        try db.execute(
+            sql: """
+                INSERT INTO gazetteer_source (id, sha256, places) VALUES (1, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET sha256 = excluded.sha256, places = excluded.places
+                """, arguments: [file.sha256, places.count])
     }
 
     /// Places whose names match the folded query word by word (prefixes allowed), best match then biggest
@@ -47,8 +46,8 @@ extension SQLiteGeoStore {
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(
                         sql: """
-                            SELECT p.id, p.name, p.ascii_name, p.country_code, p.latitude, p.longitude, p.population,
-                                n.name,
+                            SELECT p.id, p.name, p.ascii_name, p.country_code, p.region, p.latitude, p.longitude,
+                                p.population, n.name,
                                 CASE WHEN n.folded = ?1 THEN 0 WHEN substr(n.folded, 1, length(?1)) = ?1 THEN 1 ELSE 2 END
                                     AS quality
                             FROM place_names_fts f JOIN place_names n ON n.id = f.rowid JOIN places p ON p.id = n.place_id
@@ -71,15 +70,15 @@ extension SQLiteGeoStore {
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
-                        SELECT p.id, p.name, p.ascii_name, p.country_code, p.latitude, p.longitude, p.population,
-                            n.name, n.folded
+                        SELECT p.id, p.name, p.ascii_name, p.country_code, p.region, p.latitude, p.longitude,
+                            p.population, n.name, n.folded
                         FROM place_names_trigram t JOIN place_names n ON n.id = t.rowid JOIN places p ON p.id = n.place_id
                         WHERE place_names_trigram MATCH ?
                         ORDER BY t.rank
                         LIMIT 200
                         """), arguments: [trigrams])
             while let row = try rows.next() {
-                let distance = PlaceMatching.typoDistance(query: folded, name: row[8])
+                let distance = PlaceMatching.typoDistance(query: folded, name: row[9])
                 guard distance <= tolerance else { continue }
                 var hit = Self.hit(row)
                 hit.quality = 3 + distance
@@ -92,8 +91,9 @@ extension SQLiteGeoStore {
     private static func hit(_ row: Row) -> PlaceHit {
         PlaceHit(
             place: PlaceRecord(
-                id: row[0], name: row[1], asciiName: row[2], countryCode: row[3], latitude: row[4], longitude: row[5],
-                population: row[6]), matchedName: row[7], quality: row.hasColumn("quality") ? row["quality"] : 3)
+                id: row[0], name: row[1], asciiName: row[2], countryCode: row[3], region: row[4], latitude: row[5],
+                longitude: row[6], population: row[7]), matchedName: row[8],
+            quality: row.hasColumn("quality") ? row["quality"] : 3)
     }
 
     func place(_ id: Int64) async throws -> PlaceRecord? {
@@ -101,7 +101,8 @@ extension SQLiteGeoStore {
             try PlaceRecord.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT id, name, ascii_name, country_code, latitude, longitude, population FROM places WHERE id = ?
+                        SELECT id, name, ascii_name, country_code, region, latitude, longitude, population
+                        FROM places WHERE id = ?
                         """), arguments: [id])
         }
     }
@@ -115,7 +116,8 @@ extension SQLiteGeoStore {
                 let places = try PlaceRecord.fetchAll(
                     db.cachedStatement(
                         sql: """
-                            SELECT p.id, p.name, p.ascii_name, p.country_code, p.latitude, p.longitude, p.population
+                            SELECT p.id, p.name, p.ascii_name, p.country_code, p.region, p.latitude, p.longitude,
+                                p.population
                             FROM places_rtree r JOIN places p ON p.id = r.id
                             WHERE r.max_lat >= ? AND r.min_lat <= ? AND r.max_lon >= ? AND r.min_lon <= ?
                             """), arguments: [box.south, box.north, range.lowerBound, range.upperBound])
