@@ -71,4 +71,20 @@ import Testing
                 location, gazetteer: file.appendingPathExtension("missing"), logger: Logger(label: "test.geo"))
         }
     }
+
+    /// Reverse lookup: the place nearest to a point, with its country and region, within the radius asked.
+    @Test(arguments: StoreKind.allCases)
+    func theNearestPlaceComesWithItsCountryAndRegion(_ kind: StoreKind) async throws {
+        let file = try GazetteerFixture.write(GazetteerFixture.villages)
+        try await withGeoStore(kind, gazetteer: file) { database in
+            let near = try #require(try await database.nearestPlace(latitude: 47.56, longitude: 12.07))
+            #expect(near.name == "Kleinmoos")
+            #expect(near.countryCode == "DE")
+            #expect(near.region == "Bavaria")
+            let cornwall = try await database.nearestPlace(latitude: 50.58, longitude: -4.91)
+            #expect(cornwall?.name == "Polzeath" && cornwall?.region == "England")
+            #expect(try await database.nearestPlace(latitude: 40, longitude: -30) == nil)
+            #expect(try await database.nearestPlace(latitude: 47.56, longitude: 12.07, radius: 100) == nil)
+        }
+    }
 }

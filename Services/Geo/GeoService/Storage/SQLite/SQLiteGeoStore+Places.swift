@@ -107,7 +107,7 @@ extension SQLiteGeoStore {
         }
     }
 
-    /// The gazetteer city nearest to a point within `radius` metres: gives a pin its country.
+    /// The gazetteer place nearest to a point within `radius` metres: gives a pin its country, region and name.
     func nearestPlace(latitude: Double, longitude: Double, radius: Double) async throws -> PlaceRecord? {
         let box = BoundingBox.around(latitude: latitude, longitude: longitude, radius: radius)
         return try await read { db in
