@@ -31,8 +31,9 @@ struct GazetteerFile: Sendable {
         sha256 = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Its places; lines that are not one are skipped, a file without any is refused (a wrong file named by
-    /// `GAZETTEER_FILE` would otherwise empty the search).
+    /// Its places, biggest first (then by id): the stores number names in this order, so that search reads the
+    /// biggest places' names first. Lines that are not a place are skipped; a file without any is refused (a wrong
+    /// file named by `GAZETTEER_FILE` would otherwise empty the search).
     func places() throws -> [Place] {
         var places: [Place] = []
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
@@ -59,7 +60,9 @@ struct GazetteerFile: Sendable {
                     names: names))
         }
         guard !places.isEmpty else { throw GazetteerError.noPlaces(sha256) }
-        return places
+        return places.sorted {
+            ($1.record.population, $0.record.id) < ($0.record.population, $1.record.id)
+        }
     }
 }
 

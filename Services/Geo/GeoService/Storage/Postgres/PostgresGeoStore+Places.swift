@@ -42,7 +42,7 @@ extension PostgresGeoStore {
             if places.ids.count >= loadBatch { try await places.flush(session) }
         }
         try await places.flush(session)
-        // Names after every place they point at; in file order, as SQLite's rowids.
+        // Names after every place they point at; biggest place first, as SQLite's rowids.
         var names = NameColumns()
         for entry in entries {
             for alias in entry.names { names.append(place: entry.record.id, name: alias.name, folded: alias.folded) }
@@ -150,15 +150,14 @@ extension PostgresGeoStore {
             let grams = PlaceMatching.trigrams(ofWords: folded)
             let tolerance = PlaceMatching.tolerance(folded)
             guard !grams.isEmpty, tolerance > 0 else { return hits }
-            // The names sharing most of the query's trigrams, shortest first (FTS5's bm25 rank favours the same).
+            // The names sharing most of the query's trigrams, biggest place first (names are numbered so), as SQLite.
             var fuzzy: [PlaceHit] = []
             for row in try await session.rows(
                 """
                 SELECT \(unescaped: Self.placeColumns), n.name, n.folded
                 FROM place_names n JOIN places pl ON pl.id = n.place_id
                 WHERE n.grams && \(grams)::text[]
-                ORDER BY cardinality(ARRAY(SELECT unnest(n.grams) INTERSECT SELECT unnest(\(grams)::text[]))) DESC,
-                    length(n.folded), n.id
+                ORDER BY cardinality(ARRAY(SELECT unnest(n.grams) INTERSECT SELECT unnest(\(grams)::text[]))) DESC, n.id
                 LIMIT 200
                 """)
             {

@@ -38,46 +38,66 @@ extension SQLiteGeoStore {
 
     /// Places whose names match the folded query word by word (prefixes allowed), best match then biggest
     /// first; when no name equals or starts with the query, names within a few typos fill up the list.
+    ///
+    /// Names are numbered biggest place first (the loader inserts them so), so "biggest first" is "lowest id
+    /// first": each kind of match is read in id order and stops at the first few dozen, however many names match
+    /// a common prefix ("sa" matches 20,000 of cities500's). Names equal to the query come first, then names
+    /// starting with it (both through `place_names_by_folded`), then names with a word starting with each word of
+    /// the query (FTS5 in rowid order); only when the list is still short.
     func searchPlaces(folded: String, limit: Int) async throws -> [PlaceHit] {
         try await read { db in
             var hits: [PlaceHit] = []
             var seen: Set<Int64> = []
-            if let query = PlaceMatching.prefixQuery(folded) {
+            let wanted = limit * 8
+            var read = 0
+            func collect(_ rows: RowCursor, quality: Int) throws {
+                while let row = try rows.next(), hits.count < limit {
+                    read += 1
+                    var hit = Self.hit(row)
+                    hit.quality = quality
+                    if seen.insert(hit.place.id).inserted { hits.append(hit) }
+                }
+            }
+            try collect(
+                Row.fetchCursor(
+                    db.cachedStatement(sql: Self.namesSQL("n.folded = ?1 ORDER BY n.id LIMIT ?2")),
+                    arguments: [folded, wanted]), quality: 0)
+            if hits.count < limit {
+                // Every name starting with the query and longer sorts between it and it followed by the last
+                // code point.
+                try collect(
+                    Row.fetchCursor(
+                        db.cachedStatement(sql: Self.namesSQL("n.folded > ?1 AND n.folded < ?2 ORDER BY n.id LIMIT ?3")),
+                        arguments: [folded, folded + "\u{10FFFF}", wanted]), quality: 1)
+            }
+            if hits.count < limit, let query = PlaceMatching.prefixQuery(folded) {
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(
                         sql: """
-                            SELECT p.id, p.name, p.ascii_name, p.country_code, p.region, p.latitude, p.longitude,
-                                p.population, n.name,
-                                CASE WHEN n.folded = ?1 THEN 0 WHEN substr(n.folded, 1, length(?1)) = ?1 THEN 1 ELSE 2 END
-                                    AS quality
+                            SELECT \(Self.placeColumns), n.name, n.folded
                             FROM place_names_fts f JOIN place_names n ON n.id = f.rowid JOIN places p ON p.id = n.place_id
-                            WHERE place_names_fts MATCH ?2
-                            ORDER BY quality, p.population DESC, n.id
-                            LIMIT ?3
-                            """), arguments: [folded, query, limit * 8])
+                            WHERE place_names_fts MATCH ?
+                            ORDER BY f.rowid
+                            LIMIT ?
+                            """), arguments: [query, wanted + read])
                 while let row = try rows.next(), hits.count < limit {
-                    let hit = Self.hit(row)
+                    // Names equal to or starting with the query were read above.
+                    let name: String = row[9]
+                    guard name != folded, !name.hasPrefix(folded) else { continue }
+                    var hit = Self.hit(row)
+                    hit.quality = 2
                     if seen.insert(hit.place.id).inserted { hits.append(hit) }
                 }
             }
             // Typos are looked for only when no name equals or starts with the query.
-            guard !hits.contains(where: { $0.quality <= 1 }), let trigrams = PlaceMatching.trigramQuery(folded) else {
-                return hits
-            }
+            guard !hits.contains(where: { $0.quality <= 1 }) else { return hits }
             let tolerance = PlaceMatching.tolerance(folded)
-            guard tolerance > 0 else { return hits }
+            let candidates = try Self.typoCandidates(db, folded)
+            guard tolerance > 0, !candidates.isEmpty else { return hits }
             var fuzzy: [PlaceHit] = []
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT p.id, p.name, p.ascii_name, p.country_code, p.region, p.latitude, p.longitude,
-                            p.population, n.name, n.folded
-                        FROM place_names_trigram t JOIN place_names n ON n.id = t.rowid JOIN places p ON p.id = n.place_id
-                        WHERE place_names_trigram MATCH ?
-                        ORDER BY t.rank
-                        LIMIT 200
-                        """), arguments: [trigrams])
-            while let row = try rows.next() {
+            let statement = try db.cachedStatement(sql: Self.namesSQL("n.id = ?", extra: ", n.folded"))
+            for id in candidates {
+                guard let row = try Row.fetchOne(statement, arguments: [id]) else { continue }
                 let distance = PlaceMatching.typoDistance(query: folded, name: row[9])
                 guard distance <= tolerance else { continue }
                 var hit = Self.hit(row)
@@ -88,12 +108,35 @@ extension SQLiteGeoStore {
         }
     }
 
+    static let placeColumns = "p.id, p.name, p.ascii_name, p.country_code, p.region, p.latitude, p.longitude, p.population"
+
+    /// The place and matched name of the names `condition` picks.
+    private static func namesSQL(_ condition: String, extra: String = "") -> String {
+        """
+        SELECT \(placeColumns), n.name\(extra) FROM place_names n JOIN places p ON p.id = n.place_id WHERE \(condition)
+        """
+    }
+
+    /// The ids of the 200 names sharing most of the query's trigrams (a typo changes at most three), the biggest
+    /// places first among as many shared: each trigram's names are read from the FTS5 index alone (no ranking
+    /// function, which would score every name sharing a common trigram such as "ber").
+    private static func typoCandidates(_ db: Database, _ folded: String) throws -> [Int64] {
+        var shared: [Int64: Int] = [:]
+        let statement = try db.cachedStatement(
+            sql: "SELECT rowid FROM place_names_trigram WHERE place_names_trigram MATCH ?")
+        for gram in PlaceMatching.trigrams(ofWords: folded) {
+            let ids = try Int64.fetchCursor(statement, arguments: ["\"\(gram)\""])
+            while let id = try ids.next() { shared[id, default: 0] += 1 }
+        }
+        return shared.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(200).map(\.key)
+    }
+
     private static func hit(_ row: Row) -> PlaceHit {
         PlaceHit(
             place: PlaceRecord(
                 id: row[0], name: row[1], asciiName: row[2], countryCode: row[3], region: row[4], latitude: row[5],
                 longitude: row[6], population: row[7]), matchedName: row[8],
-            quality: row.hasColumn("quality") ? row["quality"] : 3)
+            quality: 0)
     }
 
     func place(_ id: Int64) async throws -> PlaceRecord? {
