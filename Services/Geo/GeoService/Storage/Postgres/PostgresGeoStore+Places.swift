@@ -120,30 +120,58 @@ extension PostgresGeoStore {
         }
     }
 
+    /// As SQLite's: names equal to the query, then starting with it (`place_names_by_folded`), then with a word
+    /// starting with each word of the query (`place_names_by_word`), each read in id order (biggest place first)
+    /// and only while the list is short.
     func searchPlaces(folded: String, limit: Int) async throws -> [PlaceHit] {
         guard !Self.holdsNUL(folded) else { return [] }
         return try await read { session in
             var hits: [PlaceHit] = []
             var seen: Set<Int64> = []
+            let wanted = limit * 8
+            var read = 0
+            func collect(_ rows: [PostgresRow], quality: Int, skipping skip: (String) -> Bool = { _ in false })
+                throws
+            {
+                for row in rows where hits.count < limit {
+                    read += 1
+                    guard !skip(try row.makeRandomAccess()[9].decode(String.self)) else { continue }
+                    var hit = try Self.hit(row)
+                    hit.quality = quality
+                    if seen.insert(hit.place.id).inserted { hits.append(hit) }
+                }
+            }
+            try collect(
+                try await session.rows(
+                    """
+                    SELECT \(unescaped: Self.placeColumns), n.name, n.folded
+                    FROM place_names n JOIN places pl ON pl.id = n.place_id
+                    WHERE n.folded = \(folded) ORDER BY n.id LIMIT \(wanted)
+                    """), quality: 0)
+            if hits.count < limit {
+                try collect(
+                    try await session.rows(
+                        """
+                        SELECT \(unescaped: Self.placeColumns), n.name, n.folded
+                        FROM place_names n JOIN places pl ON pl.id = n.place_id
+                        WHERE n.id IN (
+                            SELECT id FROM place_names WHERE folded > \(folded) AND folded < \(folded + "\u{10FFFF}")
+                            ORDER BY id LIMIT \(wanted))
+                        ORDER BY n.id
+                        """), quality: 1)
+            }
             let words = PlaceMatching.words(folded)
-            if !words.isEmpty {
+            if hits.count < limit, !words.isEmpty {
                 // Every word a prefix of a word of the name: FTS5's `"san"* "fran"*`. The words hold letters and
                 // digits only, so quoting them is enough for tsquery's syntax.
                 let query = words.map { "'\($0)':*" }.joined(separator: " & ")
-                for row in try await session.rows(
-                    """
-                    SELECT \(unescaped: Self.placeColumns), n.name,
-                        CASE WHEN n.folded = \(folded) THEN 0 WHEN left(n.folded, length(\(folded))) = \(folded) THEN 1
-                            ELSE 2 END AS quality
-                    FROM place_names n JOIN places pl ON pl.id = n.place_id
-                    WHERE n.words @@ \(query)::tsquery
-                    ORDER BY quality, pl.population DESC, n.id
-                    LIMIT \(limit * 8)
-                    """)
-                where hits.count < limit {
-                    let hit = try Self.hit(row)
-                    if seen.insert(hit.place.id).inserted { hits.append(hit) }
-                }
+                try collect(
+                    try await session.rows(
+                        """
+                        SELECT \(unescaped: Self.placeColumns), n.name, n.folded
+                        FROM place_names n JOIN places pl ON pl.id = n.place_id
+                        WHERE n.words @@ \(query)::tsquery ORDER BY n.id LIMIT \(wanted + read)
+                        """), quality: 2, skipping: { $0 == folded || $0.hasPrefix(folded) })
             }
             // Typos are looked for only when no name equals or starts with the query.
             guard !hits.contains(where: { $0.quality <= 1 }) else { return hits }
@@ -173,9 +201,7 @@ extension PostgresGeoStore {
     }
 
     private static func hit(_ row: PostgresRow) throws -> PlaceHit {
-        let random = row.makeRandomAccess()
-        let quality = random.contains("quality") ? try random.get("quality", as: Int.self) : 3
-        return PlaceHit(place: try place(row), matchedName: try random[8].decode(String.self), quality: quality)
+        PlaceHit(place: try place(row), matchedName: try row.makeRandomAccess()[8].decode(String.self), quality: 3)
     }
 
     func place(_ id: Int64) async throws -> PlaceRecord? {

@@ -64,11 +64,16 @@ extension SQLiteGeoStore {
                     arguments: [folded, wanted]), quality: 0)
             if hits.count < limit {
                 // Every name starting with the query and longer sorts between it and it followed by the last
-                // code point.
+                // code point. The ids are picked from the index alone, then read: joined first, every name of a
+                // common prefix would be.
                 try collect(
                     Row.fetchCursor(
-                        db.cachedStatement(sql: Self.namesSQL("n.folded > ?1 AND n.folded < ?2 ORDER BY n.id LIMIT ?3")),
-                        arguments: [folded, folded + "\u{10FFFF}", wanted]), quality: 1)
+                        db.cachedStatement(
+                            sql: Self.namesSQL(
+                                """
+                                n.id IN (SELECT id FROM place_names WHERE folded > ?1 AND folded < ?2 ORDER BY id LIMIT ?3)
+                                ORDER BY n.id
+                                """)), arguments: [folded, folded + "\u{10FFFF}", wanted]), quality: 1)
             }
             if hits.count < limit, let query = PlaceMatching.prefixQuery(folded) {
                 let rows = try Row.fetchCursor(
