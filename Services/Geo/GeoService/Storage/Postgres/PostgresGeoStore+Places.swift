@@ -27,6 +27,9 @@ extension PostgresGeoStore {
                     INSERT INTO gazetteer_source (id, sha256, places) VALUES (1, \(file.sha256), \(places.count))
                     ON CONFLICT (id) DO UPDATE SET sha256 = excluded.sha256, places = excluded.places
                     """)
+                // Fresh statistics, or the planner walks the primary key for a rare word (100 ms, not 0.3).
+                try await session.execute("ANALYZE places")
+                try await session.execute("ANALYZE place_names")
             }
             _ = try await session.connection.query("COMMIT", logger: session.logger)
         } catch {
@@ -180,13 +183,16 @@ extension PostgresGeoStore {
             guard !grams.isEmpty, tolerance > 0 else { return hits }
             // The names sharing most of the query's trigrams, biggest place first (names are numbered so), as SQLite.
             var fuzzy: [PlaceHit] = []
+            // Counted per trigram through `place_names_by_gram` (an intersection per name was twice as slow).
             for row in try await session.rows(
                 """
                 SELECT \(unescaped: Self.placeColumns), n.name, n.folded
-                FROM place_names n JOIN places pl ON pl.id = n.place_id
-                WHERE n.grams && \(grams)::text[]
-                ORDER BY cardinality(ARRAY(SELECT unnest(n.grams) INTERSECT SELECT unnest(\(grams)::text[]))) DESC, n.id
-                LIMIT 200
+                FROM (
+                    SELECT m.id, count(*) AS shared FROM unnest(\(grams)::text[]) g
+                    JOIN place_names m ON m.grams @> ARRAY[g]
+                    GROUP BY m.id ORDER BY shared DESC, m.id LIMIT 200
+                ) c JOIN place_names n ON n.id = c.id JOIN places pl ON pl.id = n.place_id
+                ORDER BY c.shared DESC, n.id
                 """)
             {
                 let nameFolded = try row.makeRandomAccess()[9].decode(String.self)

@@ -126,14 +126,31 @@ extension SQLiteGeoStore {
     /// places first among as many shared: each trigram's names are read from the FTS5 index alone (no ranking
     /// function, which would score every name sharing a common trigram such as "ber").
     private static func typoCandidates(_ db: Database, _ folded: String) throws -> [Int64] {
-        var shared: [Int64: Int] = [:]
+        let grams = PlaceMatching.trigrams(ofWords: folded).prefix(255)
+        guard !grams.isEmpty,
+            let last = try Int.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM place_names")), last > 0
+        else { return [] }
+        // Counted in an array indexed by id (a few hundred KB): tens of thousands of ids a query, a dictionary's
+        // hashing was most of the time.
+        var shared = [UInt8](repeating: 0, count: last + 1)
+        var touched: [Int] = []
         let statement = try db.cachedStatement(
             sql: "SELECT rowid FROM place_names_trigram WHERE place_names_trigram MATCH ?")
-        for gram in PlaceMatching.trigrams(ofWords: folded) {
-            let ids = try Int64.fetchCursor(statement, arguments: ["\"\(gram)\""])
-            while let id = try ids.next() { shared[id, default: 0] += 1 }
+        for gram in grams {
+            let ids = try Int.fetchCursor(statement, arguments: ["\"\(gram)\""])
+            while let id = try ids.next() {
+                guard id > 0, id <= last else { continue }
+                if shared[id] == 0 { touched.append(id) }
+                shared[id] += 1
+            }
         }
-        return shared.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(200).map(\.key)
+        var byCount = [[Int]](repeating: [], count: grams.count + 1)
+        for id in touched { byCount[Int(shared[id])].append(id) }
+        var candidates: [Int64] = []
+        for ids in byCount.reversed() where candidates.count < 200 {
+            candidates += ids.sorted().prefix(200 - candidates.count).map(Int64.init)
+        }
+        return candidates
     }
 
     private static func hit(_ row: Row) -> PlaceHit {
