@@ -76,6 +76,7 @@ let package = Package(
         .executable(name: "MessagingBenchmark", targets: ["MessagingBenchmark"]),
         .executable(name: "HabitsBenchmark", targets: ["HabitsBenchmark"]),
         .executable(name: "GeoBenchmark", targets: ["GeoBenchmark"]),
+        .executable(name: "GazetteerBenchmark", targets: ["GazetteerBenchmark"]),
         .executable(name: "PacksBenchmark", targets: ["PacksBenchmark"]),
         .executable(name: "RateLimiterBenchmark", targets: ["RateLimiterBenchmark"]),
     ],
@@ -222,6 +223,12 @@ let package = Package(
             name: "GeoBenchmark",
             dependencies: ["BenchmarkSupport", "GeoService", "PlatformKit", "ServiceKit", grdb],
             path: "Benchmarks/GeoBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "GazetteerBenchmark",
+            dependencies: ["BenchmarkSupport", "GeoService", "PlatformKit", "ServiceKit"],
+            path: "Benchmarks/GazetteerBenchmark",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -57,7 +57,9 @@ import Testing
         database = try SQLiteGeoStore(.inMemory)
     }
 
-    func app() -> some ApplicationProtocol {
+    /// The controllers on `database`, or by default on the suite's own (which holds no gazetteer).
+    func app(_ database: SQLiteGeoStore? = nil) -> some ApplicationProtocol {
+        let database = database ?? self.database
         let router = ServiceApplication.router(
             metrics: ServiceMetrics(), openAPIDocument: Data("{}".utf8), database: nil)
         let verifier = AccessTokenVerifier { token in

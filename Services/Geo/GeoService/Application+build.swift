@@ -10,7 +10,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     var storeLogger = Logger(label: "platform.geo")
     storeLogger.logLevel = settings.logLevel
     let database = try await openGeoStore(
-        settings.database, gazetteer: configuration.loadGazetteer ? GeoResources.gazetteer : nil, logger: storeLogger)
+        settings.database, gazetteer: configuration.gazetteer, logger: storeLogger)
     let chassis = ServiceChassis(
         settings: settings, store: database, openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let logger = chassis.logger
@@ -73,7 +73,8 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
 
 /// Files the geo service ships.
 public enum GeoResources {
-    /// The GeoNames-derived gazetteer (`Gazetteer/cities15000.tsv`, CC BY 4.0; see `Gazetteer/NOTICE.md`).
+    /// The bundled sample of the GeoNames-derived gazetteer (`Gazetteer/cities15000.tsv`, places of 15,000+ people,
+    /// CC BY 4.0; see `Gazetteer/NOTICE.md`); `GAZETTEER_FILE` names the full one.
     public static var gazetteer: URL? {
         Bundle.module.url(forResource: "cities15000", withExtension: "tsv", subdirectory: "Gazetteer")
     }

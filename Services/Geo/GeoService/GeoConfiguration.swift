@@ -9,6 +9,7 @@ import ServiceKit
 /// |---|---|---|
 /// | `SOCIAL_URL` | the social service, for friends and blocks | http://127.0.0.1:8082 |
 /// | `NOTIFICATIONS_URL` | the notifications service, for pack expiry notices | unset: notices are logged |
+/// | `GAZETTEER_FILE` | the gazetteer to load, e.g. `cities500.tsv` built by `Services/Geo/Gazetteer/make-gazetteer.py`; a file other than the one loaded before replaces the places at start | unset: the bundled `cities15000.tsv` |
 /// | and those of ``ServiceSettings`` | | |
 public struct GeoConfiguration: Sendable {
     public var settings: ServiceSettings
@@ -18,8 +19,10 @@ public struct GeoConfiguration: Sendable {
     public var socialGraph: (any GeoSocialGraph)?
     /// Replaces the identity lookups.
     public var userDirectory: (any UserDirectory)?
-    /// Loads the embedded gazetteer at first start (benchmarks and focused tests may skip it).
+    /// Loads the gazetteer at start (benchmarks and focused tests may skip it).
     public var loadGazetteer: Bool
+    /// The gazetteer file to load in place of the bundled sample (``GeoResources/gazetteer``).
+    public var gazetteerFile: String?
     public var notificationsURL: String?
     /// Replaces the notices' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
@@ -37,7 +40,7 @@ public struct GeoConfiguration: Sendable {
         settings: ServiceSettings,
         socialURL: @escaping @Sendable () -> String = { "http://127.0.0.1:\(ServiceName.social.defaultPort)" },
         socialGraph: (any GeoSocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
-        notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
+        gazetteerFile: String? = nil, notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
         onPackMaintenance: (@Sendable (PackMaintenance) -> Void)? = nil,
         packMaintenanceInterval: Duration = .seconds(60), postsPerWindow: Int = 10, commentsPerWindow: Int = 30,
         writeWindow: TimeInterval = 600
@@ -47,6 +50,7 @@ public struct GeoConfiguration: Sendable {
         self.socialGraph = socialGraph
         self.userDirectory = userDirectory
         self.loadGazetteer = loadGazetteer
+        self.gazetteerFile = gazetteerFile
         self.notificationsURL = notificationsURL
         self.noticeSink = noticeSink
         self.onPackMaintenance = onPackMaintenance
@@ -59,8 +63,15 @@ public struct GeoConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         self.init(
             settings: try ServiceSettings(service: .geo, reader: reader),
+            gazetteerFile: reader.string(forKey: "gazetteer.file").flatMap { $0.isEmpty ? nil : $0 },
             notificationsURL: reader.string(forKey: "notifications.url"))
         let social = reader.string(forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)")
         socialURL = { social }
+    }
+
+    /// The gazetteer to load: ``gazetteerFile`` or the bundled sample; none without ``loadGazetteer``.
+    var gazetteer: URL? {
+        guard loadGazetteer else { return nil }
+        return gazetteerFile.map { URL(fileURLWithPath: $0) } ?? GeoResources.gazetteer
     }
 }

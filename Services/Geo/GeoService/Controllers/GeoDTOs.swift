@@ -13,6 +13,8 @@ struct PinView: ResponseEncodable, Sendable {
     var placeName: String
     var placeId: Int64?
     var countryCode: String?
+    /// The state, province or other first-level division, from the place or the nearest one.
+    var region: String?
     var note: String?
     var visitedOn: String?
     var photoCount: Int
@@ -30,6 +32,7 @@ struct PinView: ResponseEncodable, Sendable {
         self.placeName = pin.placeName
         self.placeId = pin.placeId
         self.countryCode = pin.countryCode
+        self.region = pin.region
         self.note = pin.note
         self.visitedOn = pin.visitedOn
         self.photoCount = photoCount
@@ -45,6 +48,8 @@ struct PlaceView: ResponseEncodable, Sendable {
     var id: Int64
     var name: String
     var countryCode: String
+    /// The state, province or other first-level division; absent for some small countries.
+    var region: String?
     var latitude: Double
     var longitude: Double
     var population: Int
@@ -55,6 +60,7 @@ struct PlaceView: ResponseEncodable, Sendable {
         self.id = place.id
         self.name = place.name
         self.countryCode = place.countryCode
+        self.region = place.region
         self.latitude = place.latitude
         self.longitude = place.longitude
         self.population = place.population

@@ -19,7 +19,8 @@ struct PinsController {
         router.delete(RouterPath(GeoPaths.pins + "/:pin/color"), use: clearColor)
     }
 
-    /// A new pin: a confirmed gazetteer place (`placeId`), raw coordinates, or both (the place names them).
+    /// A new pin: a confirmed gazetteer place (`placeId`), raw coordinates, or both (the place names them). Without
+    /// a `placeName`, the place or, for coordinates alone, the nearest one names it (``ReverseLookup``).
     struct CreateRequest: Decodable {
         var placeId: Int64?
         var latitude: Double?
@@ -43,19 +44,20 @@ struct PinsController {
             throw Problem.badRequest("missing_location", "Pass a placeId or both latitude and longitude.")
         }
         try Validate.coordinate(latitude: latitude, longitude: longitude)
+        let given = try Validate.optionalText(input.placeName, field: "placeName", max: PinLimits.placeNameLength)
         var nearest = place
         if nearest == nil { nearest = try await database.nearestPlace(latitude: latitude, longitude: longitude) }
-        guard
-            let name = try Validate.optionalText(input.placeName, field: "placeName", max: PinLimits.placeNameLength)
-                ?? place?.name
-        else {
-            throw Problem.invalidField("placeName", "must not be empty without a placeId.")
+        let naming = ReverseLookup.naming(latitude: latitude, longitude: longitude, nearest: nearest)
+        guard let name = given ?? place?.name ?? naming.name else {
+            throw Problem.invalidField(
+                "placeName", "must be given here: no known place is within \(Int(ReverseLookup.namingRadius / 1_000)) km.")
         }
         let now = clock.now
         let (pin, created) = try await database.createPin(
             PinRecord(
                 id: nil, userId: context.user.userID, latitude: latitude, longitude: longitude, placeName: name,
-                placeId: place?.id, countryCode: nearest?.countryCode,
+                placeId: place?.id, countryCode: place?.countryCode ?? naming.countryCode,
+                region: place?.region ?? naming.region,
                 note: try Validate.optionalText(input.note, field: "note", max: PinLimits.noteLength),
                 visitedOn: try PinVisibility.visitDate(input.visitedOn, now: now), createdAt: now, updatedAt: now))
         let scheme = try await database.colorScheme(of: context.user.userID)
@@ -133,16 +135,19 @@ struct PinsController {
             }
             try Validate.coordinate(latitude: latitude, longitude: longitude)
         }
-        var country: String??
+        var naming: ReverseLookup.Naming?
         if let latitude = input.latitude, let longitude = input.longitude {
-            country = .some(try await database.nearestPlace(latitude: latitude, longitude: longitude)?.countryCode)
+            naming = ReverseLookup.naming(
+                latitude: latitude, longitude: longitude,
+                nearest: try await database.nearestPlace(latitude: latitude, longitude: longitude))
         }
-        let moved = country
+        let moved = naming
         let pin = try await database.changePin(id, of: context.user.userID) { pin in
             if let latitude = input.latitude, let longitude = input.longitude, let moved {
                 pin.latitude = latitude
                 pin.longitude = longitude
-                pin.countryCode = moved
+                pin.countryCode = moved.countryCode
+                pin.region = moved.region
                 pin.placeId = nil
             }
             if let name { pin.placeName = name }

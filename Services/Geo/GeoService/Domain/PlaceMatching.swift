@@ -16,14 +16,8 @@ enum PlaceMatching {
         return words.map { "\"\($0)\"*" }.joined(separator: " ")
     }
 
-    /// The distinct trigrams of a folded query's words, OR-ed, for the typo fallback.
-    static func trigramQuery(_ folded: String) -> String? {
-        let grams = trigrams(ofWords: folded)
-        guard !grams.isEmpty else { return nil }
-        return grams.map { "\"\($0)\"" }.joined(separator: " OR ")
-    }
-
-    /// The distinct trigrams of a folded query's words, in order (PostgreSQL's typo fallback asks for these).
+    /// The distinct trigrams of a folded query's words, in order, for the typo fallback (letters and digits only, so
+    /// a trigram quoted is an FTS5 phrase whatever the user typed).
     static func trigrams(ofWords folded: String) -> [String] {
         var grams: [String] = []
         for word in words(folded) {

@@ -64,7 +64,8 @@ protocol GeoStore: ServiceStore {
 
     func place(_ id: Int64) async throws -> PlaceRecord?
 
-    /// The gazetteer city nearest to a point within `radius` metres: gives a pin its country.
+    /// The gazetteer place nearest to a point within `radius` metres (reverse lookup): gives a pin its country and
+    /// region, and a pin made from coordinates alone its name (``ReverseLookup``).
     func nearestPlace(latitude: Double, longitude: Double, radius: Double) async throws -> PlaceRecord?
 
     // MARK: Colours and privacy
@@ -198,7 +199,7 @@ protocol GeoStore: ServiceStore {
 
 extension GeoStore {
     func nearestPlace(latitude: Double, longitude: Double) async throws -> PlaceRecord? {
-        try await nearestPlace(latitude: latitude, longitude: longitude, radius: 100_000)
+        try await nearestPlace(latitude: latitude, longitude: longitude, radius: ReverseLookup.regionRadius)
     }
 
     func claimExpiryWarnings(now: Date) async throws -> [ExpiryWarning] {

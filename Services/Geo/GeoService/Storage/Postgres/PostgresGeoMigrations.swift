@@ -252,6 +252,20 @@ enum PostgresGeoMigrations {
                 id integer PRIMARY KEY CHECK (id = 1),
                 key bytea NOT NULL
             )
-            """#)
+            """#),
+        PostgresMigration(
+            "v2: place and pin regions, the gazetteer's fingerprint",
+            #"""
+            -- The first-level division (state, province, Land) a place is in; a pin's, from its place or the nearest
+            -- one (reverse lookup). pins stay distributed by user_id, places a reference table.
+            ALTER TABLE places ADD COLUMN region text COLLATE "C";
+            ALTER TABLE pins ADD COLUMN region text COLLATE "C";
+            -- Reference table: the gazetteer file the places came from; a start with another file replaces them.
+            CREATE TABLE gazetteer_source (
+                id integer PRIMARY KEY CHECK (id = 1),
+                sha256 text COLLATE "C" NOT NULL,
+                places bigint NOT NULL
+            )
+            """#),
     ]
 }

@@ -17,10 +17,10 @@ extension PostgresGeoStore {
             var pin = pin
             pin.id = try await session.value(
                 """
-                INSERT INTO pins (user_id, latitude, longitude, place_name, place_id, country_code, note, visited_on,
-                    created_at, updated_at)
+                INSERT INTO pins (user_id, latitude, longitude, place_name, place_id, country_code, region, note,
+                    visited_on, created_at, updated_at)
                 VALUES (\(pin.userId), \(pin.latitude), \(pin.longitude), \(pin.placeName), \(pin.placeId),
-                    \(pin.countryCode), \(pin.note), \(pin.visitedOn), \(pin.createdAt.storedMilliseconds),
+                    \(pin.countryCode), \(pin.region), \(pin.note), \(pin.visitedOn), \(pin.createdAt.storedMilliseconds),
                     \(pin.updatedAt.storedMilliseconds))
                 RETURNING id
                 """, as: Int64.self)
@@ -77,7 +77,7 @@ extension PostgresGeoStore {
                 """
                 UPDATE pins SET user_id = \(pin.userId), latitude = \(pin.latitude), longitude = \(pin.longitude),
                     place_name = \(pin.placeName), place_id = \(pin.placeId), country_code = \(pin.countryCode),
-                    note = \(pin.note), visited_on = \(pin.visitedOn), created_at = \(pin.createdAt.storedMilliseconds),
+                    region = \(pin.region), note = \(pin.note), visited_on = \(pin.visitedOn), created_at = \(pin.createdAt.storedMilliseconds),
                     updated_at = \(pin.updatedAt.storedMilliseconds)
                 WHERE id = \(id)
                 """)

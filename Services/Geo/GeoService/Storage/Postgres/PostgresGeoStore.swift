@@ -79,28 +79,30 @@ struct PostgresGeoStore: GeoStore {
     // MARK: Rows
 
     static let pinColumns = """
-        pn.id, pn.user_id, pn.latitude, pn.longitude, pn.place_name, pn.place_id, pn.country_code, pn.note, \
-        pn.visited_on, pn.created_at, pn.updated_at
+        pn.id, pn.user_id, pn.latitude, pn.longitude, pn.place_name, pn.place_id, pn.country_code, pn.region, \
+        pn.note, pn.visited_on, pn.created_at, pn.updated_at
         """
 
     static func pin(_ row: PostgresRow) throws -> PinRecord {
-        let (id, userID, latitude, longitude, placeName, placeID, country, note, visitedOn, createdAt, updatedAt) =
+        let (id, userID, latitude, longitude, placeName, placeID, country, region, note, visitedOn, createdAt, updatedAt) =
             try row.decode(
-                (Int64, String, Double, Double, String, Int64?, String?, String?, String?, Int64, Int64).self)
+                (Int64, String, Double, Double, String, Int64?, String?, String?, String?, String?, Int64, Int64).self)
         return PinRecord(
             id: id, userId: userID, latitude: latitude, longitude: longitude, placeName: placeName, placeId: placeID,
-            countryCode: country, note: note, visitedOn: visitedOn, createdAt: Date(storedMilliseconds: createdAt),
+            countryCode: country, region: region, note: note, visitedOn: visitedOn, createdAt: Date(storedMilliseconds: createdAt),
             updatedAt: Date(storedMilliseconds: updatedAt))
     }
 
-    static let placeColumns = "pl.id, pl.name, pl.ascii_name, pl.country_code, pl.latitude, pl.longitude, pl.population"
+    static let placeColumns = """
+        pl.id, pl.name, pl.ascii_name, pl.country_code, pl.region, pl.latitude, pl.longitude, pl.population
+        """
 
     static func place(_ row: PostgresRow) throws -> PlaceRecord {
-        let (id, name, asciiName, country, latitude, longitude, population) = try row.decode(
-            (Int64, String, String, String, Double, Double, Int).self)
+        let (id, name, asciiName, country, region, latitude, longitude, population) = try row.decode(
+            (Int64, String, String, String, String?, Double, Double, Int).self)
         return PlaceRecord(
-            id: id, name: name, asciiName: asciiName, countryCode: country, latitude: latitude, longitude: longitude,
-            population: population)
+            id: id, name: name, asciiName: asciiName, countryCode: country, region: region, latitude: latitude,
+            longitude: longitude, population: population)
     }
 
     static let packColumns = """

@@ -9,6 +9,8 @@ struct PinRecord: Codable, Sendable {
     var placeName: String
     var placeId: Int64?
     var countryCode: String?
+    /// The first-level division (state, province) of its place or of the nearest one.
+    var region: String?
     var note: String?
     var visitedOn: String?
     var createdAt: Date

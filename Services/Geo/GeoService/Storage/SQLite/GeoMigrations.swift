@@ -258,6 +258,21 @@ enum GeoMigrations {
                     CREATE INDEX pins_by_user_and_latitude ON pins(user_id, latitude, longitude, place_name);
                     """)
         }
+        migrator.registerMigration("v4: place and pin regions, the gazetteer's fingerprint") { db in
+            try db.execute(
+                sql: """
+                    -- The first-level division (state, province, Land) a place is in; a pin's, from its place or the
+                    -- nearest one (reverse lookup).
+                    ALTER TABLE places ADD COLUMN region TEXT;
+                    ALTER TABLE pins ADD COLUMN region TEXT;
+                    -- The gazetteer file the places came from: a start with another file replaces them.
+                    CREATE TABLE gazetteer_source (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        sha256 TEXT NOT NULL,
+                        places INTEGER NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

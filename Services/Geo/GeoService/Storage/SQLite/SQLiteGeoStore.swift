@@ -11,13 +11,20 @@ struct SQLiteGeoStore: GeoStore {
     /// The secret of the per-pack pseudonyms (made by the v2 migration, never leaves the database).
     let pseudonymKey: Data
 
-    /// Opens the database, migrates it, and loads the gazetteer when its table is still empty.
-    init(_ location: DatabaseLocation, gazetteer: URL? = nil) throws {
+    /// Opens the database and migrates it (without a gazetteer: focused tests).
+    init(_ location: DatabaseLocation) throws {
         self.database = try ServiceDatabase(location, migrator: GeoMigrations.migrator)
         self.pseudonymKey = try database.writer.read { db in
             try Data.fetchOne(db.cachedStatement(sql: "SELECT key FROM pseudonym_key WHERE id = 1")) ?? Data()
         }
-        if let gazetteer { try Self.loadGazetteer(from: gazetteer, into: database.writer) }
+    }
+
+    /// Opens the database, migrates it, and loads the gazetteer unless its places came from that same file; the
+    /// load runs on GRDB's writer queue, off the event loops.
+    static func open(_ location: DatabaseLocation, gazetteer: URL?) async throws -> SQLiteGeoStore {
+        let store = try SQLiteGeoStore(location)
+        if let gazetteer { try await store.write { db in try loadGazetteer(from: gazetteer, into: db) } }
+        return store
     }
 
     /// The database itself (record decoding tests read it directly).
