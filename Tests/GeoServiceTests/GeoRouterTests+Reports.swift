@@ -41,7 +41,7 @@ extension GeoRouterTests {
             let reports = GeoPaths.posts + "/\(post)/reports"
             let reason = try await call(client, .post, reports, as: "bob", json: #"{"reason":"rude"}"#)
             #expect(reason.problem?.code == "invalid_reason")
-            let long = String(repeating: "x", count: PackReports.noteLength + 1)
+            let long = String(repeating: "x", count: ContentReports.noteLength + 1)
             let note = try await call(client, .post, reports, as: "bob", json: #"{"reason":"spam","note":"\#(long)"}"#)
             #expect(note.problem?.code == "invalid_note")
             let unknown = try await call(

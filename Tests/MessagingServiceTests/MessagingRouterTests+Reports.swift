@@ -27,7 +27,7 @@ extension MessagingRouterTests {
             #expect(
                 try await call(client, .post, reports, as: "bob", json: #"{"reason":"rude"}"#).problem?.code
                     == "invalid_reason")
-            let long = String(repeating: "x", count: MessageReports.noteLength + 1)
+            let long = String(repeating: "x", count: ContentReports.noteLength + 1)
             #expect(
                 try await call(client, .post, reports, as: "bob", json: #"{"reason":"spam","note":"\#(long)"}"#)
                     .problem?.code == "invalid_note")

@@ -55,9 +55,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     FeedController(database: database, clock: settings.clock).addRoutes(to: signedIn)
     PackReportsController(
         database: database, clock: settings.clock,
-        threshold: min(
-            max(configuration.reportThreshold, PackReports.thresholds.lowerBound),
-            PackReports.thresholds.upperBound)
+        threshold: ContentReports.clamped(configuration.reportThreshold)
     ).addRoutes(to: signedIn)
     PackModerationController(database: database, clock: settings.clock, notices: notices).addRoutes(to: signedIn)
 

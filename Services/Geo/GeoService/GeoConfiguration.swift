@@ -67,10 +67,10 @@ public struct GeoConfiguration: Sendable {
             notificationsURL: reader.string(forKey: "notifications.url"))
         let social = reader.string(forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)")
         socialURL = { social }
-        reportThreshold = reader.int(forKey: "reports.threshold", default: PackReports.defaultThreshold)
-        guard PackReports.thresholds.contains(reportThreshold) else {
+        reportThreshold = reader.int(forKey: "reports.threshold", default: ContentReports.defaultThreshold)
+        guard ContentReports.thresholds.contains(reportThreshold) else {
             throw ConfigurationError.invalid(
-                "REPORTS_THRESHOLD must be \(PackReports.thresholds.lowerBound) to \(PackReports.thresholds.upperBound)"
+                "REPORTS_THRESHOLD must be \(ContentReports.thresholds.lowerBound) to \(ContentReports.thresholds.upperBound)"
             )
         }
     }

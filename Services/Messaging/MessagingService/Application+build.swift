@@ -35,9 +35,7 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     .addRoutes(to: chassis.signedIn)
     MessageReportsController(
         store: store, notices: sink, events: events, clock: settings.clock,
-        threshold: min(
-            max(configuration.reportThreshold, MessageReports.thresholds.lowerBound),
-            MessageReports.thresholds.upperBound)
+        threshold: ContentReports.clamped(configuration.reportThreshold)
     )
     .addRoutes(to: chassis.signedIn)
     TopicsController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)

@@ -45,11 +45,11 @@ public struct MessagingConfiguration: Sendable {
             socialURL: reader.string(
                 forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
             notificationsURL: reader.string(forKey: "notifications.url"))
-        reportThreshold = reader.int(forKey: "reports.threshold", default: MessageReports.defaultThreshold)
-        guard MessageReports.thresholds.contains(reportThreshold) else {
+        reportThreshold = reader.int(forKey: "reports.threshold", default: ContentReports.defaultThreshold)
+        guard ContentReports.thresholds.contains(reportThreshold) else {
             throw ConfigurationError.invalid(
-                "REPORTS_THRESHOLD must be \(MessageReports.thresholds.lowerBound) to "
-                    + "\(MessageReports.thresholds.upperBound)")
+                "REPORTS_THRESHOLD must be \(ContentReports.thresholds.lowerBound) to "
+                    + "\(ContentReports.thresholds.upperBound)")
         }
     }
 }

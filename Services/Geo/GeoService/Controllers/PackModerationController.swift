@@ -28,10 +28,7 @@ struct PackModerationController {
     /// `sort=oldest` (default: the longest-waiting first) or `most` (most reporters first), `limit`, `cursor`.
     /// The query is read before the caller's role, so a malformed one is a 400 whoever sends it.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<ReportedItemView> {
-        let sort = request.uri.queryParameters["sort"].map(String.init) ?? "oldest"
-        guard let order = PackReports.QueueOrder(rawValue: sort) else {
-            throw Problem.invalidField("sort", "must be oldest or most.")
-        }
+        let order = try ContentReports.queueOrder(request.uri.queryParameters["sort"].map(String.init))
         let page = try request.pageRequest()
         let cursor = try page.decodeCursor(as: ReportQueueCursor.self)
         guard context.user.isAdmin else { throw GeoError.adminOnly }

@@ -38,9 +38,9 @@ struct PackReportsController {
     {
         let itemID = try context.parameters.id(kind.rawValue, kind == .post ? "The post" : "The comment")
         let input = try await request.decode(as: ReportRequest.self, context: context)
-        let reason = try PackReports.reason(input.reason)
+        let reason = try ContentReports.reason(input.reason)
         let note = try Validate.optionalText(
-            input.note.map(AnonymousText.body), field: "note", max: PackReports.noteLength)
+            input.note.map(AnonymousText.body), field: "note", max: ContentReports.noteLength)
         let (report, created) = try await database.report(
             kind, itemID, reporter: context.user.userID, reason: reason, note: note, threshold: threshold,
             at: try request.clientPosition(), now: clock.now)

@@ -43,8 +43,8 @@ struct MessageReportsController {
         let conversationID = try context.parameters.require("conversation")
         let messageID = try context.parameters.id("message", "The message")
         let input = try await request.decode(as: ReportRequest.self, context: context)
-        let reason = try MessageReports.reason(input.reason)
-        let note = try Validate.optionalText(input.note, field: "note", max: MessageReports.noteLength)
+        let reason = try ContentReports.reason(input.reason)
+        let note = try Validate.optionalText(input.note, field: "note", max: ContentReports.noteLength)
         let (report, created) = try await store.reportMessage(
             messageID, in: conversationID, by: context.user.userID, reason: reason, note: note, threshold: threshold,
             now: clock.now)
@@ -54,10 +54,7 @@ struct MessageReportsController {
     /// `sort=oldest` (default: the longest-waiting first) or `most` (most reporters first), `limit`, `cursor`.
     /// The query is read before the caller's role, so a malformed one is a 400 whoever sends it.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<ReportedMessageView> {
-        let sort = request.uri.queryParameters["sort"].map(String.init) ?? "oldest"
-        guard let order = MessageReports.QueueOrder(rawValue: sort) else {
-            throw Problem.invalidField("sort", "must be oldest or most.")
-        }
+        let order = try ContentReports.queueOrder(request.uri.queryParameters["sort"].map(String.init))
         let page = try request.pageRequest()
         let cursor = try page.decodeCursor(as: MessageReportCursor.self)
         guard context.user.isAdmin else { throw MessagingError.adminOnly }
