@@ -52,6 +52,7 @@ import Testing
 
     let database: SQLiteGeoStore
     let now = Date()
+    let notices = Notices()
 
     init() throws {
         database = try SQLiteGeoStore(.inMemory)
@@ -79,9 +80,11 @@ import Testing
         PacksController(database: database, clock: clock).addRoutes(to: signedIn)
         PackPostsController(
             database: database, clock: clock, postLimiter: RateLimiter(capacity: 100, period: 60, clock: clock),
-            commentLimiter: RateLimiter(capacity: 100, period: 60, clock: clock), notices: Notices()
+            commentLimiter: RateLimiter(capacity: 100, period: 60, clock: clock), notices: notices
         ).addRoutes(to: signedIn)
         FeedController(database: database, clock: clock).addRoutes(to: signedIn)
+        PackReportsController(database: database, clock: clock, threshold: 3).addRoutes(to: signedIn)
+        PackModerationController(database: database, clock: clock, notices: notices).addRoutes(to: signedIn)
         return Application(router: router)
     }
 

@@ -11,7 +11,7 @@ import Testing
 @testable import MessagingService
 
 /// The controllers behind a router with fakes for identity and social: each route's edge cases, fast. A bearer
-/// token is the caller's user id (the fake verifier trusts it).
+/// token is the caller's user id (the fake verifier trusts it); `admin` holds the admin role.
 @Suite struct MessagingRouterTests {
     /// ann, bob and cat are friends of each other; eve is nobody's friend; dan blocked ann.
     struct Graph: SocialGraph {
@@ -59,7 +59,9 @@ import Testing
         let router = ServiceApplication.router(
             metrics: ServiceMetrics(), openAPIDocument: Data("{}".utf8), database: nil)
         let verifier = AccessTokenVerifier { token in
-            AccessTokenClaims(userID: token, sessionID: "s-\(token)", roles: [], issuedAt: Date(), lifetime: 900)
+            AccessTokenClaims(
+                userID: token, sessionID: "s-\(token)", roles: token == "admin" ? ["admin"] : [], issuedAt: Date(),
+                lifetime: 900)
         }
         let signedIn = router.group().add(middleware: AccessTokenMiddleware(verifier: verifier))
             .group(context: AuthenticatedContext.self)
@@ -73,6 +75,10 @@ import Testing
             logger: Logger(label: "test"), latestPages: latestPages
         ).addRoutes(to: signedIn)
         TopicsController(store: database, clock: clock).addRoutes(to: signedIn)
+        MessageReportsController(
+            store: database, notices: notices, events: MessageEvents(sink: notices, directory: Directory()),
+            clock: clock, threshold: 3
+        ).addRoutes(to: signedIn)
         return Application(router: router)
     }
 

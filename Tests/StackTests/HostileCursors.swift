@@ -20,6 +20,7 @@ enum HostileCursors {
         "discoverPacks": [], "myPacks": [], "getVisitors": [],
         "listFeed": [#"{"id":%,"hot":%}"#], "listPackPosts": [#"{"id":%,"hot":%}"#],
         "discoverPosts": [#"{"id":%,"hot":%}"#, #"{"pack":%,"post":%}"#],
+        "listReportedItems": [#"{"first":%,"count":%}"#],
         // habits
         "myHabits": [], "listFollowedHabits": [], "listHabitsToday": [], "getHabitHistoryMap": [],
         "listHabitHistory": [#"{"day":"2026-01-01","id":%}"#],
@@ -33,7 +34,7 @@ enum HostileCursors {
         // messaging
         "listConversations": [#"{"activity":%,"id":"c"}"#], "listCommonGroups": [#"{"activity":%,"id":"c"}"#],
         "listMessages": [#"{"before":%}"#, #"{"after":%}"#], "listTopics": [#"{"lastMessageId":%,"id":%}"#],
-        "searchMessages": [],
+        "searchMessages": [], "listReportedMessages": [#"{"first":%,"count":%}"#],
         // notifications
         "listNotifications": [], "listDevices": [],
         // social

@@ -117,7 +117,7 @@ struct HostileFixture: Sendable {
                 "place": "1", "conversationId": conversation, "topicId": topic, "messageId": message,
                 "userId": bob.id, "user": bob.id, "users/{id}": bob.id, "sessions/{id}": zed.sessionID,
                 "notification": notification, "token": device, "request": id(pending), "answer": "accept",
-                "provider": "google",
+                "provider": "google", "kind": "posts",
             ],
             zed: zed)
     }

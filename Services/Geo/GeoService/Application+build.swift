@@ -53,6 +53,11 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
         notices: notices
     ).addRoutes(to: signedIn)
     FeedController(database: database, clock: settings.clock).addRoutes(to: signedIn)
+    PackReportsController(
+        database: database, clock: settings.clock,
+        threshold: ContentReports.clamped(configuration.reportThreshold)
+    ).addRoutes(to: signedIn)
+    PackModerationController(database: database, clock: settings.clock, notices: notices).addRoutes(to: signedIn)
 
     let jobs = PackMaintenance(database: database, notices: notices)
     configuration.onPackMaintenance?(jobs)

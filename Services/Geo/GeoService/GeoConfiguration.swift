@@ -10,6 +10,7 @@ import ServiceKit
 /// | `SOCIAL_URL` | the social service, for friends and blocks | http://127.0.0.1:8082 |
 /// | `NOTIFICATIONS_URL` | the notifications service, for pack expiry notices | unset: notices are logged |
 /// | `GAZETTEER_FILE` | the gazetteer to load, e.g. `cities500.tsv` built by `Services/Geo/Gazetteer/make-gazetteer.py`; a file other than the one loaded before replaces the places at start | unset: the bundled `cities15000.tsv` |
+/// | `REPORTS_THRESHOLD` | distinct reporters that hide a pack post or comment until an admin decides, 1 to 50 | 3 |
 /// | and those of ``ServiceSettings`` | | |
 public struct GeoConfiguration: Sendable {
     public var settings: ServiceSettings
@@ -35,6 +36,9 @@ public struct GeoConfiguration: Sendable {
     public var postsPerWindow: Int
     public var commentsPerWindow: Int
     public var writeWindow: TimeInterval
+    /// Distinct people whose open reports hide a post or comment until an admin decides
+    /// (``PackReports/thresholds``).
+    public var reportThreshold: Int
 
     public init(
         settings: ServiceSettings,
@@ -43,7 +47,7 @@ public struct GeoConfiguration: Sendable {
         gazetteerFile: String? = nil, notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
         onPackMaintenance: (@Sendable (PackMaintenance) -> Void)? = nil,
         packMaintenanceInterval: Duration = .seconds(60), postsPerWindow: Int = 10, commentsPerWindow: Int = 30,
-        writeWindow: TimeInterval = 600
+        writeWindow: TimeInterval = 600, reportThreshold: Int = 3
     ) {
         self.settings = settings
         self.socialURL = socialURL
@@ -58,6 +62,7 @@ public struct GeoConfiguration: Sendable {
         self.postsPerWindow = postsPerWindow
         self.commentsPerWindow = commentsPerWindow
         self.writeWindow = writeWindow
+        self.reportThreshold = reportThreshold
     }
 
     public init(reader: ConfigReader) throws {
@@ -67,6 +72,12 @@ public struct GeoConfiguration: Sendable {
             notificationsURL: reader.string(forKey: "notifications.url"))
         let social = reader.string(forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)")
         socialURL = { social }
+        reportThreshold = reader.int(forKey: "reports.threshold", default: ContentReports.defaultThreshold)
+        guard ContentReports.thresholds.contains(reportThreshold) else {
+            throw ConfigurationError.invalid(
+                "REPORTS_THRESHOLD must be \(ContentReports.thresholds.lowerBound) to \(ContentReports.thresholds.upperBound)"
+            )
+        }
     }
 
     /// The gazetteer to load: ``gazetteerFile`` or the bundled sample; none without ``loadGazetteer``.

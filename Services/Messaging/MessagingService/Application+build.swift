@@ -27,10 +27,15 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
         store: store, directory: directory, social: social, notices: sink, clock: settings.clock
     )
     .addRoutes(to: chassis.signedIn)
+    let events = MessageEvents(sink: sink, directory: directory)
     MessagesController(
-        store: store, directory: directory, social: social,
-        events: MessageEvents(sink: sink, directory: directory), clock: settings.clock, logger: chassis.logger,
-        latestPages: KeptAnswers()
+        store: store, directory: directory, social: social, events: events, clock: settings.clock,
+        logger: chassis.logger, latestPages: KeptAnswers()
+    )
+    .addRoutes(to: chassis.signedIn)
+    MessageReportsController(
+        store: store, notices: sink, events: events, clock: settings.clock,
+        threshold: ContentReports.clamped(configuration.reportThreshold)
     )
     .addRoutes(to: chassis.signedIn)
     TopicsController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)

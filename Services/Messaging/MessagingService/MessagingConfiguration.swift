@@ -9,6 +9,7 @@ import ServiceKit
 /// |---|---|---|
 /// | `SOCIAL_URL` | the social service, for friendships and blocks | http://127.0.0.1:8082 |
 /// | `NOTIFICATIONS_URL` | the notifications service, for notices and live events | unset: notices are logged |
+/// | `REPORTS_THRESHOLD` | distinct members whose reports hide a message until an admin decides, 1 to 50 | 3 |
 /// | `DATABASE_URL` | PostgreSQL instead of the SQLite file: any number of replicas may serve one database | unset |
 /// | and those of ``ServiceSettings`` | | |
 public struct MessagingConfiguration: Sendable {
@@ -21,11 +22,13 @@ public struct MessagingConfiguration: Sendable {
     public var userDirectory: (any UserDirectory)?
     /// Replaces the social graph lookups.
     public var socialGraph: (any SocialGraph)?
+    /// Distinct members whose open reports hide a message until an admin decides (``MessageReports/thresholds``).
+    public var reportThreshold: Int
 
     public init(
         settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
         notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil, userDirectory: (any UserDirectory)? = nil,
-        socialGraph: (any SocialGraph)? = nil
+        socialGraph: (any SocialGraph)? = nil, reportThreshold: Int = 3
     ) {
         self.settings = settings
         self.socialURL = socialURL
@@ -33,6 +36,7 @@ public struct MessagingConfiguration: Sendable {
         self.noticeSink = noticeSink
         self.userDirectory = userDirectory
         self.socialGraph = socialGraph
+        self.reportThreshold = reportThreshold
     }
 
     public init(reader: ConfigReader) throws {
@@ -41,5 +45,11 @@ public struct MessagingConfiguration: Sendable {
             socialURL: reader.string(
                 forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
             notificationsURL: reader.string(forKey: "notifications.url"))
+        reportThreshold = reader.int(forKey: "reports.threshold", default: ContentReports.defaultThreshold)
+        guard ContentReports.thresholds.contains(reportThreshold) else {
+            throw ConfigurationError.invalid(
+                "REPORTS_THRESHOLD must be \(ContentReports.thresholds.lowerBound) to "
+                    + "\(ContentReports.thresholds.upperBound)")
+        }
     }
 }

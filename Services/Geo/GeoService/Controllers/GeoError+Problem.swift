@@ -30,6 +30,8 @@ extension GeoError: ProblemConvertible {
                 positionSent
                     ? "This pack is locked to its area, and you are outside it."
                     : "This pack is locked to its area: send your location in the \(ClientPosition.header) header.")
+        case .ownItem(let action): .forbidden("own_item", "You cannot \(action) your own writing.")
+        case .adminOnly: .forbidden("admin_only", "Only a platform admin can do this.")
         }
     }
 }

@@ -96,7 +96,8 @@ struct PostView: ResponseEncodable, Sendable {
     /// 1, -1 or 0.
     var myVote: Int
     var commentCount: Int
-    /// Only my own posts can be seen hidden (after falling to a score of -5).
+    /// Only my own posts can be seen hidden: after falling to a score of -5 (for good), or reported by enough
+    /// people (until an admin decides).
     var hidden: Bool
     var createdAt: Date
 
@@ -125,6 +126,8 @@ struct CommentView: ResponseEncodable, Sendable {
     var postId: String
     var body: String
     var author: AnonymousAuthor
+    /// Only my own comments can be seen hidden (reported by enough people, until an admin decides).
+    var hidden: Bool
     var createdAt: Date
 
     init(_ comment: CommentRecord, postAuthor: String, viewer: String) {
@@ -134,6 +137,7 @@ struct CommentView: ResponseEncodable, Sendable {
         author = AnonymousAuthor(
             name: comment.pseudonym, isMine: comment.authorId == viewer,
             isOriginalPoster: comment.authorId == postAuthor)
+        hidden = comment.hidden
         createdAt = comment.createdAt
     }
 }

@@ -30,4 +30,8 @@ enum GeoError: Error, Equatable {
     /// A locked pack's content is for those inside its radius; `positionSent` tells whether the client said where
     /// it is.
     case outsideGeofence(positionSent: Bool)
+    /// Reporting or muting (`action`) one's own post or comment.
+    case ownItem(action: String)
+    /// The report queue and its decisions are for platform admins.
+    case adminOnly
 }

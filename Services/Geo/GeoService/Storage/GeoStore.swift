@@ -182,6 +182,33 @@ protocol GeoStore: ServiceStore {
     func comments(by author: String, before cursor: Int64?, limit: Int, now: Date) async throws
         -> [(CommentRecord, PostListing)]
 
+    // MARK: Reports and mutes
+
+    /// Files `reporter`'s report of a post or comment they may read from `position` (404 as for reading it; their
+    /// own is refused). A second open report by them of the same item is answered with the first (`created`
+    /// false). Once `threshold` distinct people have open reports, the item is hidden from everyone but its writer.
+    func report(
+        _ kind: PackReports.Kind, _ itemID: Int64, reporter: String, reason: PackReports.Reason, note: String?,
+        threshold: Int, at position: ClientPosition?, now: Date
+    ) async throws -> (report: ReportRecord, created: Bool)
+
+    /// Items with open reports that still exist, a page (`limit`) at a time after `cursor`.
+    func reportQueue(order: PackReports.QueueOrder, after cursor: ReportQueueCursor?, limit: Int) async throws
+        -> [(entry: ReportQueueEntry, item: ReportedPackItem)]
+
+    /// An admin's decision on an item's open reports (404 when it has none): `keep` shows the item again, `remove`
+    /// deletes it; the reports record who decided and when. Answers the item as it was, with the decided reports.
+    func decideReports(
+        on kind: PackReports.Kind, _ itemID: Int64, _ decision: PackReports.Decision, by admin: String, now: Date
+    ) async throws -> ReportedPackItem
+
+    /// Mutes the writer of a post or comment the muter may read from `position`, in that pack: their posts and
+    /// comments there, past and future, leave the muter's lists, also after they leave and rejoin. Answers the pack
+    /// and the pseudonym muted (never the account).
+    func muteWriter(
+        of kind: PackReports.Kind, _ itemID: Int64, muter: String, at position: ClientPosition?, now: Date
+    ) async throws -> (packID: Int64, pseudonym: String)
+
     // MARK: Expiry (run by every replica's pack maintenance: each step claims its rows)
 
     /// Marks the packs that expire within the next hour and were not announced yet, and returns them with their

@@ -138,7 +138,8 @@ struct MessagesController {
                     newerCursor: window.foundNewest
                         ? nil : items.last.map { PageCursor.encode(MessageCursor(after: $0.id)) },
                     foundOldest: window.foundOldest, foundNewest: window.foundNewest, anchor: window.anchor)))
-        if let latest { latestPages.keep(body, for: latest, revision: window.revision) }
+        // A conversation holding hidden messages reads differently for their senders: its pages are not shared.
+        if let latest, !window.holdsHidden { latestPages.keep(body, for: latest, revision: window.revision) }
         return PlatformResponseEncoder.response(json: body)
     }
 

@@ -37,6 +37,8 @@ struct MessageView: ResponseEncodable, Codable, Sendable {
     var mentions: [String]
     var createdAt: Date
     var editedAt: Date?
+    /// `true` on my own message while reports hide it from everyone else (until an admin decides); absent otherwise.
+    var hidden: Bool?
 
     init(_ message: MessageRecord) {
         id = message.id
@@ -48,6 +50,7 @@ struct MessageView: ResponseEncodable, Codable, Sendable {
         mentions = message.mentions
         createdAt = message.createdAt
         editedAt = message.editedAt
+        hidden = message.hidden ? true : nil
     }
 }
 

@@ -25,6 +25,8 @@ extension MessagingError: ProblemConvertible {
         case .groupFull: .conflict("group_full", "A group has at most \(MessagingLimits.maximumGroupSize) members.")
         case .topicExists(let name): .conflict("topic_exists", "This group already has a topic named '\(name)'.")
         case .notYourMessage(let action): .forbidden("not_your_message", "You can only \(action) your own messages.")
+        case .ownMessage: .forbidden("own_item", "You cannot report your own message.")
+        case .adminOnly: .forbidden("admin_only", "Only a platform admin can do this.")
         }
     }
 }

@@ -31,4 +31,8 @@ enum MessagingError: Error, Equatable {
     case topicExists(String)
     /// Only a message's sender may change it (`action`: edit, delete).
     case notYourMessage(action: String)
+    /// Reporting one's own message.
+    case ownMessage
+    /// The report queue and its decisions are for platform admins.
+    case adminOnly
 }

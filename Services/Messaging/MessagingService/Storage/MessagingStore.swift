@@ -129,6 +129,26 @@ protocol MessagingStore: ServiceStore {
     /// Sets the caller's policy for a topic.
     func setTopicPolicy(_ policy: TopicPolicy, topic topicID: Int64, in conversationID: String, for userID: String)
         async throws
+
+    // MARK: Reports
+
+    /// Files `reporter`'s report of someone else's message in a conversation they are a member of (404 otherwise,
+    /// and for a message hidden from them). A second open report by them of the message answers the first
+    /// (`created` false). Once `threshold` distinct members have open reports, the message is hidden from everyone
+    /// but its sender.
+    func reportMessage(
+        _ messageID: Int64, in conversationID: String, by reporter: String, reason: MessageReports.Reason,
+        note: String?, threshold: Int, now: Date
+    ) async throws -> (report: MessageReportRecord, created: Bool)
+
+    /// Messages with open reports that still exist, a page (`limit`) at a time after `cursor`.
+    func messageReportQueue(order: MessageReports.QueueOrder, after cursor: MessageReportCursor?, limit: Int)
+        async throws -> [(cursor: MessageReportCursor, item: ReportedMessage)]
+
+    /// An admin's decision on a message's open reports (404 when it has none): `keep` shows it again, `remove`
+    /// deletes it; the reports record who decided and when. Answers the message as it was and the members to tell.
+    func decideMessageReports(on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date)
+        async throws -> (item: ReportedMessage, members: [String])
 }
 
 extension MessagingStore {

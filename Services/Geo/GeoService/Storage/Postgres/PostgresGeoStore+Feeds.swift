@@ -26,6 +26,8 @@ extension PostgresGeoStore {
                     rows = try await session.rows(
                         """
                         SELECT id, hot FROM posts WHERE pack_id = \(packID) AND NOT hidden
+                            AND author_id NOT IN (SELECT writer_id FROM pack_mutes
+                                WHERE pack_id = \(packID) AND muter_id = \(viewer))
                             AND (\(all) OR tags::jsonb ?| \(tagged)::text[])
                             AND id < \(before) AND id > \(newest) ORDER BY id DESC LIMIT \(count)
                         """)
@@ -33,6 +35,8 @@ extension PostgresGeoStore {
                     rows = try await session.rows(
                         """
                         SELECT id, hot FROM posts WHERE pack_id = \(packID) AND NOT hidden
+                            AND author_id NOT IN (SELECT writer_id FROM pack_mutes
+                                WHERE pack_id = \(packID) AND muter_id = \(viewer))
                             AND (\(all) OR tags::jsonb ?| \(tagged)::text[])
                             AND (hot < \(hot) OR (hot = \(hot) AND id < \(before))) AND id > \(newest)
                             ORDER BY hot DESC, id DESC LIMIT \(count)
@@ -84,6 +88,8 @@ extension PostgresGeoStore {
                     """
                     SELECT \(unescaped: Self.postColumns) FROM posts ps
                     WHERE ps.pack_id = \(pack.id ?? 0) AND NOT ps.hidden AND ps.id < \(before)
+                        AND ps.author_id NOT IN (SELECT writer_id FROM pack_mutes
+                            WHERE pack_id = \(pack.id ?? 0) AND muter_id = \(viewer))
                         AND (\(packMatches) OR ps.tags::jsonb ?| \(tagged)::text[])
                     ORDER BY ps.id DESC LIMIT \(limit - rows.count)
                     """

@@ -176,7 +176,11 @@ extension PostgresGeoStore {
             let listing = try await Self.readablePost(session, postID, viewer: viewer, at: position, now: now)
             let comments = try await session.rows(
                 """
-                SELECT \(unescaped: Self.commentColumns) FROM comments c WHERE c.post_id = \(postID) AND c.id > \(cursor ?? 0)
+                SELECT \(unescaped: Self.commentColumns) FROM comments c
+                WHERE c.post_id = \(postID) AND (NOT c.hidden OR c.author_id = \(viewer))
+                    AND c.author_id NOT IN (SELECT writer_id FROM pack_mutes
+                        WHERE pack_id = \(listing.post.packId) AND muter_id = \(viewer))
+                    AND c.id > \(cursor ?? 0)
                 ORDER BY c.id LIMIT \(limit)
                 """
             ).map(Self.comment)
@@ -196,8 +200,11 @@ extension PostgresGeoStore {
                 author: comment.authorId, alpha: try await Self.actingAlpha(session, of: listing.pack),
                 viewer: viewer, isAdmin: isAdmin, thing: "comment")
             try await session.execute("DELETE FROM comments WHERE id = \(id)")
-            try await session.execute(
-                "UPDATE posts SET comment_count = comment_count - 1 WHERE id = \(comment.postId)")
+            // A hidden comment was taken off its post's count when it was hidden.
+            if !comment.hidden {
+                try await session.execute(
+                    "UPDATE posts SET comment_count = comment_count - 1 WHERE id = \(comment.postId)")
+            }
         }
     }
 

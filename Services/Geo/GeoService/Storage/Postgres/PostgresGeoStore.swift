@@ -142,14 +142,14 @@ struct PostgresGeoStore: GeoStore {
             createdAt: Date(storedMilliseconds: createdAt))
     }
 
-    static let commentColumns = "c.id, c.post_id, c.author_id, c.pseudonym, c.body, c.created_at"
+    static let commentColumns = "c.id, c.post_id, c.author_id, c.pseudonym, c.body, c.created_at, c.hidden"
 
     static func comment(_ row: PostgresRow) throws -> CommentRecord {
-        let (id, postID, author, pseudonym, body, createdAt) = try row.decode(
-            (Int64, Int64, String, String, String, Int64).self)
+        let (id, postID, author, pseudonym, body, createdAt, hidden) = try row.decode(
+            (Int64, Int64, String, String, String, Int64, Bool).self)
         return CommentRecord(
             id: id, postId: postID, authorId: author, pseudonym: pseudonym, body: body,
-            createdAt: Date(storedMilliseconds: createdAt))
+            createdAt: Date(storedMilliseconds: createdAt), hidden: hidden)
     }
 }
 

@@ -8,4 +8,6 @@ struct CommentRecord: Codable, Sendable {
     var pseudonym: String
     var body: String
     var createdAt: Date
+    /// Reported by enough people: gone for everyone but its writer until an admin decides.
+    var hidden: Bool = false
 }

@@ -273,6 +273,45 @@ enum GeoMigrations {
                     );
                     """)
         }
+        migrator.registerMigration("v5: reports, hidden comments, muted writers") { db in
+            try db.execute(
+                sql: """
+                    -- One row per report of a post or comment (issue 47). Open while decided_at IS NULL; an admin's
+                    -- keep or remove closes the round. Writer and reporter ids never leave the service (admins
+                    -- see the writer's).
+                    CREATE TABLE reports (
+                        id INTEGER PRIMARY KEY,
+                        kind TEXT NOT NULL CHECK (kind IN ('post', 'comment')),
+                        item_id INTEGER NOT NULL,
+                        pack_id INTEGER NOT NULL REFERENCES packs(id) ON DELETE CASCADE,
+                        writer_id TEXT NOT NULL,
+                        reporter_id TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        note TEXT,
+                        created_at DATETIME NOT NULL,
+                        decision TEXT CHECK (decision IN ('keep', 'remove')),
+                        decided_by TEXT,
+                        decided_at DATETIME
+                    );
+                    -- One open report per person per item.
+                    CREATE UNIQUE INDEX reports_open_by_reporter ON reports(kind, item_id, reporter_id)
+                        WHERE decided_at IS NULL;
+                    CREATE INDEX reports_by_pack ON reports(pack_id);
+
+                    -- Reported by enough people: gone for everyone but its writer until an admin decides.
+                    ALTER TABLE comments ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+
+                    -- "Mute this writer": kept against the writer's account, so it covers their later posts and
+                    -- survives their leaving and rejoining; never shown to the muter.
+                    CREATE TABLE pack_mutes (
+                        pack_id INTEGER NOT NULL REFERENCES packs(id) ON DELETE CASCADE,
+                        muter_id TEXT NOT NULL,
+                        writer_id TEXT NOT NULL,
+                        created_at DATETIME NOT NULL,
+                        PRIMARY KEY (pack_id, muter_id, writer_id)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -3,7 +3,7 @@ import GRDB
 
 /// Lists of posts: a pack's, the feed's, discover's and a writer's own.
 extension SQLiteGeoStore {
-    /// One page of the visible posts of these packs in `order`, merged from an index walk per pack that reads
+    /// One page of the visible posts of these packs in `order` (less those of writers the viewer muted there), merged from an index walk per pack that reads
     /// only (id, hot), so the cost does not grow with the packs' sizes; then the page's rows. With `tags`, only
     /// posts carrying one, or in a pack carrying one. With `newerThan`, only posts made after that one (ids grow).
     func posts(
@@ -17,22 +17,31 @@ extension SQLiteGeoStore {
             let all = try db.cachedStatement(
                 sql: order == .new
                     ? """
-                    SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0 AND id < ? AND id > ?
+                    SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
+                        AND author_id NOT IN (SELECT writer_id FROM pack_mutes
+                            WHERE pack_id = posts.pack_id AND muter_id = ?)
+                        AND id < ? AND id > ?
                         ORDER BY id DESC LIMIT ?
                     """
                     : """
                     SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
+                        AND author_id NOT IN (SELECT writer_id FROM pack_mutes
+                            WHERE pack_id = posts.pack_id AND muter_id = ?)
                         AND (hot < ? OR (hot = ? AND id < ?)) AND id > ? ORDER BY hot DESC, id DESC LIMIT ?
                     """)
             let tagged = try db.cachedStatement(
                 sql: order == .new
                     ? """
                     SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
+                        AND author_id NOT IN (SELECT writer_id FROM pack_mutes
+                            WHERE pack_id = posts.pack_id AND muter_id = ?)
                         AND EXISTS (SELECT 1 FROM json_each(posts.tags) WHERE value IN (SELECT value FROM json_each(?)))
                         AND id < ? AND id > ? ORDER BY id DESC LIMIT ?
                     """
                     : """
                     SELECT id, hot FROM posts WHERE pack_id = ? AND hidden = 0
+                        AND author_id NOT IN (SELECT writer_id FROM pack_mutes
+                            WHERE pack_id = posts.pack_id AND muter_id = ?)
                         AND EXISTS (SELECT 1 FROM json_each(posts.tags) WHERE value IN (SELECT value FROM json_each(?)))
                         AND (hot < ? OR (hot = ? AND id < ?)) AND id > ? ORDER BY hot DESC, id DESC LIMIT ?
                     """)
@@ -43,9 +52,10 @@ extension SQLiteGeoStore {
             func walk(_ pack: PackRecord, count: Int) throws -> [PostMerge.Key] {
                 let rows: [Row]
                 if wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList) {
-                    rows = try Row.fetchAll(all, arguments: [pack.id] + after + [count])
+                    rows = try Row.fetchAll(all, arguments: [pack.id, viewer] + after + [count])
                 } else {
-                    rows = try Row.fetchAll(tagged, arguments: [pack.id, StoredJSON.array(tags)] + after + [count])
+                    rows = try Row.fetchAll(
+                        tagged, arguments: [pack.id, viewer, StoredJSON.array(tags)] + after + [count])
                 }
                 return rows.map { (id: $0[0], hot: $0[1]) }
             }
@@ -86,10 +96,15 @@ extension SQLiteGeoStore {
                     db.cachedStatement(
                         sql: """
                             SELECT * FROM posts WHERE pack_id = ? AND hidden = 0 AND id < ?
+                                AND author_id NOT IN (SELECT writer_id FROM pack_mutes
+                                    WHERE pack_id = posts.pack_id AND muter_id = ?)
                                 AND (? OR EXISTS (SELECT 1 FROM json_each(posts.tags)
                                     WHERE value IN (SELECT value FROM json_each(?))))
                             ORDER BY id DESC LIMIT ?
-                            """), arguments: [pack.id, before, packMatches, StoredJSON.array(tags), limit - rows.count])
+                            """),
+                    arguments: [
+                        pack.id, before, viewer, packMatches, StoredJSON.array(tags), limit - rows.count,
+                    ])
             }
             return try Self.listings(db, rows, packs: packs, viewer: viewer)
         }

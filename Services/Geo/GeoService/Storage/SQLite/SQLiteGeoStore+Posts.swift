@@ -144,15 +144,21 @@ extension SQLiteGeoStore {
         }
     }
 
-    /// The comments of a post the viewer may read from `position`, oldest first, after the cursor's id.
+    /// The comments of a post the viewer may read from `position`, oldest first, after the cursor's id; hidden
+    /// ones only to their writer, none of writers the viewer muted in the pack.
     func comments(
         on postID: Int64, viewer: String, at position: ClientPosition?, after cursor: Int64?, limit: Int, now: Date
     ) async throws -> (post: PostListing, comments: [CommentRecord]) {
         try await read { db in
             let listing = try Self.readablePost(db, postID, viewer: viewer, at: position, now: now)
             let comments = try CommentRecord.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM comments WHERE post_id = ? AND id > ? ORDER BY id LIMIT ?"),
-                arguments: [postID, cursor ?? 0, limit])
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM comments WHERE post_id = ? AND (hidden = 0 OR author_id = ?)
+                            AND author_id NOT IN (SELECT writer_id FROM pack_mutes WHERE pack_id = ? AND muter_id = ?)
+                            AND id > ? ORDER BY id LIMIT ?
+                        """),
+                arguments: [postID, viewer, listing.post.packId, viewer, cursor ?? 0, limit])
             return (listing, comments)
         }
     }
@@ -168,8 +174,11 @@ extension SQLiteGeoStore {
                 isAdmin: isAdmin,
                 thing: "comment")
             try db.execute(sql: "DELETE FROM comments WHERE id = ?", arguments: [id])
-            try db.execute(
-                sql: "UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?", arguments: [comment.postId])
+            // A hidden comment was taken off its post's count when it was hidden.
+            if !comment.hidden {
+                try db.execute(
+                    sql: "UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?", arguments: [comment.postId])
+            }
         }
     }
 

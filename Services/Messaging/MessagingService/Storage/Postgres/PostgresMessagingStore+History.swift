@@ -15,6 +15,10 @@ extension PostgresMessagingStore {
             window.revision =
                 try await session.value(
                     "SELECT revision FROM conversations WHERE id = \(conversationID)", as: Int64.self) ?? 0
+            window.holdsHidden =
+                try await session.value(
+                    "SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = \(conversationID) AND hidden)",
+                    as: Bool.self) ?? false
             return window
         }
     }
@@ -108,7 +112,7 @@ extension PostgresMessagingStore {
         anchor: MessageAnchor, limit: Int
     ) async throws -> MessageWindow {
         let readID = try await readMarker(session, in: conversationID, topic: topicID, asMember: userID)
-        let scope = Scope(conversationID: conversationID, topicID: topicID)
+        let scope = Scope(conversationID: conversationID, topicID: topicID, viewer: userID)
         var anchor = anchor
         if anchor == .firstUnread {
             let first = try await firstUnread(session, scope, userID: userID, readID: readID)
@@ -149,6 +153,8 @@ extension PostgresMessagingStore {
     struct Scope {
         var conversationID: String
         var topicID: Int64?
+        /// Who reads: hidden messages are theirs only.
+        var viewer: String
     }
 
     /// Up to `limit` messages strictly older (newest first) or newer (oldest first) than `id`.
@@ -161,27 +167,40 @@ extension PostgresMessagingStore {
             case (true, nil):
                 """
                 \(unescaped: base) WHERE m.conversation_id = \(scope.conversationID) AND m.id < \(id)
+                    AND (NOT m.hidden OR m.sender_id = \(scope.viewer))
                 ORDER BY m.id DESC LIMIT \(limit)
                 """
             case (true, let topic?):
-                "\(unescaped: base) WHERE m.topic_id = \(topic) AND m.id < \(id) ORDER BY m.id DESC LIMIT \(limit)"
+                """
+                \(unescaped: base) WHERE m.topic_id = \(topic) AND m.id < \(id)
+                    AND (NOT m.hidden OR m.sender_id = \(scope.viewer))
+                ORDER BY m.id DESC LIMIT \(limit)
+                """
             case (false, nil):
                 """
                 \(unescaped: base) WHERE m.conversation_id = \(scope.conversationID) AND m.id > \(id)
+                    AND (NOT m.hidden OR m.sender_id = \(scope.viewer))
                 ORDER BY m.id LIMIT \(limit)
                 """
             case (false, let topic?):
-                "\(unescaped: base) WHERE m.topic_id = \(topic) AND m.id > \(id) ORDER BY m.id LIMIT \(limit)"
+                """
+                \(unescaped: base) WHERE m.topic_id = \(topic) AND m.id > \(id)
+                    AND (NOT m.hidden OR m.sender_id = \(scope.viewer))
+                ORDER BY m.id LIMIT \(limit)
+                """
             }
         return try await session.rows(query).map(Self.message)
     }
 
     /// The oldest message the member has not read (not theirs, not in a topic they muted or read past).
-    static func firstUnread(_ session: PostgresSession, _ scope: Scope, userID: String, readID: Int64) async throws -> Int64? {
+    static func firstUnread(_ session: PostgresSession, _ scope: Scope, userID: String, readID: Int64) async throws
+        -> Int64?
+    {
         if let topicID = scope.topicID {
             return try await session.value(
                 """
                 SELECT id FROM messages WHERE topic_id = \(topicID) AND id > \(readID) AND sender_id <> \(userID)
+                    AND NOT hidden
                 ORDER BY id LIMIT 1
                 """, as: Int64.self)
         }
@@ -190,7 +209,7 @@ extension PostgresMessagingStore {
             SELECT m.id FROM messages m
             LEFT JOIN topic_states ts ON ts.topic_id = m.topic_id AND ts.user_id = \(userID)
             WHERE m.conversation_id = \(scope.conversationID) AND m.id > \(readID) AND m.sender_id <> \(userID)
-                AND (ts.topic_id IS NULL OR (ts.policy <> 'muted' AND m.id > ts.last_read_id))
+                AND NOT m.hidden AND (ts.topic_id IS NULL OR (ts.policy <> 'muted' AND m.id > ts.last_read_id))
             ORDER BY m.id LIMIT 1
             """, as: Int64.self)
     }

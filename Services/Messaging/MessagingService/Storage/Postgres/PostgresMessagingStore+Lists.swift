@@ -14,7 +14,7 @@ extension PostgresMessagingStore {
             SELECT m.topic_id, ts.policy, COUNT(*) FROM messages m
             LEFT JOIN topic_states ts ON ts.topic_id = m.topic_id AND ts.user_id = \(userID)
             WHERE m.conversation_id = \(conversationID) AND m.id > \(readID) AND m.sender_id <> \(userID)
-                AND m.id > COALESCE(ts.last_read_id, 0)
+                AND NOT m.hidden AND m.id > COALESCE(ts.last_read_id, 0)
             GROUP BY m.topic_id, ts.policy
             """)
         var count = UnreadCount(total: 0, byTopic: [:])
@@ -59,12 +59,14 @@ extension PostgresMessagingStore {
             (SELECT COUNT(*) FROM messages m
                 LEFT JOIN topic_states ts ON ts.topic_id = m.topic_id AND ts.user_id = mb.user_id
                 WHERE m.conversation_id = c.id AND m.id > mb.last_read_id AND m.sender_id <> mb.user_id
-                    AND m.id > COALESCE(ts.last_read_id, 0) AND ts.policy IS DISTINCT FROM 'muted'),
+                    AND NOT m.hidden AND m.id > COALESCE(ts.last_read_id, 0)
+                    AND ts.policy IS DISTINCT FROM 'muted'),
             lm.*
         FROM members mb JOIN conversations c ON c.id = mb.conversation_id
         LEFT JOIN LATERAL (
             SELECT \(messageColumns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id
             WHERE m.id = c.last_message_id AND m.conversation_id = c.id
+                AND (NOT m.hidden OR m.sender_id = mb.user_id)
         ) lm ON true
         """
 
@@ -78,7 +80,8 @@ extension PostgresMessagingStore {
                 topicId: try columns[16].decode(Int64?.self), topicName: try columns[17].decode(String?.self),
                 senderId: try columns[18].decode(String.self), text: try columns[19].decode(String.self),
                 mentions: try columns[20].decode(String.self).split(separator: " ").map(String.init),
-                createdAt: try columns[21].decode(Date.self), editedAt: try columns[22].decode(Date?.self))
+                createdAt: try columns[21].decode(Date.self), editedAt: try columns[22].decode(Date?.self),
+                hidden: try columns[23].decode(Bool.self))
         }
         return ConversationSummary(
             conversation: try Self.conversation(row), muted: try columns[9].decode(Bool.self),
@@ -154,6 +157,7 @@ extension PostgresMessagingStore {
                     AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = \(userID))
                     AND (\(conversationID)::text IS NULL OR m.conversation_id = \(conversationID))
                     AND (\(topicID)::bigint IS NULL OR m.topic_id = \(topicID))
+                    AND (NOT m.hidden OR m.sender_id = \(userID))
                 ORDER BY m.id DESC LIMIT \(SearchQuery.window)
                 """)
             let ranked = try rows.map { row in
@@ -162,7 +166,7 @@ extension PostgresMessagingStore {
                     hit: SearchHit(
                         message: message,
                         snippet: SearchQuery.highlight(SearchQuery.snippet(message.text, terms: terms))),
-                    score: try row.makeRandomAccess()[9].decode(Float.self)
+                    score: try row.makeRandomAccess()[10].decode(Float.self)
                 )
             }
             .sorted { ($1.score, $1.hit.message.id) < ($0.score, $0.hit.message.id) }

@@ -115,22 +115,26 @@ extension PostgresMessagingStore {
             _ = try await Self.membership(session, conversationID, userID, lock: true)
             let message = try await Self.message(session, messageID, in: conversationID)
             guard message.senderId == userID else { throw MessagingError.notYourMessage(action: "delete") }
-            try await session.execute("DELETE FROM messages WHERE id = \(messageID)")
-            // The list keeps its order (activity); only the preview moves back to the message before.
+            try await Self.remove(session, message)
+            return try await Self.members(session, conversationID).map(\.userId)
+        }
+    }
+
+    /// Deletes a message; the list keeps its order (activity), only the previews move back to the message before.
+    static func remove(_ session: PostgresSession, _ message: MessageRecord) async throws {
+        try await session.execute("DELETE FROM messages WHERE id = \(message.id)")
+        try await session.execute(
+            """
+            UPDATE conversations
+            SET last_message_id = (SELECT MAX(id) FROM messages WHERE conversation_id = \(message.conversationId))
+            WHERE id = \(message.conversationId)
+            """)
+        if let topicID = message.topicId {
             try await session.execute(
                 """
-                UPDATE conversations
-                SET last_message_id = (SELECT MAX(id) FROM messages WHERE conversation_id = \(conversationID))
-                WHERE id = \(conversationID)
+                UPDATE topics SET last_message_id = (SELECT MAX(id) FROM messages WHERE topic_id = \(topicID))
+                WHERE id = \(topicID)
                 """)
-            if let topicID = message.topicId {
-                try await session.execute(
-                    """
-                    UPDATE topics SET last_message_id = (SELECT MAX(id) FROM messages WHERE topic_id = \(topicID))
-                    WHERE id = \(topicID)
-                    """)
-            }
-            return try await Self.members(session, conversationID).map(\.userId)
         }
     }
 

@@ -151,16 +151,18 @@ struct PostgresMessagingStore: MessagingStore {
     }
 
     /// The select list ``message(_:)`` decodes, `m` being `messages` and `t` its topic.
-    static let messageColumns =
-        "m.id, m.conversation_id, m.topic_id, t.name, m.sender_id, m.text, m.mentions, m.created_at, m.edited_at"
+    static let messageColumns = """
+        m.id, m.conversation_id, m.topic_id, t.name, m.sender_id, m.text, m.mentions, m.created_at, m.edited_at, \
+        m.hidden
+        """
 
     static func message(_ row: PostgresRow) throws -> MessageRecord {
-        let (id, conversationID, topicID, topicName, senderID, text, mentions, createdAt, editedAt) = try row.decode(
-            (Int64, String, Int64?, String?, String, String, String, Date, Date?).self)
+        let (id, conversationID, topicID, topicName, senderID, text, mentions, createdAt, editedAt, hidden) =
+            try row.decode((Int64, String, Int64?, String?, String, String, String, Date, Date?, Bool).self)
         return MessageRecord(
             id: id, conversationId: conversationID, topicId: topicID, topicName: topicName, senderId: senderID,
             text: text, mentions: mentions.split(separator: " ").map(String.init), createdAt: createdAt,
-            editedAt: editedAt)
+            editedAt: editedAt, hidden: hidden)
     }
 }
 

@@ -12,10 +12,12 @@ struct MessageRecord: Sendable, Equatable {
     var mentions: [String]
     var createdAt: Date
     var editedAt: Date?
+    /// Reported by enough members: left out for everyone but its sender until an admin decides.
+    var hidden: Bool
 
     init(
         id: Int64, conversationId: String, topicId: Int64?, topicName: String?, senderId: String, text: String,
-        mentions: [String], createdAt: Date, editedAt: Date? = nil
+        mentions: [String], createdAt: Date, editedAt: Date? = nil, hidden: Bool = false
     ) {
         self.id = id
         self.conversationId = conversationId
@@ -26,5 +28,6 @@ struct MessageRecord: Sendable, Equatable {
         self.mentions = mentions
         self.createdAt = createdAt
         self.editedAt = editedAt
+        self.hidden = hidden
     }
 }

@@ -54,6 +54,8 @@ struct MessageWindow: Sendable {
     var anchor: Int64?
     /// The conversation's revision the page was read at (``MessagingDatabase/revision(_:_:)``).
     var revision: Int64 = 0
+    /// Whether the conversation holds hidden messages: then pages differ by reader and are not kept.
+    var holdsHidden = false
 }
 
 /// One search result.

@@ -134,6 +134,40 @@ enum MessagingMigrations {
                     END;
                     """)
         }
+        migrator.registerMigration("v5: reported messages") { db in
+            try db.execute(
+                sql: """
+                    -- Reported by enough members: left out for everyone but its sender until an admin decides.
+                    ALTER TABLE messages ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+                    -- The unread counts' covering indexes, now holding whether a message is hidden.
+                    DROP INDEX messages_by_conversation;
+                    CREATE INDEX messages_by_conversation ON messages(conversation_id, id, sender_id, topic_id, hidden);
+                    DROP INDEX messages_by_topic;
+                    CREATE INDEX messages_by_topic ON messages(topic_id, id, sender_id, hidden) WHERE topic_id IS NOT NULL;
+                    -- Whether a conversation holds hidden messages (its pages then differ by reader).
+                    CREATE INDEX messages_hidden ON messages(conversation_id) WHERE hidden = 1;
+
+                    -- One row per report of a message (issue 47). Open while decided_at IS NULL; an admin's keep or
+                    -- remove closes the round. Sender and reporter ids never leave the service (admins see the
+                    -- sender's).
+                    CREATE TABLE message_reports (
+                        id INTEGER PRIMARY KEY,
+                        message_id INTEGER NOT NULL,
+                        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                        sender_id TEXT NOT NULL,
+                        reporter_id TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        note TEXT,
+                        created_at DATETIME NOT NULL,
+                        decision TEXT CHECK (decision IN ('keep', 'remove')),
+                        decided_by TEXT,
+                        decided_at DATETIME
+                    );
+                    -- One open report per member per message.
+                    CREATE UNIQUE INDEX message_reports_open_by_reporter ON message_reports(message_id, reporter_id)
+                        WHERE decided_at IS NULL;
+                    """)
+        }
         return migrator
     }
 }

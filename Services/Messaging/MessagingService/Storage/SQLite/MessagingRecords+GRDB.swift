@@ -35,7 +35,10 @@ extension TopicRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
 extension MessageRecord: FetchableRecord {
     /// The select list `init(row:)` decodes, `m` being `messages` and `t` its topic.
     static let columns =
-        "m.id, m.conversation_id, m.topic_id, t.name, m.sender_id, m.text, m.mentions, m.created_at, m.edited_at"
+        """
+        m.id, m.conversation_id, m.topic_id, t.name, m.sender_id, m.text, m.mentions, m.created_at, m.edited_at, \
+        m.hidden
+        """
 
     init(row: Row) throws {
         self.init(
@@ -43,6 +46,7 @@ extension MessageRecord: FetchableRecord {
             topicId: try row.decode(atIndex: 2), topicName: try row.decode(atIndex: 3),
             senderId: try row.decode(atIndex: 4), text: try row.decode(atIndex: 5),
             mentions: (try row.decode(String?.self, atIndex: 6) ?? "").split(separator: " ").map(String.init),
-            createdAt: try row.decodeDate(atIndex: 7), editedAt: try row.decodeDateIfPresent(atIndex: 8))
+            createdAt: try row.decodeDate(atIndex: 7), editedAt: try row.decodeDateIfPresent(atIndex: 8),
+            hidden: try row.decode(atIndex: 9))
     }
 }

@@ -15,6 +15,11 @@ extension SQLiteMessagingStore {
             var window = try Self.window(
                 db, in: conversationID, topic: topicID, asMember: userID, anchor: anchor, limit: limit)
             window.revision = try Self.revision(db, conversationID)
+            window.holdsHidden =
+                try Bool.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ? AND hidden = 1)"),
+                    arguments: [conversationID]) ?? false
             return window
         }
     }
@@ -79,7 +84,7 @@ extension SQLiteMessagingStore {
         anchor: MessageAnchor, limit: Int
     ) throws -> MessageWindow {
         let readID = try readMarker(db, in: conversationID, topic: topicID, asMember: userID)
-        let scope = Scope(conversationID: conversationID, topicID: topicID)
+        let scope = Scope(conversationID: conversationID, topicID: topicID, viewer: userID)
         var anchor = anchor
         if anchor == .firstUnread {
             let first = try Self.firstUnread(db, scope, userID: userID, readID: readID)
@@ -120,6 +125,8 @@ extension SQLiteMessagingStore {
     struct Scope {
         var conversationID: String
         var topicID: Int64?
+        /// Who reads: hidden messages are theirs only.
+        var viewer: String
     }
 
     enum Direction { case older, newer }
@@ -129,21 +136,22 @@ extension SQLiteMessagingStore {
         -> [MessageRecord]
     {
         let base = "SELECT \(MessageRecord.columns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id"
+        let visible = "AND (m.hidden = 0 OR m.sender_id = ?)"
         let sql: String
         let arguments: StatementArguments
         switch (direction, scope.topicID) {
         case (.older, nil):
-            sql = base + " WHERE m.conversation_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?"
-            arguments = [scope.conversationID, id, limit]
+            sql = base + " WHERE m.conversation_id = ? AND m.id < ? \(visible) ORDER BY m.id DESC LIMIT ?"
+            arguments = [scope.conversationID, id, scope.viewer, limit]
         case (.older, let topic?):
-            sql = base + " WHERE m.topic_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?"
-            arguments = [topic, id, limit]
+            sql = base + " WHERE m.topic_id = ? AND m.id < ? \(visible) ORDER BY m.id DESC LIMIT ?"
+            arguments = [topic, id, scope.viewer, limit]
         case (.newer, nil):
-            sql = base + " WHERE m.conversation_id = ? AND m.id > ? ORDER BY m.id LIMIT ?"
-            arguments = [scope.conversationID, id, limit]
+            sql = base + " WHERE m.conversation_id = ? AND m.id > ? \(visible) ORDER BY m.id LIMIT ?"
+            arguments = [scope.conversationID, id, scope.viewer, limit]
         case (.newer, let topic?):
-            sql = base + " WHERE m.topic_id = ? AND m.id > ? ORDER BY m.id LIMIT ?"
-            arguments = [topic, id, limit]
+            sql = base + " WHERE m.topic_id = ? AND m.id > ? \(visible) ORDER BY m.id LIMIT ?"
+            arguments = [topic, id, scope.viewer, limit]
         }
         return try MessageRecord.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
     }
@@ -153,7 +161,10 @@ extension SQLiteMessagingStore {
         if let topicID = scope.topicID {
             return try Int64.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT id FROM messages WHERE topic_id = ? AND id > ? AND sender_id <> ? ORDER BY id LIMIT 1"),
+                    sql: """
+                        SELECT id FROM messages WHERE topic_id = ? AND id > ? AND sender_id <> ? AND hidden = 0
+                        ORDER BY id LIMIT 1
+                        """),
                 arguments: [topicID, readID, userID])
         }
         return try Int64.fetchOne(
@@ -161,7 +172,7 @@ extension SQLiteMessagingStore {
                 sql: """
                     SELECT m.id FROM messages m
                     LEFT JOIN topic_states ts ON ts.topic_id = m.topic_id AND ts.user_id = ?
-                    WHERE m.conversation_id = ? AND m.id > ? AND m.sender_id <> ?
+                    WHERE m.conversation_id = ? AND m.id > ? AND m.sender_id <> ? AND m.hidden = 0
                         AND (ts.topic_id IS NULL OR (ts.policy <> 'muted' AND m.id > ts.last_read_id))
                     ORDER BY m.id LIMIT 1
                     """), arguments: [userID, scope.conversationID, readID, userID])

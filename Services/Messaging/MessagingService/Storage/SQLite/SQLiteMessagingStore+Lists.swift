@@ -11,7 +11,7 @@ extension SQLiteMessagingStore {
                 sql: """
                     SELECT m.topic_id, ts.policy, COUNT(*) FROM messages m
                     LEFT JOIN topic_states ts ON ts.topic_id = m.topic_id AND ts.user_id = ?
-                    WHERE m.conversation_id = ? AND m.id > ? AND m.sender_id <> ?
+                    WHERE m.conversation_id = ? AND m.id > ? AND m.sender_id <> ? AND m.hidden = 0
                         AND m.id > COALESCE(ts.last_read_id, 0)
                     GROUP BY m.topic_id
                     """), arguments: [userID, conversationID, readID, userID])
@@ -90,7 +90,9 @@ extension SQLiteMessagingStore {
 
     private static func summary(_ db: Database, _ row: Row, for userID: String) throws -> ConversationSummary {
         let conversation = try ConversationRecord(row: row)
+        // A hidden last message is previewed to its sender only.
         let lastMessage = try conversation.lastMessageId.map { try message(db, $0, in: conversation.id) }
+            .flatMap { !$0.hidden || $0.senderId == userID ? $0 : nil }
         return ConversationSummary(
             conversation: conversation, muted: row["my_muted"], lastMessage: lastMessage,
             otherUserID: row["other_user_id"], memberCount: row["member_count"],
@@ -120,16 +122,18 @@ extension SQLiteMessagingStore {
                             AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?)
                             AND (? IS NULL OR m.conversation_id = ?)
                             AND (? IS NULL OR m.topic_id = ?)
+                            AND (m.hidden = 0 OR m.sender_id = ?)
                         ORDER BY message_search.rowid DESC LIMIT ?
                         """),
                 arguments: [
-                    SearchQuery.fts(terms), userID, conversationID, conversationID, topicID, topicID, SearchQuery.window,
+                    SearchQuery.fts(terms), userID, conversationID, conversationID, topicID, topicID, userID,
+                    SearchQuery.window,
                 ])
             let ranked = try rows.map { row in
                 (
                     hit: SearchHit(
-                        message: try MessageRecord(row: row), snippet: SearchQuery.highlight(row[9] as String? ?? "")),
-                    score: row[10] as Double
+                        message: try MessageRecord(row: row), snippet: SearchQuery.highlight(row[10] as String? ?? "")),
+                    score: row[11] as Double
                 )
             }
             .sorted { ($0.score, $1.hit.message.id) < ($1.score, $0.hit.message.id) }

@@ -123,20 +123,24 @@ extension SQLiteMessagingStore {
             guard message.senderId == userID else {
                 throw MessagingError.notYourMessage(action: "delete")
             }
-            try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [messageID])
-            // The list keeps its order (activity); only the preview moves back to the message before.
-            try db.execute(
-                sql: """
-                    UPDATE conversations SET last_message_id = (SELECT MAX(id) FROM messages WHERE conversation_id = ?)
-                    WHERE id = ?
-                    """, arguments: [conversationID, conversationID])
-            if let topicID = message.topicId {
-                try db.execute(
-                    sql:
-                        "UPDATE topics SET last_message_id = (SELECT MAX(id) FROM messages WHERE topic_id = ?) WHERE id = ?",
-                    arguments: [topicID, topicID])
-            }
+            try Self.remove(db, message)
             return try Self.members(db, conversationID).map(\.userId)
+        }
+    }
+
+    /// Deletes a message; the list keeps its order (activity), only the previews move back to the message before.
+    static func remove(_ db: Database, _ message: MessageRecord) throws {
+        try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [message.id])
+        try db.execute(
+            sql: """
+                UPDATE conversations SET last_message_id = (SELECT MAX(id) FROM messages WHERE conversation_id = ?)
+                WHERE id = ?
+                """, arguments: [message.conversationId, message.conversationId])
+        if let topicID = message.topicId {
+            try db.execute(
+                sql:
+                    "UPDATE topics SET last_message_id = (SELECT MAX(id) FROM messages WHERE topic_id = ?) WHERE id = ?",
+                arguments: [topicID, topicID])
         }
     }
 
