@@ -547,6 +547,10 @@ extension Components {
             public var body: Swift.String
             /// - Remark: Generated from `#/components/schemas/Comment/createdAt`.
             public var createdAt: Foundation.Date
+            /// Only my own comments can be seen hidden: reported by enough people, until an admin decides.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comment/hidden`.
+            public var hidden: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Comment/id`.
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/Comment/postId`.
@@ -557,18 +561,21 @@ extension Components {
             ///   - author:
             ///   - body:
             ///   - createdAt:
+            ///   - hidden: Only my own comments can be seen hidden: reported by enough people, until an admin decides.
             ///   - id:
             ///   - postId:
             public init(
                 author: Components.Schemas.AnonymousAuthor,
                 body: Swift.String,
                 createdAt: Foundation.Date,
+                hidden: Swift.Bool,
                 id: Swift.String,
                 postId: Swift.String
             ) {
                 self.author = author
                 self.body = body
                 self.createdAt = createdAt
+                self.hidden = hidden
                 self.id = id
                 self.postId = postId
             }
@@ -576,6 +583,7 @@ extension Components {
                 case author
                 case body
                 case createdAt
+                case hidden
                 case id
                 case postId
             }
@@ -832,6 +840,159 @@ extension Components {
                 case createdAt
                 case environment
                 case token
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Event`.
+        public struct Event: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Event/cancelledAt`.
+            public var cancelledAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Event/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Event/creatorId`.
+            public var creatorId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Event/end`.
+            public var end: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Event/id`.
+            public var id: Swift.String
+            /// end on the household's clock.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/localEnd`.
+            public var localEnd: Swift.String?
+            /// start on the household's clock, YYYY-MM-DDTHH:MM.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/localStart`.
+            public var localStart: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Event/note`.
+            public var note: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Event/place`.
+            public var place: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Event/remindMinutesBefore`.
+            public var remindMinutesBefore: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Event/RsvpsPayload`.
+            public struct RsvpsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Event/RsvpsPayload/answer`.
+                @frozen public enum AnswerPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case yes = "yes"
+                    case no = "no"
+                    case maybe = "maybe"
+                }
+                /// - Remark: Generated from `#/components/schemas/Event/RsvpsPayload/answer`.
+                public var answer: Components.Schemas.Event.RsvpsPayloadPayload.AnswerPayload
+                /// - Remark: Generated from `#/components/schemas/Event/RsvpsPayload/userId`.
+                public var userId: Swift.String
+                /// Creates a new `RsvpsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - answer:
+                ///   - userId:
+                public init(
+                    answer: Components.Schemas.Event.RsvpsPayloadPayload.AnswerPayload,
+                    userId: Swift.String
+                ) {
+                    self.answer = answer
+                    self.userId = userId
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case answer
+                    case userId
+                }
+            }
+            /// Members' answers, by member id; members who did not answer are absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/rsvps`.
+            public typealias RsvpsPayload = [Components.Schemas.Event.RsvpsPayloadPayload]
+            /// Members' answers, by member id; members who did not answer are absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/rsvps`.
+            public var rsvps: Components.Schemas.Event.RsvpsPayload
+            /// - Remark: Generated from `#/components/schemas/Event/start`.
+            public var start: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Event/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case scheduled = "scheduled"
+                case cancelled = "cancelled"
+            }
+            /// - Remark: Generated from `#/components/schemas/Event/status`.
+            public var status: Components.Schemas.Event.StatusPayload
+            /// The household's IANA time zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/timeZone`.
+            public var timeZone: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Event/title`.
+            public var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Event/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// Creates a new `Event`.
+            ///
+            /// - Parameters:
+            ///   - cancelledAt:
+            ///   - createdAt:
+            ///   - creatorId:
+            ///   - end:
+            ///   - id:
+            ///   - localEnd: end on the household's clock.
+            ///   - localStart: start on the household's clock, YYYY-MM-DDTHH:MM.
+            ///   - note:
+            ///   - place:
+            ///   - remindMinutesBefore:
+            ///   - rsvps: Members' answers, by member id; members who did not answer are absent.
+            ///   - start:
+            ///   - status:
+            ///   - timeZone: The household's IANA time zone.
+            ///   - title:
+            ///   - updatedAt:
+            public init(
+                cancelledAt: Foundation.Date? = nil,
+                createdAt: Foundation.Date,
+                creatorId: Swift.String,
+                end: Foundation.Date? = nil,
+                id: Swift.String,
+                localEnd: Swift.String? = nil,
+                localStart: Swift.String,
+                note: Swift.String? = nil,
+                place: Swift.String? = nil,
+                remindMinutesBefore: Swift.Int,
+                rsvps: Components.Schemas.Event.RsvpsPayload,
+                start: Foundation.Date,
+                status: Components.Schemas.Event.StatusPayload,
+                timeZone: Swift.String,
+                title: Swift.String,
+                updatedAt: Foundation.Date
+            ) {
+                self.cancelledAt = cancelledAt
+                self.createdAt = createdAt
+                self.creatorId = creatorId
+                self.end = end
+                self.id = id
+                self.localEnd = localEnd
+                self.localStart = localStart
+                self.note = note
+                self.place = place
+                self.remindMinutesBefore = remindMinutesBefore
+                self.rsvps = rsvps
+                self.start = start
+                self.status = status
+                self.timeZone = timeZone
+                self.title = title
+                self.updatedAt = updatedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case cancelledAt
+                case createdAt
+                case creatorId
+                case end
+                case id
+                case localEnd
+                case localStart
+                case note
+                case place
+                case remindMinutesBefore
+                case rsvps
+                case start
+                case status
+                case timeZone
+                case title
+                case updatedAt
             }
         }
         /// - Remark: Generated from `#/components/schemas/Feature`.
@@ -2210,6 +2371,10 @@ extension Components {
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/MessagingMessage/editedAt`.
             public var editedAt: Foundation.Date?
+            /// Present (true) on my own message while reports hide it from everyone else, until an admin decides.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingMessage/hidden`.
+            public var hidden: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/MessagingMessage/id`.
             public var id: Swift.Int64
             /// Ids of the members the text mentions.
@@ -2230,6 +2395,7 @@ extension Components {
             ///   - conversationId:
             ///   - createdAt:
             ///   - editedAt:
+            ///   - hidden: Present (true) on my own message while reports hide it from everyone else, until an admin decides.
             ///   - id:
             ///   - mentions: Ids of the members the text mentions.
             ///   - senderId:
@@ -2240,6 +2406,7 @@ extension Components {
                 conversationId: Swift.String,
                 createdAt: Foundation.Date,
                 editedAt: Foundation.Date? = nil,
+                hidden: Swift.Bool? = nil,
                 id: Swift.Int64,
                 mentions: [Swift.String],
                 senderId: Swift.String,
@@ -2250,6 +2417,7 @@ extension Components {
                 self.conversationId = conversationId
                 self.createdAt = createdAt
                 self.editedAt = editedAt
+                self.hidden = hidden
                 self.id = id
                 self.mentions = mentions
                 self.senderId = senderId
@@ -2261,6 +2429,7 @@ extension Components {
                 case conversationId
                 case createdAt
                 case editedAt
+                case hidden
                 case id
                 case mentions
                 case senderId
@@ -2339,6 +2508,41 @@ extension Components {
                 case muted
             }
         }
+        /// - Remark: Generated from `#/components/schemas/MessagingNewReport`.
+        public struct MessagingNewReport: Codable, Hashable, Sendable {
+            /// Optional; at most 500 characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingNewReport/note`.
+            public var note: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/MessagingNewReport/reason`.
+            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case spam = "spam"
+                case harassment = "harassment"
+                case hate = "hate"
+                case violence = "violence"
+                case sexual = "sexual"
+                case selfHarm = "self_harm"
+                case other = "other"
+            }
+            /// - Remark: Generated from `#/components/schemas/MessagingNewReport/reason`.
+            public var reason: Components.Schemas.MessagingNewReport.ReasonPayload
+            /// Creates a new `MessagingNewReport`.
+            ///
+            /// - Parameters:
+            ///   - note: Optional; at most 500 characters.
+            ///   - reason:
+            public init(
+                note: Swift.String? = nil,
+                reason: Components.Schemas.MessagingNewReport.ReasonPayload
+            ) {
+                self.note = note
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case note
+                case reason
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/MessagingRead`.
         public struct MessagingRead: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/MessagingRead/conversationId`.
@@ -2378,6 +2582,239 @@ extension Components {
                 case topicId
                 case topicUnreadCount
                 case unreadCount
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MessagingReport`.
+        public struct MessagingReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MessagingReport/conversationId`.
+            public var conversationId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MessagingReport/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/MessagingReport/id`.
+            public var id: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/MessagingReport/messageId`.
+            public var messageId: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/MessagingReport/note`.
+            public var note: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/MessagingReport/reason`.
+            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case spam = "spam"
+                case harassment = "harassment"
+                case hate = "hate"
+                case violence = "violence"
+                case sexual = "sexual"
+                case selfHarm = "self_harm"
+                case other = "other"
+            }
+            /// - Remark: Generated from `#/components/schemas/MessagingReport/reason`.
+            public var reason: Components.Schemas.MessagingReport.ReasonPayload
+            /// Creates a new `MessagingReport`.
+            ///
+            /// - Parameters:
+            ///   - conversationId:
+            ///   - createdAt:
+            ///   - id:
+            ///   - messageId:
+            ///   - note:
+            ///   - reason:
+            public init(
+                conversationId: Swift.String,
+                createdAt: Foundation.Date,
+                id: Swift.Int64,
+                messageId: Swift.Int64,
+                note: Swift.String? = nil,
+                reason: Components.Schemas.MessagingReport.ReasonPayload
+            ) {
+                self.conversationId = conversationId
+                self.createdAt = createdAt
+                self.id = id
+                self.messageId = messageId
+                self.note = note
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case conversationId
+                case createdAt
+                case id
+                case messageId
+                case note
+                case reason
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MessagingReportDecision`.
+        public struct MessagingReportDecision: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MessagingReportDecision/conversationId`.
+            public var conversationId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MessagingReportDecision/decidedAt`.
+            public var decidedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/MessagingReportDecision/decidedBy`.
+            public var decidedBy: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MessagingReportDecision/decision`.
+            @frozen public enum DecisionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case keep = "keep"
+                case remove = "remove"
+            }
+            /// - Remark: Generated from `#/components/schemas/MessagingReportDecision/decision`.
+            public var decision: Components.Schemas.MessagingReportDecision.DecisionPayload
+            /// - Remark: Generated from `#/components/schemas/MessagingReportDecision/messageId`.
+            public var messageId: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/MessagingReportDecision/reportCount`.
+            public var reportCount: Swift.Int
+            /// Creates a new `MessagingReportDecision`.
+            ///
+            /// - Parameters:
+            ///   - conversationId:
+            ///   - decidedAt:
+            ///   - decidedBy:
+            ///   - decision:
+            ///   - messageId:
+            ///   - reportCount:
+            public init(
+                conversationId: Swift.String,
+                decidedAt: Foundation.Date,
+                decidedBy: Swift.String,
+                decision: Components.Schemas.MessagingReportDecision.DecisionPayload,
+                messageId: Swift.Int64,
+                reportCount: Swift.Int
+            ) {
+                self.conversationId = conversationId
+                self.decidedAt = decidedAt
+                self.decidedBy = decidedBy
+                self.decision = decision
+                self.messageId = messageId
+                self.reportCount = reportCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case conversationId
+                case decidedAt
+                case decidedBy
+                case decision
+                case messageId
+                case reportCount
+            }
+        }
+        /// A reported message as admins see it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage`.
+        public struct MessagingReportedMessage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/conversationKind`.
+            @frozen public enum ConversationKindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case direct = "direct"
+                case group = "group"
+            }
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/conversationKind`.
+            public var conversationKind: Components.Schemas.MessagingReportedMessage.ConversationKindPayload
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/message`.
+            public var message: Components.Schemas.MessagingMessage
+            /// Open reports per reason.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/reasons`.
+            public struct ReasonsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.Int]
+                /// Creates a new `ReasonsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.Int] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Open reports per reason.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/reasons`.
+            public var reasons: Components.Schemas.MessagingReportedMessage.ReasonsPayload
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/reportCount`.
+            public var reportCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/ReportsPayload`.
+            public struct ReportsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/ReportsPayload/createdAt`.
+                public var createdAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/ReportsPayload/note`.
+                public var note: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/ReportsPayload/reason`.
+                public var reason: Swift.String
+                /// Creates a new `ReportsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - createdAt:
+                ///   - note:
+                ///   - reason:
+                public init(
+                    createdAt: Foundation.Date,
+                    note: Swift.String? = nil,
+                    reason: Swift.String
+                ) {
+                    self.createdAt = createdAt
+                    self.note = note
+                    self.reason = reason
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case createdAt
+                    case note
+                    case reason
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/reports`.
+            public typealias ReportsPayload = [Components.Schemas.MessagingReportedMessage.ReportsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessage/reports`.
+            public var reports: Components.Schemas.MessagingReportedMessage.ReportsPayload
+            /// Creates a new `MessagingReportedMessage`.
+            ///
+            /// - Parameters:
+            ///   - conversationKind:
+            ///   - message:
+            ///   - reasons: Open reports per reason.
+            ///   - reportCount:
+            ///   - reports:
+            public init(
+                conversationKind: Components.Schemas.MessagingReportedMessage.ConversationKindPayload,
+                message: Components.Schemas.MessagingMessage,
+                reasons: Components.Schemas.MessagingReportedMessage.ReasonsPayload,
+                reportCount: Swift.Int,
+                reports: Components.Schemas.MessagingReportedMessage.ReportsPayload
+            ) {
+                self.conversationKind = conversationKind
+                self.message = message
+                self.reasons = reasons
+                self.reportCount = reportCount
+                self.reports = reports
+            }
+            public enum CodingKeys: String, CodingKey {
+                case conversationKind
+                case message
+                case reasons
+                case reportCount
+                case reports
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MessagingReportedMessagePage`.
+        public struct MessagingReportedMessagePage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessagePage/items`.
+            public var items: [Components.Schemas.MessagingReportedMessage]
+            /// - Remark: Generated from `#/components/schemas/MessagingReportedMessagePage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `MessagingReportedMessagePage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.MessagingReportedMessage],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/MessagingSearchResult`.
@@ -2594,6 +3031,37 @@ extension Components {
                 case displayName
                 case userId
                 case username
+            }
+        }
+        /// The writer muted, as I know them: their pseudonym in that pack.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MutedWriter`.
+        public struct MutedWriter: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MutedWriter/muted`.
+            public var muted: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/MutedWriter/packId`.
+            public var packId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MutedWriter/pseudonym`.
+            public var pseudonym: Swift.String
+            /// Creates a new `MutedWriter`.
+            ///
+            /// - Parameters:
+            ///   - muted:
+            ///   - packId:
+            ///   - pseudonym:
+            public init(
+                muted: Swift.Bool,
+                packId: Swift.String,
+                pseudonym: Swift.String
+            ) {
+                self.muted = muted
+                self.packId = packId
+                self.pseudonym = pseudonym
+            }
+            public enum CodingKeys: String, CodingKey {
+                case muted
+                case packId
+                case pseudonym
             }
         }
         /// - Remark: Generated from `#/components/schemas/MyComment`.
@@ -2823,7 +3291,7 @@ extension Components {
                 case tags
             }
         }
-        /// A confirmed gazetteer place (placeId), raw coordinates, or both.
+        /// A confirmed gazetteer place (placeId), raw coordinates, or both. Without placeName, the place names the pin; coordinates alone are named after the nearest gazetteer place within 25 km (reverse lookup), and get its country and region within 100 km.
         ///
         /// - Remark: Generated from `#/components/schemas/NewPin`.
         public struct NewPin: Codable, Hashable, Sendable {
@@ -2835,6 +3303,8 @@ extension Components {
             public var note: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NewPin/placeId`.
             public var placeId: Swift.Int?
+            /// What the pin is called; needed only for coordinates with no known place within 25 km.
+            ///
             /// - Remark: Generated from `#/components/schemas/NewPin/placeName`.
             public var placeName: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NewPin/visitedOn`.
@@ -2846,7 +3316,7 @@ extension Components {
             ///   - longitude:
             ///   - note:
             ///   - placeId:
-            ///   - placeName:
+            ///   - placeName: What the pin is called; needed only for coordinates with no known place within 25 km.
             ///   - visitedOn:
             public init(
                 latitude: Swift.Double? = nil,
@@ -2901,6 +3371,41 @@ extension Components {
                 case body
                 case tags
                 case title
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewReport`.
+        public struct NewReport: Codable, Hashable, Sendable {
+            /// Optional; at most 500 characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewReport/note`.
+            public var note: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NewReport/reason`.
+            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case spam = "spam"
+                case harassment = "harassment"
+                case hate = "hate"
+                case violence = "violence"
+                case sexual = "sexual"
+                case selfHarm = "self_harm"
+                case other = "other"
+            }
+            /// - Remark: Generated from `#/components/schemas/NewReport/reason`.
+            public var reason: Components.Schemas.NewReport.ReasonPayload
+            /// Creates a new `NewReport`.
+            ///
+            /// - Parameters:
+            ///   - note: Optional; at most 500 characters.
+            ///   - reason:
+            public init(
+                note: Swift.String? = nil,
+                reason: Components.Schemas.NewReport.ReasonPayload
+            ) {
+                self.note = note
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case note
+                case reason
             }
         }
         /// - Remark: Generated from `#/components/schemas/Note`.
@@ -3391,6 +3896,8 @@ extension Components {
             public var category: Components.Schemas.Pin.CategoryPayload
             /// - Remark: Generated from `#/components/schemas/Pin/color`.
             public var color: Swift.String
+            /// ISO 3166-1 alpha-2, from the pinned place or the nearest one within 100 km.
+            ///
             /// - Remark: Generated from `#/components/schemas/Pin/countryCode`.
             public var countryCode: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Pin/createdAt`.
@@ -3409,6 +3916,10 @@ extension Components {
             public var placeId: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/Pin/placeName`.
             public var placeName: Swift.String
+            /// The state, province or other first-level division, from the pinned place or the nearest one (reverse lookup); absent where none is known.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Pin/region`.
+            public var region: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Pin/updatedAt`.
             public var updatedAt: Foundation.Date
             /// The owner; absent for a stranger's pin whose owner is not listed to strangers.
@@ -3422,7 +3933,7 @@ extension Components {
             /// - Parameters:
             ///   - category:
             ///   - color:
-            ///   - countryCode:
+            ///   - countryCode: ISO 3166-1 alpha-2, from the pinned place or the nearest one within 100 km.
             ///   - createdAt:
             ///   - id:
             ///   - latitude:
@@ -3431,6 +3942,7 @@ extension Components {
             ///   - photoCount:
             ///   - placeId:
             ///   - placeName:
+            ///   - region: The state, province or other first-level division, from the pinned place or the nearest one (reverse lookup); absent where none is known.
             ///   - updatedAt:
             ///   - userId: The owner; absent for a stranger's pin whose owner is not listed to strangers.
             ///   - visitedOn:
@@ -3446,6 +3958,7 @@ extension Components {
                 photoCount: Swift.Int,
                 placeId: Swift.Int? = nil,
                 placeName: Swift.String,
+                region: Swift.String? = nil,
                 updatedAt: Foundation.Date,
                 userId: Swift.String? = nil,
                 visitedOn: Swift.String? = nil
@@ -3461,6 +3974,7 @@ extension Components {
                 self.photoCount = photoCount
                 self.placeId = placeId
                 self.placeName = placeName
+                self.region = region
                 self.updatedAt = updatedAt
                 self.userId = userId
                 self.visitedOn = visitedOn
@@ -3477,6 +3991,7 @@ extension Components {
                 case photoCount
                 case placeId
                 case placeName
+                case region
                 case updatedAt
                 case userId
                 case visitedOn
@@ -3539,6 +4054,10 @@ extension Components {
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Place/population`.
             public var population: Swift.Int
+            /// The state, province or other first-level division; absent for some small countries.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Place/region`.
+            public var region: Swift.String?
             /// Creates a new `Place`.
             ///
             /// - Parameters:
@@ -3549,6 +4068,7 @@ extension Components {
             ///   - matchedName:
             ///   - name:
             ///   - population:
+            ///   - region: The state, province or other first-level division; absent for some small countries.
             public init(
                 countryCode: Swift.String,
                 id: Swift.Int,
@@ -3556,7 +4076,8 @@ extension Components {
                 longitude: Swift.Double,
                 matchedName: Swift.String? = nil,
                 name: Swift.String,
-                population: Swift.Int
+                population: Swift.Int,
+                region: Swift.String? = nil
             ) {
                 self.countryCode = countryCode
                 self.id = id
@@ -3565,6 +4086,7 @@ extension Components {
                 self.matchedName = matchedName
                 self.name = name
                 self.population = population
+                self.region = region
             }
             public enum CodingKeys: String, CodingKey {
                 case countryCode
@@ -3574,6 +4096,7 @@ extension Components {
                 case matchedName
                 case name
                 case population
+                case region
             }
         }
         /// - Remark: Generated from `#/components/schemas/Post`.
@@ -3588,7 +4111,7 @@ extension Components {
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Post/downVotes`.
             public var downVotes: Swift.Int
-            /// Fell to a score of -5: hidden for good; only its writer still sees it.
+            /// Only my own posts can be seen hidden: after falling to a score of -5 (for good), or reported by enough people (until an admin decides).
             ///
             /// - Remark: Generated from `#/components/schemas/Post/hidden`.
             public var hidden: Swift.Bool
@@ -3655,7 +4178,7 @@ extension Components {
             ///   - commentCount:
             ///   - createdAt:
             ///   - downVotes:
-            ///   - hidden: Fell to a score of -5: hidden for good; only its writer still sees it.
+            ///   - hidden: Only my own posts can be seen hidden: after falling to a score of -5 (for good), or reported by enough people (until an admin decides).
             ///   - id:
             ///   - myVote:
             ///   - pack:
@@ -4185,6 +4708,303 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case reminded
                 case skipped
+            }
+        }
+        /// My report; it never names the writer.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Report`.
+        public struct Report: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Report/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Report/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Report/itemId`.
+            public var itemId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Report/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case post = "post"
+                case comment = "comment"
+            }
+            /// - Remark: Generated from `#/components/schemas/Report/kind`.
+            public var kind: Components.Schemas.Report.KindPayload
+            /// - Remark: Generated from `#/components/schemas/Report/note`.
+            public var note: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Report/reason`.
+            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case spam = "spam"
+                case harassment = "harassment"
+                case hate = "hate"
+                case violence = "violence"
+                case sexual = "sexual"
+                case selfHarm = "self_harm"
+                case other = "other"
+            }
+            /// - Remark: Generated from `#/components/schemas/Report/reason`.
+            public var reason: Components.Schemas.Report.ReasonPayload
+            /// Creates a new `Report`.
+            ///
+            /// - Parameters:
+            ///   - createdAt:
+            ///   - id:
+            ///   - itemId:
+            ///   - kind:
+            ///   - note:
+            ///   - reason:
+            public init(
+                createdAt: Foundation.Date,
+                id: Swift.String,
+                itemId: Swift.String,
+                kind: Components.Schemas.Report.KindPayload,
+                note: Swift.String? = nil,
+                reason: Components.Schemas.Report.ReasonPayload
+            ) {
+                self.createdAt = createdAt
+                self.id = id
+                self.itemId = itemId
+                self.kind = kind
+                self.note = note
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case createdAt
+                case id
+                case itemId
+                case kind
+                case note
+                case reason
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReportDecision`.
+        public struct ReportDecision: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/decidedAt`.
+            public var decidedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/decidedBy`.
+            public var decidedBy: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/decision`.
+            @frozen public enum DecisionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case keep = "keep"
+                case remove = "remove"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/decision`.
+            public var decision: Components.Schemas.ReportDecision.DecisionPayload
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/itemId`.
+            public var itemId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case post = "post"
+                case comment = "comment"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/kind`.
+            public var kind: Components.Schemas.ReportDecision.KindPayload
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/reportCount`.
+            public var reportCount: Swift.Int
+            /// Creates a new `ReportDecision`.
+            ///
+            /// - Parameters:
+            ///   - decidedAt:
+            ///   - decidedBy:
+            ///   - decision:
+            ///   - itemId:
+            ///   - kind:
+            ///   - reportCount:
+            public init(
+                decidedAt: Foundation.Date,
+                decidedBy: Swift.String,
+                decision: Components.Schemas.ReportDecision.DecisionPayload,
+                itemId: Swift.String,
+                kind: Components.Schemas.ReportDecision.KindPayload,
+                reportCount: Swift.Int
+            ) {
+                self.decidedAt = decidedAt
+                self.decidedBy = decidedBy
+                self.decision = decision
+                self.itemId = itemId
+                self.kind = kind
+                self.reportCount = reportCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case decidedAt
+                case decidedBy
+                case decision
+                case itemId
+                case kind
+                case reportCount
+            }
+        }
+        /// A reported post or comment as admins see it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReportedItem`.
+        public struct ReportedItem: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/body`.
+            public var body: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/hidden`.
+            public var hidden: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case post = "post"
+                case comment = "comment"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/kind`.
+            public var kind: Components.Schemas.ReportedItem.KindPayload
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/packId`.
+            public var packId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/packName`.
+            public var packName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/pseudonym`.
+            public var pseudonym: Swift.String
+            /// Open reports per reason.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/reasons`.
+            public struct ReasonsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.Int]
+                /// Creates a new `ReasonsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.Int] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Open reports per reason.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/reasons`.
+            public var reasons: Components.Schemas.ReportedItem.ReasonsPayload
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/reportCount`.
+            public var reportCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/ReportsPayload`.
+            public struct ReportsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReportedItem/ReportsPayload/createdAt`.
+                public var createdAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/ReportedItem/ReportsPayload/note`.
+                public var note: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ReportedItem/ReportsPayload/reason`.
+                public var reason: Swift.String
+                /// Creates a new `ReportsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - createdAt:
+                ///   - note:
+                ///   - reason:
+                public init(
+                    createdAt: Foundation.Date,
+                    note: Swift.String? = nil,
+                    reason: Swift.String
+                ) {
+                    self.createdAt = createdAt
+                    self.note = note
+                    self.reason = reason
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case createdAt
+                    case note
+                    case reason
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/reports`.
+            public typealias ReportsPayload = [Components.Schemas.ReportedItem.ReportsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/reports`.
+            public var reports: Components.Schemas.ReportedItem.ReportsPayload
+            /// The post's title, or the title of the post a comment is on.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/title`.
+            public var title: Swift.String
+            /// The writer's account (admins only).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportedItem/writerId`.
+            public var writerId: Swift.String
+            /// Creates a new `ReportedItem`.
+            ///
+            /// - Parameters:
+            ///   - body:
+            ///   - createdAt:
+            ///   - hidden:
+            ///   - id:
+            ///   - kind:
+            ///   - packId:
+            ///   - packName:
+            ///   - pseudonym:
+            ///   - reasons: Open reports per reason.
+            ///   - reportCount:
+            ///   - reports:
+            ///   - title: The post's title, or the title of the post a comment is on.
+            ///   - writerId: The writer's account (admins only).
+            public init(
+                body: Swift.String,
+                createdAt: Foundation.Date,
+                hidden: Swift.Bool,
+                id: Swift.String,
+                kind: Components.Schemas.ReportedItem.KindPayload,
+                packId: Swift.String,
+                packName: Swift.String,
+                pseudonym: Swift.String,
+                reasons: Components.Schemas.ReportedItem.ReasonsPayload,
+                reportCount: Swift.Int,
+                reports: Components.Schemas.ReportedItem.ReportsPayload,
+                title: Swift.String,
+                writerId: Swift.String
+            ) {
+                self.body = body
+                self.createdAt = createdAt
+                self.hidden = hidden
+                self.id = id
+                self.kind = kind
+                self.packId = packId
+                self.packName = packName
+                self.pseudonym = pseudonym
+                self.reasons = reasons
+                self.reportCount = reportCount
+                self.reports = reports
+                self.title = title
+                self.writerId = writerId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case body
+                case createdAt
+                case hidden
+                case id
+                case kind
+                case packId
+                case packName
+                case pseudonym
+                case reasons
+                case reportCount
+                case reports
+                case title
+                case writerId
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReportedItemPage`.
+        public struct ReportedItemPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportedItemPage/items`.
+            public var items: [Components.Schemas.ReportedItem]
+            /// - Remark: Generated from `#/components/schemas/ReportedItemPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `ReportedItemPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.ReportedItem],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/Schedule`.

@@ -129,6 +129,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/geo/comments/{comment}`.
     /// - Remark: Generated from `#/paths//v1/geo/comments/{comment}/delete(deleteComment)`.
     func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output
+    /// Mute the writer of a comment in its pack, for me only: their posts and comments there, past and later, leave my lists, also after they leave and rejoin. The answer names only their pseudonym.
+    ///
+    /// - Remark: HTTP `PUT /v1/geo/comments/{comment}/mute-writer`.
+    /// - Remark: Generated from `#/paths//v1/geo/comments/{comment}/mute-writer/put(muteWriterOfComment)`.
+    func muteWriterOfComment(_ input: Operations.MuteWriterOfComment.Input) async throws -> Operations.MuteWriterOfComment.Output
+    /// Report a comment: a reason from the list and an optional note. One open report per person per comment: reporting again answers 200 with my open report. Once enough people (REPORTS_THRESHOLD, 3) reported it, it is hidden from everyone but its writer until an admin decides.
+    ///
+    /// - Remark: HTTP `POST /v1/geo/comments/{comment}/reports`.
+    /// - Remark: Generated from `#/paths//v1/geo/comments/{comment}/reports/post(reportComment)`.
+    func reportComment(_ input: Operations.ReportComment.Input) async throws -> Operations.ReportComment.Output
     /// My totals (posts, comments, votes earned) and packs.
     ///
     /// - Remark: HTTP `GET /v1/geo/den`.
@@ -296,6 +306,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/geo/posts/{post}/comments`.
     /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/comments/post(createComment)`.
     func createComment(_ input: Operations.CreateComment.Input) async throws -> Operations.CreateComment.Output
+    /// Mute the writer of a post in its pack, for me only: their posts and comments there, past and later, leave my lists, also after they leave and rejoin. The answer names only their pseudonym.
+    ///
+    /// - Remark: HTTP `PUT /v1/geo/posts/{post}/mute-writer`.
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/mute-writer/put(muteWriterOfPost)`.
+    func muteWriterOfPost(_ input: Operations.MuteWriterOfPost.Input) async throws -> Operations.MuteWriterOfPost.Output
+    /// Report a post: a reason from the list and an optional note. One open report per person per post: reporting again answers 200 with my open report. Once enough people (REPORTS_THRESHOLD, 3) reported it, it is hidden from everyone but its writer until an admin decides.
+    ///
+    /// - Remark: HTTP `POST /v1/geo/posts/{post}/reports`.
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/reports/post(reportPost)`.
+    func reportPost(_ input: Operations.ReportPost.Input) async throws -> Operations.ReportPost.Output
     /// Vote up (1), down (-1) or withdraw (0); one per user, changeable, not on my own posts. At a score of -5 the post is hidden.
     ///
     /// - Remark: HTTP `PUT /v1/geo/posts/{post}/vote`.
@@ -311,6 +331,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/geo/privacy`.
     /// - Remark: Generated from `#/paths//v1/geo/privacy/put(setPrivacy)`.
     func setPrivacy(_ input: Operations.SetPrivacy.Input) async throws -> Operations.SetPrivacy.Output
+    /// Admins: pack posts and comments with open reports, with the writer's account; `sort=oldest` (default, longest waiting first) or `most` (most reporters first).
+    ///
+    /// - Remark: HTTP `GET /v1/geo/reports`.
+    /// - Remark: Generated from `#/paths//v1/geo/reports/get(listReportedItems)`.
+    func listReportedItems(_ input: Operations.ListReportedItems.Input) async throws -> Operations.ListReportedItems.Output
+    /// Admins: keep the item; its open reports are closed and it shows again (later reports start a new round).
+    ///
+    /// - Remark: HTTP `POST /v1/geo/reports/{kind}/{item}/keep`.
+    /// - Remark: Generated from `#/paths//v1/geo/reports/{kind}/{item}/keep/post(keepReportedItem)`.
+    func keepReportedItem(_ input: Operations.KeepReportedItem.Input) async throws -> Operations.KeepReportedItem.Output
+    /// Admins: remove the item for everyone; its writer is told.
+    ///
+    /// - Remark: HTTP `POST /v1/geo/reports/{kind}/{item}/remove`.
+    /// - Remark: Generated from `#/paths//v1/geo/reports/{kind}/{item}/remove/post(removeReportedItem)`.
+    func removeReportedItem(_ input: Operations.RemoveReportedItem.Input) async throws -> Operations.RemoveReportedItem.Output
     /// The countries and cities I have pinned: counts, first and last visit, and GeoJSON of the countries.
     ///
     /// - Remark: HTTP `GET /v1/geo/visited/summary`.
@@ -512,6 +547,46 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/households/{household}/completions`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/completions/get(listCompletions)`.
     func listCompletions(_ input: Operations.ListCompletions.Input) async throws -> Operations.ListCompletions.Output
+    /// The household's events, upcoming or past
+    ///
+    /// `when=upcoming` (the default): events not yet finished (the end, or the start without one, not passed), soonest start first. `when=past`: finished events, latest start first. Cancelled events stay listed with `status: cancelled`.
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/events`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/get(listEvents)`.
+    func listEvents(_ input: Operations.ListEvents.Input) async throws -> Operations.ListEvents.Output
+    /// Plan an event
+    ///
+    /// The creator answers yes. The other members get a `household.event_created` notice; every member's open lists follow through the live event `household.event.created`; the activity feed records it.
+    ///
+    /// - Remark: HTTP `POST /v1/households/{household}/events`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/post(createEvent)`.
+    func createEvent(_ input: Operations.CreateEvent.Input) async throws -> Operations.CreateEvent.Output
+    /// One event
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/events/{event}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/{event}/get(getEvent)`.
+    func getEvent(_ input: Operations.GetEvent.Input) async throws -> Operations.GetEvent.Output
+    /// Edit my event
+    ///
+    /// The creator only. A moved start re-arms the reminder. Live event `household.event.updated`; the activity feed records it.
+    ///
+    /// - Remark: HTTP `PATCH /v1/households/{household}/events/{event}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/{event}/patch(editEvent)`.
+    func editEvent(_ input: Operations.EditEvent.Input) async throws -> Operations.EditEvent.Output
+    /// Cancel my event
+    ///
+    /// The creator only. The event stays listed with `status: cancelled`, takes no more answers or edits and sends no reminder. The other members get a `household.event_cancelled` notice; live event `household.event.cancelled`; the activity feed records it.
+    ///
+    /// - Remark: HTTP `POST /v1/households/{household}/events/{event}/cancel`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/{event}/cancel/post(cancelEvent)`.
+    func cancelEvent(_ input: Operations.CancelEvent.Input) async throws -> Operations.CancelEvent.Output
+    /// Am I coming?
+    ///
+    /// Any member; a new answer replaces the last. Members who did not answer no are reminded before the start. Live event `household.event.rsvp`.
+    ///
+    /// - Remark: HTTP `PUT /v1/households/{household}/events/{event}/rsvp`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/{event}/rsvp/put(answerEvent)`.
+    func answerEvent(_ input: Operations.AnswerEvent.Input) async throws -> Operations.AnswerEvent.Output
     /// The household list: communal and visible personal items merged by name.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries`.
@@ -798,6 +873,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/messaging/conversations/{conversationId}/messages/{messageId}`.
     /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/messages/{messageId}/delete(deleteMessage)`.
     func deleteMessage(_ input: Operations.DeleteMessage.Input) async throws -> Operations.DeleteMessage.Output
+    /// Report someone else's message in a conversation I am in: a reason from the list and an optional note. One open report per member per message: reporting again answers 200 with my open report. Once enough members (REPORTS_THRESHOLD, 3) reported it, it is left out of pages, search, previews and unread counts for everyone but its sender until an admin decides. A direct chat's report is queued for the admins all the same.
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/conversations/{conversationId}/messages/{messageId}/reports`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/messages/{messageId}/reports/post(reportMessage)`.
+    func reportMessage(_ input: Operations.ReportMessage.Input) async throws -> Operations.ReportMessage.Output
     /// Mutes a conversation for me: no notices from it.
     ///
     /// - Remark: HTTP `PUT /v1/messaging/conversations/{conversationId}/mute`.
@@ -848,6 +928,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/messaging/conversations/groups`.
     /// - Remark: Generated from `#/paths//v1/messaging/conversations/groups/post(createGroup)`.
     func createGroup(_ input: Operations.CreateGroup.Input) async throws -> Operations.CreateGroup.Output
+    /// Admins: messages with open reports, with the sender's account; `sort=oldest` (default, longest waiting first) or `most` (most reporters first).
+    ///
+    /// - Remark: HTTP `GET /v1/messaging/reports`.
+    /// - Remark: Generated from `#/paths//v1/messaging/reports/get(listReportedMessages)`.
+    func listReportedMessages(_ input: Operations.ListReportedMessages.Input) async throws -> Operations.ListReportedMessages.Output
+    /// Admins: keep the message; its open reports are closed and it shows again (later reports start a new round).
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/reports/{messageId}/keep`.
+    /// - Remark: Generated from `#/paths//v1/messaging/reports/{messageId}/keep/post(keepReportedMessage)`.
+    func keepReportedMessage(_ input: Operations.KeepReportedMessage.Input) async throws -> Operations.KeepReportedMessage.Output
+    /// Admins: remove the message for everyone; its sender is told.
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/reports/{messageId}/remove`.
+    /// - Remark: Generated from `#/paths//v1/messaging/reports/{messageId}/remove/post(removeReportedMessage)`.
+    func removeReportedMessage(_ input: Operations.RemoveReportedMessage.Input) async throws -> Operations.RemoveReportedMessage.Output
     /// Keyword search over my conversations, best matches first (bm25), with highlighted snippets.
     ///
     /// - Remark: HTTP `GET /v1/messaging/search`.
@@ -1326,6 +1421,34 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// Mute the writer of a comment in its pack, for me only: their posts and comments there, past and later, leave my lists, also after they leave and rejoin. The answer names only their pseudonym.
+    ///
+    /// - Remark: HTTP `PUT /v1/geo/comments/{comment}/mute-writer`.
+    /// - Remark: Generated from `#/paths//v1/geo/comments/{comment}/mute-writer/put(muteWriterOfComment)`.
+    public func muteWriterOfComment(
+        path: Operations.MuteWriterOfComment.Input.Path,
+        headers: Operations.MuteWriterOfComment.Input.Headers = .init()
+    ) async throws -> Operations.MuteWriterOfComment.Output {
+        try await muteWriterOfComment(Operations.MuteWriterOfComment.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Report a comment: a reason from the list and an optional note. One open report per person per comment: reporting again answers 200 with my open report. Once enough people (REPORTS_THRESHOLD, 3) reported it, it is hidden from everyone but its writer until an admin decides.
+    ///
+    /// - Remark: HTTP `POST /v1/geo/comments/{comment}/reports`.
+    /// - Remark: Generated from `#/paths//v1/geo/comments/{comment}/reports/post(reportComment)`.
+    public func reportComment(
+        path: Operations.ReportComment.Input.Path,
+        headers: Operations.ReportComment.Input.Headers = .init(),
+        body: Operations.ReportComment.Input.Body
+    ) async throws -> Operations.ReportComment.Output {
+        try await reportComment(Operations.ReportComment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// My totals (posts, comments, votes earned) and packs.
     ///
     /// - Remark: HTTP `GET /v1/geo/den`.
@@ -1769,6 +1892,34 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Mute the writer of a post in its pack, for me only: their posts and comments there, past and later, leave my lists, also after they leave and rejoin. The answer names only their pseudonym.
+    ///
+    /// - Remark: HTTP `PUT /v1/geo/posts/{post}/mute-writer`.
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/mute-writer/put(muteWriterOfPost)`.
+    public func muteWriterOfPost(
+        path: Operations.MuteWriterOfPost.Input.Path,
+        headers: Operations.MuteWriterOfPost.Input.Headers = .init()
+    ) async throws -> Operations.MuteWriterOfPost.Output {
+        try await muteWriterOfPost(Operations.MuteWriterOfPost.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Report a post: a reason from the list and an optional note. One open report per person per post: reporting again answers 200 with my open report. Once enough people (REPORTS_THRESHOLD, 3) reported it, it is hidden from everyone but its writer until an admin decides.
+    ///
+    /// - Remark: HTTP `POST /v1/geo/posts/{post}/reports`.
+    /// - Remark: Generated from `#/paths//v1/geo/posts/{post}/reports/post(reportPost)`.
+    public func reportPost(
+        path: Operations.ReportPost.Input.Path,
+        headers: Operations.ReportPost.Input.Headers = .init(),
+        body: Operations.ReportPost.Input.Body
+    ) async throws -> Operations.ReportPost.Output {
+        try await reportPost(Operations.ReportPost.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// Vote up (1), down (-1) or withdraw (0); one per user, changeable, not on my own posts. At a score of -5 the post is hidden.
     ///
     /// - Remark: HTTP `PUT /v1/geo/posts/{post}/vote`.
@@ -1802,6 +1953,45 @@ extension APIProtocol {
         try await setPrivacy(Operations.SetPrivacy.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// Admins: pack posts and comments with open reports, with the writer's account; `sort=oldest` (default, longest waiting first) or `most` (most reporters first).
+    ///
+    /// - Remark: HTTP `GET /v1/geo/reports`.
+    /// - Remark: Generated from `#/paths//v1/geo/reports/get(listReportedItems)`.
+    public func listReportedItems(
+        query: Operations.ListReportedItems.Input.Query = .init(),
+        headers: Operations.ListReportedItems.Input.Headers = .init()
+    ) async throws -> Operations.ListReportedItems.Output {
+        try await listReportedItems(Operations.ListReportedItems.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Admins: keep the item; its open reports are closed and it shows again (later reports start a new round).
+    ///
+    /// - Remark: HTTP `POST /v1/geo/reports/{kind}/{item}/keep`.
+    /// - Remark: Generated from `#/paths//v1/geo/reports/{kind}/{item}/keep/post(keepReportedItem)`.
+    public func keepReportedItem(
+        path: Operations.KeepReportedItem.Input.Path,
+        headers: Operations.KeepReportedItem.Input.Headers = .init()
+    ) async throws -> Operations.KeepReportedItem.Output {
+        try await keepReportedItem(Operations.KeepReportedItem.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Admins: remove the item for everyone; its writer is told.
+    ///
+    /// - Remark: HTTP `POST /v1/geo/reports/{kind}/{item}/remove`.
+    /// - Remark: Generated from `#/paths//v1/geo/reports/{kind}/{item}/remove/post(removeReportedItem)`.
+    public func removeReportedItem(
+        path: Operations.RemoveReportedItem.Input.Path,
+        headers: Operations.RemoveReportedItem.Input.Headers = .init()
+    ) async throws -> Operations.RemoveReportedItem.Output {
+        try await removeReportedItem(Operations.RemoveReportedItem.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// The countries and cities I have pinned: counts, first and last visit, and GeoJSON of the countries.
@@ -2335,6 +2525,102 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// The household's events, upcoming or past
+    ///
+    /// `when=upcoming` (the default): events not yet finished (the end, or the start without one, not passed), soonest start first. `when=past`: finished events, latest start first. Cancelled events stay listed with `status: cancelled`.
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/events`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/get(listEvents)`.
+    public func listEvents(
+        path: Operations.ListEvents.Input.Path,
+        query: Operations.ListEvents.Input.Query = .init(),
+        headers: Operations.ListEvents.Input.Headers = .init()
+    ) async throws -> Operations.ListEvents.Output {
+        try await listEvents(Operations.ListEvents.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Plan an event
+    ///
+    /// The creator answers yes. The other members get a `household.event_created` notice; every member's open lists follow through the live event `household.event.created`; the activity feed records it.
+    ///
+    /// - Remark: HTTP `POST /v1/households/{household}/events`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/post(createEvent)`.
+    public func createEvent(
+        path: Operations.CreateEvent.Input.Path,
+        headers: Operations.CreateEvent.Input.Headers = .init(),
+        body: Operations.CreateEvent.Input.Body
+    ) async throws -> Operations.CreateEvent.Output {
+        try await createEvent(Operations.CreateEvent.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One event
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/events/{event}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/{event}/get(getEvent)`.
+    public func getEvent(
+        path: Operations.GetEvent.Input.Path,
+        headers: Operations.GetEvent.Input.Headers = .init()
+    ) async throws -> Operations.GetEvent.Output {
+        try await getEvent(Operations.GetEvent.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Edit my event
+    ///
+    /// The creator only. A moved start re-arms the reminder. Live event `household.event.updated`; the activity feed records it.
+    ///
+    /// - Remark: HTTP `PATCH /v1/households/{household}/events/{event}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/{event}/patch(editEvent)`.
+    public func editEvent(
+        path: Operations.EditEvent.Input.Path,
+        headers: Operations.EditEvent.Input.Headers = .init(),
+        body: Operations.EditEvent.Input.Body
+    ) async throws -> Operations.EditEvent.Output {
+        try await editEvent(Operations.EditEvent.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Cancel my event
+    ///
+    /// The creator only. The event stays listed with `status: cancelled`, takes no more answers or edits and sends no reminder. The other members get a `household.event_cancelled` notice; live event `household.event.cancelled`; the activity feed records it.
+    ///
+    /// - Remark: HTTP `POST /v1/households/{household}/events/{event}/cancel`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/{event}/cancel/post(cancelEvent)`.
+    public func cancelEvent(
+        path: Operations.CancelEvent.Input.Path,
+        headers: Operations.CancelEvent.Input.Headers = .init()
+    ) async throws -> Operations.CancelEvent.Output {
+        try await cancelEvent(Operations.CancelEvent.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Am I coming?
+    ///
+    /// Any member; a new answer replaces the last. Members who did not answer no are reminded before the start. Live event `household.event.rsvp`.
+    ///
+    /// - Remark: HTTP `PUT /v1/households/{household}/events/{event}/rsvp`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/events/{event}/rsvp/put(answerEvent)`.
+    public func answerEvent(
+        path: Operations.AnswerEvent.Input.Path,
+        headers: Operations.AnswerEvent.Input.Headers = .init(),
+        body: Operations.AnswerEvent.Input.Body
+    ) async throws -> Operations.AnswerEvent.Output {
+        try await answerEvent(Operations.AnswerEvent.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// The household list: communal and visible personal items merged by name.
@@ -3111,6 +3397,21 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// Report someone else's message in a conversation I am in: a reason from the list and an optional note. One open report per member per message: reporting again answers 200 with my open report. Once enough members (REPORTS_THRESHOLD, 3) reported it, it is left out of pages, search, previews and unread counts for everyone but its sender until an admin decides. A direct chat's report is queued for the admins all the same.
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/conversations/{conversationId}/messages/{messageId}/reports`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/messages/{messageId}/reports/post(reportMessage)`.
+    public func reportMessage(
+        path: Operations.ReportMessage.Input.Path,
+        headers: Operations.ReportMessage.Input.Headers = .init(),
+        body: Operations.ReportMessage.Input.Body
+    ) async throws -> Operations.ReportMessage.Output {
+        try await reportMessage(Operations.ReportMessage.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// Mutes a conversation for me: no notices from it.
     ///
     /// - Remark: HTTP `PUT /v1/messaging/conversations/{conversationId}/mute`.
@@ -3249,6 +3550,45 @@ extension APIProtocol {
         try await createGroup(Operations.CreateGroup.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// Admins: messages with open reports, with the sender's account; `sort=oldest` (default, longest waiting first) or `most` (most reporters first).
+    ///
+    /// - Remark: HTTP `GET /v1/messaging/reports`.
+    /// - Remark: Generated from `#/paths//v1/messaging/reports/get(listReportedMessages)`.
+    public func listReportedMessages(
+        query: Operations.ListReportedMessages.Input.Query = .init(),
+        headers: Operations.ListReportedMessages.Input.Headers = .init()
+    ) async throws -> Operations.ListReportedMessages.Output {
+        try await listReportedMessages(Operations.ListReportedMessages.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Admins: keep the message; its open reports are closed and it shows again (later reports start a new round).
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/reports/{messageId}/keep`.
+    /// - Remark: Generated from `#/paths//v1/messaging/reports/{messageId}/keep/post(keepReportedMessage)`.
+    public func keepReportedMessage(
+        path: Operations.KeepReportedMessage.Input.Path,
+        headers: Operations.KeepReportedMessage.Input.Headers = .init()
+    ) async throws -> Operations.KeepReportedMessage.Output {
+        try await keepReportedMessage(Operations.KeepReportedMessage.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Admins: remove the message for everyone; its sender is told.
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/reports/{messageId}/remove`.
+    /// - Remark: Generated from `#/paths//v1/messaging/reports/{messageId}/remove/post(removeReportedMessage)`.
+    public func removeReportedMessage(
+        path: Operations.RemoveReportedMessage.Input.Path,
+        headers: Operations.RemoveReportedMessage.Input.Headers = .init()
+    ) async throws -> Operations.RemoveReportedMessage.Output {
+        try await removeReportedMessage(Operations.RemoveReportedMessage.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Keyword search over my conversations, best matches first (bm25), with highlighted snippets.
