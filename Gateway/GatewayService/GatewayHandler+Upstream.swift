@@ -168,11 +168,15 @@ extension GatewayHandler: UpstreamDelegate {
 
     func upstreamFailed(_ error: any Error) {
         guard let exchange else { return }
-        // A pooled connection the service had already closed: a request that may run twice is sent once more on a
-        // new one (`replay` is kept only for those). An answer that is not HTTP came from a service that read it.
-        if exchange.reused, !exchange.responseStarted, exchange.requestComplete, !(error is UpstreamProtocolError),
-            let replay = exchange.replay
+        // A connection closed without answering, a request that may run twice (`replay` is kept only for those): a
+        // pooled connection the service had already closed, or a new one to a replica that is stopping (it then
+        // rests, so the next try goes to another replica). Sent again on a new connection, twice at most. An answer
+        // that is not HTTP came from a service that read the request.
+        if !exchange.responseStarted, exchange.requestComplete, !(error is UpstreamProtocolError),
+            let replay = exchange.replay, exchange.replays < 2
         {
+            if !exchange.reused, let address = exchange.connection?.address { pool.rest(address) }
+            exchange.replays += 1
             exchange.connection = nil
             exchange.reused = false
             exchange.headDeadline = nil

@@ -96,6 +96,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var connection: UpstreamConnection?
         var channel: (any Channel)? { connection?.channel }
         var reused = false
+        /// How many times the request was sent again after a connection closed without answering.
+        var replays = 0
         var responseStarted = false
         var responseStatus = 0
         /// The response's end is known from its own framing (not read until the connection closes).

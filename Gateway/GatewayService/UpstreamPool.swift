@@ -56,6 +56,13 @@ final class UpstreamPool: @unchecked Sendable {
     /// How long a replica that refused a connection is tried only after the others.
     static let refusedReplicaRest = TimeAmount.seconds(5)
 
+    /// Tries `address` only after the others for a while: it closed a new connection without answering (a replica
+    /// stopping), as one that refuses connections is.
+    func rest(_ address: GatewayConfiguration.Upstream.Address) {
+        eventLoop.preconditionInEventLoop()
+        refusedUntil[address] = .now() + Self.refusedReplicaRest
+    }
+
     private func connect(trying addresses: ArraySlice<GatewayConfiguration.Upstream.Address>) -> EventLoopFuture<
         UpstreamConnection
     > {
@@ -93,7 +100,8 @@ final class UpstreamPool: @unchecked Sendable {
             .connect(host: address.host, port: address.port)
             .flatMapThrowing { channel in
                 UpstreamConnection(
-                    channel: channel, handler: try channel.pipeline.syncOperations.handler(type: UpstreamHandler.self))
+                    channel: channel, handler: try channel.pipeline.syncOperations.handler(type: UpstreamHandler.self),
+                    address: address)
             }
     }
 
@@ -119,6 +127,8 @@ final class UpstreamPool: @unchecked Sendable {
 struct UpstreamConnection: @unchecked Sendable {
     let channel: any Channel
     let handler: UpstreamHandler
+    /// The replica it goes to.
+    let address: GatewayConfiguration.Upstream.Address
 
     /// Closes the connection mid-exchange, after telling its handler to stop reporting.
     func abandon() {

@@ -58,6 +58,25 @@ import Testing
         }
     }
 
+    @Test func aGetANewConnectionClosedUnansweredIsSentAgainAndAPostIsNot() async throws {
+        // given a service replica that is stopping: it closes the first new connection without answering
+        let upstream = try await MisbehavingUpstream.start(.closeFirstConnectionUnanswered)
+        try await withFlakyRoute(upstream) { connection in
+            // when a GET goes out on a new connection and is dropped, then it is answered from another one
+            let read = try await exchange(connection, "GET", "/v1/flaky/read")
+            #expect(read.status == 200)
+            #expect(upstream.requests.filter { $0.uri == "/v1/flaky/read" }.map(\.connection) == [1, 2])
+        }
+        let again = try await MisbehavingUpstream.start(.closeFirstConnectionUnanswered)
+        try await withFlakyRoute(again) { connection in
+            // a payment without an Idempotency-Key is not sent twice
+            let payment = try await exchange(connection, "POST", "/v1/flaky/pay")
+            #expect(payment.status == 502)
+            #expect(payment.problemCode == "bad_gateway")
+            #expect(again.requests.filter { $0.uri == "/v1/flaky/pay" }.count == 1)
+        }
+    }
+
     @Test func anAnswerWithBothContentLengthAndTransferEncodingIsA502AndItsConnectionIsDropped() async throws {
         // given a service that frames its answer both ways
         let upstream = try await MisbehavingUpstream.start(

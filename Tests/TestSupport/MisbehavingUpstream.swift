@@ -11,6 +11,9 @@ public final class MisbehavingUpstream: Sendable {
         /// Answers the first request of each connection (keeping it alive), then closes the connection
         /// when the next request arrives, as a server whose idle timeout fired just then would.
         case closeSecondRequestOnEachConnection
+        /// Closes its first connection at the end of the first request, unanswered, as a replica that is stopping
+        /// would; answers every request on later connections.
+        case closeFirstConnectionUnanswered
         /// Reads requests and never answers.
         case neverAnswer
         /// A well-behaved service: answers each request after its body with what it saw (as JSON: `method`,
@@ -123,6 +126,10 @@ public final class MisbehavingUpstream: Sendable {
                 case .closeSecondRequestOnEachConnection where requests > 1:
                     context.close(promise: nil)
                 case .closeSecondRequestOnEachConnection:
+                    answer(context, status: 200, json: ["ok": true], closing: false)
+                case .closeFirstConnectionUnanswered where connection == 1:
+                    context.close(promise: nil)
+                case .closeFirstConnectionUnanswered:
                     answer(context, status: 200, json: ["ok": true], closing: false)
                 case .echo:
                     answer(
