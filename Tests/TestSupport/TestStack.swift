@@ -206,6 +206,7 @@ public final class TestStack: Sendable {
         await smtp.stop()
         await oidc.stop()
         try? FileManager.default.removeItem(at: dataDirectory)
+        for case .postgres(let database) in databases.values { await ThrowawayPostgres.drop(database) }
     }
 }
 
