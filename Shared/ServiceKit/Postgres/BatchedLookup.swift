@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import PostgresNIO
 
 /// Look-ups of one kind that run concurrently, answered together: while `lanes` statements are out, the keys that
 /// arrive wait, and the next statement asks for all of them at once (`WHERE id = ANY($1)`).
@@ -113,5 +114,37 @@ public final class BatchedLookup<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     private final class Lane: Sendable {
         let state = NIOLockedValueBox(LaneState())
+    }
+}
+
+/// A prepared statement that answers a list of keys in one go, each row naming its key by its 1-based place in the
+/// list (`unnest($1::text[], ...) WITH ORDINALITY AS k(..., n)`): the shape a ``BatchedLookup`` fetch takes.
+public protocol PositionalLookup: PostgresPreparedStatement where Row == (place: Int64, answer: Answer) {
+    associatedtype Key: Hashable & Sendable
+    associatedtype Answer: Sendable
+    /// The statement for these keys, in this order.
+    init(keys: [Key])
+}
+
+extension PositionalLookup {
+    /// The answers by key; a row whose place is not in the list is ignored.
+    public static func answers(for keys: [Key], from database: PostgresServiceDatabase) async throws -> [Key: Answer] {
+        try await database.read { session in
+            var found: [Key: Answer] = [:]
+            for row in try await session.rows(Self(keys: keys)) {
+                guard let place = Int(exactly: row.place - 1), keys.indices.contains(place) else { continue }
+                found[keys[place]] = row.answer
+            }
+            return found
+        }
+    }
+}
+
+extension BatchedLookup {
+    /// Look-ups answered by `Statement` on `database`.
+    public convenience init<Statement: PositionalLookup>(
+        _ statement: Statement.Type, on database: PostgresServiceDatabase
+    ) where Statement.Key == Key, Statement.Answer == Value {
+        self.init { keys in try await Statement.answers(for: keys, from: database) }
     }
 }

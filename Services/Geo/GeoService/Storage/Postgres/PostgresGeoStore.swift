@@ -160,21 +160,3 @@ extension PostgresSession {
         try await execute("SELECT pg_advisory_xact_lock(hashtextextended(\("geo-user:" + userID), 0))")
     }
 }
-
-extension Date {
-    /// The instant as SQLite keeps it (GRDB writes `yyyy-MM-dd HH:mm:ss.SSS`, to the nearest millisecond): what the
-    /// PostgreSQL schema stores, so that both give back the same instant.
-    var storedMilliseconds: Int64 {
-        Int64(((timeIntervalSinceReferenceDate + 978_307_200) * 1_000).rounded())
-    }
-
-    /// The instant `milliseconds` after 1970, with the bits GRDB's reading of the same stored text has
-    /// (``StoredDate``: the day's start, then the seconds into the day with their fraction).
-    init(storedMilliseconds milliseconds: Int64) {
-        let seconds = Int64((Double(milliseconds) / 1_000).rounded(.down))
-        let millisecond = milliseconds - seconds * 1_000
-        let day = Int64((Double(seconds) / 86_400).rounded(.down))
-        let secondsInDay = Double(seconds - day * 86_400) + Double(millisecond * 1_000_000) / 1e9
-        self.init(timeIntervalSinceReferenceDate: Double(day * 86_400 - 978_307_200) + secondsInDay)
-    }
-}

@@ -43,13 +43,14 @@ extension PostgresHouseholdStore {
 
     /// Members' households' revisions and time zones: one statement for all the keys, each answered by its place in
     /// the list.
-    struct ChoreListRevisions: PostgresPreparedStatement {
+    struct ChoreListRevisions: PositionalLookup {
         static let sql = """
             SELECT k.n, h.revision, h.time_zone
             FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(household, member, n)
             JOIN households h ON h.id = k.household
             JOIN members m ON m.household_id = h.id AND m.user_id = k.member
             """
+        typealias Answer = (revision: Int64, timeZone: String)
         let keys: [ChoreListKey]
 
         func makeBindings() throws -> PostgresBindings {
@@ -59,23 +60,9 @@ extension PostgresHouseholdStore {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> (index: Int64, revision: Int64, timeZone: String) {
-            let (index, revision, timeZone) = try row.decode((Int64, Int64, String).self)
-            return (index, revision, timeZone)
-        }
-
-        /// What ``PostgresHouseholdStore/choreListRevisions`` asks: the answers by key.
-        static func fetch(_ keys: [ChoreListKey], from database: PostgresServiceDatabase) async throws
-            -> [ChoreListKey: (revision: Int64, timeZone: String)]
-        {
-            try await database.read { session in
-                var found: [ChoreListKey: (revision: Int64, timeZone: String)] = [:]
-                for row in try await session.rows(ChoreListRevisions(keys: keys)) {
-                    guard let place = Int(exactly: row.index - 1), keys.indices.contains(place) else { continue }
-                    found[keys[place]] = (row.revision, row.timeZone)
-                }
-                return found
-            }
+        func decodeRow(_ row: PostgresRow) throws -> (place: Int64, answer: (revision: Int64, timeZone: String)) {
+            let (place, revision, timeZone) = try row.decode((Int64, Int64, String).self)
+            return (place, (revision, timeZone))
         }
     }
 

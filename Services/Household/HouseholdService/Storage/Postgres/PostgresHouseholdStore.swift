@@ -26,7 +26,7 @@ struct PostgresHouseholdStore: HouseholdStore {
             url, migrations: PostgresHouseholdMigrations.all, logger: logger)
         return PostgresHouseholdStore(
             database: database, logger: logger,
-            choreListRevisions: BatchedLookup { keys in try await ChoreListRevisions.fetch(keys, from: database) })
+            choreListRevisions: BatchedLookup(ChoreListRevisions.self, on: database))
     }
 
     var probe: any DatabaseProbe { database }
@@ -80,34 +80,5 @@ extension PostgresRandomAccessRow {
     /// The instant in `column`, if any.
     func optionalDate(_ column: String) throws -> Date? {
         try get(column, as: Int64?.self).map(Date.init(storedMilliseconds:))
-    }
-}
-
-extension Date {
-    /// The instant as SQLite keeps it (GRDB writes `yyyy-MM-dd HH:mm:ss.SSS`, to the nearest millisecond): what the
-    /// PostgreSQL schema stores, so that both give back the same instant (`bothEnginesGiveTheSameNumbers`).
-    var storedMilliseconds: Int64 {
-        Int64(((timeIntervalSinceReferenceDate + 978_307_200) * 1_000).rounded())
-    }
-
-    /// The instant `milliseconds` after 1970, with the bits GRDB's reading of the same stored text has
-    /// (``StoredDate``: the day's start, then the seconds into the day with their fraction).
-    init(storedMilliseconds milliseconds: Int64) {
-        let (seconds, millisecond) = (milliseconds.floorDivided(by: 1_000), milliseconds.floorModulo(1_000))
-        let day = seconds.floorDivided(by: 86_400)
-        let secondsInDay = Double(seconds - day * 86_400) + Double(millisecond * 1_000_000) / 1e9
-        self.init(timeIntervalSinceReferenceDate: Double(day * 86_400 - 978_307_200) + secondsInDay)
-    }
-}
-
-extension Int64 {
-    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor < 0) ? quotient - 1 : quotient
-    }
-
-    fileprivate func floorModulo(_ divisor: Int64) -> Int64 {
-        let remainder = self % divisor
-        return remainder < 0 ? remainder + divisor : remainder
     }
 }

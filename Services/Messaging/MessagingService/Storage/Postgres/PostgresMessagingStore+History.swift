@@ -43,7 +43,7 @@ extension PostgresMessagingStore {
 
     /// The revisions of members' conversations, and whether each topic asked for (if any) is one of the
     /// conversation's: one statement for all the keys, each answered by its place in the list.
-    struct RevisionsOfConversations: PostgresPreparedStatement {
+    struct RevisionsOfConversations: PositionalLookup {
         static let sql = """
             SELECT k.n, c.revision,
                 k.topic < 0 OR EXISTS (SELECT 1 FROM topics t WHERE t.id = k.topic AND t.conversation_id = c.id)
@@ -51,6 +51,7 @@ extension PostgresMessagingStore {
             JOIN conversations c ON c.id = k.conversation
             JOIN members m ON m.conversation_id = c.id AND m.user_id = k.member
             """
+        typealias Answer = (Int64, Bool)
         let keys: [RevisionKey]
 
         func makeBindings() throws -> PostgresBindings {
@@ -62,23 +63,9 @@ extension PostgresMessagingStore {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> (index: Int64, revision: Int64, topicFound: Bool) {
-            let (index, revision, topicFound) = try row.decode((Int64, Int64, Bool).self)
-            return (index, revision, topicFound)
-        }
-
-        /// What ``PostgresMessagingStore/revisions`` asks: the answers by key.
-        static func fetch(_ keys: [RevisionKey], from database: PostgresServiceDatabase) async throws
-            -> [RevisionKey: (Int64, Bool)]
-        {
-            try await database.read { session in
-                var found: [RevisionKey: (Int64, Bool)] = [:]
-                for row in try await session.rows(RevisionsOfConversations(keys: keys)) {
-                    guard let place = Int(exactly: row.index - 1), keys.indices.contains(place) else { continue }
-                    found[keys[place]] = (row.revision, row.topicFound)
-                }
-                return found
-            }
+        func decodeRow(_ row: PostgresRow) throws -> (place: Int64, answer: (Int64, Bool)) {
+            let (place, revision, topicFound) = try row.decode((Int64, Int64, Bool).self)
+            return (place, (revision, topicFound))
         }
     }
 

@@ -22,7 +22,7 @@ struct PostgresMessagingStore: MessagingStore {
             url, migrations: PostgresMessagingMigrations.all, logger: logger)
         return PostgresMessagingStore(
             database: database, logger: logger,
-            revisions: BatchedLookup { keys in try await RevisionsOfConversations.fetch(keys, from: database) })
+            revisions: BatchedLookup(RevisionsOfConversations.self, on: database))
     }
 
     var probe: any DatabaseProbe { database }
