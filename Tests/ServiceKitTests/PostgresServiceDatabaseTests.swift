@@ -189,6 +189,11 @@ import Testing
         let parsed = try PostgresURL("postgres://app:s%40cret@db.internal:6432/identity?sslmode=verify-full")
         #expect(parsed.password == "s@cret" && parsed.port == 6432 && parsed.database == "identity")
         #expect(!parsed.description.contains("cret"))
+        #expect(parsed.maximumConnections == 20)
+        #expect(try PostgresURL("postgres://u@h/db?pool_max_conns=4").maximumConnections == 4)
+        for count in ["0", "1001", "-1", "many", "99999999999999999999"] {
+            #expect(throws: ConfigurationError.self) { try PostgresURL("postgres://u@h/db?pool_max_conns=\(count)") }
+        }
 
         let server = try await ThrowawayPostgres.shared().serverURL
         var nobody = server.naming(database: "postgres")

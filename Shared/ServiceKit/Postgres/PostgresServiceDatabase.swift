@@ -88,7 +88,7 @@ public final class PostgresServiceDatabase: Sendable {
         let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
         var configuration = try url.clientConfiguration()
         // The connections a replica may hold, shared among its loops (PostgreSQL's default limit is 100 in all).
-        configuration.options.maximumConnections = max(2, Self.connectionsPerReplica / max(loops.count, 1))
+        configuration.options.maximumConnections = max(1, url.maximumConnections / max(loops.count, 1))
         var pools: [ObjectIdentifier: PostgresClient] = [:]
         for loop in loops {
             pools[ObjectIdentifier(loop)] = PostgresClient(
@@ -99,9 +99,6 @@ public final class PostgresServiceDatabase: Sendable {
         self.url = url
         self.logger = logger
     }
-
-    /// How many connections one replica opens at most, over all its loops.
-    static let connectionsPerReplica = 20
 
     /// Connects to `url`, runs the `migrations` not yet applied, and returns the database ready to serve once its
     /// ``service`` runs.

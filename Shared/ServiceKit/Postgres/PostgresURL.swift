@@ -27,6 +27,8 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     public var rootCertificatePath: String?
     /// The application name the server shows in `pg_stat_activity` (`application_name`).
     public var applicationName: String?
+    /// How many connections one replica opens at most, over all its event loops (`pool_max_conns`, pgx's name).
+    public var maximumConnections = 20
 
     /// Parses `string`; the error says what is wrong without repeating the password.
     public init(_ string: String) throws {
@@ -62,6 +64,11 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
                 tlsMode = mode
             case "sslrootcert": rootCertificatePath = value
             case "application_name": applicationName = value
+            case "pool_max_conns":
+                guard let count = Int(value), (1...1_000).contains(count) else {
+                    throw ConfigurationError.invalid("DATABASE_URL's pool_max_conns must be a whole number 1-1000")
+                }
+                maximumConnections = count
             case "connect_timeout", "target_session_attrs": break  // libpq's own; HAProxy or the operator's service picks the primary
             default:
                 throw ConfigurationError.invalid("DATABASE_URL has a parameter this client does not know: \(item.name)")
