@@ -4,7 +4,7 @@
 One command, from the repository root:
 
     Benchmarks/hot-paths.py [--seconds N] [--rounds N] [--only services,gateway,mixed] [--database sqlite|postgres|both]
-                            [--replicas N]
+                            [--replicas N] [--postgres-services LIST] [--pool-max-conns N]
 
 It builds the release LocalStack and Gateway, starts the local stack on a temporary data directory, seeds 20
 users through its gateway (each with a household, three chores and a bill, a daily habit with three events, two
@@ -259,6 +259,8 @@ def main():
     parser.add_argument("--postgres-services", default="",
                         help="with PostgreSQL: also run with only these services (comma-separated) on it, the others "
                              "on SQLite (LocalStack's POSTGRES_SERVICES)")
+    parser.add_argument("--pool-max-conns", type=int,
+                        help="with PostgreSQL: connections each service holds at most (DATABASE_URL's pool_max_conns)")
     parser.add_argument("--hold", action="store_true",
                         help="seed, start the gateway, print a token and the hot paths, then wait (for perf)")
     arguments = parser.parse_args()
@@ -288,6 +290,8 @@ def main():
             print(f"\n=== {label} ===", flush=True)
         if database == "postgres":
             with throwaway_postgres() as server_url:
+                if arguments.pool_max_conns:
+                    server_url += f"&pool_max_conns={arguments.pool_max_conns}"
                 results[label] = run(arguments, parts, stack_bin, gateway_bin, server_url, replicas, services)
         else:
             results[label] = run(arguments, parts, stack_bin, gateway_bin, None, 1)
