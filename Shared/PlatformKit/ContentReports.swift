@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reports of what users write (issue 47), as every service that keeps user content takes them: the reasons a
 /// report may give, an admin's decisions, the queue's orders and the bounds of notes and thresholds.
 public enum ContentReports {
@@ -40,6 +42,26 @@ public enum ContentReports {
             throw Problem.invalidField("sort", "must be oldest or most.")
         }
         return order
+    }
+
+    /// One open report as an admin's queue shows it.
+    public struct OpenReport: Codable, Sendable, Equatable {
+        /// The reason given (a ``Reason`` raw value).
+        public var reason: String
+        /// The reporter's note, if any.
+        public var note: String?
+        /// When the report was made.
+        public var createdAt: Date
+
+        /// The report as the queue shows it.
+        public init(reason: String, note: String?, createdAt: Date) {
+            (self.reason, self.note, self.createdAt) = (reason, note, createdAt)
+        }
+    }
+
+    /// How many of `reports` give each reason (the queue's `reasons`).
+    public static func reasonCounts(_ reports: [OpenReport]) -> [String: Int] {
+        Dictionary(reports.map { ($0.reason, 1) }, uniquingKeysWith: +)
     }
 
     /// A configured threshold brought into ``thresholds``.

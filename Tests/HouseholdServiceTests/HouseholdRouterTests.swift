@@ -57,7 +57,7 @@ struct HouseholdRouterFixture {
             settings: ServiceSettings(service: .household, internalToken: "internal"), store: store,
             openAPIDocument: Data("{}".utf8), verifier: .userIDTokens(clock: clock))
         addHouseholdRoutes(
-            to: chassis.signedIn, store: store, directory: NoDirectory(), social: NoBlocks(), events: NoNotices(),
+            to: chassis.signedIn, store: store, directory: NoDirectory(), social: NoBlocks(), notices: NoNotices(),
             clock: clock, choreLists: choreLists)
         return Application(router: chassis.router, services: store.services)
     }

@@ -45,7 +45,7 @@ import Testing
             .household: { settings in
                 try await buildHouseholdApplication(
                     HouseholdConfiguration(
-                        settings: settings, eventSink: sink, socialGraph: HouseholdWorld.NobodyBlocked(),
+                        settings: settings, noticeSink: sink, socialGraph: HouseholdWorld.NobodyBlocked(),
                         jobsBuilt: jobs.keep, eventReminderCheckInterval: .seconds(86_400)))
             },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },

@@ -23,7 +23,7 @@ struct HouseholdWorld {
             .household: { settings in
                 try await buildHouseholdApplication(
                     HouseholdConfiguration(
-                        settings: settings, eventSink: notices, socialGraph: NobodyBlocked(), jobsBuilt: jobs.keep))
+                        settings: settings, noticeSink: notices, socialGraph: NobodyBlocked(), jobsBuilt: jobs.keep))
             }
         ]) { stack in
             try await body(

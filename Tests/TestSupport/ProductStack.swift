@@ -38,7 +38,7 @@ public enum ProductStack {
             .household: {
                 try await buildHouseholdApplication(
                     HouseholdConfiguration(
-                        settings: $0, eventSink: notifications ? householdNotices : nil, socialGraph: graph($0)))
+                        settings: $0, noticeSink: notifications ? householdNotices : nil, socialGraph: graph($0)))
             },
         ]
         if notifications {

@@ -16,19 +16,19 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let clock = settings.clock
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: clock)
-    let events =
-        configuration.eventSink
+    let notices =
+        configuration.noticeSink
         ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger)
     let social =
         configuration.socialGraph
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
 
     addHouseholdRoutes(
-        to: chassis.signedIn, store: store, directory: directory, social: social, events: events, clock: clock)
+        to: chassis.signedIn, store: store, directory: directory, social: social, notices: notices, clock: clock)
 
     let jobs = HouseholdJobs(
-        monthEnd: MonthEndReminders(store: store, events: events),
-        eventReminders: EventReminders(store: store, events: events))
+        monthEnd: MonthEndReminders(store: store, notices: notices),
+        eventReminders: EventReminders(store: store, notices: notices))
     configuration.jobsBuilt?(jobs)
     let monthEnd = PeriodicJob(
         "month-end reminders", every: configuration.monthEndCheckInterval, logger: chassis.logger
@@ -42,20 +42,22 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
 /// Attaches every household route to the signed-in group (the build and the router tests share it).
 func addHouseholdRoutes(
     to signedIn: RouterGroup<AuthenticatedContext>, store: any HouseholdStore, directory: any UserDirectory,
-    social: any SocialRelationshipLookup, events: any NoticeSink, clock: WallClock,
+    social: any SocialRelationshipLookup, notices: any NoticeSink, clock: WallClock,
     choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()
 ) {
-    let live = HouseholdLiveEvents(store: store, sink: events)
-    HouseholdsController(store: store, directory: directory, social: social, events: events, clock: clock)
+    let live = HouseholdLiveEvents(store: store, sink: notices)
+    HouseholdsController(store: store, directory: directory, social: social, notices: notices, clock: clock)
         .addRoutes(to: signedIn)
-    ChoresController(store: store, events: events, live: live, clock: clock, choreLists: choreLists)
-        .addRoutes(to: signedIn)
+    ChoresController(store: store, live: live, clock: clock, choreLists: choreLists).addRoutes(to: signedIn)
+    CompletionsController(store: store, notices: notices, live: live, clock: clock).addRoutes(to: signedIn)
     StatisticsController(store: store, directory: directory, clock: clock).addRoutes(to: signedIn)
-    NotesController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
-    EventsController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
-    BillsController(store: store, directory: directory, events: events, clock: clock).addRoutes(to: signedIn)
-    GroceriesController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
-    TripsController(store: store, events: events, live: live, clock: clock).addRoutes(to: signedIn)
-    SettleController(store: store, events: events, clock: clock).addRoutes(to: signedIn)
+    NotesController(store: store, notices: notices, live: live, clock: clock).addRoutes(to: signedIn)
+    EventsController(store: store, notices: notices, live: live, clock: clock).addRoutes(to: signedIn)
+    BillsController(store: store, directory: directory, notices: notices, clock: clock).addRoutes(to: signedIn)
+    BillImagesController(store: store, clock: clock).addRoutes(to: signedIn)
+    GroceriesController(store: store, live: live, clock: clock).addRoutes(to: signedIn)
+    ShoppingController(store: store, notices: notices, live: live, clock: clock).addRoutes(to: signedIn)
+    TripsController(store: store, notices: notices, clock: clock).addRoutes(to: signedIn)
+    SettleController(store: store, notices: notices, clock: clock).addRoutes(to: signedIn)
     SettingsController(store: store, clock: clock).addRoutes(to: signedIn)
 }

@@ -17,7 +17,7 @@ public struct HouseholdConfiguration: Sendable {
     /// Replaces the social graph lookups.
     public var socialGraph: (any SocialRelationshipLookup)?
     /// Replaces the notices' destination (tests record them).
-    public var eventSink: (any NoticeSink)?
+    public var noticeSink: (any NoticeSink)?
     /// Replaces the identity lookups (unit tests use a fake).
     public var userDirectory: (any UserDirectory)?
     /// Receives the background jobs once they are built, so tests can run them at the manual clock's time.
@@ -29,7 +29,7 @@ public struct HouseholdConfiguration: Sendable {
 
     public init(
         settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
-        notificationsURL: String? = nil, eventSink: (any NoticeSink)? = nil,
+        notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
         userDirectory: (any UserDirectory)? = nil, socialGraph: (any SocialRelationshipLookup)? = nil,
         jobsBuilt: (@Sendable (HouseholdJobs) -> Void)? = nil, monthEndCheckInterval: Duration = .seconds(900),
         eventReminderCheckInterval: Duration = .seconds(60)
@@ -38,7 +38,7 @@ public struct HouseholdConfiguration: Sendable {
         self.socialURL = socialURL
         self.notificationsURL = notificationsURL
         self.socialGraph = socialGraph
-        self.eventSink = eventSink
+        self.noticeSink = noticeSink
         self.userDirectory = userDirectory
         self.jobsBuilt = jobsBuilt
         self.monthEndCheckInterval = monthEndCheckInterval

@@ -45,89 +45,20 @@ struct FeedController {
         return cursor.id
     }
 
-    /// How discover sorts.
-    enum DiscoverOrder: String {
-        case distance, popularity, created, best
-    }
-
-    /// The search around the client: its position, radius, sort and tags.
-    struct DiscoverQuery {
-        var position: ClientPosition
-        var radius: Int
-        var order: DiscoverOrder
-        var tags: [String]
-        var page: PageRequest
-
-        init(_ request: Request) throws {
-            guard let position = try request.clientPosition() else {
-                throw Problem.badRequest(
-                    "missing_position", "Send your location in the \(ClientPosition.header) header to discover.")
-            }
-            self.position = position
-            let query = request.uri.queryParameters
-            if let raw = query["radius"].map(String.init) {
-                guard let radius = Int(raw), (1...PackLimits.maximumDiscoverRadius).contains(radius) else {
-                    throw Problem.invalidField(
-                        "radius", "must be whole metres from 1 to \(PackLimits.maximumDiscoverRadius).")
-                }
-                self.radius = radius
-            } else {
-                self.radius = PackLimits.discoverRadius
-            }
-            guard let order = DiscoverOrder(rawValue: query["sort"].map(String.init) ?? "distance") else {
-                throw Problem.invalidField("sort", "must be distance, popularity, created or best.")
-            }
-            self.order = order
-            let tags = query["tags"].map { $0.split(separator: ",").map(String.init) }
-            self.tags = try AnonymousText.tags(tags, required: false)
-            self.page = try request.pageRequest()
-        }
-
-    }
-
-    /// Live packs near me (centre within `radius`, or I am inside them), nearest first, locked ones included
-    /// (listed without content). The tags filter keeps packs carrying any of them.
-    func nearbyPacks(_ query: DiscoverQuery) async throws -> [PackRecord] {
-        let box = BoundingBox.around(
-            latitude: query.position.latitude, longitude: query.position.longitude,
-            radius: Double(max(query.radius, PackLimits.radius.upperBound)))
-        let wanted = Set(query.tags)
-        var near: [(pack: PackRecord, distance: Double)] = []
-        for pack in try await database.packs(in: box, now: clock.now) {
-            let distance = query.position.distance(toLatitude: pack.latitude, longitude: pack.longitude)
-            guard distance <= Double(query.radius) || distance <= Double(pack.radiusMeters),
-                wanted.isEmpty || !wanted.isDisjoint(with: pack.tagList)
-            else { continue }
-            near.append((pack, distance))
-        }
-        return near.sorted { ($0.distance, $0.pack.id ?? 0) < ($1.distance, $1.pack.id ?? 0) }.map(\.pack)
-    }
-
     @Sendable func discoverPacks(_ request: Request, context: AuthenticatedContext) async throws -> Page<PackView> {
         let query = try DiscoverQuery(request)
-        var packs = try await nearbyPacks(query)
-        switch query.order {
-        case .distance: break
-        case .popularity:
-            packs = packs.map { ($0, $0.popularity) }.sorted { ($0.1, $0.0.id ?? 0) > ($1.1, $1.0.id ?? 0) }.map(\.0)
-        case .created: packs.sort { $0.id ?? 0 > $1.id ?? 0 }
-        case .best:
-            let now = clock.now
-            let scored: [(pack: PackRecord, score: Double)] = packs.map { pack in
-                let distance = query.position.distance(toLatitude: pack.latitude, longitude: pack.longitude)
-                let score = DiscoverRanking.score(
-                    points: pack.popularity, age: now.timeIntervalSince(pack.createdAt), distance: distance,
-                    radius: Double(query.radius))
-                return (pack, score)
-            }
-            packs = scored.sorted { ($0.score, $0.pack.id ?? 0) > ($1.score, $1.pack.id ?? 0) }.map(\.pack)
-        }
+        let now = clock.now
+        let discover = query.discover
+        let packs = discover.ranked(
+            discover.nearby(try await database.packs(in: discover.box, now: now), tags: query.tags), now: now)
         let offset = try query.page.offset()
         let slice = Array(packs.dropFirst(offset).prefix(query.page.limit))
         let viewer = context.user.userID
         let names = try await database.memberships(of: viewer, in: slice.compactMap(\.id))
         return Page(
-            items: slice.map { PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: query.position) },
+            items: slice.map {
+                PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: discover.position)
+            },
             nextCursor: OffsetCursor.next(after: offset, count: slice.count, total: packs.count))
     }
 
@@ -138,22 +69,20 @@ struct FeedController {
 
     /// Posts near me whose content I may see (open packs, and locked ones I am inside), from the nearest
     /// ``PackLimits/discoverPostPacks`` packs: newest (`created`), by time-decayed votes (`popularity`), pack by
-    /// pack from the nearest (`distance`, newest first within a pack), or by ``DiscoverRanking`` (`best`). The tags filter keeps posts carrying one
-    /// or in a pack carrying one.
+    /// pack from the nearest (`distance`, newest first within a pack), or by ``DiscoverRanking`` (`best`). The tags
+    /// filter keeps posts carrying one or in a pack carrying one.
     @Sendable func discoverPosts(_ request: Request, context: AuthenticatedContext) async throws -> Page<PostView> {
-        var query = try DiscoverQuery(request)
-        let tags = query.tags
-        query.tags = []
-        let packs = try await nearbyPacks(query)
-            .filter { $0.fence.admits(query.position) }
-            .prefix(PackLimits.discoverPostPacks)
+        let query = try DiscoverQuery(request)
+        let (discover, tags) = (query.discover, query.tags)
+        let packs = discover.postPacks(
+            discover.nearby(try await database.packs(in: discover.box, now: clock.now), tags: []))
         let viewer = context.user.userID
         let limit = query.page.limit
-        switch query.order {
+        switch discover.order {
         case .distance:
             let cursor = try query.page.decodeCursor(as: DistanceCursor.self)
             let listings = try await database.postsPackByPack(
-                in: Array(packs), after: cursor.map { ($0.pack, $0.post) }, limit: limit + 1, viewer: viewer,
+                in: packs, after: cursor.map { ($0.pack, $0.post) }, limit: limit + 1, viewer: viewer,
                 tags: tags)
             let cursors = Dictionary(
                 listings.map { (String($0.post.id ?? 0), DistanceCursor(pack: $0.post.packId, post: $0.post.id ?? 0)) }
@@ -162,30 +91,17 @@ struct FeedController {
         case .best:
             // The newest `bestCandidates` posts of those packs, ranked by the one score and paged by offset.
             let candidates = try await database.posts(
-                in: Array(packs), order: .new, after: nil, limit: PackLimits.bestCandidates, viewer: viewer, tags: tags)
-            let now = clock.now
-            let scored: [(listing: PostListing, score: Double)] = candidates.map { listing in
-                let post = listing.post
-                let points = DiscoverRanking.points(
-                    comments: post.commentCount, upVotes: post.upVotes, downVotes: post.downVotes)
-                let distance = query.position.distance(
-                    toLatitude: listing.pack.latitude, longitude: listing.pack.longitude)
-                let score = DiscoverRanking.score(
-                    points: points, age: now.timeIntervalSince(post.createdAt), distance: distance,
-                    radius: Double(query.radius))
-                return (listing, score)
-            }
-            let ranked = scored.sorted { ($0.score, $0.listing.post.id ?? 0) > ($1.score, $1.listing.post.id ?? 0) }
-                .map(\.listing)
+                in: packs, order: .new, after: nil, limit: PackLimits.bestCandidates, viewer: viewer, tags: tags)
+            let ranked = discover.best(candidates, now: clock.now)
             let offset = try query.page.offset()
             let slice = ranked.dropFirst(offset).prefix(limit)
             return Page(
                 items: slice.map { PostView($0, viewer: viewer) },
                 nextCursor: OffsetCursor.next(after: offset, count: slice.count, total: ranked.count))
         case .popularity, .created:
-            let order: PostOrder = query.order == .created ? .new : .top
+            let order: PostOrder = discover.order == .created ? .new : .top
             let listings = try await database.posts(
-                in: Array(packs), order: order, after: try query.page.decodeCursor(as: PostCursor.self),
+                in: packs, order: order, after: try query.page.decodeCursor(as: PostCursor.self),
                 limit: limit + 1, viewer: viewer, tags: tags)
             return Page(listings, order: order, limit: limit, viewer: viewer)
         }
@@ -223,12 +139,9 @@ struct FeedController {
         let position = try request.clientPosition()
         let views = rows.map { comment, listing in
             // The comment is mine; the post under it is someone's content, fenced like any other.
-            let postVisible =
-                listing.post.authorId == viewer
-                || (!listing.post.hidden && listing.pack.fence.admits(position))
-            return MyCommentView(
+            MyCommentView(
                 comment: CommentView(comment, postAuthor: listing.post.authorId, viewer: viewer),
-                post: postVisible ? PostView(listing, viewer: viewer) : nil)
+                post: Discover.showsPost(listing, to: viewer, at: position) ? PostView(listing, viewer: viewer) : nil)
         }
         return Page(fetched: views, limit: page.limit) { Int64($0.comment.id) ?? 0 }
     }

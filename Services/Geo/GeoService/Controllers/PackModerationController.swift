@@ -75,12 +75,6 @@ struct PackModerationController {
 
 /// A reported item as admins see it: what was written, the writer's real account, the open reports.
 struct ReportedItemView: ResponseEncodable, Sendable {
-    struct Report: Codable, Sendable {
-        var reason: String
-        var note: String?
-        var createdAt: Date
-    }
-
     /// `post` or `comment`.
     var kind: String
     var id: String
@@ -98,7 +92,7 @@ struct ReportedItemView: ResponseEncodable, Sendable {
     var reportCount: Int
     /// How many open reports give each reason.
     var reasons: [String: Int]
-    var reports: [Report]
+    var reports: [ContentReports.OpenReport]
 
     init(_ item: ReportedPackItem) {
         kind = item.kind.rawValue
@@ -112,8 +106,10 @@ struct ReportedItemView: ResponseEncodable, Sendable {
         hidden = item.hidden
         createdAt = item.createdAt
         reportCount = item.reports.count
-        reasons = Dictionary(item.reports.map { ($0.reason, 1) }, uniquingKeysWith: +)
-        reports = item.reports.map { Report(reason: $0.reason, note: $0.note, createdAt: $0.createdAt) }
+        reports = item.reports.map {
+            ContentReports.OpenReport(reason: $0.reason, note: $0.note, createdAt: $0.createdAt)
+        }
+        reasons = ContentReports.reasonCounts(reports)
     }
 }
 

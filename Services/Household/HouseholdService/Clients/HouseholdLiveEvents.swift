@@ -18,7 +18,7 @@ struct HouseholdLiveEvents {
         var chore: ChoreView?
         var completion: CompletionView?
         var note: NoteView?
-        var tripItem: TripsController.CheckedItemView?
+        var tripItem: ShoppingController.CheckedItemView?
         var event: EventView?
     }
 

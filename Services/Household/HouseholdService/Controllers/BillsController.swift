@@ -3,11 +3,12 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-/// Shared bills, balances per currency, the settle-up plan, and payments between members.
+/// Shared bills, balances per currency, the settle-up plan, and payments between members (a bill's image is
+/// ``BillImagesController``'s).
 struct BillsController {
     let store: any HouseholdStore
     let directory: any UserDirectory
-    let events: any NoticeSink
+    let notices: any NoticeSink
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -16,9 +17,6 @@ struct BillsController {
         router.get(RouterPath(bills), use: list)
         router.get(RouterPath(bills + "/:bill"), use: show)
         router.put(RouterPath(bills + "/:bill"), use: replace)
-        router.put(RouterPath(bills + "/:bill/image"), use: uploadImage)
-        router.get(RouterPath(bills + "/:bill/image"), use: image)
-        router.delete(RouterPath(bills + "/:bill/image"), use: deleteImage)
         router.delete(RouterPath(bills + "/:bill"), use: delete)
         router.get(RouterPath(HouseholdPaths.households + "/:household/balances"), use: balances)
         router.post(RouterPath(HouseholdPaths.households + "/:household/payments"), use: pay)
@@ -64,7 +62,7 @@ struct BillsController {
         if created {
             let others = storedShares.keys.filter { $0 != context.user.userID }
             if !others.isEmpty {
-                await events.publish(
+                await notices.publish(
                     Notice(
                         recipients: Array(others), kind: "household.bill_added",
                         text: "New shared bill: \(stored.description)",
@@ -136,14 +134,10 @@ struct BillsController {
         let (members, net) = try await store.balances(
             of: try context.parameters.require("household"), asMember: me)
         return Balances(
-            currencies: net.keys.sorted().map { currency in
-                let balances = net[currency] ?? [:]
-                let plan = SettleUp.plan(balances)
-                let everyone = members + balances.keys.filter { !members.contains($0) }.sorted()
-                return CurrencyBalances(
-                    currency: currency, members: everyone.map { .init(userId: $0, net: balances[$0] ?? 0) }, plan: plan,
-                    mine: .init(
-                        net: balances[me] ?? 0, owes: plan.filter { $0.from == me }, owed: plan.filter { $0.to == me }))
+            currencies: BalanceSheet(members: members, net: net, me: me).currencies.map {
+                CurrencyBalances(
+                    currency: $0.currency, members: $0.members.map { .init(userId: $0.userID, net: $0.net) },
+                    plan: $0.plan, mine: .init(net: $0.myNet, owes: $0.owes, owed: $0.owed))
             })
     }
 
@@ -157,21 +151,17 @@ struct BillsController {
     @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<Transfer> {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: PaymentRequest.self, context: context)
-        guard Money.isAmount(input.amount) else {
-            throw HouseholdError.invalidField("amount", "must be a positive amount in minor units.")
-        }
-        guard input.to != context.user.userID else {
-            throw HouseholdError.invalidField("to", "must be another member.")
-        }
+        let draft = try PaymentDraft(
+            from: context.user.userID, to: input.to, amount: input.amount, currency: input.currency)
         let payment = PaymentRecord(
-            id: UUID().uuidString.lowercased(), householdId: householdID, fromId: context.user.userID, toId: input.to,
-            amount: input.amount, currency: try Money.currency(input.currency), createdAt: clock.now)
+            id: UUID().uuidString.lowercased(), householdId: householdID, fromId: draft.from, toId: draft.to,
+            amount: draft.amount, currency: draft.currency, createdAt: clock.now)
         try await store.recordPayment(payment)
         // The payment is recorded; a directory that cannot answer only costs the notice its name.
         let payer = (try? await directory.users(ids: [payment.fromId]))?.first?.displayName
-        await events.publish(
+        await notices.publish(
             Notice(
-                recipients: [input.to], kind: "household.payment",
+                recipients: [draft.to], kind: "household.payment",
                 text: Self.paidNotice(payer: payer, amount: payment.amount, currency: payment.currency),
                 link: HouseholdPaths.households + "/" + householdID + "/balances"))
         return EditedResponse(
@@ -190,36 +180,6 @@ struct BillsController {
             payerId: bill.payerId,
             split: bill.splitKind, shares: shares, tripId: bill.tripId, createdAt: bill.createdAt)
     }
-
-    // MARK: The bill's image
-
-    /// Attaches an image (the raw JPEG, PNG or WebP body, at most 2 MiB), replacing any earlier one.
-    @Sendable func uploadImage(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let image = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumPhotoBytes)
-        try await store.setImage(
-            of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
-            by: context.user.userID, image, now: clock.now)
-        return .noContent
-    }
-
-    @Sendable func image(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        guard
-            let image = try await store.image(
-                of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
-                asMember: context.user.userID)
-        else { throw HouseholdError.notFound("The image") }
-        return image.response(to: request)
-    }
-
-    @Sendable func deleteImage(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        guard
-            try await store.deleteImage(
-                of: try context.parameters.require("bill"), in: try context.parameters.require("household"),
-                by: context.user.userID)
-        else { throw HouseholdError.notFound("The image") }
-        return .noContent
-    }
-
 }
 
 extension Transfer: ResponseGenerator, ResponseEncodable {}

@@ -3,10 +3,9 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-/// Chores: the catalogue, the schedule, completions and their history.
+/// Chores: the catalogue and the schedule (completions are ``CompletionsController``'s).
 struct ChoresController {
     let store: any HouseholdStore
-    let events: any NoticeSink
     let live: HouseholdLiveEvents
     let clock: WallClock
     /// Chore lists as answered, under the household's revision.
@@ -16,7 +15,7 @@ struct ChoresController {
     /// overdue) and the window of the list.
     struct ChoreList: Hashable, Sendable {
         var householdID: String
-        var status: ListStatus
+        var status: ChoreListStatus
         var today: LocalDay
         var window: ShortListWindow
     }
@@ -28,8 +27,6 @@ struct ChoresController {
         router.post(RouterPath(chores), use: create)
         router.patch(RouterPath(chores + "/:chore"), use: update)
         router.delete(RouterPath(chores + "/:chore"), use: delete)
-        router.post(RouterPath(chores + "/:chore/completions"), use: complete)
-        router.get(RouterPath(HouseholdPaths.households + "/:household/completions"), use: history)
     }
 
     struct CatalogueEntry: Encodable, Sendable {
@@ -48,31 +45,12 @@ struct ChoresController {
                 + custom.map { CatalogueEntry(name: $0.name, points: $0.points, custom: true) })
     }
 
-    /// Which chores a list shows: those with a next occurrence, completed one-off chores (none left), or both.
-    enum ListStatus: String, Sendable {
-        case pending, done, all
-
-        func shows(_ chore: ChoreRecord) -> Bool {
-            switch self {
-            case .pending: chore.nextDue != nil
-            case .done: chore.nextDue == nil
-            case .all: true
-            }
-        }
-    }
-
     /// The household's chores, soonest due first, with who is next; `?status=pending|done|all` (pending by
     /// default, so a completed one-off chore leaves the list). Answered from `choreLists` while the household has
     /// not changed since the list was read (the list is every member's home screen).
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let householdID = try context.parameters.require("household")
-        var status = ListStatus.pending
-        if let text = request.uri.queryParameters["status"] {
-            guard let value = ListStatus(rawValue: String(text)) else {
-                throw HouseholdError.invalidField("status", "must be pending, done or all.")
-            }
-            status = value
-        }
+        let status = try ChoreListStatus(query: request.uri.queryParameters["status"])
         let window = try request.shortListWindow()
         let me = context.user.userID
         let (revision, timeZone) = try await store.choreListRevision(of: householdID, asMember: me)
@@ -85,7 +63,7 @@ struct ChoresController {
         let today = clock.today(inZone: household.timeZone)
         let memberIDs = members.map(\.userId)
         let page = window.page(
-            of: chores.compactMap { status.shows($0) ? ChoreView($0, members: memberIDs, today: today) : nil })
+            of: chores.compactMap { status.shows($0.nextDue) ? ChoreView($0, members: memberIDs, today: today) : nil })
         let body = ByteBuffer(bytes: try PlatformJSONWriter.encode(page))
         choreLists.keep(
             body, for: ChoreList(householdID: householdID, status: status, today: today, window: window),
@@ -169,55 +147,5 @@ struct ChoresController {
         await live.publish(
             "household.chore.deleted", .init(householdId: householdID, actorId: context.user.userID, id: choreID))
         return .noContent
-    }
-
-    struct CompleteRequest: Decodable {
-        var note: String?
-    }
-
-    struct CompletionResult: ResponseEncodable, Sendable {
-        var completion: CompletionView
-        var chore: ChoreView
-    }
-
-    /// Marks the current occurrence done, records it, schedules the next one and tells the others.
-    @Sendable func complete(_ request: Request, context: AuthenticatedContext) async throws
-        -> EditedResponse<CompletionResult>
-    {
-        let householdID = try context.parameters.require("household")
-        let input = try await request.decode(as: CompleteRequest.self, context: context)
-        let note = try Validate.optionalText(input.note, field: "note", max: 200)
-        let (completion, chore, members, today) = try await store.complete(
-            try context.parameters.require("chore"), in: householdID, by: context.user.userID, note: note, clock: clock)
-        let others = members.filter { $0 != context.user.userID }
-        if !others.isEmpty {
-            await events.publish(
-                Notice(
-                    recipients: others, kind: "household.chore_completed", text: "\(chore.name) was done.",
-                    link: HouseholdPaths.households + "/" + householdID + "/chores"))
-        }
-        let result = CompletionResult(
-            completion: CompletionView(completion), chore: ChoreView(chore, members: members, today: today))
-        await live.publish(
-            "household.chore.completed",
-            .init(
-                householdId: householdID, actorId: context.user.userID, id: chore.id, chore: result.chore,
-                completion: result.completion))
-        return EditedResponse(status: .created, response: result)
-    }
-
-    /// Completion history, newest first, by member, chore and day range.
-    @Sendable func history(_ request: Request, context: AuthenticatedContext) async throws -> Page<CompletionView> {
-        let query = request.uri.queryParameters
-        let page = try request.pageRequest()
-        let rows = try await store.completions(
-            of: try context.parameters.require("household"), asMember: context.user.userID,
-            member: query["member"].map(String.init), choreID: query["chore"].map(String.init),
-            from: try HouseholdInput.day(query["from"], field: "from"),
-            to: try HouseholdInput.day(query["to"], field: "to"),
-            after: try HouseholdInput.completionCursor(page), limit: page.limit + 1)
-        return Page(fetched: rows.map(CompletionView.init), limit: page.limit) {
-            [$0.completedOn, String($0.completedAt.timeIntervalSince1970), $0.id]
-        }
     }
 }

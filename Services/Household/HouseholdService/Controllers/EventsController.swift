@@ -7,7 +7,7 @@ import ServiceKit
 /// edited and cancelled by their creator; reminded before the start by ``EventReminders``.
 struct EventsController {
     let store: any HouseholdStore
-    let events: any NoticeSink
+    let notices: any NoticeSink
     let live: HouseholdLiveEvents
     let clock: WallClock
 
@@ -93,7 +93,7 @@ struct EventsController {
     {
         let others = members.filter { $0 != actorID }
         guard !others.isEmpty else { return }
-        await events.publish(
+        await notices.publish(
             Notice(
                 recipients: others, kind: kind,
                 text: EventRules.noticeText(

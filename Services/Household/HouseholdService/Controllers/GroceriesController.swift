@@ -3,10 +3,9 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-/// Grocery lists: mine, the communal one, and the household list that merges both; "I'm going shopping".
+/// Grocery lists: mine, the communal one, and the household list that merges both.
 struct GroceriesController {
     let store: any HouseholdStore
-    let events: any NoticeSink
     let live: HouseholdLiveEvents
     let clock: WallClock
 
@@ -19,7 +18,6 @@ struct GroceriesController {
         router.post(RouterPath(groceries), use: add)
         router.patch(RouterPath(groceries + "/:item"), use: edit)
         router.delete(RouterPath(groceries + "/:item"), use: delete)
-        router.post(RouterPath(HouseholdPaths.households + "/:household/shopping"), use: goShopping)
     }
 
     struct ItemView: ResponseEncodable, Sendable {
@@ -175,30 +173,6 @@ struct GroceriesController {
         await live.publish(
             type, .init(householdId: item.householdId, actorId: actorID, id: item.id, item: ItemView(item)),
             to: Self.isShared(item) ? .everyone : .actor)
-    }
-
-    struct ShoppingStarted: ResponseEncodable {
-        /// Who was told (nobody when my trip was already under way).
-        var notified: [String]
-        /// When my trip under way started; items are ticked off it at `.../trips/current/items/{id}`.
-        var startedAt: Date
-    }
-
-    /// Starts my trip and tells everyone else I am going shopping, so they can add or remove items while there is
-    /// time; tapping again while the trip is under way tells nobody twice.
-    @Sendable func goShopping(_ request: Request, context: AuthenticatedContext) async throws -> ShoppingStarted {
-        let householdID = try context.parameters.require("household")
-        let (trip, members, started) = try await store.startShopping(
-            in: householdID, by: context.user.userID, now: clock.now)
-        let others = started ? members.filter { $0 != context.user.userID } : []
-        if !others.isEmpty {
-            await events.publish(
-                Notice(
-                    recipients: others, kind: "household.shopping_started",
-                    text: "A roommate is going shopping: add what you need to the list now.",
-                    link: HouseholdPaths.households + "/" + householdID + "/groceries"))
-        }
-        return ShoppingStarted(notified: others, startedAt: trip.startedAt)
     }
 
     static func quantity(_ value: Int) throws -> Int {

@@ -8,7 +8,7 @@ struct HouseholdsController {
     let store: any HouseholdStore
     let directory: any UserDirectory
     let social: any SocialRelationshipLookup
-    let events: any NoticeSink
+    let notices: any NoticeSink
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -92,7 +92,7 @@ struct HouseholdsController {
             id: UUID().uuidString.lowercased(), householdId: householdID, inviterId: context.user.userID,
             inviteeId: invitee.id, status: "pending", createdAt: clock.now)
         let household = try await store.invite(invitation)
-        await events.publish(
+        await notices.publish(
             Notice(
                 recipients: [invitee.id], kind: "household.invitation",
                 text: "You are invited to join \(household.name).",
@@ -171,7 +171,7 @@ struct HouseholdsController {
     ) async {
         let recipients = members.filter { $0 != userID }
         guard !recipients.isEmpty else { return }
-        await events.publish(
+        await notices.publish(
             Notice(
                 recipients: recipients, kind: kind, text: text, link: HouseholdPaths.households + "/" + householdID))
     }

@@ -6,7 +6,7 @@ import ServiceKit
 /// The bulletin board: notes of text, a photo or both, that expire, can be pinned and are edited by their author.
 struct NotesController {
     let store: any HouseholdStore
-    let events: any NoticeSink
+    let notices: any NoticeSink
     let live: HouseholdLiveEvents
     let clock: WallClock
 
@@ -74,7 +74,7 @@ struct NotesController {
             pinned: pinned, expiresInDays: expiresInDays, expiresInHours: expiresInHours, now: clock.now)
         let others = members.filter { $0 != context.user.userID }
         if !others.isEmpty {
-            await events.publish(
+            await notices.publish(
                 Notice(
                     recipients: others, kind: "household.note_posted",
                     text: text.isEmpty ? "A roommate posted a photo." : String(text.prefix(80)),

@@ -7,7 +7,7 @@ import ServiceKit
 /// handles, and deep links that open a payment app for a settle-up payment.
 struct SettleController {
     let store: any HouseholdStore
-    let events: any NoticeSink
+    let notices: any NoticeSink
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -57,7 +57,7 @@ struct SettleController {
             in: householdID, by: context.user.userID, debtors: debtors, now: now, interval: Reminders.interval)
         if sent.isEmpty, let next = tooSoon.values.min() { throw HouseholdError.reminderTooSoon(next: next, now: now) }
         for (debtor, owes) in sent.sorted(by: { $0.key < $1.key }) {
-            await events.publish(
+            await notices.publish(
                 Notice(
                     recipients: [debtor], kind: "household.payment_reminder",
                     text: Reminders.fromCreditor(owes),

@@ -4,7 +4,7 @@ import PlatformKit
 import ServiceKit
 
 /// Who did how much: counts and points per member and chore over a range, mine, and a bar chart; and who spent
-/// how much, month by month, as numbers and as a chart.
+/// how much, month by month, as numbers and as a chart. Each JSON answer and its chart render the same figures.
 struct StatisticsController {
     let store: any HouseholdStore
     let directory: any UserDirectory
@@ -29,6 +29,11 @@ struct StatisticsController {
         var count: Int
         var points: Int
         var byChore: [ChoreCount]
+
+        init(_ member: ChoreStatistics.Member) {
+            (userId, displayName, count, points) = (member.userID, member.displayName, member.count, member.points)
+            byChore = member.byChore.map { ChoreCount(chore: $0.chore, count: $0.count, points: $0.points) }
+        }
     }
 
     struct Statistics: ResponseEncodable, Sendable {
@@ -36,42 +41,36 @@ struct StatisticsController {
         var to: String
         var members: [MemberStatistics]
         var mine: MemberStatistics
+
+        init(_ statistics: ChoreStatistics) {
+            (from, to) = (statistics.from.description, statistics.to.description)
+            (members, mine) = (statistics.members.map(MemberStatistics.init), MemberStatistics(statistics.mine))
+        }
     }
 
     /// Statistics over `from`...`to` (days in the household's time zone; the last 30 days by default).
     @Sendable func statistics(_ request: Request, context: AuthenticatedContext) async throws -> Statistics {
-        let householdID = try context.parameters.require("household")
-        let query = request.uri.queryParameters
-        let (members, from, to, rows) = try await store.statistics(
-            of: householdID, asMember: context.user.userID, from: try HouseholdInput.day(query["from"], field: "from"),
-            to: try HouseholdInput.day(query["to"], field: "to"), clock: clock)
-        let names = Dictionary(
-            try await directory.users(ids: members.map(\.userId)).map { ($0.id, $0.displayName) },
-            uniquingKeysWith: { a, _ in a })
-        let perMember = members.map { member in
-            let own = rows.filter { $0.userID == member.userId }
-            return MemberStatistics(
-                userId: member.userId, displayName: names[member.userId] ?? "", count: own.reduce(0) { $0 + $1.count },
-                points: own.reduce(0) { $0 + $1.points },
-                byChore: own.map { ChoreCount(chore: $0.chore, count: $0.count, points: $0.points) })
-        }
-        let mine =
-            perMember.first { $0.userId == context.user.userID }
-            ?? MemberStatistics(userId: context.user.userID, displayName: "", count: 0, points: 0, byChore: [])
-        return Statistics(from: from.description, to: to.description, members: perMember, mine: mine)
+        Statistics(try await choreStatistics(request, context: context))
     }
 
     /// The members' points as an SVG bar chart.
     @Sendable func chart(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let stats = try await statistics(request, context: context)
-        let svg = StatisticsChart.svg(
-            bars: stats.members.map {
-                ($0.displayName.isEmpty ? String($0.userId.prefix(8)) : $0.displayName, $0.points)
-            },
-            title: "Points \(stats.from) to \(stats.to)")
-        return Response(
-            status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=60"],
-            body: .init(byteBuffer: ByteBuffer(string: svg)))
+        let statistics = try await choreStatistics(request, context: context)
+        return Self.svg(
+            StatisticsChart.svg(
+                bars: statistics.members.map { ($0.label, $0.points) },
+                title: "Points \(statistics.from) to \(statistics.to)"))
+    }
+
+    private func choreStatistics(_ request: Request, context: AuthenticatedContext) async throws -> ChoreStatistics {
+        let query = request.uri.queryParameters
+        let (members, from, to, rows) = try await store.statistics(
+            of: try context.parameters.require("household"), asMember: context.user.userID,
+            from: try HouseholdInput.day(query["from"], field: "from"),
+            to: try HouseholdInput.day(query["to"], field: "to"), clock: clock)
+        let ids = members.map(\.userId)
+        return ChoreStatistics(
+            from: from, to: to, members: ids, rows: rows, names: try await names(of: ids), me: context.user.userID)
     }
 
     struct MemberExpenses: Encodable, Sendable {
@@ -106,57 +105,55 @@ struct StatisticsController {
         var months: [MonthExpenses]
         /// Totals over the months, for everyone who has a share (members who left included).
         var members: [NamedMember]
+
+        init(_ report: ExpenseReport) {
+            (from, to, currency, currencies) = (
+                report.first.description, report.last.description, report.currency, report.currencies
+            )
+            months = report.months.map { month in
+                MonthExpenses(
+                    month: month.description, total: report.total(in: month),
+                    members: report.members.map {
+                        let figures = report.figures(of: $0.userID, in: month)
+                        return MemberExpenses(userId: $0.userID, share: figures.share, paid: figures.paid)
+                    })
+            }
+            members = report.members.map {
+                NamedMember(userId: $0.userID, displayName: $0.displayName, share: $0.share, paid: $0.paid)
+            }
+        }
     }
 
     /// `?from=2026-01&to=2026-06&currency=EUR`: each member's share of the bills and what they paid, per month in
     /// the household's zone (the last six months by default, at most 24).
     @Sendable func expenses(_ request: Request, context: AuthenticatedContext) async throws -> Expenses {
+        Expenses(try await expenseReport(request, context: context))
+    }
+
+    /// The same numbers as an SVG: a stacked column per month, one colour per member.
+    @Sendable func expensesChart(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        Self.svg(ExpenseStatistics.svg(try await expenseReport(request, context: context)))
+    }
+
+    private func expenseReport(_ request: Request, context: AuthenticatedContext) async throws -> ExpenseReport {
         let query = request.uri.queryParameters
         let asked = try query["currency"].map { try Money.currency(String($0)) }
         let (from, to) = (query["from"], query["to"])
         let (members, months, bills) = try await store.expenseBills(
             of: try context.parameters.require("household"), asMember: context.user.userID, now: clock.now
         ) { thisMonth in try ExpenseStatistics.months(from: from, to: to, thisMonth: thisMonth) }
-        let currency = asked ?? ExpenseStatistics.usualCurrency(bills)
-        let tally = currency.map { ExpenseStatistics.tally(bills, currency: $0, months: months) } ?? [:]
-        var everyone = members
-        for id in tally.values.flatMap(\.keys).sorted() where !everyone.contains(id) { everyone.append(id) }
-        let names = Dictionary(
-            try await directory.users(ids: everyone).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
-        return Expenses(
-            from: months[0].description, to: months[months.count - 1].description, currency: currency,
-            currencies: Set(bills.map(\.currency)).sorted(),
-            months: months.map { month in
-                let figures = tally[month] ?? [:]
-                return MonthExpenses(
-                    month: month.description, total: figures.values.reduce(0) { $0 + $1.paid },
-                    members: everyone.map {
-                        MemberExpenses(userId: $0, share: figures[$0]?.share ?? 0, paid: figures[$0]?.paid ?? 0)
-                    })
-            },
-            members: everyone.map { id in
-                let all = tally.values.compactMap { $0[id] }
-                return NamedMember(
-                    userId: id, displayName: names[id] ?? "", share: all.reduce(0) { $0 + $1.share },
-                    paid: all.reduce(0) { $0 + $1.paid })
-            })
+        var report = ExpenseReport(members: members, months: months, bills: bills, currency: asked)
+        report.name(try await names(of: report.members.map(\.userID)))
+        return report
     }
 
-    /// The same numbers as an SVG: a stacked column per month, one colour per member.
-    @Sendable func expensesChart(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let expenses = try await expenses(request, context: context)
-        var tally: [Month: [String: ExpenseStatistics.Figures]] = [:]
-        for month in expenses.months {
-            guard let key = Month(Substring(month.month)) else { continue }
-            tally[key] = Dictionary(
-                uniqueKeysWithValues: month.members.map { ($0.userId, .init(share: $0.share, paid: $0.paid)) })
-        }
-        let svg = ExpenseStatistics.svg(
-            months: expenses.months.compactMap { Month(Substring($0.month)) },
-            members: expenses.members.map {
-                ($0.userId, $0.displayName.isEmpty ? String($0.userId.prefix(8)) : $0.displayName)
-            }, tally: tally, currency: expenses.currency)
-        return Response(
+    private func names(of ids: [String]) async throws -> [String: String] {
+        Dictionary(
+            try await directory.users(ids: ids).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    private static func svg(_ svg: String) -> Response {
+        Response(
             status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=60"],
             body: .init(byteBuffer: ByteBuffer(string: svg)))
     }

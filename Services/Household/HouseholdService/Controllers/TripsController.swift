@@ -3,19 +3,17 @@ import Hummingbird
 import PlatformKit
 import ServiceKit
 
-/// Shopping trips: completing one turns bought items into an expense; history; edits; the receipt photo.
+/// Shopping trips: completing one turns bought items into an expense; history; edits; the receipt photo (the trip
+/// under way is ``ShoppingController``'s).
 struct TripsController {
     let store: any HouseholdStore
-    let events: any NoticeSink
-    let live: HouseholdLiveEvents
+    let notices: any NoticeSink
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         let trips = HouseholdPaths.households + "/:household/trips"
         router.post(RouterPath(trips), use: complete)
         router.get(RouterPath(trips), use: list)
-        router.get(RouterPath(trips + "/current"), use: current)
-        router.put(RouterPath(trips + "/current/items/:item"), use: check)
         router.get(RouterPath(trips + "/:trip"), use: show)
         router.put(RouterPath(trips + "/:trip"), use: edit)
         router.put(RouterPath(trips + "/:trip/receipt"), use: uploadReceipt)
@@ -63,16 +61,7 @@ struct TripsController {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: CompleteRequest.self, context: context)
         let key = try IdempotencyKey.of(request)
-        let picks = try input.items.map { items in
-            let picks = items.map { (key: Groceries.mergeKey($0.name), price: $0.price) }
-            guard !picks.isEmpty, picks.count <= 200 else {
-                throw HouseholdError.invalidField("items", "must pick from 1 to 200 items of the household list.")
-            }
-            guard Set(picks.map(\.key)).count == picks.count else {
-                throw HouseholdError.invalidField("items", "must name each item once.")
-            }
-            return picks
-        }
+        let picks = try input.items.map { try TripLimits.picks($0.map { ($0.name, $0.price) }) }
         let (stored, members, created) = try await store.completeTrip(
             id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, total: input.total,
             currency: try Money.currency(input.currency), picks: picks, idempotencyKey: key, now: clock.now)
@@ -82,63 +71,6 @@ struct TripsController {
                 text: "Shopping is done: \(stored.lines.count) items bought for the household.", stored, householdID)
         }
         return EditedResponse(status: created ? .created : .ok, response: TripView(stored))
-    }
-
-    struct CheckedItemView: ResponseEncodable, Sendable {
-        /// The grocery item ticked (any item of its household-list line).
-        var itemId: String
-        var name: String
-        var price: Int?
-        var checked: Bool
-        var checkedAt: Date
-
-        init(_ item: CheckedItem, checked: Bool = true) {
-            (itemId, name, price, self.checked, checkedAt) = (
-                item.itemId, item.name, item.price, checked, item.checkedAt
-            )
-        }
-    }
-
-    struct CurrentTripView: ResponseEncodable, Sendable {
-        var shopperId: String
-        var startedAt: Date
-        var checked: [CheckedItemView]
-
-        init(_ trip: CurrentTrip) {
-            (shopperId, startedAt, checked) = (trip.shopperId, trip.startedAt, trip.checked.map { CheckedItemView($0) })
-        }
-    }
-
-    /// My trip under way (`POST .../shopping` starts it; completing a trip ends it).
-    @Sendable func current(_ request: Request, context: AuthenticatedContext) async throws -> CurrentTripView {
-        guard
-            let trip = try await store.currentTrip(
-                in: try context.parameters.require("household"), of: context.user.userID)
-        else { throw HouseholdError.notFound("A trip under way") }
-        return CurrentTripView(trip)
-    }
-
-    struct CheckRequest: Decodable {
-        var checked: Bool
-        /// What the line cost, in minor units, if the shopper enters it while shopping.
-        var price: Int?
-    }
-
-    /// Ticks an item of the household list off my trip under way (or unticks it); everyone's open list follows.
-    @Sendable func check(_ request: Request, context: AuthenticatedContext) async throws -> CheckedItemView {
-        let householdID = try context.parameters.require("household")
-        let input = try await request.decode(as: CheckRequest.self, context: context)
-        if let price = input.price, !(0...Money.maximumAmount).contains(price) {
-            throw HouseholdError.invalidField("price", "must be from 0 to \(Money.maximumAmount).")
-        }
-        let (item, _) = try await store.check(
-            try context.parameters.require("item"), in: householdID, by: context.user.userID,
-            checked: input.checked, price: input.price, now: clock.now)
-        let view = CheckedItemView(item, checked: input.checked)
-        await live.publish(
-            input.checked ? "household.trip.item_checked" : "household.trip.item_unchecked",
-            .init(householdId: householdID, actorId: context.user.userID, id: item.itemId, tripItem: view))
-        return view
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<TripView> {
@@ -176,9 +108,7 @@ struct TripsController {
     @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> TripView {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: EditRequest.self, context: context)
-        guard (1...200).contains(input.items.count) else {
-            throw HouseholdError.invalidField("items", "must list from 1 to 200 items.")
-        }
+        try TripLimits.checkEditedItems(count: input.items.count)
         let lines = try input.items.map { line in
             TripLine(
                 name: try HouseholdInput.groceryName(line.name), price: line.price,
@@ -217,7 +147,7 @@ struct TripsController {
     ) async {
         let others = members.filter { $0 != me }
         guard !others.isEmpty else { return }
-        await events.publish(
+        await notices.publish(
             Notice(
                 recipients: others, kind: kind, text: text,
                 link: HouseholdPaths.households + "/" + householdID + "/trips/" + stored.trip.id,

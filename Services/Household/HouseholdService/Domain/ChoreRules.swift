@@ -64,3 +64,28 @@ enum NoteLifetime {
         return hours
     }
 }
+
+/// Which chores a list shows: those with a next occurrence, completed one-off chores (none left), or both.
+enum ChoreListStatus: String, Sendable {
+    case pending, done, all
+
+    /// `?status=`, pending when absent.
+    init(query text: Substring?) throws {
+        guard let text else {
+            self = .pending
+            return
+        }
+        guard let value = ChoreListStatus(rawValue: String(text)) else {
+            throw HouseholdError.invalidField("status", "must be pending, done or all.")
+        }
+        self = value
+    }
+
+    func shows(_ nextDue: String?) -> Bool {
+        switch self {
+        case .pending: nextDue != nil
+        case .done: nextDue == nil
+        case .all: true
+        }
+    }
+}

@@ -97,10 +97,9 @@ enum ExpenseStatistics {
     }
 
     /// Stacked columns, one per month, one colour per member (their shares), with a legend.
-    static func svg(
-        months: [Month], members: [(id: String, name: String)], tally: [Month: [String: Figures]],
-        currency: String?
-    ) -> String {
+    static func svg(_ report: ExpenseReport) -> String {
+        let (months, tally, currency) = (report.months, report.tally, report.currency)
+        let members = report.members.map { (id: $0.userID, name: $0.label) }
         let palette = ["#4a90d9", "#e8743b", "#19a979", "#ed4a7b", "#945ecf", "#13a4b4", "#525df4", "#bf399e"]
         let columnWidth = 40, gap = 12, left = 60, top = 40, plotHeight = 160, bottom = 30
         let legendTop = top + plotHeight + bottom

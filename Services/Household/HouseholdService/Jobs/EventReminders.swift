@@ -7,7 +7,7 @@ import ServiceKit
 /// it, so a restart or a second replica never sends it again, and a moved start arms a new one.
 struct EventReminders: Sendable {
     let store: any HouseholdStore
-    let events: any NoticeSink
+    let notices: any NoticeSink
     /// How many reminders one claim takes; the job claims again until none are left.
     static let batch = 100
 
@@ -18,7 +18,7 @@ struct EventReminders: Sendable {
             let claimed = try await store.claimEventReminders(now: now, limit: Self.batch)
             for reminder in claimed where !reminder.recipients.isEmpty {
                 let event = reminder.event
-                await events.publish(
+                await notices.publish(
                     Notice(
                         recipients: reminder.recipients, kind: "household.event_reminder",
                         text: EventRules.noticeText(

@@ -6,13 +6,13 @@ import ServiceKit
 /// many days before and from the local hour each member chose (once per member, household and month).
 struct MonthEndReminders: Sendable {
     let store: any HouseholdStore
-    let events: any NoticeSink
+    let notices: any NoticeSink
 
     /// Sends the reminders due at `now`; returns how many members were reminded.
     func run(now: Date) async throws -> Int {
         var reminded = 0
         for (householdID, month, debtor, owes) in try await store.claimMonthEndReminders(now: now) {
-            await events.publish(
+            await notices.publish(
                 Notice(
                     recipients: [debtor], kind: "household.month_end_reminder", text: Reminders.atMonthEnd(owes),
                     link: HouseholdPaths.households + "/" + householdID + "/balances",

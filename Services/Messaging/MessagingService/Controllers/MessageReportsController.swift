@@ -109,26 +109,22 @@ struct MessageReportView: ResponseEncodable, Sendable {
 
 /// A reported message as admins see it: the message (with its sender's account) and the open reports.
 struct ReportedMessageView: ResponseEncodable, Sendable {
-    struct Report: Codable, Sendable {
-        var reason: String
-        var note: String?
-        var createdAt: Date
-    }
-
     var message: MessageView
     /// `direct` or `group`.
     var conversationKind: String
     var reportCount: Int
     /// How many open reports give each reason.
     var reasons: [String: Int]
-    var reports: [Report]
+    var reports: [ContentReports.OpenReport]
 
     init(_ item: ReportedMessage) {
         message = MessageView(item.message)
         conversationKind = item.conversationKind
         reportCount = item.reports.count
-        reasons = Dictionary(item.reports.map { ($0.reason, 1) }, uniquingKeysWith: +)
-        reports = item.reports.map { Report(reason: $0.reason, note: $0.note, createdAt: $0.createdAt) }
+        reports = item.reports.map {
+            ContentReports.OpenReport(reason: $0.reason, note: $0.note, createdAt: $0.createdAt)
+        }
+        reasons = ContentReports.reasonCounts(reports)
     }
 }
 

@@ -4,7 +4,8 @@ import Logging
 import PlatformKit
 import ServiceKit
 
-/// Sending, reading, editing and deleting messages, read markers, and keyword search.
+/// Sending, reading, editing and deleting messages, and read markers; keyword search is
+/// ``MessageSearchController``'s, whose route it adds.
 struct MessagesController {
     let store: any MessagingStore
     let directory: any UserDirectory
@@ -30,7 +31,7 @@ struct MessagesController {
         router.patch(RouterPath(messages + "/:message"), use: edit)
         router.delete(RouterPath(messages + "/:message"), use: delete)
         router.post(RouterPath(MessagingPaths.conversations + "/:conversation/read"), use: markRead)
-        router.get(RouterPath(MessagingPaths.search), use: search)
+        MessageSearchController(store: store).addRoutes(to: router)
     }
 
     struct SendRequest: Decodable {
@@ -100,12 +101,7 @@ struct MessagesController {
         let query = request.uri.queryParameters
         let page = try PageRequest(
             limit: query["limit"].map(String.init) ?? "50", cursor: query["cursor"].map(String.init))
-        let topicID = try query["topicId"].map { value -> Int64 in
-            guard let id = Int64(String(value)), id > 0 else {
-                throw Problem.invalidField("topicId", "must be a topic's id.")
-            }
-            return id
-        }
+        let topicID = try MessageQuery.topicID(query["topicId"])
         let anchor: MessageAnchor
         if let cursor = try page.decodeCursor(as: MessageCursor.self) {
             switch (cursor.before, cursor.after) {
@@ -114,7 +110,7 @@ struct MessagesController {
             default: throw Problem.badRequest("invalid_cursor", "The cursor is not one this list returned.")
             }
         } else {
-            anchor = try Self.anchor(query["anchor"].map(String.init))
+            anchor = try MessageQuery.anchor(query["anchor"].map(String.init))
         }
         let me = context.user.userID
         let latest =
@@ -141,19 +137,6 @@ struct MessagesController {
         // A conversation holding hidden messages reads differently for their senders: its pages are not shared.
         if let latest, !window.holdsHidden { latestPages.keep(body, for: latest, revision: window.revision) }
         return PlatformResponseEncoder.response(json: body)
-    }
-
-    static func anchor(_ value: String?) throws -> MessageAnchor {
-        switch value {
-        case nil, "newest": return .newest
-        case "oldest": return .oldest
-        case "first_unread": return .firstUnread
-        case let value?:
-            guard let id = Int64(value), id > 0 else {
-                throw Problem.invalidField("anchor", "must be newest, oldest, first_unread or a message id.")
-            }
-            return .around(id)
-        }
     }
 
     struct EditRequest: Decodable {
@@ -198,32 +181,5 @@ struct MessagesController {
             topicUnreadCount: input.topicId.map { unread.byTopic[$0] ?? 0 })
         await events.read(view, by: context.user.userID)
         return view
-    }
-
-    /// Keyword search over my conversations, best matches first, optionally in one conversation or topic.
-    @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<SearchResultView> {
-        let query = request.uri.queryParameters
-        let page = try request.pageRequest()
-        let offset = try page.offset()
-        guard offset <= SearchQuery.window else { throw PageCursor.invalid }
-        let terms = try SearchQuery.terms(query["query"].map(String.init) ?? "")
-        let topicID = try query["topicId"].map { value -> Int64 in
-            guard let id = Int64(String(value)), id > 0 else {
-                throw Problem.invalidField("topicId", "must be a topic's id.")
-            }
-            return id
-        }
-        let hits = try await store.search(
-            terms, for: context.user.userID, conversation: query["conversationId"].map(String.init), topic: topicID,
-            offset: offset, limit: page.limit + 1)
-        var position = offset
-        let results = hits.map { hit -> (SearchResultView, Int) in
-            position += 1
-            return (SearchResultView(message: MessageView(hit.message), snippet: hit.snippet), position)
-        }
-        let positions = Dictionary(results.map { ($0.0.message.id, $0.1) }) { a, _ in a }
-        return Page(fetched: results.map(\.0), limit: page.limit) {
-            OffsetCursor(offset: positions[$0.message.id] ?? 0)
-        }
     }
 }

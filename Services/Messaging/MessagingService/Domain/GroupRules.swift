@@ -57,3 +57,11 @@ enum GroupRules {
         guard isAdmin else { throw .notAdmin(action: action) }
     }
 }
+
+extension GroupRules {
+    /// A member's role is `admin` or `member`.
+    static func role(_ role: String) throws(MessagingError) -> String {
+        guard ["admin", "member"].contains(role) else { throw .invalidField("role", "must be admin or member.") }
+        return role
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import PlatformKit
+import ServiceKit
+
+/// Keyword search over the caller's conversations.
+struct MessageSearchController {
+    let store: any MessagingStore
+
+    func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
+        router.get(RouterPath(MessagingPaths.search), use: search)
+    }
+
+    /// Keyword search over my conversations, best matches first, optionally in one conversation or topic.
+    @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<SearchResultView> {
+        let query = request.uri.queryParameters
+        let page = try request.pageRequest()
+        let offset = try page.offset()
+        guard offset <= SearchQuery.window else { throw PageCursor.invalid }
+        let terms = try SearchQuery.terms(query["query"].map(String.init) ?? "")
+        let topicID = try MessageQuery.topicID(query["topicId"])
+        let hits = try await store.search(
+            terms, for: context.user.userID, conversation: query["conversationId"].map(String.init), topic: topicID,
+            offset: offset, limit: page.limit + 1)
+        var position = offset
+        let results = hits.map { hit -> (SearchResultView, Int) in
+            position += 1
+            return (SearchResultView(message: MessageView(hit.message), snippet: hit.snippet), position)
+        }
+        let positions = Dictionary(results.map { ($0.0.message.id, $0.1) }) { a, _ in a }
+        return Page(fetched: results.map(\.0), limit: page.limit) {
+            OffsetCursor(offset: positions[$0.message.id] ?? 0)
+        }
+    }
+}
