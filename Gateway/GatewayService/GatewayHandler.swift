@@ -49,18 +49,19 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// while the gateway or the service owes the answer: a response in progress is never cut.
     var clientDeadline: NIODeadline?
 
-    /// The states of a client connection. Each request goes
+    /// The states of a client connection, and every transition (the method that makes it):
     ///
-    ///     waitingForRequest --head--> answering --forward--> relaying(exchange) --answer ends--> waitingForRequest
-    ///                                     |                      |
-    ///                                     +--answered early------+--> discarding --end--> waitingForRequest
-    ///
-    /// The transitions: a head (``handle(_:)``) -> `answering`; forwarding (``receive(_:)``) -> `relaying`; the
-    /// exchange taken (``takeExchange()``) -> `answering`; a response's last bytes (``finishResponse(keepAlive:)``)
-    /// -> `waitingForRequest(idle: true)`, or `discarding` while the request's end is still to come, or `closing`;
-    /// the request's end (``handle(_:)``) -> `waitingForRequest(idle: true)` from `discarding`; the next request's
-    /// first byte (``channelReadComplete(context:)``) -> `waitingForRequest(idle: false)`; a deadline passed, a
-    /// shutdown while waiting, or an answer cut short -> `closing`.
+    /// - waitingForRequest -> answering: a request head (``handle(_:)``).
+    /// - answering -> relaying: the request goes to its service (``receive(_:)``).
+    /// - relaying -> answering: the exchange ends, answered or failed (``takeExchange()``).
+    /// - answering(requestEnded: false) -> answering(requestEnded: true): the request's end (``handle(_:)``).
+    /// - answering -> waitingForRequest(idle: true), or discarding while the request's end is still to come, or
+    ///   closing when the connection does not stay: the answer's last bytes (``finishResponse(keepAlive:)``).
+    /// - discarding -> waitingForRequest(idle: true): the request's end (``handle(_:)``).
+    /// - waitingForRequest(idle: true) -> waitingForRequest(idle: false): the next request's first bytes
+    ///   (``channelReadComplete(context:)``).
+    /// - any -> closing: the client's deadline passed (``timerFired()``), a shutdown while waiting, an answer cut
+    ///   short or a body too large (``failExchange(_:)``, ``abortOversizedBody()``), the connection closed.
     enum ConnectionState {
         /// No request in progress. `idle`: no byte of the next one has come (the idle timeout runs; the first byte
         /// starts the header timeout).
