@@ -186,8 +186,9 @@ public struct GatewayConfiguration: Sendable {
                 "TRUSTED_PROXIES: `\(error.entry)` is not a CIDR such as 10.0.0.0/8 or fd00::/8: \(error.reason)")
         }
         self.init(
-            host: reader.string(forKey: "host", default: "127.0.0.1"), port: reader.int(forKey: "port", default: 8080),
-            upstreams: upstreams, maximumBodyBytes: reader.int(forKey: "max.body.bytes", default: 10 << 20),
+            host: reader.string(forKey: "host", default: "127.0.0.1"),
+            port: try Self.port(reader),
+            upstreams: upstreams, maximumBodyBytes: try Self.positive(reader, "max.body.bytes", default: 10 << 20),
             requestsPerMinute: requestsPerMinute,
             logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info,
             internalToken: internalToken, metricsToken: metricsToken,
@@ -212,12 +213,22 @@ public struct GatewayConfiguration: Sendable {
     private static func positive(
         _ reader: ConfigReader, _ key: ConfigKey, default value: Int, maximum: Int = 1 << 30
     ) throws -> Int {
-        let number = reader.int(forKey: key, default: value)
-        guard (1...maximum).contains(number) else {
-            let name = key.components.joined(separator: "_").uppercased()
-            throw GatewayConfigurationError("\(name) must be a whole number from 1 to \(maximum)")
+        do {
+            return try NumberSetting.wholeNumber(
+                reader.string(forKey: key), variable: key.components.joined(separator: "_").uppercased(),
+                default: value, in: 1...maximum)
+        } catch {
+            throw GatewayConfigurationError(error.description)
         }
-        return number
+    }
+
+    /// `PORT`, strictly: with the reader's `int(forKey:default:)`, `abc` meant the default and 70000 was bound as 4464.
+    private static func port(_ reader: ConfigReader) throws -> Int {
+        do {
+            return try NumberSetting.port(reader.string(forKey: "port"), variable: "PORT", default: 8080)
+        } catch {
+            throw GatewayConfigurationError(error.description)
+        }
     }
 }
 

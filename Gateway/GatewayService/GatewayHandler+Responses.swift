@@ -9,7 +9,7 @@ extension GatewayHandler {
         _ head: HTTPRequestHead, _ problem: Problem, _ requestID: String, _ start: NIODeadline,
         closeConnection: Bool = false
     ) {
-        discardingRequest = true
+        // In `answering` since the head: the body parts that follow are dropped.
         respond(problem, requestID: requestID, version: head.version, keepAlive: head.isKeepAlive && !closeConnection)
         core.metrics.record(target: "gateway", status: problem.statusCode, since: start)
     }
@@ -18,9 +18,10 @@ extension GatewayHandler {
     func failExchange(_ problem: Problem) {
         guard let exchange = takeExchange() else { return }
         exchange.connection?.abandon()
-        discardingRequest = !exchange.requestComplete
         guard !exchange.responseStarted else {
+            // Half an answer went out: only closing tells the client it is cut.
             exchange.endSpan(status: exchange.responseStatus, error: problem.code)
+            state = .closing
             context.close(promise: nil)
             return
         }
@@ -35,12 +36,11 @@ extension GatewayHandler {
     /// passes through). Nothing is written when an earlier request's response is still due: the 400 would reach
     /// the client as that request's answer.
     func answerMalformedRequest() {
-        guard held.isEmpty, !(responding && requestEnded), exchange?.responseStarted != true else { return }
+        guard held.isEmpty, !awaitingResponse, exchange?.responseStarted != true else { return }
         if let exchange = takeExchange() {
             exchange.connection?.abandon()
             exchange.endSpan(status: 400, error: "malformed_request")
         }
-        discardingRequest = true
         requestMethod = .GET
         respond(Self.malformedRequest, requestID: RequestIDs.next(), version: .http1_1, keepAlive: false)
         core.metrics.record(target: "gateway", status: 400, since: .now())
@@ -61,6 +61,7 @@ extension GatewayHandler {
     func abortOversizedBody() {
         failExchange(Problem.payloadTooLarge(limit: core.configuration.maximumBodyBytes))
         // The rest of the body would still arrive; closing is cheaper than reading it.
+        state = .closing
         context.close(promise: nil)
     }
 
@@ -87,33 +88,34 @@ extension GatewayHandler {
     /// Writes to the client; the bytes go out at the next ``flushClient()``.
     func writeToClient(_ bytes: ByteBuffer) {
         context.write(wrapOutboundOut(bytes), promise: nil)
-        clientNeedsFlush = true
+        flow.needsFlush = true
     }
 
     /// Flushes what was written to the client, if anything: a flush with nothing to send still walks the
     /// pipeline and the socket's state.
     func flushClient() {
-        guard clientNeedsFlush else { return }
-        clientNeedsFlush = false
+        guard flow.needsFlush else { return }
+        flow.needsFlush = false
         context.flush()
     }
 
     /// Sends the response's last bytes; then handles the pipelined requests held meanwhile, or closes the connection.
+    /// The gateway's answer is done: waiting for the next request, or discarding the rest of this one's body, or
+    /// closing.
     func finishResponse(keepAlive: Bool) {
-        responding = false
         if keepAlive && !quiescing {
+            state = requestEnded ? .waitingForRequest(idle: true) : .discarding
             flushClient()
             handleHeld()
-            if !(responding && requestEnded) {
+            if !awaitingResponse {
                 // Waiting on the client again: for its next request (idle until its first byte), or the rest of a body.
-                clientIdle = requestEnded
                 awaitClient(for: core.configuration.idleTimeout)
             }
         } else {
-            closing = true
+            state = .closing
             held.removeAll()
             let channel = context.channel
-            clientNeedsFlush = false
+            flow.needsFlush = false
             context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
         }
     }
@@ -143,7 +145,6 @@ extension GatewayHandler {
             guard let document else { return refuse(head, Self.noRoute(head), requestID, start) }
             association = document
         }
-        discardingRequest = true
         let json = HTTPHeaders([("content-type", "application/json"), ("x-request-id", requestID)])
         switch endpoint {
         case .live:

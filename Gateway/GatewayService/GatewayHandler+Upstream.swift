@@ -83,26 +83,25 @@ extension GatewayHandler: UpstreamDelegate {
         // reads a chunked or unframed body until the gateway closes the connection.
         var addChunked = false
         var dropTransferEncoding = false
+        var chunkedForClient = false
         switch framing {
         case .none, .length: break
         case .chunked:
-            exchange.chunkingForClient = clientSpeaks11
+            chunkedForClient = clientSpeaks11
             dropTransferEncoding = !clientSpeaks11
         case .untilClose:
-            exchange.chunkingForClient = clientSpeaks11
+            chunkedForClient = clientSpeaks11
             addChunked = clientSpeaks11
         }
-        if !exchange.chunkingForClient && (framing == .chunked || framing == .untilClose) {
+        if !chunkedForClient && (framing == .chunked || framing == .untilClose) {
             exchange.keepAlive = false
         }
         let asSent =
             head.echoes(requestID: exchange.requestID) && !head.hasHopByHopFields && exchange.keepAlive && !addChunked
             && !dropTransferEncoding
             && head.minorVersion == exchange.version.minor
-        exchange.replay = nil
-        exchange.responseStarted = true
-        exchange.responseStatus = head.status
-        exchange.responseFramed = framing != .untilClose
+        exchange.beginResponse(
+            .init(status: head.status, framed: framing != .untilClose, chunkedForClient: chunkedForClient))
         guard !asSent else { return writeToClient(head.bytes) }
         var buffer = ByteBuffer()
         buffer.reserveCapacity(head.bytes.readableBytes + 128)
@@ -131,7 +130,7 @@ extension GatewayHandler: UpstreamDelegate {
     func upstreamResponseBody(_ body: ByteBuffer) {
         // An empty chunk would end the client's body: the parser hands on no empty slice, and none is written.
         guard let exchange, body.readableBytes > 0 else { return }
-        guard exchange.chunkingForClient else { return writeToClient(body) }
+        guard exchange.response?.chunkedForClient == true else { return writeToClient(body) }
         writeToClient(WireFormat.chunkSizeLine(body.readableBytes))
         writeToClient(body)
         writeToClient(WireFormat.crlf)
@@ -148,20 +147,21 @@ extension GatewayHandler: UpstreamDelegate {
         core.metrics.record(
             target: exchange.service.rawValue, status: exchange.responseStatus, since: exchange.startedAt)
         exchange.endSpan(status: exchange.responseStatus)
-        if exchange.chunkingForClient { writeToClient(WireFormat.lastChunk) }
+        let response = exchange.response
+        if response?.chunkedForClient == true { writeToClient(WireFormat.lastChunk) }
         // Pooled again only after answering one complete request, with a response that ended by its own
         // framing and keeps the connection; anything else may leave bytes of this exchange on the wire.
-        if exchange.requestComplete && !exchange.bodyDropped && exchange.responseFramed
-            && !connection.handler.closeAfterResponse
+        if exchange.requestComplete, let response, !response.bodyDropped, response.framed,
+            !connection.handler.closeAfterResponse
         {
             if exchange.upstreamReadsPaused {
                 try? connection.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
             }
             pool.release(connection, to: exchange.service)
         } else {
-            // E.g. the service answered before the body ended (it refused it): the connection is mid-request.
+            // E.g. the service answered before the body ended (it refused it): the connection is mid-request; the
+            // rest of the body is then discarded (``finishResponse(keepAlive:)``).
             connection.abandon()
-            discardingRequest = !exchange.requestComplete
         }
         finishResponse(keepAlive: exchange.keepAlive)
     }
@@ -172,15 +172,11 @@ extension GatewayHandler: UpstreamDelegate {
         // pooled connection the service had already closed, or a new one to a replica that is stopping (it then
         // rests, so the next try goes to another replica). Sent again on a new connection, twice at most. An answer
         // that is not HTTP came from a service that read the request.
-        if !exchange.responseStarted, exchange.requestComplete, !(error is UpstreamProtocolError),
-            let replay = exchange.replay, exchange.replays < 2
+        if case .requesting(let connection, let reused) = exchange.leg, exchange.requestComplete,
+            !(error is UpstreamProtocolError), exchange.replay != nil, exchange.replays < 2
         {
-            if !exchange.reused, let address = exchange.connection?.address { pool.rest(address) }
-            exchange.replays += 1
-            exchange.connection = nil
-            exchange.reused = false
-            exchange.headDeadline = nil
-            exchange.pending = replay
+            if !reused { pool.rest(connection.address) }
+            exchange.replayOnNewConnection()
             return connect()
         }
         let what =
@@ -194,7 +190,7 @@ extension GatewayHandler: UpstreamDelegate {
 
     func upstreamWritabilityChanged(isWritable: Bool) {
         // The service reads the body slowly: stop reading it from the client until it catches up.
-        clientReadsPaused = !isWritable
+        flow.pausedByService = !isWritable
         // Meanwhile the wait is the service's, not the client's: it has the answer timeout to read on or answer.
         if let exchange, !exchange.requestComplete, !exchange.responseStarted {
             if isWritable { exchange.headDeadline = nil } else { startHeadTimer(for: exchange) }

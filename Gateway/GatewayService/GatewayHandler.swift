@@ -18,14 +18,15 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     let core: GatewayCore
     let pool: UpstreamPool
     var context: ChannelHandlerContext!
-    var exchange: Exchange?
+    /// Where the connection is with its current request; the transitions are listed on ``ConnectionState``.
+    var state = ConnectionState.waitingForRequest(idle: false)
     /// Numbers exchanges, so a late callback (a token check, a connect) never acts on a newer one.
     var generation = 0
-    /// True after answering a request ourselves, until its `.end` arrives: its body parts are dropped.
-    var discardingRequest = false
-
-    /// True while the service reads the body slowly and reading from the client is paused.
-    var clientReadsPaused = false
+    /// The server is shutting down: close once the current response ends. Not a ``ConnectionState``: the signal may
+    /// come in any state and changes only what the end of the current response does.
+    var quiescing = false
+    /// Reading from the client, flushing to it, and the held-parts loop; see ``ClientFlow``.
+    var flow = ClientFlow()
 
     /// Parts of pipelined requests that arrived while the previous response was still going out. The gateway
     /// holds them itself rather than with NIO's `HTTPServerPipelineHandler`, which stops reading the socket for
@@ -33,21 +34,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// syscalls as the relay itself makes (docs/architecture.md, "Why the hot paths look this way").
     var held = CircularBuffer<HTTPServerRequestPart>()
     var heldBytes = 0
-    /// Reading from the client is paused because too much is held.
-    var heldTooMuch = false
-    var handlingHeld = false
-    /// The current request is being answered: from its head until its response's end is written.
-    var responding = false
-    /// Bytes were written to the client since the last flush.
-    var clientNeedsFlush = false
     /// The method of the request being answered (a response to `HEAD` has no body).
     var requestMethod = HTTPMethod.GET
-    /// The current request's end has arrived (its response may still be on its way).
-    var requestEnded = true
-    /// The server is shutting down: close once the current response ends.
-    var quiescing = false
-    /// The connection closes after the response being written: nothing more is read from it.
-    var closing = false
     /// Ids for the trace contexts this connection starts; seeded once per connection.
     var traceIDs = TraceIDGenerator()
 
@@ -60,85 +48,74 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// byte of the next request), the next request on a kept-alive connection, or more of a request body. `nil`
     /// while the gateway or the service owes the answer: a response in progress is never cut.
     var clientDeadline: NIODeadline?
-    /// The connection waits for its next request and no byte of it has come: the idle timeout runs, and the
-    /// first byte starts the header timeout.
-    var clientIdle = false
-    /// The current read brought a request part: its bytes were the last request's, not the next one's.
-    var readParts = false
 
-    /// One request on its way through the gateway. A class: the handler reads and updates it on every
-    /// callback, and copying a struct of this size cost ~5% of the gateway's CPU in retains and releases.
-    final class Exchange {
-        let id: Int
-        let service: ServiceName
-        let upstream: GatewayConfiguration.Upstream
-        let requestID: String
-        let startedAt: NIODeadline
-        let method: HTTPMethod
-        /// The client keeps the connection after this exchange.
-        var keepAlive: Bool
-        let version: HTTPVersion
-        /// How the forwarded request's body is framed: a chunked body is chunked again by the gateway.
-        let framing: RequestFraming.Body
-        /// The forwarded request head, written first on every connection the exchange is attached to. Kept apart
-        /// from the body's parts so a request without a body allocates no arrays for them.
-        let head: ByteBuffer
-        /// Body bytes not yet written upstream (while the token is checked or the connection opens).
-        var pending: [ByteBuffer] = []
-        /// The body's parts so far, kept until the response head arrives, to retry once on a fresh connection
-        /// when a pooled one turns out to be closed; `nil` once the body grows past `retryLimit`, and from the start
-        /// for a request that must not run twice (see ``GatewayHandler/isReplayable(_:)``).
-        var replay: [ByteBuffer]?
-        var bodyBytes = 0
-        var requestComplete = false
-        /// Some of the body was not forwarded because the service had already answered.
-        var bodyDropped = false
-        var connection: UpstreamConnection?
-        var channel: (any Channel)? { connection?.channel }
-        var reused = false
-        /// How many times the request was sent again after a connection closed without answering.
-        var replays = 0
-        var responseStarted = false
-        var responseStatus = 0
-        /// The response's end is known from its own framing (not read until the connection closes).
-        var responseFramed = false
-        /// The service's body runs until it closes; the client gets it chunked (HTTP/1.1) or until the gateway
-        /// closes (HTTP/1.0).
-        var chunkingForClient = false
-        /// True while the client reads slowly and reading from the service is paused.
-        var upstreamReadsPaused = false
-        /// Bytes were written to the service since the last flush.
-        var upstreamNeedsFlush = false
-        /// When the service must have sent the response head; set once the request is on its way.
-        var headDeadline: NIODeadline?
-        /// The gateway's span for this exchange, when a tracer is configured.
-        let span: (any Tracing.Span)?
-        static let retryLimit = 64 << 10
+    /// The states of a client connection, and every transition (the method that makes it):
+    ///
+    /// - waitingForRequest -> answering: a request head (``handle(_:)``).
+    /// - answering -> relaying: the request goes to its service (``receive(_:)``).
+    /// - relaying -> answering: the exchange ends, answered or failed (``takeExchange()``).
+    /// - answering(requestEnded: false) -> answering(requestEnded: true): the request's end (``handle(_:)``).
+    /// - answering -> waitingForRequest(idle: true), or discarding while the request's end is still to come, or
+    ///   closing when the connection does not stay: the answer's last bytes (``finishResponse(keepAlive:)``).
+    /// - discarding -> waitingForRequest(idle: true): the request's end (``handle(_:)``).
+    /// - waitingForRequest(idle: true) -> waitingForRequest(idle: false): the next request's first bytes
+    ///   (``channelReadComplete(context:)``).
+    /// - any -> closing: the client's deadline passed (``timerFired()``), a shutdown while waiting, an answer cut
+    ///   short or a body too large (``failExchange(_:)``, ``abortOversizedBody()``), the connection closed.
+    enum ConnectionState {
+        /// No request in progress. `idle`: no byte of the next one has come (the idle timeout runs; the first byte
+        /// starts the header timeout).
+        case waitingForRequest(idle: Bool)
+        /// The gateway owes the answer itself: it decides what to do with a new head, answers it, or waits for the
+        /// merged OpenAPI document; also after an exchange ended and before its last bytes are written. Body parts
+        /// that arrive meanwhile are dropped.
+        case answering(requestEnded: Bool)
+        /// The request goes to its service; the exchange knows how far (``Exchange/Leg``, ``Exchange/requestComplete``).
+        case relaying(Exchange)
+        /// Answered before the request's end arrived: its remaining body parts are dropped until `.end`.
+        case discarding
+        /// The connection closes after what was written: nothing more is read.
+        case closing
+    }
 
-        init(
-            id: Int, service: ServiceName, upstream: GatewayConfiguration.Upstream, requestID: String,
-            startedAt: NIODeadline, method: HTTPMethod, keepAlive: Bool, version: HTTPVersion,
-            framing: RequestFraming.Body, head: ByteBuffer, replayable: Bool, span: (any Tracing.Span)?
-        ) {
-            self.id = id
-            self.service = service
-            self.upstream = upstream
-            self.requestID = requestID
-            self.startedAt = startedAt
-            self.method = method
-            self.keepAlive = keepAlive
-            self.version = version
-            self.framing = framing
-            self.head = head
-            self.replay = replayable ? [] : nil
-            self.span = span
+    /// Flags of the client's socket that any state may have, independently of each other: an enum of them would be
+    /// their product.
+    struct ClientFlow {
+        /// The service reads the body slowly: reading from the client is paused.
+        var pausedByService = false
+        /// Too much of pipelined requests is held: reading from the client is paused.
+        var pausedByHeld = false
+        /// Bytes were written to the client since the last flush.
+        var needsFlush = false
+        /// The current read brought a request part: its bytes were the last request's, not the next one's.
+        var readParts = false
+        /// ``handleHeld()`` is running: a response that ends inside it lets the loop continue.
+        var handlingHeld = false
+
+        var readsPaused: Bool { pausedByService || pausedByHeld }
+    }
+
+    /// The current exchange, while relaying.
+    var exchange: Exchange? {
+        if case .relaying(let exchange) = state { exchange } else { nil }
+    }
+
+    /// The current request's end has arrived (its response may still be on its way).
+    var requestEnded: Bool {
+        switch state {
+        case .waitingForRequest, .closing: true
+        case .answering(let requestEnded): requestEnded
+        case .relaying(let exchange): exchange.requestComplete
+        case .discarding: false
         }
+    }
 
-        /// Flushes what was written to the service, if anything.
-        func flushUpstream() {
-            guard upstreamNeedsFlush else { return }
-            upstreamNeedsFlush = false
-            channel?.flush()
+    /// The whole request has arrived and its answer is still owed: the next request waits (is held).
+    var awaitingResponse: Bool {
+        switch state {
+        case .answering(let requestEnded): requestEnded
+        case .relaying(let exchange): exchange.requestComplete
+        case .waitingForRequest, .discarding, .closing: false
         }
     }
 
@@ -156,61 +133,57 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Client side
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closing else { return }
-        readParts = true
+        if case .closing = state { return }
+        flow.readParts = true
         let part = unwrapInboundIn(data)
         // The next request waits for the current response; anything behind a held part waits too, to keep the order.
-        guard held.isEmpty && !(responding && requestEnded) else { return hold(part) }
+        guard held.isEmpty && !awaitingResponse else { return hold(part) }
         handle(part)
     }
 
     func handle(_ part: HTTPServerRequestPart) {
         switch part {
         case .head(let head):
-            responding = true
-            requestEnded = false
+            state = .answering(requestEnded: false)
             clientDeadline = nil
-            clientIdle = false
             requestMethod = head.method
             receive(head)
         case .body(let body):
-            guard !discardingRequest, exchange != nil else { return }
-            exchange?.bodyBytes += body.readableBytes
-            guard exchange?.bodyBytes ?? 0 <= core.configuration.maximumBodyBytes else { return abortOversizedBody() }
+            guard let exchange else { return }
+            exchange.bodyBytes += body.readableBytes
+            guard exchange.bodyBytes <= core.configuration.maximumBodyBytes else { return abortOversizedBody() }
             // A service that has answered wants no more of the body; its connection is closed after the answer.
-            guard exchange?.responseStarted == false else {
-                exchange?.bodyDropped = true
-                return
-            }
+            guard !exchange.responseStarted else { return exchange.dropBody() }
             send(body)
         case .end:
-            requestEnded = true
-            // Answered already (a refusal, a local endpoint): the idle wait for the next request, set as the answer
-            // ended, goes on. Else the answer is owed to the client.
-            if responding { clientDeadline = nil } else { clientIdle = true }
-            if discardingRequest {
-                discardingRequest = false
-                return
+            switch state {
+            case .discarding:
+                // Answered already (a refusal, a local endpoint): the idle wait for the next request, set as the
+                // answer ended, goes on.
+                state = .waitingForRequest(idle: true)
+            case .answering:
+                clientDeadline = nil
+                state = .answering(requestEnded: true)
+            case .relaying(let exchange):
+                // The answer is owed to the client.
+                clientDeadline = nil
+                exchange.requestComplete = true
+                guard !exchange.responseStarted else { return exchange.dropBody() }
+                if exchange.framing == .chunked { send(WireFormat.lastChunk, to: exchange) }
+                exchange.flushUpstream()
+                // The answer's time starts once the whole request is on its way: a slow upload is the client's time.
+                if exchange.channel != nil { startHeadTimer(for: exchange) }
+            case .waitingForRequest, .closing:
+                break
             }
-            guard exchange != nil else { return }
-            exchange?.requestComplete = true
-            guard exchange?.responseStarted == false else {
-                exchange?.bodyDropped = true
-                return
-            }
-            guard let exchange else { return }
-            if exchange.framing == .chunked { send(WireFormat.lastChunk, to: exchange) }
-            exchange.flushUpstream()
-            // The answer's time starts once the whole request is on its way: a slow upload is the client's time.
-            if exchange.channel != nil { startHeadTimer(for: exchange) }
         }
     }
 
     func hold(_ part: HTTPServerRequestPart) {
         held.append(part)
         if case .body(let body) = part { heldBytes += body.readableBytes }
-        if !heldTooMuch, held.count >= Self.heldPartsLimit || heldBytes >= Self.heldBytesLimit {
-            heldTooMuch = true
+        if !flow.pausedByHeld, held.count >= Self.heldPartsLimit || heldBytes >= Self.heldBytesLimit {
+            flow.pausedByHeld = true
             updateClientReads()
         }
     }
@@ -218,16 +191,16 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Handles held parts until they are all handled or the next request is waiting for its response. Called when
     /// a response ends; a response ending while a held part is handled (a refusal) just continues the loop.
     func handleHeld() {
-        guard !handlingHeld else { return }
-        handlingHeld = true
-        defer { handlingHeld = false }
-        while !held.isEmpty, !(responding && requestEnded) {
+        guard !flow.handlingHeld else { return }
+        flow.handlingHeld = true
+        defer { flow.handlingHeld = false }
+        while !held.isEmpty, !awaitingResponse {
             let part = held.removeFirst()
             if case .body(let body) = part { heldBytes -= body.readableBytes }
             handle(part)
         }
-        if heldTooMuch, held.count < Self.heldPartsLimit / 2, heldBytes < Self.heldBytesLimit / 2 {
-            heldTooMuch = false
+        if flow.pausedByHeld, held.count < Self.heldPartsLimit / 2, heldBytes < Self.heldBytesLimit / 2 {
+            flow.pausedByHeld = false
             updateClientReads()
         }
     }
@@ -237,7 +210,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Reads from the client unless the service reads the body slowly or pipelined requests pile up.
     func updateClientReads() {
-        let reading = !(clientReadsPaused || heldTooMuch)
+        let reading = !flow.readsPaused
         try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: reading)
         // A body the gateway stopped reading gets its full idle time again.
         if reading && !requestEnded { awaitClient(for: core.configuration.idleTimeout) }
@@ -247,8 +220,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard event is ChannelShouldQuiesceEvent else { return context.fireUserInboundEventTriggered(event) }
         // Shutting down: an idle connection closes now, a busy one after its current response.
         quiescing = true
-        if !responding && requestEnded {
-            closing = true
+        if case .waitingForRequest = state {
+            state = .closing
             context.close(promise: nil)
         }
     }
@@ -256,22 +229,22 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         if !requestEnded {
             // More of a body may come: it has the idle timeout from its last read (unless the gateway paused it).
-            if !(clientReadsPaused || heldTooMuch) { awaitClient(for: core.configuration.idleTimeout) }
-        } else if clientIdle && !responding && !readParts {
+            if !flow.readsPaused { awaitClient(for: core.configuration.idleTimeout) }
+        } else if case .waitingForRequest(idle: true) = state, !flow.readParts {
             // The first bytes of the next request: its head must be complete within the header timeout.
-            clientIdle = false
+            state = .waitingForRequest(idle: false)
             awaitClient(for: core.configuration.headerTimeout)
         }
-        readParts = false
+        flow.readParts = false
         exchange?.flushUpstream()
         context.fireChannelReadComplete()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         // The client reads slowly: stop reading the service's response until it catches up.
-        if let channel = exchange?.channel {
+        if let exchange, let channel = exchange.channel {
             let writable = context.channel.isWritable
-            exchange?.upstreamReadsPaused = !writable
+            exchange.upstreamReadsPaused = !writable
             try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: writable)
         }
         context.fireChannelWritabilityChanged()
@@ -284,6 +257,7 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             exchange.connection?.abandon()
             exchange.endSpan(status: exchange.responseStatus, error: "the client closed the connection")
         }
+        state = .closing
         context.fireChannelInactive()
     }
 
@@ -334,10 +308,11 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             let (forwarded, span) = forwardedHead(head, framing: framing.body, requestID: requestID, service: service)
             generation += 1
-            exchange = Exchange(
-                id: generation, service: service, upstream: upstream, requestID: requestID, startedAt: start,
-                method: head.method, keepAlive: head.isKeepAlive, version: head.version, framing: framing.body,
-                head: forwarded, replayable: Self.isReplayable(head), span: span)
+            state = .relaying(
+                Exchange(
+                    id: generation, service: service, upstream: upstream, requestID: requestID, startedAt: start,
+                    method: head.method, keepAlive: head.isKeepAlive, version: head.version, framing: framing.body,
+                    head: forwarded, replayable: Self.isReplayable(head), span: span))
             guard requiresToken else { return connect() }
             authorize(head)
         }
@@ -394,11 +369,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard let exchange else { return }
         connection.handler.delegate = self
         connection.handler.expectResponse(toHEAD: exchange.method == .HEAD)
-        let pending = exchange.pending
         // The exchange is up to date before writing: a failing write reports to it at once.
-        exchange.connection = connection
-        exchange.reused = reused
-        exchange.pending = []
+        let pending = exchange.attach(connection, reused: reused)
         connection.channel.write(exchange.head, promise: nil)
         for part in pending { connection.channel.write(part, promise: nil) }
         connection.channel.flush()
@@ -437,8 +409,8 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let deadline = clientDeadline, deadline <= now {
             next = nil
             // Not the client's delay when the gateway stopped reading, nor while a response is going out.
-            if !(clientReadsPaused || heldTooMuch || exchange?.responseStarted == true) {
-                closing = true
+            if !(flow.readsPaused || exchange?.responseStarted == true) {
+                state = .closing
                 context.close(promise: nil)
                 return
             }
@@ -495,14 +467,15 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Ends the current exchange: lets the client's reads resume if the service's back-pressure paused them
-    /// (otherwise a connection whose exchange ended early would never read again).
+    /// Ends the current exchange (relaying -> answering: what is left to write is the gateway's): lets the client's
+    /// reads resume if the service's back-pressure paused them (otherwise a connection whose exchange ended early
+    /// would never read again).
     @discardableResult
     func takeExchange() -> Exchange? {
         guard let exchange else { return nil }
-        self.exchange = nil
-        if clientReadsPaused {
-            clientReadsPaused = false
+        state = .answering(requestEnded: exchange.requestComplete)
+        if flow.pausedByService {
+            flow.pausedByService = false
             updateClientReads()
         }
         return exchange

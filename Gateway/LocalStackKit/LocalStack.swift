@@ -41,8 +41,7 @@ public enum LocalStack {
                 .run()
             return 0
         } catch {
-            report(error)
-            return 1
+            return ExecutableMain.fail(error, name: "local stack", environment: environment)
         }
     }
 
@@ -53,12 +52,6 @@ public enum LocalStack {
         try checkDataFolder(settings.dataDirectory)
         try checkPorts(settings)
         return settings
-    }
-
-    /// One line on standard error.
-    static func report(_ error: any Error) {
-        let line = "local stack: \(String(describing: error).replacingOccurrences(of: "\n", with: " "))\n"
-        FileHandle.standardError.write(Data(line.utf8))
     }
 
     /// Every service and the gateway, each reading the environment with its port and the others' URLs set.

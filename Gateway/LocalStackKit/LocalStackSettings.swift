@@ -46,13 +46,7 @@ public struct LocalStackSettings: Sendable, Equatable {
     public func url(of service: ServiceName) -> String { "http://127.0.0.1:\(port(of: service))" }
 
     private static func port(_ value: String?, variable: String, default fallback: Int, span: Int) throws -> Int {
-        guard let value else { return fallback }
-        let highest = 65_535 - (span - 1)
-        guard let port = Int(value.trimmingCharacters(in: .whitespaces)), (1...highest).contains(port) else {
-            let also = span > 1 ? " (the services take it and the \(span - 1) after it)" : ""
-            throw LocalStackError("\(variable) must be a port number from 1 to \(highest)\(also), not '\(value)'.")
-        }
-        return port
+        try NumberSetting.port(value, variable: variable, default: fallback, span: span)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PlatformKit
 
 #if canImport(Glibc)
 import Glibc
@@ -16,22 +17,38 @@ public enum ExecutableMain {
         do {
             try await body()
         } catch {
-            let line = failureLine(error, name: name, environment: ProcessInfo.processInfo.environment) + "\n"
-            FileHandle.standardError.write(Data(line.utf8))
-            exit(1)
+            exit(fail(error, name: name, environment: ProcessInfo.processInfo.environment))
         }
     }
 
-    /// The one line for `error`: a busy port names the `PORT` to change, anything else says what it is (settings
-    /// errors already name their variable).
+    /// Writes ``failureLine(_:name:environment:)`` for `error` on standard error and returns the exit status, 1.
+    /// The local stack, whose `run` returns its status, reports through this too.
+    public static func fail(_ error: any Error, name: String, environment: [String: String]) -> Int32 {
+        let line = failureLine(error, name: name, environment: environment) + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        return 1
+    }
+
+    /// The one line for `error`: a busy port names the `PORT` to change, a host that does not resolve the `HOST`,
+    /// anything else says what it is (settings errors already name their variable).
     public static func failureLine(_ error: any Error, name: String, environment: [String: String]) -> String {
         if let io = error as? IOError, io.errnoCode == EADDRINUSE {
-            let port = environment["PORT"].map { "port \($0)" } ?? "its port"
+            let given = environment["PORT"] ?? defaultPort(of: name).map(String.init)
+            let port = given.map { "port \($0)" } ?? "its port"
             return "\(name): \(port) is already in use: stop what listens there or choose another with PORT."
         }
         if let io = error as? IOError, io.errnoCode == EADDRNOTAVAIL || io.errnoCode == EACCES {
             return "\(name): cannot listen where HOST and PORT say (\(io.description)): choose another with HOST or PORT."
         }
+        if let unknown = error as? SocketAddressError.UnknownHost {
+            return "\(name): HOST '\(unknown.host)' is neither an address of this machine nor a name that resolves: "
+                + "set HOST."
+        }
         return "\(name): \(String(describing: error).replacingOccurrences(of: "\n", with: " "))"
+    }
+
+    /// The port an executable listens on without `PORT`.
+    static func defaultPort(of name: String) -> Int? {
+        name == "gateway" ? 8080 : ServiceName(rawValue: name)?.defaultPort
     }
 }

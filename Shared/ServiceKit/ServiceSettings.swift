@@ -93,11 +93,19 @@ public struct ServiceSettings: Sendable {
                     "METRICS_TOKEN must be a random secret of at least 32 characters in production")
             }
         }
+        let identityURL = reader.string(
+            forKey: "identity.url", default: "http://127.0.0.1:\(ServiceName.identity.defaultPort)")
+        // Checked here: a malformed one would only show as a failing token check on the first request.
+        guard let url = URL(string: identityURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            url.host?.isEmpty == false
+        else {
+            throw ConfigurationError.invalid("IDENTITY_URL must be http://host:port, not '\(identityURL)'")
+        }
         self.init(
             service: service,
             environment: environment,
             host: reader.string(forKey: "host", default: "127.0.0.1"),
-            port: reader.int(forKey: "port", default: service.defaultPort),
+            port: try NumberSetting.port(reader.string(forKey: "port"), variable: "PORT", default: service.defaultPort),
             dataDirectory: dataDirectory,
             // Empty counts as unset: compose passes `${IDENTITY_DATABASE_URL:-}` through.
             database: try reader.string(forKey: "database.url").flatMap { $0.isEmpty ? nil : $0 }
@@ -105,8 +113,7 @@ public struct ServiceSettings: Sendable {
                 ?? reader.string(forKey: "database.path").map { .file($0) },
             internalToken: internalToken,
             metricsToken: metricsToken,
-            identityURL: reader.string(
-                forKey: "identity.url", default: "http://127.0.0.1:\(ServiceName.identity.defaultPort)"),
+            identityURL: identityURL,
             logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info
         )
     }

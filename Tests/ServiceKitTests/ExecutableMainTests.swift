@@ -30,6 +30,16 @@ import Darwin
             line == "household: port \(port) is already in use: stop what listens there or choose another with PORT.")
     }
 
+    /// Without `PORT` the line names the port the executable took by default (before: "its port").
+    @Test func aBusyDefaultPortIsNamed() {
+        let error = IOError(errnoCode: EADDRINUSE, reason: "bind(descriptor:ptr:bytes:)")
+        #expect(
+            ExecutableMain.failureLine(error, name: "geo", environment: [:])
+                == "geo: port \(ServiceName.geo.defaultPort) is already in use: stop what listens there or choose "
+                + "another with PORT.")
+        #expect(ExecutableMain.failureLine(error, name: "gateway", environment: [:]).hasPrefix("gateway: port 8080 "))
+    }
+
     @Test func aSettingsErrorIsOneLineWithItsVariable() {
         let error = ConfigurationError.invalid("ENVIRONMENT must be development or production")
         #expect(
