@@ -22,7 +22,8 @@ enum HostileCursors {
         "discoverPosts": [#"{"id":%,"hot":%}"#, #"{"pack":%,"post":%}"#],
         "listReportedItems": [#"{"first":%,"count":%}"#],
         // habits
-        "myHabits": [], "listFollowedHabits": [], "listHabitsToday": [], "getHabitHistoryMap": [],
+        "myHabits": [], "listFollowedHabits": [], "listHabitsToday": [], "getHabitHistoryMap": [], "listHabitSkips": [],
+        "listHabitPauses": [],
         "listHabitHistory": [#"{"day":"2026-01-01","id":%}"#],
         // household
         "myInvitations": [], "listActivity": [], "listChoreCatalogue": [], "listChores": [], "listGroceries": [],

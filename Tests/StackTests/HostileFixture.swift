@@ -67,6 +67,8 @@ struct HostileFixture: Sendable {
             await create(
                 "/v1/habits", #"{"title": "Run", "weekdays": ["mon","tue","wed","thu","fri","sat","sun"]}"#))
         let event = try id(await create("/v1/habits/\(habit)/events", #"{"comment": "done"}"#))
+        let today = LocalDay(stack.clock.now, in: .gmt).description
+        let pause = try id(await create("/v1/habits/\(habit)/pauses", #"{"from": "\#(today)", "to": "\#(today)"}"#))
 
         // Geo: a pin with a photo, a pack with a post and a comment.
         let pin = try id(await create(GeoPaths.pins, #"{"latitude": 48.85, "longitude": 2.34, "placeName": "Paris"}"#))
@@ -111,7 +113,8 @@ struct HostileFixture: Sendable {
             ann: ann, bob: bob, cat: cat,
             pathValues: [
                 "household": household, "invitation": invite, "member": bob.id, "chore": chore, "bill": bill,
-                "note": note, "item": item, "trip": trip, "habit": habit, "event": event, "pin": pin,
+                "note": note, "item": item, "trip": trip, "habit": habit, "event": event, "pause": pause, "date": today,
+                "pin": pin,
                 "photo": id(photo), "pack": pack, "post": post, "comment": comment,
                 // The gazetteer is not loaded in tests: any place id answers 404, which is all a hostile walk needs.
                 "place": "1", "conversationId": conversation, "topicId": topic, "messageId": message,

@@ -20,6 +20,7 @@ public enum ProductStack {
         let social = LateServiceURL()
         let messagingNotices = LateNoticeSink()
         let householdNotices = LateNoticeSink()
+        let habitsNotices = LateNoticeSink()
         let graph: @Sendable (ServiceSettings) -> SocialGraphClient = { settings in
             SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)
         }
@@ -34,7 +35,11 @@ public enum ProductStack {
                 try await buildGeoApplication(
                     GeoConfiguration(settings: $0, socialGraph: graph($0), loadGazetteer: false))
             },
-            .habits: { try await buildHabitsApplication(HabitsConfiguration(settings: $0, followGraph: graph($0))) },
+            .habits: {
+                try await buildHabitsApplication(
+                    HabitsConfiguration(
+                        settings: $0, followGraph: graph($0), noticeSink: notifications ? habitsNotices : nil))
+            },
             .household: {
                 try await buildHouseholdApplication(
                     HouseholdConfiguration(
@@ -49,7 +54,9 @@ public enum ProductStack {
         try await withTestStack(services: services, postgres: postgres, replicas: replicas) { stack in
             social.url = try #require(stack.serviceURLs[.social])
             if notifications {
-                for (sink, service) in [(messagingNotices, ServiceName.messaging), (householdNotices, .household)] {
+                for (sink, service) in [
+                    (messagingNotices, ServiceName.messaging), (householdNotices, .household), (habitsNotices, .habits),
+                ] {
                     sink.connect(
                         to: NotificationsNoticeSink(
                             baseURL: try #require(stack.serviceURLs[.notifications]),

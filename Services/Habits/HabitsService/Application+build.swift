@@ -15,8 +15,17 @@ public func buildHabitsApplication(_ configuration: HabitsConfiguration) async t
     let graph =
         configuration.followGraph
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
-    addHabitsRoutes(to: chassis.signedIn, store: store, graph: graph, clock: settings.clock)
-    return chassis.application()
+    let clock = settings.clock
+    addHabitsRoutes(to: chassis.signedIn, store: store, graph: graph, clock: clock)
+    let notices =
+        configuration.noticeSink
+        ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger)
+    let jobs = HabitsJobs(reminders: HabitReminders(store: store, notices: notices))
+    configuration.jobsBuilt?(jobs)
+    let reminders = PeriodicJob("habit reminders", every: configuration.reminderCheckInterval, logger: chassis.logger) {
+        _ = try await jobs.sendReminders(now: clock.now)
+    }
+    return chassis.application(services: [reminders])
 }
 
 /// Attaches every habits route to the signed-in group (the build and the router tests share it).
@@ -27,4 +36,6 @@ func addHabitsRoutes(
     EventsController(store: store, graph: graph, clock: clock).addRoutes(to: signedIn)
     HistoryController(store: store, graph: graph).addRoutes(to: signedIn)
     StatisticsController(store: store, clock: clock).addRoutes(to: signedIn)
+    ExcusesController(store: store, clock: clock).addRoutes(to: signedIn)
+    OrderExportController(store: store, clock: clock).addRoutes(to: signedIn)
 }

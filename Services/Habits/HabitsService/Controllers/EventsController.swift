@@ -31,6 +31,8 @@ struct EventsController {
         var removeLocation: Bool?
         /// A JPEG, PNG or WebP image, base64, under 65,536 bytes decoded; "" removes it on an edit.
         var photo: String?
+        /// A measurable habit's value for the day (0 ... 1,000,000): required for one, refused for a yes/no habit.
+        var value: Double?
     }
 
     /// Records today's (or an earlier due day's) event; the whole event is refused if any part is invalid.
@@ -40,10 +42,11 @@ struct EventsController {
         let comment = try Validate.optionalText(input.comment, field: "comment", max: Self.maximumCommentLength)
         let location = try input.location.map(Self.location)
         let photo = try await Self.photo(input.photo)
+        let value = try input.value.map { try Amounts.thousandths($0, field: "value", positive: false) }
         let event = NewEvent(
             habitID: try context.parameters.require("habit"), userID: context.user.userID, day: day, comment: comment,
             latitude: location?.latitude, longitude: location?.longitude, photo: photo ?? .keep,
-            idempotencyKey: try IdempotencyKey.of(request))
+            idempotencyKey: try IdempotencyKey.of(request), value: value)
         let (row, created) = try await store.createEvent(event, clock: clock)
         return EditedResponse(status: created ? .created : .ok, response: EventView(row))
     }
@@ -64,10 +67,12 @@ struct EventsController {
         let location = try input.location.map(Self.location)
         let remove = input.removeLocation == true
         let photo = try await Self.photo(input.photo) ?? .keep
+        let value = try input.value.map { try Amounts.thousandths($0, field: "value", positive: false) }
         let row = try await store.updateEvent(
             try context.parameters.id("event", "The event"), owner: context.user.userID, now: clock.now, photo: photo
         ) { event in
             if let comment { event.comment = comment.isEmpty ? nil : comment }
+            if let value { event.valueMilli = value }
             if let location {
                 event.latitude = location.latitude
                 event.longitude = location.longitude

@@ -47,23 +47,20 @@ struct HabitsController {
 
     // MARK: Habits
 
+    /// My habits in my order; `archived=false` (default) the active ones, `true` the archived ones, `all` both.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> HabitList {
         let me = context.user.userID
-        let today = try await store.today(of: me, clock: clock)
-        let items = try await store.habitsWithStatus(of: [me], todays: [me: today]).map {
-            HabitView($0.habit, status: $0.status)
+        let archived = request.uri.queryParameters["archived"].map(String.init) ?? "false"
+        guard ["false", "true", "all"].contains(archived) else {
+            throw HabitsError.invalidField("archived", "must be false, true or all.")
         }
+        let today = try await store.today(of: me, clock: clock)
+        let items = try await store.habitsWithStatus(of: [me], todays: [me: today]).filter {
+            archived == "all" || ($0.habit.archivedAt != nil) == (archived == "true")
+        }.map { HabitView($0.habit, status: $0.status) }
         let page = try request.page(of: items)
         return HabitList(
             items: page.items, nextCursor: page.nextCursor, message: items.isEmpty ? Self.emptyMessage : nil)
-    }
-
-    struct HabitRequest: Decodable {
-        var title: String?
-        var reason: String?
-        var weekdays: [String]?
-        /// `YYYY-MM-DD` in my time zone; today by default.
-        var startDate: String?
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<HabitView> {
@@ -75,12 +72,18 @@ struct HabitsController {
         let me = context.user.userID
         let now = clock.now
         let today = try await store.today(of: me, clock: clock)
-        let start = try input.startDate.map { try Self.startDate($0, today: today) } ?? today
+        let start = try input.startDate.map { try HabitFields.startDate($0, today: today) } ?? today
+        let target = try input.target.map { try Amounts.thousandths($0, field: "target", positive: true) }
+        guard target != nil || input.unit == nil else {
+            throw HabitsError.invalidField("unit", "only a measurable habit (one with a target) has a unit.")
+        }
+        guard input.archived == nil else { throw HabitsError.invalidField("archived", "a new habit is active.") }
         let habit = HabitRecord(
-            id: UUID().uuidString.lowercased(), userId: me, title: try Self.title(title),
-            reason: try Self.reason(input.reason ?? ""), weekdays: try Weekdays(names: weekdays).bits,
-            startDate: start.description,
-            createdAt: now, updatedAt: now)
+            id: UUID().uuidString.lowercased(), userId: me, title: try HabitFields.title(title),
+            reason: try HabitFields.reason(input.reason ?? ""), weekdays: try Weekdays(names: weekdays).bits,
+            startDate: start.description, createdAt: now, updatedAt: now, targetMilli: target,
+            unit: try target.map { _ in try HabitFields.unit(input.unit ?? "") },
+            reminderMinute: try HabitFields.reminder(input.reminder ?? nil))
         try await store.createHabit(habit)
         return EditedResponse(status: .created, response: HabitView(habit, status: .noEventsYet))
     }
@@ -92,17 +95,24 @@ struct HabitsController {
     /// Changes the given fields; the others stay as they were.
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> HabitView {
         let input = try await request.decode(as: HabitRequest.self, context: context)
-        let title = try input.title.map(Self.title)
-        let reason = try input.reason.map(Self.reason)
+        let title = try input.title.map(HabitFields.title)
+        let reason = try input.reason.map(HabitFields.reason)
         let weekdays = try input.weekdays.map { try Weekdays(names: $0) }
+        let target = try input.target.map { try Amounts.thousandths($0, field: "target", positive: true) }
+        let unit = try input.unit.map(HabitFields.unit)
+        let reminder = try input.reminder.map { try HabitFields.reminder($0) }
         let id = try context.parameters.require("habit")
         let today = try await store.today(of: context.user.userID, clock: clock)
-        let start = try input.startDate.map { try Self.startDate($0, today: today) }
-        _ = try await store.updateHabit(id, owner: context.user.userID, now: clock.now) { habit in
+        let start = try input.startDate.map { try HabitFields.startDate($0, today: today) }
+        let (now, archived) = (clock.now, input.archived)
+        _ = try await store.updateHabit(id, owner: context.user.userID, now: now) { habit in
             if let title { habit.title = title }
             if let reason { habit.reason = reason }
             if let weekdays { habit.weekdays = weekdays.bits }
             if let start { habit.startDate = start.description }
+            try HabitFields.applyMeasure(target: target, unit: unit, to: &habit)
+            if let reminder { habit.reminderMinute = reminder }
+            if let archived { habit.archivedAt = archived ? (habit.archivedAt ?? now) : nil }
         }
         return try await view(id, of: context.user.userID)
     }
@@ -116,12 +126,11 @@ struct HabitsController {
     /// so the app can show it ticked and open or undo that event.
     @Sendable func today(_ request: Request, context: AuthenticatedContext) async throws -> TodayList {
         let me = context.user.userID
-        let items = try await store.todayList(of: me, clock: clock).map {
-            TodayHabitView(
-                habit: HabitView($0.habit, status: $0.status), todayEventId: $0.todayEventID.map(String.init))
-        }
+        let items = try await store.todayList(of: me, clock: clock).map(TodayHabitView.init)
         let message: String? =
-            items.isEmpty ? "Nothing is due today." : items.allSatisfy(\.doneToday) ? "All done for today." : nil
+            items.isEmpty
+            ? "Nothing is due today."
+            : items.allSatisfy { $0.doneToday || $0.excusedToday } ? "All done for today." : nil
         let page = try request.page(of: items)
         return TodayList(items: page.items, nextCursor: page.nextCursor, message: message)
     }
@@ -135,7 +144,8 @@ struct HabitsController {
         let todays = try await store.todays(of: followees, clock: clock)
         return try request.page(
             of:
-                try await store.habitsWithStatus(of: followees, todays: todays).map {
+                try await store.habitsWithStatus(of: followees, todays: todays).filter { $0.habit.archivedAt == nil }
+                .map {
                     FollowedHabitView(
                         id: $0.habit.id, ownerId: $0.habit.userId, title: $0.habit.title,
                         weekdays: $0.habit.schedule.names,
@@ -150,25 +160,5 @@ struct HabitsController {
         guard let entry = try await store.habitsWithStatus(of: [owner], only: id, todays: [owner: today]).first
         else { throw HabitsError.notFound("The habit") }
         return HabitView(entry.habit, status: entry.status)
-    }
-
-    static func title(_ value: String) throws -> String { try Validate.text(value, field: "title", max: 20) }
-
-    static func reason(_ value: String) throws -> String {
-        try Validate.text(value, field: "reason", min: 0, max: 30)
-    }
-
-    /// The earliest start date: statistics walk every day from the start, so it is bounded.
-    static let earliestStart = LocalDay("2000-01-01")!
-
-    /// A start from 2000-01-01 to a year from today.
-    static func startDate(_ value: String, today: LocalDay) throws -> LocalDay {
-        guard let day = LocalDay(value) else {
-            throw HabitsError.invalidField("startDate", "must be a day as YYYY-MM-DD.")
-        }
-        guard day >= earliestStart, day <= today.adding(days: 366) else {
-            throw HabitsError.invalidField("startDate", "must be from 2000-01-01 to a year from today.")
-        }
-        return day
     }
 }

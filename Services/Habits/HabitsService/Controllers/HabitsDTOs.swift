@@ -10,8 +10,18 @@ struct HabitView: ResponseEncodable, Sendable {
     var weekdays: [String]
     var startDate: String
     var status: HabitProgress.Status
+    /// A measurable habit's daily target and unit; absent for a yes/no habit.
+    var target: Double?
+    var unit: String?
+    var reminder: ReminderView?
+    var archived: Bool
     var createdAt: Date
     var updatedAt: Date
+
+    struct ReminderView: Encodable, Sendable {
+        /// `HH:MM` in the owner's time zone.
+        var time: String
+    }
 
     init(_ habit: HabitRecord, status: HabitProgress.Status) {
         id = habit.id
@@ -20,6 +30,10 @@ struct HabitView: ResponseEncodable, Sendable {
         weekdays = habit.schedule.names
         startDate = habit.startDate
         self.status = status
+        target = habit.targetMilli.map(Amounts.number)
+        unit = habit.targetMilli == nil ? nil : habit.unit ?? ""
+        reminder = habit.reminderMinute.map { ReminderView(time: ReminderRules.text($0)) }
+        archived = habit.archivedAt != nil
         createdAt = habit.createdAt
         updatedAt = habit.updatedAt
     }
@@ -32,22 +46,35 @@ struct HabitList: ResponseEncodable, Sendable {
     var message: String?
 }
 
-/// A habit due today (`GET /v1/habits/today`): the habit's fields, whether it is done today and today's event.
+/// A habit due today (`GET /v1/habits/today`): the habit's fields, whether it is done today (a measurable habit:
+/// today's value meets its target), today's event and value, and whether today is skipped or paused.
 struct TodayHabitView: Encodable, Sendable {
     var habit: HabitView
     var todayEventId: String?
-    var doneToday: Bool { todayEventId != nil }
+    var doneToday: Bool
+    var todayValue: Double?
+    var excusedToday: Bool
 
-    enum CodingKeys: String, CodingKey {
-        case doneToday, todayEventId
+    init(_ entry: HabitWithStatus) {
+        habit = HabitView(entry.habit, status: entry.status)
+        todayEventId = entry.todayEventID.map(String.init)
+        doneToday = entry.doneToday
+        todayValue = entry.habit.targetMilli == nil ? nil : entry.todayValue.map(Amounts.number)
+        excusedToday = entry.excusedToday
     }
 
-    /// The habit's own keys, then the two of today, in one object.
+    enum CodingKeys: String, CodingKey {
+        case doneToday, todayEventId, todayValue, excusedToday
+    }
+
+    /// The habit's own keys, then those of today, in one object.
     func encode(to encoder: any Encoder) throws {
         try habit.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(doneToday, forKey: .doneToday)
         try container.encode(todayEventId, forKey: .todayEventId)
+        try container.encodeIfPresent(todayValue, forKey: .todayValue)
+        try container.encode(excusedToday, forKey: .excusedToday)
     }
 }
 
@@ -79,6 +106,8 @@ struct EventView: ResponseEncodable, Sendable {
     var userId: String
     var date: String
     var comment: String?
+    /// A measurable habit's value for the day.
+    var value: Double?
     var location: Coordinate?
     /// Where to fetch the photo (through the gateway), if the event has one.
     var photoUrl: String?
@@ -92,6 +121,7 @@ struct EventView: ResponseEncodable, Sendable {
         userId = row.userId
         date = row.day
         comment = row.comment
+        value = row.valueMilli.map(Amounts.number)
         if let latitude = row.latitude, let longitude = row.longitude {
             location = Coordinate(latitude: latitude, longitude: longitude)
         }

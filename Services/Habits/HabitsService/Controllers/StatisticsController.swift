@@ -40,6 +40,9 @@ struct StatisticsController {
         var completionRate: Double
         var currentStreak: Int
         var bestStreak: Int
+        /// Due days in the range that were skipped or paused (and not done): left out of the rate, streaks and
+        /// strength.
+        var skippedOrPausedDueDays: Int
         var strength: Strength
         var weeks: [Week]
     }
@@ -60,13 +63,16 @@ struct StatisticsController {
             habitId: habit.id, from: from.description, to: to.description, dueDays: summary.dueDays,
             completedDueDays: summary.completedDueDays, completionRate: summary.completionRate,
             currentStreak: summary.currentStreak, bestStreak: summary.bestStreak,
+            skippedOrPausedDueDays: summary.excusedDueDays,
             strength: Strength(
                 score: summary.strength, change30Days: summary.strength - summary.strength30DaysAgo,
                 halfLifeDueDays: HabitProgress.strengthHalfLife, latestDueDayWeight: weight,
                 explanation:
                     "An exponentially weighted average of done (1) and missed (0) due days: each due day moves the "
                     + "score \(Int((weight * 100).rounded()))% of the way towards its outcome, so a day's weight halves "
-                    + "after 13 due days. Days the habit is not due leave it unchanged."),
+                    + "after 13 due days. Days the habit is not due leave it unchanged, and so do skipped and paused "
+                    + "days: they neither count nor break a streak (a skipped or paused day that is done still counts "
+                    + "as done)." + (habit.targetMilli == nil ? "" : " A day is done when its value meets the target.")),
             weeks: try Self.weeks(query["weeks"], progress))
     }
 
@@ -84,9 +90,14 @@ struct StatisticsController {
 
     private func progress(_ context: AuthenticatedContext) async throws -> (HabitRecord, HabitProgress) {
         let me = context.user.userID
-        let (habit, done) = try await store.eventDays(of: try context.parameters.require("habit"), owner: me)
+        let days = try await store.eventDays(of: try context.parameters.require("habit"), owner: me)
         let today = try await store.today(of: me, clock: clock)
-        return (habit, HabitProgress(weekdays: habit.schedule, start: habit.start, today: today, done: done))
+        let habit = days.habit
+        return (
+            habit,
+            HabitProgress(
+                weekdays: habit.schedule, start: habit.start, today: today, done: days.done, excused: days.excused)
+        )
     }
 
     static func weeks(_ value: Substring?, _ progress: HabitProgress) throws -> [Week] {

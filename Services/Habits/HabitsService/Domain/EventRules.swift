@@ -9,3 +9,15 @@ enum EventRules {
         guard weekdays.contains(day) else { throw HabitsError.eventNotDue(day: day.description, dueOn: weekdays.names) }
     }
 }
+
+extension EventRules {
+    /// A measurable habit's event carries the day's value; a yes/no habit's carries none.
+    static func checkValue(_ value: Int64?, target: Int64?) throws {
+        if target == nil, value != nil {
+            throw HabitsError.invalidField("value", "only a measurable habit (one with a target) takes a value.")
+        }
+        if target != nil, value == nil {
+            throw HabitsError.invalidField("value", "is required for a measurable habit.")
+        }
+    }
+}

@@ -3,15 +3,19 @@ import PlatformKit
 
 /// How a habit is going, counted over its due days only: a day the habit is not scheduled never breaks a
 /// streak, lowers a rate or moves the strength score. Today counts once it has an event; until then it
-/// is not yet missed.
+/// is not yet missed. A skipped or paused due day is left out (it neither counts nor breaks a streak) unless it is
+/// done anyway.
 struct HabitProgress: Sendable {
     let weekdays: Weekdays
     let start: LocalDay
     let today: LocalDay
-    /// Days that have an event.
+    /// Days that are done: any event for a yes/no habit, the target met for a measurable one (``DoneRule``).
     let done: DaySet
+    /// Skipped days and the days of pauses (``Excuses``).
+    var excused = DaySet([])
 
-    /// Due days from `from` through `to` (clamped to start ... today), oldest first; today only if done.
+    /// Due days from `from` through `to` (clamped to start ... today), oldest first; today only if done; skipped or
+    /// paused days only if done.
     func dueDays(from: LocalDay, to: LocalDay) -> [LocalDay] {
         let first = max(from, start)
         let last = min(to, today)
@@ -19,7 +23,9 @@ struct HabitProgress: Sendable {
         var days: [LocalDay] = []
         for number in first.number...last.number {
             let day = LocalDay(number: number)
-            if weekdays.contains(day) && (day < today || done.contains(day)) { days.append(day) }
+            if weekdays.contains(day) && (done.contains(day) || (day < today && !excused.contains(day))) {
+                days.append(day)
+            }
         }
         return days
     }
@@ -62,6 +68,8 @@ struct HabitProgress: Sendable {
         var bestStreak: Int
         var strength: Double
         var strength30DaysAgo: Double
+        /// Days in `from ... to` the habit was due but skipped or paused (and not done): left out of everything.
+        var excusedDueDays: Int
     }
 
     /// Rate over `from ... to`; streaks and strength over the whole life of the habit.
@@ -80,7 +88,18 @@ struct HabitProgress: Sendable {
         return Summary(
             dueDays: inRange.count, completedDueDays: completed,
             completionRate: inRange.isEmpty ? 0 : Double(completed) / Double(inRange.count),
-            currentStreak: current, bestStreak: best, strength: strength, strength30DaysAgo: strengthBefore)
+            currentStreak: current, bestStreak: best, strength: strength, strength30DaysAgo: strengthBefore,
+            excusedDueDays: excusedDueDays(from: from, to: to))
+    }
+
+    /// Due days in `from ... to` (up to yesterday) that are skipped or paused and not done.
+    func excusedDueDays(from: LocalDay, to: LocalDay) -> Int {
+        let first = max(from, start)
+        let last = min(to, today.adding(days: -1))
+        guard first <= last, excused.count > 0 else { return 0 }
+        return (first.number...last.number).map(LocalDay.init(number:)).filter {
+            weekdays.contains($0) && excused.contains($0) && !done.contains($0)
+        }.count
     }
 
     /// Completions per ISO week for the `weeks` weeks ending with this one, oldest first.

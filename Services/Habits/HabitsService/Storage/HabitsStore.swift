@@ -23,7 +23,7 @@ protocol HabitsStore: ServiceStore {
     /// My habit; 404 for anyone else.
     func habit(_ id: String, owner: String) async throws -> HabitRecord
 
-    /// The habits of these users (or just `habitID` among them), oldest first, each with its status as of
+    /// The habits of these users (or just `habitID` among them), in their owner's order (``HabitOrder``), each with its status as of
     /// `todays[owner]` (today in the owner's time zone).
     func habitsWithStatus(of userIDs: [String], only habitID: String?, todays: [String: LocalDay]) async throws
         -> [HabitWithStatus]
@@ -36,22 +36,43 @@ protocol HabitsStore: ServiceStore {
     func updateHabit(_ id: String, owner: String, now: Date, _ change: @Sendable (inout HabitRecord) throws -> Void)
         async throws -> HabitRecord
 
+    /// Puts my habits in the order of `ids` (each mine, none twice); those not named follow in their current order.
+    func setOrder(of owner: String, ids: [String], now: Date) async throws
+
     /// Deletes my habit with its events, their photos and locations.
     func deleteHabit(_ id: String, owner: String) async throws
 
-    /// The days my habit has events on, for its statistics.
-    func eventDays(of habitID: String, owner: String) async throws -> (HabitRecord, DaySet)
+    /// My habit's done days (``DoneRule``), skipped days and paused days, for its statistics.
+    func eventDays(of habitID: String, owner: String) async throws -> HabitDays
+
+    // MARK: Skips and pauses
+
+    /// Skips my habit on `day` (`skipped`), or takes the skip back; either is idempotent.
+    func setSkip(_ habitID: String, owner: String, day: LocalDay, skipped: Bool) async throws
+
+    /// My habit's skipped days, oldest first.
+    func skips(of habitID: String, owner: String) async throws -> [LocalDay]
+
+    /// Adds a pause to my habit (at most ``Excuses/maximumPauses``); `pause.id` is assigned.
+    func addPause(_ pause: PauseRecord, owner: String) async throws -> PauseRecord
+
+    /// My habit's pauses, earliest first.
+    func pauses(of habitID: String, owner: String) async throws -> [PauseRecord]
+
+    func deletePause(_ id: Int64, of habitID: String, owner: String) async throws
 
     // MARK: Events
 
-    /// Records an event for my habit on a day it is due (``EventRules``); a retry with the same idempotency
+    /// Records an event for my habit on a day it is due, with a value if and only if it is measurable
+    /// (``EventRules``); a retry with the same idempotency
     /// key returns the first event (`created` false) instead of a second one, even when both arrive at once.
     func createEvent(_ new: NewEvent, clock: WallClock) async throws -> (event: EventListRecord, created: Bool)
 
     /// One event, whoever's (the controller checks who may see it); 404 when there is none.
     func event(_ id: Int64) async throws -> EventListRecord
 
-    /// Edits my event (comment, location, photo); the day stays: it is what the event is for.
+    /// Edits my event (comment, location, photo, a measurable habit's value); the day stays: it is what the event is
+    /// for.
     func updateEvent(
         _ id: Int64, owner: String, now: Date, photo: PhotoChange, _ change: @Sendable (inout EventRecord) -> Void
     ) async throws -> EventListRecord
@@ -60,6 +81,16 @@ protocol HabitsStore: ServiceStore {
 
     /// The event's photo, tagged by its bytes (the table keeps no tag); nil when it has none.
     func photo(of event: EventListRecord) async throws -> StoredBytes?
+
+    /// My events (of one habit, or of all), oldest first (by day, then id), for the CSV export.
+    func exportEvents(of owner: String, habitID: String?) async throws -> [EventListRecord]
+
+    // MARK: Reminders
+
+    /// The reminders due at `now` (``ReminderRules``): habits not archived whose reminder time, in the owner's zone,
+    /// fell within the last hour on a day they are due and not yet done, skipped or paused. Each is marked sent in the
+    /// transaction that claims it, so it is claimed once across restarts and replicas.
+    func claimReminders(now: Date) async throws -> [ClaimedReminder]
 
     // MARK: History
 

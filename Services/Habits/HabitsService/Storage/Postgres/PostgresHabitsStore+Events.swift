@@ -32,6 +32,7 @@ extension PostgresHabitsStore {
                 return CreatedEvent(event: existing, created: false)
             }
             try EventRules.check(new.day ?? today, weekdays: habit.schedule, start: habit.start, today: today)
+            try EventRules.checkValue(new.value, target: habit.targetMilli)
             let taken =
                 try await db.value(
                     "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = \(new.habitID) AND day = \(day))",
@@ -43,9 +44,9 @@ extension PostgresHabitsStore {
                 let id = try await db.value(
                     """
                     INSERT INTO events (habit_id, user_id, day, comment, latitude, longitude, photo_type,
-                        idempotency_key, created_at, updated_at)
+                        idempotency_key, created_at, updated_at, value_milli)
                     VALUES (\(new.habitID), \(new.userID), \(day), \(new.comment), \(new.latitude), \(new.longitude),
-                        \(photoType), \(new.idempotencyKey), \(now), \(now))
+                        \(photoType), \(new.idempotencyKey), \(now), \(now), \(new.value))
                     RETURNING id
                     """, as: Int64.self)
             else { throw HabitsError.notFound("The event") }
@@ -77,6 +78,10 @@ extension PostgresHabitsStore {
                 event.userId == owner
             else { throw HabitsError.notFound("The event") }
             change(&event)
+            if event.valueMilli != nil {
+                let habit = try await Self.habit(db, event.habitId, owner: owner)
+                try EventRules.checkValue(event.valueMilli, target: habit.targetMilli)
+            }
             guard PostgresText.fits(event.comment) else {
                 throw HabitsError.invalidField("comment", "must not hold a NUL character.")
             }
@@ -97,7 +102,7 @@ extension PostgresHabitsStore {
                 """
                 UPDATE events SET comment = \(event.comment), latitude = \(event.latitude),
                     longitude = \(event.longitude), photo_type = \(event.photoType),
-                    updated_at = \(now.habitsMilliseconds)
+                    updated_at = \(now.habitsMilliseconds), value_milli = \(event.valueMilli)
                 WHERE id = \(id)
                 """)
             guard let row = try await Self.listRow(db, id) else { throw HabitsError.notFound("The event") }

@@ -99,29 +99,39 @@ extension Date {
 // Rows to records: each record's columns in one order, selected and decoded together.
 
 extension HabitRecord {
-    static let postgresColumns = "id, user_id, title, reason, weekdays, start_date, created_at, updated_at"
+    static let postgresColumns =
+        "id, user_id, title, reason, weekdays, start_date, created_at, updated_at, target_milli, unit, "
+        + "reminder_minute, archived_at, sort_order"
+    /// How many columns ``postgresColumns`` are: statements add theirs after.
+    static let postgresColumnCount = 13
 
     init(postgres row: PostgresRow) throws {
         let (id, userID, title, reason, weekdays, startDate, createdAt, updatedAt) = try row.decode(
             (String, String, String, String, Int32, String, Int64, Int64).self)
+        let (_, _, _, _, _, _, _, _, target, unit, reminder, archivedAt, sortOrder) = try row.decode(
+            (String, String, String, String, Int32, String, Int64, Int64, Int64?, String?, Int32?, Int64?, Int32?).self)
         self.init(
             id: id, userId: userID, title: title, reason: reason, weekdays: Int(weekdays), startDate: startDate,
-            createdAt: Date(habitsMilliseconds: createdAt), updatedAt: Date(habitsMilliseconds: updatedAt))
+            createdAt: Date(habitsMilliseconds: createdAt), updatedAt: Date(habitsMilliseconds: updatedAt),
+            targetMilli: target, unit: unit, reminderMinute: reminder.map(Int.init),
+            archivedAt: archivedAt.map(Date.init(habitsMilliseconds:)), sortOrder: sortOrder.map(Int.init))
     }
 }
 
 extension EventRecord {
     static let postgresColumns =
-        "id, habit_id, user_id, day, comment, latitude, longitude, photo_type, idempotency_key, created_at, updated_at"
+        "id, habit_id, user_id, day, comment, latitude, longitude, photo_type, idempotency_key, created_at, updated_at, "
+        + "value_milli"
 
     init(postgres row: PostgresRow) throws {
-        let (id, habitID, userID, day, comment, latitude, longitude, photoType, key, createdAt, updatedAt) =
+        let (id, habitID, userID, day, comment, latitude, longitude, photoType, key, createdAt, updatedAt, value) =
             try row.decode(
-                (Int64, String, String, String, String?, Double?, Double?, String?, String?, Int64, Int64).self)
+                (Int64, String, String, String, String?, Double?, Double?, String?, String?, Int64, Int64, Int64?).self)
         self.init(
             id: id, habitId: habitID, userId: userID, day: day, comment: comment, latitude: latitude,
             longitude: longitude, photoType: photoType, idempotencyKey: key,
-            createdAt: Date(habitsMilliseconds: createdAt), updatedAt: Date(habitsMilliseconds: updatedAt))
+            createdAt: Date(habitsMilliseconds: createdAt), updatedAt: Date(habitsMilliseconds: updatedAt),
+            valueMilli: value)
     }
 }
 
@@ -129,15 +139,16 @@ extension EventListRecord {
     /// From `events e` joined with `habits h`.
     static let postgresColumns =
         "e.id, e.habit_id, h.title, e.user_id, e.day, e.comment, e.latitude, e.longitude, e.photo_type, "
-        + "e.created_at, e.updated_at"
+        + "e.created_at, e.updated_at, e.value_milli"
 
     init(postgres row: PostgresRow) throws {
-        let (id, habitID, title, userID, day, comment, latitude, longitude, photoType, createdAt, updatedAt) =
+        let (id, habitID, title, userID, day, comment, latitude, longitude, photoType, createdAt, updatedAt, value) =
             try row.decode(
-                (Int64, String, String, String, String, String?, Double?, Double?, String?, Int64, Int64).self)
+                (Int64, String, String, String, String, String?, Double?, Double?, String?, Int64, Int64, Int64?).self)
         self.init(
             id: id, habitId: habitID, habitTitle: title, userId: userID, day: day, comment: comment,
             latitude: latitude, longitude: longitude, photoType: photoType,
-            createdAt: Date(habitsMilliseconds: createdAt), updatedAt: Date(habitsMilliseconds: updatedAt))
+            createdAt: Date(habitsMilliseconds: createdAt), updatedAt: Date(habitsMilliseconds: updatedAt),
+            valueMilli: value)
     }
 }

@@ -13,4 +13,6 @@ struct EventListRecord: Codable, Sendable {
     var photoType: String?
     var createdAt: Date
     var updatedAt: Date
+    /// A measurable habit's value for the day, in thousandths.
+    var valueMilli: Int64? = nil
 }

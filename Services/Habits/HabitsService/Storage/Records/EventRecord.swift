@@ -13,4 +13,6 @@ struct EventRecord: Codable, Sendable {
     var idempotencyKey: String?
     var createdAt: Date
     var updatedAt: Date
+    /// A measurable habit's value for the day, in thousandths.
+    var valueMilli: Int64? = nil
 }

@@ -20,6 +20,8 @@ struct NewEvent: Sendable {
     var longitude: Double?
     var photo: PhotoChange
     var idempotencyKey: String?
+    /// A measurable habit's value for the day, in thousandths (``EventRules/checkValue(_:target:)``).
+    var value: Int64? = nil
 }
 
 /// Which events a history page shows, already validated.
@@ -46,25 +48,42 @@ struct HistoryKey: Codable, Sendable {
 /// A habit with what its status needs.
 struct HabitWithRecentDays: Sendable {
     var habit: HabitRecord
-    /// Its events since the start of the status window: the day (days since 1970-01-01) and the event's id.
-    var recentEvents: [(day: Int, id: Int64)]
+    /// Its events since the start of the status window: the day (days since 1970-01-01), the event's id and its
+    /// value in thousandths (0 when it has none).
+    var recentEvents: [(day: Int, id: Int64, value: Int64)]
     var hasEvents: Bool
+    /// Its skipped days and pauses (days since 1970-01-01) that reach into the status window.
+    var skips: [Int] = []
+    var pauses: [(from: Int, to: Int)] = []
 
-    /// The days of ``recentEvents``, for the status.
-    var recentDays: DaySet { DaySet(recentEvents.map { LocalDay(number: $0.day) }) }
+    /// The done days of ``recentEvents`` (``DoneRule``), for the status.
+    var recentDays: DaySet {
+        let rule = habit.doneRule
+        return DaySet(recentEvents.filter { rule.isDone(value: $0.value) }.map { LocalDay(number: $0.day) })
+    }
+
+    var excused: DaySet {
+        Excuses.days(
+            skips: skips.map(LocalDay.init(number:)),
+            pauses: pauses.map { (LocalDay(number: $0.from), LocalDay(number: $0.to)) })
+    }
 
     /// The first day of the status window for each owner whose today is in `todays`.
     static func windowStarts(_ todays: [String: LocalDay]) -> [String: LocalDay] {
         todays.mapValues { $0.adding(days: 1 - HabitProgress.statusWindowDays) }
     }
 
-    /// The habit with its status as of `todays[owner]`, and the id of today's event once it is done.
+    /// The habit with its status as of `todays[owner]`, and today's event once there is one.
     func withStatus(_ todays: [String: LocalDay]) -> HabitWithStatus {
         let today = todays[habit.userId] ?? LocalDay(number: 0)
-        let progress = HabitProgress(weekdays: habit.schedule, start: habit.start, today: today, done: recentDays)
+        let excused = self.excused
+        let progress = HabitProgress(
+            weekdays: habit.schedule, start: habit.start, today: today, done: recentDays, excused: excused)
+        let event = recentEvents.first { $0.day == today.number }
         return HabitWithStatus(
-            habit: habit, status: progress.status(hasEvents: hasEvents),
-            todayEventID: recentEvents.first { $0.day == today.number }?.id)
+            habit: habit, status: progress.status(hasEvents: hasEvents), todayEventID: event?.id,
+            todayValue: event.map(\.value), doneToday: event.map { habit.doneRule.isDone(value: $0.value) } ?? false,
+            excusedToday: excused.contains(today))
     }
 }
 
@@ -73,4 +92,33 @@ struct HabitWithStatus: Sendable {
     var habit: HabitRecord
     var status: HabitProgress.Status
     var todayEventID: Int64?
+    /// Today's value so far (a measurable habit), in thousandths.
+    var todayValue: Int64? = nil
+    /// Today's event meets the habit's ``DoneRule``.
+    var doneToday = false
+    /// Today is skipped or paused.
+    var excusedToday = false
+}
+
+/// A habit with every day its statistics need.
+struct HabitDays: Sendable {
+    var habit: HabitRecord
+    /// The days done (``DoneRule``).
+    var done: DaySet
+    /// Skipped days and the days of pauses.
+    var excused: DaySet
+}
+
+/// A pause of a habit: due days `from ... to` (inclusive) neither count nor break a streak.
+struct PauseRecord: Sendable, Equatable {
+    var id: Int64
+    var habitId: String
+    var from: String
+    var to: String
+}
+
+/// A reminder the job claimed: the habit and the local day it is for.
+struct ClaimedReminder: Sendable {
+    var habit: HabitRecord
+    var day: LocalDay
 }

@@ -78,6 +78,58 @@ enum HabitsMigrations {
                         WHERE comment IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v3: measurable habits: a target and unit, and each event's value") { db in
+            try db.execute(
+                sql: """
+                    -- Thousandths: 2.5 l is 2500, compared exactly.
+                    ALTER TABLE habits ADD COLUMN target_milli INTEGER;
+                    ALTER TABLE habits ADD COLUMN unit TEXT;
+                    ALTER TABLE events ADD COLUMN value_milli INTEGER;
+                    """)
+        }
+        migrator.registerMigration("v4: skipped days and pauses") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE skips (
+                        habit_id TEXT NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        day TEXT NOT NULL,
+                        PRIMARY KEY (habit_id, day)
+                    ) WITHOUT ROWID;
+                    -- from_day ... to_day inclusive, YYYY-MM-DD in the owner's zone.
+                    CREATE TABLE pauses (
+                        id INTEGER PRIMARY KEY,
+                        habit_id TEXT NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        from_day TEXT NOT NULL,
+                        to_day TEXT NOT NULL
+                    );
+                    CREATE INDEX pauses_by_habit ON pauses(habit_id, to_day);
+                    """)
+        }
+        migrator.registerMigration("v5: archived habits and a manual order") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE habits ADD COLUMN archived_at DATETIME;
+                    ALTER TABLE habits ADD COLUMN sort_order INTEGER;
+                    """)
+        }
+        migrator.registerMigration("v6: habit reminders, and the reminders sent") { db in
+            try db.execute(
+                sql: """
+                    -- reminder_minute: the local time, minutes after midnight in the owner's zone.
+                    ALTER TABLE habits ADD COLUMN reminder_minute INTEGER;
+                    CREATE INDEX habits_with_reminder ON habits(reminder_minute)
+                        WHERE reminder_minute IS NOT NULL AND archived_at IS NULL;
+                    -- One row per habit and local day, inserted by the claim that sends it: never sent twice.
+                    CREATE TABLE reminders_sent (
+                        habit_id TEXT NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
+                        day TEXT NOT NULL,
+                        sent_at DATETIME NOT NULL,
+                        PRIMARY KEY (habit_id, day)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

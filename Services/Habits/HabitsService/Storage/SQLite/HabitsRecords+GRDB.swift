@@ -17,6 +17,11 @@ extension HabitRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
         static let startDate = Column("start_date")
         static let createdAt = Column("created_at")
         static let updatedAt = Column("updated_at")
+        static let targetMilli = Column("target_milli")
+        static let unit = Column("unit")
+        static let reminderMinute = Column("reminder_minute")
+        static let archivedAt = Column("archived_at")
+        static let sortOrder = Column("sort_order")
     }
 
     /// Reads the columns by name: today's list and every list of habits decode these, and the `Codable` path
@@ -28,7 +33,11 @@ extension HabitRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
             weekdays: try row.decode(forColumn: Columns.weekdays),
             startDate: try row.decode(forColumn: Columns.startDate),
             createdAt: try row.decodeDate(forColumn: Columns.createdAt),
-            updatedAt: try row.decodeDate(forColumn: Columns.updatedAt))
+            updatedAt: try row.decodeDate(forColumn: Columns.updatedAt),
+            targetMilli: try row.decode(forColumn: Columns.targetMilli), unit: try row.decode(forColumn: Columns.unit),
+            reminderMinute: try row.decode(forColumn: Columns.reminderMinute),
+            archivedAt: try row.decodeDateIfPresent(forColumn: Columns.archivedAt),
+            sortOrder: try row.decode(forColumn: Columns.sortOrder))
     }
 }
 

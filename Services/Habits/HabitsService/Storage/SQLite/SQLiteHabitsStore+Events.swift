@@ -23,7 +23,7 @@ extension SQLiteHabitsStore {
             var event = EventRecord(
                 id: nil, habitId: new.habitID, userId: new.userID, day: (new.day ?? today).description,
                 comment: new.comment, latitude: new.latitude, longitude: new.longitude, photoType: nil,
-                idempotencyKey: new.idempotencyKey, createdAt: now, updatedAt: now)
+                idempotencyKey: new.idempotencyKey, createdAt: now, updatedAt: now, valueMilli: new.value)
             let photo = new.photo
             let habit = try Self.habit(db, event.habitId, owner: event.userId)
             if let key = event.idempotencyKey,
@@ -35,6 +35,7 @@ extension SQLiteHabitsStore {
                 return (existing, false)
             }
             try EventRules.check(new.day ?? today, weekdays: habit.schedule, start: habit.start, today: today)
+            try EventRules.checkValue(new.value, target: habit.targetMilli)
             let taken = try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM events WHERE habit_id = ? AND day = ?)"),
                 arguments: [event.habitId, event.day])
@@ -65,6 +66,10 @@ extension SQLiteHabitsStore {
                 throw HabitsError.notFound("The event")
             }
             change(&event)
+            if event.valueMilli != nil {
+                try EventRules.checkValue(
+                    event.valueMilli, target: try Self.habit(db, event.habitId, owner: owner).targetMilli)
+            }
             switch photo {
             case .keep: break
             case .remove:
