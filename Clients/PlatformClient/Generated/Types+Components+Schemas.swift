@@ -1491,12 +1491,39 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Habit`.
         public struct Habit: Codable, Hashable, Sendable {
+            /// archived habits leave today's list, the following list and reminders; their events stay
+            ///
+            /// - Remark: Generated from `#/components/schemas/Habit/archived`.
+            public var archived: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Habit/createdAt`.
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Habit/id`.
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/Habit/reason`.
             public var reason: Swift.String
+            /// sent on due days at this local time unless the day is done, skipped or paused
+            ///
+            /// - Remark: Generated from `#/components/schemas/Habit/reminder`.
+            public struct ReminderPayload: Codable, Hashable, Sendable {
+                /// HH:MM in my time zone
+                ///
+                /// - Remark: Generated from `#/components/schemas/Habit/reminder/time`.
+                public var time: Swift.String
+                /// Creates a new `ReminderPayload`.
+                ///
+                /// - Parameters:
+                ///   - time: HH:MM in my time zone
+                public init(time: Swift.String) {
+                    self.time = time
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case time
+                }
+            }
+            /// sent on due days at this local time unless the day is done, skipped or paused
+            ///
+            /// - Remark: Generated from `#/components/schemas/Habit/reminder`.
+            public var reminder: Components.Schemas.Habit.ReminderPayload?
             /// - Remark: Generated from `#/components/schemas/Habit/startDate`.
             public var startDate: Swift.String
             /// on_track: at least 80% of the due days of the last 28 days are done
@@ -1511,8 +1538,16 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Habit/status`.
             public var status: Components.Schemas.Habit.StatusPayload
+            /// a measurable habit's daily target (absent for a yes/no habit): a day is done when its value meets it
+            ///
+            /// - Remark: Generated from `#/components/schemas/Habit/target`.
+            public var target: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/Habit/title`.
             public var title: Swift.String
+            /// a measurable habit's unit, e.g. l or pages
+            ///
+            /// - Remark: Generated from `#/components/schemas/Habit/unit`.
+            public var unit: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Habit/updatedAt`.
             public var updatedAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Habit/weekdays`.
@@ -1520,40 +1555,56 @@ extension Components {
             /// Creates a new `Habit`.
             ///
             /// - Parameters:
+            ///   - archived: archived habits leave today's list, the following list and reminders; their events stay
             ///   - createdAt:
             ///   - id:
             ///   - reason:
+            ///   - reminder: sent on due days at this local time unless the day is done, skipped or paused
             ///   - startDate:
             ///   - status: on_track: at least 80% of the due days of the last 28 days are done
+            ///   - target: a measurable habit's daily target (absent for a yes/no habit): a day is done when its value meets it
             ///   - title:
+            ///   - unit: a measurable habit's unit, e.g. l or pages
             ///   - updatedAt:
             ///   - weekdays:
             public init(
+                archived: Swift.Bool,
                 createdAt: Foundation.Date,
                 id: Swift.String,
                 reason: Swift.String,
+                reminder: Components.Schemas.Habit.ReminderPayload? = nil,
                 startDate: Swift.String,
                 status: Components.Schemas.Habit.StatusPayload,
+                target: Swift.Double? = nil,
                 title: Swift.String,
+                unit: Swift.String? = nil,
                 updatedAt: Foundation.Date,
                 weekdays: [Swift.String]
             ) {
+                self.archived = archived
                 self.createdAt = createdAt
                 self.id = id
                 self.reason = reason
+                self.reminder = reminder
                 self.startDate = startDate
                 self.status = status
+                self.target = target
                 self.title = title
+                self.unit = unit
                 self.updatedAt = updatedAt
                 self.weekdays = weekdays
             }
             public enum CodingKeys: String, CodingKey {
+                case archived
                 case createdAt
                 case id
                 case reason
+                case reminder
                 case startDate
                 case status
+                case target
                 case title
+                case unit
                 case updatedAt
                 case weekdays
             }
@@ -1603,6 +1654,10 @@ extension Components {
             public var updatedAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/HabitEvent/userId`.
             public var userId: Swift.String
+            /// a measurable habit's value for the day
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitEvent/value`.
+            public var value: Swift.Double?
             /// Creates a new `HabitEvent`.
             ///
             /// - Parameters:
@@ -1616,6 +1671,7 @@ extension Components {
             ///   - photoUrl:
             ///   - updatedAt:
             ///   - userId:
+            ///   - value: a measurable habit's value for the day
             public init(
                 comment: Swift.String? = nil,
                 createdAt: Foundation.Date,
@@ -1626,7 +1682,8 @@ extension Components {
                 location: Components.Schemas.HabitCoordinate? = nil,
                 photoUrl: Swift.String? = nil,
                 updatedAt: Foundation.Date,
-                userId: Swift.String
+                userId: Swift.String,
+                value: Swift.Double? = nil
             ) {
                 self.comment = comment
                 self.createdAt = createdAt
@@ -1638,6 +1695,7 @@ extension Components {
                 self.photoUrl = photoUrl
                 self.updatedAt = updatedAt
                 self.userId = userId
+                self.value = value
             }
             public enum CodingKeys: String, CodingKey {
                 case comment
@@ -1650,6 +1708,7 @@ extension Components {
                 case photoUrl
                 case updatedAt
                 case userId
+                case value
             }
         }
         /// - Remark: Generated from `#/components/schemas/HabitEventMap`.
@@ -1735,6 +1794,60 @@ extension Components {
                 case nextCursor
             }
         }
+        /// - Remark: Generated from `#/components/schemas/HabitPause`.
+        public struct HabitPause: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/HabitPause/from`.
+            public var from: Swift.String
+            /// - Remark: Generated from `#/components/schemas/HabitPause/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/HabitPause/to`.
+            public var to: Swift.String
+            /// Creates a new `HabitPause`.
+            ///
+            /// - Parameters:
+            ///   - from:
+            ///   - id:
+            ///   - to:
+            public init(
+                from: Swift.String,
+                id: Swift.String,
+                to: Swift.String
+            ) {
+                self.from = from
+                self.id = id
+                self.to = to
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case id
+                case to
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/HabitPauseList`.
+        public struct HabitPauseList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/HabitPauseList/items`.
+            public var items: [Components.Schemas.HabitPause]
+            /// Where the next page starts; absent or null on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitPauseList/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `HabitPauseList`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor: Where the next page starts; absent or null on the last page.
+            public init(
+                items: [Components.Schemas.HabitPause],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/HabitPreferences`.
         public struct HabitPreferences: Codable, Hashable, Sendable {
             /// IANA time zone
@@ -1750,6 +1863,31 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case timeZone
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/HabitSkipList`.
+        public struct HabitSkipList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/HabitSkipList/items`.
+            public var items: [Swift.String]
+            /// Where the next page starts; absent or null on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitSkipList/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `HabitSkipList`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor: Where the next page starts; absent or null on the last page.
+            public init(
+                items: [Swift.String],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/HabitStatistics`.
@@ -1768,6 +1906,10 @@ extension Components {
             public var from: Swift.String?
             /// - Remark: Generated from `#/components/schemas/HabitStatistics/habitId`.
             public var habitId: Swift.String?
+            /// due days in the range that were skipped or paused and not done: left out of the rate, streaks and strength
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitStatistics/skippedOrPausedDueDays`.
+            public var skippedOrPausedDueDays: Swift.Int?
             /// score = previous * m + outcome * (1 - m) per due day, m = 0.5^(1/13)
             ///
             /// - Remark: Generated from `#/components/schemas/HabitStatistics/strength`.
@@ -1854,6 +1996,7 @@ extension Components {
             ///   - dueDays:
             ///   - from:
             ///   - habitId:
+            ///   - skippedOrPausedDueDays: due days in the range that were skipped or paused and not done: left out of the rate, streaks and strength
             ///   - strength: score = previous * m + outcome * (1 - m) per due day, m = 0.5^(1/13)
             ///   - to:
             ///   - weeks:
@@ -1865,6 +2008,7 @@ extension Components {
                 dueDays: Swift.Int? = nil,
                 from: Swift.String? = nil,
                 habitId: Swift.String? = nil,
+                skippedOrPausedDueDays: Swift.Int? = nil,
                 strength: Components.Schemas.HabitStatistics.StrengthPayload? = nil,
                 to: Swift.String? = nil,
                 weeks: Components.Schemas.HabitStatistics.WeeksPayload? = nil
@@ -1876,6 +2020,7 @@ extension Components {
                 self.dueDays = dueDays
                 self.from = from
                 self.habitId = habitId
+                self.skippedOrPausedDueDays = skippedOrPausedDueDays
                 self.strength = strength
                 self.to = to
                 self.weeks = weeks
@@ -1888,6 +2033,7 @@ extension Components {
                 case dueDays
                 case from
                 case habitId
+                case skippedOrPausedDueDays
                 case strength
                 case to
                 case weeks
@@ -5154,29 +5300,45 @@ extension Components {
             public var value1: Components.Schemas.Habit
             /// - Remark: Generated from `#/components/schemas/TodayHabit/value2`.
             public struct Value2Payload: Codable, Hashable, Sendable {
-                /// whether today's event exists
+                /// whether today is done: today's event exists (a measurable habit: its value meets the target)
                 ///
                 /// - Remark: Generated from `#/components/schemas/TodayHabit/value2/doneToday`.
                 public var doneToday: Swift.Bool
+                /// today is skipped or paused
+                ///
+                /// - Remark: Generated from `#/components/schemas/TodayHabit/value2/excusedToday`.
+                public var excusedToday: Swift.Bool
                 /// today's event, null until the habit is done today
                 ///
                 /// - Remark: Generated from `#/components/schemas/TodayHabit/value2/todayEventId`.
                 public var todayEventId: Swift.String?
+                /// a measurable habit's value today, once logged
+                ///
+                /// - Remark: Generated from `#/components/schemas/TodayHabit/value2/todayValue`.
+                public var todayValue: Swift.Double?
                 /// Creates a new `Value2Payload`.
                 ///
                 /// - Parameters:
-                ///   - doneToday: whether today's event exists
+                ///   - doneToday: whether today is done: today's event exists (a measurable habit: its value meets the target)
+                ///   - excusedToday: today is skipped or paused
                 ///   - todayEventId: today's event, null until the habit is done today
+                ///   - todayValue: a measurable habit's value today, once logged
                 public init(
                     doneToday: Swift.Bool,
-                    todayEventId: Swift.String? = nil
+                    excusedToday: Swift.Bool,
+                    todayEventId: Swift.String? = nil,
+                    todayValue: Swift.Double? = nil
                 ) {
                     self.doneToday = doneToday
+                    self.excusedToday = excusedToday
                     self.todayEventId = todayEventId
+                    self.todayValue = todayValue
                 }
                 public enum CodingKeys: String, CodingKey {
                     case doneToday
+                    case excusedToday
                     case todayEventId
+                    case todayValue
                 }
             }
             /// - Remark: Generated from `#/components/schemas/TodayHabit/value2`.

@@ -19811,17 +19811,30 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/habits/GET/query/cursor`.
                 public var cursor: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/habits/GET/query/archived`.
+                @frozen public enum ArchivedPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case _false = "false"
+                    case _true = "true"
+                    case all = "all"
+                }
+                /// false (default): active habits; true: archived ones; all: both.
+                ///
+                /// - Remark: Generated from `#/paths/v1/habits/GET/query/archived`.
+                public var archived: Operations.MyHabits.Input.Query.ArchivedPayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - limit: Items per page, 1-100; this short list answers all of it (up to 100) when absent.
                 ///   - cursor: The `nextCursor` of the previous page.
+                ///   - archived: false (default): active habits; true: archived ones; all: both.
                 public init(
                     limit: Swift.Int? = nil,
-                    cursor: Swift.String? = nil
+                    cursor: Swift.String? = nil,
+                    archived: Operations.MyHabits.Input.Query.ArchivedPayload? = nil
                 ) {
                     self.limit = limit
                     self.cursor = cursor
+                    self.archived = archived
                 }
             }
             public var query: Operations.MyHabits.Input.Query
@@ -20085,12 +20098,39 @@ public enum Operations {
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/reason`.
                     public var reason: Swift.String?
+                    /// a local time, or null for none
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/reminder`.
+                    public struct ReminderPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/reminder/time`.
+                        public var time: Swift.String
+                        /// Creates a new `ReminderPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - time:
+                        public init(time: Swift.String) {
+                            self.time = time
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case time
+                        }
+                    }
+                    /// a local time, or null for none
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/reminder`.
+                    public var reminder: Operations.CreateHabit.Input.Body.JsonPayload.ReminderPayload?
                     /// today in my time zone by default
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/startDate`.
                     public var startDate: Swift.String?
+                    /// makes the habit measurable (on create; on edit only for a measurable habit)
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/target`.
+                    public var target: Swift.Double?
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/title`.
                     public var title: Swift.String
+                    /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/unit`.
+                    public var unit: Swift.String?
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/WeekdaysPayload`.
                     @frozen public enum WeekdaysPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
                         case mon = "mon"
@@ -20109,24 +20149,36 @@ public enum Operations {
                     ///
                     /// - Parameters:
                     ///   - reason:
+                    ///   - reminder: a local time, or null for none
                     ///   - startDate: today in my time zone by default
+                    ///   - target: makes the habit measurable (on create; on edit only for a measurable habit)
                     ///   - title:
+                    ///   - unit:
                     ///   - weekdays:
                     public init(
                         reason: Swift.String? = nil,
+                        reminder: Operations.CreateHabit.Input.Body.JsonPayload.ReminderPayload? = nil,
                         startDate: Swift.String? = nil,
+                        target: Swift.Double? = nil,
                         title: Swift.String,
+                        unit: Swift.String? = nil,
                         weekdays: Operations.CreateHabit.Input.Body.JsonPayload.WeekdaysPayload
                     ) {
                         self.reason = reason
+                        self.reminder = reminder
                         self.startDate = startDate
+                        self.target = target
                         self.title = title
+                        self.unit = unit
                         self.weekdays = weekdays
                     }
                     public enum CodingKeys: String, CodingKey {
                         case reason
+                        case reminder
                         case startDate
+                        case target
                         case title
+                        case unit
                         case weekdays
                     }
                 }
@@ -20648,14 +20700,45 @@ public enum Operations {
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// true archives the habit, false brings it back
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/archived`.
+                    public var archived: Swift.Bool?
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/reason`.
                     public var reason: Swift.String?
+                    /// a local time, or null for none
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/reminder`.
+                    public struct ReminderPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/reminder/time`.
+                        public var time: Swift.String
+                        /// Creates a new `ReminderPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - time:
+                        public init(time: Swift.String) {
+                            self.time = time
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case time
+                        }
+                    }
+                    /// a local time, or null for none
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/reminder`.
+                    public var reminder: Operations.UpdateHabit.Input.Body.JsonPayload.ReminderPayload?
                     /// today in my time zone by default
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/startDate`.
                     public var startDate: Swift.String?
+                    /// makes the habit measurable (on create; on edit only for a measurable habit)
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/target`.
+                    public var target: Swift.Double?
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/title`.
                     public var title: Swift.String?
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/unit`.
+                    public var unit: Swift.String?
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/WeekdaysPayload`.
                     @frozen public enum WeekdaysPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
                         case mon = "mon"
@@ -20673,25 +20756,41 @@ public enum Operations {
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
+                    ///   - archived: true archives the habit, false brings it back
                     ///   - reason:
+                    ///   - reminder: a local time, or null for none
                     ///   - startDate: today in my time zone by default
+                    ///   - target: makes the habit measurable (on create; on edit only for a measurable habit)
                     ///   - title:
+                    ///   - unit:
                     ///   - weekdays:
                     public init(
+                        archived: Swift.Bool? = nil,
                         reason: Swift.String? = nil,
+                        reminder: Operations.UpdateHabit.Input.Body.JsonPayload.ReminderPayload? = nil,
                         startDate: Swift.String? = nil,
+                        target: Swift.Double? = nil,
                         title: Swift.String? = nil,
+                        unit: Swift.String? = nil,
                         weekdays: Operations.UpdateHabit.Input.Body.JsonPayload.WeekdaysPayload? = nil
                     ) {
+                        self.archived = archived
                         self.reason = reason
+                        self.reminder = reminder
                         self.startDate = startDate
+                        self.target = target
                         self.title = title
+                        self.unit = unit
                         self.weekdays = weekdays
                     }
                     public enum CodingKeys: String, CodingKey {
+                        case archived
                         case reason
+                        case reminder
                         case startDate
+                        case target
                         case title
+                        case unit
                         case weekdays
                     }
                 }
@@ -21272,6 +21371,10 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/events/POST/requestBody/json/removeLocation`.
                     public var removeLocation: Swift.Bool?
+                    /// a measurable habit's value for the day: required for one, refused for a yes/no habit
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/events/POST/requestBody/json/value`.
+                    public var value: Swift.Double?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
@@ -21280,18 +21383,21 @@ public enum Operations {
                     ///   - location:
                     ///   - photo: JPEG, PNG or WebP under 65,536 bytes; empty removes it on an edit
                     ///   - removeLocation: on an edit
+                    ///   - value: a measurable habit's value for the day: required for one, refused for a yes/no habit
                     public init(
                         comment: Swift.String? = nil,
                         date: Swift.String? = nil,
                         location: Components.Schemas.HabitCoordinate? = nil,
                         photo: OpenAPIRuntime.Base64EncodedData? = nil,
-                        removeLocation: Swift.Bool? = nil
+                        removeLocation: Swift.Bool? = nil,
+                        value: Swift.Double? = nil
                     ) {
                         self.comment = comment
                         self.date = date
                         self.location = location
                         self.photo = photo
                         self.removeLocation = removeLocation
+                        self.value = value
                     }
                     public enum CodingKeys: String, CodingKey {
                         case comment
@@ -21299,6 +21405,7 @@ public enum Operations {
                         case location
                         case photo
                         case removeLocation
+                        case value
                     }
                 }
                 /// - Remark: Generated from `#/paths/v1/habits/{habit}/events/POST/requestBody/content/application\/json`.
@@ -21781,6 +21888,2087 @@ public enum Operations {
             public static var allCases: [Self] {
                 [
                     .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// My habit's events as CSV.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/{habit}/events.csv`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/events.csv/get(exportHabitEventsOfHabit)`.
+    public enum ExportHabitEventsOfHabit {
+        public static let id: Swift.String = "exportHabitEventsOfHabit"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/events.csv/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/events.csv/GET/path/habit`.
+                public var habit: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - habit:
+                public init(habit: Swift.String) {
+                    self.habit = habit
+                }
+            }
+            public var path: Operations.ExportHabitEventsOfHabit.Input.Path
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/events.csv/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExportHabitEventsOfHabit.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExportHabitEventsOfHabit.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ExportHabitEventsOfHabit.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.ExportHabitEventsOfHabit.Input.Path,
+                headers: Operations.ExportHabitEventsOfHabit.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/events.csv/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/events.csv/GET/responses/200/content/text\/csv`.
+                    case csv(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.csv`.
+                    ///
+                    /// - Throws: An error if `self` is not `.csv`.
+                    /// - SeeAlso: `.csv`.
+                    public var csv: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .csv(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ExportHabitEventsOfHabit.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ExportHabitEventsOfHabit.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// RFC 4180 CSV with a header line (date, habit_id, habit, value, unit, comment, latitude, longitude, created_at), oldest first; a text cell starting with = + - @ is prefixed with '.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/events.csv/get(exportHabitEventsOfHabit)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ExportHabitEventsOfHabit.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ExportHabitEventsOfHabit.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/events.csv/GET/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/events.csv/GET/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ExportHabitEventsOfHabit.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ExportHabitEventsOfHabit.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/events.csv/get(exportHabitEventsOfHabit)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.ExportHabitEventsOfHabit.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.ExportHabitEventsOfHabit.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/events.csv/GET/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/events.csv/GET/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ExportHabitEventsOfHabit.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ExportHabitEventsOfHabit.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/events.csv/get(exportHabitEventsOfHabit)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.ExportHabitEventsOfHabit.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.ExportHabitEventsOfHabit.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/events.csv/get(exportHabitEventsOfHabit)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.PlatformProblem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case csv
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/csv":
+                    self = .csv
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .csv:
+                    return "text/csv"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .csv,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// My habit's pauses, earliest first.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/{habit}/pauses`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/get(listHabitPauses)`.
+    public enum ListHabitPauses {
+        public static let id: Swift.String = "listHabitPauses"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/path/habit`.
+                public var habit: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - habit:
+                public init(habit: Swift.String) {
+                    self.habit = habit
+                }
+            }
+            public var path: Operations.ListHabitPauses.Input.Path
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
+                ///
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// The `nextCursor` of the previous page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: Items per page, 1-100; this short list answers all of it (up to 100) when absent.
+                ///   - cursor: The `nextCursor` of the previous page.
+                public init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListHabitPauses.Input.Query
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListHabitPauses.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListHabitPauses.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListHabitPauses.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.ListHabitPauses.Input.Path,
+                query: Operations.ListHabitPauses.Input.Query = .init(),
+                headers: Operations.ListHabitPauses.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.HabitPauseList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.HabitPauseList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListHabitPauses.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListHabitPauses.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The pauses.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/get(listHabitPauses)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListHabitPauses.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListHabitPauses.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/responses/400/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListHabitPauses.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListHabitPauses.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/get(listHabitPauses)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.ListHabitPauses.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.ListHabitPauses.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListHabitPauses.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListHabitPauses.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/get(listHabitPauses)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.ListHabitPauses.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.ListHabitPauses.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/GET/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListHabitPauses.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListHabitPauses.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/get(listHabitPauses)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.ListHabitPauses.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.ListHabitPauses.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/get(listHabitPauses)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.PlatformProblem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Pause my habit from one day to another (inclusive, at most 366 days, at most 100 pauses): due days inside neither count nor break a streak, and no reminder is sent.
+    ///
+    /// - Remark: HTTP `POST /v1/habits/{habit}/pauses`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/post(pauseHabit)`.
+    public enum PauseHabit {
+        public static let id: Swift.String = "pauseHabit"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/path/habit`.
+                public var habit: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - habit:
+                public init(habit: Swift.String) {
+                    self.habit = habit
+                }
+            }
+            public var path: Operations.PauseHabit.Input.Path
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PauseHabit.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PauseHabit.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PauseHabit.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/requestBody/json/from`.
+                    public var from: Swift.String
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/requestBody/json/to`.
+                    public var to: Swift.String
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - from:
+                    ///   - to:
+                    public init(
+                        from: Swift.String,
+                        to: Swift.String
+                    ) {
+                        self.from = from
+                        self.to = to
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case from
+                        case to
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/requestBody/content/application\/json`.
+                case json(Operations.PauseHabit.Input.Body.JsonPayload)
+            }
+            public var body: Operations.PauseHabit.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.PauseHabit.Input.Path,
+                headers: Operations.PauseHabit.Input.Headers = .init(),
+                body: Operations.PauseHabit.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.HabitPause)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.HabitPause {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PauseHabit.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PauseHabit.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// Paused.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/post(pauseHabit)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.PauseHabit.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.PauseHabit.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/responses/400/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PauseHabit.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PauseHabit.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/post(pauseHabit)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.PauseHabit.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.PauseHabit.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PauseHabit.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PauseHabit.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/post(pauseHabit)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.PauseHabit.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.PauseHabit.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/POST/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PauseHabit.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PauseHabit.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/post(pauseHabit)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.PauseHabit.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.PauseHabit.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/post(pauseHabit)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.PlatformProblem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// End a pause early by removing it.
+    ///
+    /// - Remark: HTTP `DELETE /v1/habits/{habit}/pauses/{pause}`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/{pause}/delete(deleteHabitPause)`.
+    public enum DeleteHabitPause {
+        public static let id: Swift.String = "deleteHabitPause"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/{pause}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/{pause}/DELETE/path/habit`.
+                public var habit: Swift.String
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/{pause}/DELETE/path/pause`.
+                public var pause: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - habit:
+                ///   - pause:
+                public init(
+                    habit: Swift.String,
+                    pause: Swift.String
+                ) {
+                    self.habit = habit
+                    self.pause = pause
+                }
+            }
+            public var path: Operations.DeleteHabitPause.Input.Path
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/{pause}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteHabitPause.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteHabitPause.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DeleteHabitPause.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.DeleteHabitPause.Input.Path,
+                headers: Operations.DeleteHabitPause.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/{pause}/delete(deleteHabitPause)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DeleteHabitPause.Output.NoContent)
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/{pause}/delete(deleteHabitPause)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.DeleteHabitPause.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/{pause}/DELETE/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/{pause}/DELETE/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.DeleteHabitPause.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.DeleteHabitPause.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/{pause}/delete(deleteHabitPause)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.DeleteHabitPause.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.DeleteHabitPause.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/{pause}/DELETE/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/pauses/{pause}/DELETE/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.DeleteHabitPause.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.DeleteHabitPause.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/{pause}/delete(deleteHabitPause)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.DeleteHabitPause.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.DeleteHabitPause.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/{pause}/delete(deleteHabitPause)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.PlatformProblem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// My habit's skipped days, oldest first.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/{habit}/skips`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/get(listHabitSkips)`.
+    public enum ListHabitSkips {
+        public static let id: Swift.String = "listHabitSkips"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/path/habit`.
+                public var habit: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - habit:
+                public init(habit: Swift.String) {
+                    self.habit = habit
+                }
+            }
+            public var path: Operations.ListHabitSkips.Input.Path
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Items per page, 1-100; this short list answers all of it (up to 100) when absent.
+                ///
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// The `nextCursor` of the previous page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: Items per page, 1-100; this short list answers all of it (up to 100) when absent.
+                ///   - cursor: The `nextCursor` of the previous page.
+                public init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListHabitSkips.Input.Query
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListHabitSkips.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListHabitSkips.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListHabitSkips.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.ListHabitSkips.Input.Path,
+                query: Operations.ListHabitSkips.Input.Query = .init(),
+                headers: Operations.ListHabitSkips.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.HabitSkipList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.HabitSkipList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListHabitSkips.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListHabitSkips.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The skipped days.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/get(listHabitSkips)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListHabitSkips.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListHabitSkips.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/responses/400/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListHabitSkips.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListHabitSkips.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/get(listHabitSkips)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.ListHabitSkips.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.ListHabitSkips.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListHabitSkips.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListHabitSkips.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/get(listHabitSkips)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.ListHabitSkips.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.ListHabitSkips.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/GET/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListHabitSkips.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListHabitSkips.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/get(listHabitSkips)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.ListHabitSkips.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.ListHabitSkips.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/get(listHabitSkips)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.PlatformProblem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Skip a day: it neither counts nor breaks a streak, and no reminder is sent for it.
+    ///
+    /// - Remark: HTTP `PUT /v1/habits/{habit}/skips/{date}`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/put(skipHabitDay)`.
+    public enum SkipHabitDay {
+        public static let id: Swift.String = "skipHabitDay"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/path/habit`.
+                public var habit: Swift.String
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/path/date`.
+                public var date: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - habit:
+                ///   - date:
+                public init(
+                    habit: Swift.String,
+                    date: Swift.String
+                ) {
+                    self.habit = habit
+                    self.date = date
+                }
+            }
+            public var path: Operations.SkipHabitDay.Input.Path
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SkipHabitDay.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SkipHabitDay.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SkipHabitDay.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.SkipHabitDay.Input.Path,
+                headers: Operations.SkipHabitDay.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Done (idempotent).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/put(skipHabitDay)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.SkipHabitDay.Output.NoContent)
+            /// Done (idempotent).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/put(skipHabitDay)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.SkipHabitDay.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/responses/400/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SkipHabitDay.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.SkipHabitDay.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/put(skipHabitDay)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.SkipHabitDay.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.SkipHabitDay.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SkipHabitDay.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.SkipHabitDay.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/put(skipHabitDay)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.SkipHabitDay.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.SkipHabitDay.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/PUT/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SkipHabitDay.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.SkipHabitDay.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/put(skipHabitDay)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.SkipHabitDay.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.SkipHabitDay.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/put(skipHabitDay)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.PlatformProblem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Take a skip back.
+    ///
+    /// - Remark: HTTP `DELETE /v1/habits/{habit}/skips/{date}`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/delete(unskipHabitDay)`.
+    public enum UnskipHabitDay {
+        public static let id: Swift.String = "unskipHabitDay"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/path/habit`.
+                public var habit: Swift.String
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/path/date`.
+                public var date: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - habit:
+                ///   - date:
+                public init(
+                    habit: Swift.String,
+                    date: Swift.String
+                ) {
+                    self.habit = habit
+                    self.date = date
+                }
+            }
+            public var path: Operations.UnskipHabitDay.Input.Path
+            /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnskipHabitDay.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnskipHabitDay.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UnskipHabitDay.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.UnskipHabitDay.Input.Path,
+                headers: Operations.UnskipHabitDay.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Done (idempotent).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/delete(unskipHabitDay)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.UnskipHabitDay.Output.NoContent)
+            /// Done (idempotent).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/delete(unskipHabitDay)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.UnskipHabitDay.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/responses/400/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.UnskipHabitDay.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.UnskipHabitDay.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/delete(unskipHabitDay)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.UnskipHabitDay.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.UnskipHabitDay.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.UnskipHabitDay.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.UnskipHabitDay.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/delete(unskipHabitDay)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.UnskipHabitDay.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.UnskipHabitDay.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/skips/{date}/DELETE/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.UnskipHabitDay.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.UnskipHabitDay.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/delete(unskipHabitDay)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.UnskipHabitDay.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.UnskipHabitDay.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/delete(unskipHabitDay)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.PlatformProblem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
                     .applicationProblemJson
                 ]
             }
@@ -22450,6 +24638,192 @@ public enum Operations {
             }
         }
     }
+    /// Every event of all my habits as CSV.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/events.csv`.
+    /// - Remark: Generated from `#/paths//v1/habits/events.csv/get(exportHabitEvents)`.
+    public enum ExportHabitEvents {
+        public static let id: Swift.String = "exportHabitEvents"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/habits/events.csv/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExportHabitEvents.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExportHabitEvents.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ExportHabitEvents.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.ExportHabitEvents.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/events.csv/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/events.csv/GET/responses/200/content/text\/csv`.
+                    case csv(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.csv`.
+                    ///
+                    /// - Throws: An error if `self` is not `.csv`.
+                    /// - SeeAlso: `.csv`.
+                    public var csv: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .csv(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ExportHabitEvents.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ExportHabitEvents.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// RFC 4180 CSV with a header line (date, habit_id, habit, value, unit, comment, latitude, longitude, created_at), oldest first; a text cell starting with = + - @ is prefixed with '.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/events.csv/get(exportHabitEvents)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ExportHabitEvents.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ExportHabitEvents.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/events.csv/GET/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/events.csv/GET/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ExportHabitEvents.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ExportHabitEvents.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/events.csv/get(exportHabitEvents)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.ExportHabitEvents.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.ExportHabitEvents.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/events.csv/get(exportHabitEvents)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.PlatformProblem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case csv
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/csv":
+                    self = .csv
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .csv:
+                    return "text/csv"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .csv,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// An event: mine, or of someone who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}`.
@@ -22810,6 +25184,10 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/events/{event}/PATCH/requestBody/json/removeLocation`.
                     public var removeLocation: Swift.Bool?
+                    /// a measurable habit's value for the day
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/events/{event}/PATCH/requestBody/json/value`.
+                    public var value: Swift.Double?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
@@ -22818,18 +25196,21 @@ public enum Operations {
                     ///   - location:
                     ///   - photo: JPEG, PNG or WebP under 65,536 bytes; empty removes it on an edit
                     ///   - removeLocation: on an edit
+                    ///   - value: a measurable habit's value for the day
                     public init(
                         comment: Swift.String? = nil,
                         date: Swift.String? = nil,
                         location: Components.Schemas.HabitCoordinate? = nil,
                         photo: OpenAPIRuntime.Base64EncodedData? = nil,
-                        removeLocation: Swift.Bool? = nil
+                        removeLocation: Swift.Bool? = nil,
+                        value: Swift.Double? = nil
                     ) {
                         self.comment = comment
                         self.date = date
                         self.location = location
                         self.photo = photo
                         self.removeLocation = removeLocation
+                        self.value = value
                     }
                     public enum CodingKeys: String, CodingKey {
                         case comment
@@ -22837,6 +25218,7 @@ public enum Operations {
                         case location
                         case photo
                         case removeLocation
+                        case value
                     }
                 }
                 /// - Remark: Generated from `#/paths/v1/habits/events/{event}/PATCH/requestBody/content/application\/json`.
@@ -24869,6 +27251,298 @@ public enum Operations {
             public static var allCases: [Self] {
                 [
                     .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Put my habits in this order (my list and today's list follow it); habits not named keep their order after them.
+    ///
+    /// - Remark: HTTP `PUT /v1/habits/order`.
+    /// - Remark: Generated from `#/paths//v1/habits/order/put(orderHabits)`.
+    public enum OrderHabits {
+        public static let id: Swift.String = "orderHabits"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/habits/order/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OrderHabits.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OrderHabits.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OrderHabits.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/habits/order/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/order/PUT/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/habits/order/PUT/requestBody/json/ids`.
+                    public var ids: [Swift.String]
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - ids:
+                    public init(ids: [Swift.String]) {
+                        self.ids = ids
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case ids
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/habits/order/PUT/requestBody/content/application\/json`.
+                case json(Operations.OrderHabits.Input.Body.JsonPayload)
+            }
+            public var body: Operations.OrderHabits.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.OrderHabits.Input.Headers = .init(),
+                body: Operations.OrderHabits.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Ordered.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/order/put(orderHabits)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.OrderHabits.Output.NoContent)
+            /// Ordered.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/order/put(orderHabits)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.OrderHabits.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/order/PUT/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/order/PUT/responses/400/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OrderHabits.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OrderHabits.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/order/put(orderHabits)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.OrderHabits.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.OrderHabits.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/order/PUT/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/order/PUT/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OrderHabits.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OrderHabits.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/order/put(orderHabits)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.OrderHabits.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.OrderHabits.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/habits/order/PUT/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/habits/order/PUT/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OrderHabits.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OrderHabits.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// A problem (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/order/put(orderHabits)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.OrderHabits.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.OrderHabits.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem any operation may answer, from the gateway or the service's chassis: 413 payload_too_large, 429 rate_limited, 500 internal_error, 502 bad_gateway, 503 service_unavailable, 504 gateway_timeout.
+            ///
+            /// - Remark: Generated from `#/paths//v1/habits/order/put(orderHabits)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.PlatformProblem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.PlatformProblem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
                     .applicationProblemJson
                 ]
             }

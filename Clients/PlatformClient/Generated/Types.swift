@@ -388,6 +388,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/habits/{habit}/events`.
     /// - Remark: Generated from `#/paths//v1/habits/{habit}/events/post(addHabitEvent)`.
     func addHabitEvent(_ input: Operations.AddHabitEvent.Input) async throws -> Operations.AddHabitEvent.Output
+    /// My habit's events as CSV.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/{habit}/events.csv`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/events.csv/get(exportHabitEventsOfHabit)`.
+    func exportHabitEventsOfHabit(_ input: Operations.ExportHabitEventsOfHabit.Input) async throws -> Operations.ExportHabitEventsOfHabit.Output
+    /// My habit's pauses, earliest first.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/{habit}/pauses`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/get(listHabitPauses)`.
+    func listHabitPauses(_ input: Operations.ListHabitPauses.Input) async throws -> Operations.ListHabitPauses.Output
+    /// Pause my habit from one day to another (inclusive, at most 366 days, at most 100 pauses): due days inside neither count nor break a streak, and no reminder is sent.
+    ///
+    /// - Remark: HTTP `POST /v1/habits/{habit}/pauses`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/post(pauseHabit)`.
+    func pauseHabit(_ input: Operations.PauseHabit.Input) async throws -> Operations.PauseHabit.Output
+    /// End a pause early by removing it.
+    ///
+    /// - Remark: HTTP `DELETE /v1/habits/{habit}/pauses/{pause}`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/{pause}/delete(deleteHabitPause)`.
+    func deleteHabitPause(_ input: Operations.DeleteHabitPause.Input) async throws -> Operations.DeleteHabitPause.Output
+    /// My habit's skipped days, oldest first.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/{habit}/skips`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/get(listHabitSkips)`.
+    func listHabitSkips(_ input: Operations.ListHabitSkips.Input) async throws -> Operations.ListHabitSkips.Output
+    /// Skip a day: it neither counts nor breaks a streak, and no reminder is sent for it.
+    ///
+    /// - Remark: HTTP `PUT /v1/habits/{habit}/skips/{date}`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/put(skipHabitDay)`.
+    func skipHabitDay(_ input: Operations.SkipHabitDay.Input) async throws -> Operations.SkipHabitDay.Output
+    /// Take a skip back.
+    ///
+    /// - Remark: HTTP `DELETE /v1/habits/{habit}/skips/{date}`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/delete(unskipHabitDay)`.
+    func unskipHabitDay(_ input: Operations.UnskipHabitDay.Input) async throws -> Operations.UnskipHabitDay.Output
     /// Completion rate over a range, current and best streak over due days only, strength score, completions per week.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics`.
@@ -398,6 +433,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics/chart.svg`.
     /// - Remark: Generated from `#/paths//v1/habits/{habit}/statistics/chart.svg/get(getHabitChart)`.
     func getHabitChart(_ input: Operations.GetHabitChart.Input) async throws -> Operations.GetHabitChart.Output
+    /// Every event of all my habits as CSV.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/events.csv`.
+    /// - Remark: Generated from `#/paths//v1/habits/events.csv/get(exportHabitEvents)`.
+    func exportHabitEvents(_ input: Operations.ExportHabitEvents.Input) async throws -> Operations.ExportHabitEvents.Output
     /// An event: mine, or of someone who approved my follow request.
     ///
     /// - Remark: HTTP `GET /v1/habits/events/{event}`.
@@ -435,6 +475,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/habits/history/map`.
     /// - Remark: Generated from `#/paths//v1/habits/history/map/get(getHabitHistoryMap)`.
     func getHabitHistoryMap(_ input: Operations.GetHabitHistoryMap.Input) async throws -> Operations.GetHabitHistoryMap.Output
+    /// Put my habits in this order (my list and today's list follow it); habits not named keep their order after them.
+    ///
+    /// - Remark: HTTP `PUT /v1/habits/order`.
+    /// - Remark: Generated from `#/paths//v1/habits/order/put(orderHabits)`.
+    func orderHabits(_ input: Operations.OrderHabits.Input) async throws -> Operations.OrderHabits.Output
     /// My time zone (UTC until set).
     ///
     /// - Remark: HTTP `GET /v1/habits/preferences`.
@@ -2098,6 +2143,103 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// My habit's events as CSV.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/{habit}/events.csv`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/events.csv/get(exportHabitEventsOfHabit)`.
+    public func exportHabitEventsOfHabit(
+        path: Operations.ExportHabitEventsOfHabit.Input.Path,
+        headers: Operations.ExportHabitEventsOfHabit.Input.Headers = .init()
+    ) async throws -> Operations.ExportHabitEventsOfHabit.Output {
+        try await exportHabitEventsOfHabit(Operations.ExportHabitEventsOfHabit.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// My habit's pauses, earliest first.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/{habit}/pauses`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/get(listHabitPauses)`.
+    public func listHabitPauses(
+        path: Operations.ListHabitPauses.Input.Path,
+        query: Operations.ListHabitPauses.Input.Query = .init(),
+        headers: Operations.ListHabitPauses.Input.Headers = .init()
+    ) async throws -> Operations.ListHabitPauses.Output {
+        try await listHabitPauses(Operations.ListHabitPauses.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Pause my habit from one day to another (inclusive, at most 366 days, at most 100 pauses): due days inside neither count nor break a streak, and no reminder is sent.
+    ///
+    /// - Remark: HTTP `POST /v1/habits/{habit}/pauses`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/post(pauseHabit)`.
+    public func pauseHabit(
+        path: Operations.PauseHabit.Input.Path,
+        headers: Operations.PauseHabit.Input.Headers = .init(),
+        body: Operations.PauseHabit.Input.Body
+    ) async throws -> Operations.PauseHabit.Output {
+        try await pauseHabit(Operations.PauseHabit.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// End a pause early by removing it.
+    ///
+    /// - Remark: HTTP `DELETE /v1/habits/{habit}/pauses/{pause}`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/pauses/{pause}/delete(deleteHabitPause)`.
+    public func deleteHabitPause(
+        path: Operations.DeleteHabitPause.Input.Path,
+        headers: Operations.DeleteHabitPause.Input.Headers = .init()
+    ) async throws -> Operations.DeleteHabitPause.Output {
+        try await deleteHabitPause(Operations.DeleteHabitPause.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// My habit's skipped days, oldest first.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/{habit}/skips`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/get(listHabitSkips)`.
+    public func listHabitSkips(
+        path: Operations.ListHabitSkips.Input.Path,
+        query: Operations.ListHabitSkips.Input.Query = .init(),
+        headers: Operations.ListHabitSkips.Input.Headers = .init()
+    ) async throws -> Operations.ListHabitSkips.Output {
+        try await listHabitSkips(Operations.ListHabitSkips.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Skip a day: it neither counts nor breaks a streak, and no reminder is sent for it.
+    ///
+    /// - Remark: HTTP `PUT /v1/habits/{habit}/skips/{date}`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/put(skipHabitDay)`.
+    public func skipHabitDay(
+        path: Operations.SkipHabitDay.Input.Path,
+        headers: Operations.SkipHabitDay.Input.Headers = .init()
+    ) async throws -> Operations.SkipHabitDay.Output {
+        try await skipHabitDay(Operations.SkipHabitDay.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Take a skip back.
+    ///
+    /// - Remark: HTTP `DELETE /v1/habits/{habit}/skips/{date}`.
+    /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/{date}/delete(unskipHabitDay)`.
+    public func unskipHabitDay(
+        path: Operations.UnskipHabitDay.Input.Path,
+        headers: Operations.UnskipHabitDay.Input.Headers = .init()
+    ) async throws -> Operations.UnskipHabitDay.Output {
+        try await unskipHabitDay(Operations.UnskipHabitDay.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Completion rate over a range, current and best streak over due days only, strength score, completions per week.
     ///
     /// - Remark: HTTP `GET /v1/habits/{habit}/statistics`.
@@ -2127,6 +2269,13 @@ extension APIProtocol {
             query: query,
             headers: headers
         ))
+    }
+    /// Every event of all my habits as CSV.
+    ///
+    /// - Remark: HTTP `GET /v1/habits/events.csv`.
+    /// - Remark: Generated from `#/paths//v1/habits/events.csv/get(exportHabitEvents)`.
+    public func exportHabitEvents(headers: Operations.ExportHabitEvents.Input.Headers = .init()) async throws -> Operations.ExportHabitEvents.Output {
+        try await exportHabitEvents(Operations.ExportHabitEvents.Input(headers: headers))
     }
     /// An event: mine, or of someone who approved my follow request.
     ///
@@ -2221,6 +2370,19 @@ extension APIProtocol {
         try await getHabitHistoryMap(Operations.GetHabitHistoryMap.Input(
             query: query,
             headers: headers
+        ))
+    }
+    /// Put my habits in this order (my list and today's list follow it); habits not named keep their order after them.
+    ///
+    /// - Remark: HTTP `PUT /v1/habits/order`.
+    /// - Remark: Generated from `#/paths//v1/habits/order/put(orderHabits)`.
+    public func orderHabits(
+        headers: Operations.OrderHabits.Input.Headers = .init(),
+        body: Operations.OrderHabits.Input.Body
+    ) async throws -> Operations.OrderHabits.Output {
+        try await orderHabits(Operations.OrderHabits.Input(
+            headers: headers,
+            body: body
         ))
     }
     /// My time zone (UTC until set).
