@@ -56,9 +56,7 @@ import Testing
                     ).text)
                 for body in bodies {
                     for other in others {
-                        for secret in [other.id, other.username, other.email] {
-                            #expect(!body.localizedCaseInsensitiveContains(secret), "\(viewer.username) saw \(secret)")
-                        }
+                        #expect(!other.isNamed(in: body), "\(viewer.username) saw \(other.username)")
                     }
                 }
             }

@@ -98,3 +98,14 @@ struct GeoWorld {
         return features
     }
 }
+
+extension TestUser {
+    /// Whether `body` names this user: their id or e-mail anywhere, their username as a whole word (a pseudonym such
+    /// as "Electric Bobcat" does not name bob).
+    func isNamed(in body: String) -> Bool {
+        body.localizedCaseInsensitiveContains(id) || body.localizedCaseInsensitiveContains(email)
+            || body.range(
+                of: "\\b" + NSRegularExpression.escapedPattern(for: username) + "\\b",
+                options: [.regularExpression, .caseInsensitive]) != nil
+    }
+}
