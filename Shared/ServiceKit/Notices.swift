@@ -52,11 +52,16 @@ public protocol NoticeSink: Sendable {
     func publish(_ notice: Notice) async
     /// Hands the realtime event on; never fails the caller's request.
     func publish(_ event: RealtimeEvent) async
+    /// Records notices in a store write's own transaction, when this sink is the service's outbox; else `nil`.
+    var recorder: OutboxRecorder? { get }
 }
 
 extension NoticeSink {
     /// Sinks that have no live stream drop realtime events.
     public func publish(_ event: RealtimeEvent) async {}
+
+    /// Sinks other than the outbox are handed notices after the change.
+    public var recorder: OutboxRecorder? { nil }
 }
 
 /// Posts notices to the notifications service's internal endpoint; a failure is logged and never fails

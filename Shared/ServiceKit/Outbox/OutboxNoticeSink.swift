@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import PlatformKit
 import ServiceLifecycle
@@ -51,6 +52,10 @@ public struct OutboxNoticeSink: NoticeSink {
         await append { try OutboxMessage(event, producer: producer) }
     }
 
+    public var recorder: OutboxRecorder? {
+        OutboxRecorder(producer: producer, limit: limit, clock: clock, delivery: delivery, alarm: alarm)
+    }
+
     private func append(_ message: () throws -> OutboxMessage) async {
         do {
             if try await outbox.append([message()], limit: limit, now: clock.now) {
@@ -62,6 +67,55 @@ public struct OutboxNoticeSink: NoticeSink {
             alarm.failed(error)
         }
     }
+}
+
+/// Appends notices to the outbox inside a store's own write transaction, so they commit or roll back with the
+/// change they report (``ChangeNotices``).
+public struct OutboxRecorder: Sendable {
+    let producer: ServiceName
+    let limit: Int
+    let clock: WallClock
+    let delivery: OutboxDelivery
+    let alarm: OutboxAlarm
+
+    /// The outbox messages of `notices` (one that cannot be encoded is left out).
+    func messages(_ notices: [Notice]) -> [OutboxMessage] {
+        notices.compactMap { try? OutboxMessage($0, producer: producer) }
+    }
+
+    func refused(_ appended: Bool) {
+        if !appended { alarm.full(limit: limit) }
+    }
+}
+
+/// The notices a store write records with its change, built from what it stored: the write calls ``record(_:in:)``
+/// inside its transaction and ``committed()`` after it. A full outbox drops the notices (and raises the alarm), never
+/// the change.
+public struct ChangeNotices<Change: Sendable>: Sendable {
+    private let recorder: OutboxRecorder
+    private let notices: @Sendable (Change) -> [Notice]
+
+    /// Notices `notices` builds from the change, recorded through `recorder` (``NoticeSink/recorder``).
+    public init(recorder: OutboxRecorder, notices: @escaping @Sendable (Change) -> [Notice]) {
+        self.recorder = recorder
+        self.notices = notices
+    }
+
+    /// Appends the change's notices in the caller's SQLite transaction.
+    public func record(_ change: Change, in db: Database) throws {
+        let messages = recorder.messages(notices(change))
+        recorder.refused(try SQLiteOutbox.append(db, messages, limit: recorder.limit, now: recorder.clock.now))
+    }
+
+    /// Appends the change's notices in the caller's PostgreSQL transaction.
+    public func record(_ change: Change, in db: PostgresSession) async throws {
+        let messages = recorder.messages(notices(change))
+        recorder.refused(
+            try await PostgresOutbox.append(db, messages, limit: recorder.limit, now: recorder.clock.now))
+    }
+
+    /// Wakes the delivery once the write committed.
+    public func committed() { recorder.delivery.wake() }
 }
 
 /// The error a full or failing outbox logs, at most once a minute (a full outbox refuses every notice).
