@@ -25,6 +25,12 @@ public protocol ServiceStore: Sendable {
     var probe: any DatabaseProbe { get }
     /// What must run beside the server for the store to work (a PostgreSQL pool, its listeners); none for SQLite.
     var services: [any Service] { get }
+    /// The service's outbox of notices for the notifications service, in the same database; `nil` without one.
+    var outbox: (any OutboxStorage)? { get }
+}
+
+extension ServiceStore {
+    public var outbox: (any OutboxStorage)? { nil }
 }
 
 extension ServiceDatabase: DatabaseProbe {

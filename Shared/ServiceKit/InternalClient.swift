@@ -51,6 +51,11 @@ public struct InternalClient: Sendable {
         return failure
     }
 
+    /// Posts a JSON body already encoded (an outbox entry's) and ignores the reply; throws unless it is a 2xx.
+    public func post(_ path: String, json: Data) async throws {
+        let _: IgnoredReply = try await send(.POST, path, body: json, requestID: nil)
+    }
+
     /// Sends a GET and decodes the JSON reply.
     public func get<Reply: Decodable>(_ path: String, as reply: Reply.Type = Reply.self, requestID: String? = nil)
         async throws -> Reply

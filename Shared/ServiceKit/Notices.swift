@@ -52,11 +52,16 @@ public protocol NoticeSink: Sendable {
     func publish(_ notice: Notice) async
     /// Hands the realtime event on; never fails the caller's request.
     func publish(_ event: RealtimeEvent) async
+    /// Records notices in a store write's own transaction, when this sink is the service's outbox; else `nil`.
+    var recorder: OutboxRecorder? { get }
 }
 
 extension NoticeSink {
     /// Sinks that have no live stream drop realtime events.
     public func publish(_ event: RealtimeEvent) async {}
+
+    /// Sinks other than the outbox are handed notices after the change.
+    public var recorder: OutboxRecorder? { nil }
 }
 
 /// Posts notices to the notifications service's internal endpoint; a failure is logged and never fails
@@ -74,27 +79,11 @@ public struct NotificationsNoticeSink: NoticeSink {
     }
 
     public func publish(_ notice: Notice) async {
-        struct Body: Encodable, Sendable {
-            var recipientIds: [String]
-            var kind, text, link, producer, idempotencyKey: String
-        }
-        let body = Body(
-            recipientIds: notice.recipients, kind: notice.kind, text: notice.text, link: notice.link,
-            producer: producer.rawValue, idempotencyKey: notice.idempotencyKey)
-        await post(NotificationsPaths.internalNotifications, body, what: notice.kind)
+        await post(NotificationsPaths.internalNotifications, NoticePostBody(notice, producer: producer), what: notice.kind)
     }
 
     public func publish(_ event: RealtimeEvent) async {
-        struct Body: Encodable, Sendable {
-            var recipientIds: [String]
-            var type, producer, idempotencyKey: String
-            /// The payload verbatim, as a JSON string the service re-parses: `Data` has no JSON-object encoding.
-            var payload: String
-        }
-        let body = Body(
-            recipientIds: event.recipients, type: event.type, producer: producer.rawValue,
-            idempotencyKey: event.idempotencyKey, payload: String(decoding: event.payload, as: UTF8.self))
-        await post(NotificationsPaths.internalEvents, body, what: event.type)
+        await post(NotificationsPaths.internalEvents, EventPostBody(event, producer: producer), what: event.type)
     }
 
     /// Posts once and, on failure, once more: the idempotency key makes the retry safe.
@@ -102,6 +91,37 @@ public struct NotificationsNoticeSink: NoticeSink {
         if let error = await client.deliver(path, body: body) {
             logger.warning("notice not delivered", metadata: ["what": "\(what)", "error": "\(error)"])
         }
+    }
+}
+
+/// The body of a notice's post to the notifications service.
+struct NoticePostBody: Encodable, Sendable {
+    var recipientIds: [String]
+    var kind, text, link, producer, idempotencyKey: String
+
+    init(_ notice: Notice, producer: ServiceName) {
+        self.recipientIds = notice.recipients
+        self.kind = notice.kind
+        self.text = notice.text
+        self.link = notice.link
+        self.producer = producer.rawValue
+        self.idempotencyKey = notice.idempotencyKey
+    }
+}
+
+/// The body of a realtime event's post to the notifications service.
+struct EventPostBody: Encodable, Sendable {
+    var recipientIds: [String]
+    var type, producer, idempotencyKey: String
+    /// The payload verbatim, as a JSON string the service re-parses: `Data` has no JSON-object encoding.
+    var payload: String
+
+    init(_ event: RealtimeEvent, producer: ServiceName) {
+        self.recipientIds = event.recipients
+        self.type = event.type
+        self.producer = producer.rawValue
+        self.idempotencyKey = event.idempotencyKey
+        self.payload = String(decoding: event.payload, as: UTF8.self)
     }
 }
 

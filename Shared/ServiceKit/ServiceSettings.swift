@@ -22,6 +22,7 @@ public enum DeploymentEnvironment: String, Sendable {
 /// | `METRICS_TOKEN` | the scrape credential, the only one `/metrics` answers; must differ from `INTERNAL_TOKEN` | unset: `/metrics` closed (the local stack generates one) |
 /// | `IDENTITY_URL` | the identity service, for its JWKS and lookups | http://127.0.0.1:8081 |
 /// | `LOG_LEVEL` | swift-log level | info |
+/// | `OUTBOX_LIMIT` | most notices and events a service keeps for the notifications service; beyond it new ones are refused with a logged error | 100000 |
 ///
 /// Tracing (`OTEL_*`) is set up process-wide by ``Observability``; see ``tracer``.
 public struct ServiceSettings: Sendable {
@@ -41,6 +42,8 @@ public struct ServiceSettings: Sendable {
     /// only the process-global tracer, because tracing is bootstrapped once per process while tests and the
     /// local stack run several services in one.
     public var tracer: (any Tracer)?
+    /// The most entries the service's outbox holds (`OUTBOX_LIMIT`); beyond it new notices are refused and logged.
+    public var outboxLimit: Int
     /// Called with the bound port once the server listens (the local stack and tests use it).
     public var onListening: (@Sendable (Int) async -> Void)?
 
@@ -50,7 +53,8 @@ public struct ServiceSettings: Sendable {
         port: Int? = nil, dataDirectory: String = "data", database: DatabaseLocation? = nil, internalToken: String,
         metricsToken: String? = nil,
         identityURL: String = "http://127.0.0.1:\(ServiceName.identity.defaultPort)", logLevel: Logger.Level = .info,
-        clock: WallClock = .system, tracer: (any Tracer)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil
+        clock: WallClock = .system, tracer: (any Tracer)? = nil, outboxLimit: Int = 100_000,
+        onListening: (@Sendable (Int) async -> Void)? = nil
     ) {
         self.service = service
         self.environment = environment
@@ -64,6 +68,7 @@ public struct ServiceSettings: Sendable {
         self.logLevel = logLevel
         self.clock = clock
         self.tracer = tracer
+        self.outboxLimit = outboxLimit
         self.onListening = onListening
     }
 
@@ -82,6 +87,10 @@ public struct ServiceSettings: Sendable {
         }
         // Optional: without it `/metrics` is closed (the local stack generates one for development).
         let metricsToken = reader.string(forKey: "metrics.token", isSecret: true)
+        let outboxLimit = reader.int(forKey: "outbox.limit", default: 100_000)
+        guard (1...100_000_000).contains(outboxLimit) else {
+            throw ConfigurationError.invalid("OUTBOX_LIMIT must be between 1 and 100000000")
+        }
         if let metricsToken {
             guard metricsToken != internalToken else {
                 throw ConfigurationError.invalid(
@@ -114,7 +123,8 @@ public struct ServiceSettings: Sendable {
             internalToken: internalToken,
             metricsToken: metricsToken,
             identityURL: identityURL,
-            logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info
+            logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info,
+            outboxLimit: outboxLimit
         )
     }
 

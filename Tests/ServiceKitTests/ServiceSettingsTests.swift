@@ -39,6 +39,15 @@ import Testing
         #expect(settings.logLevel == .debug)
     }
 
+    @Test func theOutboxLimitIsReadAndBounded() throws {
+        #expect(try ServiceSettings(service: .social, reader: reader(["INTERNAL_TOKEN": "t"])).outboxLimit == 100_000)
+        let set = try ServiceSettings(service: .social, reader: reader(["INTERNAL_TOKEN": "t", "OUTBOX_LIMIT": "500"]))
+        #expect(set.outboxLimit == 500)
+        #expect(throws: ConfigurationError.self) {
+            try ServiceSettings(service: .social, reader: reader(["INTERNAL_TOKEN": "t", "OUTBOX_LIMIT": "0"]))
+        }
+    }
+
     @Test func productionRefusesMissingOrWeakSecrets() {
         let folder = temporaryFolder()
         #expect(throws: ConfigurationError.self) {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PlatformKit
 import ServiceKit
 import Synchronization
@@ -44,6 +45,39 @@ import Testing
                 #expect(try await search("a\u{0}") == [])
                 #expect(try await store.friends(of: "me\u{0}", matching: nil, after: nil, limit: 10).isEmpty)
             }
+        }
+    }
+
+    /// With the outbox, a friend request's notice is written in the request's own transaction: a request stored has
+    /// its notice waiting, a refused one leaves none.
+    @Test(arguments: StoreKind.allCases)
+    func aFriendRequestsNoticeIsWrittenWithIt(kind: StoreKind) async throws {
+        try await withSocialStores(kind) { stores in
+            // given the store's outbox as the service's notice sink
+            let store = stores[0]
+            let outbox = try #require(store.outbox)
+            let settings = ServiceSettings(service: .social, internalToken: "t")
+            let delivery = OutboxDelivery(
+                outbox: outbox, baseURL: "http://127.0.0.1:1", settings: settings, logger: Logger(label: "test"))
+            let sink = OutboxNoticeSink(
+                outbox: outbox, producer: .social, limit: 10, clock: .system, delivery: delivery,
+                logger: Logger(label: "test"))
+            let notices = SocialNotices(sink: sink)
+            // when a request is sent, and sent again (refused: it is pending)
+            let sent = try await store.sendFriendRequest(
+                from: "ann", to: "bob", now: now, notices: notices.recorded(to: "bob", from: "Ann"))
+            await #expect(throws: SocialError.self) {
+                try await store.sendFriendRequest(
+                    from: "ann", to: "bob", now: now, notices: notices.recorded(to: "bob", from: "Ann"))
+            }
+            // then one notice waits, keyed by the request
+            guard case .sent(let request) = sent else { throw SocialError.notFound("the request") }
+            let waiting = Mutex<[OutboxEntry]>([])
+            _ = try await outbox.drain(batch: 10, now: .distantFuture) { entries in
+                waiting.withLock { $0 = entries }
+                return OutboxDrainOutcome(done: [])
+            }
+            #expect(waiting.withLock { $0.map(\.message.idempotencyKey) } == ["friend-request:\(request.id)"])
         }
     }
 

@@ -3,6 +3,8 @@ import Foundation
 import GatewayService
 import IdentityService
 import Logging
+import NIOCore
+import NIOPosix
 import PlatformKit
 import ServiceKit
 import ServiceLifecycle
@@ -37,13 +39,23 @@ public final class TestStack: Sendable {
     /// they were started; replica `n` (from 1) stops with `stop("<service>")` for the first, `"<service>-n"` after.
     public let replicaURLs: [ServiceName: [String]]
     private let groups: Mutex<[String: (group: ServiceGroup, task: Task<Void, any Error>)]>
+    /// How each service was launched (by name, as ``stop(_:)`` takes it), for ``restart(_:)``.
+    private let launches: Mutex<[String: Launch]>
+    private let identityURL: String
+
+    /// A service as the stack launched it: its builder and the port it listens on.
+    struct Launch {
+        let service: ServiceName
+        let port: Int
+        let build: ServiceBuilder
+    }
     /// How the stack's gateway was configured, for ``startGateway(_:)``.
     private let gatewayConfiguration = Mutex<GatewayConfiguration?>(nil)
 
     private init(
         clock: ManualClock, smtp: FakeSMTPServer, oidc: FakeOIDCIssuer, internalToken: String, dataDirectory: URL,
         databases: [ServiceName: DatabaseLocation], gatewayPort: Int, replicaURLs: [ServiceName: [String]],
-        groups: [String: (group: ServiceGroup, task: Task<Void, any Error>)]
+        groups: [String: (group: ServiceGroup, task: Task<Void, any Error>)], launches: [String: Launch]
     ) {
         self.clock = clock
         self.smtp = smtp
@@ -55,6 +67,8 @@ public final class TestStack: Sendable {
         self.serviceURLs = replicaURLs.compactMapValues(\.first)
         self.replicaURLs = replicaURLs
         self.groups = Mutex(groups)
+        self.launches = Mutex(launches)
+        self.identityURL = replicaURLs[.identity]?.first ?? ""
     }
 
     /// A direct client for one service (bypassing the gateway).
@@ -72,10 +86,12 @@ public final class TestStack: Sendable {
     /// Starts identity, then `services`, then the gateway routing to them. The services named in `postgres` keep
     /// their data in a fresh database of the process's ``ThrowawayPostgres`` instead of a SQLite file; those named in
     /// `replicas` run that many processes' worth of replicas on one database (PostgreSQL only), all behind the
-    /// gateway.
+    /// gateway. A service named in `ports` listens there (its first replica), so others can be told its address
+    /// before it starts (``freePort()``).
     public static func start(
         services: [ServiceName: ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
         postgres: Set<ServiceName> = postgresByDefault, replicas: [ServiceName: Int] = [:],
+        ports: [ServiceName: Int] = [:],
         configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in },
         configureGateway: @Sendable (inout GatewayConfiguration) -> Void = { _ in }
     ) async throws -> TestStack {
@@ -90,15 +106,17 @@ public final class TestStack: Sendable {
         var databases: [ServiceName: DatabaseLocation] = [:]
         for service in postgres { databases[service] = .postgres(try await ThrowawayPostgres.freshDatabase()) }
 
-        func settings(_ service: ServiceName, identityURL: String, onListening: @escaping @Sendable (Int) async -> Void)
-            -> ServiceSettings
-        {
+        func settings(
+            _ service: ServiceName, identityURL: String, port: Int = 0,
+            onListening: @escaping @Sendable (Int) async -> Void
+        ) -> ServiceSettings {
             ServiceSettings(
-                service: service, port: 0, dataDirectory: dataDirectory.path, database: databases[service],
+                service: service, port: port, dataDirectory: dataDirectory.path, database: databases[service],
                 internalToken: internalToken,
                 metricsToken: testMetricsToken, identityURL: identityURL, logLevel: .warning, clock: clock.wallClock,
                 onListening: onListening)
         }
+        var launches: [String: Launch] = [:]
 
         func name(_ service: ServiceName, replica: Int) -> String {
             replica == 1 ? service.rawValue : "\(service.rawValue)-\(replica)"
@@ -127,9 +145,11 @@ public final class TestStack: Sendable {
         let identityURL = urls[.identity]![0]
         for (service, build) in services.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             for replica in 1...max(1, replicas[service] ?? 1) {
+                let fixed = replica == 1 ? ports[service] ?? 0 : 0
                 let port = try await launch(name(service, replica: replica), into: &groups) { onListening in
-                    try await build(settings(service, identityURL: identityURL, onListening: onListening))
+                    try await build(settings(service, identityURL: identityURL, port: fixed, onListening: onListening))
                 }
+                launches[name(service, replica: replica)] = Launch(service: service, port: port, build: build)
                 urls[service, default: []].append("http://127.0.0.1:\(port)")
             }
         }
@@ -151,7 +171,7 @@ public final class TestStack: Sendable {
         }
         let stack = TestStack(
             clock: clock, smtp: smtp, oidc: oidc, internalToken: internalToken, dataDirectory: dataDirectory,
-            databases: databases, gatewayPort: gatewayPort, replicaURLs: urls, groups: groups)
+            databases: databases, gatewayPort: gatewayPort, replicaURLs: urls, groups: groups, launches: launches)
         stack.gatewayConfiguration.withLock {
             $0 = GatewayConfiguration(
                 port: 0, upstreams: upstreams, routes: routes, logLevel: .warning, internalToken: internalToken,
@@ -191,6 +211,37 @@ public final class TestStack: Sendable {
         return port
     }
 
+    /// Stops a service the stack started (`"<service>"` or `"<service>-n"`) if it runs, and starts it again on the
+    /// same port with the same data, as a restarted process.
+    public func restart(_ name: String) async throws {
+        guard let launch = launches.withLock({ $0[name] }) else { throw TestStackError.didNotStart(name) }
+        await stop(name)
+        try await relaunch(name, launch)
+    }
+
+    private func relaunch(_ name: String, _ launch: Launch) async throws {
+        var groups = [String: (group: ServiceGroup, task: Task<Void, any Error>)]()
+        let settings = { [self] (onListening: @escaping @Sendable (Int) async -> Void) in
+            ServiceSettings(
+                service: launch.service, port: launch.port, dataDirectory: dataDirectory.path,
+                database: databases[launch.service], internalToken: internalToken, metricsToken: metricsToken,
+                identityURL: identityURL, logLevel: .warning, clock: clock.wallClock, onListening: onListening)
+        }
+        _ = try await Self.launch(name, into: &groups) { onListening in try await launch.build(settings(onListening)) }
+        self.groups.withLock { $0.merge(groups) { _, new in new } }
+        launches.withLock { $0[name] = launch }
+    }
+
+    /// A loopback port nothing listens on now, for a service started later whose address others need first.
+    public static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+
     /// Stops one component (`identity`, `gateway`, or a service name) and waits until it has stopped.
     public func stop(_ name: String) async {
         guard let entry = groups.withLock({ $0.removeValue(forKey: name) }) else { return }
@@ -219,18 +270,19 @@ public enum TestStackError: Error {
 public func withTestStack<T>(
     services: [ServiceName: TestStack.ServiceBuilder] = [:], routes: [RouteTable.Entry] = RouteTable.entries,
     postgres: Set<ServiceName> = TestStack.postgresByDefault, replicas: [ServiceName: Int] = [:],
+    ports: [ServiceName: Int] = [:],
     configureIdentity: @Sendable (inout IdentityConfiguration) -> Void = { _ in },
     configureGateway: @Sendable (inout GatewayConfiguration) -> Void = { _ in },
     _ body: (TestStack) async throws -> T
 ) async throws -> T {
     // A stack started inside another's body is already admitted: waiting for a slot there could wait forever.
     if StackAdmission.admitted {
-        return try await runStack(services, routes, postgres, replicas, configureIdentity, configureGateway, body)
+        return try await runStack(services, routes, postgres, replicas, ports, configureIdentity, configureGateway, body)
     }
     await StackAdmission.slots.acquire()
     defer { StackAdmission.slots.release() }
     return try await StackAdmission.$admitted.withValue(true) {
-        try await runStack(services, routes, postgres, replicas, configureIdentity, configureGateway, body)
+        try await runStack(services, routes, postgres, replicas, ports, configureIdentity, configureGateway, body)
     }
 }
 
@@ -262,13 +314,13 @@ enum StackAdmission {
 
 private func runStack<T>(
     _ services: [ServiceName: TestStack.ServiceBuilder], _ routes: [RouteTable.Entry], _ postgres: Set<ServiceName>,
-    _ replicas: [ServiceName: Int],
+    _ replicas: [ServiceName: Int], _ ports: [ServiceName: Int],
     _ configureIdentity: @Sendable (inout IdentityConfiguration) -> Void,
     _ configureGateway: @Sendable (inout GatewayConfiguration) -> Void,
     _ body: (TestStack) async throws -> T
 ) async throws -> T {
     let stack = try await TestStack.start(
-        services: services, routes: routes, postgres: postgres, replicas: replicas,
+        services: services, routes: routes, postgres: postgres, replicas: replicas, ports: ports,
         configureIdentity: configureIdentity,
         configureGateway: configureGateway)
     do {

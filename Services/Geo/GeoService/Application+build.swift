@@ -31,9 +31,10 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
             socialURL: configuration.socialURL, token: settings.internalToken,
             listener: kept, logger: logger)
     }
-    let notices =
-        configuration.noticeSink
-        ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: logger)
+    let routing = settings.noticeRouting(
+        injected: configuration.noticeSink, notificationsURL: configuration.notificationsURL,
+        outbox: database.outbox, logger: logger)
+    let notices = routing.sink
 
     let signedIn = chassis.signedIn
     PinsController(database: database, graph: graph, clock: settings.clock).addRoutes(to: signedIn)
@@ -73,7 +74,8 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
                 ])
         }
     }
-    return chassis.application(services: [maintenance] + (relationshipChanges.map { [$0] } ?? []))
+    return chassis.application(
+        services: [maintenance] + (relationshipChanges.map { [$0] } ?? []) + routing.services)
 }
 
 /// Files the geo service ships.

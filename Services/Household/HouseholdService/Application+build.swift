@@ -16,9 +16,10 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let clock = settings.clock
     let directory = CachedUserDirectory(
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: clock)
-    let notices =
-        configuration.noticeSink
-        ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger)
+    let routing = settings.noticeRouting(
+        injected: configuration.noticeSink, notificationsURL: configuration.notificationsURL, outbox: store.outbox,
+        logger: chassis.logger)
+    let notices = routing.sink
     let social =
         configuration.socialGraph
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
@@ -36,7 +37,7 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let eventReminders = PeriodicJob(
         "event reminders", every: configuration.eventReminderCheckInterval, logger: chassis.logger
     ) { _ = try await jobs.sendEventReminders(now: clock.now) }
-    return chassis.application(services: [monthEnd, eventReminders])
+    return chassis.application(services: [monthEnd, eventReminders] + routing.services)
 }
 
 /// Attaches every household route to the signed-in group (the build and the router tests share it).

@@ -19,9 +19,10 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     let social =
         configuration.socialGraph
         ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
-    let sink =
-        configuration.noticeSink
-        ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger)
+    let routing = settings.noticeRouting(
+        injected: configuration.noticeSink, notificationsURL: configuration.notificationsURL, outbox: store.outbox,
+        logger: chassis.logger)
+    let sink = routing.sink
 
     ConversationsController(
         store: store, directory: directory, social: social, notices: sink, clock: settings.clock
@@ -40,5 +41,5 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     .addRoutes(to: chassis.signedIn)
     TopicsController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
     InternalMessagingController(store: store).addRoutes(to: chassis.internalOnly)
-    return chassis.application()
+    return chassis.application(services: routing.services)
 }

@@ -14,9 +14,10 @@ public func buildSocialApplication(_ configuration: SocialConfiguration) async t
         settings: settings, store: store, openAPIDocument: ServiceApplication.openAPIDocument(in: .module),
         verifier: configuration.verifier, writesNeedUsername: true)
     let directory = configuration.userDirectory ?? IdentityUserDirectory(settings: settings)
-    let notices = SocialNotices(
-        sink: configuration.noticeSink
-            ?? settings.noticeSink(notificationsURL: configuration.notificationsURL, logger: chassis.logger))
+    let routing = settings.noticeRouting(
+        injected: configuration.noticeSink, notificationsURL: configuration.notificationsURL, outbox: store.outbox,
+        logger: chassis.logger)
+    let notices = SocialNotices(sink: routing.sink)
     let profiles = ProfileStore(store: store, directory: directory, clock: settings.clock)
 
     let members = MessagingMembersClient(baseURL: configuration.messagingURL, token: settings.internalToken)
@@ -28,5 +29,5 @@ public func buildSocialApplication(_ configuration: SocialConfiguration) async t
     let relationshipChanges = ChangeBell()
     let listener = store.ringOnRelationshipChanges(relationshipChanges)
     InternalSocialController(store: store, changes: relationshipChanges).addRoutes(to: chassis.internalOnly)
-    return chassis.application(services: listener.map { [$0] } ?? [])
+    return chassis.application(services: (listener.map { [$0] } ?? []) + routing.services)
 }

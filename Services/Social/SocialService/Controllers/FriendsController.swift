@@ -29,15 +29,15 @@ struct FriendsController {
         let target = try await profiles.userID(
             of: try await request.decode(as: UserTarget.self, context: context).reference())
         let me = context.user.userID
-        let outcome = try await store.sendFriendRequest(from: me, to: target, now: clock.now)
+        // Names first: with the outbox the notice is written in the request's own transaction.
         let known = try await profiles.profiles([me, target])
+        let name = known[me]?.displayName
+        let recorded = notices.recorded(to: target, from: name)
+        let outcome = try await store.sendFriendRequest(from: me, to: target, now: clock.now, notices: recorded)
+        if recorded == nil { await notices.sent(outcome, to: target, from: name) }
         switch outcome {
-        case .sent(let row):
-            await notices.friendRequest(row, from: known[me]?.displayName)
-            return EditedResponse(status: .created, response: FriendRequestView(row, known))
-        case .becameFriends(let row):
-            await notices.friendAccepted(row, to: target, by: known[me]?.displayName)
-            return EditedResponse(status: .ok, response: FriendRequestView(row, known))
+        case .sent(let row): return EditedResponse(status: .created, response: FriendRequestView(row, known))
+        case .becameFriends(let row): return EditedResponse(status: .ok, response: FriendRequestView(row, known))
         }
     }
 

@@ -10,7 +10,9 @@ protocol SocialStore: ServiceStore {
     // MARK: Friends
 
     /// Sends a friend request, or accepts theirs when the other had already asked.
-    func sendFriendRequest(from sender: String, to recipient: String, now: Date) async throws -> FriendRequestOutcome
+    func sendFriendRequest(
+        from sender: String, to recipient: String, now: Date, notices: ChangeNotices<FriendRequestOutcome>?
+    ) async throws -> FriendRequestOutcome
 
     /// Accepts or declines (the recipient) or cancels (the sender) a pending request; anyone else gets 404.
     func answer(_ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date) async throws
@@ -117,6 +119,13 @@ extension SocialStore {
 }
 
 /// What sending a friend request did.
+extension SocialStore {
+    /// A friend request whose notices go out after it (an injected sink).
+    func sendFriendRequest(from sender: String, to recipient: String, now: Date) async throws -> FriendRequestOutcome {
+        try await sendFriendRequest(from: sender, to: recipient, now: now, notices: nil)
+    }
+}
+
 enum FriendRequestOutcome: Sendable {
     case sent(FriendRequestRecord)
     /// The other had already asked: both are friends now (their request is accepted).

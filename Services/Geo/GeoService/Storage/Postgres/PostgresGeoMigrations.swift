@@ -304,5 +304,8 @@ enum PostgresGeoMigrations {
                 PRIMARY KEY (pack_id, muter_id, writer_id)
             )
             """#),
+        // Notices and events waiting for the notifications service (ServiceKit's outbox); drained from its head by
+        // one replica at a time, so it is not distributed (distribution key, were it: seq).
+        OutboxMigrations.postgres,
     ]
 }

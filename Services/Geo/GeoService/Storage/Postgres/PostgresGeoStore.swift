@@ -56,6 +56,8 @@ struct PostgresGeoStore: GeoStore {
 
     var services: [any Service] { [database.service] }
 
+    var outbox: (any OutboxStorage)? { PostgresOutbox(database: database) }
+
     /// One operation's reads, each statement seeing what is committed.
     func read<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
         try await database.read(body)

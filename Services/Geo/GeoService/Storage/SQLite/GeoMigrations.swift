@@ -1,4 +1,5 @@
 import GRDB
+import ServiceKit
 
 /// The geo database's schema, one append-only migration at a time. Never edit a landed migration.
 enum GeoMigrations {
@@ -312,6 +313,8 @@ enum GeoMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        // Notices and events waiting for the notifications service (ServiceKit's outbox).
+        OutboxMigrations.register(in: &migrator)
         return migrator
     }
 }

@@ -8,12 +8,15 @@ import ServiceLifecycle
 /// ``GeoStore``; schema in ``GeoMigrations``.
 struct SQLiteGeoStore: GeoStore {
     private let database: ServiceDatabase
+    /// Notices and events waiting for the notifications service, in this database.
+    let outbox: (any OutboxStorage)?
     /// The secret of the per-pack pseudonyms (made by the v2 migration, never leaves the database).
     let pseudonymKey: Data
 
     /// Opens the database and migrates it (without a gazetteer: focused tests).
     init(_ location: DatabaseLocation) throws {
         self.database = try ServiceDatabase(location, migrator: GeoMigrations.migrator)
+        self.outbox = SQLiteOutbox(writer: database.writer)
         self.pseudonymKey = try database.writer.read { db in
             try Data.fetchOne(db.cachedStatement(sql: "SELECT key FROM pseudonym_key WHERE id = 1")) ?? Data()
         }

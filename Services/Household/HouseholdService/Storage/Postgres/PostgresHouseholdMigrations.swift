@@ -356,5 +356,8 @@ enum PostgresHouseholdMigrations {
                 PRIMARY KEY (event_id, user_id)
             )
             """#),
+        // Notices and events waiting for the notifications service (ServiceKit's outbox); drained from its head by
+        // one replica at a time, so it is not distributed (distribution key, were it: seq).
+        OutboxMigrations.postgres,
     ]
 }

@@ -33,6 +33,8 @@ struct PostgresHouseholdStore: HouseholdStore {
 
     var services: [any Service] { [database.service] }
 
+    var outbox: (any OutboxStorage)? { PostgresOutbox(database: database) }
+
     /// Whether a client's `text` holds a NUL character, which PostgreSQL's text cannot (binding it fails the
     /// statement): such a value matches nothing stored, and the operation answers as if nothing matched.
     static func holdsNUL(_ text: String?) -> Bool {

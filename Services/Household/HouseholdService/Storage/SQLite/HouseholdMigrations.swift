@@ -1,4 +1,5 @@
 import GRDB
+import ServiceKit
 
 /// The household database's schema, one append-only migration at a time. Never edit a landed migration.
 enum HouseholdMigrations {
@@ -381,6 +382,8 @@ enum HouseholdMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        // Notices and events waiting for the notifications service (ServiceKit's outbox).
+        OutboxMigrations.register(in: &migrator)
         return migrator
     }
 }

@@ -7,9 +7,12 @@ import ServiceLifecycle
 /// The household store in SQLite through GRDB (the default): one file, one writer. See ``HouseholdStore``.
 struct SQLiteHouseholdStore: HouseholdStore {
     private let database: ServiceDatabase
+    /// Notices and events waiting for the notifications service, in this database.
+    let outbox: (any OutboxStorage)?
 
     init(_ location: DatabaseLocation) throws {
         self.database = try ServiceDatabase(location, migrator: HouseholdMigrations.migrator)
+        self.outbox = SQLiteOutbox(writer: database.writer)
     }
 
     /// The database itself (record decoding tests read it directly).

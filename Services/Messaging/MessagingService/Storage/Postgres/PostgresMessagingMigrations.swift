@@ -158,5 +158,8 @@ enum PostgresMessagingMigrations {
             CREATE UNIQUE INDEX message_reports_open_by_reporter ON message_reports (message_id, reporter_id)
                 WHERE decided_at IS NULL
             """),
+        // Notices and events waiting for the notifications service (ServiceKit's outbox); drained from its head by
+        // one replica at a time, so it is not distributed (distribution key, were it: seq).
+        OutboxMigrations.postgres,
     ]
 }

@@ -28,6 +28,8 @@ struct PostgresMessagingStore: MessagingStore {
     var probe: any DatabaseProbe { database }
     var services: [any Service] { [database.service] }
 
+    var outbox: (any OutboxStorage)? { PostgresOutbox(database: database) }
+
     /// Reads whose statements may each see the latest commits (one statement, or checks that stay true).
     func read<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
         try await database.read(body)

@@ -1,4 +1,5 @@
 import GRDB
+import ServiceKit
 
 /// The messaging database's schema, one append-only migration at a time. Never edit a landed migration.
 enum MessagingMigrations {
@@ -168,6 +169,8 @@ enum MessagingMigrations {
                         WHERE decided_at IS NULL;
                     """)
         }
+        // Notices and events waiting for the notifications service (ServiceKit's outbox).
+        OutboxMigrations.register(in: &migrator)
         return migrator
     }
 }

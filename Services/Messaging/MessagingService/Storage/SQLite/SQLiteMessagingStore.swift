@@ -7,9 +7,12 @@ import ServiceLifecycle
 /// The messaging service's storage in SQLite, through GRDB (the default): one file, one writer at a time.
 struct SQLiteMessagingStore: MessagingStore {
     private let database: ServiceDatabase
+    /// Notices and events waiting for the notifications service, in this database.
+    let outbox: (any OutboxStorage)?
 
     init(_ location: DatabaseLocation) throws {
         self.database = try ServiceDatabase(location, migrator: MessagingMigrations.migrator)
+        self.outbox = SQLiteOutbox(writer: database.writer)
     }
 
     var probe: any DatabaseProbe { database }

@@ -125,6 +125,9 @@ enum PostgresSocialMigrations {
                 FOR EACH ROW EXECUTE FUNCTION relationship_row_changed('user_low', 'user_high');
             CREATE TRIGGER blocks_change AFTER INSERT OR UPDATE OR DELETE ON blocks
                 FOR EACH ROW EXECUTE FUNCTION relationship_row_changed('blocker_id', 'blocked_id')
-            """)
+            """),
+        // Notices and events waiting for the notifications service (ServiceKit's outbox); drained from its head by
+        // one replica at a time, so it is not distributed (distribution key, were it: seq).
+        OutboxMigrations.postgres,
     ]
 }

@@ -4,36 +4,48 @@ import PostgresNIO
 import ServiceKit
 
 extension PostgresSocialStore {
-    func sendFriendRequest(from sender: String, to recipient: String, now: Date) async throws -> FriendRequestOutcome {
+    func sendFriendRequest(
+        from sender: String, to recipient: String, now: Date, notices: ChangeNotices<FriendRequestOutcome>?
+    ) async throws -> FriendRequestOutcome {
         guard PostgresText.fits(sender, recipient) else { throw SocialError.notFound("The user") }
-        return try await write { db in
-            try await db.lockPair(sender, recipient)
-            let relationship = try await Self.relationship(db, sender, recipient)
-            if let refusal = SocialRules.refuseFriendRequest(from: sender, to: recipient, relationship) {
-                throw refusal
-            }
-            let at = now.socialMilliseconds
-            if relationship.friendRequestReceived,
-                let theirs = try await db.first(
-                    """
-                    UPDATE friend_requests SET status = \(FriendRequestAnswer.accept.status), responded_at = \(at)
-                    WHERE sender_id = \(recipient) AND recipient_id = \(sender) AND status = 'pending'
-                    RETURNING \(unescaped: FriendRequestRecord.postgresColumns)
-                    """, FriendRequestRecord.init(postgres:))
-            {
-                try await Self.befriend(db, sender, recipient, now)
-                return .becameFriends(theirs)
-            }
-            let request = FriendRequestRecord(
-                id: UUID().uuidString.lowercased(), senderId: sender, recipientId: recipient, status: "pending",
-                createdAt: Date(socialMilliseconds: at))
-            try await db.execute(
-                """
-                INSERT INTO friend_requests (id, sender_id, recipient_id, status, created_at)
-                VALUES (\(request.id), \(sender), \(recipient), 'pending', \(at))
-                """)
-            return .sent(request)
+        let outcome = try await write { db in
+            let outcome = try await Self.sendFriendRequest(db, from: sender, to: recipient, now: now)
+            try await notices?.record(outcome, in: db)
+            return outcome
         }
+        notices?.committed()
+        return outcome
+    }
+
+    private static func sendFriendRequest(_ db: PostgresSession, from sender: String, to recipient: String, now: Date)
+        async throws -> FriendRequestOutcome
+    {
+        try await db.lockPair(sender, recipient)
+        let relationship = try await Self.relationship(db, sender, recipient)
+        if let refusal = SocialRules.refuseFriendRequest(from: sender, to: recipient, relationship) {
+            throw refusal
+        }
+        let at = now.socialMilliseconds
+        if relationship.friendRequestReceived,
+            let theirs = try await db.first(
+                """
+                UPDATE friend_requests SET status = \(FriendRequestAnswer.accept.status), responded_at = \(at)
+                WHERE sender_id = \(recipient) AND recipient_id = \(sender) AND status = 'pending'
+                RETURNING \(unescaped: FriendRequestRecord.postgresColumns)
+                """, FriendRequestRecord.init(postgres:))
+        {
+            try await Self.befriend(db, sender, recipient, now)
+            return .becameFriends(theirs)
+        }
+        let request = FriendRequestRecord(
+            id: UUID().uuidString.lowercased(), senderId: sender, recipientId: recipient, status: "pending",
+            createdAt: Date(socialMilliseconds: at))
+        try await db.execute(
+            """
+            INSERT INTO friend_requests (id, sender_id, recipient_id, status, created_at)
+            VALUES (\(request.id), \(sender), \(recipient), 'pending', \(at))
+            """)
+        return .sent(request)
     }
 
     func answer(_ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date) async throws

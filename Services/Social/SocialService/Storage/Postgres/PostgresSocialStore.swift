@@ -29,6 +29,8 @@ struct PostgresSocialStore: SocialStore {
     var probe: any DatabaseProbe { database }
     var services: [any Service] { [database.service] }
 
+    var outbox: (any OutboxStorage)? { PostgresOutbox(database: database) }
+
     /// Statements outside a transaction, each seeing what was committed when it started.
     func read<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
         try await database.read(body)

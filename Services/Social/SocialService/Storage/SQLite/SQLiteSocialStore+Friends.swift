@@ -1,32 +1,45 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SQLiteSocialStore {
-    func sendFriendRequest(from sender: String, to recipient: String, now: Date) async throws -> FriendRequestOutcome {
-        try await write { db in
-            let relationship = try Self.relationship(db, sender, recipient)
-            if let refusal = SocialRules.refuseFriendRequest(from: sender, to: recipient, relationship) {
-                throw refusal
-            }
-            typealias Columns = FriendRequestRecord.Columns
-            if relationship.friendRequestReceived,
-                var theirs = try FriendRequestRecord.filter(
-                    Columns.senderId == recipient && Columns.recipientId == sender && Columns.status == "pending"
-                ).fetchOne(db)
-            {
-                theirs.status = FriendRequestAnswer.accept.status
-                theirs.respondedAt = now
-                try theirs.update(db)
-                try Self.befriend(db, sender, recipient, now)
-                return .becameFriends(theirs)
-            }
-            let request = FriendRequestRecord(
-                id: UUID().uuidString.lowercased(), senderId: sender, recipientId: recipient, status: "pending",
-                createdAt: now)
-            try request.insert(db)
-            return .sent(request)
+    func sendFriendRequest(
+        from sender: String, to recipient: String, now: Date, notices: ChangeNotices<FriendRequestOutcome>?
+    ) async throws -> FriendRequestOutcome {
+        let outcome = try await write { db in
+            let outcome = try Self.sendFriendRequest(db, from: sender, to: recipient, now: now)
+            try notices?.record(outcome, in: db)
+            return outcome
         }
+        notices?.committed()
+        return outcome
+    }
+
+    private static func sendFriendRequest(_ db: Database, from sender: String, to recipient: String, now: Date)
+        throws -> FriendRequestOutcome
+    {
+        let relationship = try Self.relationship(db, sender, recipient)
+        if let refusal = SocialRules.refuseFriendRequest(from: sender, to: recipient, relationship) {
+            throw refusal
+        }
+        typealias Columns = FriendRequestRecord.Columns
+        if relationship.friendRequestReceived,
+            var theirs = try FriendRequestRecord.filter(
+                Columns.senderId == recipient && Columns.recipientId == sender && Columns.status == "pending"
+            ).fetchOne(db)
+        {
+            theirs.status = FriendRequestAnswer.accept.status
+            theirs.respondedAt = now
+            try theirs.update(db)
+            try Self.befriend(db, sender, recipient, now)
+            return .becameFriends(theirs)
+        }
+        let request = FriendRequestRecord(
+            id: UUID().uuidString.lowercased(), senderId: sender, recipientId: recipient, status: "pending",
+            createdAt: now)
+        try request.insert(db)
+        return .sent(request)
     }
 
     /// Accepts or declines (the recipient) or cancels (the sender) a pending request; anyone else gets 404.

@@ -7,9 +7,12 @@ import ServiceLifecycle
 /// The social graph's storage in SQLite through GRDB (one process). See ``SocialStore``.
 struct SQLiteSocialStore: SocialStore {
     private let database: ServiceDatabase
+    /// Notices and events waiting for the notifications service, in this database.
+    let outbox: (any OutboxStorage)?
 
     init(_ location: DatabaseLocation) throws {
         self.database = try ServiceDatabase(location, migrator: SocialMigrations.migrator)
+        self.outbox = SQLiteOutbox(writer: database.writer)
     }
 
     var probe: any DatabaseProbe { database }

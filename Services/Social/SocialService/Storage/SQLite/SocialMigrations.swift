@@ -1,4 +1,5 @@
 import GRDB
+import ServiceKit
 
 /// The social graph's schema, one append-only migration at a time. Never edit a landed migration.
 enum SocialMigrations {
@@ -94,6 +95,8 @@ enum SocialMigrations {
                     END;
                     """)
         }
+        // Notices and events waiting for the notifications service (ServiceKit's outbox).
+        OutboxMigrations.register(in: &migrator)
         return migrator
     }
 }
