@@ -53,6 +53,35 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
             split: BillDraft.Split(kind: "equal", among: among))
     }
 
+    /// With the outbox, a new bill's notice is written in the bill's own transaction: once for the bill, not again
+    /// for a retry with the same key, and not at all for a bill refused (a non-member's).
+    @Test(arguments: StoreKind.allCases)
+    func aBillsNoticeIsWrittenWithIt(kind: StoreKind) async throws {
+        try await withHouseholdStores(kind) { stores in
+            // given the store's outbox as the service's notice sink
+            let store = stores[0]
+            try await makeHousehold(store, ["ann", "bob"], now: now)
+            let outbox = try #require(store.outbox)
+            let sink = OutboxNoticeSink.undelivered(outbox, producer: .household)
+            let recorder = try #require(sink.recorder)
+            let notices = ChangeNotices<BillAdded>(recorder: recorder) { added in
+                [Notice(recipients: ["bob"], kind: "household.bill_added", text: added.bill.id, link: "/")]
+            }
+            // when ann adds a bill, retries it with its key, and cat (no member) tries one
+            for _ in 0..<2 {
+                _ = try await store.createBill(
+                    equalBill(100), id: "b1", in: "h", by: "ann", idempotencyKey: "k1", now: now, notices: notices)
+            }
+            await #expect(throws: HouseholdError.self) {
+                _ = try await store.createBill(
+                    equalBill(100), id: "b2", in: "h", by: "cat", idempotencyKey: nil, now: now, notices: notices)
+            }
+            // then one notice waits, for the bill that was made
+            let bodies = try await outbox.waitingEntries().map { String(decoding: $0.message.body, as: UTF8.self) }
+            #expect(bodies.count == 1 && bodies.first?.contains("\"text\":\"b1\"") == true, "\(bodies)")
+        }
+    }
+
     /// Suggestions fold ASCII letters only, as SQLite's LIKE and lower() do: "Milk" and "MILK" are one name, "Éclair"
     /// and "éclair" two; most used first, then by the folded name's bytes; the first spelling by bytes is shown.
     @Test(arguments: StoreKind.allCases)

@@ -56,12 +56,7 @@ import Testing
             // given the store's outbox as the service's notice sink
             let store = stores[0]
             let outbox = try #require(store.outbox)
-            let settings = ServiceSettings(service: .social, internalToken: "t")
-            let delivery = OutboxDelivery(
-                outbox: outbox, baseURL: "http://127.0.0.1:1", settings: settings, logger: Logger(label: "test"))
-            let sink = OutboxNoticeSink(
-                outbox: outbox, producer: .social, limit: 10, clock: .system, delivery: delivery,
-                logger: Logger(label: "test"))
+            let sink = OutboxNoticeSink.undelivered(outbox, producer: .social)
             let notices = SocialNotices(sink: sink)
             // when a request is sent, and sent again (refused: it is pending)
             let sent = try await store.sendFriendRequest(
@@ -72,12 +67,7 @@ import Testing
             }
             // then one notice waits, keyed by the request
             guard case .sent(let request) = sent else { throw SocialError.notFound("the request") }
-            let waiting = Mutex<[OutboxEntry]>([])
-            _ = try await outbox.drain(batch: 10, now: .distantFuture) { entries in
-                waiting.withLock { $0 = entries }
-                return OutboxDrainOutcome(done: [])
-            }
-            #expect(waiting.withLock { $0.map(\.message.idempotencyKey) } == ["friend-request:\(request.id)"])
+            #expect(try await outbox.waitingEntries().map(\.message.idempotencyKey) == ["friend-request:\(request.id)"])
         }
     }
 

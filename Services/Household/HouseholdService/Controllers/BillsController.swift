@@ -56,20 +56,32 @@ struct BillsController {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: BillRequest.self, context: context)
         let key = try IdempotencyKey.of(request)
+        let me = context.user.userID
+        // With the outbox, the members' notice is written in the bill's own transaction.
+        let added = notices.recorder.map { recorder in
+            ChangeNotices<BillAdded>(recorder: recorder) { Self.billAddedNotices($0, by: me) }
+        }
         let (stored, storedShares, created) = try await store.createBill(
-            try input.draft(), id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID,
-            idempotencyKey: key, now: clock.now)
-        if created {
-            let others = storedShares.keys.filter { $0 != context.user.userID }
-            if !others.isEmpty {
-                await notices.publish(
-                    Notice(
-                        recipients: Array(others), kind: "household.bill_added",
-                        text: "New shared bill: \(stored.description)",
-                        link: HouseholdPaths.households + "/" + householdID + "/bills/" + stored.id))
+            try input.draft(), id: UUID().uuidString.lowercased(), in: householdID, by: me,
+            idempotencyKey: key, now: clock.now, notices: added)
+        if created, added == nil {
+            for notice in Self.billAddedNotices(BillAdded(bill: stored, shares: storedShares), by: me) {
+                await notices.publish(notice)
             }
         }
         return EditedResponse(status: created ? .created : .ok, response: Self.view(stored, storedShares))
+    }
+
+    /// The notice of a new bill to the members who share it, but not to whoever added it.
+    static func billAddedNotices(_ added: BillAdded, by userID: String) -> [Notice] {
+        let others = added.shares.keys.filter { $0 != userID }
+        guard !others.isEmpty else { return [] }
+        return [
+            Notice(
+                recipients: others.sorted(), kind: "household.bill_added",
+                text: "New shared bill: \(added.bill.description)",
+                link: HouseholdPaths.households + "/" + added.bill.householdId + "/bills/" + added.bill.id)
+        ]
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<BillView> {

@@ -7,6 +7,12 @@ import ServiceKit
 /// jobs and commands see only this. Each operation is one transaction, and every change that belongs in the activity
 /// feed writes its activity row in that same transaction. Operations acting for a member check the membership inside
 /// their transaction (404 "The household" for anyone else).
+/// A bill just stored with its shares: what the notice of a new bill is built from.
+struct BillAdded: Sendable {
+    var bill: BillRecord
+    var shares: [String: Int]
+}
+
 protocol HouseholdStore: ServiceStore {
     // MARK: Households and invitations
 
@@ -242,7 +248,8 @@ protocol HouseholdStore: ServiceStore {
 
     /// Divides and stores a new bill; a retry with the same idempotency key returns the bill first made.
     func createBill(
-        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date
+        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date,
+        notices: ChangeNotices<BillAdded>?
     ) async throws -> (BillRecord, [String: Int], created: Bool)
 
     /// Replaces a bill's fields and shares (any member may correct a bill); balances follow at once.
@@ -331,5 +338,15 @@ extension HouseholdStore {
     /// The household's latest 30 events, newest first.
     func activity(of householdID: String, asMember userID: String) async throws -> [ActivityRecord] {
         try await activity(of: householdID, asMember: userID, limit: 30)
+    }
+}
+
+extension HouseholdStore {
+    /// ``createBill(_:id:in:by:idempotencyKey:now:notices:)`` with no notices to record.
+    func createBill(
+        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date
+    ) async throws -> (BillRecord, [String: Int], created: Bool) {
+        try await createBill(
+            draft, id: id, in: householdID, by: userID, idempotencyKey: idempotencyKey, now: now, notices: nil)
     }
 }

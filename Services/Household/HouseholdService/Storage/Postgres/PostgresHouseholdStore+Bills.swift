@@ -5,11 +5,12 @@ import ServiceKit
 
 extension PostgresHouseholdStore {
     func createBill(
-        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date
+        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date,
+        notices: ChangeNotices<BillAdded>?
     ) async throws -> (BillRecord, [String: Int], created: Bool) {
         do {
             // Behind the household's lock a retry with the same key, on any replica, finds the bill first made.
-            return try await write(locking: householdID) { db in
+            let created: (BillRecord, [String: Int], created: Bool) = try await write(locking: householdID) { db in
                 let members = try await db.members(householdID, asMember: userID).map(\.userId)
                 let shares = try draft.divide(among: members, seed: id)
                 if let idempotencyKey, let existing = try await db.bill(idempotencyKey, by: userID, in: householdID) {
@@ -23,8 +24,11 @@ extension PostgresHouseholdStore {
                 try await db.insertShares(bill, shares)
                 try await db.adjustBalances(bill, shares, sign: 1)
                 try await db.record(householdID, "bill_added", userID, "added the bill \(bill.description)", now)
+                try await notices?.record(BillAdded(bill: bill, shares: shares), in: db)
                 return (bill, shares, true)
             }
+            if created.created { notices?.committed() }
+            return created
         } catch let error as PSQLError where error.isUniqueViolation && idempotencyKey != nil {
             // The unique index, should the lock ever be bypassed: the key's bill exists, answer it.
             return try await read { db in

@@ -1,13 +1,15 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SQLiteHouseholdStore {
     /// Divides and stores a new bill; a retry with the same idempotency key returns the bill first made.
     func createBill(
-        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date
+        _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date,
+        notices: ChangeNotices<BillAdded>?
     ) async throws -> (BillRecord, [String: Int], created: Bool) {
-        try await write { db in
+        let created: (BillRecord, [String: Int], created: Bool) = try await write { db in
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
             let shares = try draft.divide(among: members, seed: id)
             if let idempotencyKey,
@@ -26,8 +28,11 @@ extension SQLiteHouseholdStore {
             try Self.insertShares(db, bill.id, shares)
             try Self.adjustBalances(db, bill, shares, sign: 1)
             try Self.record(db, householdID, "bill_added", userID, "added the bill \(bill.description)", now)
+            try notices?.record(BillAdded(bill: bill, shares: shares), in: db)
             return (bill, shares, true)
         }
+        if created.created { notices?.committed() }
+        return created
     }
 
     /// Replaces a bill's fields and shares (any member may correct a bill); balances follow at once.
