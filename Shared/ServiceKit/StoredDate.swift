@@ -124,3 +124,13 @@ extension Int64 {
         return remainder < 0 ? remainder + divisor : remainder
     }
 }
+
+extension Date {
+    /// Whole milliseconds since 1970: how the PostgreSQL stores of social and habits, and every outbox, keep instants.
+    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The instant `millisecondsSince1970` after 1970.
+    public init(millisecondsSince1970: Int64) {
+        self.init(timeIntervalSince1970: Double(millisecondsSince1970) / 1000)
+    }
+}

@@ -40,7 +40,7 @@ func insertEvent(
             return db.lastInsertedRowID
         }
     case let postgres as PostgresHabitsStore:
-        let at = created.habitsMilliseconds
+        let at = created.millisecondsSince1970
         return try await postgres.write { db in
             try await db.value(
                 """

@@ -42,7 +42,7 @@ func insertFriendships(_ pairs: [(String, String)], at now: Date, into store: an
             try await db.execute(
                 """
                 INSERT INTO friendships (user_low, user_high, created_at)
-                SELECT low, high, \(now.socialMilliseconds) FROM unnest(\(lows), \(highs)) AS pair(low, high)
+                SELECT low, high, \(now.millisecondsSince1970) FROM unnest(\(lows), \(highs)) AS pair(low, high)
                 """)
         }
     default:

@@ -35,7 +35,8 @@ public struct PostgresOutbox: OutboxStorage {
             try await db.execute(
                 """
                 INSERT INTO outbox (kind, body, idempotency_key, next_attempt_at)
-                VALUES (\(message.kind.rawValue), \(message.body), \(message.idempotencyKey), \(now.outboxMilliseconds))
+                VALUES (
+                    \(message.kind.rawValue), \(message.body), \(message.idempotencyKey), \(now.millisecondsSince1970))
                 """)
         }
         return true
@@ -64,7 +65,7 @@ public struct PostgresOutbox: OutboxStorage {
                         kind: OutboxKind(rawValue: try row.get("kind", as: String.self)) ?? .notice,
                         body: try row.get("body"), idempotencyKey: try row.get("idempotency_key")),
                     attempts: Int(try row.get("attempts", as: Int32.self)),
-                    nextAttemptAt: Date(outboxMilliseconds: try row.get("next_attempt_at")))
+                    nextAttemptAt: Date(millisecondsSince1970: try row.get("next_attempt_at")))
             }
             guard let first = entries.first, first.nextAttemptAt <= now else { return 0 }
             let outcome = await deliver(entries)
@@ -74,7 +75,7 @@ public struct PostgresOutbox: OutboxStorage {
             if let failed = outcome.failed, let retryAt = outcome.retryAt {
                 try await db.execute(
                     """
-                    UPDATE outbox SET attempts = attempts + 1, next_attempt_at = \(retryAt.outboxMilliseconds)
+                    UPDATE outbox SET attempts = attempts + 1, next_attempt_at = \(retryAt.millisecondsSince1970)
                     WHERE seq = \(failed)
                     """)
             }

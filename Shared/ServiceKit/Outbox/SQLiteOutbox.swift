@@ -29,7 +29,7 @@ public final class SQLiteOutbox: OutboxStorage {
             sql: "INSERT INTO outbox (kind, body, idempotency_key, next_attempt_at) VALUES (?, ?, ?, ?)")
         for message in messages {
             try insert.execute(arguments: [
-                message.kind.rawValue, message.body, message.idempotencyKey, now.outboxMilliseconds,
+                message.kind.rawValue, message.body, message.idempotencyKey, now.millisecondsSince1970,
             ])
         }
         return true
@@ -67,7 +67,7 @@ public final class SQLiteOutbox: OutboxStorage {
             if let failed = outcome.failed, let retryAt = outcome.retryAt {
                 try db.execute(
                     sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE seq = ?",
-                    arguments: [retryAt.outboxMilliseconds, failed])
+                    arguments: [retryAt.millisecondsSince1970, failed])
             }
         }
         return entries.count
@@ -79,7 +79,7 @@ public final class SQLiteOutbox: OutboxStorage {
             seq: row["seq"],
             message: OutboxMessage(
                 kind: OutboxKind(rawValue: kind) ?? .notice, body: row["body"], idempotencyKey: row["idempotency_key"]),
-            attempts: row["attempts"], nextAttemptAt: Date(outboxMilliseconds: row["next_attempt_at"]))
+            attempts: row["attempts"], nextAttemptAt: Date(millisecondsSince1970: row["next_attempt_at"]))
     }
 }
 
@@ -118,13 +118,4 @@ public enum OutboxMigrations {
             next_attempt_at bigint NOT NULL
         );
         """)
-}
-
-extension Date {
-    /// Milliseconds since 1970, as the outbox stores instants on both engines.
-    var outboxMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-
-    init(outboxMilliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(outboxMilliseconds) / 1000)
-    }
 }

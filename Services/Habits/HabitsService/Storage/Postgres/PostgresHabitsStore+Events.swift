@@ -21,7 +21,7 @@ extension PostgresHabitsStore {
             // The owner's lock first: a retry with the same key waits for the first to commit, then finds it.
             try await db.lockOwner(new.userID)
             let today = clock.today(inZone: try await Self.timeZone(db, new.userID))
-            let now = clock.now.habitsMilliseconds
+            let now = clock.now.millisecondsSince1970
             let day = (new.day ?? today).description
             let habit = try await Self.habit(db, new.habitID, owner: new.userID)
             if let key = new.idempotencyKey,
@@ -102,7 +102,7 @@ extension PostgresHabitsStore {
                 """
                 UPDATE events SET comment = \(event.comment), latitude = \(event.latitude),
                     longitude = \(event.longitude), photo_type = \(event.photoType),
-                    updated_at = \(now.habitsMilliseconds), value_milli = \(event.valueMilli)
+                    updated_at = \(now.millisecondsSince1970), value_milli = \(event.valueMilli)
                 WHERE id = \(id)
                 """)
             guard let row = try await Self.listRow(db, id) else { throw HabitsError.notFound("The event") }

@@ -104,7 +104,7 @@ extension PostgresHabitsStore {
                 let inserted = try await db.execute(
                     """
                     INSERT INTO reminders_sent (habit_id, user_id, day, sent_at)
-                    VALUES (\(habit.id), \(habit.userId), \(day.description), \(now.habitsMilliseconds))
+                    VALUES (\(habit.id), \(habit.userId), \(day.description), \(now.millisecondsSince1970))
                     ON CONFLICT DO NOTHING RETURNING 1
                     """)
                 if inserted > 0 { claimed.append(ClaimedReminder(habit: habit, day: day)) }

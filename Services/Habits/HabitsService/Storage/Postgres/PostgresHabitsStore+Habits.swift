@@ -16,7 +16,8 @@ extension PostgresHabitsStore {
                 INSERT INTO habits (id, user_id, title, reason, weekdays, start_date, created_at, updated_at,
                     target_milli, unit, reminder_minute)
                 VALUES (\(habit.id), \(habit.userId), \(habit.title), \(habit.reason), \(Int32(habit.weekdays)),
-                    \(habit.startDate), \(habit.createdAt.habitsMilliseconds), \(habit.updatedAt.habitsMilliseconds),
+                    \(habit.startDate), \(habit.createdAt.millisecondsSince1970),
+                    \(habit.updatedAt.millisecondsSince1970),
                     \(habit.targetMilli), \(habit.unit), \(habit.reminderMinute.map(Int32.init)))
                 """)
         }
@@ -205,7 +206,7 @@ extension PostgresHabitsStore {
             let positions = ordered.indices.map { Int32($0) }
             try await db.execute(
                 """
-                UPDATE habits SET sort_order = o.position, updated_at = \(now.habitsMilliseconds)
+                UPDATE habits SET sort_order = o.position, updated_at = \(now.millisecondsSince1970)
                 FROM unnest(\(ordered)::text[], \(positions)::integer[]) AS o(id, position)
                 WHERE habits.id = o.id AND habits.user_id = \(owner)
                 """)
@@ -239,17 +240,17 @@ extension PostgresHabitsStore {
         try await write { db in
             var habit = try await Self.habit(db, id, owner: owner, lock: true)
             try change(&habit)
-            habit.updatedAt = Date(habitsMilliseconds: now.habitsMilliseconds)
+            habit.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
             guard PostgresText.fits(habit.title, habit.reason, habit.startDate), PostgresText.fits(habit.unit) else {
                 throw HabitsError.invalidField("title", "must not hold a NUL character.")
             }
             try await db.execute(
                 """
                 UPDATE habits SET title = \(habit.title), reason = \(habit.reason), weekdays = \(Int32(habit.weekdays)),
-                    start_date = \(habit.startDate), updated_at = \(habit.updatedAt.habitsMilliseconds),
+                    start_date = \(habit.startDate), updated_at = \(habit.updatedAt.millisecondsSince1970),
                     target_milli = \(habit.targetMilli), unit = \(habit.unit),
                     reminder_minute = \(habit.reminderMinute.map(Int32.init)),
-                    archived_at = \(habit.archivedAt?.habitsMilliseconds)
+                    archived_at = \(habit.archivedAt?.millisecondsSince1970)
                 WHERE id = \(id)
                 """)
             return habit

@@ -86,16 +86,6 @@ extension PostgresSession {
     }
 }
 
-extension Date {
-    /// The instant as both stores keep it: whole milliseconds since 1970.
-    var habitsMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-
-    /// The instant `milliseconds` after 1970.
-    init(habitsMilliseconds milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-}
-
 // Rows to records: each record's columns in one order, selected and decoded together.
 
 extension HabitRecord {
@@ -112,9 +102,9 @@ extension HabitRecord {
             (String, String, String, String, Int32, String, Int64, Int64, Int64?, String?, Int32?, Int64?, Int32?).self)
         self.init(
             id: id, userId: userID, title: title, reason: reason, weekdays: Int(weekdays), startDate: startDate,
-            createdAt: Date(habitsMilliseconds: createdAt), updatedAt: Date(habitsMilliseconds: updatedAt),
+            createdAt: Date(millisecondsSince1970: createdAt), updatedAt: Date(millisecondsSince1970: updatedAt),
             targetMilli: target, unit: unit, reminderMinute: reminder.map(Int.init),
-            archivedAt: archivedAt.map(Date.init(habitsMilliseconds:)), sortOrder: sortOrder.map(Int.init))
+            archivedAt: archivedAt.map(Date.init(millisecondsSince1970:)), sortOrder: sortOrder.map(Int.init))
     }
 }
 
@@ -130,7 +120,7 @@ extension EventRecord {
         self.init(
             id: id, habitId: habitID, userId: userID, day: day, comment: comment, latitude: latitude,
             longitude: longitude, photoType: photoType, idempotencyKey: key,
-            createdAt: Date(habitsMilliseconds: createdAt), updatedAt: Date(habitsMilliseconds: updatedAt),
+            createdAt: Date(millisecondsSince1970: createdAt), updatedAt: Date(millisecondsSince1970: updatedAt),
             valueMilli: value)
     }
 }
@@ -148,7 +138,7 @@ extension EventListRecord {
         self.init(
             id: id, habitId: habitID, habitTitle: title, userId: userID, day: day, comment: comment,
             latitude: latitude, longitude: longitude, photoType: photoType,
-            createdAt: Date(habitsMilliseconds: createdAt), updatedAt: Date(habitsMilliseconds: updatedAt),
+            createdAt: Date(millisecondsSince1970: createdAt), updatedAt: Date(millisecondsSince1970: updatedAt),
             valueMilli: value)
     }
 }

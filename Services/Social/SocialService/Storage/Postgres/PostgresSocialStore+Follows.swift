@@ -16,7 +16,7 @@ extension PostgresSocialStore {
             try await db.execute(
                 """
                 INSERT INTO follows (follower_id, followee_id, status, created_at)
-                VALUES (\(follower), \(followee), 'pending', \(now.socialMilliseconds))
+                VALUES (\(follower), \(followee), 'pending', \(now.millisecondsSince1970))
                 """)
             return try await Self.relationship(db, follower, followee)
         }
@@ -78,7 +78,7 @@ extension PostgresSocialStore {
         guard PostgresText.fits(blocker, blocked) else { throw SocialError.notFound("The user") }
         try await write { db in
             try await db.lockPair(blocker, blocked)
-            let at = now.socialMilliseconds
+            let at = now.millisecondsSince1970
             try await db.execute(
                 """
                 INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (\(blocker), \(blocked), \(at))
@@ -154,7 +154,7 @@ extension PostgresSocialStore {
                     """
                     INSERT INTO profiles (user_id, username, display_name, avatar_url, fetched_at)
                     VALUES (\(profile.userId), \(profile.username), \(profile.displayName), \(profile.avatarUrl),
-                        \(profile.fetchedAt.socialMilliseconds))
+                        \(profile.fetchedAt.millisecondsSince1970))
                     ON CONFLICT (user_id) DO UPDATE SET username = excluded.username,
                         display_name = excluded.display_name, avatar_url = excluded.avatar_url,
                         fetched_at = excluded.fetched_at

@@ -25,7 +25,7 @@ extension PostgresSocialStore {
         if let refusal = SocialRules.refuseFriendRequest(from: sender, to: recipient, relationship) {
             throw refusal
         }
-        let at = now.socialMilliseconds
+        let at = now.millisecondsSince1970
         if relationship.friendRequestReceived,
             let theirs = try await db.first(
                 """
@@ -39,7 +39,7 @@ extension PostgresSocialStore {
         }
         let request = FriendRequestRecord(
             id: UUID().uuidString.lowercased(), senderId: sender, recipientId: recipient, status: "pending",
-            createdAt: Date(socialMilliseconds: at))
+            createdAt: Date(millisecondsSince1970: at))
         try await db.execute(
             """
             INSERT INTO friend_requests (id, sender_id, recipient_id, status, created_at)
@@ -64,7 +64,7 @@ extension PostgresSocialStore {
                 throw SocialError.notFound("The friend request")
             }
             guard request.status == "pending" else { throw SocialError.requestNotPending(status: request.status) }
-            let at = now.socialMilliseconds
+            let at = now.millisecondsSince1970
             guard
                 let answered = try await db.first(
                     """
@@ -81,7 +81,8 @@ extension PostgresSocialStore {
         let (low, high) = friendshipPair(a, b)
         try await db.execute(
             """
-            INSERT INTO friendships (user_low, user_high, created_at) VALUES (\(low), \(high), \(now.socialMilliseconds))
+            INSERT INTO friendships (user_low, user_high, created_at)
+            VALUES (\(low), \(high), \(now.millisecondsSince1970))
             ON CONFLICT DO NOTHING
             """)
     }
@@ -111,7 +112,7 @@ extension PostgresSocialStore {
                     """, FriendRequestRecord.init(postgres:)),
                 last.senderId == userID || last.recipientId == userID
             else { throw PageCursor.invalid }
-            let at = last.createdAt.socialMilliseconds
+            let at = last.createdAt.millisecondsSince1970
             // Keyed on (created_at, id): requests made in the same millisecond keep a stable order.
             return try await db.rows(
                 """

@@ -56,16 +56,6 @@ extension PostgresSession {
     }
 }
 
-extension Date {
-    /// The instant as both stores keep it: whole milliseconds since 1970.
-    var socialMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-
-    /// The instant `milliseconds` after 1970.
-    init(socialMilliseconds milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-}
-
 extension FriendRequestRecord {
     static let postgresColumns = "id, sender_id, recipient_id, status, created_at, responded_at"
 
@@ -75,7 +65,8 @@ extension FriendRequestRecord {
             (String, String, String, String, Int64, Int64?).self)
         self.init(
             id: id, senderId: sender, recipientId: recipient, status: status,
-            createdAt: Date(socialMilliseconds: createdAt), respondedAt: respondedAt.map(Date.init(socialMilliseconds:))
+            createdAt: Date(millisecondsSince1970: createdAt),
+            respondedAt: respondedAt.map(Date.init(millisecondsSince1970:))
         )
     }
 }
@@ -89,6 +80,6 @@ extension ProfileRecord {
             (String, String?, String, String?, Int64).self)
         self.init(
             userId: userID, username: username, displayName: displayName, avatarUrl: avatarURL,
-            fetchedAt: Date(socialMilliseconds: fetchedAt))
+            fetchedAt: Date(millisecondsSince1970: fetchedAt))
     }
 }
