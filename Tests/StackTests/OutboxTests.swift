@@ -65,6 +65,10 @@ import Testing
             let ann = try await stack.register("ann")
             let bob = try await stack.register("bob")
             let cat = try await stack.register("cat")
+            // bob's app keeps a live stream open and, when it drops, reconnects with the last event id it saw.
+            let first = try await EventStreamClient.connect(
+                api.baseURL + NotificationsPaths.stream, token: bob.accessToken)
+            defer { first.close() }
             let created = try await api.post(
                 HouseholdPaths.households, token: ann.accessToken, json: ["name": "Flat 4", "timeZone": "UTC"])
             let household = try created.decode(WireHousehold.self).id
@@ -88,6 +92,9 @@ import Testing
             }
             let delivered = try await kinds(bob, stack)
             #expect(settled, "\(delivered)")
+            var lastEventID: String?
+            while let event = try? await first.nextEvent(within: .seconds(1)) { lastEventID = event.id ?? lastEventID }
+            #expect(lastEventID != nil)
 
             // when: notifications stops, and a bill, a message and a friend request are made
             await stack.stop("notifications")
@@ -104,12 +111,13 @@ import Testing
             #expect(message.status == 201, "\(message.text)")
             #expect(friendRequest.status == 201, "\(friendRequest.text)")
 
-            // when: social restarts with its notice still waiting, notifications comes back, bob listens, and the
-            // back-off (on the stack's clock) runs out
+            // when: social restarts with its notice still waiting, notifications comes back, bob's stream resumes
+            // from the last event it saw, and the back-off (on the stack's clock) runs out
             try await stack.restart("social")
             try await stack.restart("notifications")
             let stream = try await EventStreamClient.connect(
-                api.baseURL + NotificationsPaths.stream, token: bob.accessToken)
+                api.baseURL + NotificationsPaths.stream, token: bob.accessToken, lastEventID: lastEventID)
+            #expect(stream.status == 200)
             defer { stream.close() }
             stack.clock.advance(by: 60)
 
