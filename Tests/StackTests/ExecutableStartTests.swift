@@ -85,7 +85,7 @@ import Testing
     }
 
     /// Runs the built executable with `environment` (and a fresh data folder); one that has not stopped after
-    /// 60 seconds started serving, and is stopped.
+    /// 60 seconds started serving, and is stopped (killed if it does not stop).
     static func start(_ executable: String, _ environment: [String: String]) async throws -> Start {
         let folder = try #require(Bundle.main.executableURL?.deletingLastPathComponent())
         let binary = folder.appendingPathComponent(executable)
@@ -105,6 +105,9 @@ import Testing
         let stopper = Task {
             try await Task.sleep(for: .seconds(60))
             if process.isRunning { process.terminate() }
+            // One that does not stop on SIGTERM must not hang the suite either.
+            try await Task.sleep(for: .seconds(10))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             process.terminationHandler = { _ in continuation.resume() }

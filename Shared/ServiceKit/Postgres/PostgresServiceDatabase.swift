@@ -177,18 +177,27 @@ public final class PostgresServiceDatabase: Sendable {
 
     /// Answers if the database answers within two seconds; the readiness probe. (A pool that cannot connect keeps a
     /// lease waiting while it retries: the probe must answer "not ready", not hang.)
+    ///
+    /// The query runs in a task of its own, not a task group's child: a lease cancelled while its pool cannot connect
+    /// is not always given up, and a group waits for its children, so the probe hung (seen in the test suite, with
+    /// the database refusing connections).
     public func ping() async throws {
         let client = client
         let logger = logger
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { _ = try await client.query("SELECT 1", logger: logger).collect() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(2))
-                throw DatabaseNotAnswering()
-            }
-            defer { group.cancelAll() }
-            try await group.next()
-        }
+        let outcome = await firstOf(
+            {
+                do {
+                    _ = try await client.query("SELECT 1", logger: logger).collect()
+                    return Result<Void, any Error>.success(())
+                } catch {
+                    return .failure(error)
+                }
+            },
+            {
+                try? await Task.sleep(for: .seconds(2))
+                return .failure(DatabaseNotAnswering())
+            })
+        try (outcome ?? .failure(CancellationError())).get()
     }
 
     /// The database did not answer the readiness probe in time.
@@ -323,23 +332,20 @@ private struct PoolsService: Service {
         // Until the service group shuts down, gracefully or not.
         try? await gracefulShutdown()
         for task in running { task.cancel() }
-        let ended = await firstOf(
-            { for task in running { await task.value }; return true },
-            { try? await Task.sleep(for: Self.shutdownAllowance); return false })
-        if !ended {
+        // In a task of its own: this task may be cancelled already (a task group stopping), and the allowance holds
+        // all the same.
+        let ended = await Task {
+            await firstOf(
+                {
+                    for task in running { await task.value }; return true
+                },
+                {
+                    try? await Task.sleep(for: Self.shutdownAllowance); return false
+                })
+        }.value
+        if ended != true {
             logger.warning("PostgreSQL pools still ending \(Self.shutdownAllowance) after shutdown; leaving them")
         }
-    }
-
-    /// The result of whichever of `a` and `b` ends first; the other is left to run (it may not be cancellable).
-    private func firstOf(
-        _ a: @escaping @Sendable () async -> Bool, _ b: @escaping @Sendable () async -> Bool
-    ) async -> Bool {
-        let (results, continuation) = AsyncStream.makeStream(of: Bool.self)
-        Task { continuation.yield(await a()) }
-        Task { continuation.yield(await b()) }
-        for await result in results { return result }
-        return false
     }
 }
 
@@ -359,4 +365,16 @@ private final class PinnedEventLoopGroup: EventLoopGroup {
     }
 
     func _preconditionSafeToSyncShutdown(file: StaticString, line: UInt) {}
+}
+
+/// The result of whichever of `a` and `b` ends first, each in a task of its own; the other is cancelled but not
+/// waited for (it may not end when cancelled). `nil` when the caller is cancelled first.
+private func firstOf<T: Sendable>(
+    _ a: @escaping @Sendable () async -> T, _ b: @escaping @Sendable () async -> T
+) async -> T? {
+    let (results, continuation) = AsyncStream.makeStream(of: T.self)
+    let tasks = [Task { continuation.yield(await a()) }, Task { continuation.yield(await b()) }]
+    defer { for task in tasks { task.cancel() } }
+    for await result in results { return result }
+    return nil
 }
