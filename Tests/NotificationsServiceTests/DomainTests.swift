@@ -163,6 +163,28 @@ import Testing
         #expect(await seqs(again.items) == [])
     }
 
+    /// A stream that resumed with `Last-Event-ID` gives the feed its point before anything is handed to it, so a
+    /// listener starting after it (a restarted replica) picks up from there rather than closing it.
+    @Test func aResumedConnectionIsPickedUpAfterItsLastEventID() async {
+        let hub = EventHub()
+        let phone = hub.subscribe("ann", session: "ann-1", resumedAfter: 7)
+        let tablet = hub.subscribe("ann", session: "ann-2", resumedAfter: 4)
+        #expect(hub.connectedUsers().map(\.delivered) == [4])
+        // Once something is handed on, that number is the point.
+        hub.publish(event(9, to: "ann"))
+        #expect(hub.resumePoints(["ann"]).map(\.delivered) == [9])
+        // A connection that resumed after nothing known leaves the user without a point.
+        let bobsPhone = hub.subscribe("bob", session: "bob-1", resumedAfter: 3)
+        let fresh = hub.subscribe("bob", session: "bob-2")
+        #expect(hub.resumePoints(["bob"]).map(\.delivered) == [nil])
+        fresh.continuation.finish()
+        #expect(hub.resumePoints(["bob"]).map(\.delivered) == [3])
+        hub.shutDown()
+        #expect(await seqs(phone.items) == [9])
+        #expect(await seqs(tablet.items) == [9])
+        #expect(await seqs(bobsPhone.items) == [])
+    }
+
     func seqs(_ items: AsyncStream<EventHub.Item>) async -> [Int64] {
         var result: [Int64] = []
         for await item in items {

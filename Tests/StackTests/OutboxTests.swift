@@ -78,7 +78,8 @@ import Testing
             let invitationID = try invitation.decode(WireInvitation.self).id
             _ = try await api.post(
                 "\(HouseholdPaths.households)/invitations/\(invitationID)/accept", token: bob.accessToken)
-            let request = try await api.post(SocialPaths.friendRequests, token: ann.accessToken, json: ["userId": bob.id])
+            let request = try await api.post(
+                SocialPaths.friendRequests, token: ann.accessToken, json: ["userId": bob.id])
             let requestID = try request.decode(WireFriendRequest.self).id
             _ = try await api.post("\(SocialPaths.friendRequests)/\(requestID)/accept", token: bob.accessToken)
             let direct = try await api.post(
@@ -128,15 +129,8 @@ import Testing
             // The stream carries a `notification.created` per new notice and the message's `message.created`.
             var events: [String] = []
             while let event = try? await stream.nextEvent(within: .seconds(1)) { events.append(event.event ?? "") }
-            // Known issue: in the PostgreSQL pass of the whole suite (never alone), the resumed stream got none of
-            // these events although the inbox had every notice; not yet explained (see PostgresStreamFeed).
-            let onPostgres = if case .postgres = stack.databases[.notifications] { true } else { false }
-            withKnownIssue("a resumed stream misses events under load on PostgreSQL", isIntermittent: true) {
-                #expect(events.filter { $0 == "message.created" }.count == 1, "\(events)")
-                #expect(events.filter { $0 == "notification.created" }.count == 3, "\(events)")
-            } when: {
-                onPostgres
-            }
+            #expect(events.filter { $0 == "message.created" }.count == 1, "\(events)")
+            #expect(events.filter { $0 == "notification.created" }.count == 3, "\(events)")
             #expect(try await kinds(bob, stack) == after)
         }
     }

@@ -40,7 +40,7 @@ struct StreamController {
         }
         // Subscribe before reading what was missed: an event committed in between is then in both, and the
         // live copy is skipped by its sequence number.
-        let subscription = hub.subscribe(user, session: session)
+        let subscription = hub.subscribe(user, session: session, resumedAfter: lastEventID)
         // A revocation learnt between the token's check and the subscription found no connection to end.
         if verifier.sessionEnded(session) { hub.endSessions([session]) }
         var missed: [StreamEvent] = []

@@ -24,6 +24,9 @@ final class EventHub: Sendable {
     private struct Connection {
         let userID: String
         let sessionID: String
+        /// The `Last-Event-ID` it resumed after: its stream sends from the log what came after, and skips what it
+        /// already sent.
+        let resumedAfter: Int64?
         let continuation: AsyncStream<Item>.Continuation
     }
 
@@ -48,6 +51,18 @@ final class EventHub: Sendable {
             bySession[connection.sessionID]?.remove(id)
             if bySession[connection.sessionID]?.isEmpty == true { bySession[connection.sessionID] = nil }
         }
+
+        /// Where a feed picks up for `user`: the highest number handed on, else, when every connection of theirs
+        /// resumed after a known number, the lowest of those (each skips what it already sent); `nil` otherwise.
+        func resumePoint(_ user: String) -> Int64? {
+            if let handed = delivered[user] { return handed }
+            var lowest: Int64?
+            for id in byUser[user] ?? [] {
+                guard let after = connections[id]?.resumedAfter else { return nil }
+                lowest = min(lowest ?? after, after)
+            }
+            return lowest
+        }
     }
 
     private let state = Mutex(State())
@@ -57,9 +72,10 @@ final class EventHub: Sendable {
         self.bufferLimit = bufferLimit
     }
 
-    /// A new connection for `userID` signed in with `sessionID`; it ends when the hub shuts down, the buffer
-    /// overflows, the session ends (``endSessions(_:)``) or the caller stops.
-    func subscribe(_ userID: String, session sessionID: String) -> Subscription {
+    /// A new connection for `userID` signed in with `sessionID`, resuming after `resumedAfter` when its client gave a
+    /// `Last-Event-ID`; it ends when the hub shuts down, the buffer overflows, the session ends (``endSessions(_:)``)
+    /// or the caller stops.
+    func subscribe(_ userID: String, session sessionID: String, resumedAfter: Int64? = nil) -> Subscription {
         let (items, continuation) = AsyncStream.makeStream(
             of: Item.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         let id = state.withLock { state -> Int in
@@ -68,7 +84,7 @@ final class EventHub: Sendable {
                 continuation.finish()
             } else {
                 state.connections[state.nextID] = Connection(
-                    userID: userID, sessionID: sessionID, continuation: continuation)
+                    userID: userID, sessionID: sessionID, resumedAfter: resumedAfter, continuation: continuation)
                 state.byUser[userID, default: []].insert(state.nextID)
                 state.bySession[sessionID, default: []].insert(state.nextID)
             }
@@ -105,17 +121,18 @@ final class EventHub: Sendable {
         }
     }
 
-    /// Those of `users` with a connection here, each with the highest sequence number handed to them so far (`nil`
-    /// before the first): where a feed reading from the database picks up for them.
+    /// Those of `users` with a connection here, each with where a feed reading from the database picks up for them:
+    /// the highest sequence number handed to them so far, or the lowest their resumed connections started after
+    /// (`nil` while some connection has been handed nothing and resumed after nothing known).
     func resumePoints(_ users: some Sequence<String>) -> [(user: String, delivered: Int64?)] {
         state.withLock { state in
-            users.compactMap { user in state.byUser[user] == nil ? nil : (user, state.delivered[user]) }
+            users.compactMap { user in state.byUser[user] == nil ? nil : (user, state.resumePoint(user)) }
         }
     }
 
     /// Every user with a connection here, as ``resumePoints(_:)`` gives them.
     func connectedUsers() -> [(user: String, delivered: Int64?)] {
-        state.withLock { state in state.byUser.keys.map { ($0, state.delivered[$0]) } }
+        state.withLock { state in state.byUser.keys.map { ($0, state.resumePoint($0)) } }
     }
 
     /// Closes `users`' connections without a word, as a connection that fell behind is closed: their clients

@@ -42,8 +42,10 @@ struct PostgresStreamFeed: Sendable {
         }
     }
 
-    /// After a lost listener: users handed something catch up from there; the others' connections close, and their
-    /// clients resume with `Last-Event-ID` (this replica cannot tell what they missed).
+    /// After a lost listener (and when it first listens): users handed something, or whose connections resumed after
+    /// a known event, catch up from there; the others' connections close, and their clients resume with
+    /// `Last-Event-ID` (this replica cannot tell what they missed). A stream that resumed while a restarted replica's
+    /// listener was not yet in place was closed before it saw anything, and its client had to come back.
     private func catchUp() async {
         let users = hub.connectedUsers()
         hub.disconnect(users.filter { $0.delivered == nil }.map(\.user))
