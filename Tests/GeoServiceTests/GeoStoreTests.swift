@@ -15,14 +15,16 @@ import Testing
             countryCode: nil, note: nil, visitedOn: nil, createdAt: Date(), updatedAt: Date())
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func clusterCellsFollowInsertsMovesAndDeletes(_ kind: StoreKind) async throws {
-        try await withGeoStore(kind) { database in try await clusterCellsFollowInsertsMovesAndDeletes(database) }
+    @Test(arguments: StoreKind.allCases, propertySeeds())
+    func clusterCellsFollowInsertsMovesAndDeletes(_ kind: StoreKind, seed: UInt64) async throws {
+        try await withGeoStore(kind) { database in
+            try await clusterCellsFollowInsertsMovesAndDeletes(database, seed: seed)
+        }
     }
 
-    func clusterCellsFollowInsertsMovesAndDeletes(_ database: any GeoStore) async throws {
+    func clusterCellsFollowInsertsMovesAndDeletes(_ database: any GeoStore, seed: UInt64) async throws {
         // given
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: seed)
         var pins: [PinRecord] = []
         for index in 0..<300 {
             let latitude = index == 0 ? 90 : Double.random(in: -90...90, using: &generator)
@@ -49,18 +51,23 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func somePeoplesPinsInABoxAreExactlyTheirsInsideIt(_ kind: StoreKind) async throws {
-        try await withGeoStore(kind) { database in try await somePeoplesPinsInABoxAreExactlyTheirsInsideIt(database) }
+    @Test(arguments: StoreKind.allCases, propertySeeds())
+    func somePeoplesPinsInABoxAreExactlyTheirsInsideIt(_ kind: StoreKind, seed: UInt64) async throws {
+        try await withGeoStore(kind) { database in
+            try await somePeoplesPinsInABoxAreExactlyTheirsInsideIt(database, seed: seed)
+        }
     }
 
-    func somePeoplesPinsInABoxAreExactlyTheirsInsideIt(_ database: any GeoStore) async throws {
+    func somePeoplesPinsInABoxAreExactlyTheirsInsideIt(_ database: any GeoStore, seed: UInt64) async throws {
+        var generator = SplitMix64(seed: seed)
         // given: five users' pins all over the world, one of them with many pins in one latitude band
         var all: [MapPoint] = []
         for index in 0..<400 {
             let user = "u\(index % 5)"
-            let latitude = user == "u2" ? Double.random(in: 10...12) : .random(in: -90...90)
-            let (pin, created) = try await database.createPin(Self.pin(user, latitude, .random(in: -180...180)))
+            let latitude =
+                user == "u2" ? Double.random(in: 10...12, using: &generator) : .random(in: -90...90, using: &generator)
+            let longitude = Double.random(in: -180...180, using: &generator)
+            let (pin, created) = try await database.createPin(Self.pin(user, latitude, longitude))
             try #require(created)  // not taken for the same place as an earlier pin
             all.append(
                 MapPoint(

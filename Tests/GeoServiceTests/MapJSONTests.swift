@@ -1,5 +1,6 @@
 import Foundation
 import PlatformKit
+import TestSupport
 import Testing
 
 @testable import GeoService
@@ -7,8 +8,8 @@ import Testing
 /// The map writes its JSON by hand (``FeatureCollection/writeJSON(to:)``); Foundation's encoder, which the platform
 /// falls back to and which reads `encode(to:)`, must give the same bytes for every map.
 @Suite struct MapJSONTests {
-    @Test func theHandWrittenMapIsTheEncodedMap() throws {
-        var generator = SystemRandomNumberGenerator()
+    @Test(arguments: propertySeeds()) func theHandWrittenMapIsTheEncodedMap(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
         let names = ["Café \"Le Rond\"", "a/b\\c", "tab\there", "line\nbreak", "\u{1}\u{1f}", "東京", "🙂", ""]
         let scheme = ColorScheme()
         for round in 0..<500 {

@@ -105,14 +105,14 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func mergedPagesMatchASortOfEverything(_ kind: StoreKind) async throws {
-        try await withGeoStore(kind) { database in try await mergedPagesMatchASortOfEverything(database) }
+    @Test(arguments: StoreKind.allCases, propertySeeds())
+    func mergedPagesMatchASortOfEverything(_ kind: StoreKind, seed: UInt64) async throws {
+        try await withGeoStore(kind) { database in try await mergedPagesMatchASortOfEverything(database, seed: seed) }
     }
 
-    func mergedPagesMatchASortOfEverything(_ database: any GeoStore) async throws {
+    func mergedPagesMatchASortOfEverything(_ database: any GeoStore, seed: UInt64) async throws {
         let now = Date()
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: seed)
         var packs: [PackRecord] = []
         for index in 0..<8 {
             packs.append(

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlatformKit
 import ServiceKit
 import TestSupport
 import Testing
@@ -25,8 +26,8 @@ import Testing
 @Suite struct TripChargeTests {
     let members = ["a", "b", "c"]
 
-    @Test func randomTripsAlwaysAddUpToTheTotal() throws {
-        var generator = SystemRandomNumberGenerator()
+    @Test(arguments: propertySeeds()) func randomTripsAlwaysAddUpToTheTotal(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
         for round in 0..<500 {
             let lines = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
                 let communal = Int.random(in: 0...2, using: &generator)

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformKit
+import TestSupport
 import Testing
 
 @testable import NotificationsService
@@ -7,8 +8,8 @@ import Testing
 /// Notices write their JSON by hand (``NotificationView/writeJSON(to:)``); Foundation's encoder, which the platform
 /// falls back to and which reads `encode(to:)`, must give the same bytes for every inbox page.
 @Suite struct NotificationJSONTests {
-    @Test func theHandWrittenPageIsTheEncodedPage() throws {
-        var generator = SystemRandomNumberGenerator()
+    @Test(arguments: propertySeeds()) func theHandWrittenPageIsTheEncodedPage(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
         let texts = [
             "Bob wants to be your friend 😀", "a/b\\c \"quoted\"", "tab\there", "line\nbreak", "\u{1}\u{1f}", "",
         ]

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformKit
+import TestSupport
 import Testing
 
 @testable import ServiceKit
@@ -167,9 +168,9 @@ import Testing
         try expectSameBytes([String: Int]())
     }
 
-    @Test func datesAcrossTheCalendarMatch() throws {
+    @Test(arguments: propertySeeds()) func datesAcrossTheCalendarMatch(seed: UInt64) throws {
         var dates: [Date] = []
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<2_000 {
             dates.append(
                 Date(timeIntervalSince1970: Double.random(in: -62_000_000_000...253_000_000_000, using: &generator)))
@@ -182,10 +183,12 @@ import Testing
         try expectSameBytes(dates)
     }
 
-    @Test func doublesMatch() throws {
-        var generator = SystemRandomNumberGenerator()
+    @Test(arguments: propertySeeds()) func doublesMatch(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
         var numbers = (0..<2_000).map { _ in
-            Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF | (Bool.random() ? 0x8000_0000_0000_0000 : 0))
+            Double(
+                bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF
+                    | (Bool.random(using: &generator) ? 0x8000_0000_0000_0000 : 0))
         }
         numbers += (0..<500).map { _ in Double.random(in: -1_000_000...1_000_000, using: &generator) }
         numbers += (0..<500).map { _ in (Double.random(in: -180...180, using: &generator) * 1e6).rounded() / 1e6 }

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import PlatformKit
+import TestSupport
 import Testing
 
 @testable import ServiceKit
@@ -39,8 +41,8 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<5) func datesGRDBWroteReadToTheSameBits(round: Int) throws {
-        var generator = SystemRandomNumberGenerator()
+    @Test(arguments: 0..<5, propertySeeds()) func datesGRDBWroteReadToTheSameBits(round: Int, seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed &+ UInt64(round))
         // Any millisecond from 1900 to 2200 (within a week of 2001 in one round: the sums round differently
         // there), plus the edges of days, months, leap years and the epochs.
         let range: ClosedRange<Int64> =
