@@ -97,6 +97,24 @@ import Testing
         }
     }
 
+    /// A bad directory search names what is wrong (it was a whole-stack test that accepted any 400).
+    @Test(arguments: [
+        ("?query=", "invalid_query", "query"), ("?query=ann&limit=0", "invalid_limit", "limit"),
+        ("?query=ann&limit=101", "invalid_limit", "limit"), ("?query=ann&limit=x", "invalid_limit", "limit"),
+        ("?query=ann&cursor=%21%21", "invalid_cursor", "cursor"),
+        // A directory cursor whose rank no page makes ({"rank":9,"username":"x"}).
+        ("?query=ann&cursor=eyJyYW5rIjo5LCJ1c2VybmFtZSI6IngifQ", "invalid_cursor", "cursor"),
+    ])
+    func aBadSearchNamesItsParameter(query: String, code: String, parameter: String) async throws {
+        try await app().test(.router) { client in
+            let searcher = try await register(client, "searcher")
+            let problem = try await client.problem(.get, IdentityPaths.users + query, searcher.headers)
+            #expect(problem.statusCode == 400)
+            #expect(problem.code == code, "\(problem)")
+            #expect(problem.detail?.contains(parameter) == true, "\(problem)")
+        }
+    }
+
     @Test func picturesAreServedWithTheOneConditionalGet() async throws {
         try await app().test(.router) { client in
             let alice = try await register(client, "alice")

@@ -105,6 +105,53 @@ import Testing
         }
     }
 
+    /// The inbox's bad parameters and producers' bad notices, each named; nothing is stored.
+    @Test(arguments: [
+        (NotificationsPaths.notifications + "?limit=0", nil, "invalid_limit"),
+        (NotificationsPaths.notifications + "?limit=abc", nil, "invalid_limit"),
+        (NotificationsPaths.notifications + "?cursor=not-a-cursor", nil, "invalid_cursor"),
+        (NotificationsPaths.notifications + "?unread=maybe", nil, "invalid_unread"),
+        (
+            NotificationsPaths.internalNotifications,
+            #"{"recipientIds":[],"kind":"a.b","text":"t","link":"/x","producer":"household","idempotencyKey":"k"}"#,
+            "invalid_recipient_ids"
+        ),
+        (
+            NotificationsPaths.internalNotifications,
+            #"{"recipientIds":["u-ann"],"kind":"Not A Kind","text":"t","link":"/x","producer":"household","#
+                + #""idempotencyKey":"k"}"#,
+            "invalid_kind"
+        ),
+        (
+            NotificationsPaths.internalNotifications,
+            #"{"recipientIds":["u-ann"],"kind":"a.b","text":"","link":"/x","producer":"household","#
+                + #""idempotencyKey":"k"}"#,
+            "invalid_text"
+        ),
+        (
+            NotificationsPaths.internalNotifications,
+            #"{"recipientIds":["u-ann"],"kind":"a.b","text":"t","link":"https://evil.example","#
+                + #""producer":"household","idempotencyKey":"k"}"#,
+            "invalid_link"
+        ),
+        (NotificationsPaths.internalNotifications, #"{"recipientIds":["u-ann"],"kind":"a.b"}"#, "invalid_body"),
+    ])
+    func aBadRequestIsNamedAndStoresNothing(path: String, notice: String?, code: String) async throws {
+        let tokens = await RouterTestTokens()
+        try await app(tokens).test(.router) { client in
+            let ann = try await tokens.headers("u-ann")
+            let problem =
+                if let notice {
+                    try await client.problem(.post, path, Self.service, notice)
+                } else {
+                    try await client.problem(.get, path, ann)
+                }
+            #expect(problem.statusCode == 400 && problem.code == code, "\(problem)")
+            let unread = try await client.execute(uri: NotificationsPaths.unreadCount, method: .get, headers: ann)
+            #expect(String(buffer: unread.body) == #"{"unread":0}"#)
+        }
+    }
+
     @Test(arguments: [
         (
             NotificationsError.invalidField("quietHours.end", "must differ from the start."), 400,

@@ -96,40 +96,9 @@ import Testing
 
     @Test func badInputGetsProblems() async throws {
         try await NotificationsWorld.run { world in
-            for query in ["?limit=0", "?limit=abc", "?cursor=not-a-cursor", "?unread=maybe"] {
-                let response = try await world.api.get(
-                    NotificationsPaths.notifications + query, token: world.ann.accessToken)
-                #expect(response.status == 400, "\(query)")
-                #expect(response.problem != nil, "\(query)")
-            }
+            // Each bad parameter and notice is named at router level (NotificationsRouterTests); here, what only
+            // the whole platform shows.
             #expect(try await world.api.get(NotificationsPaths.notifications).status == 401)
-            // Producers' mistakes are refused whole; nothing is stored.
-            let bad: [[String: JSONValue]] = [
-                [
-                    "recipientIds": .array([]), "kind": .string("a.b"), "text": .string("t"), "link": .string("/x"),
-                    "producer": .string("household"), "idempotencyKey": .string("k"),
-                ],
-                [
-                    "recipientIds": .array([.string(world.ann.id)]), "kind": .string("Not A Kind"),
-                    "text": .string("t"),
-                    "link": .string("/x"), "producer": .string("household"), "idempotencyKey": .string("k"),
-                ],
-                [
-                    "recipientIds": .array([.string(world.ann.id)]), "kind": .string("a.b"), "text": .string(""),
-                    "link": .string("/x"), "producer": .string("household"), "idempotencyKey": .string("k"),
-                ],
-                [
-                    "recipientIds": .array([.string(world.ann.id)]), "kind": .string("a.b"), "text": .string("t"),
-                    "link": .string("https://evil.example"), "producer": .string("household"),
-                    "idempotencyKey": .string("k"),
-                ],
-                ["recipientIds": .array([.string(world.ann.id)]), "kind": .string("a.b")],
-            ]
-            for body in bad {
-                let response = try await world.internalPost(NotificationsPaths.internalNotifications, body)
-                #expect(response.status == 400)
-                #expect(response.problem != nil)
-            }
             let notJSON = try await world.publish([world.ann], type: "message.created", payload: "[1, 2]")
             #expect(notJSON.status == 400)
             let wrongCredential = try await world.internalPost(
