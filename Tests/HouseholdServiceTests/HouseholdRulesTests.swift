@@ -48,10 +48,33 @@ import Testing
     let march = Month(year: 2026, month: 3)
     var months: [Month] { [march, march.next] }
 
-    func bill(_ month: Month, _ currency: String, payer: String, _ shares: [String: Int])
-        -> ExpenseStatistics.BillShares
-    {
-        .init(month: month, currency: currency, payerId: payer, amount: shares.values.reduce(0, +), shares: shares)
+    func bill(
+        _ month: Month, _ currency: String, payer: String, category: String = "other", _ shares: [String: Int]
+    ) -> ExpenseStatistics.BillShares {
+        .init(
+            month: month, currency: currency, category: category, payerId: payer,
+            amount: shares.values.reduce(0, +), shares: shares)
+    }
+
+    @Test func eachCategoryIsTotalledPerMonthAndOverAllLargestFirst() {
+        let bills = [
+            bill(march, "EUR", payer: "a", category: "rent", ["a": 40_000, "b": 40_000]),
+            bill(march, "EUR", payer: "b", category: "groceries", ["a": 1_000, "b": 1_000]),
+            bill(march.next, "EUR", payer: "a", category: "groceries", ["a": 1_500]),
+            bill(march.next, "EUR", payer: "a", category: "internet", ["a": 1_500]),
+            bill(march.next, "USD", payer: "a", category: "transport", ["a": 9_999_999]),
+        ]
+        let report = ExpenseReport(members: ["a", "b"], months: months, bills: bills, currency: nil)
+        #expect(report.categories().map(\.category) == ["rent", "groceries", "internet"])
+        #expect(report.categories().map(\.total) == [80_000, 3_500, 1_500])
+        #expect(report.categories(in: march.next).map(\.category) == ["groceries", "internet"])
+        #expect(report.categories(in: march).map(\.total) == [80_000, 2_000])
+    }
+
+    @Test func aCategoryOutsideTheListIsNamed() throws {
+        #expect(try BillCategory.parse(nil) == "other")
+        #expect(try BillCategory.parse("household_supplies") == "household_supplies")
+        #expect(throws: HouseholdError.self) { try BillCategory.parse("Rent") }
     }
 
     @Test func showsTheUsualCurrencyAndKeepsOthersApart() {

@@ -29,7 +29,9 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
 
     let jobs = HouseholdJobs(
         monthEnd: MonthEndReminders(store: store, notices: notices),
-        eventReminders: EventReminders(store: store, notices: notices))
+        eventReminders: EventReminders(store: store, notices: notices),
+        choreReminders: ChoreDueReminders(store: store, notices: notices),
+        recurringBills: RecurringBills(store: store, notices: notices))
     configuration.jobsBuilt?(jobs)
     let monthEnd = PeriodicJob(
         "month-end reminders", every: configuration.monthEndCheckInterval, logger: chassis.logger
@@ -37,7 +39,14 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let eventReminders = PeriodicJob(
         "event reminders", every: configuration.eventReminderCheckInterval, logger: chassis.logger
     ) { _ = try await jobs.sendEventReminders(now: clock.now) }
-    return chassis.application(services: [monthEnd, eventReminders] + routing.services)
+    let choreReminders = PeriodicJob(
+        "chore reminders", every: configuration.choreReminderCheckInterval, logger: chassis.logger
+    ) { _ = try await jobs.sendChoreReminders(now: clock.now) }
+    let recurringBills = PeriodicJob(
+        "recurring bills", every: configuration.recurringBillCheckInterval, logger: chassis.logger
+    ) { _ = try await jobs.makeRecurringBills(now: clock.now) }
+    return chassis.application(
+        services: [monthEnd, eventReminders, choreReminders, recurringBills] + routing.services)
 }
 
 /// Attaches every household route to the signed-in group (the build and the router tests share it).
@@ -56,6 +65,8 @@ func addHouseholdRoutes(
     EventsController(store: store, notices: notices, live: live, clock: clock).addRoutes(to: signedIn)
     BillsController(store: store, directory: directory, notices: notices, clock: clock).addRoutes(to: signedIn)
     BillImagesController(store: store, clock: clock).addRoutes(to: signedIn)
+    RecurringBillsController(store: store, clock: clock).addRoutes(to: signedIn)
+    LedgerExportController(store: store, directory: directory).addRoutes(to: signedIn)
     GroceriesController(store: store, live: live, clock: clock).addRoutes(to: signedIn)
     ShoppingController(store: store, notices: notices, live: live, clock: clock).addRoutes(to: signedIn)
     TripsController(store: store, notices: notices, clock: clock).addRoutes(to: signedIn)

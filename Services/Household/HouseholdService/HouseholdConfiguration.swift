@@ -26,13 +26,18 @@ public struct HouseholdConfiguration: Sendable {
     public var monthEndCheckInterval: Duration
     /// How often the service looks for event reminders that are due (a reminder goes out at most this late).
     public var eventReminderCheckInterval: Duration
+    /// How often the service looks for chores falling due (a due reminder goes out at most this long after 09:00).
+    public var choreReminderCheckInterval: Duration
+    /// How often the service looks for recurring bills whose day has come (a bill is made at most this late).
+    public var recurringBillCheckInterval: Duration
 
     public init(
         settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
         notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
         userDirectory: (any UserDirectory)? = nil, socialGraph: (any SocialRelationshipLookup)? = nil,
         jobsBuilt: (@Sendable (HouseholdJobs) -> Void)? = nil, monthEndCheckInterval: Duration = .seconds(900),
-        eventReminderCheckInterval: Duration = .seconds(60)
+        eventReminderCheckInterval: Duration = .seconds(60), choreReminderCheckInterval: Duration = .seconds(60),
+        recurringBillCheckInterval: Duration = .seconds(300)
     ) {
         self.settings = settings
         self.socialURL = socialURL
@@ -43,6 +48,8 @@ public struct HouseholdConfiguration: Sendable {
         self.jobsBuilt = jobsBuilt
         self.monthEndCheckInterval = monthEndCheckInterval
         self.eventReminderCheckInterval = eventReminderCheckInterval
+        self.choreReminderCheckInterval = choreReminderCheckInterval
+        self.recurringBillCheckInterval = recurringBillCheckInterval
     }
 
     public init(reader: ConfigReader) throws {

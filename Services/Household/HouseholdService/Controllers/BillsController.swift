@@ -30,26 +30,16 @@ struct BillsController {
         var payerId: String?
         /// Decoded as sent; its rules are the draft's.
         var split: BillDraft.Split
+        /// One of ``BillCategory/all``; `other` when not sent.
+        var category: String?
 
         /// The bill asked for; its amount and split are checked when it is divided among the members.
         func draft() throws -> BillDraft {
             BillDraft(
                 description: try Validate.text(description, field: "description", max: 100), amount: amount,
-                currency: try Money.currency(currency), payerID: payerId, split: split)
+                currency: try Money.currency(currency), payerID: payerId, split: split,
+                category: try BillCategory.parse(category))
         }
-    }
-
-    struct BillView: ResponseEncodable, Sendable {
-        var id: String
-        var description: String
-        var amount: Int
-        var currency: String
-        var payerId: String
-        var split: String
-        var shares: [String: Int]
-        /// Set when the bill is the cost of a shopping trip (then it changes only through the trip).
-        var tripId: String?
-        var createdAt: Date
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<BillView> {
@@ -86,8 +76,9 @@ struct BillsController {
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<BillView> {
         let page = try request.pageRequest()
+        let category = try request.uri.queryParameters["category"].map { try BillCategory.parse(String($0)) }
         let rows = try await store.bills(
-            of: try context.parameters.require("household"), asMember: context.user.userID,
+            of: try context.parameters.require("household"), asMember: context.user.userID, category: category,
             after: try HouseholdInput.newestFirstCursor(page), limit: page.limit + 1)
         return Page(fetched: rows.map { Self.view($0.0, $0.1) }, limit: page.limit) {
             [String($0.createdAt.timeIntervalSince1970), $0.id]
@@ -184,13 +175,6 @@ struct BillsController {
     static func paidNotice(payer: String?, amount: Int, currency: String) -> String {
         let name = payer.flatMap { $0.isEmpty ? nil : $0 } ?? "A roommate"
         return "\(name) paid you \(MinorUnits.decimal(amount, currency)) \(currency)."
-    }
-
-    static func view(_ bill: BillRecord, _ shares: [String: Int]) -> BillView {
-        BillView(
-            id: bill.id, description: bill.description, amount: bill.amount, currency: bill.currency,
-            payerId: bill.payerId,
-            split: bill.splitKind, shares: shares, tripId: bill.tripId, createdAt: bill.createdAt)
     }
 }
 

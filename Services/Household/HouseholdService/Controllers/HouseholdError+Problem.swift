@@ -23,6 +23,9 @@ extension HouseholdError: ProblemConvertible {
         case .notNoteAuthor(let action): Problem.forbidden("not_note_author", "Only the note's author can \(action).")
         case .notEventCreator(let action):
             Problem.forbidden("not_event_creator", "Only the event's creator can \(action).")
+        case .notRecurringBillOwner(let action):
+            Problem.forbidden(
+                "not_recurring_bill_owner", "Only the recurring bill's creator or the household's admin can \(action).")
         case .eventCancelled: Problem.conflict("event_cancelled", "This event was cancelled.")
         case .notItemOwner: Problem.forbidden("not_item_owner", "Only its owner can change a personal item.")
         case .groceryListFull:

@@ -81,11 +81,19 @@ struct StatisticsController {
         var paid: Int
     }
 
+    struct CategoryExpenses: Encodable, Sendable {
+        var category: String
+        /// The category's bills in this currency.
+        var total: Int
+    }
+
     struct MonthExpenses: Encodable, Sendable {
         var month: String
         /// Every bill of the month in this currency.
         var total: Int
         var members: [MemberExpenses]
+        /// The month's categories with bills, the largest first.
+        var categories: [CategoryExpenses]
     }
 
     struct NamedMember: Encodable, Sendable {
@@ -105,6 +113,8 @@ struct StatisticsController {
         var months: [MonthExpenses]
         /// Totals over the months, for everyone who has a share (members who left included).
         var members: [NamedMember]
+        /// Totals over the months per category with bills, the largest first.
+        var categories: [CategoryExpenses]
 
         init(_ report: ExpenseReport) {
             (from, to, currency, currencies) = (
@@ -116,8 +126,10 @@ struct StatisticsController {
                     members: report.members.map {
                         let figures = report.figures(of: $0.userID, in: month)
                         return MemberExpenses(userId: $0.userID, share: figures.share, paid: figures.paid)
-                    })
+                    },
+                    categories: report.categories(in: month).map { CategoryExpenses(category: $0, total: $1) })
             }
+            categories = report.categories().map { CategoryExpenses(category: $0, total: $1) }
             members = report.members.map {
                 NamedMember(userId: $0.userID, displayName: $0.displayName, share: $0.share, paid: $0.paid)
             }

@@ -14,6 +14,8 @@ struct BillDraft: Sendable, Equatable {
     /// Who paid; the member adding the bill when nil.
     var payerID: String?
     var split: Split
+    /// One of ``BillCategory/all``.
+    var category = BillCategory.other
 
     /// How the client asked to divide the bill, as sent (the request's `split` object).
     struct Split: Codable, Sendable, Equatable {

@@ -25,6 +25,8 @@ struct ExpenseReport: Sendable, Equatable {
     var tally: [Month: [String: ExpenseStatistics.Figures]]
     /// The current members, then anyone else with figures (members who left), by id.
     var members: [Member]
+    /// Per month, the total of each category's bills in the currency shown.
+    var categoryTally: [Month: [String: Int]]
 
     /// The report over `months` (as ``ExpenseStatistics/months(from:to:thisMonth:)`` picks them) for the bills
     /// of those months; names are added with ``name(_:)`` once the people are known.
@@ -34,6 +36,7 @@ struct ExpenseReport: Sendable, Equatable {
         currencies = Set(bills.map(\.currency)).sorted()
         let tally = currency.map { ExpenseStatistics.tally(bills, currency: $0, months: months) } ?? [:]
         self.tally = tally
+        categoryTally = currency.map { ExpenseStatistics.categoryTally(bills, currency: $0, months: months) } ?? [:]
         var everyone = current
         for id in tally.values.flatMap(\.keys).sorted() where !everyone.contains(id) { everyone.append(id) }
         self.members = everyone.map { id in
@@ -48,6 +51,17 @@ struct ExpenseReport: Sendable, Equatable {
     /// Every bill of the month in the currency shown.
     func total(in month: Month) -> Int {
         (tally[month] ?? [:]).values.reduce(0) { $0 + $1.paid }
+    }
+
+    /// Each category with bills in `month` (over all the months when nil) and their total, the largest first
+    /// (ties in the order of ``BillCategory/all``).
+    func categories(in month: Month? = nil) -> [(category: String, total: Int)] {
+        let tallies = month.map { [categoryTally[$0] ?? [:]] } ?? Array(categoryTally.values)
+        let totals = tallies.reduce(into: [String: Int]()) { sum, tally in sum.merge(tally, uniquingKeysWith: +) }
+        let order = { (category: String) in BillCategory.all.firstIndex(of: category) ?? BillCategory.all.count }
+        return totals.map { (category: $0.key, total: $0.value) }.sorted {
+            ($1.total, order($0.category)) < ($0.total, order($1.category))
+        }
     }
 
     /// One person's figures in one month (zeros when they have none).

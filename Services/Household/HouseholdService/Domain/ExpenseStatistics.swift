@@ -66,6 +66,8 @@ enum ExpenseStatistics {
     struct BillShares: Sendable {
         var month: Month
         var currency: String
+        /// One of ``BillCategory/all``.
+        var category: String
         var payerId: String
         var amount: Int
         var shares: [String: Int]
@@ -92,6 +94,15 @@ enum ExpenseStatistics {
             for (member, share) in bill.shares {
                 tally[bill.month, default: [:]][member, default: Figures()].share += share
             }
+        }
+        return tally
+    }
+
+    /// Per month, the total of each category's bills in `currency` (categories without bills left out).
+    static func categoryTally(_ bills: [BillShares], currency: String, months: [Month]) -> [Month: [String: Int]] {
+        var tally = Dictionary(uniqueKeysWithValues: months.map { ($0, [String: Int]()) })
+        for bill in bills where bill.currency == currency && tally[bill.month] != nil {
+            tally[bill.month, default: [:]][bill.category, default: 0] += bill.amount
         }
         return tally
     }

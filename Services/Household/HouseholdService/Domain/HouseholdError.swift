@@ -22,6 +22,8 @@ enum HouseholdError: Error, Equatable {
     case notNoteAuthor(action: String)
     /// Only an event's creator edits or cancels it; `action` as in "cancel it".
     case notEventCreator(action: String)
+    /// Only a recurring bill's creator or the household's admin changes or stops it; `action` as in "stop it".
+    case notRecurringBillOwner(action: String)
     /// A cancelled event takes no edit, answer or second cancellation.
     case eventCancelled
     /// A personal grocery item belongs to its owner.

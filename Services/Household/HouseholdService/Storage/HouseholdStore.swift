@@ -7,6 +7,24 @@ import ServiceKit
 /// jobs and commands see only this. Each operation is one transaction, and every change that belongs in the activity
 /// feed writes its activity row in that same transaction. Operations acting for a member check the membership inside
 /// their transaction (404 "The household" for anyone else).
+/// A household's money as the CSV export writes it: its newest bills (with their shares) and payments, each oldest
+/// first, its time zone and current members.
+struct HouseholdLedger: Sendable {
+    var timeZone: String
+    var members: [String]
+    var bills: [(BillRecord, [String: Int])]
+    var payments: [PaymentRecord]
+}
+
+/// A chore's due reminder, claimed: whom to remind of what.
+struct ChoreReminder: Sendable, Equatable {
+    var householdID: String
+    var choreID: String
+    var choreName: String
+    var assigneeID: String
+    var dueOn: String
+}
+
 /// A bill just stored with its shares: what the notice of a new bill is built from.
 struct BillAdded: Sendable {
     var bill: BillRecord
@@ -169,6 +187,11 @@ protocol HouseholdStore: ServiceStore {
     /// sends each reminder once.
     func claimEventReminders(now: Date, limit: Int) async throws -> [ClaimedEventReminder]
 
+    /// Chores whose due reminder is due at `now` (``ChoreDueRule``), assigned to a member and not done for that day,
+    /// at most `limit`; marks each sent in the same transaction (a row per chore and due day), so of any number of
+    /// jobs and replicas one sends it once.
+    func claimChoreReminders(now: Date, limit: Int) async throws -> [ChoreReminder]
+
     // MARK: Groceries
 
     /// My personal items (visible or not), oldest first.
@@ -261,9 +284,10 @@ protocol HouseholdStore: ServiceStore {
 
     func deleteBill(_ billID: String, in householdID: String, by userID: String, now: Date) async throws
 
-    /// Bills, newest first, after `cursor` (createdAt, id), with their shares.
+    /// Bills, newest first, after `cursor` (createdAt, id), with their shares; only those of `category` when given.
     func bills(
-        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+        of householdID: String, asMember userID: String, category: String?,
+        after cursor: (createdAt: Date, id: String)?, limit: Int
     ) async throws
         -> [(BillRecord, [String: Int])]
 
@@ -273,6 +297,42 @@ protocol HouseholdStore: ServiceStore {
         of householdID: String, asMember userID: String, now: Date,
         months pick: @Sendable (_ thisMonth: Month) throws -> [Month]
     ) async throws -> (members: [String], months: [Month], bills: [ExpenseStatistics.BillShares])
+
+    /// The newest `limit` bills and the newest `limit` payments, each oldest first (the CSV export).
+    func ledger(of householdID: String, asMember userID: String, limit: Int) async throws -> HouseholdLedger
+
+    // MARK: Recurring bills
+
+    /// Stores a recurring bill checked against the members (as each of its bills will be); 400 naming the field.
+    func createRecurringBill(
+        _ recurring: RecurringBill, id: String, in householdID: String, by userID: String, now: Date
+    ) async throws -> RecurringBillRecord
+
+    /// Changes a recurring bill (its creator or the household's admin); its next day follows the new schedule.
+    func replaceRecurringBill(
+        _ id: String, in householdID: String, with recurring: RecurringBill, by userID: String, now: Date
+    ) async throws -> RecurringBillRecord
+
+    /// Stops a recurring bill for good (its creator or the household's admin); the bills it made stay.
+    func stopRecurringBill(_ id: String, in householdID: String, by userID: String, now: Date) async throws
+        -> RecurringBillRecord
+
+    func recurringBill(_ id: String, in householdID: String, asMember userID: String) async throws
+        -> RecurringBillRecord
+
+    /// The household's recurring bills, newest first, after `cursor` (createdAt, id).
+    func recurringBills(
+        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+    ) async throws -> [RecurringBillRecord]
+
+    /// Recurring bills that may be due at `now` somewhere (not stopped, next day at most tomorrow in UTC), at most
+    /// `limit`, soonest first: the job then makes each in its own transaction.
+    func recurringBillsToMake(now: Date, limit: Int) async throws -> [(id: String, householdID: String)]
+
+    /// Makes the recurring bill's bill if its day has come in the household's zone (the latest missed day after
+    /// downtime) and moves it to its next day, in one transaction that claims the day (a row per recurring bill and
+    /// day), so of any number of jobs and replicas one makes it once. Nil when nothing was made.
+    func makeRecurringBill(_ id: String, in householdID: String, now: Date) async throws -> MadeRecurringBill?
 
     // MARK: BillImages
 
@@ -342,6 +402,13 @@ extension HouseholdStore {
 }
 
 extension HouseholdStore {
+    /// Every category's bills, newest first.
+    func bills(
+        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+    ) async throws -> [(BillRecord, [String: Int])] {
+        try await bills(of: householdID, asMember: userID, category: nil, after: cursor, limit: limit)
+    }
+
     /// ``createBill(_:id:in:by:idempotencyKey:now:notices:)`` with no notices to record.
     func createBill(
         _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date

@@ -107,7 +107,7 @@ extension GroceryItemRecord {
 extension BillRecord {
     static let columns = """
         id, household_id, description, amount, currency, payer_id, split_kind, created_by, idempotency_key, \
-        created_at, updated_at, trip_id
+        created_at, updated_at, trip_id, category
         """
 
     init(_ row: PostgresRandomAccessRow) throws {
@@ -116,7 +116,7 @@ extension BillRecord {
             amount: try row.get("amount"), currency: try row.get("currency"), payerId: try row.get("payer_id"),
             splitKind: try row.get("split_kind"), createdBy: try row.get("created_by"),
             idempotencyKey: try row.get("idempotency_key"), createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at"), tripId: try row.get("trip_id"))
+            updatedAt: try row.date("updated_at"), tripId: try row.get("trip_id"), category: try row.get("category"))
     }
 }
 

@@ -359,5 +359,68 @@ enum PostgresHouseholdMigrations {
         // Notices and events waiting for the notifications service (ServiceKit's outbox); drained from its head by
         // one replica at a time, so it is not distributed (distribution key, were it: seq).
         OutboxMigrations.postgres,
+        PostgresMigration(
+            "v3: bill categories",
+            #"""
+            -- bills stays distributed by household_id. One of BillCategory.all; the bills before categories are
+            -- `other`.
+            ALTER TABLE bills ADD COLUMN category text COLLATE "C" NOT NULL DEFAULT 'other';
+            CREATE INDEX bills_by_category ON bills(household_id, category, created_at, id)
+            """#),
+        PostgresMigration(
+            "v4: chore due reminders",
+            #"""
+            -- Distributed by household_id. A row per chore and due day whose reminder was claimed (and sent): of the
+            -- replicas running the job at once, the one whose insert lands sends it.
+            CREATE TABLE chore_reminders_sent (
+                household_id text COLLATE "C" NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                chore_id text COLLATE "C" NOT NULL,
+                due_on text COLLATE "C" NOT NULL,
+                user_id text COLLATE "C" NOT NULL,
+                sent_at bigint NOT NULL,
+                PRIMARY KEY (household_id, chore_id, due_on)
+            );
+            -- The reminder job's scan: chores falling due around today.
+            CREATE INDEX chores_by_next_due ON chores(next_due) WHERE assignee_id IS NOT NULL
+            """#),
+        PostgresMigration(
+            "v5: recurring bills",
+            #"""
+            -- Distributed by household_id. A bill to make on each day of a schedule (kind monthly/weekly/everyDays
+            -- and its one number); next_on is the next day in the household's zone. split: the request's split
+            -- object as JSON.
+            CREATE TABLE recurring_bills (
+                id text COLLATE "C" PRIMARY KEY,
+                household_id text COLLATE "C" NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                created_by text COLLATE "C" NOT NULL,
+                description text COLLATE "C" NOT NULL,
+                amount bigint NOT NULL CHECK (amount > 0),
+                currency text COLLATE "C" NOT NULL,
+                payer_id text COLLATE "C",
+                split text COLLATE "C" NOT NULL,
+                category text COLLATE "C" NOT NULL,
+                schedule_kind text COLLATE "C" NOT NULL,
+                schedule_value bigint NOT NULL,
+                next_on text COLLATE "C" NOT NULL,
+                stopped_at bigint,
+                created_at bigint NOT NULL,
+                updated_at bigint NOT NULL
+            );
+            CREATE INDEX recurring_bills_by_household ON recurring_bills(household_id, created_at, id);
+            -- The job's scan: only recurring bills still running.
+            CREATE INDEX recurring_bills_to_make ON recurring_bills(next_on, id) WHERE stopped_at IS NULL;
+
+            -- Distributed by household_id. A row per recurring bill and day whose bill was made (bill_id NULL when
+            -- it could not be: someone it names left): of the replicas running the job at once, the one whose insert
+            -- lands makes the bill.
+            CREATE TABLE recurring_bill_runs (
+                household_id text COLLATE "C" NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                recurring_bill_id text COLLATE "C" NOT NULL,
+                day text COLLATE "C" NOT NULL,
+                bill_id text COLLATE "C",
+                made_at bigint NOT NULL,
+                PRIMARY KEY (household_id, recurring_bill_id, day)
+            )
+            """#),
     ]
 }

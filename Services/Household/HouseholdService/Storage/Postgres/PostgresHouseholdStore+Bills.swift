@@ -19,11 +19,9 @@ extension PostgresHouseholdStore {
                 let bill = BillRecord(
                     id: id, householdId: householdID, description: draft.description, amount: draft.amount,
                     currency: draft.currency, payerId: draft.payerID ?? userID, splitKind: draft.split.kind,
-                    createdBy: userID, idempotencyKey: idempotencyKey, createdAt: now, updatedAt: now)
-                try await db.insert(bill)
-                try await db.insertShares(bill, shares)
-                try await db.adjustBalances(bill, shares, sign: 1)
-                try await db.record(householdID, "bill_added", userID, "added the bill \(bill.description)", now)
+                    createdBy: userID, idempotencyKey: idempotencyKey, createdAt: now, updatedAt: now,
+                    category: draft.category)
+                try await db.insertBill(bill, shares, now: now)
                 try await notices?.record(BillAdded(bill: bill, shares: shares), in: db)
                 return (bill, shares, true)
             }
@@ -50,6 +48,7 @@ extension PostgresHouseholdStore {
             var bill = old
             (bill.description, bill.amount, bill.currency) = (draft.description, draft.amount, draft.currency)
             (bill.payerId, bill.splitKind, bill.updatedAt) = (draft.payerID ?? old.createdBy, draft.split.kind, now)
+            bill.category = draft.category
             try await db.adjustBalances(old, try await db.shares(old.id), sign: -1)
             try await db.update(bill)
             try await db.replaceShares(bill, shares)
@@ -78,13 +77,15 @@ extension PostgresHouseholdStore {
     }
 
     func bills(
-        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+        of householdID: String, asMember userID: String, category: String?,
+        after cursor: (createdAt: Date, id: String)?, limit: Int
     ) async throws -> [(BillRecord, [String: Int])] {
         try await write(.repeatableRead) { db in
             _ = try await db.members(householdID, asMember: userID)
             let bills = try await db.namedRows(
                 """
                 SELECT \(unescaped: BillRecord.columns) FROM bills WHERE household_id = \(householdID)
+                AND (\(category)::text IS NULL OR category = \(category))
                 AND (\(cursor?.id)::text IS NULL
                     OR (created_at, id) < (\(cursor?.createdAt.storedMilliseconds), \(cursor?.id)))
                 ORDER BY created_at DESC, id DESC LIMIT \(limit)
@@ -109,7 +110,7 @@ extension PostgresHouseholdStore {
             var bills: [String: ExpenseStatistics.BillShares] = [:]
             for row in try await db.namedRows(
                 """
-                SELECT b.id, b.created_at, b.currency, b.payer_id, b.amount, s.user_id, s.amount AS share
+                SELECT b.id, b.created_at, b.currency, b.category, b.payer_id, b.amount, s.user_id, s.amount AS share
                 FROM bills b JOIN bill_shares s ON s.bill_id = b.id
                 WHERE b.household_id = \(householdID) AND b.created_at >= \(start.storedMilliseconds)
                     AND b.created_at < \(end.storedMilliseconds)
@@ -120,11 +121,41 @@ extension PostgresHouseholdStore {
                 if bills[id] == nil {
                     bills[id] = .init(
                         month: Month(LocalDay(try row.date("created_at"), in: zone)), currency: try row.get("currency"),
-                        payerId: try row.get("payer_id"), amount: try row.get("amount"), shares: [:])
+                        category: try row.get("category"), payerId: try row.get("payer_id"),
+                        amount: try row.get("amount"), shares: [:])
                 }
                 bills[id]?.shares[try row.get("user_id")] = try row.get("share", as: Int.self)
             }
             return (members.map(\.userId), months, Array(bills.values))
+        }
+    }
+}
+
+extension PostgresHouseholdStore {
+    func ledger(of householdID: String, asMember userID: String, limit: Int) async throws -> HouseholdLedger {
+        try await write(.repeatableRead) { db in
+            let (household, members) = try await db.household(householdID, asMember: userID)
+            let bills = try await db.namedRows(
+                """
+                SELECT \(unescaped: BillRecord.columns) FROM bills WHERE household_id = \(householdID)
+                ORDER BY created_at DESC, id DESC LIMIT \(limit)
+                """
+            ).map(BillRecord.init).reversed()
+            let shares = try await db.shares(of: bills.map(\.id))
+            let payments = try await db.namedRows(
+                """
+                SELECT id, household_id, from_id, to_id, amount, currency, created_at FROM payments
+                WHERE household_id = \(householdID) ORDER BY created_at DESC, id DESC LIMIT \(limit)
+                """
+            ).map {
+                PaymentRecord(
+                    id: try $0.get("id"), householdId: try $0.get("household_id"), fromId: try $0.get("from_id"),
+                    toId: try $0.get("to_id"), amount: try $0.get("amount"), currency: try $0.get("currency"),
+                    createdAt: try $0.date("created_at"))
+            }.reversed()
+            return HouseholdLedger(
+                timeZone: household.timeZone, members: members.map(\.userId),
+                bills: bills.map { ($0, shares[$0.id] ?? [:]) }, payments: Array(payments))
         }
     }
 }
@@ -149,14 +180,23 @@ extension PostgresSession {
         ).map(BillRecord.init)
     }
 
+    /// Stores a new bill with its shares, moves the balances and records it in the activity (as its creator's).
+    func insertBill(_ bill: BillRecord, _ shares: [String: Int], now: Date) async throws {
+        try await insert(bill)
+        try await insertShares(bill, shares)
+        try await adjustBalances(bill, shares, sign: 1)
+        try await record(bill.householdId, "bill_added", bill.createdBy, "added the bill \(bill.description)", now)
+    }
+
     func insert(_ bill: BillRecord) async throws {
         try await execute(
             """
             INSERT INTO bills (id, household_id, description, amount, currency, payer_id, split_kind, created_by,
-                idempotency_key, created_at, updated_at, trip_id)
+                idempotency_key, created_at, updated_at, trip_id, category)
             VALUES (\(bill.id), \(bill.householdId), \(bill.description), \(bill.amount), \(bill.currency),
                 \(bill.payerId), \(bill.splitKind), \(bill.createdBy), \(bill.idempotencyKey),
-                \(bill.createdAt.storedMilliseconds), \(bill.updatedAt.storedMilliseconds), \(bill.tripId))
+                \(bill.createdAt.storedMilliseconds), \(bill.updatedAt.storedMilliseconds), \(bill.tripId),
+                \(bill.category))
             """)
     }
 
@@ -164,7 +204,8 @@ extension PostgresSession {
         try await execute(
             """
             UPDATE bills SET description = \(bill.description), amount = \(bill.amount), currency = \(bill.currency),
-                payer_id = \(bill.payerId), split_kind = \(bill.splitKind), updated_at = \(bill.updatedAt.storedMilliseconds)
+                payer_id = \(bill.payerId), split_kind = \(bill.splitKind),
+                updated_at = \(bill.updatedAt.storedMilliseconds), category = \(bill.category)
             WHERE id = \(bill.id)
             """)
     }

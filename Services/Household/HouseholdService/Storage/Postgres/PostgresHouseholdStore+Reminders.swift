@@ -173,3 +173,44 @@ extension PostgresSession {
             boardBackground: try row.get("board_background"))
     }
 }
+
+extension PostgresHouseholdStore {
+    func claimChoreReminders(now: Date, limit: Int) async throws -> [ChoreReminder] {
+        // Each reminder is claimed by inserting its row: of the replicas running this job at once, the one whose
+        // insert lands sends it; the others' inserts do nothing (ON CONFLICT) and they skip it.
+        try await write { db in
+            let days = ChoreDueRule.candidateDays(now: now)
+            var claimed: [ChoreReminder] = []
+            for row in try await db.namedRows(
+                """
+                SELECT c.id, c.household_id, c.name, c.assignee_id, c.next_due, h.time_zone
+                FROM chores c JOIN households h ON h.id = c.household_id
+                JOIN members m ON m.household_id = c.household_id AND m.user_id = c.assignee_id
+                WHERE c.assignee_id IS NOT NULL AND c.next_due = ANY(\(days))
+                    AND NOT EXISTS (SELECT 1 FROM chore_reminders_sent s
+                        WHERE s.household_id = c.household_id AND s.chore_id = c.id AND s.due_on = c.next_due)
+                    AND NOT EXISTS (SELECT 1 FROM completions k
+                        WHERE k.household_id = c.household_id AND k.chore_id = c.id AND k.due_on = c.next_due)
+                ORDER BY c.id
+                """)
+            {
+                guard claimed.count < limit else { break }
+                let reminder = ChoreReminder(
+                    householdID: try row.get("household_id"), choreID: try row.get("id"),
+                    choreName: try row.get("name"), assigneeID: try row.get("assignee_id"),
+                    dueOn: try row.get("next_due"))
+                let zone = TimeZone(identifier: try row.get("time_zone", as: String.self)) ?? .gmt
+                guard ChoreDueRule.isDue(reminder.dueOn, now: now, zone: zone) else { continue }
+                let inserted = try await db.execute(
+                    """
+                    INSERT INTO chore_reminders_sent (household_id, chore_id, due_on, user_id, sent_at)
+                    VALUES (\(reminder.householdID), \(reminder.choreID), \(reminder.dueOn), \(reminder.assigneeID),
+                        \(now.storedMilliseconds))
+                    ON CONFLICT DO NOTHING RETURNING 1
+                    """)
+                if inserted > 0 { claimed.append(reminder) }
+            }
+            return claimed
+        }
+    }
+}

@@ -15,4 +15,6 @@ struct BillRecord: Codable, Sendable {
     var updatedAt: Date
     /// The shopping trip this bill is the cost of; such a bill changes only through its trip.
     var tripId: String? = nil
+    /// One of ``BillCategory/all``.
+    var category = BillCategory.other
 }

@@ -384,6 +384,68 @@ enum HouseholdMigrations {
         }
         // Notices and events waiting for the notifications service (ServiceKit's outbox).
         OutboxMigrations.register(in: &migrator)
+        migrator.registerMigration("v9: bill categories") { db in
+            try db.execute(
+                sql: """
+                    -- One of BillCategory.all; the bills before categories are `other`.
+                    ALTER TABLE bills ADD COLUMN category TEXT NOT NULL DEFAULT 'other';
+                    CREATE INDEX bills_by_category ON bills(household_id, category, created_at, id);
+                    """)
+        }
+        migrator.registerMigration("v10: chore due reminders") { db in
+            try db.execute(
+                sql: """
+                    -- A row per chore and due day whose reminder was claimed (and sent): never twice.
+                    CREATE TABLE chore_reminders_sent (
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        chore_id TEXT NOT NULL,
+                        due_on TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        sent_at DATETIME NOT NULL,
+                        PRIMARY KEY (household_id, chore_id, due_on)
+                    ) WITHOUT ROWID;
+                    -- The reminder job's scan: chores falling due around today.
+                    CREATE INDEX chores_by_next_due ON chores(next_due) WHERE assignee_id IS NOT NULL;
+                    """)
+        }
+        migrator.registerMigration("v11: recurring bills") { db in
+            try db.execute(
+                sql: """
+                    -- A bill to make on each day of a schedule (kind monthly/weekly/everyDays and its one number);
+                    -- next_on is the next day in the household's zone. split: the request's split object as JSON.
+                    CREATE TABLE recurring_bills (
+                        id TEXT PRIMARY KEY,
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        created_by TEXT NOT NULL,
+                        description TEXT NOT NULL,
+                        amount INTEGER NOT NULL CHECK (amount > 0),
+                        currency TEXT NOT NULL,
+                        payer_id TEXT,
+                        split TEXT NOT NULL,
+                        category TEXT NOT NULL,
+                        schedule_kind TEXT NOT NULL,
+                        schedule_value INTEGER NOT NULL,
+                        next_on TEXT NOT NULL,
+                        stopped_at DATETIME,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX recurring_bills_by_household ON recurring_bills(household_id, created_at, id);
+                    -- The job's scan: only recurring bills still running.
+                    CREATE INDEX recurring_bills_to_make ON recurring_bills(next_on, id) WHERE stopped_at IS NULL;
+
+                    -- A row per recurring bill and day whose bill was made (bill_id NULL when it could not be:
+                    -- someone it names left): never twice.
+                    CREATE TABLE recurring_bill_runs (
+                        household_id TEXT NOT NULL REFERENCES households(id) ON DELETE CASCADE,
+                        recurring_bill_id TEXT NOT NULL,
+                        day TEXT NOT NULL,
+                        bill_id TEXT,
+                        made_at DATETIME NOT NULL,
+                        PRIMARY KEY (household_id, recurring_bill_id, day)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -34,6 +34,7 @@ extension BillRecord: HouseholdTable {
         static let createdAt = Column("created_at")
         static let updatedAt = Column("updated_at")
         static let tripId = Column("trip_id")
+        static let category = Column("category")
     }
 }
 
@@ -247,4 +248,8 @@ extension TripRecord: HouseholdTable {
             Columns.idempotencyKey, Columns.receiptType, Columns.receiptEtag, Columns.createdAt, Columns.updatedAt,
         ]
     }
+}
+
+extension RecurringBillRecord: HouseholdTable {
+    static let databaseTableName = "recurring_bills"
 }

@@ -23,11 +23,9 @@ extension SQLiteHouseholdStore {
             let bill = BillRecord(
                 id: id, householdId: householdID, description: draft.description, amount: draft.amount,
                 currency: draft.currency, payerId: draft.payerID ?? userID, splitKind: draft.split.kind,
-                createdBy: userID, idempotencyKey: idempotencyKey, createdAt: now, updatedAt: now)
-            try bill.insert(db)
-            try Self.insertShares(db, bill.id, shares)
-            try Self.adjustBalances(db, bill, shares, sign: 1)
-            try Self.record(db, householdID, "bill_added", userID, "added the bill \(bill.description)", now)
+                createdBy: userID, idempotencyKey: idempotencyKey, createdAt: now, updatedAt: now,
+                    category: draft.category)
+            try Self.insertBill(db, bill, shares, now: now)
             try notices?.record(BillAdded(bill: bill, shares: shares), in: db)
             return (bill, shares, true)
         }
@@ -47,6 +45,7 @@ extension SQLiteHouseholdStore {
             var bill = old
             (bill.description, bill.amount, bill.currency) = (draft.description, draft.amount, draft.currency)
             (bill.payerId, bill.splitKind, bill.updatedAt) = (draft.payerID ?? old.createdBy, draft.split.kind, now)
+            bill.category = draft.category
             try Self.adjustBalances(db, old, try Self.shares(db, old.id), sign: -1)
             try bill.update(db)
             try Self.replaceShares(db, bill, shares)
@@ -74,19 +73,28 @@ extension SQLiteHouseholdStore {
         }
     }
 
-    /// Bills, newest first, after `cursor` (createdAt, id), with their shares.
+    /// Bills, newest first, after `cursor` (createdAt, id), with their shares; only those of `category` when given.
     func bills(
-        of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
+        of householdID: String, asMember userID: String, category: String?,
+        after cursor: (createdAt: Date, id: String)?, limit: Int
     ) async throws
         -> [(BillRecord, [String: Int])]
     {
         try await read { db in
             _ = try Self.members(db, householdID, asMember: userID)
-            let bills = try Self.newestFirst(
-                BillRecord.filter(BillRecord.Columns.householdId == householdID), after: cursor, limit: limit
-            ).fetchAll(db)
-            return try bills.map { ($0, try Self.shares(db, $0.id)) }
+            var bills = BillRecord.filter(BillRecord.Columns.householdId == householdID)
+            if let category { bills = bills.filter(BillRecord.Columns.category == category) }
+            let rows = try Self.newestFirst(bills, after: cursor, limit: limit).fetchAll(db)
+            return try rows.map { ($0, try Self.shares(db, $0.id)) }
         }
+    }
+
+    /// Stores a new bill with its shares, moves the balances and records it in the activity (as its creator's).
+    static func insertBill(_ db: Database, _ bill: BillRecord, _ shares: [String: Int], now: Date) throws {
+        try bill.insert(db)
+        try insertShares(db, bill.id, shares)
+        try adjustBalances(db, bill, shares, sign: 1)
+        try record(db, bill.householdId, "bill_added", bill.createdBy, "added the bill \(bill.description)", now)
     }
 
     /// The household's bill `billID`; 404 when there is none.
@@ -137,7 +145,8 @@ extension SQLiteHouseholdStore {
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT b.id, b.created_at, b.currency, b.payer_id, b.amount, s.user_id, s.amount AS share
+                        SELECT b.id, b.created_at, b.currency, b.category, b.payer_id, b.amount, s.user_id,
+                            s.amount AS share
                         FROM bills b JOIN bill_shares s ON s.bill_id = b.id
                         WHERE b.household_id = ? AND b.created_at >= ? AND b.created_at < ?
                         ORDER BY b.created_at, b.id
@@ -150,11 +159,26 @@ extension SQLiteHouseholdStore {
                     id,
                     default: .init(
                         month: Month(LocalDay(createdAt, in: zone)), currency: row["currency"],
-                        payerId: row["payer_id"],
-                        amount: row["amount"], shares: [:])
+                        category: row["category"], payerId: row["payer_id"], amount: row["amount"], shares: [:])
                 ].shares[row["user_id"]] = row["share"]
             }
             return (members.map(\.userId), months, Array(bills.values))
+        }
+    }
+}
+
+extension SQLiteHouseholdStore {
+    /// The newest `limit` bills and the newest `limit` payments, each oldest first (the CSV export).
+    func ledger(of householdID: String, asMember userID: String, limit: Int) async throws -> HouseholdLedger {
+        try await read { db in
+            let (household, members) = try Self.household(db, householdID, asMember: userID)
+            let bills = try BillRecord.filter(BillRecord.Columns.householdId == householdID)
+                .order(sql: "created_at DESC, id DESC").limit(limit).fetchAll(db).reversed()
+            let payments = try PaymentRecord.filter(PaymentRecord.Columns.householdId == householdID)
+                .order(sql: "created_at DESC, id DESC").limit(limit).fetchAll(db).reversed()
+            return HouseholdLedger(
+                timeZone: household.timeZone, members: members.map(\.userId),
+                bills: try bills.map { ($0, try Self.shares(db, $0.id)) }, payments: Array(payments))
         }
     }
 }

@@ -186,3 +186,42 @@ extension SQLiteHouseholdStore {
         }
     }
 }
+
+extension SQLiteHouseholdStore {
+    func claimChoreReminders(now: Date, limit: Int) async throws -> [ChoreReminder] {
+        try await write { db in
+            let days = ChoreDueRule.candidateDays(now: now)
+            // A chore done for its due day has moved on to its next one; the completion check is for a chore done
+            // early whose next due day is that same day.
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT c.id, c.household_id, c.name, c.assignee_id, c.next_due, h.time_zone
+                        FROM chores c JOIN households h ON h.id = c.household_id
+                        JOIN members m ON m.household_id = c.household_id AND m.user_id = c.assignee_id
+                        WHERE c.assignee_id IS NOT NULL AND c.next_due IN (?, ?, ?)
+                            AND NOT EXISTS (SELECT 1 FROM chore_reminders_sent s
+                                WHERE s.household_id = c.household_id AND s.chore_id = c.id AND s.due_on = c.next_due)
+                            AND NOT EXISTS (SELECT 1 FROM completions k
+                                WHERE k.household_id = c.household_id AND k.chore_id = c.id AND k.due_on = c.next_due)
+                        ORDER BY c.id
+                        """), arguments: StatementArguments(days))
+            var claimed: [ChoreReminder] = []
+            for row in rows where claimed.count < limit {
+                let zone = TimeZone(identifier: row["time_zone"]) ?? .gmt
+                let reminder = ChoreReminder(
+                    householdID: row["household_id"], choreID: row["id"], choreName: row["name"],
+                    assigneeID: row["assignee_id"], dueOn: row["next_due"])
+                guard ChoreDueRule.isDue(reminder.dueOn, now: now, zone: zone) else { continue }
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO chore_reminders_sent (household_id, chore_id, due_on, user_id, sent_at)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [reminder.householdID, reminder.choreID, reminder.dueOn, reminder.assigneeID, now])
+                if db.changesCount > 0 { claimed.append(reminder) }
+            }
+            return claimed
+        }
+    }
+}

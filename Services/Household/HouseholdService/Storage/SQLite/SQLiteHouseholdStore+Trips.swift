@@ -31,7 +31,7 @@ extension SQLiteHouseholdStore {
             let bill = BillRecord(
                 id: UUID().uuidString.lowercased(), householdId: householdID, description: "Shopping trip",
                 amount: total, currency: currency, payerId: shopperID, splitKind: "trip", createdBy: shopperID,
-                idempotencyKey: nil, createdAt: now, updatedAt: now, tripId: id)
+                idempotencyKey: nil, createdAt: now, updatedAt: now, tripId: id, category: "groceries")
             let trip = TripRecord(
                 id: id, householdId: householdID, shopperId: shopperID, total: total, currency: currency,
                 billId: bill.id, idempotencyKey: idempotencyKey, createdAt: now, updatedAt: now)

@@ -77,7 +77,7 @@ struct SQLiteHouseholdStore: HouseholdStore {
             arguments: [householdID, userID]) ?? false
     }
 
-    private static func allMembers(_ db: Database, _ householdID: String) throws -> [MemberRecord] {
+    static func allMembers(_ db: Database, _ householdID: String) throws -> [MemberRecord] {
         try MemberRecord.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM members WHERE household_id = ? ORDER BY joined_at, rowid"),
             arguments: [householdID])
