@@ -191,6 +191,12 @@ public struct WirePackComment: Decodable, Sendable, Identifiable {
     public var postId: String
     public var body: String
     public var author: WirePackAuthor
+    public var score: Int
+    public var upVotes: Int
+    public var downVotes: Int
+    /// 1, -1 or 0.
+    public var myVote: Int
+    public var hidden: Bool
     public var createdAt: Date
 }
 
@@ -206,6 +212,8 @@ public struct WireDen: Decodable, Sendable {
     public var commentCount: Int
     public var upVotesEarned: Int
     public var downVotesEarned: Int
+    /// Votes earned up minus down, plus 2 per post written, across all packs.
+    public var karma: Int
     public var packs: [WirePack]
 }
 

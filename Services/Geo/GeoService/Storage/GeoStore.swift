@@ -138,7 +138,7 @@ protocol GeoStore: ServiceStore {
     func deletePost(_ id: Int64, by viewer: String, isAdmin: Bool, now: Date) async throws
 
     /// Sets (1, -1) or withdraws (0) the voter's vote, from where the post may be read. A post whose score falls
-    /// to ``PackLimits/hidingScore`` is hidden for good. Writers cannot vote on their own posts.
+    /// to ``PackLimits/hidingScore`` is hidden for good (``VoteTally``). Writers cannot vote on their own posts.
     func vote(_ postID: Int64, voter: String, value: Int, at position: ClientPosition?, now: Date) async throws
         -> PostListing
 
@@ -149,10 +149,18 @@ protocol GeoStore: ServiceStore {
         admit: @escaping @Sendable () throws -> Void, now: Date
     ) async throws -> (comment: CommentRecord, on: PostListing)
 
-    /// The comments of a post the viewer may read from `position`, oldest first, after the cursor's id.
+    /// The comments of a post the viewer may read from `position`, oldest first, after the cursor's id, with the
+    /// viewer's votes on them.
     func comments(
         on postID: Int64, viewer: String, at position: ClientPosition?, after cursor: Int64?, limit: Int, now: Date
-    ) async throws -> (post: PostListing, comments: [CommentRecord])
+    ) async throws -> (post: PostListing, comments: [CommentRecord], myVotes: [Int64: Int])
+
+    /// Sets (1, -1) or withdraws (0) the voter's vote on a comment on a post they may read from `position`, in a
+    /// pack they are an active member of; by the rule of posts (``VoteTally``): one vote per member, a comment
+    /// whose score falls to ``PackLimits/hidingScore`` is hidden for good, writers do not vote on their own. The
+    /// writer's karma takes the change in the same transaction.
+    func voteComment(_ commentID: Int64, voter: String, value: Int, at position: ClientPosition?, now: Date)
+        async throws -> CommentListing
 
     /// Deletes a comment, for its writer, the post's pack's alpha or an admin.
     func deleteComment(_ id: Int64, by viewer: String, isAdmin: Bool, now: Date) async throws

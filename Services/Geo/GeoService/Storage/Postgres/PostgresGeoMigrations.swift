@@ -307,5 +307,26 @@ enum PostgresGeoMigrations {
         // Notices and events waiting for the notifications service (ServiceKit's outbox); drained from its head by
         // one replica at a time, so it is not distributed (distribution key, were it: seq).
         OutboxMigrations.postgres,
+        PostgresMigration(
+            "v4: votes on comments, posts in karma",
+            #"""
+            -- Comments are voted on as posts are (VoteTally): their counts, and one vote per member.
+            ALTER TABLE comments ADD COLUMN up_votes integer NOT NULL DEFAULT 0;
+            ALTER TABLE comments ADD COLUMN down_votes integer NOT NULL DEFAULT 0;
+            -- Distributed by the comment's post's pack_id (through the comment), as votes are.
+            CREATE TABLE comment_votes (
+                comment_id bigint NOT NULL REFERENCES comments(id) ON DELETE CASCADE,
+                user_id text COLLATE "C" NOT NULL,
+                value integer NOT NULL CHECK (value IN (-1, 1)),
+                PRIMARY KEY (comment_id, user_id)
+            );
+
+            -- karma stays distributed by user_id. Posts a writer wrote count in their karma (Karma), kept after
+            -- their packs are flushed; the posts still stored start the count.
+            ALTER TABLE karma ADD COLUMN posts bigint NOT NULL DEFAULT 0;
+            INSERT INTO karma (user_id, up_votes, down_votes, posts)
+                SELECT author_id, 0, 0, count(*) FROM posts GROUP BY author_id
+                ON CONFLICT (user_id) DO UPDATE SET posts = excluded.posts
+            """#),
     ]
 }

@@ -315,6 +315,27 @@ enum GeoMigrations {
         }
         // Notices and events waiting for the notifications service (ServiceKit's outbox).
         OutboxMigrations.register(in: &migrator)
+        migrator.registerMigration("v6: votes on comments, posts in karma") { db in
+            try db.execute(
+                sql: """
+                    -- Comments are voted on as posts are (VoteTally): their counts, and one vote per member.
+                    ALTER TABLE comments ADD COLUMN up_votes INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE comments ADD COLUMN down_votes INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE comment_votes (
+                        comment_id INTEGER NOT NULL REFERENCES comments(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        value INTEGER NOT NULL CHECK (value IN (-1, 1)),
+                        PRIMARY KEY (comment_id, user_id)
+                    ) WITHOUT ROWID;
+
+                    -- Posts a writer wrote count in their karma (Karma), kept after their packs are flushed; the
+                    -- posts still stored start the count.
+                    ALTER TABLE karma ADD COLUMN posts INTEGER NOT NULL DEFAULT 0;
+                    INSERT INTO karma (user_id, up_votes, down_votes, posts)
+                        SELECT author_id, 0, 0, count(*) FROM posts WHERE true GROUP BY author_id
+                        ON CONFLICT (user_id) DO UPDATE SET posts = excluded.posts;
+                    """)
+        }
         return migrator
     }
 }
