@@ -255,3 +255,35 @@ public struct WireVisitedSummary: Decodable, Sendable {
     public var cities: [City]
     public var geojson: Countries
 }
+
+/// A pin's reactions (`PinReactionsView`): counts per kind, mine, and for its owner who reacted how.
+public struct WirePinReactions: Decodable, Sendable {
+    public struct Reactor: Decodable, Sendable {
+        public var userId: String
+        public var kind: String
+    }
+
+    public var counts: [String: Int]
+    public var mine: String?
+    public var reactors: [Reactor]?
+}
+
+/// My share of the world and my friends' (`WorldShareView`).
+public struct WireWorldShare: Decodable, Sendable {
+    public struct Share: Decodable, Sendable {
+        public var countryCount: Int
+        public var percent: Double
+        public var countries: [String]
+        public var continents: [String]
+    }
+
+    public struct Friend: Decodable, Sendable {
+        public var userId: String
+        public var share: Share
+    }
+
+    public var countryTotal: Int
+    public var continentTotal: Int
+    public var mine: Share
+    public var friends: [Friend]
+}

@@ -17,6 +17,8 @@ extension GeoError: ProblemConvertible {
         case .notInPack: .conflict("not_a_member", "You are not in this pack.")
         case .joinToWrite(let action): .forbidden("not_a_member", "Join the pack to \(action) in it.")
         case .ownPost: .forbidden("own_post", "You cannot vote on your own post.")
+        case .ownPin: .forbidden("own_pin", "You cannot react to your own pin.")
+        case .friendsOnly: .forbidden("friends_only", "Only the pin's owner's friends can react to it.")
         case .notAlpha: .forbidden("not_alpha", "Only the pack's alpha (while a member) or an admin can do this.")
         case .fixedOncePosted(let field):
             Problem(

@@ -21,6 +21,10 @@ enum GeoError: Error, Equatable {
     case joinToWrite(action: String)
     /// Writers do not vote on their own posts.
     case ownPost
+    /// Nobody reacts to their own pin.
+    case ownPin
+    /// Only the owner's friends react to a pin.
+    case friendsOnly
     /// Only the pack's alpha (or an admin) closes it.
     case notAlpha
     /// A pack's radius or lock changes no more once it has posts (they were written for that area).

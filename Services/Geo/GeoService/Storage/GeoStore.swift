@@ -39,6 +39,18 @@ protocol GeoStore: ServiceStore {
     /// Every pin of a user (at most ``PinLimits/pinsPerUser``) as the visited summary needs it.
     func visitedPins(of userID: String) async throws -> [VisitedSummary.Pin]
 
+    /// The countries of each user's pins (users without pins are missing).
+    func countryCodes(of users: [String]) async throws -> [String: [String]]
+
+    // MARK: Reactions
+
+    /// Sets (or with `nil` removes) a person's reaction to a pin; answers whether it is their first reaction to
+    /// it ever (removing and reacting again is not). A missing pin is not found. The caller checks they may.
+    func setReaction(on pinID: Int64, by user: String, kind: String?, now: Date) async throws -> Bool
+
+    /// A pin's reactions, oldest first, at most ``PinReactions/listed``.
+    func reactions(on pinID: Int64) async throws -> [PinReaction]
+
     /// How many photos each of these pins has.
     func photoCounts(_ pinIDs: [Int64]) async throws -> [Int64: Int]
 

@@ -328,5 +328,18 @@ enum PostgresGeoMigrations {
                 SELECT author_id, 0, 0, count(*) FROM posts GROUP BY author_id
                 ON CONFLICT (user_id) DO UPDATE SET posts = excluded.posts
             """#),
+        PostgresMigration(
+            "v5: reactions to pins",
+            #"""
+            -- Distributed by the pin's user (co-located with pins, as pin_photos). One row per person and pin, kept
+            -- when the reaction is removed (kind NULL), so the owner is told of a friend's reaction once.
+            CREATE TABLE pin_reactions (
+                pin_id bigint NOT NULL REFERENCES pins(id) ON DELETE CASCADE,
+                user_id text COLLATE "C" NOT NULL,
+                kind text COLLATE "C",
+                reacted_at bigint NOT NULL,
+                PRIMARY KEY (pin_id, user_id)
+            )
+            """#),
     ]
 }

@@ -336,6 +336,20 @@ enum GeoMigrations {
                         ON CONFLICT (user_id) DO UPDATE SET posts = excluded.posts;
                     """)
         }
+        migrator.registerMigration("v7: reactions to pins") { db in
+            try db.execute(
+                sql: """
+                    -- One row per person and pin, kept when the reaction is removed (kind NULL), so the owner is
+                    -- told of a friend's reaction once.
+                    CREATE TABLE pin_reactions (
+                        pin_id INTEGER NOT NULL REFERENCES pins(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        kind TEXT,
+                        reacted_at DATETIME NOT NULL,
+                        PRIMARY KEY (pin_id, user_id)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }
