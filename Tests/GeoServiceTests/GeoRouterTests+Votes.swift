@@ -23,14 +23,14 @@ extension GeoRouterTests {
 
     func get<T: Decodable>(
         _ type: T.Type, _ client: some TestClientProtocol, _ path: String, as user: String,
-        method: HTTPRequest.Method = .get, json: String? = nil
+        method: HTTPRequest.Method = .get, json: String? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> T {
         var headers: HTTPFields = [.authorization: "Bearer \(user)"]
         if json != nil { headers[.contentType] = "application/json" }
         return try await client.execute(
             uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }
         ) { response in
-            #expect(response.status == .ok, "\(path)")
+            #expect(response.status == status, "\(path)")
             return try JSONDecoder().decode(T.self, from: Data(response.body.readableBytesView))
         }
     }

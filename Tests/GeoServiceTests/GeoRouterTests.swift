@@ -78,6 +78,7 @@ import Testing
         ColorsController(database: database).addRoutes(to: signedIn)
         PrivacyController(database: database).addRoutes(to: signedIn)
         WorldShareController(database: database, graph: Graph(), directory: Directory()).addRoutes(to: signedIn)
+        TripsController(database: database, graph: Graph(), clock: clock).addRoutes(to: signedIn)
         PinReactionsController(
             database: database, graph: Graph(), directory: Directory(), clock: clock, notices: notices
         ).addRoutes(to: signedIn)
@@ -286,6 +287,7 @@ import Testing
         (.tooManyPins, 409, "too_many_pins", "You already have 10000 pins."),
         (.tooManyColors, 409, "too_many_colors", "You already chose colours for too many pins."),
         (.tooManyPhotos, 409, "too_many_photos", "A pin has at most 10 photos."),
+        (.tooManyTrips, 409, "too_many_trips", "You already have 500 trips."),
         (.tooManyLivePacks, 409, "too_many_packs", "You are the alpha of 5 live packs already."),
         (.tooManyMemberships, 409, "too_many_packs", "You are in 100 packs already; leave one first."),
         (.notInPack, 409, "not_a_member", "You are not in this pack."),

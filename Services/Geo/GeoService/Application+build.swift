@@ -45,6 +45,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     PrivacyController(database: database).addRoutes(to: signedIn)
     VisitedController(database: database).addRoutes(to: signedIn)
     WorldShareController(database: database, graph: graph, directory: directory).addRoutes(to: signedIn)
+    TripsController(database: database, graph: graph, clock: settings.clock).addRoutes(to: signedIn)
     PinReactionsController(
         database: database, graph: graph, directory: directory, clock: settings.clock, notices: notices
     ).addRoutes(to: signedIn)

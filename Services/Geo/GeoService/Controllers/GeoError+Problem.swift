@@ -9,6 +9,7 @@ extension GeoError: ProblemConvertible {
         case .tooManyPins: .conflict("too_many_pins", "You already have \(PinLimits.pinsPerUser) pins.")
         case .tooManyColors: .conflict("too_many_colors", "You already chose colours for too many pins.")
         case .tooManyPhotos: .conflict("too_many_photos", "A pin has at most \(PinLimits.photosPerPin) photos.")
+        case .tooManyTrips: .conflict("too_many_trips", "You already have \(Trips.tripsPerUser) trips.")
         case .tooManyLivePacks:
             .conflict("too_many_packs", "You are the alpha of \(PackLimits.livePacksPerAlpha) live packs already.")
         case .tooManyMemberships:

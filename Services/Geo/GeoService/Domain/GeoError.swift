@@ -11,6 +11,8 @@ enum GeoError: Error, Equatable {
     case tooManyColors
     /// A pin has at most ``PinLimits/photosPerPin`` photos.
     case tooManyPhotos
+    /// A user keeps at most ``Trips/tripsPerUser`` trips.
+    case tooManyTrips
     /// A user is the alpha of at most ``PackLimits/livePacksPerAlpha`` live packs.
     case tooManyLivePacks
     /// A user is in at most ``PackLimits/membershipsPerUser`` packs.

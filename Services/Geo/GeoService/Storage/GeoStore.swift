@@ -42,6 +42,24 @@ protocol GeoStore: ServiceStore {
     /// The countries of each user's pins (users without pins are missing).
     func countryCodes(of users: [String]) async throws -> [String: [String]]
 
+    // MARK: Trips
+
+    /// Saves a new trip of at most ``Trips/tripsPerUser`` per user; its cover must be a photo of one of the owner's
+    /// pins (400 `coverPhotoId`).
+    func createTrip(_ trip: TripRecord) async throws -> TripRecord
+
+    /// A trip; a missing one is not found (the caller checks who may read it).
+    func trip(_ id: Int64) async throws -> TripRecord
+
+    /// Changes my trip (someone else's is a 404 like a missing one); its days and cover are checked after `change`.
+    func changeTrip(_ id: Int64, of userID: String, _ change: @Sendable (inout TripRecord) throws -> Void)
+        async throws -> TripRecord
+
+    func deleteTrip(_ id: Int64, of userID: String) async throws
+
+    /// A user's trips, the latest start first.
+    func trips(of userID: String) async throws -> [TripRecord]
+
     // MARK: Reactions
 
     /// Sets (or with `nil` removes) a person's reaction to a pin; answers whether it is their first reaction to

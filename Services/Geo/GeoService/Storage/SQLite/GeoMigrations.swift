@@ -350,6 +350,26 @@ enum GeoMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v8: trips") { db in
+            try db.execute(
+                sql: """
+                    -- A named journey of one user; its pins are those visited between its days (not stored). The
+                    -- cover is a photo of one of the owner's pins; deleting the photo clears it.
+                    CREATE TABLE trips (
+                        id INTEGER PRIMARY KEY,
+                        user_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        starts_on TEXT NOT NULL,
+                        ends_on TEXT NOT NULL,
+                        visibility TEXT NOT NULL CHECK (visibility IN ('private', 'friends')),
+                        cover_photo_id TEXT REFERENCES pin_photos(id) ON DELETE SET NULL,
+                        cover_pin_id INTEGER,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX trips_by_user ON trips(user_id, starts_on);
+                    """)
+        }
         return migrator
     }
 }
