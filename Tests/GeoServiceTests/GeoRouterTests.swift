@@ -77,6 +77,11 @@ import Testing
         PlacesController(database: database, graph: Graph(), directory: Directory()).addRoutes(to: signedIn)
         ColorsController(database: database).addRoutes(to: signedIn)
         PrivacyController(database: database).addRoutes(to: signedIn)
+        WorldShareController(database: database, graph: Graph(), directory: Directory()).addRoutes(to: signedIn)
+        TripsController(database: database, graph: Graph(), clock: clock).addRoutes(to: signedIn)
+        PinReactionsController(
+            database: database, graph: Graph(), directory: Directory(), clock: clock, notices: notices
+        ).addRoutes(to: signedIn)
         PacksController(database: database, clock: clock).addRoutes(to: signedIn)
         PackPostsController(
             database: database, clock: clock, postLimiter: RateLimiter(capacity: 100, period: 60, clock: clock),
@@ -282,11 +287,14 @@ import Testing
         (.tooManyPins, 409, "too_many_pins", "You already have 10000 pins."),
         (.tooManyColors, 409, "too_many_colors", "You already chose colours for too many pins."),
         (.tooManyPhotos, 409, "too_many_photos", "A pin has at most 10 photos."),
+        (.tooManyTrips, 409, "too_many_trips", "You already have 500 trips."),
         (.tooManyLivePacks, 409, "too_many_packs", "You are the alpha of 5 live packs already."),
         (.tooManyMemberships, 409, "too_many_packs", "You are in 100 packs already; leave one first."),
         (.notInPack, 409, "not_a_member", "You are not in this pack."),
         (.joinToWrite(action: "vote"), 403, "not_a_member", "Join the pack to vote in it."),
         (.ownPost, 403, "own_post", "You cannot vote on your own post."),
+        (.ownPin, 403, "own_pin", "You cannot react to your own pin."),
+        (.friendsOnly, 403, "friends_only", "Only the pin's owner's friends can react to it."),
         (.notAlpha, 403, "not_alpha", "Only the pack's alpha (while a member) or an admin can do this."),
         (.notYours(thing: "comment"), 403, "not_yours", "Only its writer or the pack's alpha can delete a comment."),
         (

@@ -91,11 +91,11 @@ import Testing
             _ = try await self.report(database, .comment, comment, by: "r1", threshold: 2)
             _ = try await self.report(database, .comment, comment, by: "r2", threshold: 2)
             // then
-            let (listing, seen) = try await database.comments(
+            let (listing, seen, _) = try await database.comments(
                 on: post, viewer: "r1", at: nil, after: nil, limit: 10, now: now)
             #expect(seen.isEmpty)
             #expect(listing.post.commentCount == 0)
-            let (_, own) = try await database.comments(
+            let (_, own, _) = try await database.comments(
                 on: post, viewer: "reader", at: nil, after: nil, limit: 10, now: now)
             #expect(own.map(\.hidden) == [true])
             let removed = try await database.decideReports(on: .comment, comment, .remove, by: "admin", now: now)

@@ -38,7 +38,11 @@ import Testing
                         settings: settings,
                         followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
             },
-            .geo: { try await buildGeoApplication(GeoConfiguration(settings: $0, loadGazetteer: false)) },
+            .geo: {
+                // The world share compares friends: geo asks social.
+                try await buildGeoApplication(
+                    GeoConfiguration(settings: $0, socialURL: { social.url }, loadGazetteer: false))
+            },
         ]) { stack in
             social.url = try #require(stack.serviceURLs[.social])
             messaging.url = try #require(stack.serviceURLs[.messaging])

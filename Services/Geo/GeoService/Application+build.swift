@@ -44,6 +44,11 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     ColorsController(database: database).addRoutes(to: signedIn)
     PrivacyController(database: database).addRoutes(to: signedIn)
     VisitedController(database: database).addRoutes(to: signedIn)
+    WorldShareController(database: database, graph: graph, directory: directory).addRoutes(to: signedIn)
+    TripsController(database: database, graph: graph, clock: settings.clock).addRoutes(to: signedIn)
+    PinReactionsController(
+        database: database, graph: graph, directory: directory, clock: settings.clock, notices: notices
+    ).addRoutes(to: signedIn)
     PacksController(database: database, clock: settings.clock).addRoutes(to: signedIn)
     PackPostsController(
         database: database, clock: settings.clock,

@@ -191,6 +191,12 @@ public struct WirePackComment: Decodable, Sendable, Identifiable {
     public var postId: String
     public var body: String
     public var author: WirePackAuthor
+    public var score: Int
+    public var upVotes: Int
+    public var downVotes: Int
+    /// 1, -1 or 0.
+    public var myVote: Int
+    public var hidden: Bool
     public var createdAt: Date
 }
 
@@ -206,6 +212,8 @@ public struct WireDen: Decodable, Sendable {
     public var commentCount: Int
     public var upVotesEarned: Int
     public var downVotesEarned: Int
+    /// Votes earned up minus down, plus 2 per post written, across all packs.
+    public var karma: Int
     public var packs: [WirePack]
 }
 
@@ -246,4 +254,36 @@ public struct WireVisitedSummary: Decodable, Sendable {
     public var countries: [Country]
     public var cities: [City]
     public var geojson: Countries
+}
+
+/// A pin's reactions (`PinReactionsView`): counts per kind, mine, and for its owner who reacted how.
+public struct WirePinReactions: Decodable, Sendable {
+    public struct Reactor: Decodable, Sendable {
+        public var userId: String
+        public var kind: String
+    }
+
+    public var counts: [String: Int]
+    public var mine: String?
+    public var reactors: [Reactor]?
+}
+
+/// My share of the world and my friends' (`WorldShareView`).
+public struct WireWorldShare: Decodable, Sendable {
+    public struct Share: Decodable, Sendable {
+        public var countryCount: Int
+        public var percent: Double
+        public var countries: [String]
+        public var continents: [String]
+    }
+
+    public struct Friend: Decodable, Sendable {
+        public var userId: String
+        public var share: Share
+    }
+
+    public var countryTotal: Int
+    public var continentTotal: Int
+    public var mine: Share
+    public var friends: [Friend]
 }

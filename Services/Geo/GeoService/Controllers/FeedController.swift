@@ -117,7 +117,7 @@ struct FeedController {
         let names = try await database.memberships(of: viewer, in: packs.compactMap(\.id))
         return DenView(
             postCount: totals.posts, commentCount: totals.comments, upVotesEarned: totals.upVotes,
-            downVotesEarned: totals.downVotes,
+            downVotesEarned: totals.downVotes, karma: totals.karma,
             packs: packs.map { PackView($0, viewer: viewer, pseudonym: names[$0.id ?? 0], position: position) })
     }
 

@@ -9,6 +9,7 @@ extension GeoError: ProblemConvertible {
         case .tooManyPins: .conflict("too_many_pins", "You already have \(PinLimits.pinsPerUser) pins.")
         case .tooManyColors: .conflict("too_many_colors", "You already chose colours for too many pins.")
         case .tooManyPhotos: .conflict("too_many_photos", "A pin has at most \(PinLimits.photosPerPin) photos.")
+        case .tooManyTrips: .conflict("too_many_trips", "You already have \(Trips.tripsPerUser) trips.")
         case .tooManyLivePacks:
             .conflict("too_many_packs", "You are the alpha of \(PackLimits.livePacksPerAlpha) live packs already.")
         case .tooManyMemberships:
@@ -17,6 +18,8 @@ extension GeoError: ProblemConvertible {
         case .notInPack: .conflict("not_a_member", "You are not in this pack.")
         case .joinToWrite(let action): .forbidden("not_a_member", "Join the pack to \(action) in it.")
         case .ownPost: .forbidden("own_post", "You cannot vote on your own post.")
+        case .ownPin: .forbidden("own_pin", "You cannot react to your own pin.")
+        case .friendsOnly: .forbidden("friends_only", "Only the pin's owner's friends can react to it.")
         case .notAlpha: .forbidden("not_alpha", "Only the pack's alpha (while a member) or an admin can do this.")
         case .fixedOncePosted(let field):
             Problem(

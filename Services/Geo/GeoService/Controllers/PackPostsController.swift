@@ -22,6 +22,7 @@ struct PackPostsController {
         router.get(RouterPath(GeoPaths.posts + "/:post/comments"), use: comments)
         router.post(RouterPath(GeoPaths.posts + "/:post/comments"), use: comment)
         router.delete(RouterPath(GeoPaths.comments + "/:comment"), use: deleteComment)
+        router.put(RouterPath(GeoPaths.comments + "/:comment/vote"), use: voteComment)
     }
 
     /// A pack's posts, `sort=new` (default) or `top`.
@@ -79,18 +80,35 @@ struct PackPostsController {
 
     struct VoteRequest: Decodable {
         var value: Int
+
+        /// The vote sent: 1, -1 or 0.
+        static func value(of request: Request, context: AuthenticatedContext) async throws -> Int {
+            let input = try await request.decode(as: VoteRequest.self, context: context)
+            guard [-1, 0, 1].contains(input.value) else {
+                throw Problem.invalidField("value", "must be 1 (up), -1 (down) or 0 (withdraw).")
+            }
+            return input.value
+        }
     }
 
     /// Up (1), down (-1) or withdraw (0); one vote per user, changeable.
     @Sendable func vote(_ request: Request, context: AuthenticatedContext) async throws -> PostView {
-        let input = try await request.decode(as: VoteRequest.self, context: context)
-        guard [-1, 0, 1].contains(input.value) else {
-            throw Problem.invalidField("value", "must be 1 (up), -1 (down) or 0 (withdraw).")
-        }
+        let value = try await VoteRequest.value(of: request, context: context)
         let viewer = context.user.userID
         return PostView(
             try await database.vote(
-                try context.parameters.id("post", "The post"), voter: viewer, value: input.value,
+                try context.parameters.id("post", "The post"), voter: viewer, value: value,
+                at: try request.clientPosition(), now: clock.now),
+            viewer: viewer)
+    }
+
+    /// A comment's vote, as a post's.
+    @Sendable func voteComment(_ request: Request, context: AuthenticatedContext) async throws -> CommentView {
+        let value = try await VoteRequest.value(of: request, context: context)
+        let viewer = context.user.userID
+        return CommentView(
+            try await database.voteComment(
+                try context.parameters.id("comment", "The comment"), voter: viewer, value: value,
                 at: try request.clientPosition(), now: clock.now),
             viewer: viewer)
     }
@@ -101,10 +119,12 @@ struct PackPostsController {
         let postID = try context.parameters.id("post", "The post")
         let position = try request.clientPosition()
         let page = try request.pageRequest()
-        let (listing, rows) = try await database.comments(
+        let (listing, rows, myVotes) = try await database.comments(
             on: postID, viewer: viewer, at: position, after: try page.decodeCursor(as: Int64.self),
             limit: page.limit + 1, now: clock.now)
-        let views = rows.map { CommentView($0, postAuthor: listing.post.authorId, viewer: viewer) }
+        let views = rows.map {
+            CommentView($0, postAuthor: listing.post.authorId, viewer: viewer, myVote: myVotes[$0.id ?? 0] ?? 0)
+        }
         return Page(fetched: views, limit: page.limit) { Int64($0.id) ?? 0 }
     }
 

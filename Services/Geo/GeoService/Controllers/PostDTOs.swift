@@ -59,17 +59,31 @@ struct CommentView: ResponseEncodable, Sendable {
     var postId: String
     var body: String
     var author: AnonymousAuthor
-    /// Only my own comments can be seen hidden (reported by enough people, until an admin decides).
+    var score: Int
+    var upVotes: Int
+    var downVotes: Int
+    /// 1, -1 or 0.
+    var myVote: Int
+    /// Only my own comments can be seen hidden: after falling to a score of -5 (for good), or reported by enough
+    /// people (until an admin decides).
     var hidden: Bool
     var createdAt: Date
 
-    init(_ comment: CommentRecord, postAuthor: String, viewer: String) {
+    init(_ listing: CommentListing, viewer: String) {
+        self.init(listing.comment, postAuthor: listing.postAuthor, viewer: viewer, myVote: listing.myVote)
+    }
+
+    init(_ comment: CommentRecord, postAuthor: String, viewer: String, myVote: Int = 0) {
         id = String(comment.id ?? 0)
         postId = String(comment.postId)
         body = comment.body
         author = AnonymousAuthor(
             name: comment.pseudonym, isMine: comment.authorId == viewer,
             isOriginalPoster: comment.authorId == postAuthor)
+        score = comment.tally.score
+        upVotes = comment.upVotes
+        downVotes = comment.downVotes
+        self.myVote = myVote
         hidden = comment.hidden
         createdAt = comment.createdAt
     }
@@ -82,13 +96,15 @@ struct MyCommentView: ResponseEncodable, Sendable {
     var post: PostView?
 }
 
-/// The den: what I wrote, what it earned, where I belong.
+/// The den: what I wrote, what it earned, where I belong. Only its owner sees it.
 struct DenView: ResponseEncodable, Sendable {
     var postCount: Int
     var commentCount: Int
-    /// Votes my posts earned, kept after their packs expired.
+    /// Votes my posts and comments earned, kept after their packs expired.
     var upVotesEarned: Int
     var downVotesEarned: Int
+    /// One score across all my packs (``Karma``): votes earned up minus down, plus 2 for each post I wrote.
+    var karma: Int
     var packs: [PackView]
 }
 

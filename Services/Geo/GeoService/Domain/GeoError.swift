@@ -11,6 +11,8 @@ enum GeoError: Error, Equatable {
     case tooManyColors
     /// A pin has at most ``PinLimits/photosPerPin`` photos.
     case tooManyPhotos
+    /// A user keeps at most ``Trips/tripsPerUser`` trips.
+    case tooManyTrips
     /// A user is the alpha of at most ``PackLimits/livePacksPerAlpha`` live packs.
     case tooManyLivePacks
     /// A user is in at most ``PackLimits/membershipsPerUser`` packs.
@@ -21,6 +23,10 @@ enum GeoError: Error, Equatable {
     case joinToWrite(action: String)
     /// Writers do not vote on their own posts.
     case ownPost
+    /// Nobody reacts to their own pin.
+    case ownPin
+    /// Only the owner's friends react to a pin.
+    case friendsOnly
     /// Only the pack's alpha (or an admin) closes it.
     case notAlpha
     /// A pack's radius or lock changes no more once it has posts (they were written for that area).

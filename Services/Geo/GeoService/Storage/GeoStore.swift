@@ -39,6 +39,36 @@ protocol GeoStore: ServiceStore {
     /// Every pin of a user (at most ``PinLimits/pinsPerUser``) as the visited summary needs it.
     func visitedPins(of userID: String) async throws -> [VisitedSummary.Pin]
 
+    /// The countries of each user's pins (users without pins are missing).
+    func countryCodes(of users: [String]) async throws -> [String: [String]]
+
+    // MARK: Trips
+
+    /// Saves a new trip of at most ``Trips/tripsPerUser`` per user; its cover must be a photo of one of the owner's
+    /// pins (400 `coverPhotoId`).
+    func createTrip(_ trip: TripRecord) async throws -> TripRecord
+
+    /// A trip; a missing one is not found (the caller checks who may read it).
+    func trip(_ id: Int64) async throws -> TripRecord
+
+    /// Changes my trip (someone else's is a 404 like a missing one); its days and cover are checked after `change`.
+    func changeTrip(_ id: Int64, of userID: String, _ change: @Sendable (inout TripRecord) throws -> Void)
+        async throws -> TripRecord
+
+    func deleteTrip(_ id: Int64, of userID: String) async throws
+
+    /// A user's trips, the latest start first.
+    func trips(of userID: String) async throws -> [TripRecord]
+
+    // MARK: Reactions
+
+    /// Sets (or with `nil` removes) a person's reaction to a pin; answers whether it is their first reaction to
+    /// it ever (removing and reacting again is not). A missing pin is not found. The caller checks they may.
+    func setReaction(on pinID: Int64, by user: String, kind: String?, now: Date) async throws -> Bool
+
+    /// A pin's reactions, oldest first, at most ``PinReactions/listed``.
+    func reactions(on pinID: Int64) async throws -> [PinReaction]
+
     /// How many photos each of these pins has.
     func photoCounts(_ pinIDs: [Int64]) async throws -> [Int64: Int]
 
@@ -138,7 +168,7 @@ protocol GeoStore: ServiceStore {
     func deletePost(_ id: Int64, by viewer: String, isAdmin: Bool, now: Date) async throws
 
     /// Sets (1, -1) or withdraws (0) the voter's vote, from where the post may be read. A post whose score falls
-    /// to ``PackLimits/hidingScore`` is hidden for good. Writers cannot vote on their own posts.
+    /// to ``PackLimits/hidingScore`` is hidden for good (``VoteTally``). Writers cannot vote on their own posts.
     func vote(_ postID: Int64, voter: String, value: Int, at position: ClientPosition?, now: Date) async throws
         -> PostListing
 
@@ -149,10 +179,18 @@ protocol GeoStore: ServiceStore {
         admit: @escaping @Sendable () throws -> Void, now: Date
     ) async throws -> (comment: CommentRecord, on: PostListing)
 
-    /// The comments of a post the viewer may read from `position`, oldest first, after the cursor's id.
+    /// The comments of a post the viewer may read from `position`, oldest first, after the cursor's id, with the
+    /// viewer's votes on them.
     func comments(
         on postID: Int64, viewer: String, at position: ClientPosition?, after cursor: Int64?, limit: Int, now: Date
-    ) async throws -> (post: PostListing, comments: [CommentRecord])
+    ) async throws -> (post: PostListing, comments: [CommentRecord], myVotes: [Int64: Int])
+
+    /// Sets (1, -1) or withdraws (0) the voter's vote on a comment on a post they may read from `position`, in a
+    /// pack they are an active member of; by the rule of posts (``VoteTally``): one vote per member, a comment
+    /// whose score falls to ``PackLimits/hidingScore`` is hidden for good, writers do not vote on their own. The
+    /// writer's karma takes the change in the same transaction.
+    func voteComment(_ commentID: Int64, voter: String, value: Int, at position: ClientPosition?, now: Date)
+        async throws -> CommentListing
 
     /// Deletes a comment, for its writer, the post's pack's alpha or an admin.
     func deleteComment(_ id: Int64, by viewer: String, isAdmin: Bool, now: Date) async throws

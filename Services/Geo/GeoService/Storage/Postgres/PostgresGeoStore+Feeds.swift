@@ -104,7 +104,8 @@ extension PostgresGeoStore {
     func denTotals(of user: String, now: Date) async throws -> DenTotals {
         try await write(.repeatableRead) { session in
             let karma = try await session.first(
-                "SELECT up_votes, down_votes FROM karma WHERE user_id = \(user)", { try $0.decode((Int, Int).self) })
+                "SELECT up_votes, down_votes, posts FROM karma WHERE user_id = \(user)",
+                { try $0.decode((Int, Int, Int).self) })
             let posts = try await session.value(
                 """
                 SELECT count(*) FROM posts ps JOIN packs pk ON pk.id = ps.pack_id
@@ -116,7 +117,8 @@ extension PostgresGeoStore {
                 WHERE c.author_id = \(user) AND (pk.expires_at IS NULL OR pk.expires_at > \(now.storedMilliseconds))
                 """, as: Int.self)
             return DenTotals(
-                posts: posts ?? 0, comments: comments ?? 0, upVotes: karma?.0 ?? 0, downVotes: karma?.1 ?? 0)
+                posts: posts ?? 0, comments: comments ?? 0, upVotes: karma?.0 ?? 0, downVotes: karma?.1 ?? 0,
+                postsWritten: karma?.2 ?? 0)
         }
     }
 

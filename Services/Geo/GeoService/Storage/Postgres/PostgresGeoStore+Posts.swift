@@ -65,6 +65,7 @@ extension PostgresGeoStore {
                 RETURNING id
                 """, as: Int64.self)
             try await session.execute("UPDATE packs SET post_count = post_count + 1 WHERE id = \(packID)")
+            try await Self.earnKarma(session, author, up: 0, down: 0, posts: 1)
             try await Self.refreshExpiry(session, packID: packID, now: now)
             return PostListing(post: post, pack: pack, myVote: 0)
         }
@@ -113,12 +114,9 @@ extension PostgresGeoStore {
                     ON CONFLICT (post_id, user_id) DO UPDATE SET value = excluded.value
                     """)
             }
-            let up = (value == 1 ? 1 : 0) - (old == 1 ? 1 : 0)
-            let down = (value == -1 ? 1 : 0) - (old == -1 ? 1 : 0)
-            post.upVotes += up
-            post.downVotes += down
+            let (up, down) = post.tally.change(from: old, to: value)
             post.hot = PostRanking.hot(up: post.upVotes, down: post.downVotes, createdAt: post.createdAt)
-            post.hidden = post.score <= PackLimits.hidingScore
+            post.hidden = post.tally.hides
             try await session.execute(
                 """
                 UPDATE posts SET up_votes = \(post.upVotes), down_votes = \(post.downVotes), hot = \(post.hot),
@@ -128,12 +126,7 @@ extension PostgresGeoStore {
             try await session.execute(
                 "UPDATE packs SET up_votes = up_votes + \(up), down_votes = down_votes + \(down) WHERE id = \(post.packId)"
             )
-            try await session.execute(
-                """
-                INSERT INTO karma (user_id, up_votes, down_votes) VALUES (\(post.authorId), \(up), \(down))
-                ON CONFLICT (user_id) DO UPDATE SET up_votes = karma.up_votes + excluded.up_votes,
-                    down_votes = karma.down_votes + excluded.down_votes
-                """)
+            try await Self.earnKarma(session, post.authorId, up: up, down: down, posts: 0)
             try await Self.refreshExpiry(session, packID: post.packId, now: now)
             return PostListing(post: post, pack: pack, myVote: value)
         }
@@ -171,7 +164,7 @@ extension PostgresGeoStore {
 
     func comments(
         on postID: Int64, viewer: String, at position: ClientPosition?, after cursor: Int64?, limit: Int, now: Date
-    ) async throws -> (post: PostListing, comments: [CommentRecord]) {
+    ) async throws -> (post: PostListing, comments: [CommentRecord], myVotes: [Int64: Int]) {
         try await write(.repeatableRead) { session in
             let listing = try await Self.readablePost(session, postID, viewer: viewer, at: position, now: now)
             let comments = try await session.rows(
@@ -184,7 +177,7 @@ extension PostgresGeoStore {
                 ORDER BY c.id LIMIT \(limit)
                 """
             ).map(Self.comment)
-            return (listing, comments)
+            return (listing, comments, try await Self.commentVotes(session, of: viewer, on: comments.compactMap(\.id)))
         }
     }
 
@@ -208,7 +201,78 @@ extension PostgresGeoStore {
         }
     }
 
+    func voteComment(_ commentID: Int64, voter: String, value: Int, at position: ClientPosition?, now: Date)
+        async throws -> CommentListing
+    {
+        try await write { session in
+            guard
+                let postID = try await session.value(
+                    "SELECT post_id FROM comments WHERE id = \(commentID)", as: Int64.self),
+                let listing = try await Self.post(session, postID, viewer: voter, now: now, lock: true),
+                !listing.post.hidden,
+                var comment = try await session.first(
+                    "SELECT \(unescaped: Self.commentColumns) FROM comments c WHERE c.id = \(commentID)", Self.comment),
+                !comment.hidden
+            else { throw GeoError.notFound("The comment") }
+            try listing.pack.fence.check(position)
+            guard comment.authorId != voter else { throw GeoError.ownItem(action: "vote on") }
+            guard try await Self.activePseudonym(session, pack: listing.post.packId, user: voter, now: now) != nil
+            else {
+                throw GeoError.joinToWrite(action: "vote")
+            }
+            let old = try await Self.commentVotes(session, of: voter, on: [commentID])[commentID] ?? 0
+            let answer = { (comment: CommentRecord) in
+                CommentListing(comment: comment, postAuthor: listing.post.authorId, myVote: value)
+            }
+            guard old != value else { return answer(comment) }
+            if value == 0 {
+                try await session.execute(
+                    "DELETE FROM comment_votes WHERE comment_id = \(commentID) AND user_id = \(voter)")
+            } else {
+                try await session.execute(
+                    """
+                    INSERT INTO comment_votes (comment_id, user_id, value) VALUES (\(commentID), \(voter), \(value))
+                    ON CONFLICT (comment_id, user_id) DO UPDATE SET value = excluded.value
+                    """)
+            }
+            let (up, down) = comment.tally.change(from: old, to: value)
+            comment.hidden = comment.tally.hides
+            try await session.execute(
+                """
+                UPDATE comments SET up_votes = \(comment.upVotes), down_votes = \(comment.downVotes),
+                    hidden = \(comment.hidden)
+                WHERE id = \(commentID)
+                """)
+            // A hidden comment leaves its post's count, as a reported one does.
+            if comment.hidden {
+                try await session.execute("UPDATE posts SET comment_count = comment_count - 1 WHERE id = \(postID)")
+            }
+            try await Self.earnKarma(session, comment.authorId, up: up, down: down, posts: 0)
+            return answer(comment)
+        }
+    }
+
     // MARK: Shared steps
+
+    /// Adds to a writer's karma counts, in the transaction of the vote or post that earned them.
+    static func earnKarma(_ session: PostgresSession, _ writer: String, up: Int, down: Int, posts: Int) async throws {
+        try await session.execute(
+            """
+            INSERT INTO karma (user_id, up_votes, down_votes, posts) VALUES (\(writer), \(up), \(down), \(posts))
+            ON CONFLICT (user_id) DO UPDATE SET up_votes = karma.up_votes + excluded.up_votes,
+                down_votes = karma.down_votes + excluded.down_votes, posts = karma.posts + excluded.posts
+            """)
+    }
+
+    /// The user's votes on these comments.
+    static func commentVotes(_ session: PostgresSession, of user: String, on commentIDs: [Int64]) async throws
+        -> [Int64: Int]
+    {
+        guard !commentIDs.isEmpty else { return [:] }
+        let rows = try await session.rows(
+            "SELECT comment_id, value FROM comment_votes WHERE user_id = \(user) AND comment_id = ANY(\(commentIDs))")
+        return Dictionary(uniqueKeysWithValues: try rows.map { try $0.decode((Int64, Int).self) })
+    }
 
     /// The user's pseudonym when they are an active member of the live pack.
     static func activePseudonym(_ session: PostgresSession, pack: Int64, user: String, now: Date) async throws

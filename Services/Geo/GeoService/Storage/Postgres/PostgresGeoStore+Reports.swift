@@ -82,8 +82,8 @@ extension PostgresGeoStore {
         }
     }
 
-    /// Hides or shows an item; a comment's post counts only its shown comments. A post shown again stays hidden
-    /// when its votes hid it (``PackLimits/hidingScore``).
+    /// Hides or shows an item; a comment's post counts only its shown comments. An item shown again stays hidden
+    /// when its votes hid it (``VoteTally/hides``).
     static func setHidden(_ session: PostgresSession, _ kind: PackReports.Kind, _ itemID: Int64, _ hidden: Bool)
         async throws
     {
@@ -96,12 +96,14 @@ extension PostgresGeoStore {
                 """)
         case .comment:
             guard
-                let postID = try await session.value(
-                    "UPDATE comments SET hidden = \(hidden) WHERE id = \(itemID) AND hidden <> \(hidden) RETURNING post_id",
-                    as: Int64.self)
+                let comment = try await session.first(
+                    "SELECT \(unescaped: commentColumns) FROM comments c WHERE c.id = \(itemID)", Self.comment)
             else { return }
+            let hidden = hidden || comment.tally.hides
+            guard comment.hidden != hidden else { return }
+            try await session.execute("UPDATE comments SET hidden = \(hidden) WHERE id = \(itemID)")
             try await session.execute(
-                "UPDATE posts SET comment_count = comment_count + \(hidden ? -1 : 1) WHERE id = \(postID)")
+                "UPDATE posts SET comment_count = comment_count + \(hidden ? -1 : 1) WHERE id = \(comment.postId)")
         }
     }
 

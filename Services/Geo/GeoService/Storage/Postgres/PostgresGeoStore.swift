@@ -144,14 +144,15 @@ struct PostgresGeoStore: GeoStore {
             createdAt: Date(storedMilliseconds: createdAt))
     }
 
-    static let commentColumns = "c.id, c.post_id, c.author_id, c.pseudonym, c.body, c.created_at, c.hidden"
+    static let commentColumns =
+        "c.id, c.post_id, c.author_id, c.pseudonym, c.body, c.created_at, c.hidden, c.up_votes, c.down_votes"
 
     static func comment(_ row: PostgresRow) throws -> CommentRecord {
-        let (id, postID, author, pseudonym, body, createdAt, hidden) = try row.decode(
-            (Int64, Int64, String, String, String, Int64, Bool).self)
+        let (id, postID, author, pseudonym, body, createdAt, hidden, up, down) = try row.decode(
+            (Int64, Int64, String, String, String, Int64, Bool, Int, Int).self)
         return CommentRecord(
             id: id, postId: postID, authorId: author, pseudonym: pseudonym, body: body,
-            createdAt: Date(storedMilliseconds: createdAt), hidden: hidden)
+            createdAt: Date(storedMilliseconds: createdAt), hidden: hidden, upVotes: up, downVotes: down)
     }
 }
 

@@ -8,6 +8,13 @@ struct PostListing: Sendable {
     var myVote: Int
 }
 
+/// A comment with what a reader needs beside it: whether its writer wrote the post, and the reader's own vote.
+struct CommentListing: Sendable {
+    var comment: CommentRecord
+    var postAuthor: String
+    var myVote: Int
+}
+
 /// The orders posts are listed in, and where a page starts.
 enum PostOrder: String, Sendable {
     /// Newest first.
@@ -53,12 +60,16 @@ struct PlaceHit: Sendable {
     }
 }
 
-/// A writer's totals for the den.
+/// A writer's totals for the den: posts and comments in live packs, and what all they wrote earned (kept after
+/// their packs expired): votes on their posts and comments, and the number of posts, for their ``Karma``.
 struct DenTotals: Sendable {
     var posts: Int
     var comments: Int
     var upVotes: Int
     var downVotes: Int
+    var postsWritten: Int
+
+    var karma: Int { Karma.score(upVotes: upVotes, downVotes: downVotes, posts: postsWritten) }
 }
 
 /// Lists kept as JSON text in a column (pack and post tags), the same text in either database.

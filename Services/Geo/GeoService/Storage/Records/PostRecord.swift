@@ -17,4 +17,9 @@ struct PostRecord: Codable, Sendable {
     var createdAt: Date
 
     var score: Int { upVotes - downVotes }
+
+    var tally: VoteTally {
+        get { VoteTally(up: upVotes, down: downVotes) }
+        set { (upVotes, downVotes) = (newValue.up, newValue.down) }
+    }
 }

@@ -315,6 +315,61 @@ enum GeoMigrations {
         }
         // Notices and events waiting for the notifications service (ServiceKit's outbox).
         OutboxMigrations.register(in: &migrator)
+        migrator.registerMigration("v6: votes on comments, posts in karma") { db in
+            try db.execute(
+                sql: """
+                    -- Comments are voted on as posts are (VoteTally): their counts, and one vote per member.
+                    ALTER TABLE comments ADD COLUMN up_votes INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE comments ADD COLUMN down_votes INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE comment_votes (
+                        comment_id INTEGER NOT NULL REFERENCES comments(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        value INTEGER NOT NULL CHECK (value IN (-1, 1)),
+                        PRIMARY KEY (comment_id, user_id)
+                    ) WITHOUT ROWID;
+
+                    -- Posts a writer wrote count in their karma (Karma), kept after their packs are flushed; the
+                    -- posts still stored start the count.
+                    ALTER TABLE karma ADD COLUMN posts INTEGER NOT NULL DEFAULT 0;
+                    INSERT INTO karma (user_id, up_votes, down_votes, posts)
+                        SELECT author_id, 0, 0, count(*) FROM posts WHERE true GROUP BY author_id
+                        ON CONFLICT (user_id) DO UPDATE SET posts = excluded.posts;
+                    """)
+        }
+        migrator.registerMigration("v7: reactions to pins") { db in
+            try db.execute(
+                sql: """
+                    -- One row per person and pin, kept when the reaction is removed (kind NULL), so the owner is
+                    -- told of a friend's reaction once.
+                    CREATE TABLE pin_reactions (
+                        pin_id INTEGER NOT NULL REFERENCES pins(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        kind TEXT,
+                        reacted_at DATETIME NOT NULL,
+                        PRIMARY KEY (pin_id, user_id)
+                    ) WITHOUT ROWID;
+                    """)
+        }
+        migrator.registerMigration("v8: trips") { db in
+            try db.execute(
+                sql: """
+                    -- A named journey of one user; its pins are those visited between its days (not stored). The
+                    -- cover is a photo of one of the owner's pins; deleting the photo clears it.
+                    CREATE TABLE trips (
+                        id INTEGER PRIMARY KEY,
+                        user_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        starts_on TEXT NOT NULL,
+                        ends_on TEXT NOT NULL,
+                        visibility TEXT NOT NULL CHECK (visibility IN ('private', 'friends')),
+                        cover_photo_id TEXT REFERENCES pin_photos(id) ON DELETE SET NULL,
+                        cover_pin_id INTEGER,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX trips_by_user ON trips(user_id, starts_on);
+                    """)
+        }
         return migrator
     }
 }

@@ -115,7 +115,8 @@ extension SQLiteGeoStore {
     func denTotals(of user: String, now: Date) async throws -> DenTotals {
         try await read { db in
             let karma = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT up_votes, down_votes FROM karma WHERE user_id = ?"), arguments: [user])
+                db.cachedStatement(sql: "SELECT up_votes, down_votes, posts FROM karma WHERE user_id = ?"),
+                arguments: [user])
             return DenTotals(
                 posts: try Int.fetchOne(
                     db.cachedStatement(
@@ -130,7 +131,7 @@ extension SQLiteGeoStore {
                                 JOIN packs ON packs.id = posts.pack_id
                             WHERE comments.author_id = ? AND (packs.expires_at IS NULL OR packs.expires_at > ?)
                             """), arguments: [user, now]) ?? 0,
-                upVotes: karma?[0] ?? 0, downVotes: karma?[1] ?? 0)
+                upVotes: karma?[0] ?? 0, downVotes: karma?[1] ?? 0, postsWritten: karma?[2] ?? 0)
         }
     }
 

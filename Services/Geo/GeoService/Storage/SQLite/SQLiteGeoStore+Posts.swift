@@ -47,6 +47,7 @@ extension SQLiteGeoStore {
                 tags: StoredJSON.array(tags), now: now)
             try post.insert(db)
             try db.execute(sql: "UPDATE packs SET post_count = post_count + 1 WHERE id = ?", arguments: [packID])
+            try Self.earnKarma(db, author, up: 0, down: 0, posts: 1)
             try Self.refreshExpiry(db, packID: packID, now: now)
             return PostListing(post: post, pack: pack, myVote: 0)
         }
@@ -98,22 +99,14 @@ extension SQLiteGeoStore {
                         ON CONFLICT (post_id, user_id) DO UPDATE SET value = excluded.value
                         """, arguments: [postID, voter, value])
             }
-            let up = (value == 1 ? 1 : 0) - (old == 1 ? 1 : 0)
-            let down = (value == -1 ? 1 : 0) - (old == -1 ? 1 : 0)
-            post.upVotes += up
-            post.downVotes += down
+            let (up, down) = post.tally.change(from: old, to: value)
             post.hot = PostRanking.hot(up: post.upVotes, down: post.downVotes, createdAt: post.createdAt)
-            post.hidden = post.score <= PackLimits.hidingScore
+            post.hidden = post.tally.hides
             try post.update(db)
             try db.execute(
                 sql: "UPDATE packs SET up_votes = up_votes + ?, down_votes = down_votes + ? WHERE id = ?",
                 arguments: [up, down, post.packId])
-            try db.execute(
-                sql: """
-                    INSERT INTO karma (user_id, up_votes, down_votes) VALUES (?, ?, ?)
-                    ON CONFLICT (user_id) DO UPDATE SET up_votes = up_votes + excluded.up_votes,
-                        down_votes = down_votes + excluded.down_votes
-                    """, arguments: [post.authorId, up, down])
+            try Self.earnKarma(db, post.authorId, up: up, down: down, posts: 0)
             try Self.refreshExpiry(db, packID: post.packId, now: now)
             return PostListing(post: post, pack: pack, myVote: value)
         }
@@ -148,7 +141,7 @@ extension SQLiteGeoStore {
     /// ones only to their writer, none of writers the viewer muted in the pack.
     func comments(
         on postID: Int64, viewer: String, at position: ClientPosition?, after cursor: Int64?, limit: Int, now: Date
-    ) async throws -> (post: PostListing, comments: [CommentRecord]) {
+    ) async throws -> (post: PostListing, comments: [CommentRecord], myVotes: [Int64: Int]) {
         try await read { db in
             let listing = try Self.readablePost(db, postID, viewer: viewer, at: position, now: now)
             let comments = try CommentRecord.fetchAll(
@@ -159,7 +152,7 @@ extension SQLiteGeoStore {
                             AND id > ? ORDER BY id LIMIT ?
                         """),
                 arguments: [postID, viewer, listing.post.packId, viewer, cursor ?? 0, limit])
-            return (listing, comments)
+            return (listing, comments, try Self.commentVotes(db, of: viewer, on: comments.compactMap(\.id)))
         }
     }
 
@@ -182,7 +175,70 @@ extension SQLiteGeoStore {
         }
     }
 
+    /// Sets (1, -1) or withdraws (0) the voter's vote on a comment, by the rule posts follow (``VoteTally``).
+    func voteComment(_ commentID: Int64, voter: String, value: Int, at position: ClientPosition?, now: Date)
+        async throws -> CommentListing
+    {
+        try await write { db in
+            guard var comment = try CommentRecord.fetchOne(db, key: commentID), !comment.hidden,
+                let listing = try Self.post(db, comment.postId, viewer: voter, now: now), !listing.post.hidden
+            else { throw GeoError.notFound("The comment") }
+            try listing.pack.fence.check(position)
+            guard comment.authorId != voter else { throw GeoError.ownItem(action: "vote on") }
+            guard try Self.activePseudonym(db, pack: listing.post.packId, user: voter, now: now) != nil else {
+                throw GeoError.joinToWrite(action: "vote")
+            }
+            let old = try Self.commentVotes(db, of: voter, on: [commentID])[commentID] ?? 0
+            let answer = { (comment: CommentRecord) in
+                CommentListing(comment: comment, postAuthor: listing.post.authorId, myVote: value)
+            }
+            guard old != value else { return answer(comment) }
+            if value == 0 {
+                try db.execute(
+                    sql: "DELETE FROM comment_votes WHERE comment_id = ? AND user_id = ?", arguments: [commentID, voter])
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO comment_votes (comment_id, user_id, value) VALUES (?, ?, ?)
+                        ON CONFLICT (comment_id, user_id) DO UPDATE SET value = excluded.value
+                        """, arguments: [commentID, voter, value])
+            }
+            let (up, down) = comment.tally.change(from: old, to: value)
+            comment.hidden = comment.tally.hides
+            try comment.update(db)
+            // A hidden comment leaves its post's count, as a reported one does.
+            if comment.hidden {
+                try db.execute(
+                    sql: "UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?", arguments: [comment.postId])
+            }
+            try Self.earnKarma(db, comment.authorId, up: up, down: down, posts: 0)
+            return answer(comment)
+        }
+    }
+
     // MARK: Shared steps
+
+    /// Adds to a writer's karma counts, in the transaction of the vote or post that earned them.
+    static func earnKarma(_ db: Database, _ writer: String, up: Int, down: Int, posts: Int) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO karma (user_id, up_votes, down_votes, posts) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id) DO UPDATE SET up_votes = up_votes + excluded.up_votes,
+                    down_votes = down_votes + excluded.down_votes, posts = posts + excluded.posts
+                """, arguments: [writer, up, down, posts])
+    }
+
+    /// The user's votes on these comments.
+    static func commentVotes(_ db: Database, of user: String, on commentIDs: [Int64]) throws -> [Int64: Int] {
+        guard !commentIDs.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT comment_id, value FROM comment_votes
+                    WHERE user_id = ? AND comment_id IN (SELECT value FROM json_each(?))
+                    """), arguments: [user, StoredJSON.array(commentIDs)])
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as Int) })
+    }
 
     /// The user's pseudonym when they are an active member of the live pack.
     static func activePseudonym(_ db: Database, pack: Int64, user: String, now: Date) throws -> String? {

@@ -63,8 +63,8 @@ extension SQLiteGeoStore {
         }
     }
 
-    /// Hides or shows an item; a comment's post counts only its shown comments. A post shown again stays hidden
-    /// when its votes hid it (``PackLimits/hidingScore``).
+    /// Hides or shows an item; a comment's post counts only its shown comments. An item shown again stays hidden
+    /// when its votes hid it (``VoteTally/hides``).
     static func setHidden(_ db: Database, _ kind: PackReports.Kind, _ itemID: Int64, _ hidden: Bool) throws {
         switch kind {
         case .post:
@@ -72,7 +72,9 @@ extension SQLiteGeoStore {
                 sql: "UPDATE posts SET hidden = (? OR up_votes - down_votes <= ?) WHERE id = ?",
                 arguments: [hidden, PackLimits.hidingScore, itemID])
         case .comment:
-            guard let comment = try CommentRecord.fetchOne(db, key: itemID), comment.hidden != hidden else { return }
+            guard let comment = try CommentRecord.fetchOne(db, key: itemID) else { return }
+            let hidden = hidden || comment.tally.hides
+            guard comment.hidden != hidden else { return }
             try db.execute(sql: "UPDATE comments SET hidden = ? WHERE id = ?", arguments: [hidden, itemID])
             try db.execute(
                 sql: "UPDATE posts SET comment_count = comment_count + ? WHERE id = ?",
