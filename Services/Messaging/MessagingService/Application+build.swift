@@ -39,6 +39,7 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
         threshold: ContentReports.clamped(configuration.reportThreshold)
     )
     .addRoutes(to: chassis.signedIn)
+    ReactionsController(store: store, events: events, clock: settings.clock).addRoutes(to: chassis.signedIn)
     TopicsController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
     InternalMessagingController(store: store).addRoutes(to: chassis.internalOnly)
     return chassis.application(services: routing.services)

@@ -39,6 +39,8 @@ struct MessageView: ResponseEncodable, Codable, Sendable {
     var editedAt: Date?
     /// `true` on my own message while reports hide it from everyone else (until an admin decides); absent otherwise.
     var hidden: Bool?
+    /// Each emoji's reactions, in the order they were first given; absent when there are none.
+    var reactions: [ReactionView]?
 
     init(_ message: MessageRecord) {
         id = message.id
@@ -51,7 +53,31 @@ struct MessageView: ResponseEncodable, Codable, Sendable {
         createdAt = message.createdAt
         editedAt = message.editedAt
         hidden = message.hidden ? true : nil
+        reactions = message.reactions.isEmpty ? nil : message.reactions.map(ReactionView.init)
     }
+}
+
+/// One emoji's reactions on a message: how many, whether I am among them, and the first who reacted.
+struct ReactionView: Codable, Sendable {
+    var emoji: String
+    var count: Int
+    var me: Bool
+    /// The first 20 members who reacted, earliest first.
+    var userIds: [String]
+
+    init(_ summary: ReactionSummary) {
+        emoji = summary.emoji
+        count = summary.count
+        me = summary.mine
+        userIds = summary.userIDs
+    }
+}
+
+/// A message's reactions after a change.
+struct ReactionsView: ResponseEncodable, Codable, Sendable {
+    var conversationId: String
+    var messageId: Int64
+    var reactions: [ReactionView]
 }
 
 struct ConversationView: ResponseEncodable, Sendable {

@@ -33,6 +33,8 @@ enum MessagingError: Error, Equatable {
     case notYourMessage(action: String)
     /// Reporting one's own message.
     case ownMessage
+    /// The message carries ``Reactions/maximumDistinct`` emoji already.
+    case tooManyReactions
     /// The report queue and its decisions are for platform admins.
     case adminOnly
 }

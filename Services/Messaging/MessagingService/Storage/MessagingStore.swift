@@ -109,6 +109,15 @@ protocol MessagingStore: ServiceStore {
     func markRead(_ conversationID: String, upTo messageID: Int64, topic topicID: Int64?, by userID: String)
         async throws -> (lastReadID: Int64, unread: UnreadCount)
 
+    // MARK: Reactions
+
+    /// Adds (`adding`) or removes the caller's reaction `emoji` to a message of a conversation they are a member of
+    /// (404 otherwise, and for a message hidden from them); doing it twice changes nothing (`changed` false). A new
+    /// emoji past ``Reactions/maximumDistinct`` on the message is refused.
+    func react(
+        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date
+    ) async throws -> ReactionChange
+
     // MARK: Topics
 
     /// A new topic of a group, followed by its creator; a conflict if the group has one of that name
