@@ -68,4 +68,97 @@ extension MessagingRouterTests {
             #expect(notices.live.withLock { $0.last?.type } == "reaction.removed")
         }
     }
+
+    struct TopicWire: Decodable {
+        var name: String
+        var pinned: Bool
+    }
+
+    struct Topics: Decodable {
+        var items: [TopicWire]
+    }
+
+    @Test func topicsArePinnedByMembersOnly() async throws {
+        try await group()
+        let topic = try #require(try await database.createTopic("plans", in: "g", by: "ann", now: Date()).topic.id)
+        _ = try await database.createTopic("later", in: "g", by: "ann", now: Date())
+        try await app().test(.router) { client async throws in
+            let topics = MessagingPaths.conversations + "/g/topics"
+            let pin = topics + "/\(topic)/pin"
+            #expect(try await call(client, .put, pin, as: "eve").problem?.code == "not_found")
+            #expect(try await call(client, .put, topics + "/999/pin", as: "bob").problem?.code == "not_found")
+            #expect(try await body(client, .put, pin, as: "bob", TopicWire.self).pinned)
+            let bobs = try await body(client, .get, topics, as: "bob", Topics.self)
+            #expect(bobs.items.map(\.name) == ["plans", "later"])
+            #expect(try await body(client, .get, topics, as: "cat", Topics.self).items.map(\.pinned) == [false, false])
+            #expect(try await body(client, .delete, pin, as: "bob", TopicWire.self).pinned == false)
+        }
+    }
+
+    @Test func searchOperatorsNameWhatIsWrong() async throws {
+        _ = try await groupMessage("pizza tonight")
+        try await app().test(.router) { client async throws in
+            let search = MessagingPaths.search + "?query="
+            #expect(try await call(client, .get, search + "pizza%20to:bob", as: "bob").problem?.code == "invalid_query")
+            #expect(
+                try await call(client, .get, search + "pizza%20before:2026-02-30", as: "bob").problem?.code
+                    == "invalid_before")
+            #expect(
+                try await call(client, .get, search + "pizza%20has:video", as: "bob").problem?.code == "invalid_has")
+            #expect(
+                try await call(client, .get, search + "pizza&conversationId=g", as: "eve").problem?.code
+                    == "not_found")
+            struct Hit: Decodable { var snippet: String }
+            struct Hits: Decodable { var items: [Hit] }
+            func hits(_ query: String, as user: String = "bob") async throws -> Int {
+                try await self.body(client, .get, search + query, as: user, Hits.self).items.count
+            }
+            #expect(try await hits("pizza%20from:ann") == 1)
+            #expect(try await hits("pizza%20from:cat") == 0)
+            #expect(try await hits("pizza%20from:nobody") == 0)
+            #expect(try await hits("pizza%20has:image") == 0, "messages hold no images yet")
+            #expect(try await hits("pizza", as: "eve") == 0)
+        }
+    }
+
+    @Test func readReceiptsShowInDirectChatsWhileBothShare() async throws {
+        _ = try await database.openDirect("ann", with: "bob", id: "d", now: Date())
+        let message = try await database.send(
+            NewMessage(
+                conversationID: "d", senderID: "ann", text: "hi", topicID: nil, topicName: nil, mentions: [],
+                idempotencyKey: nil, now: Date())
+        ).message.id
+        _ = try await database.markRead("d", upTo: message, topic: nil, by: "bob")
+        try await app().test(.router) { client async throws in
+            let direct = MessagingPaths.conversations + "/d"
+            let settings = MessagingPaths.prefix + "/settings"
+            struct Receipt: Decodable { var otherLastReadId: Int64? }
+            #expect(try await body(client, .get, direct, as: "ann", Receipt.self).otherLastReadId == message)
+            #expect(try await call(client, .get, direct, as: "eve").problem?.code == "not_found")
+            let bad = try await call(client, .put, settings, as: "bob", json: #"{"shareReadReceipts":"no"}"#)
+            #expect(bad.problem?.code == "invalid_body")
+            #expect(try await body(client, .get, settings, as: "bob", SettingsView.self).shareReadReceipts)
+            let off = try await body(
+                client, .put, settings, as: "bob", json: #"{"shareReadReceipts":false}"#, SettingsView.self)
+            #expect(!off.shareReadReceipts)
+            #expect(try await body(client, .get, direct, as: "ann", Receipt.self).otherLastReadId == nil)
+            let bobs = try await body(client, .get, direct, as: "bob", Receipt.self)
+            #expect(bobs.otherLastReadId == nil, "nor see theirs")
+            #expect(try await body(client, .get, settings, as: "ann", SettingsView.self).shareReadReceipts)
+        }
+    }
+
+    @Test func typingReachesTheOtherMembersAtMostEveryThreeSeconds() async throws {
+        try await group()
+        try await app().test(.router) { client async throws in
+            let typing = MessagingPaths.conversations + "/g/typing"
+            #expect(try await call(client, .post, typing, as: "eve").problem?.code == "not_found")
+            #expect(try await call(client, .post, typing, as: "bob").status == .accepted)
+            #expect(try await call(client, .post, typing, as: "bob").status == .accepted)
+            let live = notices.live.withLock { $0.filter { $0.type == "typing" } }
+            #expect(live.count == 1)
+            #expect(live.first?.recipients.sorted() == ["ann", "cat"])
+            #expect(notices.sent.withLock { $0.isEmpty }, "never an inbox entry")
+        }
+    }
 }

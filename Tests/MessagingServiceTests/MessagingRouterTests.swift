@@ -80,6 +80,10 @@ import Testing
         ReactionsController(
             store: database, events: MessageEvents(sink: notices, directory: Directory()), clock: clock
         ).addRoutes(to: signedIn)
+        TypingController(
+            store: database, events: MessageEvents(sink: notices, directory: Directory()), clock: clock
+        ).addRoutes(to: signedIn)
+        MessagingSettingsController(store: database).addRoutes(to: signedIn)
         MessageReportsController(
             store: database, notices: notices, events: MessageEvents(sink: notices, directory: Directory()),
             clock: clock, threshold: 3

@@ -64,3 +64,89 @@ extension MessagingStoreTests {
         }
     }
 }
+
+extension MessagingStoreTests {
+    @Test(arguments: StoreKind.allCases) func pinnedTopicsComeFirstForTheirMemberOnly(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b", "c"], now: now)
+            let old = try #require(try await send(store, "a", "g", "one", topic: "old").message.topicId)
+            let mid = try #require(try await send(store, "a", "g", "two", topic: "mid").message.topicId)
+            let new = try #require(try await send(store, "a", "g", "three", topic: "new").message.topicId)
+            try await store.setTopicPinned(true, topic: old, in: "g", for: "b")
+            #expect(try await store.topics(in: "g", asMember: "b").map(\.topic.id) == [old, new, mid])
+            #expect(try await store.topics(in: "g", asMember: "b").map(\.pinned) == [true, false, false])
+            #expect(try await store.topics(in: "g", asMember: "a").map(\.topic.id) == [new, mid, old])
+            // a page at a time, the cursor carries whether its topic is pinned
+            let first = try await store.topics(in: "g", asMember: "b", after: nil, limit: 1)
+            let cursor = first.last.map {
+                TopicOrder(pinned: $0.pinned, lastMessageID: $0.topic.lastMessageId ?? 0, id: $0.topic.id ?? 0)
+            }
+            let rest = try await store.topics(in: "g", asMember: "b", after: cursor, limit: 5)
+            #expect(rest.map(\.topic.id) == [new, mid])
+            try await store.setTopicPinned(false, topic: old, in: "g", for: "b")
+            #expect(try await store.topics(in: "g", asMember: "b").map(\.topic.id) == [new, mid, old])
+            await #expect(throws: MessagingError.notFound("The conversation")) {
+                try await store.setTopicPinned(true, topic: old, in: "g", for: "x")
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func aMemberPinsAtMostTenTopicsOfAGroup(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b", "c"], now: now)
+            var topics: [Int64] = []
+            for n in 0...MessagingLimits.maximumPinnedTopics {
+                topics.append(try #require(try await store.createTopic("t\(n)", in: "g", by: "a", now: now).topic.id))
+            }
+            for topic in topics.dropLast() { try await store.setTopicPinned(true, topic: topic, in: "g", for: "b") }
+            try await store.setTopicPinned(true, topic: topics[0], in: "g", for: "b")
+            await #expect(throws: MessagingError.tooManyPinned) {
+                try await store.setTopicPinned(true, topic: topics.last ?? 0, in: "g", for: "b")
+            }
+            try await store.setTopicPinned(true, topic: topics.last ?? 0, in: "g", for: "c")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func searchNarrowsBySenderTopicAndDay(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b"], now: now)
+            _ = try await store.createGroup(id: "h", name: "H", by: "c", members: [], now: now)
+            func send(_ sender: String, _ conversation: String, _ topic: String?, daysLater: Double) async throws
+                -> Int64
+            {
+                try await store.send(
+                    NewMessage(
+                        conversationID: conversation, senderID: sender, text: "pizza", topicID: nil, topicName: topic,
+                        mentions: [], idempotencyKey: nil, now: now + daysLater * 86_400)
+                ).message.id
+            }
+            let first = try await send("a", "g", "Food", daysLater: 0)
+            let second = try await send("b", "g", nil, daysLater: 1)
+            let third = try await send("a", "g", nil, daysLater: 2)
+            _ = try await send("c", "h", "food", daysLater: 0)
+            func ids(_ filter: SearchFilter) async throws -> Set<Int64> {
+                Set(
+                    try await store.search(
+                        try SearchQuery.terms("pizza"), filter: filter, for: "b", conversation: nil, topic: nil,
+                        offset: 0, limit: 10
+                    ).map(\.message.id))
+            }
+            #expect(try await ids(.none) == [first, second, third])
+            #expect(try await ids(SearchFilter(senderID: "a")) == [first, third])
+            #expect(try await ids(SearchFilter(topic: "FOOD")) == [first], "only the caller's conversations")
+            #expect(try await ids(SearchFilter(before: now + 86_400)) == [first])
+            #expect(try await ids(SearchFilter(after: now + 86_400)) == [second, third])
+            #expect(try await ids(SearchFilter(after: now + 86_400, senderID: "a")) == [third])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func readReceiptsAreSharedUntilAMemberSaysNo(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            #expect(try await store.sharesReadReceipts(["a", "b"]) == ["a": true, "b": true])
+            try await store.setSharesReadReceipts(false, for: "b")
+            #expect(try await store.sharesReadReceipts(["a", "b"]) == ["a": true, "b": false])
+            try await store.setSharesReadReceipts(true, for: "b")
+            #expect(try await store.sharesReadReceipts(["b"]) == ["b": true])
+        }
+    }
+}

@@ -40,6 +40,8 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     )
     .addRoutes(to: chassis.signedIn)
     ReactionsController(store: store, events: events, clock: settings.clock).addRoutes(to: chassis.signedIn)
+    TypingController(store: store, events: events, clock: settings.clock).addRoutes(to: chassis.signedIn)
+    MessagingSettingsController(store: store).addRoutes(to: chassis.signedIn)
     TopicsController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
     InternalMessagingController(store: store).addRoutes(to: chassis.internalOnly)
     return chassis.application(services: routing.services)

@@ -85,6 +85,16 @@ struct MessageEvents {
         await live(added ? "reaction.added" : "reaction.removed", to: members, reaction, key: nil)
     }
 
+    struct Typing: Encodable, Sendable {
+        var conversationId: String
+        var userId: String
+    }
+
+    /// A member is typing: a live `typing` to the others, each its own event.
+    func typing(in conversationID: String, by userID: String, to others: [String]) async {
+        await live("typing", to: others, Typing(conversationId: conversationID, userId: userID), key: nil)
+    }
+
     /// The reader's other devices update their badges. The marker only moves forward, so marker and unread count
     /// name the change: reading to the same place again with nothing new is no change.
     func read(_ view: ReadView, by userID: String) async {

@@ -33,7 +33,7 @@ struct MessagesController {
         router.patch(RouterPath(messages + "/:message"), use: edit)
         router.delete(RouterPath(messages + "/:message"), use: delete)
         router.post(RouterPath(MessagingPaths.conversations + "/:conversation/read"), use: markRead)
-        MessageSearchController(store: store).addRoutes(to: router)
+        MessageSearchController(store: store, directory: directory).addRoutes(to: router)
     }
 
     struct SendRequest: Decodable {

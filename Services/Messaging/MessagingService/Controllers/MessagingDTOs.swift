@@ -97,6 +97,9 @@ struct ConversationView: ResponseEncodable, Sendable {
     var muted: Bool
     var unreadCount: Int
     var lastMessage: MessageView?
+    /// In a direct conversation, the last message the other person has read, when both of us share read receipts
+    /// (``MessagingSettingsController``); on single-conversation answers only.
+    var otherLastReadId: Int64? = nil
     /// On the add-members answer only: those named who were in the group already (the others were added).
     var alreadyMembers: [String]? = nil
 }
@@ -140,6 +143,8 @@ struct TopicView: ResponseEncodable, Sendable {
     /// The caller's policy: `inherit`, `followed` or `muted`.
     var policy: String
     var unreadCount: Int
+    /// Pinned to the top of my list.
+    var pinned: Bool
 
     init(_ summary: TopicSummary) {
         id = summary.topic.id ?? 0
@@ -152,6 +157,7 @@ struct TopicView: ResponseEncodable, Sendable {
         lastMessageId = summary.topic.lastMessageId
         policy = summary.policy.rawValue
         unreadCount = summary.unread
+        pinned = summary.pinned
     }
 }
 
@@ -197,6 +203,11 @@ struct SearchResultView: Encodable, Sendable {
     var message: MessageView
     /// HTML-escaped text around the matches, each in `<mark>`.
     var snippet: String
+}
+
+struct SettingsView: ResponseEncodable, Codable, Sendable {
+    /// Whether the other person of a direct conversation sees how far I read; off, I do not see theirs either.
+    var shareReadReceipts: Bool
 }
 
 struct MuteView: ResponseEncodable, Sendable {

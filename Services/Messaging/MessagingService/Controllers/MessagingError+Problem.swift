@@ -29,6 +29,9 @@ extension MessagingError: ProblemConvertible {
         case .tooManyReactions:
             .conflict(
                 "too_many_reactions", "A message carries at most \(Reactions.maximumDistinct) different emoji.")
+        case .tooManyPinned:
+            .conflict(
+                "too_many_pinned", "You can pin at most \(MessagingLimits.maximumPinnedTopics) topics of a group.")
         case .adminOnly: .forbidden("admin_only", "Only a platform admin can do this.")
         }
     }

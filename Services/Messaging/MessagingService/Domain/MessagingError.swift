@@ -35,6 +35,8 @@ enum MessagingError: Error, Equatable {
     case ownMessage
     /// The message carries ``Reactions/maximumDistinct`` emoji already.
     case tooManyReactions
+    /// The member pinned ``MessagingLimits/maximumPinnedTopics`` topics of the group already.
+    case tooManyPinned
     /// The report queue and its decisions are for platform admins.
     case adminOnly
 }

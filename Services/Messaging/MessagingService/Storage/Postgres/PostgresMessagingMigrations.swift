@@ -177,5 +177,16 @@ enum PostgresMessagingMigrations {
             CREATE TRIGGER reactions_revision AFTER INSERT OR DELETE ON reactions
                 FOR EACH ROW EXECUTE FUNCTION bump_conversation_revision()
             """),
+        PostgresMigration(
+            "v4: pinned topics, read receipt settings",
+            """
+            -- Pinned to the top of this member's topic list (Zulip's "pin to top").
+            ALTER TABLE topic_states ADD COLUMN pinned boolean NOT NULL DEFAULT false;
+            -- Distribution key: user_id. A member's messaging settings; no row means the defaults.
+            CREATE TABLE reader_settings (
+                user_id text COLLATE "C" PRIMARY KEY,
+                share_read_receipts boolean NOT NULL DEFAULT true
+            )
+            """),
     ]
 }

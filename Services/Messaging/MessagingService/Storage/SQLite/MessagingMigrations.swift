@@ -192,6 +192,18 @@ enum MessagingMigrations {
                     END;
                     """)
         }
+        migrator.registerMigration("v7: pinned topics, read receipt settings") { db in
+            try db.execute(
+                sql: """
+                    -- Pinned to the top of this member's topic list (Zulip's "pin to top").
+                    ALTER TABLE topic_states ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+                    -- A member's messaging settings; no row means the defaults (read receipts shared).
+                    CREATE TABLE reader_settings (
+                        user_id TEXT PRIMARY KEY,
+                        share_read_receipts INTEGER NOT NULL DEFAULT 1
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }
