@@ -95,6 +95,18 @@ extension MessagingRouterTests {
         }
     }
 
+    /// How many results `user` gets searching for `query` (percent-encoded).
+    func searchHits(_ client: some TestClientProtocol, _ query: String, as user: String) async throws -> Int {
+        try await body(client, .get, MessagingPaths.search + "?query=" + query, as: user, SearchHits.self).items.count
+    }
+
+    struct SearchHits: Decodable {
+        struct Hit: Decodable {
+            var snippet: String
+        }
+        var items: [Hit]
+    }
+
     @Test func searchOperatorsNameWhatIsWrong() async throws {
         _ = try await groupMessage("pizza tonight")
         try await app().test(.router) { client async throws in
@@ -108,16 +120,11 @@ extension MessagingRouterTests {
             #expect(
                 try await call(client, .get, search + "pizza&conversationId=g", as: "eve").problem?.code
                     == "not_found")
-            struct Hit: Decodable { var snippet: String }
-            struct Hits: Decodable { var items: [Hit] }
-            func hits(_ query: String, as user: String = "bob") async throws -> Int {
-                try await self.body(client, .get, search + query, as: user, Hits.self).items.count
-            }
-            #expect(try await hits("pizza%20from:ann") == 1)
-            #expect(try await hits("pizza%20from:cat") == 0)
-            #expect(try await hits("pizza%20from:nobody") == 0)
-            #expect(try await hits("pizza%20has:image") == 0, "messages hold no images yet")
-            #expect(try await hits("pizza", as: "eve") == 0)
+            #expect(try await searchHits(client, "pizza%20from:ann", as: "bob") == 1)
+            #expect(try await searchHits(client, "pizza%20from:cat", as: "bob") == 0)
+            #expect(try await searchHits(client, "pizza%20from:nobody", as: "bob") == 0)
+            #expect(try await searchHits(client, "pizza%20has:image", as: "bob") == 0, "messages hold no images yet")
+            #expect(try await searchHits(client, "pizza", as: "eve") == 0)
         }
     }
 
