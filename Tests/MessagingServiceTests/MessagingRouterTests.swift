@@ -44,7 +44,9 @@ import Testing
 
     final class Notices: NoticeSink {
         let sent = Mutex<[Notice]>([])
+        let live = Mutex<[RealtimeEvent]>([])
         func publish(_ notice: Notice) async { sent.withLock { $0.append(notice) } }
+        func publish(_ event: RealtimeEvent) async { live.withLock { $0.append(event) } }
     }
 
     let database: any MessagingStore
@@ -75,6 +77,13 @@ import Testing
             logger: Logger(label: "test"), latestPages: latestPages
         ).addRoutes(to: signedIn)
         TopicsController(store: database, clock: clock).addRoutes(to: signedIn)
+        ReactionsController(
+            store: database, events: MessageEvents(sink: notices, directory: Directory()), clock: clock
+        ).addRoutes(to: signedIn)
+        TypingController(
+            store: database, events: MessageEvents(sink: notices, directory: Directory()), clock: clock
+        ).addRoutes(to: signedIn)
+        MessagingSettingsController(store: database).addRoutes(to: signedIn)
         MessageReportsController(
             store: database, notices: notices, events: MessageEvents(sink: notices, directory: Directory()),
             clock: clock, threshold: 3

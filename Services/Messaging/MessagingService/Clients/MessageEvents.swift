@@ -72,6 +72,29 @@ struct MessageEvents {
             "message.deleted", to: members, Deleted(conversationId: conversationID, messageId: messageID), key: nil)
     }
 
+    struct Reaction: Encodable, Sendable {
+        var conversationId: String
+        var messageId: Int64
+        var emoji: String
+        var userId: String
+    }
+
+    /// A reaction given or taken back: a live `reaction.added` or `reaction.removed` to every member. Only a change
+    /// publishes (a repeated add or remove is none), so the event's own key is enough.
+    func reacted(_ reaction: Reaction, added: Bool, members: [String]) async {
+        await live(added ? "reaction.added" : "reaction.removed", to: members, reaction, key: nil)
+    }
+
+    struct Typing: Encodable, Sendable {
+        var conversationId: String
+        var userId: String
+    }
+
+    /// A member is typing: a live `typing` to the others, each its own event.
+    func typing(in conversationID: String, by userID: String, to others: [String]) async {
+        await live("typing", to: others, Typing(conversationId: conversationID, userId: userID), key: nil)
+    }
+
     /// The reader's other devices update their badges. The marker only moves forward, so marker and unread count
     /// name the change: reading to the same place again with nothing new is no change.
     func read(_ view: ReadView, by userID: String) async {

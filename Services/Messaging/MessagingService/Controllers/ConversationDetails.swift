@@ -21,7 +21,19 @@ struct ConversationDetails {
                 role: $0.role, joinedAt: $0.joinedAt)
         }
         view.createdBy = conversation.createdBy
+        view.otherLastReadId = try await otherLastReadID(conversation, members: members, for: userID)
         return view
+    }
+
+    /// The other person's read marker in a direct conversation, when both share read receipts (WhatsApp's rule:
+    /// who does not share does not see).
+    private func otherLastReadID(_ conversation: ConversationRecord, members: [MemberRecord], for userID: String)
+        async throws -> Int64?
+    {
+        guard conversation.conversationKind == .direct, let other = members.first(where: { $0.userId != userID })
+        else { return nil }
+        let shares = try await store.sharesReadReceipts([userID, other.userId])
+        return shares.values.allSatisfy { $0 } ? other.lastReadId : nil
     }
 
     /// Profiles by id; an unreachable identity service leaves names empty rather than failing a read.

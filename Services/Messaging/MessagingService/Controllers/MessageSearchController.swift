@@ -6,22 +6,32 @@ import ServiceKit
 /// Keyword search over the caller's conversations.
 struct MessageSearchController {
     let store: any MessagingStore
+    let directory: any UserDirectory
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
         router.get(RouterPath(MessagingPaths.search), use: search)
     }
 
-    /// Keyword search over my conversations, best matches first, optionally in one conversation or topic.
+    /// Keyword search over my conversations, best matches first, optionally in one conversation or topic, narrowed
+    /// by the operators in the query (``SearchOperators``).
     @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Page<SearchResultView> {
         let query = request.uri.queryParameters
         let page = try request.pageRequest()
         let offset = try page.offset()
         guard offset <= SearchQuery.window else { throw PageCursor.invalid }
-        let terms = try SearchQuery.terms(query["query"].map(String.init) ?? "")
+        var (text, filter) = try SearchOperators.parse(query["query"].map(String.init) ?? "")
+        let terms = try SearchQuery.terms(text)
         let topicID = try MessageQuery.topicID(query["topicId"])
+        if let from = filter.from {
+            filter.senderID = try await directory.user(username: from)?.id
+        }
+        // Messages hold no images yet; an unknown sender has written nothing.
+        guard !filter.hasImage, filter.from == nil || filter.senderID != nil else {
+            return Page(fetched: [], limit: page.limit) { _ in OffsetCursor(offset: offset) }
+        }
         let hits = try await store.search(
-            terms, for: context.user.userID, conversation: query["conversationId"].map(String.init), topic: topicID,
-            offset: offset, limit: page.limit + 1)
+            terms, filter: filter, for: context.user.userID, conversation: query["conversationId"].map(String.init),
+            topic: topicID, offset: offset, limit: page.limit + 1)
         var position = offset
         let results = hits.map { hit -> (SearchResultView, Int) in
             position += 1

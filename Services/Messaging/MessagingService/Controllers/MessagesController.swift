@@ -17,11 +17,13 @@ struct MessagesController {
     /// revision (triggers bump it), so a page kept by this replica is not served after a change made through another.
     let latestPages: KeptAnswers<LatestPage>
 
-    /// What names a latest page: the conversation, the topic if one, and the page's length.
+    /// What names a latest page: the conversation, the topic if one, the page's length and, for a page whose
+    /// reactions say which are mine, its reader.
     struct LatestPage: Hashable, Sendable {
         var conversationID: String
         var topicID: Int64?
         var limit: Int
+        var reader: String? = nil
     }
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -31,7 +33,7 @@ struct MessagesController {
         router.patch(RouterPath(messages + "/:message"), use: edit)
         router.delete(RouterPath(messages + "/:message"), use: delete)
         router.post(RouterPath(MessagingPaths.conversations + "/:conversation/read"), use: markRead)
-        MessageSearchController(store: store).addRoutes(to: router)
+        MessageSearchController(store: store, directory: directory).addRoutes(to: router)
     }
 
     struct SendRequest: Decodable {
@@ -116,11 +118,16 @@ struct MessagesController {
         let latest =
             anchor == .newest
             ? LatestPage(conversationID: conversationID, topicID: topicID, limit: page.limit) : nil
-        if let latest,
-            let kept = latestPages.body(
-                for: latest, revision: try await store.revision(of: conversationID, topic: topicID, asMember: me))
-        {
-            return PlatformResponseEncoder.response(json: kept)
+        if let latest {
+            // A page without reactions reads the same for every member; one with them is kept per reader.
+            let revision = try await store.revision(of: conversationID, topic: topicID, asMember: me)
+            var mine = latest
+            mine.reader = me
+            if let kept = latestPages.body(for: latest, revision: revision)
+                ?? latestPages.body(for: mine, revision: revision)
+            {
+                return PlatformResponseEncoder.response(json: kept)
+            }
         }
         let window = try await store.messages(
             in: conversationID, topic: topicID, asMember: me, anchor: anchor, limit: page.limit)
@@ -135,7 +142,10 @@ struct MessagesController {
                         ? nil : items.last.map { PageCursor.encode(MessageCursor(after: $0.id)) },
                     foundOldest: window.foundOldest, foundNewest: window.foundNewest, anchor: window.anchor)))
         // A conversation holding hidden messages reads differently for their senders: its pages are not shared.
-        if let latest, !window.holdsHidden { latestPages.keep(body, for: latest, revision: window.revision) }
+        if var latest, !window.holdsHidden {
+            if window.holdsReactions { latest.reader = me }
+            latestPages.keep(body, for: latest, revision: window.revision)
+        }
         return PlatformResponseEncoder.response(json: body)
     }
 

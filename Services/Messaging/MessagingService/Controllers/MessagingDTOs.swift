@@ -39,6 +39,8 @@ struct MessageView: ResponseEncodable, Codable, Sendable {
     var editedAt: Date?
     /// `true` on my own message while reports hide it from everyone else (until an admin decides); absent otherwise.
     var hidden: Bool?
+    /// Each emoji's reactions, in the order they were first given; absent when there are none.
+    var reactions: [ReactionView]?
 
     init(_ message: MessageRecord) {
         id = message.id
@@ -51,7 +53,31 @@ struct MessageView: ResponseEncodable, Codable, Sendable {
         createdAt = message.createdAt
         editedAt = message.editedAt
         hidden = message.hidden ? true : nil
+        reactions = message.reactions.isEmpty ? nil : message.reactions.map(ReactionView.init)
     }
+}
+
+/// One emoji's reactions on a message: how many, whether I am among them, and the first who reacted.
+struct ReactionView: Codable, Sendable {
+    var emoji: String
+    var count: Int
+    var me: Bool
+    /// The first 20 members who reacted, earliest first.
+    var userIds: [String]
+
+    init(_ summary: ReactionSummary) {
+        emoji = summary.emoji
+        count = summary.count
+        me = summary.mine
+        userIds = summary.userIDs
+    }
+}
+
+/// A message's reactions after a change.
+struct ReactionsView: ResponseEncodable, Codable, Sendable {
+    var conversationId: String
+    var messageId: Int64
+    var reactions: [ReactionView]
 }
 
 struct ConversationView: ResponseEncodable, Sendable {
@@ -71,6 +97,9 @@ struct ConversationView: ResponseEncodable, Sendable {
     var muted: Bool
     var unreadCount: Int
     var lastMessage: MessageView?
+    /// In a direct conversation, the last message the other person has read, when both of us share read receipts
+    /// (``MessagingSettingsController``); on single-conversation answers only.
+    var otherLastReadId: Int64? = nil
     /// On the add-members answer only: those named who were in the group already (the others were added).
     var alreadyMembers: [String]? = nil
 }
@@ -114,6 +143,8 @@ struct TopicView: ResponseEncodable, Sendable {
     /// The caller's policy: `inherit`, `followed` or `muted`.
     var policy: String
     var unreadCount: Int
+    /// Pinned to the top of my list.
+    var pinned: Bool
 
     init(_ summary: TopicSummary) {
         id = summary.topic.id ?? 0
@@ -126,6 +157,7 @@ struct TopicView: ResponseEncodable, Sendable {
         lastMessageId = summary.topic.lastMessageId
         policy = summary.policy.rawValue
         unreadCount = summary.unread
+        pinned = summary.pinned
     }
 }
 
@@ -171,6 +203,11 @@ struct SearchResultView: Encodable, Sendable {
     var message: MessageView
     /// HTML-escaped text around the matches, each in `<mark>`.
     var snippet: String
+}
+
+struct SettingsView: ResponseEncodable, Codable, Sendable {
+    /// Whether the other person of a direct conversation sees how far I read; off, I do not see theirs either.
+    var shareReadReceipts: Bool
 }
 
 struct MuteView: ResponseEncodable, Sendable {

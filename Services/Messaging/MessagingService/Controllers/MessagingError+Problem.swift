@@ -26,6 +26,12 @@ extension MessagingError: ProblemConvertible {
         case .topicExists(let name): .conflict("topic_exists", "This group already has a topic named '\(name)'.")
         case .notYourMessage(let action): .forbidden("not_your_message", "You can only \(action) your own messages.")
         case .ownMessage: .forbidden("own_item", "You cannot report your own message.")
+        case .tooManyReactions:
+            .conflict(
+                "too_many_reactions", "A message carries at most \(Reactions.maximumDistinct) different emoji.")
+        case .tooManyPinned:
+            .conflict(
+                "too_many_pinned", "You can pin at most \(MessagingLimits.maximumPinnedTopics) topics of a group.")
         case .adminOnly: .forbidden("admin_only", "Only a platform admin can do this.")
         }
     }

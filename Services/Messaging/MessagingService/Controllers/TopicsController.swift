@@ -15,23 +15,28 @@ struct TopicsController {
         router.get(RouterPath(topics + "/:topic"), use: show)
         router.patch(RouterPath(topics + "/:topic"), use: update)
         router.put(RouterPath(topics + "/:topic/policy"), use: setPolicy)
+        router.put(RouterPath(topics + "/:topic/pin"), use: pin)
+        router.delete(RouterPath(topics + "/:topic/pin"), use: unpin)
     }
 
-    /// A group's topics a page at a time, latest message first.
+    /// A group's topics a page at a time: those I pinned first, then latest message first.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Page<TopicView> {
         let page = try request.pageRequest()
         let cursor = try page.decodeCursor(as: TopicCursor.self)
         let topics = try await store.topics(
             in: try context.parameters.require("conversation"), asMember: context.user.userID,
-            after: cursor.map { ($0.lastMessageId, $0.id) }, limit: page.limit + 1)
+            after: cursor.map { TopicOrder(pinned: $0.pinned ?? false, lastMessageID: $0.lastMessageId, id: $0.id) },
+            limit: page.limit + 1)
         return Page(fetched: topics.map(TopicView.init), limit: page.limit) {
-            TopicCursor(lastMessageId: $0.lastMessageId ?? 0, id: $0.id)
+            TopicCursor(lastMessageId: $0.lastMessageId ?? 0, id: $0.id, pinned: $0.pinned)
         }
     }
 
     struct TopicCursor: Codable {
         var lastMessageId: Int64
         var id: Int64
+        /// Absent in cursors from before pinning: those continue among the unpinned.
+        var pinned: Bool?
     }
 
     struct CreateRequest: Decodable {
@@ -75,6 +80,22 @@ struct TopicsController {
         try await store.updateTopic(
             topicID, in: conversationID, by: context.user.userID, name: try input.name.map(Self.name),
             resolved: input.resolved)
+        return TopicView(try await store.topic(topicID, in: conversationID, asMember: context.user.userID))
+    }
+
+    /// Pins a topic to the top of my list of the group's topics (mine only, as Zulip's "pin to top").
+    @Sendable func pin(_ request: Request, context: AuthenticatedContext) async throws -> TopicView {
+        try await setPinned(true, context)
+    }
+
+    @Sendable func unpin(_ request: Request, context: AuthenticatedContext) async throws -> TopicView {
+        try await setPinned(false, context)
+    }
+
+    private func setPinned(_ pinned: Bool, _ context: AuthenticatedContext) async throws -> TopicView {
+        let conversationID = try context.parameters.require("conversation")
+        let topicID = try context.parameters.id("topic", "The topic")
+        try await store.setTopicPinned(pinned, topic: topicID, in: conversationID, for: context.user.userID)
         return TopicView(try await store.topic(topicID, in: conversationID, asMember: context.user.userID))
     }
 

@@ -33,6 +33,10 @@ enum MessagingError: Error, Equatable {
     case notYourMessage(action: String)
     /// Reporting one's own message.
     case ownMessage
+    /// The message carries ``Reactions/maximumDistinct`` emoji already.
+    case tooManyReactions
+    /// The member pinned ``MessagingLimits/maximumPinnedTopics`` topics of the group already.
+    case tooManyPinned
     /// The report queue and its decisions are for platform admins.
     case adminOnly
 }

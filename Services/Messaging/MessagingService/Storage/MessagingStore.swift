@@ -76,9 +76,10 @@ protocol MessagingStore: ServiceStore {
 
     /// Keyword search over the conversations the caller is a member of, optionally one conversation or one
     /// topic: the newest ``SearchQuery/window`` matches ranked, best first (newest first on ties).
+    /// `filter` narrows to a sender, a topic (by name) and a time range (``SearchOperators``).
     func search(
-        _ terms: [SearchQuery.Term], for userID: String, conversation conversationID: String?, topic topicID: Int64?,
-        offset: Int, limit: Int
+        _ terms: [SearchQuery.Term], filter: SearchFilter, for userID: String, conversation conversationID: String?,
+        topic topicID: Int64?, offset: Int, limit: Int
     ) async throws -> [SearchHit]
 
     // MARK: Messages
@@ -109,6 +110,23 @@ protocol MessagingStore: ServiceStore {
     func markRead(_ conversationID: String, upTo messageID: Int64, topic topicID: Int64?, by userID: String)
         async throws -> (lastReadID: Int64, unread: UnreadCount)
 
+    // MARK: Settings
+
+    /// Whether each user shares read receipts (`true` unless they said otherwise).
+    func sharesReadReceipts(_ userIDs: [String]) async throws -> [String: Bool]
+
+    /// Shares or stops sharing the caller's read receipts (and seeing others').
+    func setSharesReadReceipts(_ share: Bool, for userID: String) async throws
+
+    // MARK: Reactions
+
+    /// Adds (`adding`) or removes the caller's reaction `emoji` to a message of a conversation they are a member of
+    /// (404 otherwise, and for a message hidden from them); doing it twice changes nothing (`changed` false). A new
+    /// emoji past ``Reactions/maximumDistinct`` on the message is refused.
+    func react(
+        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date
+    ) async throws -> ReactionChange
+
     // MARK: Topics
 
     /// A new topic of a group, followed by its creator; a conflict if the group has one of that name
@@ -116,10 +134,15 @@ protocol MessagingStore: ServiceStore {
     func createTopic(_ name: String, in conversationID: String, by userID: String, now: Date) async throws
         -> TopicSummary
 
-    /// A group's topics, latest message first, after the cursor's `(last message id or 0, topic id)`, with the
-    /// caller's policy and unread count.
-    func topics(in conversationID: String, asMember userID: String, after cursor: (Int64, Int64)?, limit: Int)
+    /// A group's topics, those the caller pinned first, then latest message first, after the cursor's
+    /// `(pinned, last message id or 0, topic id)`, with the caller's policy and unread count.
+    func topics(in conversationID: String, asMember userID: String, after cursor: TopicOrder?, limit: Int)
         async throws -> [TopicSummary]
+
+    /// Pins or unpins a topic for the caller (Zulip's "pin to top" is each member's own); at most
+    /// ``MessagingLimits/maximumPinnedTopics`` pinned per group.
+    func setTopicPinned(_ pinned: Bool, topic topicID: Int64, in conversationID: String, for userID: String)
+        async throws
 
     /// Renames and/or resolves a topic; any member may (Zulip's default). Its id, messages and everyone's
     /// read state stay as they are.
@@ -172,6 +195,15 @@ extension MessagingStore {
         -> [ConversationSummary]
     {
         try await conversations(of: userID, product: nil, after: cursor, limit: limit)
+    }
+
+    func search(
+        _ terms: [SearchQuery.Term], for userID: String, conversation conversationID: String?, topic topicID: Int64?,
+        offset: Int, limit: Int
+    ) async throws -> [SearchHit] {
+        try await search(
+            terms, filter: .none, for: userID, conversation: conversationID, topic: topicID, offset: offset,
+            limit: limit)
     }
 
     func topics(in conversationID: String, asMember userID: String) async throws -> [TopicSummary] {

@@ -161,5 +161,32 @@ enum PostgresMessagingMigrations {
         // Notices and events waiting for the notifications service (ServiceKit's outbox); drained from its head by
         // one replica at a time, so it is not distributed (distribution key, were it: seq).
         OutboxMigrations.postgres,
+        PostgresMigration(
+            "v3: reactions",
+            """
+            -- Distribution key: conversation_id. One row per member, emoji and message (issue 48); a page of messages
+            -- shows them, so they bump the conversation's revision as messages do.
+            CREATE TABLE reactions (
+                message_id bigint NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+                conversation_id text COLLATE "C" NOT NULL,
+                emoji text COLLATE "C" NOT NULL,
+                user_id text COLLATE "C" NOT NULL,
+                created_at timestamptz NOT NULL,
+                PRIMARY KEY (message_id, emoji, user_id)
+            );
+            CREATE TRIGGER reactions_revision AFTER INSERT OR DELETE ON reactions
+                FOR EACH ROW EXECUTE FUNCTION bump_conversation_revision()
+            """),
+        PostgresMigration(
+            "v4: pinned topics, read receipt settings",
+            """
+            -- Pinned to the top of this member's topic list (Zulip's "pin to top").
+            ALTER TABLE topic_states ADD COLUMN pinned boolean NOT NULL DEFAULT false;
+            -- Distribution key: user_id. A member's messaging settings; no row means the defaults.
+            CREATE TABLE reader_settings (
+                user_id text COLLATE "C" PRIMARY KEY,
+                share_read_receipts boolean NOT NULL DEFAULT true
+            )
+            """),
     ]
 }

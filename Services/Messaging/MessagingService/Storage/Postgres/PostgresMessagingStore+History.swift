@@ -19,6 +19,11 @@ extension PostgresMessagingStore {
                 try await session.value(
                     "SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = \(conversationID) AND hidden)",
                     as: Bool.self) ?? false
+            let reactions = try await Self.reactions(session, of: window.messages.map(\.id), viewer: userID)
+            window.holdsReactions = !reactions.isEmpty
+            for index in window.messages.indices {
+                window.messages[index].reactions = reactions[window.messages[index].id] ?? []
+            }
             return window
         }
     }

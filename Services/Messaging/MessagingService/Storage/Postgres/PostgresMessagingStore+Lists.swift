@@ -143,8 +143,8 @@ extension PostgresMessagingStore {
     /// text's length (SQLite ranks by bm25, which also weighs rare words up), best first, newest first on ties.
     /// Snippets are made as FTS5 makes them, for the window only.
     func search(
-        _ terms: [SearchQuery.Term], for userID: String, conversation conversationID: String?, topic topicID: Int64?,
-        offset: Int, limit: Int
+        _ terms: [SearchQuery.Term], filter: SearchFilter, for userID: String, conversation conversationID: String?,
+        topic topicID: Int64?, offset: Int, limit: Int
     ) async throws -> [SearchHit] {
         try await snapshot { session in
             if let conversationID { _ = try await Self.membership(session, conversationID, userID) }
@@ -158,6 +158,12 @@ extension PostgresMessagingStore {
                     AND (\(conversationID)::text IS NULL OR m.conversation_id = \(conversationID))
                     AND (\(topicID)::bigint IS NULL OR m.topic_id = \(topicID))
                     AND (NOT m.hidden OR m.sender_id = \(userID))
+                    AND (\(filter.senderID)::text IS NULL OR m.sender_id = \(filter.senderID))
+                    AND (\(filter.topic)::text IS NULL OR ascii_lower(t.name) = ascii_lower(\(filter.topic)))
+                    AND (\(filter.before?.storedPrecision)::timestamptz IS NULL
+                        OR m.created_at < \(filter.before?.storedPrecision))
+                    AND (\(filter.after?.storedPrecision)::timestamptz IS NULL
+                        OR m.created_at >= \(filter.after?.storedPrecision))
                 ORDER BY m.id DESC LIMIT \(SearchQuery.window)
                 """)
             let ranked = try rows.map { row in

@@ -67,10 +67,10 @@ extension PostgresMessagingStore {
         }
     }
 
-    func topics(in conversationID: String, asMember userID: String, after cursor: (Int64, Int64)?, limit: Int)
+    func topics(in conversationID: String, asMember userID: String, after cursor: TopicOrder?, limit: Int)
         async throws -> [TopicSummary]
     {
-        let (last, id) = cursor ?? (.max, .max)
+        let after = cursor ?? .start
         return try await snapshot { session in
             let (conversation, member) = try await Self.membership(session, conversationID, userID)
             try GroupRules.requireGroup(conversation.conversationKind)
@@ -78,19 +78,20 @@ extension PostgresMessagingStore {
                 .byTopic
             return try await session.rows(
                 """
-                SELECT \(unescaped: Self.topicColumns), ts.policy FROM topics t
+                SELECT \(unescaped: Self.topicColumns), ts.policy, COALESCE(ts.pinned, false) FROM topics t
                 LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = \(userID)
                 WHERE t.conversation_id = \(conversationID)
-                    AND (COALESCE(t.last_message_id, 0) < \(last)
-                        OR (COALESCE(t.last_message_id, 0) = \(last) AND t.id < \(id)))
-                ORDER BY COALESCE(t.last_message_id, 0) DESC, t.id DESC LIMIT \(limit)
+                    AND (COALESCE(ts.pinned, false), COALESCE(t.last_message_id, 0), t.id)
+                        < (\(after.pinned), \(after.lastMessageID), \(after.id))
+                ORDER BY COALESCE(ts.pinned, false) DESC, COALESCE(t.last_message_id, 0) DESC, t.id DESC
+                LIMIT \(limit)
                 """
             ).map { row in
                 let topic = try Self.topic(row)
-                let policy = try row.makeRandomAccess()[8].decode(String?.self)
+                let columns = row.makeRandomAccess()
                 return TopicSummary(
-                    topic: topic, policy: policy.flatMap(TopicPolicy.init) ?? .inherit,
-                    unread: unread[topic.id ?? 0] ?? 0)
+                    topic: topic, policy: try columns[8].decode(String?.self).flatMap(TopicPolicy.init) ?? .inherit,
+                    unread: unread[topic.id ?? 0] ?? 0, pinned: try columns[9].decode(Bool.self))
             }
         }
     }
@@ -112,6 +113,34 @@ extension PostgresMessagingStore {
             // Both columns, as SQLite's record update writes them: the revision trigger fires as it does there.
             try await session.execute(
                 "UPDATE topics SET name = \(topic.name), resolved = \(topic.resolved) WHERE id = \(topicID)")
+        }
+    }
+
+    func setTopicPinned(_ pinned: Bool, topic topicID: Int64, in conversationID: String, for userID: String)
+        async throws
+    {
+        try await write { session in
+            // Under the conversation's lock, so two pins at once cannot pass the limit together.
+            let (conversation, _) = try await Self.membership(session, conversationID, userID, lock: true)
+            try GroupRules.requireGroup(conversation.conversationKind)
+            guard try await Self.topic(session, topicID, in: conversationID) != nil else {
+                throw MessagingError.notFound("The topic")
+            }
+            if pinned {
+                let others =
+                    try await session.value(
+                        """
+                        SELECT COUNT(*) FROM topic_states WHERE conversation_id = \(conversationID)
+                            AND user_id = \(userID) AND pinned AND topic_id <> \(topicID)
+                        """, as: Int64.self) ?? 0
+                guard others < MessagingLimits.maximumPinnedTopics else { throw MessagingError.tooManyPinned }
+            }
+            try await session.execute(
+                """
+                INSERT INTO topic_states (topic_id, conversation_id, user_id, pinned)
+                VALUES (\(topicID), \(conversationID), \(userID), \(pinned))
+                ON CONFLICT (topic_id, user_id) DO UPDATE SET pinned = excluded.pinned
+                """)
         }
     }
 

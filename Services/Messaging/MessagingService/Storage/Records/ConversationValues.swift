@@ -24,6 +24,19 @@ struct TopicSummary: Sendable {
     var topic: TopicRecord
     var policy: TopicPolicy
     var unread: Int
+    /// Pinned to the top of the caller's list.
+    var pinned = false
+}
+
+/// Where a topic sorts in a member's list (and where a page of it continues): pinned first, then by latest message.
+struct TopicOrder: Sendable, Equatable {
+    var pinned: Bool
+    /// The topic's last message id, 0 when it has none.
+    var lastMessageID: Int64
+    var id: Int64
+
+    /// Before every topic: where the first page starts.
+    static let start = TopicOrder(pinned: true, lastMessageID: .max, id: .max)
 }
 
 /// Who a group gained, and the group's name for telling them.

@@ -14,6 +14,8 @@ struct MessageRecord: Sendable, Equatable {
     var editedAt: Date?
     /// Reported by enough members: left out for everyone but its sender until an admin decides.
     var hidden: Bool
+    /// Its reactions as the reader sees them, on pages of messages (empty elsewhere).
+    var reactions: [ReactionSummary] = []
 
     init(
         id: Int64, conversationId: String, topicId: Int64?, topicName: String?, senderId: String, text: String,

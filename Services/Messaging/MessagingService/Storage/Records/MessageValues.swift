@@ -56,6 +56,8 @@ struct MessageWindow: Sendable {
     var revision: Int64 = 0
     /// Whether the conversation holds hidden messages: then pages differ by reader and are not kept.
     var holdsHidden = false
+    /// Whether a message of the page has reactions: then the page differs by reader (whose are "mine").
+    var holdsReactions = false
 }
 
 /// One search result.

@@ -171,6 +171,39 @@ enum MessagingMigrations {
         }
         // Notices and events waiting for the notifications service (ServiceKit's outbox).
         OutboxMigrations.register(in: &migrator)
+        migrator.registerMigration("v6: reactions") { db in
+            try db.execute(
+                sql: """
+                    -- One row per member, emoji and message (issue 48). A page of messages shows them, so they bump the
+                    -- conversation's revision as messages do.
+                    CREATE TABLE reactions (
+                        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                        conversation_id TEXT NOT NULL,
+                        emoji TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        created_at DATETIME NOT NULL,
+                        PRIMARY KEY (message_id, emoji, user_id)
+                    ) WITHOUT ROWID;
+                    CREATE TRIGGER reactions_revision_insert AFTER INSERT ON reactions BEGIN
+                        UPDATE conversations SET revision = revision + 1 WHERE id = new.conversation_id;
+                    END;
+                    CREATE TRIGGER reactions_revision_delete AFTER DELETE ON reactions BEGIN
+                        UPDATE conversations SET revision = revision + 1 WHERE id = old.conversation_id;
+                    END;
+                    """)
+        }
+        migrator.registerMigration("v7: pinned topics, read receipt settings") { db in
+            try db.execute(
+                sql: """
+                    -- Pinned to the top of this member's topic list (Zulip's "pin to top").
+                    ALTER TABLE topic_states ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+                    -- A member's messaging settings; no row means the defaults (read receipts shared).
+                    CREATE TABLE reader_settings (
+                        user_id TEXT PRIMARY KEY,
+                        share_read_receipts INTEGER NOT NULL DEFAULT 1
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

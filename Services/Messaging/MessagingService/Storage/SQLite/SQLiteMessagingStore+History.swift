@@ -20,6 +20,11 @@ extension SQLiteMessagingStore {
                     db.cachedStatement(
                         sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ? AND hidden = 1)"),
                     arguments: [conversationID]) ?? false
+            let reactions = try Self.reactions(db, of: window.messages.map(\.id), viewer: userID)
+            window.holdsReactions = !reactions.isEmpty
+            for index in window.messages.indices {
+                window.messages[index].reactions = reactions[window.messages[index].id] ?? []
+            }
             return window
         }
     }

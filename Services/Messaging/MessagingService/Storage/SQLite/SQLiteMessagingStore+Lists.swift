@@ -102,8 +102,8 @@ extension SQLiteMessagingStore {
     /// Keyword search over the conversations the caller is a member of, optionally one conversation or one
     /// topic: the newest ``SearchQuery/window`` matches ranked by bm25, best first (newest first on ties).
     func search(
-        _ terms: [SearchQuery.Term], for userID: String, conversation conversationID: String?, topic topicID: Int64?,
-        offset: Int, limit: Int
+        _ terms: [SearchQuery.Term], filter: SearchFilter, for userID: String, conversation conversationID: String?,
+        topic topicID: Int64?, offset: Int, limit: Int
     ) async throws -> [SearchHit] {
         try await read { db in
             if let conversationID { _ = try Self.membership(db, conversationID, userID) }
@@ -123,11 +123,16 @@ extension SQLiteMessagingStore {
                             AND (? IS NULL OR m.conversation_id = ?)
                             AND (? IS NULL OR m.topic_id = ?)
                             AND (m.hidden = 0 OR m.sender_id = ?)
+                            AND (? IS NULL OR m.sender_id = ?)
+                            AND (? IS NULL OR t.name = ?)
+                            AND (? IS NULL OR m.created_at < ?)
+                            AND (? IS NULL OR m.created_at >= ?)
                         ORDER BY message_search.rowid DESC LIMIT ?
                         """),
                 arguments: [
                     SearchQuery.fts(terms), userID, conversationID, conversationID, topicID, topicID, userID,
-                    SearchQuery.window,
+                    filter.senderID, filter.senderID, filter.topic, filter.topic, filter.before, filter.before,
+                    filter.after, filter.after, SearchQuery.window,
                 ])
             let ranked = try rows.map { row in
                 (

@@ -43,11 +43,11 @@ extension SQLiteMessagingStore {
         }
     }
 
-    /// A group's topics, latest message first, after the cursor's `(last message id or 0, topic id)`.
+    /// A group's topics, the caller's pinned ones first, then latest message first, after the cursor.
     func topics(
-        in conversationID: String, asMember userID: String, after cursor: (Int64, Int64)?, limit: Int
+        in conversationID: String, asMember userID: String, after cursor: TopicOrder?, limit: Int
     ) async throws -> [TopicSummary] {
-        let (last, id) = cursor ?? (.max, .max)
+        let after = cursor ?? .start
         return try await read { db in
             let (conversation, member) = try Self.membership(db, conversationID, userID)
             try Self.requireGroup(conversation)
@@ -55,17 +55,21 @@ extension SQLiteMessagingStore {
             return try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT t.*, ts.policy AS my_policy FROM topics t
-                        LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
-                        WHERE t.conversation_id = ?
-                            AND (COALESCE(t.last_message_id, 0) < ? OR (COALESCE(t.last_message_id, 0) = ? AND t.id < ?))
-                        ORDER BY COALESCE(t.last_message_id, 0) DESC, t.id DESC LIMIT ?
-                        """), arguments: [userID, conversationID, last, last, id, limit]
+                        SELECT * FROM (
+                            SELECT t.*, ts.policy AS my_policy, COALESCE(ts.pinned, 0) AS my_pinned,
+                                COALESCE(t.last_message_id, 0) AS last_id
+                            FROM topics t LEFT JOIN topic_states ts ON ts.topic_id = t.id AND ts.user_id = ?
+                            WHERE t.conversation_id = ?
+                        )
+                        WHERE (my_pinned, last_id, id) < (?, ?, ?)
+                        ORDER BY my_pinned DESC, last_id DESC, id DESC LIMIT ?
+                        """),
+                arguments: [userID, conversationID, after.pinned, after.lastMessageID, after.id, limit]
             ).map { row in
                 let topic = try TopicRecord(row: row)
                 return TopicSummary(
                     topic: topic, policy: (row["my_policy"] as String?).flatMap(TopicPolicy.init) ?? .inherit,
-                    unread: unread[topic.id ?? 0] ?? 0)
+                    unread: unread[topic.id ?? 0] ?? 0, pinned: row["my_pinned"])
             }
         }
     }
@@ -90,20 +94,50 @@ extension SQLiteMessagingStore {
         }
     }
 
+    func setTopicPinned(_ pinned: Bool, topic topicID: Int64, in conversationID: String, for userID: String)
+        async throws
+    {
+        try await write { db in
+            try Self.requireTopic(db, topicID, in: conversationID, member: userID)
+            if pinned {
+                let others =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM topic_states ts JOIN topics t ON t.id = ts.topic_id
+                            WHERE t.conversation_id = ? AND ts.user_id = ? AND ts.pinned = 1 AND ts.topic_id <> ?
+                            """, arguments: [conversationID, userID, topicID]) ?? 0
+                guard others < MessagingLimits.maximumPinnedTopics else { throw MessagingError.tooManyPinned }
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO topic_states (topic_id, user_id, pinned) VALUES (?, ?, ?)
+                    ON CONFLICT (topic_id, user_id) DO UPDATE SET pinned = excluded.pinned
+                    """, arguments: [topicID, userID, pinned])
+        }
+    }
+
     func setTopicPolicy(_ policy: TopicPolicy, topic topicID: Int64, in conversationID: String, for userID: String)
         async throws
     {
         try await write { db in
-            let (conversation, _) = try Self.membership(db, conversationID, userID)
-            try Self.requireGroup(conversation)
-            guard let topic = try TopicRecord.fetchOne(db, key: topicID), topic.conversationId == conversationID else {
-                throw MessagingError.notFound("The topic")
-            }
+            try Self.requireTopic(db, topicID, in: conversationID, member: userID)
             try db.execute(
                 sql: """
                     INSERT INTO topic_states (topic_id, user_id, policy) VALUES (?, ?, ?)
                     ON CONFLICT (topic_id, user_id) DO UPDATE SET policy = excluded.policy
                     """, arguments: [topicID, userID, policy.rawValue])
+        }
+    }
+
+    /// Refuses anyone but a member of the group, and a topic of another conversation (404s).
+    private static func requireTopic(_ db: Database, _ topicID: Int64, in conversationID: String, member userID: String)
+        throws
+    {
+        let (conversation, _) = try membership(db, conversationID, userID)
+        try requireGroup(conversation)
+        guard let topic = try TopicRecord.fetchOne(db, key: topicID), topic.conversationId == conversationID else {
+            throw MessagingError.notFound("The topic")
         }
     }
 }
