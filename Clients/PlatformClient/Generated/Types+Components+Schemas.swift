@@ -129,6 +129,8 @@ extension Components {
         public struct Bill: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Bill/amount`.
             public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Bill/category`.
+            public var category: Components.Schemas.BillCategory
             /// - Remark: Generated from `#/components/schemas/Bill/createdAt`.
             public var createdAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/Bill/currency`.
@@ -169,6 +171,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - amount:
+            ///   - category:
             ///   - createdAt:
             ///   - currency:
             ///   - description:
@@ -179,6 +182,7 @@ extension Components {
             ///   - tripId: Set when the bill is a shopping trip's cost; it changes only through the trip.
             public init(
                 amount: Swift.Int,
+                category: Components.Schemas.BillCategory,
                 createdAt: Foundation.Date? = nil,
                 currency: Swift.String,
                 description: Swift.String? = nil,
@@ -189,6 +193,7 @@ extension Components {
                 tripId: Swift.String? = nil
             ) {
                 self.amount = amount
+                self.category = category
                 self.createdAt = createdAt
                 self.currency = currency
                 self.description = description
@@ -200,6 +205,7 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case amount
+                case category
                 case createdAt
                 case currency
                 case description
@@ -210,12 +216,28 @@ extension Components {
                 case tripId
             }
         }
+        /// What a bill was for; `other` by default.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BillCategory`.
+        @frozen public enum BillCategory: String, Codable, Hashable, Sendable, CaseIterable {
+            case groceries = "groceries"
+            case rent = "rent"
+            case utilities = "utilities"
+            case internet = "internet"
+            case householdSupplies = "household_supplies"
+            case transport = "transport"
+            case eatingOut = "eating_out"
+            case entertainment = "entertainment"
+            case other = "other"
+        }
         /// - Remark: Generated from `#/components/schemas/BillInput`.
         public struct BillInput: Codable, Hashable, Sendable {
             /// minor units
             ///
             /// - Remark: Generated from `#/components/schemas/BillInput/amount`.
             public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/BillInput/category`.
+            public var category: Components.Schemas.BillCategory?
             /// ISO 4217
             ///
             /// - Remark: Generated from `#/components/schemas/BillInput/currency`.
@@ -332,18 +354,21 @@ extension Components {
             ///
             /// - Parameters:
             ///   - amount: minor units
+            ///   - category:
             ///   - currency: ISO 4217
             ///   - description:
             ///   - payerId:
             ///   - split:
             public init(
                 amount: Swift.Int,
+                category: Components.Schemas.BillCategory? = nil,
                 currency: Swift.String,
                 description: Swift.String,
                 payerId: Swift.String? = nil,
                 split: Components.Schemas.BillInput.SplitPayload
             ) {
                 self.amount = amount
+                self.category = category
                 self.currency = currency
                 self.description = description
                 self.payerId = payerId
@@ -351,10 +376,66 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case amount
+                case category
                 case currency
                 case description
                 case payerId
                 case split
+            }
+        }
+        /// monthly: dayOfMonth 1-28, or lastDay true for the month's last day; weekly: weekday 1 (Monday) to 7 (Sunday); everyDays: every 1-365 days. startOn (requests only, YYYY-MM-DD, not in the past): the first day it may be made, today in the household's zone by default.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BillSchedule`.
+        public struct BillSchedule: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BillSchedule/dayOfMonth`.
+            public var dayOfMonth: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/BillSchedule/every`.
+            public var every: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/BillSchedule/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case monthly = "monthly"
+                case weekly = "weekly"
+                case everyDays = "everyDays"
+            }
+            /// - Remark: Generated from `#/components/schemas/BillSchedule/kind`.
+            public var kind: Components.Schemas.BillSchedule.KindPayload
+            /// - Remark: Generated from `#/components/schemas/BillSchedule/lastDay`.
+            public var lastDay: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/BillSchedule/startOn`.
+            public var startOn: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/BillSchedule/weekday`.
+            public var weekday: Swift.Int?
+            /// Creates a new `BillSchedule`.
+            ///
+            /// - Parameters:
+            ///   - dayOfMonth:
+            ///   - every:
+            ///   - kind:
+            ///   - lastDay:
+            ///   - startOn:
+            ///   - weekday:
+            public init(
+                dayOfMonth: Swift.Int? = nil,
+                every: Swift.Int? = nil,
+                kind: Components.Schemas.BillSchedule.KindPayload,
+                lastDay: Swift.Bool? = nil,
+                startOn: Swift.String? = nil,
+                weekday: Swift.Int? = nil
+            ) {
+                self.dayOfMonth = dayOfMonth
+                self.every = every
+                self.kind = kind
+                self.lastDay = lastDay
+                self.startOn = startOn
+                self.weekday = weekday
+            }
+            public enum CodingKeys: String, CodingKey {
+                case dayOfMonth
+                case every
+                case kind
+                case lastDay
+                case startOn
+                case weekday
             }
         }
         /// - Remark: Generated from `#/components/schemas/CatalogueEntry`.
@@ -547,45 +628,81 @@ extension Components {
             public var body: Swift.String
             /// - Remark: Generated from `#/components/schemas/Comment/createdAt`.
             public var createdAt: Foundation.Date
-            /// Only my own comments can be seen hidden: reported by enough people, until an admin decides.
+            /// - Remark: Generated from `#/components/schemas/Comment/downVotes`.
+            public var downVotes: Swift.Int
+            /// Only my own comments can be seen hidden: after falling to a score of -5 (for good), or reported by enough people (until an admin decides).
             ///
             /// - Remark: Generated from `#/components/schemas/Comment/hidden`.
             public var hidden: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Comment/id`.
             public var id: Swift.String
+            /// My own vote: 1, -1 or 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comment/myVote`.
+            @frozen public enum MyVotePayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                case _n1 = -1
+                case _0 = 0
+                case _1 = 1
+            }
+            /// My own vote: 1, -1 or 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comment/myVote`.
+            public var myVote: Components.Schemas.Comment.MyVotePayload
             /// - Remark: Generated from `#/components/schemas/Comment/postId`.
             public var postId: Swift.String
+            /// Up-votes minus down-votes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comment/score`.
+            public var score: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Comment/upVotes`.
+            public var upVotes: Swift.Int
             /// Creates a new `Comment`.
             ///
             /// - Parameters:
             ///   - author:
             ///   - body:
             ///   - createdAt:
-            ///   - hidden: Only my own comments can be seen hidden: reported by enough people, until an admin decides.
+            ///   - downVotes:
+            ///   - hidden: Only my own comments can be seen hidden: after falling to a score of -5 (for good), or reported by enough people (until an admin decides).
             ///   - id:
+            ///   - myVote: My own vote: 1, -1 or 0.
             ///   - postId:
+            ///   - score: Up-votes minus down-votes.
+            ///   - upVotes:
             public init(
                 author: Components.Schemas.AnonymousAuthor,
                 body: Swift.String,
                 createdAt: Foundation.Date,
+                downVotes: Swift.Int,
                 hidden: Swift.Bool,
                 id: Swift.String,
-                postId: Swift.String
+                myVote: Components.Schemas.Comment.MyVotePayload,
+                postId: Swift.String,
+                score: Swift.Int,
+                upVotes: Swift.Int
             ) {
                 self.author = author
                 self.body = body
                 self.createdAt = createdAt
+                self.downVotes = downVotes
                 self.hidden = hidden
                 self.id = id
+                self.myVote = myVote
                 self.postId = postId
+                self.score = score
+                self.upVotes = upVotes
             }
             public enum CodingKeys: String, CodingKey {
                 case author
                 case body
                 case createdAt
+                case downVotes
                 case hidden
                 case id
+                case myVote
                 case postId
+                case score
+                case upVotes
             }
         }
         /// - Remark: Generated from `#/components/schemas/CommentPage`.
@@ -769,13 +886,19 @@ extension Components {
         public struct Den: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Den/commentCount`.
             public var commentCount: Swift.Int
+            /// Down-votes my posts and comments earned, kept after the packs expire.
+            ///
             /// - Remark: Generated from `#/components/schemas/Den/downVotesEarned`.
             public var downVotesEarned: Swift.Int
+            /// One score across all my packs, shown to me only: upVotesEarned - downVotesEarned + 2 for each post I wrote (also kept after the packs expire).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Den/karma`.
+            public var karma: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Den/packs`.
             public var packs: [Components.Schemas.Pack]
             /// - Remark: Generated from `#/components/schemas/Den/postCount`.
             public var postCount: Swift.Int
-            /// Kept after the packs expire.
+            /// Up-votes my posts and comments earned, kept after the packs expire.
             ///
             /// - Remark: Generated from `#/components/schemas/Den/upVotesEarned`.
             public var upVotesEarned: Swift.Int
@@ -783,19 +906,22 @@ extension Components {
             ///
             /// - Parameters:
             ///   - commentCount:
-            ///   - downVotesEarned:
+            ///   - downVotesEarned: Down-votes my posts and comments earned, kept after the packs expire.
+            ///   - karma: One score across all my packs, shown to me only: upVotesEarned - downVotesEarned + 2 for each post I wrote (also kept after the packs expire).
             ///   - packs:
             ///   - postCount:
-            ///   - upVotesEarned: Kept after the packs expire.
+            ///   - upVotesEarned: Up-votes my posts and comments earned, kept after the packs expire.
             public init(
                 commentCount: Swift.Int,
                 downVotesEarned: Swift.Int,
+                karma: Swift.Int,
                 packs: [Components.Schemas.Pack],
                 postCount: Swift.Int,
                 upVotesEarned: Swift.Int
             ) {
                 self.commentCount = commentCount
                 self.downVotesEarned = downVotesEarned
+                self.karma = karma
                 self.packs = packs
                 self.postCount = postCount
                 self.upVotesEarned = upVotesEarned
@@ -803,6 +929,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case commentCount
                 case downVotesEarned
+                case karma
                 case packs
                 case postCount
                 case upVotesEarned
@@ -1264,6 +1391,219 @@ extension Components {
                 case id
                 case status
                 case to
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GeoTrip`.
+        public struct GeoTrip: Codable, Hashable, Sendable {
+            /// A photo of one of the owner's pins; absent when none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/cover`.
+            public struct CoverPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GeoTrip/cover/photoId`.
+                public var photoId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/GeoTrip/cover/pinId`.
+                public var pinId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/GeoTrip/cover/url`.
+                public var url: Swift.String
+                /// Creates a new `CoverPayload`.
+                ///
+                /// - Parameters:
+                ///   - photoId:
+                ///   - pinId:
+                ///   - url:
+                public init(
+                    photoId: Swift.String,
+                    pinId: Swift.String,
+                    url: Swift.String
+                ) {
+                    self.photoId = photoId
+                    self.pinId = pinId
+                    self.url = url
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case photoId
+                    case pinId
+                    case url
+                }
+            }
+            /// A photo of one of the owner's pins; absent when none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/cover`.
+            public var cover: Components.Schemas.GeoTrip.CoverPayload?
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/endsOn`.
+            public var endsOn: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/PinsPayload`.
+            public struct PinsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GeoTrip/PinsPayload/day`.
+                public var day: Swift.String
+                /// - Remark: Generated from `#/components/schemas/GeoTrip/PinsPayload/pin`.
+                public var pin: Components.Schemas.Pin
+                /// Creates a new `PinsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - day:
+                ///   - pin:
+                public init(
+                    day: Swift.String,
+                    pin: Components.Schemas.Pin
+                ) {
+                    self.day = day
+                    self.pin = pin
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case day
+                    case pin
+                }
+            }
+            /// Only when one trip is read: the owner's pins whose day (visitedOn, else the UTC day pinned) lies within the trip, by day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/pins`.
+            public typealias PinsPayload = [Components.Schemas.GeoTrip.PinsPayloadPayload]
+            /// Only when one trip is read: the owner's pins whose day (visitedOn, else the UTC day pinned) lies within the trip, by day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/pins`.
+            public var pins: Components.Schemas.GeoTrip.PinsPayload?
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/startsOn`.
+            public var startsOn: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/userId`.
+            public var userId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/visibility`.
+            @frozen public enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _private = "private"
+                case friends = "friends"
+            }
+            /// - Remark: Generated from `#/components/schemas/GeoTrip/visibility`.
+            public var visibility: Components.Schemas.GeoTrip.VisibilityPayload
+            /// Creates a new `GeoTrip`.
+            ///
+            /// - Parameters:
+            ///   - cover: A photo of one of the owner's pins; absent when none.
+            ///   - createdAt:
+            ///   - endsOn:
+            ///   - id:
+            ///   - name:
+            ///   - pins: Only when one trip is read: the owner's pins whose day (visitedOn, else the UTC day pinned) lies within the trip, by day.
+            ///   - startsOn:
+            ///   - updatedAt:
+            ///   - userId:
+            ///   - visibility:
+            public init(
+                cover: Components.Schemas.GeoTrip.CoverPayload? = nil,
+                createdAt: Foundation.Date,
+                endsOn: Swift.String,
+                id: Swift.String,
+                name: Swift.String,
+                pins: Components.Schemas.GeoTrip.PinsPayload? = nil,
+                startsOn: Swift.String,
+                updatedAt: Foundation.Date,
+                userId: Swift.String,
+                visibility: Components.Schemas.GeoTrip.VisibilityPayload
+            ) {
+                self.cover = cover
+                self.createdAt = createdAt
+                self.endsOn = endsOn
+                self.id = id
+                self.name = name
+                self.pins = pins
+                self.startsOn = startsOn
+                self.updatedAt = updatedAt
+                self.userId = userId
+                self.visibility = visibility
+            }
+            public enum CodingKeys: String, CodingKey {
+                case cover
+                case createdAt
+                case endsOn
+                case id
+                case name
+                case pins
+                case startsOn
+                case updatedAt
+                case userId
+                case visibility
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GeoTripPage`.
+        public struct GeoTripPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GeoTripPage/items`.
+            public var items: [Components.Schemas.GeoTrip]
+            /// - Remark: Generated from `#/components/schemas/GeoTripPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `GeoTripPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.GeoTrip],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GeoTripRequest`.
+        public struct GeoTripRequest: Codable, Hashable, Sendable {
+            /// A photo of one of my pins; empty clears the cover.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GeoTripRequest/coverPhotoId`.
+            public var coverPhotoId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/GeoTripRequest/endsOn`.
+            public var endsOn: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/GeoTripRequest/name`.
+            public var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/GeoTripRequest/startsOn`.
+            public var startsOn: Swift.String?
+            /// private (the default) or shared with my friends.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GeoTripRequest/visibility`.
+            @frozen public enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _private = "private"
+                case friends = "friends"
+            }
+            /// private (the default) or shared with my friends.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GeoTripRequest/visibility`.
+            public var visibility: Components.Schemas.GeoTripRequest.VisibilityPayload?
+            /// Creates a new `GeoTripRequest`.
+            ///
+            /// - Parameters:
+            ///   - coverPhotoId: A photo of one of my pins; empty clears the cover.
+            ///   - endsOn:
+            ///   - name:
+            ///   - startsOn:
+            ///   - visibility: private (the default) or shared with my friends.
+            public init(
+                coverPhotoId: Swift.String? = nil,
+                endsOn: Swift.String? = nil,
+                name: Swift.String? = nil,
+                startsOn: Swift.String? = nil,
+                visibility: Components.Schemas.GeoTripRequest.VisibilityPayload? = nil
+            ) {
+                self.coverPhotoId = coverPhotoId
+                self.endsOn = endsOn
+                self.name = name
+                self.startsOn = startsOn
+                self.visibility = visibility
+            }
+            public enum CodingKeys: String, CodingKey {
+                case coverPhotoId
+                case endsOn
+                case name
+                case startsOn
+                case visibility
             }
         }
         /// - Remark: Generated from `#/components/schemas/GroceryItem`.
@@ -2342,6 +2682,10 @@ extension Components {
             public var muted: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/MessagingConversation/name`.
             public var name: Swift.String?
+            /// In a direct conversation, on single-conversation answers: the last message the other person has read, when both of us share read receipts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingConversation/otherLastReadId`.
+            public var otherLastReadId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/MessagingConversation/otherUser`.
             public var otherUser: Components.Schemas.MessagingUser?
             /// The app it was started in.
@@ -2370,6 +2714,7 @@ extension Components {
             ///   - members:
             ///   - muted:
             ///   - name:
+            ///   - otherLastReadId: In a direct conversation, on single-conversation answers: the last message the other person has read, when both of us share read receipts.
             ///   - otherUser:
             ///   - product: The app it was started in.
             ///   - unreadCount:
@@ -2384,6 +2729,7 @@ extension Components {
                 members: [Components.Schemas.MessagingMember]? = nil,
                 muted: Swift.Bool,
                 name: Swift.String? = nil,
+                otherLastReadId: Swift.Int64? = nil,
                 otherUser: Components.Schemas.MessagingUser? = nil,
                 product: Components.Schemas.MessagingConversation.ProductPayload,
                 unreadCount: Swift.Int
@@ -2398,6 +2744,7 @@ extension Components {
                 self.members = members
                 self.muted = muted
                 self.name = name
+                self.otherLastReadId = otherLastReadId
                 self.otherUser = otherUser
                 self.product = product
                 self.unreadCount = unreadCount
@@ -2413,6 +2760,7 @@ extension Components {
                 case members
                 case muted
                 case name
+                case otherLastReadId
                 case otherUser
                 case product
                 case unreadCount
@@ -2527,6 +2875,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/MessagingMessage/mentions`.
             public var mentions: [Swift.String]
+            /// On pages of messages: each emoji's reactions, in the order they were first given; absent when there are none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingMessage/reactions`.
+            public var reactions: [Components.Schemas.MessagingReaction]?
             /// - Remark: Generated from `#/components/schemas/MessagingMessage/senderId`.
             public var senderId: Swift.String
             /// - Remark: Generated from `#/components/schemas/MessagingMessage/text`.
@@ -2544,6 +2896,7 @@ extension Components {
             ///   - hidden: Present (true) on my own message while reports hide it from everyone else, until an admin decides.
             ///   - id:
             ///   - mentions: Ids of the members the text mentions.
+            ///   - reactions: On pages of messages: each emoji's reactions, in the order they were first given; absent when there are none.
             ///   - senderId:
             ///   - text:
             ///   - topic:
@@ -2555,6 +2908,7 @@ extension Components {
                 hidden: Swift.Bool? = nil,
                 id: Swift.Int64,
                 mentions: [Swift.String],
+                reactions: [Components.Schemas.MessagingReaction]? = nil,
                 senderId: Swift.String,
                 text: Swift.String,
                 topic: Swift.String? = nil,
@@ -2566,6 +2920,7 @@ extension Components {
                 self.hidden = hidden
                 self.id = id
                 self.mentions = mentions
+                self.reactions = reactions
                 self.senderId = senderId
                 self.text = text
                 self.topic = topic
@@ -2578,6 +2933,7 @@ extension Components {
                 case hidden
                 case id
                 case mentions
+                case reactions
                 case senderId
                 case text
                 case topic
@@ -2687,6 +3043,82 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case note
                 case reason
+            }
+        }
+        /// One emoji's reactions on a message.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessagingReaction`.
+        public struct MessagingReaction: Codable, Hashable, Sendable {
+            /// How many members reacted with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingReaction/count`.
+            public var count: Swift.Int
+            /// The emoji, or a `:shortcode:`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingReaction/emoji`.
+            public var emoji: Swift.String
+            /// Whether I am among them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingReaction/me`.
+            public var me: Swift.Bool
+            /// The first 20 members who reacted, earliest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingReaction/userIds`.
+            public var userIds: [Swift.String]
+            /// Creates a new `MessagingReaction`.
+            ///
+            /// - Parameters:
+            ///   - count: How many members reacted with it.
+            ///   - emoji: The emoji, or a `:shortcode:`.
+            ///   - me: Whether I am among them.
+            ///   - userIds: The first 20 members who reacted, earliest first.
+            public init(
+                count: Swift.Int,
+                emoji: Swift.String,
+                me: Swift.Bool,
+                userIds: [Swift.String]
+            ) {
+                self.count = count
+                self.emoji = emoji
+                self.me = me
+                self.userIds = userIds
+            }
+            public enum CodingKeys: String, CodingKey {
+                case count
+                case emoji
+                case me
+                case userIds
+            }
+        }
+        /// A message's reactions after a change.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessagingReactions`.
+        public struct MessagingReactions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MessagingReactions/conversationId`.
+            public var conversationId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MessagingReactions/messageId`.
+            public var messageId: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/MessagingReactions/reactions`.
+            public var reactions: [Components.Schemas.MessagingReaction]
+            /// Creates a new `MessagingReactions`.
+            ///
+            /// - Parameters:
+            ///   - conversationId:
+            ///   - messageId:
+            ///   - reactions:
+            public init(
+                conversationId: Swift.String,
+                messageId: Swift.Int64,
+                reactions: [Components.Schemas.MessagingReaction]
+            ) {
+                self.conversationId = conversationId
+                self.messageId = messageId
+                self.reactions = reactions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case conversationId
+                case messageId
+                case reactions
             }
         }
         /// - Remark: Generated from `#/components/schemas/MessagingRead`.
@@ -2988,6 +3420,23 @@ extension Components {
                 case snippet
             }
         }
+        /// - Remark: Generated from `#/components/schemas/MessagingSettings`.
+        public struct MessagingSettings: Codable, Hashable, Sendable {
+            /// Whether the other person of a direct conversation sees how far I read (`otherLastReadId`); off, I do not see theirs either. On by default.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingSettings/shareReadReceipts`.
+            public var shareReadReceipts: Swift.Bool
+            /// Creates a new `MessagingSettings`.
+            ///
+            /// - Parameters:
+            ///   - shareReadReceipts: Whether the other person of a direct conversation sees how far I read (`otherLastReadId`); off, I do not see theirs either. On by default.
+            public init(shareReadReceipts: Swift.Bool) {
+                self.shareReadReceipts = shareReadReceipts
+            }
+            public enum CodingKeys: String, CodingKey {
+                case shareReadReceipts
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/MessagingTopic`.
         public struct MessagingTopic: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/MessagingTopic/conversationId`.
@@ -3004,6 +3453,10 @@ extension Components {
             public var lastMessageId: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/MessagingTopic/name`.
             public var name: Swift.String
+            /// Pinned to the top of my list of the group's topics.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingTopic/pinned`.
+            public var pinned: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/MessagingTopic/policy`.
             @frozen public enum PolicyPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case inherit = "inherit"
@@ -3026,6 +3479,7 @@ extension Components {
             ///   - lastActivityAt:
             ///   - lastMessageId:
             ///   - name:
+            ///   - pinned: Pinned to the top of my list of the group's topics.
             ///   - policy:
             ///   - resolved:
             ///   - unreadCount:
@@ -3037,6 +3491,7 @@ extension Components {
                 lastActivityAt: Foundation.Date,
                 lastMessageId: Swift.Int? = nil,
                 name: Swift.String,
+                pinned: Swift.Bool,
                 policy: Components.Schemas.MessagingTopic.PolicyPayload,
                 resolved: Swift.Bool,
                 unreadCount: Swift.Int
@@ -3048,6 +3503,7 @@ extension Components {
                 self.lastActivityAt = lastActivityAt
                 self.lastMessageId = lastMessageId
                 self.name = name
+                self.pinned = pinned
                 self.policy = policy
                 self.resolved = resolved
                 self.unreadCount = unreadCount
@@ -3060,6 +3516,7 @@ extension Components {
                 case lastActivityAt
                 case lastMessageId
                 case name
+                case pinned
                 case policy
                 case resolved
                 case unreadCount
@@ -4184,6 +4641,125 @@ extension Components {
                 case visitedOn
             }
         }
+        /// - Remark: Generated from `#/components/schemas/PinReactionRequest`.
+        public struct PinReactionRequest: Codable, Hashable, Sendable {
+            /// love ❤️, wow 😮, envy 😍, laugh 😂, clap 👏.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PinReactionRequest/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case love = "love"
+                case wow = "wow"
+                case envy = "envy"
+                case laugh = "laugh"
+                case clap = "clap"
+            }
+            /// love ❤️, wow 😮, envy 😍, laugh 😂, clap 👏.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PinReactionRequest/kind`.
+            public var kind: Components.Schemas.PinReactionRequest.KindPayload
+            /// Creates a new `PinReactionRequest`.
+            ///
+            /// - Parameters:
+            ///   - kind: love ❤️, wow 😮, envy 😍, laugh 😂, clap 👏.
+            public init(kind: Components.Schemas.PinReactionRequest.KindPayload) {
+                self.kind = kind
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PinReactions`.
+        public struct PinReactions: Codable, Hashable, Sendable {
+            /// Reactions per kind, every kind listed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PinReactions/counts`.
+            public struct CountsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.Int]
+                /// Creates a new `CountsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.Int] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Reactions per kind, every kind listed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PinReactions/counts`.
+            public var counts: Components.Schemas.PinReactions.CountsPayload
+            /// My reaction, absent when none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PinReactions/mine`.
+            @frozen public enum MinePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case love = "love"
+                case wow = "wow"
+                case envy = "envy"
+                case laugh = "laugh"
+                case clap = "clap"
+            }
+            /// My reaction, absent when none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PinReactions/mine`.
+            public var mine: Components.Schemas.PinReactions.MinePayload?
+            /// - Remark: Generated from `#/components/schemas/PinReactions/ReactorsPayload`.
+            public struct ReactorsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PinReactions/ReactorsPayload/kind`.
+                public var kind: Swift.String
+                /// - Remark: Generated from `#/components/schemas/PinReactions/ReactorsPayload/userId`.
+                public var userId: Swift.String
+                /// Creates a new `ReactorsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - kind:
+                ///   - userId:
+                public init(
+                    kind: Swift.String,
+                    userId: Swift.String
+                ) {
+                    self.kind = kind
+                    self.userId = userId
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case kind
+                    case userId
+                }
+            }
+            /// Who reacted how, oldest first: only in the owner's answer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PinReactions/reactors`.
+            public typealias ReactorsPayload = [Components.Schemas.PinReactions.ReactorsPayloadPayload]
+            /// Who reacted how, oldest first: only in the owner's answer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PinReactions/reactors`.
+            public var reactors: Components.Schemas.PinReactions.ReactorsPayload?
+            /// Creates a new `PinReactions`.
+            ///
+            /// - Parameters:
+            ///   - counts: Reactions per kind, every kind listed.
+            ///   - mine: My reaction, absent when none.
+            ///   - reactors: Who reacted how, oldest first: only in the owner's answer.
+            public init(
+                counts: Components.Schemas.PinReactions.CountsPayload,
+                mine: Components.Schemas.PinReactions.MinePayload? = nil,
+                reactors: Components.Schemas.PinReactions.ReactorsPayload? = nil
+            ) {
+                self.counts = counts
+                self.mine = mine
+                self.reactors = reactors
+            }
+            public enum CodingKeys: String, CodingKey {
+                case counts
+                case mine
+                case reactors
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Place`.
         public struct Place: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Place/countryCode`.
@@ -4686,6 +5262,356 @@ extension Components {
                 case id
                 case relationship
                 case username
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RecurringBill`.
+        public struct RecurringBill: Codable, Hashable, Sendable {
+            /// minor units
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/amount`.
+            public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/category`.
+            public var category: Components.Schemas.BillCategory
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/createdBy`.
+            public var createdBy: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/currency`.
+            public var currency: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/description`.
+            public var description: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/id`.
+            public var id: Swift.String
+            /// The next day a bill is made, in the household's zone; absent once stopped.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/nextOn`.
+            public var nextOn: Swift.String?
+            /// Who pays each bill; its creator when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/payerId`.
+            public var payerId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/schedule`.
+            public var schedule: Components.Schemas.BillSchedule
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/split`.
+            public struct SplitPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/RecurringBill/split/among`.
+                public var among: [Swift.String]?
+                /// - Remark: Generated from `#/components/schemas/RecurringBill/split/amounts`.
+                public struct AmountsPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.Int]
+                    /// Creates a new `AmountsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.Int] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/RecurringBill/split/amounts`.
+                public var amounts: Components.Schemas.RecurringBill.SplitPayload.AmountsPayload?
+                /// - Remark: Generated from `#/components/schemas/RecurringBill/split/kind`.
+                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case equal = "equal"
+                    case exact = "exact"
+                    case percentages = "percentages"
+                    case shares = "shares"
+                }
+                /// - Remark: Generated from `#/components/schemas/RecurringBill/split/kind`.
+                public var kind: Components.Schemas.RecurringBill.SplitPayload.KindPayload
+                /// - Remark: Generated from `#/components/schemas/RecurringBill/split/percentages`.
+                public struct PercentagesPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.Double]
+                    /// Creates a new `PercentagesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.Double] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/RecurringBill/split/percentages`.
+                public var percentages: Components.Schemas.RecurringBill.SplitPayload.PercentagesPayload?
+                /// - Remark: Generated from `#/components/schemas/RecurringBill/split/shares`.
+                public struct SharesPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.Int]
+                    /// Creates a new `SharesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.Int] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/RecurringBill/split/shares`.
+                public var shares: Components.Schemas.RecurringBill.SplitPayload.SharesPayload?
+                /// Creates a new `SplitPayload`.
+                ///
+                /// - Parameters:
+                ///   - among:
+                ///   - amounts:
+                ///   - kind:
+                ///   - percentages:
+                ///   - shares:
+                public init(
+                    among: [Swift.String]? = nil,
+                    amounts: Components.Schemas.RecurringBill.SplitPayload.AmountsPayload? = nil,
+                    kind: Components.Schemas.RecurringBill.SplitPayload.KindPayload,
+                    percentages: Components.Schemas.RecurringBill.SplitPayload.PercentagesPayload? = nil,
+                    shares: Components.Schemas.RecurringBill.SplitPayload.SharesPayload? = nil
+                ) {
+                    self.among = among
+                    self.amounts = amounts
+                    self.kind = kind
+                    self.percentages = percentages
+                    self.shares = shares
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case among
+                    case amounts
+                    case kind
+                    case percentages
+                    case shares
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/split`.
+            public var split: Components.Schemas.RecurringBill.SplitPayload
+            /// - Remark: Generated from `#/components/schemas/RecurringBill/stopped`.
+            public var stopped: Swift.Bool
+            /// Creates a new `RecurringBill`.
+            ///
+            /// - Parameters:
+            ///   - amount: minor units
+            ///   - category:
+            ///   - createdAt:
+            ///   - createdBy:
+            ///   - currency:
+            ///   - description:
+            ///   - id:
+            ///   - nextOn: The next day a bill is made, in the household's zone; absent once stopped.
+            ///   - payerId: Who pays each bill; its creator when absent.
+            ///   - schedule:
+            ///   - split:
+            ///   - stopped:
+            public init(
+                amount: Swift.Int,
+                category: Components.Schemas.BillCategory,
+                createdAt: Foundation.Date,
+                createdBy: Swift.String,
+                currency: Swift.String,
+                description: Swift.String,
+                id: Swift.String,
+                nextOn: Swift.String? = nil,
+                payerId: Swift.String? = nil,
+                schedule: Components.Schemas.BillSchedule,
+                split: Components.Schemas.RecurringBill.SplitPayload,
+                stopped: Swift.Bool
+            ) {
+                self.amount = amount
+                self.category = category
+                self.createdAt = createdAt
+                self.createdBy = createdBy
+                self.currency = currency
+                self.description = description
+                self.id = id
+                self.nextOn = nextOn
+                self.payerId = payerId
+                self.schedule = schedule
+                self.split = split
+                self.stopped = stopped
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case category
+                case createdAt
+                case createdBy
+                case currency
+                case description
+                case id
+                case nextOn
+                case payerId
+                case schedule
+                case split
+                case stopped
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RecurringBillInput`.
+        public struct RecurringBillInput: Codable, Hashable, Sendable {
+            /// minor units
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecurringBillInput/amount`.
+            public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/RecurringBillInput/category`.
+            public var category: Components.Schemas.BillCategory?
+            /// ISO 4217
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecurringBillInput/currency`.
+            public var currency: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RecurringBillInput/description`.
+            public var description: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RecurringBillInput/payerId`.
+            public var payerId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/RecurringBillInput/schedule`.
+            public var schedule: Components.Schemas.BillSchedule
+            /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split`.
+            public struct SplitPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split/among`.
+                public var among: [Swift.String]?
+                /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split/amounts`.
+                public struct AmountsPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.Int]
+                    /// Creates a new `AmountsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.Int] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split/amounts`.
+                public var amounts: Components.Schemas.RecurringBillInput.SplitPayload.AmountsPayload?
+                /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split/kind`.
+                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case equal = "equal"
+                    case exact = "exact"
+                    case percentages = "percentages"
+                    case shares = "shares"
+                }
+                /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split/kind`.
+                public var kind: Components.Schemas.RecurringBillInput.SplitPayload.KindPayload
+                /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split/percentages`.
+                public struct PercentagesPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.Double]
+                    /// Creates a new `PercentagesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.Double] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split/percentages`.
+                public var percentages: Components.Schemas.RecurringBillInput.SplitPayload.PercentagesPayload?
+                /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split/shares`.
+                public struct SharesPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.Int]
+                    /// Creates a new `SharesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.Int] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split/shares`.
+                public var shares: Components.Schemas.RecurringBillInput.SplitPayload.SharesPayload?
+                /// Creates a new `SplitPayload`.
+                ///
+                /// - Parameters:
+                ///   - among:
+                ///   - amounts:
+                ///   - kind:
+                ///   - percentages:
+                ///   - shares:
+                public init(
+                    among: [Swift.String]? = nil,
+                    amounts: Components.Schemas.RecurringBillInput.SplitPayload.AmountsPayload? = nil,
+                    kind: Components.Schemas.RecurringBillInput.SplitPayload.KindPayload,
+                    percentages: Components.Schemas.RecurringBillInput.SplitPayload.PercentagesPayload? = nil,
+                    shares: Components.Schemas.RecurringBillInput.SplitPayload.SharesPayload? = nil
+                ) {
+                    self.among = among
+                    self.amounts = amounts
+                    self.kind = kind
+                    self.percentages = percentages
+                    self.shares = shares
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case among
+                    case amounts
+                    case kind
+                    case percentages
+                    case shares
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/RecurringBillInput/split`.
+            public var split: Components.Schemas.RecurringBillInput.SplitPayload
+            /// Creates a new `RecurringBillInput`.
+            ///
+            /// - Parameters:
+            ///   - amount: minor units
+            ///   - category:
+            ///   - currency: ISO 4217
+            ///   - description:
+            ///   - payerId:
+            ///   - schedule:
+            ///   - split:
+            public init(
+                amount: Swift.Int,
+                category: Components.Schemas.BillCategory? = nil,
+                currency: Swift.String,
+                description: Swift.String,
+                payerId: Swift.String? = nil,
+                schedule: Components.Schemas.BillSchedule,
+                split: Components.Schemas.RecurringBillInput.SplitPayload
+            ) {
+                self.amount = amount
+                self.category = category
+                self.currency = currency
+                self.description = description
+                self.payerId = payerId
+                self.schedule = schedule
+                self.split = split
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case category
+                case currency
+                case description
+                case payerId
+                case schedule
+                case split
             }
         }
         /// How the user stands to me, each flag from my side; being blocked by them is never shown.
@@ -6215,6 +7141,137 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case value
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WorldShare`.
+        public struct WorldShare: Codable, Hashable, Sendable {
+            /// Seven.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorldShare/continentTotal`.
+            public var continentTotal: Swift.Int
+            /// The denominator: the 249 codes of ISO 3166-1.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorldShare/countryTotal`.
+            public var countryTotal: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WorldShare/FriendsPayload`.
+            public struct FriendsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/WorldShare/FriendsPayload/displayName`.
+                public var displayName: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/WorldShare/FriendsPayload/share`.
+                public var share: Components.Schemas.WorldShareOfOne
+                /// - Remark: Generated from `#/components/schemas/WorldShare/FriendsPayload/userId`.
+                public var userId: Swift.String
+                /// Creates a new `FriendsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - displayName:
+                ///   - share:
+                ///   - userId:
+                public init(
+                    displayName: Swift.String? = nil,
+                    share: Components.Schemas.WorldShareOfOne,
+                    userId: Swift.String
+                ) {
+                    self.displayName = displayName
+                    self.share = share
+                    self.userId = userId
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case displayName
+                    case share
+                    case userId
+                }
+            }
+            /// My friends (at most 500), most countries first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorldShare/friends`.
+            public typealias FriendsPayload = [Components.Schemas.WorldShare.FriendsPayloadPayload]
+            /// My friends (at most 500), most countries first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorldShare/friends`.
+            public var friends: Components.Schemas.WorldShare.FriendsPayload
+            /// - Remark: Generated from `#/components/schemas/WorldShare/mine`.
+            public var mine: Components.Schemas.WorldShareOfOne
+            /// Creates a new `WorldShare`.
+            ///
+            /// - Parameters:
+            ///   - continentTotal: Seven.
+            ///   - countryTotal: The denominator: the 249 codes of ISO 3166-1.
+            ///   - friends: My friends (at most 500), most countries first.
+            ///   - mine:
+            public init(
+                continentTotal: Swift.Int,
+                countryTotal: Swift.Int,
+                friends: Components.Schemas.WorldShare.FriendsPayload,
+                mine: Components.Schemas.WorldShareOfOne
+            ) {
+                self.continentTotal = continentTotal
+                self.countryTotal = countryTotal
+                self.friends = friends
+                self.mine = mine
+            }
+            public enum CodingKeys: String, CodingKey {
+                case continentTotal
+                case countryTotal
+                case friends
+                case mine
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WorldShareOfOne`.
+        public struct WorldShareOfOne: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WorldShareOfOne/continentCount`.
+            public var continentCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WorldShareOfOne/ContinentsPayload`.
+            @frozen public enum ContinentsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case africa = "africa"
+                case antarctica = "antarctica"
+                case asia = "asia"
+                case europe = "europe"
+                case northAmerica = "northAmerica"
+                case oceania = "oceania"
+                case southAmerica = "southAmerica"
+            }
+            /// - Remark: Generated from `#/components/schemas/WorldShareOfOne/continents`.
+            public typealias ContinentsPayload = [Components.Schemas.WorldShareOfOne.ContinentsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/WorldShareOfOne/continents`.
+            public var continents: Components.Schemas.WorldShareOfOne.ContinentsPayload
+            /// ISO 3166-1 alpha-2 codes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorldShareOfOne/countries`.
+            public var countries: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/WorldShareOfOne/countryCount`.
+            public var countryCount: Swift.Int
+            /// countryCount over 249, in per cent, one decimal.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorldShareOfOne/percent`.
+            public var percent: Swift.Double
+            /// Creates a new `WorldShareOfOne`.
+            ///
+            /// - Parameters:
+            ///   - continentCount:
+            ///   - continents:
+            ///   - countries: ISO 3166-1 alpha-2 codes.
+            ///   - countryCount:
+            ///   - percent: countryCount over 249, in per cent, one decimal.
+            public init(
+                continentCount: Swift.Int,
+                continents: Components.Schemas.WorldShareOfOne.ContinentsPayload,
+                countries: [Swift.String],
+                countryCount: Swift.Int,
+                percent: Swift.Double
+            ) {
+                self.continentCount = continentCount
+                self.continents = continents
+                self.countries = countries
+                self.countryCount = countryCount
+                self.percent = percent
+            }
+            public enum CodingKeys: String, CodingKey {
+                case continentCount
+                case continents
+                case countries
+                case countryCount
+                case percent
             }
         }
     }

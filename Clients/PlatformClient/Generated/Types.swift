@@ -139,6 +139,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/geo/comments/{comment}/reports`.
     /// - Remark: Generated from `#/paths//v1/geo/comments/{comment}/reports/post(reportComment)`.
     func reportComment(_ input: Operations.ReportComment.Input) async throws -> Operations.ReportComment.Output
+    /// Vote up (1), down (-1) or withdraw (0) on a comment, as on a post: pack members only, one vote per member, changeable, not on my own comments. At a score of -5 the comment is hidden for good (from all but its writer). The answer never says who voted.
+    ///
+    /// - Remark: HTTP `PUT /v1/geo/comments/{comment}/vote`.
+    /// - Remark: Generated from `#/paths//v1/geo/comments/{comment}/vote/put(voteComment)`.
+    func voteComment(_ input: Operations.VoteComment.Input) async throws -> Operations.VoteComment.Output
     /// My totals (posts, comments, votes earned) and packs.
     ///
     /// - Remark: HTTP `GET /v1/geo/den`.
@@ -276,6 +281,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/geo/pins/{pin}/photos/{photo}`.
     /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/photos/{photo}/delete(deletePinPhoto)`.
     func deletePinPhoto(_ input: Operations.DeletePinPhoto.Input) async throws -> Operations.DeletePinPhoto.Output
+    /// A pin's reactions: counts per kind and mine, for anyone who may see the pin; who reacted how, for its owner only.
+    ///
+    /// - Remark: HTTP `GET /v1/geo/pins/{pin}/reactions`.
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/reactions/get(getPinReactions)`.
+    func getPinReactions(_ input: Operations.GetPinReactions.Input) async throws -> Operations.GetPinReactions.Output
+    /// React to a friend's pin (love, wow, envy, laugh or clap), or change my reaction; one per person per pin. Friends of the owner only. The owner is told once per friend and pin (geo.pin_reaction).
+    ///
+    /// - Remark: HTTP `PUT /v1/geo/pins/{pin}/reactions/mine`.
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/reactions/mine/put(reactToPin)`.
+    func reactToPin(_ input: Operations.ReactToPin.Input) async throws -> Operations.ReactToPin.Output
+    /// Remove my reaction to a friend's pin (none: nothing to do).
+    ///
+    /// - Remark: HTTP `DELETE /v1/geo/pins/{pin}/reactions/mine`.
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/reactions/mine/delete(removePinReaction)`.
+    func removePinReaction(_ input: Operations.RemovePinReaction.Input) async throws -> Operations.RemovePinReaction.Output
     /// Search the gazetteer (GeoNames cities15000) by name: accents and case ignored, typos forgiven; best match, then biggest first.
     ///
     /// - Remark: HTTP `GET /v1/geo/places`.
@@ -346,11 +366,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/geo/reports/{kind}/{item}/remove`.
     /// - Remark: Generated from `#/paths//v1/geo/reports/{kind}/{item}/remove/post(removeReportedItem)`.
     func removeReportedItem(_ input: Operations.RemoveReportedItem.Input) async throws -> Operations.RemoveReportedItem.Output
+    /// My trips, or with userId the trips a friend shares with me; the latest start first.
+    ///
+    /// - Remark: HTTP `GET /v1/geo/trips`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/get(listGeoTrips)`.
+    func listGeoTrips(_ input: Operations.ListGeoTrips.Input) async throws -> Operations.ListGeoTrips.Output
+    /// A new trip: name, first and last day, private or shared with friends, a cover photo of one of my pins.
+    ///
+    /// - Remark: HTTP `POST /v1/geo/trips`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/post(createGeoTrip)`.
+    func createGeoTrip(_ input: Operations.CreateGeoTrip.Input) async throws -> Operations.CreateGeoTrip.Output
+    /// A trip with its pins by day: mine, or a friend's shared with friends (404 otherwise).
+    ///
+    /// - Remark: HTTP `GET /v1/geo/trips/{trip}`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/{trip}/get(getGeoTrip)`.
+    func getGeoTrip(_ input: Operations.GetGeoTrip.Input) async throws -> Operations.GetGeoTrip.Output
+    /// Change my trip: each field sent is changed (404 for anyone else's).
+    ///
+    /// - Remark: HTTP `PATCH /v1/geo/trips/{trip}`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/{trip}/patch(updateGeoTrip)`.
+    func updateGeoTrip(_ input: Operations.UpdateGeoTrip.Input) async throws -> Operations.UpdateGeoTrip.Output
+    /// Delete my trip (its pins stay).
+    ///
+    /// - Remark: HTTP `DELETE /v1/geo/trips/{trip}`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/{trip}/delete(deleteGeoTrip)`.
+    func deleteGeoTrip(_ input: Operations.DeleteGeoTrip.Input) async throws -> Operations.DeleteGeoTrip.Output
     /// The countries and cities I have pinned: counts, first and last visit, and GeoJSON of the countries.
     ///
     /// - Remark: HTTP `GET /v1/geo/visited/summary`.
     /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(getVisitedSummary)`.
     func getVisitedSummary(_ input: Operations.GetVisitedSummary.Input) async throws -> Operations.GetVisitedSummary.Output
+    /// My share of the world: countries of my pins over the 249 codes of ISO 3166-1 (GeoNames' list and continents) and continents over seven, beside each friend's (friends see each other's pins).
+    ///
+    /// - Remark: HTTP `GET /v1/geo/visited/world`.
+    /// - Remark: Generated from `#/paths//v1/geo/visited/world/get(getWorldShare)`.
+    func getWorldShare(_ input: Operations.GetWorldShare.Input) async throws -> Operations.GetWorldShare.Output
     /// Who pinned a place (placeId) or the area around a point, within radius metres (default 10 km): friends first, blocked users left out.
     ///
     /// - Remark: HTTP `GET /v1/geo/visitors`.
@@ -632,6 +682,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/households/{household}/events/{event}/rsvp`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/events/{event}/rsvp/put(answerEvent)`.
     func answerEvent(_ input: Operations.AnswerEvent.Input) async throws -> Operations.AnswerEvent.Output
+    /// The household's bills and payments as CSV (members only).
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/export.csv`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/export.csv/get(exportHouseholdLedger)`.
+    func exportHouseholdLedger(_ input: Operations.ExportHouseholdLedger.Input) async throws -> Operations.ExportHouseholdLedger.Output
     /// The household list: communal and visible personal items merged by name.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries`.
@@ -752,6 +807,31 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/households/{household}/payments`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/payments/post(recordPayment)`.
     func recordPayment(_ input: Operations.RecordPayment.Input) async throws -> Operations.RecordPayment.Output
+    /// The household's recurring bills, stopped ones included, newest first.
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/recurring-bills`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/get(listRecurringBills)`.
+    func listRecurringBills(_ input: Operations.ListRecurringBills.Input) async throws -> Operations.ListRecurringBills.Output
+    /// A bill made by a job on each day of its schedule in the household's zone (once per day; after downtime only the latest missed day), its payer notified.
+    ///
+    /// - Remark: HTTP `POST /v1/households/{household}/recurring-bills`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/post(createRecurringBill)`.
+    func createRecurringBill(_ input: Operations.CreateRecurringBill.Input) async throws -> Operations.CreateRecurringBill.Output
+    /// One recurring bill.
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/recurring-bills/{recurring}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/{recurring}/get(getRecurringBill)`.
+    func getRecurringBill(_ input: Operations.GetRecurringBill.Input) async throws -> Operations.GetRecurringBill.Output
+    /// Changes the bill and its schedule (its creator or the household's admin); bills already made stay.
+    ///
+    /// - Remark: HTTP `PUT /v1/households/{household}/recurring-bills/{recurring}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/{recurring}/put(replaceRecurringBill)`.
+    func replaceRecurringBill(_ input: Operations.ReplaceRecurringBill.Input) async throws -> Operations.ReplaceRecurringBill.Output
+    /// Stops it for good (its creator or the household's admin); answers the stopped recurring bill.
+    ///
+    /// - Remark: HTTP `DELETE /v1/households/{household}/recurring-bills/{recurring}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/{recurring}/delete(stopRecurringBill)`.
+    func stopRecurringBill(_ input: Operations.StopRecurringBill.Input) async throws -> Operations.StopRecurringBill.Output
     /// Reminds one member who owes me (once per 24 hours).
     ///
     /// - Remark: HTTP `POST /v1/households/{household}/reminders`.
@@ -918,6 +998,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/messaging/conversations/{conversationId}/messages/{messageId}`.
     /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/messages/{messageId}/delete(deleteMessage)`.
     func deleteMessage(_ input: Operations.DeleteMessage.Input) async throws -> Operations.DeleteMessage.Output
+    /// Adds my reaction to a message (adding it again changes nothing); every member gets a live `reaction.added`. A message carries at most 20 different emoji.
+    ///
+    /// - Remark: HTTP `PUT /v1/messaging/conversations/{conversationId}/messages/{messageId}/reactions/{emoji}`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/messages/{messageId}/reactions/{emoji}/put(addReaction)`.
+    func addReaction(_ input: Operations.AddReaction.Input) async throws -> Operations.AddReaction.Output
+    /// Takes my reaction back (taking back one I did not give changes nothing); every member gets a live `reaction.removed`.
+    ///
+    /// - Remark: HTTP `DELETE /v1/messaging/conversations/{conversationId}/messages/{messageId}/reactions/{emoji}`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/messages/{messageId}/reactions/{emoji}/delete(removeReaction)`.
+    func removeReaction(_ input: Operations.RemoveReaction.Input) async throws -> Operations.RemoveReaction.Output
     /// Report someone else's message in a conversation I am in: a reason from the list and an optional note. One open report per member per message: reporting again answers 200 with my open report. Once enough members (REPORTS_THRESHOLD, 3) reported it, it is left out of pages, search, previews and unread counts for everyone but its sender until an admin decides. A direct chat's report is queued for the admins all the same.
     ///
     /// - Remark: HTTP `POST /v1/messaging/conversations/{conversationId}/messages/{messageId}/reports`.
@@ -958,11 +1048,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/messaging/conversations/{conversationId}/topics/{topicId}`.
     /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/topics/{topicId}/patch(updateTopic)`.
     func updateTopic(_ input: Operations.UpdateTopic.Input) async throws -> Operations.UpdateTopic.Output
+    /// Pins a topic to the top of my list of the group's topics (mine only); at most 10 per group.
+    ///
+    /// - Remark: HTTP `PUT /v1/messaging/conversations/{conversationId}/topics/{topicId}/pin`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/topics/{topicId}/pin/put(pinTopic)`.
+    func pinTopic(_ input: Operations.PinTopic.Input) async throws -> Operations.PinTopic.Output
+    /// Unpins a topic from the top of my list.
+    ///
+    /// - Remark: HTTP `DELETE /v1/messaging/conversations/{conversationId}/topics/{topicId}/pin`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/topics/{topicId}/pin/delete(unpinTopic)`.
+    func unpinTopic(_ input: Operations.UnpinTopic.Input) async throws -> Operations.UnpinTopic.Output
     /// Follows, mutes or resets (inherit) a topic for me.
     ///
     /// - Remark: HTTP `PUT /v1/messaging/conversations/{conversationId}/topics/{topicId}/policy`.
     /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/topics/{topicId}/policy/put(setTopicPolicy)`.
     func setTopicPolicy(_ input: Operations.SetTopicPolicy.Input) async throws -> Operations.SetTopicPolicy.Output
+    /// Tells the other members I am typing: a live `typing` event, never stored nor an inbox entry. Send it every few seconds while typing; more than one per 3 s is accepted and dropped.
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/conversations/{conversationId}/typing`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/typing/post(sendTyping)`.
+    func sendTyping(_ input: Operations.SendTyping.Input) async throws -> Operations.SendTyping.Output
     /// Opens the direct conversation with a user (by id or username): the existing one (200) or a new one (201). Blocked users read as unknown. One direct conversation per pair and product. In WeGroup a new one needs a friendship (403 `not_friends`); an existing one is returned even after unfriending.
     ///
     /// - Remark: HTTP `POST /v1/messaging/conversations/direct`.
@@ -993,6 +1098,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/messaging/search`.
     /// - Remark: Generated from `#/paths//v1/messaging/search/get(searchMessages)`.
     func searchMessages(_ input: Operations.SearchMessages.Input) async throws -> Operations.SearchMessages.Output
+    /// My messaging settings.
+    ///
+    /// - Remark: HTTP `GET /v1/messaging/settings`.
+    /// - Remark: Generated from `#/paths//v1/messaging/settings/get(getMessagingSettings)`.
+    func getMessagingSettings(_ input: Operations.GetMessagingSettings.Input) async throws -> Operations.GetMessagingSettings.Output
+    /// Changes my messaging settings: `shareReadReceipts` off stops sharing how far I read in direct conversations, and seeing how far the other person read.
+    ///
+    /// - Remark: HTTP `PUT /v1/messaging/settings`.
+    /// - Remark: Generated from `#/paths//v1/messaging/settings/put(setMessagingSettings)`.
+    func setMessagingSettings(_ input: Operations.SetMessagingSettings.Input) async throws -> Operations.SetMessagingSettings.Output
     /// My unread counts per conversation (muted topics excluded) and per topic.
     ///
     /// - Remark: HTTP `GET /v1/messaging/unread`.
@@ -1494,6 +1609,21 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Vote up (1), down (-1) or withdraw (0) on a comment, as on a post: pack members only, one vote per member, changeable, not on my own comments. At a score of -5 the comment is hidden for good (from all but its writer). The answer never says who voted.
+    ///
+    /// - Remark: HTTP `PUT /v1/geo/comments/{comment}/vote`.
+    /// - Remark: Generated from `#/paths//v1/geo/comments/{comment}/vote/put(voteComment)`.
+    public func voteComment(
+        path: Operations.VoteComment.Input.Path,
+        headers: Operations.VoteComment.Input.Headers = .init(),
+        body: Operations.VoteComment.Input.Body
+    ) async throws -> Operations.VoteComment.Output {
+        try await voteComment(Operations.VoteComment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// My totals (posts, comments, votes earned) and packs.
     ///
     /// - Remark: HTTP `GET /v1/geo/den`.
@@ -1855,6 +1985,47 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// A pin's reactions: counts per kind and mine, for anyone who may see the pin; who reacted how, for its owner only.
+    ///
+    /// - Remark: HTTP `GET /v1/geo/pins/{pin}/reactions`.
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/reactions/get(getPinReactions)`.
+    public func getPinReactions(
+        path: Operations.GetPinReactions.Input.Path,
+        headers: Operations.GetPinReactions.Input.Headers = .init()
+    ) async throws -> Operations.GetPinReactions.Output {
+        try await getPinReactions(Operations.GetPinReactions.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// React to a friend's pin (love, wow, envy, laugh or clap), or change my reaction; one per person per pin. Friends of the owner only. The owner is told once per friend and pin (geo.pin_reaction).
+    ///
+    /// - Remark: HTTP `PUT /v1/geo/pins/{pin}/reactions/mine`.
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/reactions/mine/put(reactToPin)`.
+    public func reactToPin(
+        path: Operations.ReactToPin.Input.Path,
+        headers: Operations.ReactToPin.Input.Headers = .init(),
+        body: Operations.ReactToPin.Input.Body
+    ) async throws -> Operations.ReactToPin.Output {
+        try await reactToPin(Operations.ReactToPin.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove my reaction to a friend's pin (none: nothing to do).
+    ///
+    /// - Remark: HTTP `DELETE /v1/geo/pins/{pin}/reactions/mine`.
+    /// - Remark: Generated from `#/paths//v1/geo/pins/{pin}/reactions/mine/delete(removePinReaction)`.
+    public func removePinReaction(
+        path: Operations.RemovePinReaction.Input.Path,
+        headers: Operations.RemovePinReaction.Input.Headers = .init()
+    ) async throws -> Operations.RemovePinReaction.Output {
+        try await removePinReaction(Operations.RemovePinReaction.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Search the gazetteer (GeoNames cities15000) by name: accents and case ignored, typos forgiven; best match, then biggest first.
     ///
     /// - Remark: HTTP `GET /v1/geo/places`.
@@ -2039,12 +2210,86 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// My trips, or with userId the trips a friend shares with me; the latest start first.
+    ///
+    /// - Remark: HTTP `GET /v1/geo/trips`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/get(listGeoTrips)`.
+    public func listGeoTrips(
+        query: Operations.ListGeoTrips.Input.Query = .init(),
+        headers: Operations.ListGeoTrips.Input.Headers = .init()
+    ) async throws -> Operations.ListGeoTrips.Output {
+        try await listGeoTrips(Operations.ListGeoTrips.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A new trip: name, first and last day, private or shared with friends, a cover photo of one of my pins.
+    ///
+    /// - Remark: HTTP `POST /v1/geo/trips`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/post(createGeoTrip)`.
+    public func createGeoTrip(
+        headers: Operations.CreateGeoTrip.Input.Headers = .init(),
+        body: Operations.CreateGeoTrip.Input.Body
+    ) async throws -> Operations.CreateGeoTrip.Output {
+        try await createGeoTrip(Operations.CreateGeoTrip.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A trip with its pins by day: mine, or a friend's shared with friends (404 otherwise).
+    ///
+    /// - Remark: HTTP `GET /v1/geo/trips/{trip}`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/{trip}/get(getGeoTrip)`.
+    public func getGeoTrip(
+        path: Operations.GetGeoTrip.Input.Path,
+        headers: Operations.GetGeoTrip.Input.Headers = .init()
+    ) async throws -> Operations.GetGeoTrip.Output {
+        try await getGeoTrip(Operations.GetGeoTrip.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Change my trip: each field sent is changed (404 for anyone else's).
+    ///
+    /// - Remark: HTTP `PATCH /v1/geo/trips/{trip}`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/{trip}/patch(updateGeoTrip)`.
+    public func updateGeoTrip(
+        path: Operations.UpdateGeoTrip.Input.Path,
+        headers: Operations.UpdateGeoTrip.Input.Headers = .init(),
+        body: Operations.UpdateGeoTrip.Input.Body
+    ) async throws -> Operations.UpdateGeoTrip.Output {
+        try await updateGeoTrip(Operations.UpdateGeoTrip.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Delete my trip (its pins stay).
+    ///
+    /// - Remark: HTTP `DELETE /v1/geo/trips/{trip}`.
+    /// - Remark: Generated from `#/paths//v1/geo/trips/{trip}/delete(deleteGeoTrip)`.
+    public func deleteGeoTrip(
+        path: Operations.DeleteGeoTrip.Input.Path,
+        headers: Operations.DeleteGeoTrip.Input.Headers = .init()
+    ) async throws -> Operations.DeleteGeoTrip.Output {
+        try await deleteGeoTrip(Operations.DeleteGeoTrip.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// The countries and cities I have pinned: counts, first and last visit, and GeoJSON of the countries.
     ///
     /// - Remark: HTTP `GET /v1/geo/visited/summary`.
     /// - Remark: Generated from `#/paths//v1/geo/visited/summary/get(getVisitedSummary)`.
     public func getVisitedSummary(headers: Operations.GetVisitedSummary.Input.Headers = .init()) async throws -> Operations.GetVisitedSummary.Output {
         try await getVisitedSummary(Operations.GetVisitedSummary.Input(headers: headers))
+    }
+    /// My share of the world: countries of my pins over the 249 codes of ISO 3166-1 (GeoNames' list and continents) and continents over seven, beside each friend's (friends see each other's pins).
+    ///
+    /// - Remark: HTTP `GET /v1/geo/visited/world`.
+    /// - Remark: Generated from `#/paths//v1/geo/visited/world/get(getWorldShare)`.
+    public func getWorldShare(headers: Operations.GetWorldShare.Input.Headers = .init()) async throws -> Operations.GetWorldShare.Output {
+        try await getWorldShare(Operations.GetWorldShare.Input(headers: headers))
     }
     /// Who pinned a place (placeId) or the area around a point, within radius metres (default 10 km): friends first, blocked users left out.
     ///
@@ -2785,6 +3030,19 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// The household's bills and payments as CSV (members only).
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/export.csv`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/export.csv/get(exportHouseholdLedger)`.
+    public func exportHouseholdLedger(
+        path: Operations.ExportHouseholdLedger.Input.Path,
+        headers: Operations.ExportHouseholdLedger.Input.Headers = .init()
+    ) async throws -> Operations.ExportHouseholdLedger.Output {
+        try await exportHouseholdLedger(Operations.ExportHouseholdLedger.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// The household list: communal and visible personal items merged by name.
     ///
     /// - Remark: HTTP `GET /v1/households/{household}/groceries`.
@@ -3115,6 +3373,77 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// The household's recurring bills, stopped ones included, newest first.
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/recurring-bills`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/get(listRecurringBills)`.
+    public func listRecurringBills(
+        path: Operations.ListRecurringBills.Input.Path,
+        query: Operations.ListRecurringBills.Input.Query = .init(),
+        headers: Operations.ListRecurringBills.Input.Headers = .init()
+    ) async throws -> Operations.ListRecurringBills.Output {
+        try await listRecurringBills(Operations.ListRecurringBills.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A bill made by a job on each day of its schedule in the household's zone (once per day; after downtime only the latest missed day), its payer notified.
+    ///
+    /// - Remark: HTTP `POST /v1/households/{household}/recurring-bills`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/post(createRecurringBill)`.
+    public func createRecurringBill(
+        path: Operations.CreateRecurringBill.Input.Path,
+        headers: Operations.CreateRecurringBill.Input.Headers = .init(),
+        body: Operations.CreateRecurringBill.Input.Body
+    ) async throws -> Operations.CreateRecurringBill.Output {
+        try await createRecurringBill(Operations.CreateRecurringBill.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One recurring bill.
+    ///
+    /// - Remark: HTTP `GET /v1/households/{household}/recurring-bills/{recurring}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/{recurring}/get(getRecurringBill)`.
+    public func getRecurringBill(
+        path: Operations.GetRecurringBill.Input.Path,
+        headers: Operations.GetRecurringBill.Input.Headers = .init()
+    ) async throws -> Operations.GetRecurringBill.Output {
+        try await getRecurringBill(Operations.GetRecurringBill.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Changes the bill and its schedule (its creator or the household's admin); bills already made stay.
+    ///
+    /// - Remark: HTTP `PUT /v1/households/{household}/recurring-bills/{recurring}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/{recurring}/put(replaceRecurringBill)`.
+    public func replaceRecurringBill(
+        path: Operations.ReplaceRecurringBill.Input.Path,
+        headers: Operations.ReplaceRecurringBill.Input.Headers = .init(),
+        body: Operations.ReplaceRecurringBill.Input.Body
+    ) async throws -> Operations.ReplaceRecurringBill.Output {
+        try await replaceRecurringBill(Operations.ReplaceRecurringBill.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Stops it for good (its creator or the household's admin); answers the stopped recurring bill.
+    ///
+    /// - Remark: HTTP `DELETE /v1/households/{household}/recurring-bills/{recurring}`.
+    /// - Remark: Generated from `#/paths//v1/households/{household}/recurring-bills/{recurring}/delete(stopRecurringBill)`.
+    public func stopRecurringBill(
+        path: Operations.StopRecurringBill.Input.Path,
+        headers: Operations.StopRecurringBill.Input.Headers = .init()
+    ) async throws -> Operations.StopRecurringBill.Output {
+        try await stopRecurringBill(Operations.StopRecurringBill.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Reminds one member who owes me (once per 24 hours).
@@ -3559,6 +3888,32 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// Adds my reaction to a message (adding it again changes nothing); every member gets a live `reaction.added`. A message carries at most 20 different emoji.
+    ///
+    /// - Remark: HTTP `PUT /v1/messaging/conversations/{conversationId}/messages/{messageId}/reactions/{emoji}`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/messages/{messageId}/reactions/{emoji}/put(addReaction)`.
+    public func addReaction(
+        path: Operations.AddReaction.Input.Path,
+        headers: Operations.AddReaction.Input.Headers = .init()
+    ) async throws -> Operations.AddReaction.Output {
+        try await addReaction(Operations.AddReaction.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Takes my reaction back (taking back one I did not give changes nothing); every member gets a live `reaction.removed`.
+    ///
+    /// - Remark: HTTP `DELETE /v1/messaging/conversations/{conversationId}/messages/{messageId}/reactions/{emoji}`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/messages/{messageId}/reactions/{emoji}/delete(removeReaction)`.
+    public func removeReaction(
+        path: Operations.RemoveReaction.Input.Path,
+        headers: Operations.RemoveReaction.Input.Headers = .init()
+    ) async throws -> Operations.RemoveReaction.Output {
+        try await removeReaction(Operations.RemoveReaction.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Report someone else's message in a conversation I am in: a reason from the list and an optional note. One open report per member per message: reporting again answers 200 with my open report. Once enough members (REPORTS_THRESHOLD, 3) reported it, it is left out of pages, search, previews and unread counts for everyone but its sender until an admin decides. A direct chat's report is queued for the admins all the same.
     ///
     /// - Remark: HTTP `POST /v1/messaging/conversations/{conversationId}/messages/{messageId}/reports`.
@@ -3673,6 +4028,32 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Pins a topic to the top of my list of the group's topics (mine only); at most 10 per group.
+    ///
+    /// - Remark: HTTP `PUT /v1/messaging/conversations/{conversationId}/topics/{topicId}/pin`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/topics/{topicId}/pin/put(pinTopic)`.
+    public func pinTopic(
+        path: Operations.PinTopic.Input.Path,
+        headers: Operations.PinTopic.Input.Headers = .init()
+    ) async throws -> Operations.PinTopic.Output {
+        try await pinTopic(Operations.PinTopic.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Unpins a topic from the top of my list.
+    ///
+    /// - Remark: HTTP `DELETE /v1/messaging/conversations/{conversationId}/topics/{topicId}/pin`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/topics/{topicId}/pin/delete(unpinTopic)`.
+    public func unpinTopic(
+        path: Operations.UnpinTopic.Input.Path,
+        headers: Operations.UnpinTopic.Input.Headers = .init()
+    ) async throws -> Operations.UnpinTopic.Output {
+        try await unpinTopic(Operations.UnpinTopic.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Follows, mutes or resets (inherit) a topic for me.
     ///
     /// - Remark: HTTP `PUT /v1/messaging/conversations/{conversationId}/topics/{topicId}/policy`.
@@ -3686,6 +4067,19 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Tells the other members I am typing: a live `typing` event, never stored nor an inbox entry. Send it every few seconds while typing; more than one per 3 s is accepted and dropped.
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/conversations/{conversationId}/typing`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/typing/post(sendTyping)`.
+    public func sendTyping(
+        path: Operations.SendTyping.Input.Path,
+        headers: Operations.SendTyping.Input.Headers = .init()
+    ) async throws -> Operations.SendTyping.Output {
+        try await sendTyping(Operations.SendTyping.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Opens the direct conversation with a user (by id or username): the existing one (200) or a new one (201). Blocked users read as unknown. One direct conversation per pair and product. In WeGroup a new one needs a friendship (403 `not_friends`); an existing one is returned even after unfriending.
@@ -3764,6 +4158,26 @@ extension APIProtocol {
         try await searchMessages(Operations.SearchMessages.Input(
             query: query,
             headers: headers
+        ))
+    }
+    /// My messaging settings.
+    ///
+    /// - Remark: HTTP `GET /v1/messaging/settings`.
+    /// - Remark: Generated from `#/paths//v1/messaging/settings/get(getMessagingSettings)`.
+    public func getMessagingSettings(headers: Operations.GetMessagingSettings.Input.Headers = .init()) async throws -> Operations.GetMessagingSettings.Output {
+        try await getMessagingSettings(Operations.GetMessagingSettings.Input(headers: headers))
+    }
+    /// Changes my messaging settings: `shareReadReceipts` off stops sharing how far I read in direct conversations, and seeing how far the other person read.
+    ///
+    /// - Remark: HTTP `PUT /v1/messaging/settings`.
+    /// - Remark: Generated from `#/paths//v1/messaging/settings/put(setMessagingSettings)`.
+    public func setMessagingSettings(
+        headers: Operations.SetMessagingSettings.Input.Headers = .init(),
+        body: Operations.SetMessagingSettings.Input.Body
+    ) async throws -> Operations.SetMessagingSettings.Output {
+        try await setMessagingSettings(Operations.SetMessagingSettings.Input(
+            headers: headers,
+            body: body
         ))
     }
     /// My unread counts per conversation (muted topics excluded) and per topic.
