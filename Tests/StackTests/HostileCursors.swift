@@ -17,7 +17,7 @@ enum HostileCursors {
     static let formats: [String: [String]] = [
         // geo
         "myComments": [], "myPackPosts": [], "listPins": [], "listComments": [], "listPinPhotos": [],
-        "discoverPacks": [], "myPacks": [], "getVisitors": [],
+        "discoverPacks": [], "myPacks": [], "getVisitors": [], "listGeoTrips": [],
         "listFeed": [#"{"id":%,"hot":%}"#], "listPackPosts": [#"{"id":%,"hot":%}"#],
         "discoverPosts": [#"{"id":%,"hot":%}"#, #"{"pack":%,"post":%}"#],
         "listReportedItems": [#"{"first":%,"count":%}"#],
@@ -29,7 +29,7 @@ enum HostileCursors {
         "myInvitations": [], "listActivity": [], "listChoreCatalogue": [], "listChores": [], "listGroceries": [],
         "listCommunalGroceries": [], "listPersonalGroceries": [], "listNotes": [], "listPaymentHandles": [],
         "listBills": [#"["%","b"]"#], "listTrips": [#"["%","t"]"#], "listCompletions": [#"["2026-01-01","%","c"]"#],
-        "listEvents": [#"["%","e"]"#],
+        "listEvents": [#"["%","e"]"#], "listRecurringBills": [#"["%","r"]"#],
         // identity
         "listSessions": [], "listLinkedIdentities": [], "searchUsers": [#"{"rank":%,"username":"a"}"#],
         // messaging

@@ -61,6 +61,11 @@ struct HostileFixture: Sendable {
         let trip = try id(
             await create(
                 home + "/trips", #"{"total": 300, "currency": "EUR", "items": [{"name": "Milk", "price": 300}]}"#))
+        let recurring = try id(
+            await create(
+                home + "/recurring-bills",
+                #"{"description": "Rent", "amount": 80000, "currency": "EUR", "split": {"kind": "equal"}, "#
+                    + #""category": "rent", "schedule": {"kind": "everyDays", "every": 30}}"#))
 
         // Habits: one habit with an event today.
         let habit = try id(
@@ -113,14 +118,15 @@ struct HostileFixture: Sendable {
             ann: ann, bob: bob, cat: cat,
             pathValues: [
                 "household": household, "invitation": invite, "member": bob.id, "chore": chore, "bill": bill,
-                "note": note, "item": item, "trip": trip, "habit": habit, "event": event, "pause": pause, "date": today,
+                "note": note, "item": item, "trip": trip, "recurring": recurring, "habit": habit, "event": event,
+                "pause": pause, "date": today,
                 "pin": pin,
                 "photo": id(photo), "pack": pack, "post": post, "comment": comment,
                 // The gazetteer is not loaded in tests: any place id answers 404, which is all a hostile walk needs.
                 "place": "1", "conversationId": conversation, "topicId": topic, "messageId": message,
                 "userId": bob.id, "user": bob.id, "users/{id}": bob.id, "sessions/{id}": zed.sessionID,
                 "notification": notification, "token": device, "request": id(pending), "answer": "accept",
-                "provider": "google", "kind": "posts",
+                "provider": "google", "kind": "posts", "emoji": "%F0%9F%91%8D",
             ],
             zed: zed)
     }
