@@ -46,6 +46,10 @@ extension GeoRouterTests {
             #expect(
                 try await post(#"{"name":"X","startsOn":"2026-01-01","endsOn":"2026-01-02","coverPhotoId":"nope"}"#)
                     .problem?.code == "invalid_cover_photo_id")
+            // A NUL, which PostgreSQL's text cannot hold, is refused before any lookup (it was a 500 there).
+            let withNUL = try await post(
+                #"{"name":"X","startsOn":"2026-01-01","endsOn":"2026-01-02","coverPhotoId":"a\u0000b"}"#)
+            #expect(withNUL.problem?.code == "invalid_cover_photo_id", "\(withNUL.status)")
             // when: ann makes a shared trip around today and a private one
             let shared = try await get(
                 TripBody.self, client, GeoPaths.trips, as: "ann", method: .post,
@@ -67,7 +71,8 @@ extension GeoRouterTests {
             #expect(listed.items.map(\.id) == [shared.id])
             #expect(try await get(GeoPage<TripBody>.self, client, GeoPaths.trips, as: "ann").items.count == 2)
             // and only ann changes or deletes them
-            #expect(try await call(client, .patch, sharedPath, as: "bob", json: #"{"name":"Mine"}"#).status == .notFound)
+            #expect(
+                try await call(client, .patch, sharedPath, as: "bob", json: #"{"name":"Mine"}"#).status == .notFound)
             #expect(try await call(client, .delete, sharedPath, as: "bob").status == .notFound)
             let renamed = try await get(
                 TripBody.self, client, sharedPath, as: "ann", method: .patch, json: #"{"name":"Paris again"}"#)

@@ -112,10 +112,12 @@ struct TripsController {
         return .noContent
     }
 
-    /// A photo id as sent (empty: none); ids are short tokens, so anything long is refused before any lookup.
+    /// A photo id as sent (empty: none); ids are short printable tokens, so anything long or holding a control
+    /// character (PostgreSQL's text cannot hold NUL) is refused before any lookup.
     static func photoID(_ value: String?) throws -> String? {
         guard let value, !value.isEmpty else { return nil }
-        guard value.count <= 64 else { throw Problem.invalidField("coverPhotoId", "is not a photo id.") }
+        guard value.count <= 64, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw Problem.invalidField("coverPhotoId", "is not a photo id.") }
         return value
     }
 
