@@ -50,6 +50,41 @@ import Testing
         }
     }
 
+    /// With the outbox, a new message's notice and live event are written in the message's own transaction: once for
+    /// the message, not again for a retry with the same key, and not at all for a send refused (an outsider's).
+    @Test(arguments: StoreKind.allCases) func aMessagesNoticeAndEventAreWrittenWithIt(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            // given the store's outbox as the service's notice sink, and a direct conversation of a and b
+            let outbox = try #require(store.outbox)
+            let recorder = try #require(OutboxNoticeSink.undelivered(outbox, producer: .messaging).recorder)
+            let notices = ChangeNotices<SentMessage>(
+                recorder: recorder, notices: { MessageEvents.createdNotices($0, sender: "Ann") },
+                events: { MessageEvents.createdEvents($0) })
+            _ = try await store.openDirect("a", with: "b", id: "c", now: now)
+            // when a sends a message, retries it with its key, and x (no member) tries one
+            for _ in 0..<2 {
+                _ = try await store.send(
+                    NewMessage(
+                        conversationID: "c", senderID: "a", text: "hello", topicID: nil, topicName: nil,
+                        mentions: [], idempotencyKey: "k", now: now),
+                    notices: notices)
+            }
+            await #expect(throws: MessagingError.notFound("The conversation")) {
+                _ = try await store.send(
+                    NewMessage(
+                        conversationID: "c", senderID: "x", text: "hi", topicID: nil, topicName: nil, mentions: [],
+                        idempotencyKey: nil, now: now),
+                    notices: notices)
+            }
+            // then b's notice and the members' live event wait, in that order, for the one message made
+            let entries = try await outbox.waitingEntries()
+            #expect(entries.map(\.message.kind) == [.notice, .event])
+            let bodies = entries.map { String(decoding: $0.message.body, as: UTF8.self) }
+            #expect(bodies.first?.contains("messaging.message") == true, "\(bodies)")
+            #expect(bodies.last?.contains("message.created") == true, "\(bodies)")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func outsidersGetNotFound(kind: StoreKind) async throws {
         try await withStore(kind) { store in
             _ = try await store.openDirect("a", with: "b", id: "c", now: now)

@@ -83,33 +83,48 @@ public struct OutboxRecorder: Sendable {
         notices.compactMap { try? OutboxMessage($0, producer: producer) }
     }
 
+    /// The outbox messages of `events` (one that cannot be encoded is left out).
+    func messages(_ events: [RealtimeEvent]) -> [OutboxMessage] {
+        events.compactMap { try? OutboxMessage($0, producer: producer) }
+    }
+
     func refused(_ appended: Bool) {
         if !appended { alarm.full(limit: limit) }
     }
 }
 
-/// The notices a store write records with its change, built from what it stored: the write calls ``record(_:in:)``
-/// inside its transaction and ``committed()`` after it. A full outbox drops the notices (and raises the alarm), never
-/// the change.
+/// The notices and live events a store write records with its change, built from what it stored: the write calls
+/// ``record(_:in:)`` inside its transaction and ``committed()`` after it. A full outbox drops them (and raises the
+/// alarm), never the change.
 public struct ChangeNotices<Change: Sendable>: Sendable {
     private let recorder: OutboxRecorder
     private let notices: @Sendable (Change) -> [Notice]
+    private let events: @Sendable (Change) -> [RealtimeEvent]
 
-    /// Notices `notices` builds from the change, recorded through `recorder` (``NoticeSink/recorder``).
-    public init(recorder: OutboxRecorder, notices: @escaping @Sendable (Change) -> [Notice]) {
+    /// Notices `notices` and live events `events` builds from the change (posted in that order), recorded through
+    /// `recorder` (``NoticeSink/recorder``).
+    public init(
+        recorder: OutboxRecorder, notices: @escaping @Sendable (Change) -> [Notice],
+        events: @escaping @Sendable (Change) -> [RealtimeEvent] = { _ in [] }
+    ) {
         self.recorder = recorder
         self.notices = notices
+        self.events = events
     }
 
-    /// Appends the change's notices in the caller's SQLite transaction.
+    private func messages(_ change: Change) -> [OutboxMessage] {
+        recorder.messages(notices(change)) + recorder.messages(events(change))
+    }
+
+    /// Appends the change's notices and events in the caller's SQLite transaction.
     public func record(_ change: Change, in db: Database) throws {
-        let messages = recorder.messages(notices(change))
+        let messages = messages(change)
         recorder.refused(try SQLiteOutbox.append(db, messages, limit: recorder.limit, now: recorder.clock.now))
     }
 
-    /// Appends the change's notices in the caller's PostgreSQL transaction.
+    /// Appends the change's notices and events in the caller's PostgreSQL transaction.
     public func record(_ change: Change, in db: PostgresSession) async throws {
-        let messages = recorder.messages(notices(change))
+        let messages = messages(change)
         recorder.refused(
             try await PostgresOutbox.append(db, messages, limit: recorder.limit, now: recorder.clock.now))
     }

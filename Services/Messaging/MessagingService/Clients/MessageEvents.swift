@@ -12,13 +12,42 @@ struct MessageEvents {
         "\(MessagingPaths.conversations)/\(message.conversationId)/messages?anchor=\(message.id)"
     }
 
-    /// A new message: a live `message.created` to every member, and notices to those the rule picks.
-    func created(_ sent: SentMessage) async {
-        await notify(sent.message, in: sent.conversation, members: sent.members, mentioned: Set(sent.message.mentions))
-        // A replayed send (same Idempotency-Key) publishes nothing, so the event's own key (kept across the sink's
-        // retries) is enough; one derived from the message id would drop a later message that reuses a deleted
-        // message's id.
-        await live("message.created", to: sent.members.map(\.userID), MessageView(sent.message), key: nil)
+    /// A new message's notices and live event, recorded in the store's write when they go through the outbox (so they
+    /// commit with the message, or not at all); `nil` when they go to the sink after it (``created(_:sender:)``).
+    func recordedCreation(sender: String) -> ChangeNotices<SentMessage>? {
+        sink.recorder.map { recorder in
+            ChangeNotices(
+                recorder: recorder, notices: { Self.createdNotices($0, sender: sender) },
+                events: { Self.createdEvents($0) })
+        }
+    }
+
+    /// A new message's notices and live event, handed to the sink after the write.
+    func created(_ sent: SentMessage, sender: String) async {
+        for notice in Self.createdNotices(sent, sender: sender) { await sink.publish(notice) }
+        for event in Self.createdEvents(sent) { await sink.publish(event) }
+    }
+
+    /// The name notices give the sender ("Someone" when the identity service cannot say).
+    func senderName(_ senderID: String) async -> String {
+        (try? await directory.users(ids: [senderID]))?.first?.displayName ?? "Someone"
+    }
+
+    /// Notices to the members the notification rule picks; none for a repeated send.
+    static func createdNotices(_ sent: SentMessage, sender: String) -> [Notice] {
+        guard sent.created else { return [] }
+        return notices(
+            sent.message, in: sent.conversation, members: sent.members, mentioned: Set(sent.message.mentions),
+            sender: sender)
+    }
+
+    /// A live `message.created` to every member; none for a repeated send. A replayed send (same Idempotency-Key)
+    /// publishes nothing, so the event's own key is enough; one derived from the message id would drop a later
+    /// message that reuses a deleted message's id.
+    static func createdEvents(_ sent: SentMessage) -> [RealtimeEvent] {
+        guard sent.created else { return [] }
+        return [liveEvent("message.created", to: sent.members.map(\.userID), MessageView(sent.message), key: nil)]
+            .compactMap(\.self)
     }
 
     /// An edited message: a live `message.edited` to every member; those the edit newly mentions are told as a
@@ -44,20 +73,33 @@ struct MessageEvents {
     private func notify(
         _ message: MessageRecord, in conversation: ConversationRecord, members: [MemberState], mentioned: Set<String>
     ) async {
+        guard
+            !MessageNotices.recipients(
+                kind: conversation.conversationKind, senderID: message.senderId, members: members,
+                mentioned: mentioned
+            ).isEmpty
+        else { return }
+        let sender = await senderName(message.senderId)
+        for notice in Self.notices(message, in: conversation, members: members, mentioned: mentioned, sender: sender) {
+            await sink.publish(notice)
+        }
+    }
+
+    private static func notices(
+        _ message: MessageRecord, in conversation: ConversationRecord, members: [MemberState], mentioned: Set<String>,
+        sender: String
+    ) -> [Notice] {
         let kind = conversation.conversationKind
         let recipients = MessageNotices.recipients(
             kind: kind, senderID: message.senderId, members: members, mentioned: mentioned)
-        guard !recipients.isEmpty else { return }
-        let sender = (try? await directory.users(ids: [message.senderId]))?.first?.displayName ?? "Someone"
-        let planned = MessageNotices.plan(
+        return MessageNotices.plan(
             recipients, messageID: message.id, text: message.text, sender: sender, kind: kind,
-            groupName: conversation.name, topicName: message.topicName)
-        for notice in planned {
-            await sink.publish(
-                Notice(
-                    recipients: notice.recipients,
-                    kind: notice.reason == .mention ? "messaging.mention" : "messaging.message", text: notice.text,
-                    link: Self.link(message), idempotencyKey: notice.idempotencyKey))
+            groupName: conversation.name, topicName: message.topicName
+        ).map { notice in
+            Notice(
+                recipients: notice.recipients,
+                kind: notice.reason == .mention ? "messaging.mention" : "messaging.message", text: notice.text,
+                link: link(message), idempotencyKey: notice.idempotencyKey)
         }
     }
 
@@ -107,9 +149,14 @@ struct MessageEvents {
     /// One live event per change: the event's key (`key` when the change names one, else its own) travels with
     /// every retry of the post, so the notifications service drops a repeated delivery.
     private func live(_ type: String, to recipients: [String], _ payload: some Encodable, key: String?) async {
-        guard !recipients.isEmpty,
-            let event = try? RealtimeEvent(recipients: recipients, type: type, payload: payload, idempotencyKey: key)
-        else { return }
+        guard let event = Self.liveEvent(type, to: recipients, payload, key: key) else { return }
         await sink.publish(event)
+    }
+
+    private static func liveEvent(_ type: String, to recipients: [String], _ payload: some Encodable, key: String?)
+        -> RealtimeEvent?
+    {
+        guard !recipients.isEmpty else { return nil }
+        return try? RealtimeEvent(recipients: recipients, type: type, payload: payload, idempotencyKey: key)
     }
 }

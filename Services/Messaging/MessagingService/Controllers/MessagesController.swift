@@ -67,12 +67,15 @@ struct MessagesController {
         if conversation.conversationKind == .direct, let other = members.first(where: { $0 != me }) {
             try GroupRules.requireMayMessage(blocked: try await social.relationship(me, other).blocked)
         }
+        let sender = await events.senderName(me)
+        let recorded = events.recordedCreation(sender: sender)
         let sent = try await store.send(
             NewMessage(
                 conversationID: conversationID, senderID: me, text: text, topicID: input.topicId,
                 topicName: topicName, mentions: await mentions(in: text, members: members),
-                idempotencyKey: key, now: clock.now))
-        if sent.created { await events.created(sent) }
+                idempotencyKey: key, now: clock.now),
+            notices: recorded)
+        if recorded == nil { await events.created(sent, sender: sender) }
         return EditedResponse(status: sent.created ? .created : .ok, response: MessageView(sent.message))
     }
 

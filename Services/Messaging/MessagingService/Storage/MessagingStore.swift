@@ -84,8 +84,9 @@ protocol MessagingStore: ServiceStore {
 
     // MARK: Messages
 
-    /// Stores a message, or answers the one its idempotency key named before.
-    func send(_ new: NewMessage) async throws -> SentMessage
+    /// Stores a message, or answers the one its idempotency key named before; `notices` records the new message's
+    /// notices and live event in the same transaction.
+    func send(_ new: NewMessage, notices: ChangeNotices<SentMessage>?) async throws -> SentMessage
 
     /// Replaces the text of the caller's own message; returns it and the members to tell.
     func edit(
@@ -175,6 +176,10 @@ protocol MessagingStore: ServiceStore {
 }
 
 extension MessagingStore {
+    func send(_ new: NewMessage) async throws -> SentMessage {
+        try await send(new, notices: nil)
+    }
+
     func openDirect(_ userID: String, with otherID: String, id: String, now: Date) async throws
         -> (ConversationRecord, created: Bool)
     {

@@ -4,8 +4,8 @@ import ServiceKit
 
 /// Sending, editing and deleting messages.
 extension PostgresMessagingStore {
-    func send(_ new: NewMessage) async throws -> SentMessage {
-        try await write { session in
+    func send(_ new: NewMessage, notices: ChangeNotices<SentMessage>?) async throws -> SentMessage {
+        let sent = try await write { session in
             // The lock orders this conversation's writers: the idempotency key and the topic name are looked up after
             // any earlier send committed, and ids are taken in commit order, so a reader paging forward never finds
             // an older id appear behind one it saw.
@@ -47,8 +47,12 @@ extension PostgresMessagingStore {
             let message = MessageRecord(
                 id: id, conversationId: new.conversationID, topicId: topic?.id, topicName: topic?.name,
                 senderId: new.senderID, text: new.text, mentions: new.mentions, createdAt: new.now)
-            return SentMessage(message: message, created: true, conversation: conversation, members: members)
+            let sent = SentMessage(message: message, created: true, conversation: conversation, members: members)
+            try await notices?.record(sent, in: session)
+            return sent
         }
+        if sent.created { notices?.committed() }
+        return sent
     }
 
     /// Each member's mute and their policy for the topic, as the notification rule reads them.

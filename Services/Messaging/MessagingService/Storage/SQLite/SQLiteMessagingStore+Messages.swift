@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 extension SQLiteMessagingStore {
     // MARK: Sending
 
-    func send(_ new: NewMessage) async throws -> SentMessage {
-        try await write { db in
+    func send(_ new: NewMessage, notices: ChangeNotices<SentMessage>?) async throws -> SentMessage {
+        let sent = try await write { db in
             var (conversation, _) = try Self.membership(db, new.conversationID, new.senderID)
             if let key = new.idempotencyKey,
                 let existing = try MessageRecord.fetchOne(
@@ -48,8 +49,12 @@ extension SQLiteMessagingStore {
             let message = MessageRecord(
                 id: id, conversationId: new.conversationID, topicId: topic?.id, topicName: topic?.name,
                 senderId: new.senderID, text: new.text, mentions: new.mentions, createdAt: new.now)
-            return SentMessage(message: message, created: true, conversation: conversation, members: members)
+            let sent = SentMessage(message: message, created: true, conversation: conversation, members: members)
+            try notices?.record(sent, in: db)
+            return sent
         }
+        if sent.created { notices?.committed() }
+        return sent
     }
 
     /// Each member's mute and their policy for the topic, as the notification rule reads them.
