@@ -94,14 +94,18 @@ import Testing
                 GeoPaths.pins, token: world.ann.accessToken,
                 raw: #"{"latitude": NaN, "longitude": 0, "placeName": "x"}"#)
             #expect(nan.status == 400)
-            #expect(nan.problem != nil)
+            #expect(nan.problem?.code == "invalid_body")
             let missing = try await world.api.post(
                 GeoPaths.pins, token: world.ann.accessToken, json: ["placeName": "Nowhere"])
             #expect(missing.problem?.code == "missing_location")
-            for bbox in ["NaN,0,1,1", "0,0,1,95", "-190,0,0,1", "0,10,1,5", "1,2,3", "a,b,c,d"] {
+            for (bbox, code) in [
+                ("NaN,0,1,1", "invalid_longitude"), ("0,0,1,95", "invalid_latitude"),
+                ("-190,0,0,1", "invalid_longitude"), ("0,10,1,5", "invalid_bbox"), ("1,2,3", "invalid_bbox"),
+                ("a,b,c,d", "invalid_bbox"),
+            ] {
                 let map = try await world.api.get(GeoPaths.map + "?bbox=\(bbox)", token: world.ann.accessToken)
                 #expect(map.status == 400, "bbox \(bbox)")
-                #expect(map.problem != nil)
+                #expect(map.problem?.code == code, "bbox \(bbox)")
             }
             let moved = try await world.api.patch(
                 GeoPaths.pins + "/\(try await world.pin(world.ann, 1, 1))", token: world.ann.accessToken,

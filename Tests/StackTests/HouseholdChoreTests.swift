@@ -126,27 +126,6 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        #"{"name": "", "schedule": {"kind": "once"}}"#,
-        #"{"name": "Trash", "schedule": {"kind": "weekly", "weekdays": []}}"#,
-        #"{"name": "Trash", "schedule": {"kind": "everyDays", "every": 0}}"#,
-        #"{"name": "Trash", "points": 101}"#,
-        #"{"name": "Trash", "startOn": "2020-01-01"}"#,
-        #"{"name": "Trash", "startOn": "tomorrow"}"#,
-        #"{"name": "Trash", "assignment": {"kind": "fixed", "assignee": "someone-else"}}"#,
-        #"{"schedule": {"kind": "once"}}"#,
-    ])
-    func badChoresAreRefusedAndNothingIsStored(body: String) async throws {
-        try await HouseholdWorld.run { world in
-            let id = try await world.household(world.ann)
-            let response = try await world.api.post(world.path(id, "/chores"), token: world.token(world.ann), raw: body)
-            #expect(response.status == 400, "\(body)")
-            #expect(response.problem != nil)
-            let list = try await world.api.get(world.path(id, "/chores"), token: world.token(world.ann))
-            #expect(try list.decode(WireItems<WireChore>.self).items.isEmpty)
-        }
-    }
-
     @Test func completionsOfOneDayComeNewestFirstOnEveryPage() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])

@@ -200,62 +200,6 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        #"{"description":"x","amount":0,"currency":"EUR","split":{"kind":"equal"}}"#,
-        #"{"description":"x","amount":100,"currency":"EURO","split":{"kind":"equal"}}"#,
-        #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"halves"}}"#,
-        #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"exact","amounts":{}}}"#,
-        #"{"description":"","amount":100,"currency":"EUR","split":{"kind":"equal"}}"#,
-        #"{"description":"x","amount":"100","currency":"EUR","split":{"kind":"equal"}}"#,
-        #"{"description":"x","amount":100,"currency":"EUR","payerId":"stranger","split":{"kind":"equal"}}"#,
-        #"{"description":"x","amount":100,"currency":"EUR","split":{"kind":"equal","among":["stranger"]}}"#,
-    ])
-    func badBillsAreRefusedAndStoreNothing(body: String) async throws {
-        try await HouseholdWorld.run { world in
-            let id = try await world.household(world.ann, with: [world.bob])
-            let response = try await world.api.post(world.path(id, "/bills"), token: world.ann.accessToken, raw: body)
-            #expect(response.status == 400, "\(body)")
-            #expect(try await balances(world, id, as: world.ann).isEmpty)
-        }
-    }
-
-    /// Issue 16: a percentage of 1e300 trapped converting to basis points; parts near Int.max overflowed their sum.
-    @Test(arguments: [
-        #"{"kind":"percentages","percentages":{"ANN":1e300}}"#,
-        #"{"kind":"percentages","percentages":{"ANN":-1e300,"BOB":100}}"#,
-        #"{"kind":"percentages","percentages":{"ANN":100.5,"BOB":-0.5}}"#,
-        #"{"kind":"exact","amounts":{"ANN":9223372036854775807,"BOB":2}}"#,
-        #"{"kind":"shares","shares":{"ANN":9223372036854775807,"BOB":1}}"#,
-    ])
-    func hugeSplitNumbersAreRefusedAndStoreNothing(split: String) async throws {
-        try await HouseholdWorld.run { world in
-            let id = try await world.household(world.ann, with: [world.bob])
-            let body = #"{"description":"x","amount":100,"currency":"EUR","split":SPLIT}"#
-                .replacingOccurrences(of: "SPLIT", with: split)
-                .replacingOccurrences(of: "ANN", with: world.ann.id).replacingOccurrences(of: "BOB", with: world.bob.id)
-            let response = try await world.api.post(world.path(id, "/bills"), token: world.ann.accessToken, raw: body)
-            #expect(response.status == 400, "\(split): \(response.text)")
-            #expect(response.problem?.code.hasPrefix("invalid_split") == true)
-            #expect(try await balances(world, id, as: world.ann).isEmpty)
-        }
-    }
-
-    @Test func billsThatDoNotAddUpAreRefused() async throws {
-        try await HouseholdWorld.run { world in
-            let id = try await world.household(world.ann, with: [world.bob])
-            let exact = try await world.api.post(
-                world.path(id, "/bills"), token: world.ann.accessToken,
-                json: Bill(amount: 1_000, split: Split(kind: "exact", amounts: [world.ann.id: 500, world.bob.id: 400])))
-            #expect(exact.problem?.code == "invalid_split.amounts")
-            let percent = try await world.api.post(
-                world.path(id, "/bills"), token: world.ann.accessToken,
-                json: Bill(
-                    amount: 1_000,
-                    split: Split(kind: "percentages", percentages: [world.ann.id: 50, world.bob.id: 49.999])))
-            #expect(percent.status == 400)
-        }
-    }
-
     @Test func aBillCarriesACheckedImageThatOnlyItsHouseholdSees() async throws {
         try await HouseholdWorld.run { world in
             let id = try await world.household(world.ann, with: [world.bob])
@@ -268,7 +212,7 @@ import Testing
             #expect(try await world.api.get(image, token: world.ann.accessToken).status == 404)
             let fake = try await world.api.put(image, token: world.ann.accessToken, body: Data("%PDF-1.7".utf8))
             #expect(fake.status == 415)
-            #expect(fake.problem != nil)
+            #expect(fake.problem?.code == "unsupported_media_type")
             let huge = try await world.api.put(
                 image, token: world.ann.accessToken, body: receipt + Data(count: 2 << 20))
             #expect(huge.status == 413)

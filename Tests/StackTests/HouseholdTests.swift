@@ -231,26 +231,4 @@ struct ChoreBody: Encodable, Sendable {
             #expect(again.status == 201)
         }
     }
-
-    /// The same zones as habits: the tz database's names, its `Etc/` zones and links included.
-    @Test(arguments: ["Etc/GMT-2", "US/Eastern", "Europe/Kyiv"])
-    func householdsTakeEveryTZDatabaseZone(zone: String) async throws {
-        try await HouseholdWorld.run { world in
-            let response = try await world.api.post(
-                HouseholdPaths.households, token: world.ann.accessToken, json: ["name": "Flat", "timeZone": zone])
-            #expect(response.status == 201, "\(response.text)")
-        }
-    }
-
-    @Test(arguments: [
-        #"{"name": ""}"#, #"{"name": "Flat", "timeZone": "Mars/Olympus"}"#, #"{"name": 5}"#, #"{"name": "x""#,
-        #"{"name": "Flat", "timeZone": "GMT+2"}"#, #"{"name": "Flat", "timeZone": "+02:00"}"#,
-    ])
-    func badHouseholdsAreRefused(body: String) async throws {
-        try await HouseholdWorld.run { world in
-            let response = try await world.api.post(HouseholdPaths.households, token: world.ann.accessToken, raw: body)
-            #expect(response.status == 400)
-            #expect(response.problem != nil)
-        }
-    }
 }
