@@ -50,8 +50,8 @@ struct MessageEvents {
         guard !recipients.isEmpty else { return }
         let sender = (try? await directory.users(ids: [message.senderId]))?.first?.displayName ?? "Someone"
         let planned = MessageNotices.plan(
-            recipients, messageID: message.id, text: message.text, sender: sender, kind: kind,
-            groupName: conversation.name, topicName: message.topicName)
+            recipients, messageID: message.id, text: ChatImages.noticeText(message.text, images: message.images.count),
+            sender: sender, kind: kind, groupName: conversation.name, topicName: message.topicName)
         for notice in planned {
             await sink.publish(
                 Notice(

@@ -19,7 +19,9 @@ extension PostgresMessagingStore {
                     """
                 ).first.map(Self.message)
             {
-                return SentMessage(message: existing, created: false, conversation: conversation, members: [])
+                return SentMessage(
+                    message: try await Self.withImages(session, [existing])[0], created: false,
+                    conversation: conversation, members: [])
             }
             let topic = try await Self.topic(for: new, in: conversation, session)
             guard let id = try await session.value("SELECT nextval('message_ids')", as: Int64.self) else {
@@ -44,9 +46,11 @@ extension PostgresMessagingStore {
             conversation.lastMessageId = id
             conversation.activity = id
             let members = try await Self.memberStates(session, new.conversationID, topic: topic?.id)
-            let message = MessageRecord(
+            var message = MessageRecord(
                 id: id, conversationId: new.conversationID, topicId: topic?.id, topicName: topic?.name,
                 senderId: new.senderID, text: new.text, mentions: new.mentions, createdAt: new.now)
+            message.images = try await Self.attachImages(
+                session, new.imageIDs, to: id, in: new.conversationID, by: new.senderID)
             return SentMessage(message: message, created: true, conversation: conversation, members: members)
         }
     }
@@ -101,6 +105,7 @@ extension PostgresMessagingStore {
                 WHERE id = \(messageID)
                 """)
             let previousMentions = message.mentions
+            message.images = try await Self.images(session, of: [messageID])[messageID] ?? []
             message.text = text
             message.mentions = mentions
             message.editedAt = now
