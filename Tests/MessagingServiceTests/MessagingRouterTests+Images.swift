@@ -98,6 +98,21 @@ extension MessagingRouterTests {
         }
     }
 
+    @Test func anAdminReadsAReportedMessagesImageWithoutBeingAMember() async throws {
+        try await group()
+        try await app().test(.router) { client async throws in
+            let image = try #require(try await upload(client, TestImages.png(), as: "ann").image)
+            let sent = try await body(
+                client, .post, MessagingPaths.conversations + "/g/messages", as: "ann",
+                json: #"{"imageIds": ["\#(image.id)"]}"#, MessageView.self)
+            #expect(try await call(client, .get, image.url, as: "admin").problem?.code == "not_found")
+            let reports = MessagingPaths.conversations + "/g/messages/\(sent.id)/reports"
+            #expect(try await call(client, .post, reports, as: "bob", json: #"{"reason":"sexual"}"#).status == .created)
+            #expect(try await call(client, .get, image.url, as: "admin").status == .ok)
+            #expect(try await call(client, .get, image.url, as: "eve").problem?.code == "not_found")
+        }
+    }
+
     struct SearchPage: Decodable {
         struct Hit: Decodable { var message: MessageView }
         var items: [Hit]

@@ -114,4 +114,24 @@ extension MessagingStoreTests {
             #expect(sent.message.images.count == 1)
         }
     }
+
+    @Test(arguments: StoreKind.allCases) func adminsReadTheImagesOfReportedMessagesOnlyWhileReported(kind: StoreKind)
+        async throws
+    {
+        try await withStore(kind) { store in
+            _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b"], now: now)
+            let image = try await upload(store, "a", "g")
+            let notFound = MessagingError.notFound("The image")
+            await #expect(throws: notFound) { try await store.reportedImage(image, in: "g") }
+            let sent = try await send(store, "a", "look", images: [image])
+            await #expect(throws: notFound) { try await store.reportedImage(image, in: "g") }
+            _ = try await report(store, sent.message.id, by: "b")
+            #expect(try await store.reportedImage(image, in: "g").mediaType == "image/png")
+            await #expect(throws: notFound) { try await store.reportedImage(image, in: "elsewhere") }
+            let queue = try await store.messageReportQueue(order: .oldest, after: nil, limit: 10)
+            #expect(queue.first?.item.message.images.map(\.id) == [image])
+            _ = try await store.decideMessageReports(on: sent.message.id, .keep, by: "admin", now: now)
+            await #expect(throws: notFound) { try await store.reportedImage(image, in: "g") }
+        }
+    }
 }

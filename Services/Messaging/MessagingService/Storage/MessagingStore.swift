@@ -123,6 +123,10 @@ protocol MessagingStore: ServiceStore {
     /// sent yet; 404 for anything else.
     func image(_ imageID: String, in conversationID: String, asMember userID: String) async throws -> StoredBytes
 
+    /// An image of a message with open reports, for the platform admins deciding on it (they need not be members);
+    /// 404 for any other.
+    func reportedImage(_ imageID: String, in conversationID: String) async throws -> StoredBytes
+
     /// Deletes the uploads no message carried that were made before `cutoff`; answers how many.
     func sweepUnsentImages(before cutoff: Date) async throws -> Int
 

@@ -33,19 +33,36 @@ extension PostgresMessagingStore {
         try Self.requireStorable(imageID)
         return try await read { session in
             _ = try await Self.membership(session, conversationID, userID)
-            guard
-                let row = try await session.namedRow(
-                    """
-                    SELECT i.bytes, i.type, i.etag FROM message_images i
-                    LEFT JOIN messages m ON m.id = i.message_id
-                    WHERE i.conversation_id = \(conversationID) AND i.id = \(imageID)
-                        AND ((i.message_id IS NULL AND i.uploaded_by = \(userID))
-                            OR (m.id IS NOT NULL AND (NOT m.hidden OR m.sender_id = \(userID))))
-                    """)
-            else { throw MessagingError.notFound("The image") }
-            let tag = EntityTag(stored: try row.get("etag"))
-            return StoredBytes(bytes: try row.get("bytes"), mediaType: try row.get("type"), tag: tag)
+            return try await Self.storedImage(
+                session,
+                """
+                SELECT i.bytes, i.type, i.etag FROM message_images i
+                LEFT JOIN messages m ON m.id = i.message_id
+                WHERE i.conversation_id = \(conversationID) AND i.id = \(imageID)
+                    AND ((i.message_id IS NULL AND i.uploaded_by = \(userID))
+                        OR (m.id IS NOT NULL AND (NOT m.hidden OR m.sender_id = \(userID))))
+                """)
         }
+    }
+
+    func reportedImage(_ imageID: String, in conversationID: String) async throws -> StoredBytes {
+        try Self.requireStorable(imageID, conversationID)
+        return try await read { session in
+            try await Self.storedImage(
+                session,
+                """
+                SELECT i.bytes, i.type, i.etag FROM message_images i
+                WHERE i.conversation_id = \(conversationID) AND i.id = \(imageID) AND EXISTS (
+                    SELECT 1 FROM message_reports r WHERE r.message_id = i.message_id AND r.decided_at IS NULL)
+                """)
+        }
+    }
+
+    /// The bytes of the image the query selects (bytes, type, etag), or 404.
+    private static func storedImage(_ session: PostgresSession, _ query: PostgresQuery) async throws -> StoredBytes {
+        guard let row = try await session.namedRow(query) else { throw MessagingError.notFound("The image") }
+        let tag = EntityTag(stored: try row.get("etag"))
+        return StoredBytes(bytes: try row.get("bytes"), mediaType: try row.get("type"), tag: tag)
     }
 
     func sweepUnsentImages(before cutoff: Date) async throws -> Int {

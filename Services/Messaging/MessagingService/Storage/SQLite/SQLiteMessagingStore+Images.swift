@@ -34,19 +34,36 @@ extension SQLiteMessagingStore {
     func image(_ imageID: String, in conversationID: String, asMember userID: String) async throws -> StoredBytes {
         try await read { db in
             _ = try Self.membership(db, conversationID, userID)
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT i.bytes, i.type, i.etag FROM message_images i
-                            LEFT JOIN messages m ON m.id = i.message_id
-                            WHERE i.id = ? AND i.conversation_id = ?
-                                AND ((i.message_id IS NULL AND i.uploaded_by = ?)
-                                    OR (m.id IS NOT NULL AND (m.hidden = 0 OR m.sender_id = ?)))
-                            """), arguments: [imageID, conversationID, userID, userID])
-            else { throw MessagingError.notFound("The image") }
-            return StoredBytes(bytes: row[0], mediaType: row[1], tag: EntityTag(stored: row[2]))
+            return try Self.storedImage(
+                db,
+                sql: """
+                    SELECT i.bytes, i.type, i.etag FROM message_images i
+                    LEFT JOIN messages m ON m.id = i.message_id
+                    WHERE i.id = ? AND i.conversation_id = ?
+                        AND ((i.message_id IS NULL AND i.uploaded_by = ?)
+                            OR (m.id IS NOT NULL AND (m.hidden = 0 OR m.sender_id = ?)))
+                    """, arguments: [imageID, conversationID, userID, userID])
         }
+    }
+
+    func reportedImage(_ imageID: String, in conversationID: String) async throws -> StoredBytes {
+        try await read { db in
+            try Self.storedImage(
+                db,
+                sql: """
+                    SELECT i.bytes, i.type, i.etag FROM message_images i
+                    WHERE i.id = ? AND i.conversation_id = ? AND EXISTS (
+                        SELECT 1 FROM message_reports r WHERE r.message_id = i.message_id AND r.decided_at IS NULL)
+                    """, arguments: [imageID, conversationID])
+        }
+    }
+
+    /// The bytes of the image the statement selects (bytes, type, etag), or 404.
+    private static func storedImage(_ db: Database, sql: String, arguments: StatementArguments) throws -> StoredBytes {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) else {
+            throw MessagingError.notFound("The image")
+        }
+        return StoredBytes(bytes: row[0], mediaType: row[1], tag: EntityTag(stored: row[2]))
     }
 
     func sweepUnsentImages(before cutoff: Date) async throws -> Int {
