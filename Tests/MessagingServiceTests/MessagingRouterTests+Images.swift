@@ -113,6 +113,24 @@ extension MessagingRouterTests {
         }
     }
 
+    @Test func onlyAMessageWithImagesMayBeEditedToNoWords() async throws {
+        try await group()
+        try await app().test(.router) { client async throws in
+            let messages = MessagingPaths.conversations + "/g/messages"
+            let image = try #require(try await upload(client, TestImages.png(), as: "ann").image)
+            let pictured = try await body(
+                client, .post, messages, as: "ann", json: #"{"text": "caption", "imageIds": ["\#(image.id)"]}"#,
+                MessageView.self)
+            let plain = try await body(
+                client, .post, messages, as: "ann", json: #"{"text": "words"}"#, MessageView.self)
+            let edited = try await body(
+                client, .patch, messages + "/\(pictured.id)", as: "ann", json: #"{"text": ""}"#, MessageView.self)
+            #expect(edited.text == "" && edited.images?.map(\.id) == [image.id])
+            let refused = try await call(client, .patch, messages + "/\(plain.id)", as: "ann", json: #"{"text": ""}"#)
+            #expect(refused.problem?.code == "invalid_text")
+        }
+    }
+
     struct SearchPage: Decodable {
         struct Hit: Decodable { var message: MessageView }
         var items: [Hit]

@@ -162,7 +162,7 @@ struct MessagesController {
         let conversationID = try context.parameters.require("conversation")
         let messageID = try context.parameters.id("message", "The message")
         let input = try await request.decode(as: EditRequest.self, context: context)
-        let text = try Validate.text(input.text, field: "text", max: MessageText.maximumLength)
+        let text = try Validate.text(input.text, field: "text", min: 0, max: MessageText.maximumLength)
         let members = try await store.memberIDs(of: conversationID, asMember: context.user.userID)
         let edited = try await store.edit(
             messageID, in: conversationID, by: context.user.userID, text: text,

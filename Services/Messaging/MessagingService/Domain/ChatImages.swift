@@ -49,6 +49,11 @@ enum ChatImages {
         .invalidField("imageIds", "\(imageID) is not an image you uploaded to this conversation and have not sent yet.")
     }
 
+    /// A message says something: words, images or both.
+    static func requireContent(text: String, images: Int) throws(MessagingError) {
+        guard !text.isEmpty || images > 0 else { throw .invalidField("text", "must not be empty.") }
+    }
+
     /// What a notice quotes of a message: its text, or for one of images only, what it holds ("📷 Image").
     static func noticeText(_ text: String, images: Int) -> String {
         guard text.isEmpty, images > 0 else { return text }

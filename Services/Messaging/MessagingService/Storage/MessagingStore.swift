@@ -89,7 +89,8 @@ protocol MessagingStore: ServiceStore {
     /// an upload of the sender's to this conversation that no message carries yet (400 naming `imageIds` otherwise).
     func send(_ new: NewMessage) async throws -> SentMessage
 
-    /// Replaces the text of the caller's own message; returns it and the members to tell.
+    /// Replaces the text of the caller's own message (empty only if it has images); returns it and the members to
+    /// tell.
     func edit(
         _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
     ) async throws -> EditedMessage

@@ -98,6 +98,8 @@ extension PostgresMessagingStore {
             let (conversation, _) = try await Self.membership(session, conversationID, userID, lock: true)
             var message = try await Self.message(session, messageID, in: conversationID)
             guard message.senderId == userID else { throw MessagingError.notYourMessage(action: "edit") }
+            message.images = try await Self.images(session, of: [messageID])[messageID] ?? []
+            try ChatImages.requireContent(text: text, images: message.images.count)
             try await session.execute(
                 """
                 UPDATE messages SET text = \(text), mentions = \(mentions.joined(separator: " ")),
@@ -105,7 +107,6 @@ extension PostgresMessagingStore {
                 WHERE id = \(messageID)
                 """)
             let previousMentions = message.mentions
-            message.images = try await Self.images(session, of: [messageID])[messageID] ?? []
             message.text = text
             message.mentions = mentions
             message.editedAt = now

@@ -105,11 +105,12 @@ extension SQLiteMessagingStore {
             guard message.senderId == userID else {
                 throw MessagingError.notYourMessage(action: "edit")
             }
+            message.images = try Self.images(db, of: [messageID])[messageID] ?? []
+            try ChatImages.requireContent(text: text, images: message.images.count)
             try db.execute(
                 sql: "UPDATE messages SET text = ?, mentions = ?, edited_at = ? WHERE id = ?",
                 arguments: [text, mentions.joined(separator: " "), now, messageID])
             let previousMentions = message.mentions
-            message.images = try Self.images(db, of: [messageID])[messageID] ?? []
             message.text = text
             message.mentions = mentions
             message.editedAt = now
