@@ -42,8 +42,11 @@ public enum ImageKind: String, Sendable, Codable {
         }
         let raw = Array(bytes)
         do {
-            let clean = try await NIOThreadPool.singleton.runIfActive { try ImageSanitizer.sanitize(raw, as: kind) }
-            return CleanImage(kind: kind, bytes: Data(clean))
+            let (clean, size) = try await NIOThreadPool.singleton.runIfActive {
+                let clean = try ImageSanitizer.sanitize(raw, as: kind)
+                return (clean, ImageSize.read(clean, as: kind))
+            }
+            return CleanImage(kind: kind, bytes: Data(clean), size: size)
         } catch let malformed as ImageSanitizer.Malformed {
             throw Problem(
                 status: 400, code: "invalid_image", title: "Invalid image",
@@ -68,6 +71,8 @@ public struct CleanImage: Sendable {
     public let kind: ImageKind
     /// The image as it is stored and served.
     public let bytes: Data
+    /// Its size as shown, from its header; `nil` when the header does not say (``ImageSize/read(_:as:)``).
+    public let size: ImageSize?
 
     /// The media type to serve it with.
     public var mediaType: String { kind.mediaType }

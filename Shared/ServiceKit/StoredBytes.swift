@@ -24,10 +24,13 @@ public struct StoredBytes: Sendable {
     /// cheap (a 304 without the bytes). A minute bounds how long a replaced picture can show under the same URL.
     public static let cacheControl = "private, max-age=60, must-revalidate"
 
+    /// For bytes that never change under their URL (a new picture gets a new id): clients keep them for a year.
+    public static let immutableCacheControl = "private, max-age=31536000, immutable"
+
     /// The answer to a GET: 304 without a body when `If-None-Match` names the current tag, else 200 with the bytes,
-    /// their type and length; both carry `ETag` and `Cache-Control`.
-    public func response(to request: Request) -> Response {
-        var headers: HTTPFields = [.eTag: tag.description, .cacheControl: Self.cacheControl]
+    /// their type and length; both carry `ETag` and `Cache-Control` (``cacheControl`` unless told otherwise).
+    public func response(to request: Request, cacheControl: String = Self.cacheControl) -> Response {
+        var headers: HTTPFields = [.eTag: tag.description, .cacheControl: cacheControl]
         if tag.isMatched(byIfNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }

@@ -123,7 +123,7 @@ extension MessagingRouterTests {
             #expect(try await searchHits(client, "pizza%20from:ann", as: "bob") == 1)
             #expect(try await searchHits(client, "pizza%20from:cat", as: "bob") == 0)
             #expect(try await searchHits(client, "pizza%20from:nobody", as: "bob") == 0)
-            #expect(try await searchHits(client, "pizza%20has:image", as: "bob") == 0, "messages hold no images yet")
+            #expect(try await searchHits(client, "pizza%20has:image", as: "bob") == 0, "no message has an image")
             #expect(try await searchHits(client, "pizza", as: "eve") == 0)
         }
     }

@@ -84,6 +84,7 @@ import Testing
             store: database, events: MessageEvents(sink: notices, directory: Directory()), clock: clock
         ).addRoutes(to: signedIn)
         MessagingSettingsController(store: database).addRoutes(to: signedIn)
+        ChatImagesController(store: database, clock: clock).addRoutes(to: signedIn)
         MessageReportsController(
             store: database, notices: notices, events: MessageEvents(sink: notices, directory: Directory()),
             clock: clock, threshold: 3

@@ -101,6 +101,12 @@ struct HostileFixture: Sendable {
         let conversationPath = "\(MessagingPaths.conversations)/\(conversation)"
         let topic = try id(await create(conversationPath + "/topics", #"{"name": "Food"}"#))
         let message = try id(await create(conversationPath + "/messages", #"{"text": "Pizza?"}"#))
+        let upload = try await api.send(
+            .POST, conversationPath + "/images", token: ann.accessToken, body: GeoPhotoTests.png,
+            headers: [("Content-Type", "image/png")])
+        #expect(upload.status == 201, "fixture image: \(upload.text)")
+        let image = try id(upload)
+        _ = try await create(conversationPath + "/messages", #"{"imageIds": ["\#(image)"]}"#)
 
         // Notifications: a device and one notice in ann's inbox.
         let device = String(repeating: "ab", count: 32)
@@ -124,6 +130,7 @@ struct HostileFixture: Sendable {
                 "photo": id(photo), "pack": pack, "post": post, "comment": comment,
                 // The gazetteer is not loaded in tests: any place id answers 404, which is all a hostile walk needs.
                 "place": "1", "conversationId": conversation, "topicId": topic, "messageId": message,
+                "imageId": image,
                 "userId": bob.id, "user": bob.id, "users/{id}": bob.id, "sessions/{id}": zed.sessionID,
                 "notification": notification, "token": device, "request": id(pending), "answer": "accept",
                 "provider": "google", "kind": "posts", "emoji": "%F0%9F%91%8D",

@@ -3,12 +3,12 @@ import Foundation
 /// Well-formed images of an exact size for upload tests. Their containers are valid and carry no metadata, so the
 /// platform stores and serves them byte for byte; the padding sits in the pixel data, which nothing parses.
 public enum TestImages {
-    /// A PNG of `size` bytes (at least 57): IHDR, one IDAT, IEND.
-    public static func png(size: Int = 100) -> Data {
+    /// A PNG of `size` bytes (at least 57) whose header says `width` by `height`: IHDR, one IDAT, IEND.
+    public static func png(size: Int = 100, width: Int = 1, height: Int = 1) -> Data {
         precondition(size >= 57, "a PNG has at least 57 bytes")
         let pixels = [UInt8](repeating: 0x42, count: size - 57)
         return Data(
-            pngSignature + chunk("IHDR", be32(1) + be32(1) + [8, 0, 0, 0, 0]) + chunk("IDAT", pixels)
+            pngSignature + chunk("IHDR", be32(width) + be32(height) + [8, 0, 0, 0, 0]) + chunk("IDAT", pixels)
                 + chunk("IEND", []))
     }
 

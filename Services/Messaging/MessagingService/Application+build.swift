@@ -43,6 +43,11 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     TypingController(store: store, events: events, clock: settings.clock).addRoutes(to: chassis.signedIn)
     MessagingSettingsController(store: store).addRoutes(to: chassis.signedIn)
     TopicsController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
+    ChatImagesController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
     InternalMessagingController(store: store).addRoutes(to: chassis.internalOnly)
-    return chassis.application(services: routing.services)
+    let imageSweep = PeriodicJob("unsent image sweep", every: .seconds(3_600), logger: chassis.logger) {
+        _ = try await store.sweepUnsentImages(
+            before: settings.clock.now.addingTimeInterval(-ChatImages.pendingLifetime))
+    }
+    return chassis.application(services: [imageSweep] + routing.services)
 }

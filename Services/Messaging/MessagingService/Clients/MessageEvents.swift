@@ -93,8 +93,8 @@ struct MessageEvents {
         let recipients = MessageNotices.recipients(
             kind: kind, senderID: message.senderId, members: members, mentioned: mentioned)
         return MessageNotices.plan(
-            recipients, messageID: message.id, text: message.text, sender: sender, kind: kind,
-            groupName: conversation.name, topicName: message.topicName
+            recipients, messageID: message.id, text: ChatImages.noticeText(message.text, images: message.images.count),
+            sender: sender, kind: kind, groupName: conversation.name, topicName: message.topicName
         ).map { notice in
             Notice(
                 recipients: notice.recipients,

@@ -20,13 +20,14 @@ struct MessageSearchController {
         let offset = try page.offset()
         guard offset <= SearchQuery.window else { throw PageCursor.invalid }
         var (text, filter) = try SearchOperators.parse(query["query"].map(String.init) ?? "")
-        let terms = try SearchQuery.terms(text)
+        // `has:image` alone lists the newest messages with images (Slack's and Zulip's way); else words are needed.
+        let terms = filter.hasImage && text.allSatisfy(\.isWhitespace) ? [] : try SearchQuery.terms(text)
         let topicID = try MessageQuery.topicID(query["topicId"])
         if let from = filter.from {
             filter.senderID = try await directory.user(username: from)?.id
         }
-        // Messages hold no images yet; an unknown sender has written nothing.
-        guard !filter.hasImage, filter.from == nil || filter.senderID != nil else {
+        // An unknown sender has written nothing.
+        guard filter.from == nil || filter.senderID != nil else {
             return Page(fetched: [], limit: page.limit) { _ in OffsetCursor(offset: offset) }
         }
         let hits = try await store.search(

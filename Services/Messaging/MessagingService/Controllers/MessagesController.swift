@@ -37,7 +37,10 @@ struct MessagesController {
     }
 
     struct SendRequest: Decodable {
-        var text: String
+        /// May be empty when the message carries images.
+        var text: String?
+        /// Uploads of mine to this conversation (``ChatImagesController``) the message carries, in order.
+        var imageIds: [String]?
         /// File the message under this topic of the group.
         var topicId: Int64?
         /// Or under the topic with this name, created on first use (like a leading `#name` in the text).
@@ -50,7 +53,9 @@ struct MessagesController {
         let me = context.user.userID
         let input = try await request.decode(as: SendRequest.self, context: context)
         let key = try IdempotencyKey.of(request)
-        var text = try Validate.text(input.text, field: "text", max: MessageText.maximumLength)
+        let imageIDs = try ChatImages.imageIDs(input.imageIds)
+        let minimum = imageIDs.isEmpty ? 1 : 0
+        var text = try Validate.text(input.text ?? "", field: "text", min: minimum, max: MessageText.maximumLength)
         var topicName = try input.topic.map {
             try Validate.text($0, field: "topic", max: MessageText.maximumTopicLength)
         }
@@ -60,7 +65,7 @@ struct MessagesController {
             let tagged = MessageText.leadingTopic(text)
         {
             topicName = tagged.topic
-            text = try Validate.text(tagged.rest, field: "text", max: MessageText.maximumLength)
+            text = try Validate.text(tagged.rest, field: "text", min: minimum, max: MessageText.maximumLength)
         }
         let needsMembers = conversation.conversationKind == .direct || text.contains("@")
         let members = needsMembers ? try await store.memberIDs(of: conversationID, asMember: me) : []
@@ -73,7 +78,7 @@ struct MessagesController {
             NewMessage(
                 conversationID: conversationID, senderID: me, text: text, topicID: input.topicId,
                 topicName: topicName, mentions: await mentions(in: text, members: members),
-                idempotencyKey: key, now: clock.now),
+                idempotencyKey: key, now: clock.now, imageIDs: imageIDs),
             notices: recorded)
         if recorded == nil { await events.created(sent, sender: sender) }
         return EditedResponse(status: sent.created ? .created : .ok, response: MessageView(sent.message))
@@ -160,7 +165,7 @@ struct MessagesController {
         let conversationID = try context.parameters.require("conversation")
         let messageID = try context.parameters.id("message", "The message")
         let input = try await request.decode(as: EditRequest.self, context: context)
-        let text = try Validate.text(input.text, field: "text", max: MessageText.maximumLength)
+        let text = try Validate.text(input.text, field: "text", min: 0, max: MessageText.maximumLength)
         let members = try await store.memberIDs(of: conversationID, asMember: context.user.userID)
         let edited = try await store.edit(
             messageID, in: conversationID, by: context.user.userID, text: text,

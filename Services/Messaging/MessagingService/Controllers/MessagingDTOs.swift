@@ -41,6 +41,8 @@ struct MessageView: ResponseEncodable, Codable, Sendable {
     var hidden: Bool?
     /// Each emoji's reactions, in the order they were first given; absent when there are none.
     var reactions: [ReactionView]?
+    /// Its images in the order sent; absent when there are none.
+    var images: [ImageView]?
 
     init(_ message: MessageRecord) {
         id = message.id
@@ -54,6 +56,7 @@ struct MessageView: ResponseEncodable, Codable, Sendable {
         editedAt = message.editedAt
         hidden = message.hidden ? true : nil
         reactions = message.reactions.isEmpty ? nil : message.reactions.map(ReactionView.init)
+        images = message.images.isEmpty ? nil : message.images.map { ImageView($0, in: message.conversationId) }
     }
 }
 

@@ -33,6 +33,14 @@ extension MessagingError: ProblemConvertible {
             .conflict(
                 "too_many_pinned", "You can pin at most \(MessagingLimits.maximumPinnedTopics) topics of a group.")
         case .adminOnly: .forbidden("admin_only", "Only a platform admin can do this.")
+        case .invalidImage(let detail):
+            Problem(
+                status: 400, code: "invalid_image", title: "Invalid image", detail: detail,
+                errors: [.init(field: "body", reason: detail)])
+        case .tooManyPendingImages:
+            .conflict(
+                "too_many_pending_images",
+                "You have \(ChatImages.maximumPending) images not sent yet; send them or wait a day for them to go.")
         }
     }
 }

@@ -39,4 +39,8 @@ enum MessagingError: Error, Equatable {
     case tooManyPinned
     /// The report queue and its decisions are for platform admins.
     case adminOnly
+    /// An uploaded image the platform's checks passed but chat cannot show (why, for the client).
+    case invalidImage(String)
+    /// The member holds ``ChatImages/maximumPending`` uploads not sent yet.
+    case tooManyPendingImages
 }

@@ -7,7 +7,7 @@ struct SearchFilter: Sendable, Equatable {
     var from: String?
     /// The topic's name (`in:`), ASCII case-insensitively.
     var topic: String?
-    /// Only messages with an image (`has:image`): messages carry no images yet, so nothing matches.
+    /// Only messages with at least one image (`has:image`).
     var hasImage = false
     /// Sent before the start of this day, UTC (`before:`).
     var before: Date?

@@ -76,7 +76,8 @@ protocol MessagingStore: ServiceStore {
 
     /// Keyword search over the conversations the caller is a member of, optionally one conversation or one
     /// topic: the newest ``SearchQuery/window`` matches ranked, best first (newest first on ties).
-    /// `filter` narrows to a sender, a topic (by name) and a time range (``SearchOperators``).
+    /// `filter` narrows to a sender, a topic (by name), a time range and messages with images (``SearchOperators``);
+    /// with no terms, which only `has:image` allows, the newest messages with images match.
     func search(
         _ terms: [SearchQuery.Term], filter: SearchFilter, for userID: String, conversation conversationID: String?,
         topic topicID: Int64?, offset: Int, limit: Int
@@ -85,10 +86,12 @@ protocol MessagingStore: ServiceStore {
     // MARK: Messages
 
     /// Stores a message, or answers the one its idempotency key named before; `notices` records the new message's
-    /// notices and live event in the same transaction.
+    /// notices and live event in the same transaction. Its ``NewMessage/imageIDs`` must each be an upload of the
+    /// sender's to this conversation that no message carries yet (400 naming `imageIds` otherwise).
     func send(_ new: NewMessage, notices: ChangeNotices<SentMessage>?) async throws -> SentMessage
 
-    /// Replaces the text of the caller's own message; returns it and the members to tell.
+    /// Replaces the text of the caller's own message (empty only if it has images); returns it and the members to
+    /// tell.
     func edit(
         _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
     ) async throws -> EditedMessage
@@ -110,6 +113,24 @@ protocol MessagingStore: ServiceStore {
     /// forward. Returns the marker and the conversation's unread count afterwards.
     func markRead(_ conversationID: String, upTo messageID: Int64, topic topicID: Int64?, by userID: String)
         async throws -> (lastReadID: Int64, unread: UnreadCount)
+
+    // MARK: Images
+
+    /// Keeps an image a member uploaded to a conversation, in no message yet: until one carries it only they see it.
+    /// Refused when they hold ``ChatImages/maximumPending`` such uploads younger than ``ChatImages/pendingLifetime``.
+    func addImage(_ image: MessageImage, bytes: StoredBytes, to conversationID: String, by userID: String, now: Date)
+        async throws
+
+    /// An image's bytes for a member of its conversation: one of a message they may see, or their own upload not
+    /// sent yet; 404 for anything else.
+    func image(_ imageID: String, in conversationID: String, asMember userID: String) async throws -> StoredBytes
+
+    /// An image of a message with open reports, for the platform admins deciding on it (they need not be members);
+    /// 404 for any other.
+    func reportedImage(_ imageID: String, in conversationID: String) async throws -> StoredBytes
+
+    /// Deletes the uploads no message carried that were made before `cutoff`; answers how many.
+    func sweepUnsentImages(before cutoff: Date) async throws -> Int
 
     // MARK: Settings
 

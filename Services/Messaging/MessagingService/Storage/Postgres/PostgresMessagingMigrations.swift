@@ -188,5 +188,31 @@ enum PostgresMessagingMigrations {
                 share_read_receipts boolean NOT NULL DEFAULT true
             )
             """),
+        PostgresMigration(
+            "v5: images in messages",
+            """
+            -- Distribution key: conversation_id. An image uploaded to a conversation (issue 48): waiting for its message
+            -- while message_id IS NULL (only its uploader may read it; swept after a day), then shown with the
+            -- message, in `position` order, and deleted with it. Width and height are as shown, from its header.
+            CREATE TABLE message_images (
+                conversation_id text COLLATE "C" NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                id text COLLATE "C" NOT NULL,
+                message_id bigint REFERENCES messages (id) ON DELETE CASCADE,
+                position integer NOT NULL DEFAULT 0,
+                uploaded_by text COLLATE "C" NOT NULL,
+                bytes bytea NOT NULL,
+                type text COLLATE "C" NOT NULL,
+                etag text COLLATE "C" NOT NULL,
+                width integer NOT NULL,
+                height integer NOT NULL,
+                byte_count integer NOT NULL,
+                created_at timestamptz NOT NULL,
+                PRIMARY KEY (conversation_id, id)
+            );
+            CREATE INDEX message_images_by_message ON message_images (message_id, position) WHERE message_id IS NOT NULL;
+            -- An uploader's uploads not sent yet (their count is bounded), and the sweep's.
+            CREATE INDEX message_images_unsent ON message_images (uploaded_by, created_at) WHERE message_id IS NULL;
+            CREATE INDEX message_images_unsent_by_age ON message_images (created_at) WHERE message_id IS NULL
+            """),
     ]
 }

@@ -19,6 +19,7 @@ extension PostgresMessagingStore {
                 try await session.value(
                     "SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = \(conversationID) AND hidden)",
                     as: Bool.self) ?? false
+            window.messages = try await Self.withImages(session, window.messages)
             let reactions = try await Self.reactions(session, of: window.messages.map(\.id), viewer: userID)
             window.holdsReactions = !reactions.isEmpty
             for index in window.messages.indices {

@@ -141,19 +141,28 @@ extension PostgresMessagingStore {
     /// Keyword search: the words of each message are a `tsvector` ('simple' configuration, GIN-indexed), matched by
     /// the terms' `tsquery`; the newest ``SearchQuery/window`` matches are ranked by `ts_rank` over the
     /// text's length (SQLite ranks by bm25, which also weighs rare words up), best first, newest first on ties.
-    /// Snippets are made as FTS5 makes them, for the window only.
+    /// Snippets are made as FTS5 makes them, for the window only. Without terms (`has:image` alone), the newest
+    /// messages with images.
     func search(
         _ terms: [SearchQuery.Term], filter: SearchFilter, for userID: String, conversation conversationID: String?,
         topic topicID: Int64?, offset: Int, limit: Int
     ) async throws -> [SearchHit] {
         try await snapshot { session in
             if let conversationID { _ = try await Self.membership(session, conversationID, userID) }
+            // Without terms (`has:image` alone), the newest messages with images, from the images' index.
+            let rank = terms.isEmpty ? "0::real" : "ts_rank(m.search, q, 1)"
+            let source =
+                terms.isEmpty
+                ? """
+                CROSS JOIN message_images i JOIN messages m ON m.id = i.message_id
+                LEFT JOIN topics t ON t.id = m.topic_id WHERE i.message_id IS NOT NULL AND i.position = 0
+                """
+                : "CROSS JOIN messages m LEFT JOIN topics t ON t.id = m.topic_id WHERE m.search @@ q"
             let rows = try await session.rows(
                 """
-                SELECT \(unescaped: Self.messageColumns), ts_rank(m.search, q, 1)
-                FROM to_tsquery('simple', \(SearchQuery.tsquery(terms))) q
-                CROSS JOIN messages m LEFT JOIN topics t ON t.id = m.topic_id
-                WHERE m.search @@ q
+                SELECT \(unescaped: Self.messageColumns), \(unescaped: rank)
+                FROM to_tsquery('simple', \(terms.isEmpty ? "'image'" : SearchQuery.tsquery(terms))) q
+                \(unescaped: source)
                     AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = \(userID))
                     AND (\(conversationID)::text IS NULL OR m.conversation_id = \(conversationID))
                     AND (\(topicID)::bigint IS NULL OR m.topic_id = \(topicID))
@@ -164,6 +173,7 @@ extension PostgresMessagingStore {
                         OR m.created_at < \(filter.before?.storedPrecision))
                     AND (\(filter.after?.storedPrecision)::timestamptz IS NULL
                         OR m.created_at >= \(filter.after?.storedPrecision))
+                    AND (NOT \(filter.hasImage) OR EXISTS (SELECT 1 FROM message_images i WHERE i.message_id = m.id))
                 ORDER BY m.id DESC LIMIT \(SearchQuery.window)
                 """)
             let ranked = try rows.map { row in
@@ -176,7 +186,10 @@ extension PostgresMessagingStore {
                 )
             }
             .sorted { ($1.score, $1.hit.message.id) < ($0.score, $0.hit.message.id) }
-            return Array(ranked.dropFirst(offset).prefix(limit).map(\.hit))
+            var hits = Array(ranked.dropFirst(offset).prefix(limit).map(\.hit))
+            let images = try await Self.images(session, of: hits.map(\.message.id))
+            for index in hits.indices { hits[index].message.images = images[hits[index].message.id] ?? [] }
+            return hits
         }
     }
 }

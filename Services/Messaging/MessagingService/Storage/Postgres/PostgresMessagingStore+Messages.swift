@@ -19,7 +19,9 @@ extension PostgresMessagingStore {
                     """
                 ).first.map(Self.message)
             {
-                return SentMessage(message: existing, created: false, conversation: conversation, members: [])
+                return SentMessage(
+                    message: try await Self.withImages(session, [existing])[0], created: false,
+                    conversation: conversation, members: [])
             }
             let topic = try await Self.topic(for: new, in: conversation, session)
             guard let id = try await session.value("SELECT nextval('message_ids')", as: Int64.self) else {
@@ -44,9 +46,11 @@ extension PostgresMessagingStore {
             conversation.lastMessageId = id
             conversation.activity = id
             let members = try await Self.memberStates(session, new.conversationID, topic: topic?.id)
-            let message = MessageRecord(
+            var message = MessageRecord(
                 id: id, conversationId: new.conversationID, topicId: topic?.id, topicName: topic?.name,
                 senderId: new.senderID, text: new.text, mentions: new.mentions, createdAt: new.now)
+            message.images = try await Self.attachImages(
+                session, new.imageIDs, to: id, in: new.conversationID, by: new.senderID)
             let sent = SentMessage(message: message, created: true, conversation: conversation, members: members)
             try await notices?.record(sent, in: session)
             return sent
@@ -98,6 +102,8 @@ extension PostgresMessagingStore {
             let (conversation, _) = try await Self.membership(session, conversationID, userID, lock: true)
             var message = try await Self.message(session, messageID, in: conversationID)
             guard message.senderId == userID else { throw MessagingError.notYourMessage(action: "edit") }
+            message.images = try await Self.images(session, of: [messageID])[messageID] ?? []
+            try ChatImages.requireContent(text: text, images: message.images.count)
             try await session.execute(
                 """
                 UPDATE messages SET text = \(text), mentions = \(mentions.joined(separator: " ")),

@@ -99,7 +99,7 @@ extension PostgresMessagingStore {
     /// A message as admins see it, with its open reports.
     static func reportedMessage(_ session: PostgresSession, _ messageID: Int64) async throws -> ReportedMessage? {
         guard
-            let message = try await session.first(
+            var message = try await session.first(
                 """
                 SELECT \(unescaped: messageColumns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id
                 WHERE m.id = \(messageID)
@@ -107,6 +107,7 @@ extension PostgresMessagingStore {
             let kind = try await session.value(
                 "SELECT kind FROM conversations WHERE id = \(message.conversationId)", as: String.self)
         else { return nil }
+        message.images = try await images(session, of: [messageID])[messageID] ?? []
         let reports = try await session.rows(
             """
             SELECT \(unescaped: reportColumns) FROM message_reports r

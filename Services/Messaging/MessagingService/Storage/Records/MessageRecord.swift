@@ -16,6 +16,8 @@ struct MessageRecord: Sendable, Equatable {
     var hidden: Bool
     /// Its reactions as the reader sees them, on pages of messages (empty elsewhere).
     var reactions: [ReactionSummary] = []
+    /// Its images in the order sent (``ChatImages``).
+    var images: [MessageImage] = []
 
     init(
         id: Int64, conversationId: String, topicId: Int64?, topicName: String?, senderId: String, text: String,
@@ -32,4 +34,15 @@ struct MessageRecord: Sendable, Equatable {
         self.editedAt = editedAt
         self.hidden = hidden
     }
+}
+
+/// An image of a message, or an upload waiting for its message: what a client lays out before fetching the bytes.
+struct MessageImage: Sendable, Equatable {
+    /// The upload's id (a lower-case UUID).
+    var id: String
+    var mediaType: String
+    /// Pixels as shown (``ImageSize``).
+    var width: Int
+    var height: Int
+    var byteCount: Int
 }

@@ -13,6 +13,8 @@ struct NewMessage: Sendable {
     var mentions: [String]
     var idempotencyKey: String?
     var now: Date
+    /// Uploads of the sender's to this conversation, not in a message yet, that the message carries (in order).
+    var imageIDs: [String] = []
 }
 
 /// The outcome of an edit: the message as it is now, and who it mentioned before.

@@ -204,6 +204,33 @@ enum MessagingMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v8: images in messages") { db in
+            try db.execute(
+                sql: """
+                    -- An image uploaded to a conversation (issue 48): waiting for its message while message_id IS NULL
+                    -- (only its uploader may read it; swept after a day), then shown with the message, in `position`
+                    -- order, and deleted with it. Width and height are as shown, from the image's header.
+                    CREATE TABLE message_images (
+                        id TEXT PRIMARY KEY,
+                        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                        message_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL DEFAULT 0,
+                        uploaded_by TEXT NOT NULL,
+                        bytes BLOB NOT NULL,
+                        type TEXT NOT NULL,
+                        etag TEXT NOT NULL,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        byte_count INTEGER NOT NULL,
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX message_images_by_message ON message_images(message_id, position)
+                        WHERE message_id IS NOT NULL;
+                    -- An uploader's uploads not sent yet (their count is bounded), and the sweep's.
+                    CREATE INDEX message_images_unsent ON message_images(uploaded_by, created_at) WHERE message_id IS NULL;
+                    CREATE INDEX message_images_unsent_by_age ON message_images(created_at) WHERE message_id IS NULL;
+                    """)
+        }
         return migrator
     }
 }

@@ -20,6 +20,7 @@ extension SQLiteMessagingStore {
                     db.cachedStatement(
                         sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ? AND hidden = 1)"),
                     arguments: [conversationID]) ?? false
+            window.messages = try Self.withImages(db, window.messages)
             let reactions = try Self.reactions(db, of: window.messages.map(\.id), viewer: userID)
             window.holdsReactions = !reactions.isEmpty
             for index in window.messages.indices {

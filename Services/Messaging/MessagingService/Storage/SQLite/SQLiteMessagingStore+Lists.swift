@@ -100,25 +100,40 @@ extension SQLiteMessagingStore {
     }
 
     /// Keyword search over the conversations the caller is a member of, optionally one conversation or one
-    /// topic: the newest ``SearchQuery/window`` matches ranked by bm25, best first (newest first on ties).
+    /// topic: the newest ``SearchQuery/window`` matches ranked by bm25, best first (newest first on ties). Without
+    /// terms (`has:image` alone), the newest messages with images.
     func search(
         _ terms: [SearchQuery.Term], filter: SearchFilter, for userID: String, conversation conversationID: String?,
         topic topicID: Int64?, offset: Int, limit: Int
     ) async throws -> [SearchHit] {
         try await read { db in
             if let conversationID { _ = try Self.membership(db, conversationID, userID) }
-            // CROSS JOIN keeps the full-text index outermost, newest match first, so the window ends the scan.
-            // Private-use characters mark the matches, so the text can be escaped before they become <mark>;
-            // snippets are made here, for the window only: a query per result would match the index again.
+            // CROSS JOIN keeps the full-text index (or the images' index) outermost, newest match first, so the
+            // window ends the scan. Private-use characters mark the matches, so the text can be escaped before they
+            // become <mark>; snippets are made here, for the window only: a query per result would match the index
+            // again.
+            let source =
+                terms.isEmpty
+                ? """
+                SELECT \(MessageRecord.columns), NULL, 0.0
+                FROM message_images i
+                CROSS JOIN messages m ON m.id = i.message_id
+                LEFT JOIN topics t ON t.id = m.topic_id
+                WHERE i.message_id IS NOT NULL AND i.position = 0 AND ? IS NULL
+                """
+                : """
+                SELECT \(MessageRecord.columns),
+                    snippet(message_search, 0, char(57344), char(57345), '…', 24), bm25(message_search)
+                FROM message_search
+                CROSS JOIN messages m ON m.id = message_search.rowid
+                LEFT JOIN topics t ON t.id = m.topic_id
+                WHERE message_search MATCH ?
+                """
+            let order = terms.isEmpty ? "i.message_id" : "message_search.rowid"
             let rows = try Row.fetchAll(
                 db.cachedStatement(
-                    sql: """
-                        SELECT \(MessageRecord.columns),
-                            snippet(message_search, 0, char(57344), char(57345), '…', 24), bm25(message_search)
-                        FROM message_search
-                        CROSS JOIN messages m ON m.id = message_search.rowid
-                        LEFT JOIN topics t ON t.id = m.topic_id
-                        WHERE message_search MATCH ?
+                    sql: source + """
+
                             AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?)
                             AND (? IS NULL OR m.conversation_id = ?)
                             AND (? IS NULL OR m.topic_id = ?)
@@ -127,22 +142,27 @@ extension SQLiteMessagingStore {
                             AND (? IS NULL OR t.name = ?)
                             AND (? IS NULL OR m.created_at < ?)
                             AND (? IS NULL OR m.created_at >= ?)
-                        ORDER BY message_search.rowid DESC LIMIT ?
+                            AND (? = 0 OR EXISTS (SELECT 1 FROM message_images i WHERE i.message_id = m.id))
+                        ORDER BY \(order) DESC LIMIT ?
                         """),
                 arguments: [
-                    SearchQuery.fts(terms), userID, conversationID, conversationID, topicID, topicID, userID,
-                    filter.senderID, filter.senderID, filter.topic, filter.topic, filter.before, filter.before,
-                    filter.after, filter.after, SearchQuery.window,
+                    terms.isEmpty ? nil : SearchQuery.fts(terms), userID, conversationID, conversationID, topicID,
+                    topicID, userID, filter.senderID, filter.senderID, filter.topic, filter.topic, filter.before,
+                    filter.before, filter.after, filter.after, filter.hasImage, SearchQuery.window,
                 ])
             let ranked = try rows.map { row in
-                (
-                    hit: SearchHit(
-                        message: try MessageRecord(row: row), snippet: SearchQuery.highlight(row[10] as String? ?? "")),
+                let message = try MessageRecord(row: row)
+                let snippet = row[10] as String? ?? SearchQuery.snippet(message.text, terms: terms)
+                return (
+                    hit: SearchHit(message: message, snippet: SearchQuery.highlight(snippet)),
                     score: row[11] as Double
                 )
             }
             .sorted { ($0.score, $1.hit.message.id) < ($1.score, $0.hit.message.id) }
-            return Array(ranked.dropFirst(offset).prefix(limit).map(\.hit))
+            var hits = Array(ranked.dropFirst(offset).prefix(limit).map(\.hit))
+            let images = try Self.images(db, of: hits.map(\.message.id))
+            for index in hits.indices { hits[index].message.images = images[hits[index].message.id] ?? [] }
+            return hits
         }
     }
 

@@ -16,7 +16,9 @@ extension SQLiteMessagingStore {
                             WHERE m.conversation_id = ? AND m.sender_id = ? AND m.idempotency_key = ?
                             """), arguments: [new.conversationID, new.senderID, key])
             {
-                return SentMessage(message: existing, created: false, conversation: conversation, members: [])
+                return SentMessage(
+                    message: try Self.withImages(db, [existing])[0], created: false, conversation: conversation,
+                    members: [])
             }
             let topic = try Self.topic(for: new, in: conversation, db)
             // Ids only grow, even past a deleted newest message (migration v3); rows written around this path (a
@@ -46,9 +48,10 @@ extension SQLiteMessagingStore {
             conversation.lastMessageId = id
             conversation.activity = id
             let members = try Self.memberStates(db, new.conversationID, topic: topic?.id)
-            let message = MessageRecord(
+            var message = MessageRecord(
                 id: id, conversationId: new.conversationID, topicId: topic?.id, topicName: topic?.name,
                 senderId: new.senderID, text: new.text, mentions: new.mentions, createdAt: new.now)
+            message.images = try Self.attachImages(db, new.imageIDs, to: id, in: new.conversationID, by: new.senderID)
             let sent = SentMessage(message: message, created: true, conversation: conversation, members: members)
             try notices?.record(sent, in: db)
             return sent
@@ -107,6 +110,8 @@ extension SQLiteMessagingStore {
             guard message.senderId == userID else {
                 throw MessagingError.notYourMessage(action: "edit")
             }
+            message.images = try Self.images(db, of: [messageID])[messageID] ?? []
+            try ChatImages.requireContent(text: text, images: message.images.count)
             try db.execute(
                 sql: "UPDATE messages SET text = ?, mentions = ?, edited_at = ? WHERE id = ?",
                 arguments: [text, mentions.joined(separator: " "), now, messageID])

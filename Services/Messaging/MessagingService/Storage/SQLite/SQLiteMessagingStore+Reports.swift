@@ -81,7 +81,7 @@ extension SQLiteMessagingStore {
     /// A message as admins see it, with its open reports.
     static func reportedMessage(_ db: Database, _ messageID: Int64) throws -> ReportedMessage? {
         guard
-            let message = try MessageRecord.fetchOne(
+            var message = try MessageRecord.fetchOne(
                 db,
                 sql: """
                     SELECT \(MessageRecord.columns) FROM messages m LEFT JOIN topics t ON t.id = m.topic_id
@@ -90,6 +90,7 @@ extension SQLiteMessagingStore {
             let kind = try String.fetchOne(
                 db, sql: "SELECT kind FROM conversations WHERE id = ?", arguments: [message.conversationId])
         else { return nil }
+        message.images = try images(db, of: [messageID])[messageID] ?? []
         let reports = try MessageReportRecord.fetchAll(
             db, sql: "SELECT * FROM message_reports WHERE message_id = ? AND decided_at IS NULL ORDER BY id",
             arguments: [messageID])
