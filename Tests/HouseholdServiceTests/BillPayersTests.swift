@@ -30,26 +30,27 @@ import Testing
         #expect(BillPayers.list(paid).map(\.userId) == ["bob", "alice", "carol"])
     }
 
-    @Test(arguments: [
-        ([("alice", 9_000)], "payers: must name 2 to 20 people; send payerId for one."),
-        ([], "payers: must name 2 to 20 people; send payerId for one."),
-        ([("alice", 5_000), ("alice", 4_000)], "payers: must name each payer once."),
-        ([("alice", 6_000), ("dave", 3_000)], "payers: everyone who paid must be a member of the household."),
-        ([("alice", 6_000), ("bob", 2_000)], "payers: the amounts paid must add up to the bill's amount exactly."),
-        (
-            [("alice", 10_000), ("bob", -1_000)],
-            "payers: payers[1].amountCents must be a positive amount in minor units, at most 1,000,000.00."
-        ),
-        (
-            [("alice", 0), ("bob", 9_000)],
-            "payers: payers[0].amountCents must be a positive amount in minor units, at most 1,000,000.00."
-        ),
-        // Bounded before the sum: these would overflow an Int when added.
-        (
-            [("alice", Int.max), ("bob", Int.max)],
-            "payers: payers[0].amountCents must be a positive amount in minor units, at most 1,000,000.00."
-        ),
-    ] as [([(String, Int)], String)])
+    @Test(
+        arguments: [
+            ([("alice", 9_000)], "payers: must name 2 to 20 people; send payerId for one."),
+            ([], "payers: must name 2 to 20 people; send payerId for one."),
+            ([("alice", 5_000), ("alice", 4_000)], "payers: must name each payer once."),
+            ([("alice", 6_000), ("dave", 3_000)], "payers: everyone who paid must be a member of the household."),
+            ([("alice", 6_000), ("bob", 2_000)], "payers: the amounts paid must add up to the bill's amount exactly."),
+            (
+                [("alice", 10_000), ("bob", -1_000)],
+                "payers: payers[1].amountCents must be a positive amount in minor units, at most 1,000,000.00."
+            ),
+            (
+                [("alice", 0), ("bob", 9_000)],
+                "payers: payers[0].amountCents must be a positive amount in minor units, at most 1,000,000.00."
+            ),
+            // Bounded before the sum: these would overflow an Int when added.
+            (
+                [("alice", Int.max), ("bob", Int.max)],
+                "payers: payers[0].amountCents must be a positive amount in minor units, at most 1,000,000.00."
+            ),
+        ] as [([(String, Int)], String)])
     func aWrongListIsRefusedNamingPayers(entries: [(String, Int)], detail: String) {
         #expect(throws: HouseholdError.invalidField("payers", String(detail.dropFirst("payers: ".count)))) {
             try BillPayers.paid(payers(entries), total: 9_000, members: members)

@@ -16,7 +16,8 @@ import Testing
     static func bill(amount: Int = 10_000, payerId: String? = nil, payers: String?) -> String {
         let payer = payerId.map { #","payerId":"\#($0)""# } ?? ""
         let list = payers.map { #","payers":\#($0)"# } ?? ""
-        return #"{"description":"Dinner","amount":\#(amount),"currency":"EUR","split":{"kind":"equal"}\#(payer)\#(list)}"#
+        return
+            #"{"description":"Dinner","amount":\#(amount),"currency":"EUR","split":{"kind":"equal"}\#(payer)\#(list)}"#
     }
 
     static func payers(_ object: [String: Any]) -> [String] {
@@ -111,7 +112,8 @@ import Testing
             bill: bill, shares: ["ann": 3_000, "bob": 6_000], paid: ["dan": 5_000, "bob": 3_000, "ann": 1_000])
         let notices = BillsController.billAddedNotices(added, by: "ann")
         #expect(notices.map(\.recipients) == [["bob", "dan"]])
-        #expect(BillsController.billAddedNotices(StoredBill(bill: bill, shares: ["ann": 9_000]), by: "ann")
-            .map(\.recipients) == [["dan"]])
+        #expect(
+            BillsController.billAddedNotices(StoredBill(bill: bill, shares: ["ann": 9_000]), by: "ann")
+                .map(\.recipients) == [["dan"]])
     }
 }

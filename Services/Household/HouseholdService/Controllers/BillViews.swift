@@ -24,7 +24,8 @@ extension BillsController {
         let bill = stored.bill
         return BillView(
             id: bill.id, description: bill.description, amount: bill.amount, currency: bill.currency,
-            payerId: bill.payerId, payers: BillPayers.list(stored.paid), split: bill.splitKind, shares: stored.shares, tripId: bill.tripId, category: bill.category,
+            payerId: bill.payerId, payers: BillPayers.list(stored.paid), split: bill.splitKind, shares: stored.shares,
+            tripId: bill.tripId, category: bill.category,
             createdAt: bill.createdAt)
     }
 }
