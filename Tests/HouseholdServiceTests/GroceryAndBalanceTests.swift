@@ -55,69 +55,74 @@ import Testing
 }
 
 @Suite struct RunningBalanceTests {
-    /// The running per-member balances equal the sum over every bill, share and payment after any mix of writes.
-    @Test(arguments: StoreKind.allCases)
-    func runningBalancesMatchTheRecomputedAggregate(kind: StoreKind) async throws {
-        try await withHouseholdStores(kind) { stores in try await check(stores[0]) }
+    let people = ["p0", "p1", "p2", "p3"]
+
+    /// The running per-member balances equal the sum over every bill, share, payer and payment after any mix of
+    /// writes: bills paid by one or by several, edited between the two, deleted, and payments.
+    @Test(arguments: StoreKind.allCases, propertySeeds())
+    func runningBalancesMatchTheRecomputedAggregate(kind: StoreKind, seed: UInt64) async throws {
+        try await withHouseholdStores(kind) { stores in try await check(stores[0], seed: seed) }
     }
 
-    func check(_ database: any HouseholdStore) async throws {
+    func check(_ database: any HouseholdStore, seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
         let now = Date()
-        let people = ["p0", "p1", "p2", "p3"]
-        try await database.createHousehold(
-            HouseholdRecord(
-                id: "h", name: "Flat", timeZone: "UTC", createdBy: "p0", noteLifetimeDays: 7, createdAt: now))
-        for person in people.dropFirst() {
-            try await database.invite(
-                InvitationRecord(
-                    id: "i-\(person)", householdId: "h", inviterId: "p0", inviteeId: person, status: "pending",
-                    createdAt: now))
-            _ = try await database.respond(to: "i-\(person)", as: person, accept: true, now: now)
-        }
+        try await makeHousehold(database, people, now: now)
         var bills: [String] = []
+        var several = 0
         for step in 0..<300 {
             let currency = ["EUR", "USD"][step % 2]
-            switch Int.random(in: 0..<10) {
+            switch Int.random(in: 0..<10, using: &random) {
             case 0..<5:
                 let id = "b\(step)"
-                let amount = Int.random(in: 1...10_000)
-                let among = Array(Set(people.filter { _ in Bool.random() } + ["p0"])).sorted()
-                _ = try await database.createBill(
-                    draft(amount, currency, payer: people.randomElement()!, among: among), id: id, in: "h", by: "p0",
-                    idempotencyKey: nil, now: now)
+                let among = Array(Set(people.filter { _ in Bool.random(using: &random) } + ["p0"])).sorted()
+                let bill = draft(Int.random(in: 1...10_000, using: &random), currency, among: among, &random)
+                several += bill.payers == nil ? 0 : 1
+                _ = try await database.createBill(bill, id: id, in: "h", by: "p0", idempotencyKey: nil, now: now)
                 bills.append(id)
             case 5..<7 where !bills.isEmpty:
-                let id = bills.randomElement()!
-                let amount = Int.random(in: 1...10_000)
-                _ = try await database.replaceBill(
-                    id, in: "h", with: draft(amount, currency, payer: people.randomElement()!, among: people), by: "p1",
-                    now: now)
+                let id = bills.randomElement(using: &random)!
+                let bill = draft(Int.random(in: 1...10_000, using: &random), currency, among: people, &random)
+                _ = try await database.replaceBill(id, in: "h", with: bill, by: "p1", now: now)
             case 7 where !bills.isEmpty:
-                let id = bills.remove(at: Int.random(in: 0..<bills.count))
+                let id = bills.remove(at: Int.random(in: 0..<bills.count, using: &random))
                 try await database.deleteBill(id, in: "h", by: "p2", now: now)
             default:
-                let from = people.randomElement()!
-                let to = people.filter { $0 != from }.randomElement()!
+                let from = people.randomElement(using: &random)!
+                let to = people.filter { $0 != from }.randomElement(using: &random)!
                 // A payment beyond what is owed is refused and moves nothing (the check below still holds).
                 do {
                     try await database.recordPayment(
                         PaymentRecord(
                             id: "pay\(step)", householdId: "h", fromId: from, toId: to,
-                            amount: Int.random(in: 1...500), currency: currency, createdAt: now))
+                            amount: Int.random(in: 1...500, using: &random), currency: currency, createdAt: now))
                 } catch HouseholdError.overpayment {}
             }
             let running = try await database.balances(of: "h", asMember: "p0").net
             let recomputed = try await database.recomputedBalances(of: "h", asMember: "p0").net
                 .mapValues { $0.filter { $0.value != 0 } }.filter { !$0.value.isEmpty }
-            #expect(running == recomputed, "step \(step)")
+            #expect(running == recomputed, "seed \(seed) step \(step)")
             #expect(running.values.allSatisfy { $0.values.reduce(0, +) == 0 })
         }
+        #expect(several > 0)
     }
 
-    func draft(_ amount: Int, _ currency: String, payer: String, among: [String]) -> BillDraft {
-        BillDraft(
-            description: "x", amount: amount, currency: currency, payerID: payer,
+    /// A bill paid by one person, or (half the time) by two to four, their amounts adding up to `amount`.
+    func draft(_ amount: Int, _ currency: String, among: [String], _ random: inout SplitMix64) -> BillDraft {
+        var draft = BillDraft(
+            description: "x", amount: amount, currency: currency, payerID: people.randomElement(using: &random),
             split: BillDraft.Split(kind: "equal", among: among))
+        let count = Int.random(in: 2...4, using: &random)
+        guard amount >= count, Bool.random(using: &random) else { return draft }
+        var cuts: Set<Int> = []
+        while cuts.count < count - 1 { cuts.insert(Int.random(in: 1..<amount, using: &random)) }
+        let edges = [0] + cuts.sorted() + [amount]
+        let payers = people.shuffled(using: &random).prefix(count)
+        draft.payerID = nil
+        draft.payers = zip(payers, zip(edges, edges.dropFirst())).map {
+            BillPayers.Payer(userId: $0, amountCents: $1.1 - $1.0)
+        }
+        return draft
     }
 }
 

@@ -52,7 +52,7 @@ import Testing
         _ month: Month, _ currency: String, payer: String, category: String = "other", _ shares: [String: Int]
     ) -> ExpenseStatistics.BillShares {
         .init(
-            month: month, currency: currency, category: category, payerId: payer,
+            month: month, currency: currency, category: category, paid: [payer: shares.values.reduce(0, +)],
             amount: shares.values.reduce(0, +), shares: shares)
     }
 

@@ -168,11 +168,11 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
             var cursor: (createdAt: Date, id: String)?
             repeat {
                 let page = try await store.bills(of: "h", asMember: "bob", after: cursor, limit: 2)
-                pages.append(page.map(\.0.id))
-                cursor = page.last.map { ($0.0.createdAt, $0.0.id) }
+                pages.append(page.map(\.bill.id))
+                cursor = page.last.map { ($0.bill.createdAt, $0.bill.id) }
             } while cursor != nil
             #expect(pages == [["b4", "b3"], ["b2", "b1"], ["b0"], []])
-            let read = try await store.bill("b0", in: "h", asMember: "ann").0
+            let read = try await store.bill("b0", in: "h", asMember: "ann").bill
             #expect(abs(read.createdAt.timeIntervalSince1970 - 1_795_000_000.123) < 1e-6)
             #expect(read.createdAt.storedMilliseconds == 1_795_000_000_123)
         }
@@ -285,7 +285,7 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
                         lines.append("\(currency) \(tally.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })" })")
                     }
                     let page = try await store.bills(of: "h", asMember: "p3", after: nil, limit: 500)
-                    lines.append("bills \(page.map { "\($0.0.id) \($0.0.amount) \($0.0.createdAt.timeIntervalSince1970) \($0.1.sorted { $0.key < $1.key })" })")
+                    lines.append("bills \(page.map { "\($0.bill.id) \($0.bill.amount) \($0.bill.createdAt.timeIntervalSince1970) \($0.shares.sorted { $0.key < $1.key })" })")
                     return lines.joined(separator: "\n")
                 })
         }
@@ -331,9 +331,9 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
             let answers = try await withThrowingTaskGroup(of: (String, Bool).self) { group in
                 for index in 0..<8 {
                     group.addTask {
-                        let (bill, _, created) = try await stores[index % 2].createBill(
+                        let (stored, created) = try await stores[index % 2].createBill(
                             draft, id: "b\(index)", in: "h", by: "ann", idempotencyKey: "key-1", now: instant)
-                        return (bill.id, created)
+                        return (stored.bill.id, created)
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

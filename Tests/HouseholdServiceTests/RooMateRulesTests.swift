@@ -15,7 +15,8 @@ import Testing
             splitKind: "equal", createdBy: "gone", idempotencyKey: nil, createdAt: late, updatedAt: late,
             category: "eating_out")
         let ledger = HouseholdLedger(
-            timeZone: "Europe/Berlin", members: ["ann"], bills: [(bill, ["ann": 500, "gone": 500])], payments: [])
+            timeZone: "Europe/Berlin", members: ["ann"],
+            bills: [StoredBill(bill: bill, shares: ["ann": 500, "gone": 500])], payments: [])
         let lines = LedgerCSV.csv(ledger, names: ["ann": "-Ann"]).components(separatedBy: "\r\n")
         #expect(lines[0].hasSuffix(",id,'-Ann,gone"))
         let day = LocalDay(late + 3_600, in: .gmt).description

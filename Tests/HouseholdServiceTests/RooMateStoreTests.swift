@@ -28,10 +28,10 @@ import Testing
             _ = try await store.replaceBill("b2", in: "h", with: bill(400, "utilities"), by: "ann", now: now + 2)
             let utilities = try await store.bills(
                 of: "h", asMember: "bob", category: "utilities", after: nil, limit: 10)
-            #expect(utilities.map(\.0.id) == ["b2"])
+            #expect(utilities.map(\.bill.id) == ["b2"])
             #expect(
                 try await store.bills(of: "h", asMember: "bob", category: "internet", after: nil, limit: 10).isEmpty)
-            #expect(try await store.bill("b1", in: "h", asMember: "bob").0.category == "rent")
+            #expect(try await store.bill("b1", in: "h", asMember: "bob").bill.category == "rent")
             let (_, _, expenses) = try await store.expenseBills(of: "h", asMember: "ann", now: now) { [$0] }
             #expect(Set(expenses.map(\.category)) == ["rent", "utilities"])
         }
@@ -53,8 +53,9 @@ extension RooMateStoreTests {
                 PaymentRecord(
                     id: "p", householdId: "h", fromId: "bob", toId: "ann", amount: 50, currency: "EUR", createdAt: now))
             let ledger = try await store.ledger(of: "h", asMember: "bob", limit: 2)
-            #expect(ledger.bills.map(\.0.id) == ["b1", "b2"])
-            #expect(ledger.bills[0].1 == ["ann": 51, "bob": 50] || ledger.bills[0].1 == ["ann": 50, "bob": 51])
+            #expect(ledger.bills.map(\.bill.id) == ["b1", "b2"])
+            #expect(
+                ledger.bills[0].shares == ["ann": 51, "bob": 50] || ledger.bills[0].shares == ["ann": 50, "bob": 51])
             #expect(ledger.payments.map(\.id) == ["p"])
             #expect(ledger.members == ["ann", "bob"] && ledger.timeZone == "UTC")
             await #expect(throws: HouseholdError.self) { try await store.ledger(of: "h", asMember: "cat", limit: 2) }

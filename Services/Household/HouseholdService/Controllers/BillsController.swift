@@ -27,7 +27,10 @@ struct BillsController {
         /// Minor units (cents) of `currency`.
         var amount: Int
         var currency: String
+        /// Who paid it all; the member adding the bill when neither this nor `payers` is sent.
         var payerId: String?
+        /// Who paid when several did, each with their amount (instead of `payerId`).
+        var payers: [BillPayers.Payer]?
         /// Decoded as sent; its rules are the draft's.
         var split: BillDraft.Split
         /// One of ``BillCategory/all``; `other` when not sent.
@@ -38,7 +41,7 @@ struct BillsController {
             BillDraft(
                 description: try Validate.text(description, field: "description", max: 100), amount: amount,
                 currency: try Money.currency(currency), payerID: payerId, split: split,
-                category: try BillCategory.parse(category))
+                category: try BillCategory.parse(category), payers: payers)
         }
     }
 
@@ -51,20 +54,20 @@ struct BillsController {
         let added = notices.recorder.map { recorder in
             ChangeNotices<BillAdded>(recorder: recorder) { Self.billAddedNotices($0, by: me) }
         }
-        let (stored, storedShares, created) = try await store.createBill(
+        let (stored, created) = try await store.createBill(
             try input.draft(), id: UUID().uuidString.lowercased(), in: householdID, by: me,
             idempotencyKey: key, now: clock.now, notices: added)
         if created, added == nil {
-            for notice in Self.billAddedNotices(BillAdded(bill: stored, shares: storedShares), by: me) {
+            for notice in Self.billAddedNotices(stored, by: me) {
                 await notices.publish(notice)
             }
         }
-        return EditedResponse(status: created ? .created : .ok, response: Self.view(stored, storedShares))
+        return EditedResponse(status: created ? .created : .ok, response: Self.view(stored))
     }
 
-    /// The notice of a new bill to the members who share it, but not to whoever added it.
+    /// The notice of a new bill to the members who share or paid it (each once), but not to whoever added it.
     static func billAddedNotices(_ added: BillAdded, by userID: String) -> [Notice] {
-        let others = added.shares.keys.filter { $0 != userID }
+        let others = Set(added.shares.keys).union(added.paid.keys).subtracting([userID])
         guard !others.isEmpty else { return [] }
         return [
             Notice(
@@ -80,25 +83,25 @@ struct BillsController {
         let rows = try await store.bills(
             of: try context.parameters.require("household"), asMember: context.user.userID, category: category,
             after: try HouseholdInput.newestFirstCursor(page), limit: page.limit + 1)
-        return Page(fetched: rows.map { Self.view($0.0, $0.1) }, limit: page.limit) {
+        return Page(fetched: rows.map(Self.view), limit: page.limit) {
             [String($0.createdAt.timeIntervalSince1970), $0.id]
         }
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> BillView {
-        let (bill, shares) = try await store.bill(
-            try context.parameters.require("bill"), in: try context.parameters.require("household"),
-            asMember: context.user.userID)
-        return Self.view(bill, shares)
+        Self.view(
+            try await store.bill(
+                try context.parameters.require("bill"), in: try context.parameters.require("household"),
+                asMember: context.user.userID))
     }
 
     /// Replaces a bill (any member may correct it); balances follow at once.
     @Sendable func replace(_ request: Request, context: AuthenticatedContext) async throws -> BillView {
         let input = try await request.decode(as: BillRequest.self, context: context)
-        let (bill, shares) = try await store.replaceBill(
-            try context.parameters.require("bill"), in: try context.parameters.require("household"),
-            with: try input.draft(), by: context.user.userID, now: clock.now)
-        return Self.view(bill, shares)
+        return Self.view(
+            try await store.replaceBill(
+                try context.parameters.require("bill"), in: try context.parameters.require("household"),
+                with: try input.draft(), by: context.user.userID, now: clock.now))
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {

@@ -16,6 +16,8 @@ struct BillDraft: Sendable, Equatable {
     var split: Split
     /// One of ``BillCategory/all``.
     var category = BillCategory.other
+    /// Who paid when several did (then `payerID` is nil); checked by ``paid(byDefault:members:)``.
+    var payers: [BillPayers.Payer]? = nil
 
     /// How the client asked to divide the bill, as sent (the request's `split` object).
     struct Split: Codable, Sendable, Equatable {
@@ -42,6 +44,16 @@ struct BillDraft: Sendable, Equatable {
             throw HouseholdError.notAMember
         }
         return shares
+    }
+
+    /// What each payer paid (adding up to the amount): `payers` when sent, else all of it by `payerID`, or by
+    /// `payer` when the draft names nobody. Checked after ``divide(among:seed:)`` (which bounds the amount).
+    func paid(byDefault payer: String, members: [String]) throws -> [String: Int] {
+        guard let payers else { return [payerID ?? payer: amount] }
+        guard payerID == nil else {
+            throw HouseholdError.invalidField("payers", "send either payerId or payers, not both.")
+        }
+        return try BillPayers.paid(payers, total: amount, members: members)
     }
 
     private func rule(members: [String]) throws -> (SplitRule, [String]) {

@@ -62,13 +62,14 @@ enum ExpenseStatistics {
         return months
     }
 
-    /// One bill's part in the statistics: when, in what currency, who paid, and each member's share.
+    /// One bill's part in the statistics: when, in what currency, who paid what, and each member's share.
     struct BillShares: Sendable {
         var month: Month
         var currency: String
         /// One of ``BillCategory/all``.
         var category: String
-        var payerId: String
+        /// Payer -> what they paid of the bill (its payer alone, or each of several).
+        var paid: [String: Int]
         var amount: Int
         var shares: [String: Int]
     }
@@ -90,7 +91,9 @@ enum ExpenseStatistics {
     static func tally(_ bills: [BillShares], currency: String, months: [Month]) -> [Month: [String: Figures]] {
         var tally = Dictionary(uniqueKeysWithValues: months.map { ($0, [String: Figures]()) })
         for bill in bills where bill.currency == currency && tally[bill.month] != nil {
-            tally[bill.month, default: [:]][bill.payerId, default: Figures()].paid += bill.amount
+            for (payer, amount) in bill.paid {
+                tally[bill.month, default: [:]][payer, default: Figures()].paid += amount
+            }
             for (member, share) in bill.shares {
                 tally[bill.month, default: [:]][member, default: Figures()].share += share
             }

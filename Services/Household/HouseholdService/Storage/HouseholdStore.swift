@@ -12,7 +12,7 @@ import ServiceKit
 struct HouseholdLedger: Sendable {
     var timeZone: String
     var members: [String]
-    var bills: [(BillRecord, [String: Int])]
+    var bills: [StoredBill]
     var payments: [PaymentRecord]
 }
 
@@ -25,10 +25,30 @@ struct ChoreReminder: Sendable, Equatable {
     var dueOn: String
 }
 
-/// A bill just stored with its shares: what the notice of a new bill is built from.
-struct BillAdded: Sendable {
+/// A bill with each member's share and what each payer paid.
+struct StoredBill: Sendable {
     var bill: BillRecord
     var shares: [String: Int]
+    /// Payer -> amount paid, adding up to the bill's amount: one entry (`bill.payerId`) unless several paid.
+    var paid: [String: Int]
+}
+
+/// A bill just stored: what the notice of a new bill is built from.
+typealias BillAdded = StoredBill
+
+extension StoredBill {
+    /// A bill its payer paid alone (a shopping trip's, a recurring bill's).
+    init(bill: BillRecord, shares: [String: Int]) {
+        self.init(bill: bill, shares: shares, paid: bill.paidAlone)
+    }
+
+    /// What the bill adds to (`sign` 1) or takes back from (-1) the running balances: each payer's net rises by what
+    /// they paid, each member's falls by their share.
+    func balanceChange(sign: Int) -> [String: Int] {
+        var change = shares.mapValues { -$0 * sign }
+        for (payer, amount) in paid { change[payer, default: 0] += amount * sign }
+        return change
+    }
 }
 
 protocol HouseholdStore: ServiceStore {
@@ -273,14 +293,13 @@ protocol HouseholdStore: ServiceStore {
     func createBill(
         _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date,
         notices: ChangeNotices<BillAdded>?
-    ) async throws -> (BillRecord, [String: Int], created: Bool)
+    ) async throws -> (StoredBill, created: Bool)
 
-    /// Replaces a bill's fields and shares (any member may correct a bill); balances follow at once.
+    /// Replaces a bill's fields, shares and payers (any member may correct a bill); balances follow at once.
     func replaceBill(_ billID: String, in householdID: String, with draft: BillDraft, by userID: String, now: Date)
-        async throws -> (BillRecord, [String: Int])
+        async throws -> StoredBill
 
-    func bill(_ billID: String, in householdID: String, asMember userID: String) async throws
-        -> (BillRecord, [String: Int])
+    func bill(_ billID: String, in householdID: String, asMember userID: String) async throws -> StoredBill
 
     func deleteBill(_ billID: String, in householdID: String, by userID: String, now: Date) async throws
 
@@ -288,8 +307,7 @@ protocol HouseholdStore: ServiceStore {
     func bills(
         of householdID: String, asMember userID: String, category: String?,
         after cursor: (createdAt: Date, id: String)?, limit: Int
-    ) async throws
-        -> [(BillRecord, [String: Int])]
+    ) async throws -> [StoredBill]
 
     /// The household's bills in the months `months` picks (given this month in the household's zone), each with
     /// its month in that zone and every member's share; with the current members.
@@ -405,14 +423,14 @@ extension HouseholdStore {
     /// Every category's bills, newest first.
     func bills(
         of householdID: String, asMember userID: String, after cursor: (createdAt: Date, id: String)?, limit: Int
-    ) async throws -> [(BillRecord, [String: Int])] {
+    ) async throws -> [StoredBill] {
         try await bills(of: householdID, asMember: userID, category: nil, after: cursor, limit: limit)
     }
 
     /// ``createBill(_:id:in:by:idempotencyKey:now:notices:)`` with no notices to record.
     func createBill(
         _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date
-    ) async throws -> (BillRecord, [String: Int], created: Bool) {
+    ) async throws -> (StoredBill, created: Bool) {
         try await createBill(
             draft, id: id, in: householdID, by: userID, idempotencyKey: idempotencyKey, now: now, notices: nil)
     }

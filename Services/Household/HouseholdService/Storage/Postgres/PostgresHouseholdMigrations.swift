@@ -422,5 +422,19 @@ enum PostgresHouseholdMigrations {
                 PRIMARY KEY (household_id, recurring_bill_id, day)
             )
             """#),
+        PostgresMigration(
+            "v6: bills paid by several people",
+            #"""
+            -- Distributed by household_id (the bill's; kept here so payers go with their bill). What each of several
+            -- payers paid of a bill, adding up to its amount. A bill without rows here was paid by its payer_id alone,
+            -- as every bill before v6 was: nothing to backfill.
+            CREATE TABLE bill_payers (
+                household_id text COLLATE "C" NOT NULL,
+                bill_id text COLLATE "C" NOT NULL REFERENCES bills(id) ON DELETE CASCADE,
+                user_id text COLLATE "C" NOT NULL,
+                amount bigint NOT NULL CHECK (amount > 0),
+                PRIMARY KEY (bill_id, user_id)
+            )
+            """#),
     ]
 }

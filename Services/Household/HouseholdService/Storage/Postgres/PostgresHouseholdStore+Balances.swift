@@ -86,8 +86,13 @@ extension PostgresHouseholdStore {
             var net: [String: [String: Int]] = [:]
             for row in try await db.namedRows(
                 """
-                SELECT currency, payer_id AS user_id, SUM(amount)::bigint AS amount FROM bills
-                WHERE household_id = \(householdID) GROUP BY currency, payer_id
+                SELECT currency, payer_id AS user_id, SUM(amount)::bigint AS amount FROM bills b
+                WHERE household_id = \(householdID)
+                    AND NOT EXISTS (SELECT 1 FROM bill_payers p WHERE p.bill_id = b.id)
+                GROUP BY currency, payer_id
+                UNION ALL
+                SELECT b.currency, p.user_id, SUM(p.amount)::bigint FROM bill_payers p JOIN bills b ON b.id = p.bill_id
+                WHERE b.household_id = \(householdID) GROUP BY b.currency, p.user_id
                 UNION ALL
                 SELECT b.currency, s.user_id, -SUM(s.amount)::bigint FROM bill_shares s JOIN bills b ON b.id = s.bill_id
                 WHERE b.household_id = \(householdID) GROUP BY b.currency, s.user_id
@@ -120,10 +125,8 @@ extension PostgresSession {
     }
 
     /// Adds (`sign` 1) or takes back (-1) what a bill does to its members' running balances.
-    func adjustBalances(_ bill: BillRecord, _ shares: [String: Int], sign: Int) async throws {
-        var change = shares.mapValues { -$0 * sign }
-        change[bill.payerId, default: 0] += bill.amount * sign
-        try await adjustBalances(bill.householdId, bill.currency, change)
+    func adjustBalances(_ stored: StoredBill, sign: Int) async throws {
+        try await adjustBalances(stored.bill.householdId, stored.bill.currency, stored.balanceChange(sign: sign))
     }
 
     /// Moves members' running balances in one currency; a balance back at zero is removed.

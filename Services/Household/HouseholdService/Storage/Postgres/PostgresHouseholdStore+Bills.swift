@@ -7,23 +7,25 @@ extension PostgresHouseholdStore {
     func createBill(
         _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date,
         notices: ChangeNotices<BillAdded>?
-    ) async throws -> (BillRecord, [String: Int], created: Bool) {
+    ) async throws -> (StoredBill, created: Bool) {
         do {
             // Behind the household's lock a retry with the same key, on any replica, finds the bill first made.
-            let created: (BillRecord, [String: Int], created: Bool) = try await write(locking: householdID) { db in
+            let created: (StoredBill, created: Bool) = try await write(locking: householdID) { db in
                 let members = try await db.members(householdID, asMember: userID).map(\.userId)
                 let shares = try draft.divide(among: members, seed: id)
+                let paid = try draft.paid(byDefault: userID, members: members)
                 if let idempotencyKey, let existing = try await db.bill(idempotencyKey, by: userID, in: householdID) {
-                    return (existing, try await db.shares(existing.id), false)
+                    return (try await db.stored(existing), false)
                 }
                 let bill = BillRecord(
                     id: id, householdId: householdID, description: draft.description, amount: draft.amount,
-                    currency: draft.currency, payerId: draft.payerID ?? userID, splitKind: draft.split.kind,
-                    createdBy: userID, idempotencyKey: idempotencyKey, createdAt: now, updatedAt: now,
-                    category: draft.category)
-                try await db.insertBill(bill, shares, now: now)
-                try await notices?.record(BillAdded(bill: bill, shares: shares), in: db)
-                return (bill, shares, true)
+                    currency: draft.currency, payerId: BillPayers.principal(paid) ?? userID,
+                    splitKind: draft.split.kind, createdBy: userID, idempotencyKey: idempotencyKey, createdAt: now,
+                    updatedAt: now, category: draft.category)
+                let stored = StoredBill(bill: bill, shares: shares, paid: paid)
+                try await db.insertBill(stored, now: now)
+                try await notices?.record(stored, in: db)
+                return (stored, true)
             }
             if created.created { notices?.committed() }
             return created
@@ -32,36 +34,38 @@ extension PostgresHouseholdStore {
             return try await read { db in
                 guard let idempotencyKey, let existing = try await db.bill(idempotencyKey, by: userID, in: householdID)
                 else { throw error }
-                return (existing, try await db.shares(existing.id), false)
+                return (try await db.stored(existing), false)
             }
         }
     }
 
     func replaceBill(_ billID: String, in householdID: String, with draft: BillDraft, by userID: String, now: Date)
-        async throws -> (BillRecord, [String: Int])
+        async throws -> StoredBill
     {
         try await write(locking: householdID) { db in
             let members = try await db.members(householdID, asMember: userID).map(\.userId)
-            let old = try await db.bill(billID, householdID)
-            let shares = try draft.divide(among: members, seed: old.id)
-            guard old.tripId == nil else { throw HouseholdError.billOfTrip }
-            var bill = old
+            let old = try await db.stored(try await db.bill(billID, householdID))
+            let shares = try draft.divide(among: members, seed: old.bill.id)
+            let paid = try draft.paid(byDefault: old.bill.createdBy, members: members)
+            guard old.bill.tripId == nil else { throw HouseholdError.billOfTrip }
+            var bill = old.bill
             (bill.description, bill.amount, bill.currency) = (draft.description, draft.amount, draft.currency)
-            (bill.payerId, bill.splitKind, bill.updatedAt) = (draft.payerID ?? old.createdBy, draft.split.kind, now)
+            (bill.payerId, bill.splitKind, bill.updatedAt) = (
+                BillPayers.principal(paid) ?? old.bill.createdBy, draft.split.kind, now
+            )
             bill.category = draft.category
-            try await db.adjustBalances(old, try await db.shares(old.id), sign: -1)
+            try await db.adjustBalances(old, sign: -1)
             try await db.update(bill)
-            try await db.replaceShares(bill, shares)
-            return (bill, shares)
+            let replaced = StoredBill(bill: bill, shares: shares, paid: paid)
+            try await db.replaceShares(replaced)
+            return replaced
         }
     }
 
-    func bill(_ billID: String, in householdID: String, asMember userID: String) async throws
-        -> (BillRecord, [String: Int])
-    {
+    func bill(_ billID: String, in householdID: String, asMember userID: String) async throws -> StoredBill {
         try await write(.repeatableRead) { db in
             _ = try await db.members(householdID, asMember: userID)
-            return (try await db.bill(billID, householdID), try await db.shares(billID))
+            return try await db.stored(try await db.bill(billID, householdID))
         }
     }
 
@@ -70,7 +74,7 @@ extension PostgresHouseholdStore {
             _ = try await db.members(householdID, asMember: userID)
             let bill = try await db.bill(billID, householdID)
             guard bill.tripId == nil else { throw HouseholdError.billOfTrip }
-            try await db.adjustBalances(bill, try await db.shares(bill.id), sign: -1)
+            try await db.adjustBalances(try await db.stored(bill), sign: -1)
             try await db.execute("DELETE FROM bills WHERE id = \(bill.id)")
             try await db.record(householdID, "bill_deleted", userID, "deleted the bill \(bill.description)", now)
         }
@@ -79,7 +83,7 @@ extension PostgresHouseholdStore {
     func bills(
         of householdID: String, asMember userID: String, category: String?,
         after cursor: (createdAt: Date, id: String)?, limit: Int
-    ) async throws -> [(BillRecord, [String: Int])] {
+    ) async throws -> [StoredBill] {
         try await write(.repeatableRead) { db in
             _ = try await db.members(householdID, asMember: userID)
             let bills = try await db.namedRows(
@@ -91,8 +95,7 @@ extension PostgresHouseholdStore {
                 ORDER BY created_at DESC, id DESC LIMIT \(limit)
                 """
             ).map(BillRecord.init)
-            let shares = try await db.shares(of: bills.map(\.id))
-            return bills.map { ($0, shares[$0.id] ?? [:]) }
+            return try await db.stored(bills)
         }
     }
 
@@ -121,11 +124,14 @@ extension PostgresHouseholdStore {
                 if bills[id] == nil {
                     bills[id] = .init(
                         month: Month(LocalDay(try row.date("created_at"), in: zone)), currency: try row.get("currency"),
-                        category: try row.get("category"), payerId: try row.get("payer_id"),
+                        category: try row.get("category"),
+                        paid: [try row.get("payer_id"): try row.get("amount", as: Int.self)],
                         amount: try row.get("amount"), shares: [:])
                 }
                 bills[id]?.shares[try row.get("user_id")] = try row.get("share", as: Int.self)
             }
+            // Bills that several paid: their payments in place of the single payer's.
+            for (id, paid) in try await db.payers(of: Array(bills.keys)) { bills[id]?.paid = paid }
             return (members.map(\.userId), months, Array(bills.values))
         }
     }
@@ -141,7 +147,7 @@ extension PostgresHouseholdStore {
                 ORDER BY created_at DESC, id DESC LIMIT \(limit)
                 """
             ).map(BillRecord.init).reversed()
-            let shares = try await db.shares(of: bills.map(\.id))
+            let stored = try await db.stored(Array(bills))
             let payments = try await db.namedRows(
                 """
                 SELECT id, household_id, from_id, to_id, amount, currency, created_at FROM payments
@@ -155,7 +161,7 @@ extension PostgresHouseholdStore {
             }.reversed()
             return HouseholdLedger(
                 timeZone: household.timeZone, members: members.map(\.userId),
-                bills: bills.map { ($0, shares[$0.id] ?? [:]) }, payments: Array(payments))
+                bills: stored, payments: Array(payments))
         }
     }
 }
@@ -180,11 +186,13 @@ extension PostgresSession {
         ).map(BillRecord.init)
     }
 
-    /// Stores a new bill with its shares, moves the balances and records it in the activity (as its creator's).
-    func insertBill(_ bill: BillRecord, _ shares: [String: Int], now: Date) async throws {
+    /// Stores a new bill with its shares and payers, moves the balances and records it in the activity (as its
+    /// creator's).
+    func insertBill(_ stored: StoredBill, now: Date) async throws {
+        let bill = stored.bill
         try await insert(bill)
-        try await insertShares(bill, shares)
-        try await adjustBalances(bill, shares, sign: 1)
+        try await insertShares(stored)
+        try await adjustBalances(stored, sign: 1)
         try await record(bill.householdId, "bill_added", bill.createdBy, "added the bill \(bill.description)", now)
     }
 
@@ -210,15 +218,18 @@ extension PostgresSession {
             """)
     }
 
-    /// Stores `shares` in place of the bill's old ones and adds them to the balances (the caller took the old ones
-    /// back first).
-    func replaceShares(_ bill: BillRecord, _ shares: [String: Int]) async throws {
-        try await execute("DELETE FROM bill_shares WHERE bill_id = \(bill.id)")
-        try await insertShares(bill, shares)
-        try await adjustBalances(bill, shares, sign: 1)
+    /// Stores the bill's shares and payers in place of its old ones and adds them to the balances (the caller took
+    /// the old ones back first).
+    func replaceShares(_ stored: StoredBill) async throws {
+        try await execute("DELETE FROM bill_shares WHERE bill_id = \(stored.bill.id)")
+        try await execute("DELETE FROM bill_payers WHERE bill_id = \(stored.bill.id)")
+        try await insertShares(stored)
+        try await adjustBalances(stored, sign: 1)
     }
 
-    func insertShares(_ bill: BillRecord, _ shares: [String: Int]) async throws {
+    /// The shares, and the payers when several paid (a bill without `bill_payers` rows was paid by its payer alone).
+    func insertShares(_ stored: StoredBill) async throws {
+        let (bill, shares) = (stored.bill, stored.shares)
         let users = Array(shares.keys)
         try await execute(
             """
@@ -226,6 +237,36 @@ extension PostgresSession {
             SELECT \(bill.householdId), \(bill.id), user_id, amount
             FROM unnest(\(users)::text[], \(users.map { Int64(shares[$0]!) })::bigint[]) AS s(user_id, amount)
             """)
+        guard stored.paid.count > 1 else { return }
+        let payers = Array(stored.paid.keys)
+        try await execute(
+            """
+            INSERT INTO bill_payers (household_id, bill_id, user_id, amount)
+            SELECT \(bill.householdId), \(bill.id), user_id, amount
+            FROM unnest(\(payers)::text[], \(payers.map { Int64(stored.paid[$0]!) })::bigint[]) AS p(user_id, amount)
+            """)
+    }
+
+    /// The bills with their shares and what each payer paid, in the same order.
+    func stored(_ bills: [BillRecord]) async throws -> [StoredBill] {
+        let ids = bills.map(\.id)
+        let (shares, payers) = (try await shares(of: ids), try await payers(of: ids))
+        return bills.map { StoredBill(bill: $0, shares: shares[$0.id] ?? [:], paid: payers[$0.id] ?? $0.paidAlone) }
+    }
+
+    func stored(_ bill: BillRecord) async throws -> StoredBill {
+        try await stored([bill])[0]
+    }
+
+    /// What each payer paid, by bill id, of those bills that several paid.
+    func payers(of billIDs: [String]) async throws -> [String: [String: Int]] {
+        var paid: [String: [String: Int]] = [:]
+        for row in try await namedRows(
+            "SELECT bill_id, user_id, amount FROM bill_payers WHERE bill_id = ANY(\(billIDs))")
+        {
+            paid[try row.get("bill_id"), default: [:]][try row.get("user_id")] = try row.get("amount", as: Int.self)
+        }
+        return paid
     }
 
     func shares(_ billID: String) async throws -> [String: Int] {

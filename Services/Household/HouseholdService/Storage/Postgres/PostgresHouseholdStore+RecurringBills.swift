@@ -126,7 +126,8 @@ extension PostgresHouseholdStore {
                 currency: draft.currency, payerId: draft.payerID ?? record.createdBy, splitKind: draft.split.kind,
                 createdBy: record.createdBy, idempotencyKey: nil, createdAt: now, updatedAt: now,
                 category: draft.category)
-            try await db.insertBill(bill, shares, now: now)
+            // A recurring bill keeps a single payer.
+            try await db.insertBill(StoredBill(bill: bill, shares: shares), now: now)
             return MadeRecurringBill(templateID: id, day: make.description, bill: bill)
         }
     }

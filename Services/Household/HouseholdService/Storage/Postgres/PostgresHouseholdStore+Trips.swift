@@ -46,8 +46,9 @@ extension PostgresHouseholdStore {
                 """)
             try await db.insertLines(householdID, id, bought)
             try await db.insert(bill)
-            try await db.insertShares(bill, shares)
-            try await db.adjustBalances(bill, shares, sign: 1)
+            // The shopper paid it all: a trip's bill has one payer.
+            try await db.insertShares(StoredBill(bill: bill, shares: shares))
+            try await db.adjustBalances(StoredBill(bill: bill, shares: shares), sign: 1)
             try await db.execute("DELETE FROM grocery_items WHERE id = ANY(\(itemIDs))")
             try await db.record(householdID, "trip_completed", shopperID, "went shopping for the household", now)
             try await db.endShopping(householdID, shopperID)
@@ -73,12 +74,12 @@ extension PostgresHouseholdStore {
                     "SELECT \(unescaped: BillRecord.columns) FROM bills WHERE id = \(trip.billId)")
             else { throw HouseholdError.notFound("The trip") }
             var bill = try BillRecord(row)
-            try await db.adjustBalances(bill, try await db.shares(bill.id), sign: -1)
+            try await db.adjustBalances(try await db.stored(bill), sign: -1)
             bill.amount = trip.total
             bill.currency = trip.currency
             bill.updatedAt = now
             try await db.update(bill)
-            try await db.replaceShares(bill, shares)
+            try await db.replaceShares(StoredBill(bill: bill, shares: shares))
             try await db.execute(
                 """
                 UPDATE shopping_trips SET total = \(trip.total), currency = \(trip.currency),

@@ -18,3 +18,8 @@ struct BillRecord: Codable, Sendable {
     /// One of ``BillCategory/all``.
     var category = BillCategory.other
 }
+
+extension BillRecord {
+    /// What each paid of a bill its payer paid alone: all of it. A bill without `bill_payers` rows is such a bill.
+    var paidAlone: [String: Int] { [payerId: amount] }
+}

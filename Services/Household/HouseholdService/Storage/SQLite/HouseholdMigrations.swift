@@ -446,6 +446,19 @@ enum HouseholdMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v12: bills paid by several people") { db in
+            try db.execute(
+                sql: """
+                    -- What each of several payers paid of a bill, adding up to its amount. A bill without rows here
+                    -- was paid by its payer_id alone, as every bill before v12 was: nothing to backfill.
+                    CREATE TABLE bill_payers (
+                        bill_id TEXT NOT NULL REFERENCES bills(id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        amount INTEGER NOT NULL CHECK (amount > 0),
+                        PRIMARY KEY (bill_id, user_id)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -56,8 +56,12 @@ extension SQLiteHouseholdStore {
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT currency, payer_id AS user_id, SUM(amount) AS amount FROM bills WHERE household_id = ?
+                        SELECT currency, payer_id AS user_id, SUM(amount) AS amount FROM bills b WHERE household_id = ?
+                        AND NOT EXISTS (SELECT 1 FROM bill_payers p WHERE p.bill_id = b.id)
                         GROUP BY currency, payer_id
+                        UNION ALL
+                        SELECT b.currency, p.user_id, SUM(p.amount) FROM bill_payers p JOIN bills b ON b.id = p.bill_id
+                        WHERE b.household_id = ? GROUP BY b.currency, p.user_id
                         UNION ALL
                         SELECT b.currency, s.user_id, -SUM(s.amount) FROM bill_shares s JOIN bills b ON b.id = s.bill_id
                         WHERE b.household_id = ? GROUP BY b.currency, s.user_id
@@ -65,7 +69,7 @@ extension SQLiteHouseholdStore {
                         SELECT currency, from_id, SUM(amount) FROM payments WHERE household_id = ? GROUP BY currency, from_id
                         UNION ALL
                         SELECT currency, to_id, -SUM(amount) FROM payments WHERE household_id = ? GROUP BY currency, to_id
-                        """), arguments: [householdID, householdID, householdID, householdID])
+                        """), arguments: [householdID, householdID, householdID, householdID, householdID])
             for row in rows {
                 let currency: String = row["currency"]
                 let user: String = row["user_id"]
@@ -76,10 +80,8 @@ extension SQLiteHouseholdStore {
     }
 
     /// Adds (`sign` 1) or takes back (-1) what a bill does to its members' running balances.
-    static func adjustBalances(_ db: Database, _ bill: BillRecord, _ shares: [String: Int], sign: Int) throws {
-        var change = shares.mapValues { -$0 * sign }
-        change[bill.payerId, default: 0] += bill.amount * sign
-        try adjustBalances(db, bill.householdId, bill.currency, change)
+    static func adjustBalances(_ db: Database, _ stored: StoredBill, sign: Int) throws {
+        try adjustBalances(db, stored.bill.householdId, stored.bill.currency, stored.balanceChange(sign: sign))
     }
 
     /// Moves members' running balances in one currency; a balance back at zero is removed.

@@ -8,57 +8,61 @@ extension SQLiteHouseholdStore {
     func createBill(
         _ draft: BillDraft, id: String, in householdID: String, by userID: String, idempotencyKey: String?, now: Date,
         notices: ChangeNotices<BillAdded>?
-    ) async throws -> (BillRecord, [String: Int], created: Bool) {
-        let created: (BillRecord, [String: Int], created: Bool) = try await write { db in
+    ) async throws -> (StoredBill, created: Bool) {
+        let created: (StoredBill, created: Bool) = try await write { db in
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
             let shares = try draft.divide(among: members, seed: id)
+            let paid = try draft.paid(byDefault: userID, members: members)
             if let idempotencyKey,
                 let existing = try BillRecord.filter(
                     BillRecord.Columns.householdId == householdID && BillRecord.Columns.createdBy == userID
                         && BillRecord.Columns.idempotencyKey == idempotencyKey
                 ).fetchOne(db)
             {
-                return (existing, try Self.shares(db, existing.id), false)
+                return (try Self.stored(db, existing), false)
             }
             let bill = BillRecord(
                 id: id, householdId: householdID, description: draft.description, amount: draft.amount,
-                currency: draft.currency, payerId: draft.payerID ?? userID, splitKind: draft.split.kind,
+                currency: draft.currency, payerId: BillPayers.principal(paid) ?? userID, splitKind: draft.split.kind,
                 createdBy: userID, idempotencyKey: idempotencyKey, createdAt: now, updatedAt: now,
-                    category: draft.category)
-            try Self.insertBill(db, bill, shares, now: now)
-            try notices?.record(BillAdded(bill: bill, shares: shares), in: db)
-            return (bill, shares, true)
+                category: draft.category)
+            let stored = StoredBill(bill: bill, shares: shares, paid: paid)
+            try Self.insertBill(db, stored, now: now)
+            try notices?.record(stored, in: db)
+            return (stored, true)
         }
         if created.created { notices?.committed() }
         return created
     }
 
-    /// Replaces a bill's fields and shares (any member may correct a bill); balances follow at once.
+    /// Replaces a bill's fields, shares and payers (any member may correct a bill); balances follow at once.
     func replaceBill(_ billID: String, in householdID: String, with draft: BillDraft, by userID: String, now: Date)
-        async throws -> (BillRecord, [String: Int])
+        async throws -> StoredBill
     {
         try await write { db in
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
-            let old = try Self.bill(db, billID, householdID)
-            let shares = try draft.divide(among: members, seed: old.id)
-            guard old.tripId == nil else { throw HouseholdError.billOfTrip }
-            var bill = old
+            let old = try Self.stored(db, try Self.bill(db, billID, householdID))
+            let shares = try draft.divide(among: members, seed: old.bill.id)
+            let paid = try draft.paid(byDefault: old.bill.createdBy, members: members)
+            guard old.bill.tripId == nil else { throw HouseholdError.billOfTrip }
+            var bill = old.bill
             (bill.description, bill.amount, bill.currency) = (draft.description, draft.amount, draft.currency)
-            (bill.payerId, bill.splitKind, bill.updatedAt) = (draft.payerID ?? old.createdBy, draft.split.kind, now)
+            (bill.payerId, bill.splitKind, bill.updatedAt) = (
+                BillPayers.principal(paid) ?? old.bill.createdBy, draft.split.kind, now
+            )
             bill.category = draft.category
-            try Self.adjustBalances(db, old, try Self.shares(db, old.id), sign: -1)
+            try Self.adjustBalances(db, old, sign: -1)
             try bill.update(db)
-            try Self.replaceShares(db, bill, shares)
-            return (bill, shares)
+            let replaced = StoredBill(bill: bill, shares: shares, paid: paid)
+            try Self.replaceShares(db, replaced)
+            return replaced
         }
     }
 
-    func bill(_ billID: String, in householdID: String, asMember userID: String) async throws
-        -> (BillRecord, [String: Int])
-    {
+    func bill(_ billID: String, in householdID: String, asMember userID: String) async throws -> StoredBill {
         try await read { db in
             _ = try Self.members(db, householdID, asMember: userID)
-            return (try Self.bill(db, billID, householdID), try Self.shares(db, billID))
+            return try Self.stored(db, try Self.bill(db, billID, householdID))
         }
     }
 
@@ -67,7 +71,7 @@ extension SQLiteHouseholdStore {
             _ = try Self.members(db, householdID, asMember: userID)
             let bill = try Self.bill(db, billID, householdID)
             guard bill.tripId == nil else { throw HouseholdError.billOfTrip }
-            try Self.adjustBalances(db, bill, try Self.shares(db, bill.id), sign: -1)
+            try Self.adjustBalances(db, try Self.stored(db, bill), sign: -1)
             try bill.delete(db)
             try Self.record(db, householdID, "bill_deleted", userID, "deleted the bill \(bill.description)", now)
         }
@@ -77,23 +81,23 @@ extension SQLiteHouseholdStore {
     func bills(
         of householdID: String, asMember userID: String, category: String?,
         after cursor: (createdAt: Date, id: String)?, limit: Int
-    ) async throws
-        -> [(BillRecord, [String: Int])]
-    {
+    ) async throws -> [StoredBill] {
         try await read { db in
             _ = try Self.members(db, householdID, asMember: userID)
             var bills = BillRecord.filter(BillRecord.Columns.householdId == householdID)
             if let category { bills = bills.filter(BillRecord.Columns.category == category) }
             let rows = try Self.newestFirst(bills, after: cursor, limit: limit).fetchAll(db)
-            return try rows.map { ($0, try Self.shares(db, $0.id)) }
+            return try rows.map { try Self.stored(db, $0) }
         }
     }
 
-    /// Stores a new bill with its shares, moves the balances and records it in the activity (as its creator's).
-    static func insertBill(_ db: Database, _ bill: BillRecord, _ shares: [String: Int], now: Date) throws {
+    /// Stores a new bill with its shares and payers, moves the balances and records it in the activity (as its
+    /// creator's).
+    static func insertBill(_ db: Database, _ stored: StoredBill, now: Date) throws {
+        let bill = stored.bill
         try bill.insert(db)
-        try insertShares(db, bill.id, shares)
-        try adjustBalances(db, bill, shares, sign: 1)
+        try insertShares(db, stored)
+        try adjustBalances(db, stored, sign: 1)
         try record(db, bill.householdId, "bill_added", bill.createdBy, "added the bill \(bill.description)", now)
     }
 
@@ -105,18 +109,26 @@ extension SQLiteHouseholdStore {
         return bill
     }
 
-    /// Takes back what the bill's old shares did to the balances and stores `shares` in their place.
-    static func replaceShares(_ db: Database, _ bill: BillRecord, _ shares: [String: Int]) throws {
-        try db.execute(sql: "DELETE FROM bill_shares WHERE bill_id = ?", arguments: [bill.id])
-        try insertShares(db, bill.id, shares)
-        try adjustBalances(db, bill, shares, sign: 1)
+    /// Stores the bill's shares and payers in place of its old ones and adds them to the balances (the caller took
+    /// the old ones back first).
+    static func replaceShares(_ db: Database, _ stored: StoredBill) throws {
+        try db.execute(sql: "DELETE FROM bill_shares WHERE bill_id = ?", arguments: [stored.bill.id])
+        try db.execute(sql: "DELETE FROM bill_payers WHERE bill_id = ?", arguments: [stored.bill.id])
+        try insertShares(db, stored)
+        try adjustBalances(db, stored, sign: 1)
     }
 
-    static func insertShares(_ db: Database, _ billID: String, _ shares: [String: Int]) throws {
-        for (user, amount) in shares {
+    /// The shares, and the payers when several paid (a bill without `bill_payers` rows was paid by its payer alone).
+    static func insertShares(_ db: Database, _ stored: StoredBill) throws {
+        for (user, amount) in stored.shares {
             try db.execute(
                 sql: "INSERT INTO bill_shares (bill_id, user_id, amount) VALUES (?, ?, ?)",
-                arguments: [billID, user, amount])
+                arguments: [stored.bill.id, user, amount])
+        }
+        for (user, amount) in stored.paid where stored.paid.count > 1 {
+            try db.execute(
+                sql: "INSERT INTO bill_payers (bill_id, user_id, amount) VALUES (?, ?, ?)",
+                arguments: [stored.bill.id, user, amount])
         }
     }
 
@@ -125,6 +137,15 @@ extension SQLiteHouseholdStore {
             db.cachedStatement(sql: "SELECT user_id, amount FROM bill_shares WHERE bill_id = ?"), arguments: [billID]
         )
         .reduce(into: [:]) { $0[$1["user_id"]] = $1["amount"] }
+    }
+
+    /// The bill with its shares and what each payer paid.
+    static func stored(_ db: Database, _ bill: BillRecord) throws -> StoredBill {
+        let paid: [String: Int] = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT user_id, amount FROM bill_payers WHERE bill_id = ?"), arguments: [bill.id]
+        )
+        .reduce(into: [:]) { $0[$1["user_id"]] = $1["amount"] }
+        return StoredBill(bill: bill, shares: try shares(db, bill.id), paid: paid.isEmpty ? bill.paidAlone : paid)
     }
 }
 
@@ -159,9 +180,22 @@ extension SQLiteHouseholdStore {
                     id,
                     default: .init(
                         month: Month(LocalDay(createdAt, in: zone)), currency: row["currency"],
-                        category: row["category"], payerId: row["payer_id"], amount: row["amount"], shares: [:])
+                        category: row["category"], paid: [row["payer_id"]: row["amount"]], amount: row["amount"],
+                        shares: [:])
                 ].shares[row["user_id"]] = row["share"]
             }
+            // Bills that several paid: their payments in place of the single payer's.
+            var several: [String: [String: Int]] = [:]
+            for row in try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT p.bill_id, p.user_id, p.amount FROM bill_payers p JOIN bills b ON b.id = p.bill_id
+                        WHERE b.household_id = ? AND b.created_at >= ? AND b.created_at < ?
+                        """), arguments: [householdID, start, end])
+            {
+                several[row["bill_id"], default: [:]][row["user_id"]] = row["amount"]
+            }
+            for (id, paid) in several { bills[id]?.paid = paid }
             return (members.map(\.userId), months, Array(bills.values))
         }
     }
@@ -178,7 +212,7 @@ extension SQLiteHouseholdStore {
                 .order(sql: "created_at DESC, id DESC").limit(limit).fetchAll(db).reversed()
             return HouseholdLedger(
                 timeZone: household.timeZone, members: members.map(\.userId),
-                bills: try bills.map { ($0, try Self.shares(db, $0.id)) }, payments: Array(payments))
+                bills: try bills.map { try Self.stored(db, $0) }, payments: Array(payments))
         }
     }
 }

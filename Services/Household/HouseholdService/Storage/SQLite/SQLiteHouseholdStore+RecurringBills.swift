@@ -113,7 +113,8 @@ extension SQLiteHouseholdStore {
                 currency: draft.currency, payerId: draft.payerID ?? record.createdBy, splitKind: draft.split.kind,
                 createdBy: record.createdBy, idempotencyKey: nil, createdAt: now, updatedAt: now,
                 category: draft.category)
-            try Self.insertBill(db, bill, shares, now: now)
+            // A recurring bill keeps a single payer.
+            try Self.insertBill(db, StoredBill(bill: bill, shares: shares), now: now)
             return MadeRecurringBill(templateID: id, day: make.description, bill: bill)
         }
     }

@@ -38,8 +38,9 @@ extension SQLiteHouseholdStore {
             try trip.insert(db)
             try Self.insertLines(db, id, bought)
             try bill.insert(db)
-            try Self.insertShares(db, bill.id, shares)
-            try Self.adjustBalances(db, bill, shares, sign: 1)
+            // The shopper paid it all: a trip's bill has one payer.
+            try Self.insertShares(db, StoredBill(bill: bill, shares: shares))
+            try Self.adjustBalances(db, StoredBill(bill: bill, shares: shares), sign: 1)
             for itemID in itemIDs { _ = try GroceryItemRecord.deleteOne(db, key: itemID) }
             try Self.record(db, householdID, "trip_completed", shopperID, "went shopping for the household", now)
             try Self.endShopping(db, householdID, shopperID)
@@ -64,12 +65,12 @@ extension SQLiteHouseholdStore {
             guard var bill = try BillRecord.fetchOne(db, key: trip.billId) else {
                 throw HouseholdError.notFound("The trip")
             }
-            try Self.adjustBalances(db, bill, try Self.shares(db, bill.id), sign: -1)
+            try Self.adjustBalances(db, try Self.stored(db, bill), sign: -1)
             bill.amount = trip.total
             bill.currency = trip.currency
             bill.updatedAt = now
             try bill.update(db)
-            try Self.replaceShares(db, bill, shares)
+            try Self.replaceShares(db, StoredBill(bill: bill, shares: shares))
             try trip.update(db)
             try db.execute(sql: "DELETE FROM trip_items WHERE trip_id = ?", arguments: [trip.id])
             try Self.insertLines(db, trip.id, lines)
