@@ -9,7 +9,7 @@ import Testing
     let members = ["alice", "bob", "carol"]
 
     func payers(_ entries: [(String, Int)]) -> [BillPayers.Payer] {
-        entries.map { BillPayers.Payer(userId: $0.0, amountCents: $0.1) }
+        entries.map { BillPayers.Payer(userId: $0.0, amount: $0.1) }
     }
 
     func draft(payerID: String? = nil, payers: [BillPayers.Payer]?) -> BillDraft {
@@ -39,16 +39,16 @@ import Testing
             ([("alice", 6_000), ("bob", 2_000)], "payers: the amounts paid must add up to the bill's amount exactly."),
             (
                 [("alice", 10_000), ("bob", -1_000)],
-                "payers: payers[1].amountCents must be a positive amount in minor units, at most 1,000,000.00."
+                "payers: payers[1].amount must be a positive amount in minor units, at most 1,000,000.00."
             ),
             (
                 [("alice", 0), ("bob", 9_000)],
-                "payers: payers[0].amountCents must be a positive amount in minor units, at most 1,000,000.00."
+                "payers: payers[0].amount must be a positive amount in minor units, at most 1,000,000.00."
             ),
             // Bounded before the sum: these would overflow an Int when added.
             (
                 [("alice", Int.max), ("bob", Int.max)],
-                "payers: payers[0].amountCents must be a positive amount in minor units, at most 1,000,000.00."
+                "payers: payers[0].amount must be a positive amount in minor units, at most 1,000,000.00."
             ),
         ] as [([(String, Int)], String)])
     func aWrongListIsRefusedNamingPayers(entries: [(String, Int)], detail: String) {
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func twentyOneAreTooMany() throws {
-        let many = (0..<21).map { BillPayers.Payer(userId: "m\($0)", amountCents: 1) }
+        let many = (0..<21).map { BillPayers.Payer(userId: "m\($0)", amount: 1) }
         #expect(throws: HouseholdError.self) {
             try BillPayers.paid(many, total: 21, members: many.map(\.userId))
         }

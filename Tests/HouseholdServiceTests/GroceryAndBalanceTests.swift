@@ -120,7 +120,7 @@ import Testing
         let payers = people.shuffled(using: &random).prefix(count)
         draft.payerID = nil
         draft.payers = zip(payers, zip(edges, edges.dropFirst())).map {
-            BillPayers.Payer(userId: $0, amountCents: $1.1 - $1.0)
+            BillPayers.Payer(userId: $0, amount: $1.1 - $1.0)
         }
         return draft
     }

@@ -21,7 +21,7 @@ import Testing
     }
 
     static func payers(_ object: [String: Any]) -> [String] {
-        (object["payers"] as? [[String: Any]] ?? []).map { "\($0["userId"] ?? "?") \($0["amountCents"] ?? "?")" }
+        (object["payers"] as? [[String: Any]] ?? []).map { "\($0["userId"] ?? "?") \($0["amount"] ?? "?")" }
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -30,7 +30,7 @@ import Testing
             // given a bill ann paid 40.00 of and bob 60.00
             let created = try await client.send(
                 .post, Self.bills, as: "ann",
-                json: Self.bill(payers: #"[{"userId":"ann","amountCents":4000},{"userId":"bob","amountCents":6000}]"#))
+                json: Self.bill(payers: #"[{"userId":"ann","amount":4000},{"userId":"bob","amount":6000}]"#))
             #expect(created.status == .created)
             // then it names both, most first, and bob as its payerId
             #expect(Self.payers(created.object) == ["bob 6000", "ann 4000"])
@@ -49,15 +49,15 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"[{"userId":"ann","amountCents":4000},{"userId":"cat","amountCents":6000}]"#, "everyone who paid must be"),
-        (#"[{"userId":"ann","amountCents":4000},{"userId":"bob","amountCents":5000}]"#, "must add up to the bill's"),
-        (#"[{"userId":"ann","amountCents":5000},{"userId":"ann","amountCents":5000}]"#, "must name each payer once"),
-        (#"[{"userId":"ann","amountCents":11000},{"userId":"bob","amountCents":-1000}]"#, "payers[1].amountCents must"),
+        (#"[{"userId":"ann","amount":4000},{"userId":"cat","amount":6000}]"#, "everyone who paid must be"),
+        (#"[{"userId":"ann","amount":4000},{"userId":"bob","amount":5000}]"#, "must add up to the bill's"),
+        (#"[{"userId":"ann","amount":5000},{"userId":"ann","amount":5000}]"#, "must name each payer once"),
+        (#"[{"userId":"ann","amount":11000},{"userId":"bob","amount":-1000}]"#, "payers[1].amount must"),
         (
-            #"[{"userId":"ann","amountCents":9223372036854775807},{"userId":"bob","amountCents":9223372036854775807}]"#,
-            "payers[0].amountCents must"
+            #"[{"userId":"ann","amount":9223372036854775807},{"userId":"bob","amount":9223372036854775807}]"#,
+            "payers[0].amount must"
         ),
-        (#"[{"userId":"ann","amountCents":10000}]"#, "must name 2 to 20 people"),
+        (#"[{"userId":"ann","amount":10000}]"#, "must name 2 to 20 people"),
         (#"[]"#, "must name 2 to 20 people"),
     ])
     func aWrongPayersListIsRefusedByName(payers: String, detail: String) async throws {
@@ -79,7 +79,7 @@ import Testing
                 .post, Self.bills, as: "ann",
                 json: Self.bill(
                     payerId: "ann",
-                    payers: #"[{"userId":"ann","amountCents":4000},{"userId":"bob","amountCents":6000}]"#))
+                    payers: #"[{"userId":"ann","amount":4000},{"userId":"bob","amount":6000}]"#))
             #expect(both.status == .badRequest)
             #expect(both.problem?.code == "invalid_payers")
             #expect(both.problem?.detail == "payers: send either payerId or payers, not both.")
@@ -90,7 +90,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func anOutsiderCannotAddOrEditABillWithPayers(kind: StoreKind) async throws {
         try await HouseholdRouterFixture(kind).app().test(.router) { client in
-            let payers = #"[{"userId":"ann","amountCents":4000},{"userId":"bob","amountCents":6000}]"#
+            let payers = #"[{"userId":"ann","amount":4000},{"userId":"bob","amount":6000}]"#
             let created = try await client.send(.post, Self.bills, as: "ann", json: Self.bill(payers: nil))
             let id = try #require(created.object["id"] as? String)
             for (method, path) in [(HTTPRequest.Method.post, Self.bills), (.put, Self.bills + "/\(id)")] {

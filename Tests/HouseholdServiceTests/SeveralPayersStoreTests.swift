@@ -15,7 +15,7 @@ import Testing
         BillDraft(
             description: "Groceries", amount: amount, currency: "EUR", payerID: payerID,
             split: BillDraft.Split(kind: "equal"),
-            payers: payers?.map { BillPayers.Payer(userId: $0.0, amountCents: $0.1) })
+            payers: payers?.map { BillPayers.Payer(userId: $0.0, amount: $0.1) })
     }
 
     func balances(_ store: any HouseholdStore) async throws -> [String: Int] {

@@ -11,7 +11,7 @@ import Testing
 @Suite struct RooMateSeveralPayersTests {
     struct Payer: Codable, Sendable, Equatable {
         var userId: String
-        var amountCents: Int
+        var amount: Int
     }
 
     struct Bill: Encodable, Sendable {
@@ -44,7 +44,7 @@ import Testing
             }
 
             // when cat adds a 90.00 shop ann paid 60.00 of and bob 30.00, split three ways
-            let several = Bill(payers: [Payer(userId: ann, amountCents: 6_000), Payer(userId: bob, amountCents: 3_000)])
+            let several = Bill(payers: [Payer(userId: ann, amount: 6_000), Payer(userId: bob, amount: 3_000)])
             let created = try await world.api.post(
                 world.path(id, "/bills"), token: world.token(world.cat), json: several)
             #expect(created.status == 201, "\(created.text)")
@@ -72,7 +72,7 @@ import Testing
             #expect(refusedEdit.status == 404)
             // nor be named as a payer
             let stranger = Bill(
-                payers: [Payer(userId: ann, amountCents: 6_000), Payer(userId: eve.id, amountCents: 3_000)])
+                payers: [Payer(userId: ann, amount: 6_000), Payer(userId: eve.id, amount: 3_000)])
             let refusedPayer = try await world.api.send(
                 .PUT, world.path(id, "/bills/\(bill.id)"), token: world.token(world.ann), json: stranger)
             #expect(refusedPayer.status == 400)
@@ -82,7 +82,7 @@ import Testing
             let alone = try await world.api.send(
                 .PUT, world.path(id, "/bills/\(bill.id)"), token: world.token(world.bob), json: Bill(payerId: ann))
             #expect(alone.status == 200, "\(alone.text)")
-            #expect(try alone.decode(PaidBill.self).payers == [Payer(userId: ann, amountCents: 9_000)])
+            #expect(try alone.decode(PaidBill.self).payers == [Payer(userId: ann, amount: 9_000)])
             euros = try #require(try await balances())
             #expect(
                 Dictionary(uniqueKeysWithValues: euros.members.map { ($0.userId, $0.net) }) == [

@@ -27,7 +27,7 @@ enum LedgerCSV {
                 stored.paid.count > 1
                 ? CSV.text(
                     BillPayers.list(stored.paid).map {
-                        plainName($0.userId) + " " + MinorUnits.decimal($0.amountCents, bill.currency)
+                        plainName($0.userId) + " " + MinorUnits.decimal($0.amount, bill.currency)
                     }.joined(separator: "; "))
                 : name(bill.payerId)
             let cells = [
