@@ -141,6 +141,8 @@ public enum NotificationsPaths {
     public static let internalNotifications = "/internal/notifications"
     /// Internal: other services post realtime events here.
     public static let internalEvents = "/internal/events"
+    /// Internal: the head of a service's outbox, several notices and events in one post.
+    public static let internalDeliveries = "/internal/deliveries"
     /// Internal: `{userId, sessionIds}` identity ended; their device tokens are forgotten.
     public static let internalEndedSessions = "/internal/sessions/ended"
 }

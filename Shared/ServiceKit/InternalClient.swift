@@ -56,6 +56,11 @@ public struct InternalClient: Sendable {
         let _: IgnoredReply = try await send(.POST, path, body: json, requestID: nil)
     }
 
+    /// Posts a JSON body already encoded (a batch of outbox entries) and decodes the reply.
+    public func post<Reply: Decodable>(_ path: String, json: Data, as reply: Reply.Type) async throws -> Reply {
+        try await send(.POST, path, body: json, requestID: nil)
+    }
+
     /// Sends a GET and decodes the JSON reply.
     public func get<Reply: Decodable>(_ path: String, as reply: Reply.Type = Reply.self, requestID: String? = nil)
         async throws -> Reply

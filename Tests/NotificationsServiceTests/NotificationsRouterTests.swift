@@ -105,6 +105,32 @@ import Testing
         }
     }
 
+    /// A producer's outbox head in one post: each entry taken in order and answered on its own, a bad one refused
+    /// alone.
+    @Test func aBatchOfDeliveriesAnswersEachEntry() async throws {
+        let tokens = await RouterTestTokens()
+        try await app(tokens).test(.router) { client in
+            let notice =
+                #"{"recipientIds":["u-ann"],"kind":"social.hi","text":"Hi","link":"/v1/x","producer":"social","#
+                + #""idempotencyKey":"k1"}"#
+            let event = #"{"recipientIds":["u-ann"],"type":"message.created","payload":"{}"}"#
+            let batch =
+                #"{"entries":[{"kind":"notice","body":\#(notice)},{"kind":"notice","body":{"text":5}},"#
+                + #"{"kind":"event","body":\#(event)},{"kind":"letter","body":{}},"#
+                + #"{"kind":"notice","body":\#(notice.replacingOccurrences(of: "social.hi", with: "Bad!"))}]}"#
+            let answer = try await client.execute(
+                uri: NotificationsPaths.internalDeliveries, method: .post, headers: Self.service,
+                body: ByteBuffer(string: batch))
+            #expect(answer.status == .ok)
+            let results = try JSONDecoder().decode(DeliveryBatch.Reply.self, from: Data(answer.body.readableBytesView))
+            #expect(results.results.map(\.status) == [201, 400, 202, 400, 400])
+            #expect(results.results.map(\.code) == [nil, "invalid_body", nil, "invalid_body", "invalid_kind"])
+            let ann = try await tokens.headers("u-ann")
+            let unread = try await client.execute(uri: NotificationsPaths.unreadCount, method: .get, headers: ann)
+            #expect(String(buffer: unread.body) == #"{"unread":1}"#)
+        }
+    }
+
     /// The inbox's bad parameters and producers' bad notices, each named; nothing is stored.
     @Test(arguments: [
         (NotificationsPaths.notifications + "?limit=0", nil, "invalid_limit"),

@@ -14,6 +14,7 @@ struct InternalNotificationsController {
     func addRoutes(to router: RouterGroup<ServiceRequestContext>) {
         router.post(RouterPath(NotificationsPaths.internalNotifications), use: postNotice)
         router.post(RouterPath(NotificationsPaths.internalEvents), use: postEvent)
+        router.post(RouterPath(NotificationsPaths.internalDeliveries), use: postDeliveries)
         router.post(RouterPath(NotificationsPaths.internalEndedSessions), use: sessionsEnded)
     }
 
@@ -56,7 +57,10 @@ struct InternalNotificationsController {
     }
 
     @Sendable func postNotice(_ request: Request, context: ServiceRequestContext) async throws -> DeliveryReport {
-        let input = try await request.decode(as: NoticeRequest.self, context: context)
+        try await deliver(try await request.decode(as: NoticeRequest.self, context: context))
+    }
+
+    private func deliver(_ input: NoticeRequest) async throws -> DeliveryReport {
         let notice = IncomingNotice(
             recipientIDs: try NoticeValidation.recipients(input.recipientIds),
             kind: try NoticeValidation.dottedName(input.kind, field: "kind"),
@@ -81,7 +85,11 @@ struct InternalNotificationsController {
     }
 
     @Sendable func postEvent(_ request: Request, context: ServiceRequestContext) async throws -> HTTPResponse.Status {
-        let input = try await request.decode(as: EventRequest.self, context: context)
+        try await append(try await request.decode(as: EventRequest.self, context: context))
+        return .accepted
+    }
+
+    private func append(_ input: EventRequest) async throws {
         var event = IncomingEvent(
             recipientIDs: try NoticeValidation.recipients(input.recipientIds),
             type: try NoticeValidation.dottedName(input.type, field: "type"),
@@ -92,6 +100,34 @@ struct InternalNotificationsController {
         }
         // A repeated key is accepted and dropped: the producer's retry reaches the live stream once.
         try await store.append(event, now: clock.now)
-        return .accepted
+    }
+
+    /// The head of a producer's outbox in one post (``DeliveryBatch``): each entry taken in order as its own route
+    /// would take it, and its status answered; a failure to store one ends the batch there, and the entries not
+    /// answered wait for the producer's next attempt.
+    @Sendable func postDeliveries(_ request: Request, context: ServiceRequestContext) async throws
+        -> DeliveryBatch.Reply
+    {
+        let batch = try await request.decode(as: DeliveryBatch.self, context: context)
+        guard batch.entries.count <= DeliveryBatch.maximumEntries else {
+            throw Problem.invalidField("entries", "must hold at most \(DeliveryBatch.maximumEntries) entries.")
+        }
+        var results: [DeliveryBatch.Outcome] = []
+        for entry in batch.entries {
+            do {
+                switch try entry.get() {
+                case .notice(let notice):
+                    _ = try await deliver(notice)
+                    results.append(DeliveryBatch.Outcome(status: 201))
+                case .event(let event):
+                    try await append(event)
+                    results.append(DeliveryBatch.Outcome(status: 202))
+                }
+            } catch {
+                guard let refusal = DeliveryBatch.refusal(error) else { break }
+                results.append(refusal)
+            }
+        }
+        return DeliveryBatch.Reply(results: results)
     }
 }
