@@ -139,8 +139,14 @@ extension Components {
             public var description: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Bill/id`.
             public var id: Swift.String
+            /// Who paid it; of several payers, who paid most.
+            ///
             /// - Remark: Generated from `#/components/schemas/Bill/payerId`.
             public var payerId: Swift.String
+            /// Everyone who paid and how much, most first; one entry unless several paid. Adds up to amount.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Bill/payers`.
+            public var payers: [Components.Schemas.BillPayer]
             /// - Remark: Generated from `#/components/schemas/Bill/shares`.
             public struct SharesPayload: Codable, Hashable, Sendable {
                 /// A container of undocumented properties.
@@ -176,7 +182,8 @@ extension Components {
             ///   - currency:
             ///   - description:
             ///   - id:
-            ///   - payerId:
+            ///   - payerId: Who paid it; of several payers, who paid most.
+            ///   - payers: Everyone who paid and how much, most first; one entry unless several paid. Adds up to amount.
             ///   - shares:
             ///   - split:
             ///   - tripId: Set when the bill is a shopping trip's cost; it changes only through the trip.
@@ -188,6 +195,7 @@ extension Components {
                 description: Swift.String? = nil,
                 id: Swift.String,
                 payerId: Swift.String,
+                payers: [Components.Schemas.BillPayer],
                 shares: Components.Schemas.Bill.SharesPayload,
                 split: Swift.String? = nil,
                 tripId: Swift.String? = nil
@@ -199,6 +207,7 @@ extension Components {
                 self.description = description
                 self.id = id
                 self.payerId = payerId
+                self.payers = payers
                 self.shares = shares
                 self.split = split
                 self.tripId = tripId
@@ -211,6 +220,7 @@ extension Components {
                 case description
                 case id
                 case payerId
+                case payers
                 case shares
                 case split
                 case tripId
@@ -244,8 +254,14 @@ extension Components {
             public var currency: Swift.String
             /// - Remark: Generated from `#/components/schemas/BillInput/description`.
             public var description: Swift.String
+            /// Who paid it all; the member adding the bill when neither payerId nor payers is sent.
+            ///
             /// - Remark: Generated from `#/components/schemas/BillInput/payerId`.
             public var payerId: Swift.String?
+            /// Bills paid by several people (instead of payerId): 2 to 20 distinct members, each amount positive, together exactly amount; else 400 invalid_payers.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BillInput/payers`.
+            public var payers: [Components.Schemas.BillPayer]?
             /// - Remark: Generated from `#/components/schemas/BillInput/split`.
             public struct SplitPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/BillInput/split/among`.
@@ -357,7 +373,8 @@ extension Components {
             ///   - category:
             ///   - currency: ISO 4217
             ///   - description:
-            ///   - payerId:
+            ///   - payerId: Who paid it all; the member adding the bill when neither payerId nor payers is sent.
+            ///   - payers: Bills paid by several people (instead of payerId): 2 to 20 distinct members, each amount positive, together exactly amount; else 400 invalid_payers.
             ///   - split:
             public init(
                 amount: Swift.Int,
@@ -365,6 +382,7 @@ extension Components {
                 currency: Swift.String,
                 description: Swift.String,
                 payerId: Swift.String? = nil,
+                payers: [Components.Schemas.BillPayer]? = nil,
                 split: Components.Schemas.BillInput.SplitPayload
             ) {
                 self.amount = amount
@@ -372,6 +390,7 @@ extension Components {
                 self.currency = currency
                 self.description = description
                 self.payerId = payerId
+                self.payers = payers
                 self.split = split
             }
             public enum CodingKeys: String, CodingKey {
@@ -380,7 +399,35 @@ extension Components {
                 case currency
                 case description
                 case payerId
+                case payers
                 case split
+            }
+        }
+        /// One of several people who paid a bill, with what they paid.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BillPayer`.
+        public struct BillPayer: Codable, Hashable, Sendable {
+            /// minor units of the bill's currency
+            ///
+            /// - Remark: Generated from `#/components/schemas/BillPayer/amount`.
+            public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/BillPayer/userId`.
+            public var userId: Swift.String
+            /// Creates a new `BillPayer`.
+            ///
+            /// - Parameters:
+            ///   - amount: minor units of the bill's currency
+            ///   - userId:
+            public init(
+                amount: Swift.Int,
+                userId: Swift.String
+            ) {
+                self.amount = amount
+                self.userId = userId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case userId
             }
         }
         /// monthly: dayOfMonth 1-28, or lastDay true for the month's last day; weekly: weekday 1 (Monday) to 7 (Sunday); everyDays: every 1-365 days. startOn (requests only, YYYY-MM-DD, not in the past): the first day it may be made, today in the household's zone by default.
@@ -2805,6 +2852,69 @@ extension Components {
                 case name
             }
         }
+        /// An image of a message, or an upload not sent yet: its size as shown (the EXIF orientation applied), to lay it out before fetching `url`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessagingImage`.
+        public struct MessagingImage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MessagingImage/byteCount`.
+            public var byteCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/MessagingImage/contentType`.
+            @frozen public enum ContentTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case imageJpeg = "image/jpeg"
+                case imagePng = "image/png"
+                case imageWebp = "image/webp"
+            }
+            /// - Remark: Generated from `#/components/schemas/MessagingImage/contentType`.
+            public var contentType: Components.Schemas.MessagingImage.ContentTypePayload
+            /// Pixels down, as shown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingImage/height`.
+            public var height: Swift.Int
+            /// The upload's id; name it in a message's `imageIds`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingImage/id`.
+            public var id: Swift.String
+            /// Where members read the bytes (`GET`, with an ETag).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingImage/url`.
+            public var url: Swift.String
+            /// Pixels across, as shown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingImage/width`.
+            public var width: Swift.Int
+            /// Creates a new `MessagingImage`.
+            ///
+            /// - Parameters:
+            ///   - byteCount:
+            ///   - contentType:
+            ///   - height: Pixels down, as shown.
+            ///   - id: The upload's id; name it in a message's `imageIds`.
+            ///   - url: Where members read the bytes (`GET`, with an ETag).
+            ///   - width: Pixels across, as shown.
+            public init(
+                byteCount: Swift.Int,
+                contentType: Components.Schemas.MessagingImage.ContentTypePayload,
+                height: Swift.Int,
+                id: Swift.String,
+                url: Swift.String,
+                width: Swift.Int
+            ) {
+                self.byteCount = byteCount
+                self.contentType = contentType
+                self.height = height
+                self.id = id
+                self.url = url
+                self.width = width
+            }
+            public enum CodingKeys: String, CodingKey {
+                case byteCount
+                case contentType
+                case height
+                case id
+                case url
+                case width
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/MessagingMember`.
         public struct MessagingMember: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/MessagingMember/avatarUrl`.
@@ -2871,6 +2981,10 @@ extension Components {
             public var hidden: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/MessagingMessage/id`.
             public var id: Swift.Int64
+            /// Its images in the order sent; absent when there are none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MessagingMessage/images`.
+            public var images: [Components.Schemas.MessagingImage]?
             /// Ids of the members the text mentions.
             ///
             /// - Remark: Generated from `#/components/schemas/MessagingMessage/mentions`.
@@ -2895,6 +3009,7 @@ extension Components {
             ///   - editedAt:
             ///   - hidden: Present (true) on my own message while reports hide it from everyone else, until an admin decides.
             ///   - id:
+            ///   - images: Its images in the order sent; absent when there are none.
             ///   - mentions: Ids of the members the text mentions.
             ///   - reactions: On pages of messages: each emoji's reactions, in the order they were first given; absent when there are none.
             ///   - senderId:
@@ -2907,6 +3022,7 @@ extension Components {
                 editedAt: Foundation.Date? = nil,
                 hidden: Swift.Bool? = nil,
                 id: Swift.Int64,
+                images: [Components.Schemas.MessagingImage]? = nil,
                 mentions: [Swift.String],
                 reactions: [Components.Schemas.MessagingReaction]? = nil,
                 senderId: Swift.String,
@@ -2919,6 +3035,7 @@ extension Components {
                 self.editedAt = editedAt
                 self.hidden = hidden
                 self.id = id
+                self.images = images
                 self.mentions = mentions
                 self.reactions = reactions
                 self.senderId = senderId
@@ -2932,6 +3049,7 @@ extension Components {
                 case editedAt
                 case hidden
                 case id
+                case images
                 case mentions
                 case reactions
                 case senderId
@@ -5469,6 +5587,8 @@ extension Components {
             public var currency: Swift.String
             /// - Remark: Generated from `#/components/schemas/RecurringBillInput/description`.
             public var description: Swift.String
+            /// Who pays each bill; its creator when absent. A recurring bill has one payer.
+            ///
             /// - Remark: Generated from `#/components/schemas/RecurringBillInput/payerId`.
             public var payerId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/RecurringBillInput/schedule`.
@@ -5584,7 +5704,7 @@ extension Components {
             ///   - category:
             ///   - currency: ISO 4217
             ///   - description:
-            ///   - payerId:
+            ///   - payerId: Who pays each bill; its creator when absent. A recurring bill has one payer.
             ///   - schedule:
             ///   - split:
             public init(

@@ -570,7 +570,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/households/{household}/bills`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/bills/get(listBills)`.
     func listBills(_ input: Operations.ListBills.Input) async throws -> Operations.ListBills.Output
-    /// Add a shared bill in minor units; split equal, exact, percentages or shares; parts always add up to the amount.
+    /// Add a shared bill in minor units; split equal, exact, percentages or shares; parts always add up to the amount; paid by one member or by several (payers).
     ///
     /// - Remark: HTTP `POST /v1/households/{household}/bills`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/bills/post(addBill)`.
@@ -956,6 +956,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/messaging/conversations/{conversationId}`.
     /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/patch(renameGroup)`.
     func renameGroup(_ input: Operations.RenameGroup.Input) async throws -> Operations.RenameGroup.Output
+    /// Uploads an image for a message to come: the raw JPEG, PNG or WebP bytes (checked by content, metadata such as the place stripped), at most 5 MiB and 50 megapixels. Only I see it until I send a message naming it in `imageIds`; unsent uploads expire after a day, and at most 20 wait at a time.
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/conversations/{conversationId}/images`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/images/post(uploadMessageImage)`.
+    func uploadMessageImage(_ input: Operations.UploadMessageImage.Input) async throws -> Operations.UploadMessageImage.Output
+    /// An image's bytes, with an ETag (If-None-Match answers 304); they never change, so clients keep them (`Cache-Control: private, immutable`). Members read the images of messages they see, the uploader their uploads not sent yet, platform admins the images of messages with open reports (to decide on them).
+    ///
+    /// - Remark: HTTP `GET /v1/messaging/conversations/{conversationId}/images/{imageId}`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/images/{imageId}/get(getMessageImage)`.
+    func getMessageImage(_ input: Operations.GetMessageImage.Input) async throws -> Operations.GetMessageImage.Output
     /// Leaves a group; the longest-standing member becomes admin if no admin is left.
     ///
     /// - Remark: HTTP `POST /v1/messaging/conversations/{conversationId}/leave`.
@@ -2732,7 +2742,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Add a shared bill in minor units; split equal, exact, percentages or shares; parts always add up to the amount.
+    /// Add a shared bill in minor units; split equal, exact, percentages or shares; parts always add up to the amount; paid by one member or by several (payers).
     ///
     /// - Remark: HTTP `POST /v1/households/{household}/bills`.
     /// - Remark: Generated from `#/paths//v1/households/{household}/bills/post(addBill)`.
@@ -3770,6 +3780,34 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Uploads an image for a message to come: the raw JPEG, PNG or WebP bytes (checked by content, metadata such as the place stripped), at most 5 MiB and 50 megapixels. Only I see it until I send a message naming it in `imageIds`; unsent uploads expire after a day, and at most 20 wait at a time.
+    ///
+    /// - Remark: HTTP `POST /v1/messaging/conversations/{conversationId}/images`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/images/post(uploadMessageImage)`.
+    public func uploadMessageImage(
+        path: Operations.UploadMessageImage.Input.Path,
+        headers: Operations.UploadMessageImage.Input.Headers = .init(),
+        body: Operations.UploadMessageImage.Input.Body
+    ) async throws -> Operations.UploadMessageImage.Output {
+        try await uploadMessageImage(Operations.UploadMessageImage.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// An image's bytes, with an ETag (If-None-Match answers 304); they never change, so clients keep them (`Cache-Control: private, immutable`). Members read the images of messages they see, the uploader their uploads not sent yet, platform admins the images of messages with open reports (to decide on them).
+    ///
+    /// - Remark: HTTP `GET /v1/messaging/conversations/{conversationId}/images/{imageId}`.
+    /// - Remark: Generated from `#/paths//v1/messaging/conversations/{conversationId}/images/{imageId}/get(getMessageImage)`.
+    public func getMessageImage(
+        path: Operations.GetMessageImage.Input.Path,
+        headers: Operations.GetMessageImage.Input.Headers = .init()
+    ) async throws -> Operations.GetMessageImage.Output {
+        try await getMessageImage(Operations.GetMessageImage.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Leaves a group; the longest-standing member becomes admin if no admin is left.
