@@ -46,7 +46,8 @@ struct StandInGraph: GeoSocialGraph {
 
 let identity = try await StandInIdentity.start()
 var settings = ServiceSettings(
-    service: .geo, port: 0, database: .file(databasePath), internalToken: "bench", identityURL: identity.url,
+    service: .geo, port: 0, database: .file(databasePath), internalToken: "bench",
+    identityURL: ServiceAddress(identity.url),
     logLevel: .error)
 let graph = StandInGraph(users: userCount)
 let loadStart = ContinuousClock.now

@@ -43,7 +43,8 @@ struct FixedFollowGraph: FollowGraph {
 
 let identity = try await StandInIdentity.start()
 let settings = ServiceSettings(
-    service: .habits, port: 0, database: .file(databasePath), internalToken: "bench", identityURL: identity.url,
+    service: .habits, port: 0, database: .file(databasePath), internalToken: "bench",
+    identityURL: ServiceAddress(identity.url),
     logLevel: .error)
 let graph = FixedFollowGraph(users: userCount, count: followeesPerUser)
 _ = try await buildHabitsApplication(HabitsConfiguration(settings: settings, followGraph: graph))  // schema

@@ -38,7 +38,8 @@ let cities: [(latitude: Double, longitude: Double)] = [
 
 let identity = try await StandInIdentity.start()
 var settings = ServiceSettings(
-    service: .geo, port: 0, database: .file(databasePath), internalToken: "bench", identityURL: identity.url,
+    service: .geo, port: 0, database: .file(databasePath), internalToken: "bench",
+    identityURL: ServiceAddress(identity.url),
     logLevel: .error)
 _ = try await buildGeoApplication(GeoConfiguration(settings: settings, loadGazetteer: false))  // the schema
 

@@ -52,7 +52,7 @@ extension SocialGraphClient: SocialRelationshipLookup {}
 /// become 503 problems. Each service declares the part it needs as a protocol (its test seam) and this client
 /// conforms to it.
 public struct SocialGraphClient: Sendable {
-    private let baseURL: @Sendable () -> String
+    private let address: ServiceAddress
     private let token: String
     /// The social service answers at most this many users per relationships call.
     static let batchSize = 10_000
@@ -60,15 +60,10 @@ public struct SocialGraphClient: Sendable {
     private static let unreserved = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
-    /// A client reading `baseURL` on each call, so a test stack may start the social service after this one.
-    public init(baseURL: @escaping @Sendable () -> String, token: String) {
-        self.baseURL = baseURL
+    /// A client for the social service at `address`.
+    public init(address: ServiceAddress, token: String) {
+        self.address = address
         self.token = token
-    }
-
-    /// A client for the social service at `baseURL`.
-    public init(baseURL: String, token: String) {
-        self.init(baseURL: { baseURL }, token: token)
     }
 
     /// How `a` stands to `b`.
@@ -155,7 +150,7 @@ public struct SocialGraphClient: Sendable {
 
     private func call<Reply>(_ body: (InternalClient) async throws -> Reply) async throws -> Reply {
         do {
-            return try await body(InternalClient(service: .social, baseURL: baseURL(), token: token))
+            return try await body(InternalClient(service: .social, address: address, token: token))
         } catch let error as InternalCallError {
             throw error.problem
         }

@@ -138,7 +138,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aFeedThatCannotReachSocialSaysSoAtOnce() async throws {
         let listener = Listener()
         let feed = RelationshipChangeFeed(
-            socialURL: { "http://127.0.0.1:1" }, token: "t", listener: listener, logger: Logger(label: "test"))
+            socialURL: "http://127.0.0.1:1", token: "t", listener: listener, logger: Logger(label: "test"))
         let task = Task { await feed.run() }
         // The first poll fails at once (nothing listens on port 1); the listener hears of it before any retry.
         await listener.awaitEvents(1)

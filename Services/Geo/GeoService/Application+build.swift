@@ -24,7 +24,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
         graph = injected
     } else {
         let kept = KeptSocialGraph(
-            source: SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken),
+            source: SocialGraphClient(address: configuration.socialURL, token: settings.internalToken),
             metrics: chassis.metrics)
         graph = kept
         relationshipChanges = RelationshipChangeFeed(

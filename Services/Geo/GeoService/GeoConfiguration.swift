@@ -14,8 +14,8 @@ import ServiceKit
 /// | and those of ``ServiceSettings`` | | |
 public struct GeoConfiguration: Sendable {
     public var settings: ServiceSettings
-    /// The social service, read on each call so that a test stack may start it after this one.
-    public var socialURL: @Sendable () -> String
+    /// The social service (a test stack may start it after this one: ``ServiceAddress/late(_:)``).
+    public var socialURL: ServiceAddress
     /// Replaces the social graph lookups and the copy kept of them (router tests and benchmarks use none).
     public var socialGraph: (any GeoSocialGraph)?
     /// Replaces the identity lookups.
@@ -24,7 +24,8 @@ public struct GeoConfiguration: Sendable {
     public var loadGazetteer: Bool
     /// The gazetteer file to load in place of the bundled sample (``GeoResources/gazetteer``).
     public var gazetteerFile: String?
-    public var notificationsURL: String?
+    /// The notifications service; `nil`: notices are logged.
+    public var notificationsURL: ServiceAddress?
     /// Replaces the notices' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
     /// Handed the pack jobs (expiry warnings and flushing) once they are built, so tests and benchmarks can run
@@ -42,9 +43,9 @@ public struct GeoConfiguration: Sendable {
 
     public init(
         settings: ServiceSettings,
-        socialURL: @escaping @Sendable () -> String = { "http://127.0.0.1:\(ServiceName.social.defaultPort)" },
+        socialURL: ServiceAddress = .local(.social),
         socialGraph: (any GeoSocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
-        gazetteerFile: String? = nil, notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
+        gazetteerFile: String? = nil, notificationsURL: ServiceAddress? = nil, noticeSink: (any NoticeSink)? = nil,
         onPackMaintenance: (@Sendable (PackMaintenance) -> Void)? = nil,
         packMaintenanceInterval: Duration = .seconds(60), postsPerWindow: Int = 10, commentsPerWindow: Int = 30,
         writeWindow: TimeInterval = 600, reportThreshold: Int = 3
@@ -69,9 +70,8 @@ public struct GeoConfiguration: Sendable {
         self.init(
             settings: try ServiceSettings(service: .geo, reader: reader),
             gazetteerFile: reader.string(forKey: "gazetteer.file").flatMap { $0.isEmpty ? nil : $0 },
-            notificationsURL: reader.string(forKey: "notifications.url"))
-        let social = reader.string(forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)")
-        socialURL = { social }
+            notificationsURL: reader.optionalAddress(of: .notifications))
+        socialURL = reader.address(of: .social)
         reportThreshold = reader.int(forKey: "reports.threshold", default: ContentReports.defaultThreshold)
         guard ContentReports.thresholds.contains(reportThreshold) else {
             throw ConfigurationError.invalid(

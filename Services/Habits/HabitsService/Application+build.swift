@@ -14,7 +14,7 @@ public func buildHabitsApplication(_ configuration: HabitsConfiguration) async t
         settings: settings, store: store, openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let graph =
         configuration.followGraph
-        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
+        ?? SocialGraphClient(address: configuration.socialURL, token: settings.internalToken)
     let clock = settings.clock
     addHabitsRoutes(to: chassis.signedIn, store: store, graph: graph, clock: clock)
     let notices =

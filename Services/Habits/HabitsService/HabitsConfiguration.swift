@@ -12,8 +12,10 @@ import ServiceKit
 /// | and those of ``ServiceSettings`` | | |
 public struct HabitsConfiguration: Sendable {
     public var settings: ServiceSettings
-    public var socialURL: String
-    public var notificationsURL: String?
+    /// The social service.
+    public var socialURL: ServiceAddress
+    /// The notifications service; `nil`: notices are logged.
+    public var notificationsURL: ServiceAddress?
     /// Replaces the social graph lookups (tests whose social service starts later, or a fake).
     public var followGraph: (any FollowGraph)?
     /// Replaces the notices' destination (tests record them).
@@ -24,8 +26,9 @@ public struct HabitsConfiguration: Sendable {
     public var reminderCheckInterval: Duration
 
     public init(
-        settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
-        notificationsURL: String? = nil, followGraph: (any FollowGraph)? = nil, noticeSink: (any NoticeSink)? = nil,
+        settings: ServiceSettings, socialURL: ServiceAddress = .local(.social),
+        notificationsURL: ServiceAddress? = nil, followGraph: (any FollowGraph)? = nil,
+        noticeSink: (any NoticeSink)? = nil,
         jobsBuilt: (@Sendable (HabitsJobs) -> Void)? = nil, reminderCheckInterval: Duration = .seconds(60)
     ) {
         self.settings = settings
@@ -40,8 +43,6 @@ public struct HabitsConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         self.init(
             settings: try ServiceSettings(service: .habits, reader: reader),
-            socialURL: reader.string(
-                forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
-            notificationsURL: reader.string(forKey: "notifications.url"))
+            socialURL: reader.address(of: .social), notificationsURL: reader.optionalAddress(of: .notifications))
     }
 }

@@ -22,7 +22,7 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let notices = routing.sink
     let social =
         configuration.socialGraph
-        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
+        ?? SocialGraphClient(address: configuration.socialURL, token: settings.internalToken)
 
     addHouseholdRoutes(
         to: chassis.signedIn, store: store, directory: directory, social: social, notices: notices, clock: clock)

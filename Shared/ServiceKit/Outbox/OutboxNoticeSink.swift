@@ -169,15 +169,15 @@ public final class OutboxDelivery: Service, Sendable {
     private let batch: Int
     private let bell = ChangeBell()
 
-    /// Delivery of `outbox` to the notifications service at `baseURL`.
+    /// Delivery of `outbox` to the notifications service at `address`.
     public init(
-        outbox: any OutboxStorage, baseURL: String, settings: ServiceSettings, logger: Logger,
+        outbox: any OutboxStorage, address: ServiceAddress, settings: ServiceSettings, logger: Logger,
         pollInterval: Duration = .seconds(1), batch: Int = 100
     ) {
         self.outbox = outbox
         // Shorter than a request's: a drain holds its transaction while it posts, and the entry is kept anyway.
         self.client = InternalClient(
-            service: .notifications, baseURL: baseURL, token: settings.internalToken, timeout: .seconds(5))
+            service: .notifications, address: address, token: settings.internalToken, timeout: .seconds(5))
         self.clock = settings.clock
         self.logger = logger
         self.pollInterval = pollInterval
@@ -274,13 +274,14 @@ extension ServiceSettings {
     /// A service's notices: to the `injected` sink if a test gave one; else through `outbox` to the notifications
     /// service when its URL is set (posted directly when the store has no outbox); else to the log.
     public func noticeRouting(
-        injected: (any NoticeSink)? = nil, notificationsURL: String?, outbox: (any OutboxStorage)?, logger: Logger
+        injected: (any NoticeSink)? = nil, notificationsURL: ServiceAddress?, outbox: (any OutboxStorage)?,
+        logger: Logger
     ) -> NoticeRouting {
         if let injected { return NoticeRouting(sink: injected) }
         guard let notificationsURL, let outbox else {
             return NoticeRouting(sink: noticeSink(notificationsURL: notificationsURL, logger: logger), services: [])
         }
-        let delivery = OutboxDelivery(outbox: outbox, baseURL: notificationsURL, settings: self, logger: logger)
+        let delivery = OutboxDelivery(outbox: outbox, address: notificationsURL, settings: self, logger: logger)
         let sink = OutboxNoticeSink(
             outbox: outbox, producer: service, limit: outboxLimit, clock: clock, delivery: delivery, logger: logger)
         return NoticeRouting(sink: sink, services: [delivery])

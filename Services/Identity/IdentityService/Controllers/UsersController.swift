@@ -10,7 +10,7 @@ struct UsersController {
     let signer: TokenSigner
     let clock: WallClock
     /// Where the social graph answers how the directory's users stand to the viewer.
-    let socialURL: @Sendable () -> String?
+    let socialURL: ServiceAddress?
     let internalToken: String
     static let maximumAvatarBytes = 2 << 20
 
@@ -144,8 +144,8 @@ struct UsersController {
         var found = Page(fetched: rows.map { PublicProfile($0.user) }, limit: page.limit) {
             DirectoryCursor(rank: ranks[$0.id] ?? 2, username: $0.username ?? "")
         }
-        if let url = socialURL() {
-            let (flags, blockedBy) = try await SocialGraphClient(baseURL: url, token: internalToken).relations(
+        if let socialURL {
+            let (flags, blockedBy) = try await SocialGraphClient(address: socialURL, token: internalToken).relations(
                 of: context.user.userID, among: found.items.map(\.id))
             found.items = found.items.filter { !blockedBy.contains($0.id) }.map { profile in
                 var entry = profile
@@ -167,8 +167,8 @@ struct UsersController {
         var found = Page(fetched: users.map { PublicProfile($0) }, limit: page.limit) {
             BrowseCursor(after: $0.username ?? "")
         }
-        if let url = socialURL() {
-            let (flags, blockedBy) = try await SocialGraphClient(baseURL: url, token: internalToken).relations(
+        if let socialURL {
+            let (flags, blockedBy) = try await SocialGraphClient(address: socialURL, token: internalToken).relations(
                 of: context.user.userID, among: found.items.map(\.id))
             found.items = found.items.filter { !blockedBy.contains($0.id) && flags[$0.id]?.blocked != true }
                 .map { profile in
