@@ -34,7 +34,7 @@ let database: DatabaseLocation =
     }
 
 /// Nobody has friends: search never asks.
-struct NoGraph: GeoSocialGraph {
+struct NoGraph: FriendIDsLookup, FriendAndBlockedIDsLookup, SocialRelationshipsLookup {
     func friendIDs(of viewer: String) async throws -> Set<String> { [] }
     func friendAndBlockedIDs(of viewer: String) async throws -> (friends: Set<String>, blocked: Set<String>) {
         ([], [])

@@ -28,7 +28,7 @@ try FileManager.default.createDirectory(at: folder, withIntermediateDirectories:
 let databasePath = folder.appendingPathComponent("geo.sqlite").path
 
 /// Twenty friends per user, nobody blocked.
-struct StandInGraph: GeoSocialGraph {
+struct StandInGraph: FriendIDsLookup, FriendAndBlockedIDsLookup, SocialRelationshipsLookup {
     let users: Int
     func friendIDs(of viewer: String) async throws -> Set<String> {
         let n = Int(viewer.dropFirst()) ?? 0

@@ -32,10 +32,10 @@ let seededPath = ProcessInfo.processInfo.environment["SEEDED_DATABASE"]
 let databasePath = seededPath ?? folder.appendingPathComponent("habits.sqlite").path
 
 /// Each user follows the next `followeesPerUser` users (with approval).
-struct FixedFollowGraph: FollowGraph {
+struct FixedFollowGraph: FollowingIDsLookup {
     let users: Int
     let count: Int
-    func followees(of userID: String, requestID: String?) async throws -> [String] {
+    func followingIDs(of userID: String, requestID: String?) async throws -> [String] {
         guard let n = Int(userID.dropFirst()) else { return [] }
         return (1...count).map { "u\((n + $0) % users)" }
     }

@@ -39,18 +39,8 @@ public struct RelationFlags: Codable, Sendable, Equatable {
     public init() {}
 }
 
-/// How two people stand to each other, as household and messaging ask the social graph: ``SocialGraphClient`` answers
-/// it over internal HTTP, tests stand in for it.
-public protocol SocialRelationshipLookup: Sendable {
-    /// How `a` stands to `b`.
-    func relationship(_ a: String, _ b: String) async throws -> SocialFacts
-}
-
-extension SocialGraphClient: SocialRelationshipLookup {}
-
 /// The social service's internal routes, for the services that need friends, follows and blocks; its failures
-/// become 503 problems. Each service declares the part it needs as a protocol (its test seam) and this client
-/// conforms to it.
+/// become 503 problems. It answers every port of `SocialGraphPorts.swift`; each service holds the ports it needs.
 public struct SocialGraphClient: Sendable {
     private let address: ServiceAddress
     private let token: String

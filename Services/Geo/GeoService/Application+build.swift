@@ -18,7 +18,7 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
     // The map asks for the viewer's friends and blocks on every read: a copy kept while social's change feed
     // is live answers them without a round trip (a test's graph is used as it is).
-    let graph: any GeoSocialGraph
+    let graph: any FriendIDsLookup & FriendAndBlockedIDsLookup & SocialRelationshipsLookup
     var relationshipChanges: RelationshipChangeFeed?
     if let injected = configuration.socialGraph {
         graph = injected

@@ -16,8 +16,9 @@ public struct GeoConfiguration: Sendable {
     public var settings: ServiceSettings
     /// The social service (a test stack may start it after this one: ``ServiceAddress/late(_:)``).
     public var socialURL: ServiceAddress
-    /// Replaces the social graph lookups and the copy kept of them (router tests and benchmarks use none).
-    public var socialGraph: (any GeoSocialGraph)?
+    /// Replaces the social graph lookups and the copy kept of them (router tests and benchmarks use none): friends
+    /// (the world share), friends and blocks (the map) and how the viewer stands to others (pins, photos, trips).
+    public var socialGraph: (any FriendIDsLookup & FriendAndBlockedIDsLookup & SocialRelationshipsLookup)?
     /// Replaces the identity lookups.
     public var userDirectory: (any UserDirectory)?
     /// Loads the gazetteer at start (benchmarks and focused tests may skip it).
@@ -44,7 +45,8 @@ public struct GeoConfiguration: Sendable {
     public init(
         settings: ServiceSettings,
         socialURL: ServiceAddress = .local(.social),
-        socialGraph: (any GeoSocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
+        socialGraph: (any FriendIDsLookup & FriendAndBlockedIDsLookup & SocialRelationshipsLookup)? = nil,
+        userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
         gazetteerFile: String? = nil, notificationsURL: ServiceAddress? = nil, noticeSink: (any NoticeSink)? = nil,
         onPackMaintenance: (@Sendable (PackMaintenance) -> Void)? = nil,
         packMaintenanceInterval: Duration = .seconds(60), postsPerWindow: Int = 10, commentsPerWindow: Int = 30,

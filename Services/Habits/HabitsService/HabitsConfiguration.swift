@@ -16,8 +16,9 @@ public struct HabitsConfiguration: Sendable {
     public var socialURL: ServiceAddress
     /// The notifications service; `nil`: notices are logged.
     public var notificationsURL: ServiceAddress?
-    /// Replaces the social graph lookups (tests whose social service starts later, or a fake).
-    public var followGraph: (any FollowGraph)?
+    /// Replaces the social graph lookups (tests whose social service starts later, or a fake): who a user follows
+    /// with the other's approval, the only people whose habits and events they may see.
+    public var followGraph: (any FollowingIDsLookup)?
     /// Replaces the notices' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
     /// Receives the background jobs once they are built, so tests can run them at the manual clock's time.
@@ -27,7 +28,7 @@ public struct HabitsConfiguration: Sendable {
 
     public init(
         settings: ServiceSettings, socialURL: ServiceAddress = .local(.social),
-        notificationsURL: ServiceAddress? = nil, followGraph: (any FollowGraph)? = nil,
+        notificationsURL: ServiceAddress? = nil, followGraph: (any FollowingIDsLookup)? = nil,
         noticeSink: (any NoticeSink)? = nil,
         jobsBuilt: (@Sendable (HabitsJobs) -> Void)? = nil, reminderCheckInterval: Duration = .seconds(60)
     ) {

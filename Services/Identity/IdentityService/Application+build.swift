@@ -62,10 +62,10 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         resends: RateLimiter(capacity: configuration.limits.verificationMailsPerAccount, period: 3600, clock: clock),
         codeTries: codeTries
     ).addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
-    UsersController(
-        store: store, signer: signer, clock: clock, socialURL: configuration.socialURL,
-        internalToken: settings.internalToken
-    ).addRoutes(to: chassis.signedIn)
+    let social: (any SocialRelationsLookup)? =
+        configuration.socialGraph
+        ?? configuration.socialURL.map { SocialGraphClient(address: $0, token: settings.internalToken) }
+    UsersController(store: store, signer: signer, clock: clock, social: social).addRoutes(to: chassis.signedIn)
     InternalUsersController(store: store).addRoutes(to: chassis.internalOnly)
     InternalSessionsController(store: store, bell: bell, clock: clock).addRoutes(to: chassis.internalOnly)
 

@@ -49,6 +49,8 @@ public struct IdentityConfiguration: Sendable {
     /// The social service (a test stack starts it after identity: ``ServiceAddress/late(_:)``); `nil`: the
     /// directory's entries carry no relationship and nobody is left out for having blocked the viewer.
     public var socialURL: ServiceAddress?
+    /// Replaces the social graph built from ``socialURL`` (tests use a fake).
+    public var socialGraph: (any SocialRelationsLookup)?
 
     public init(
         settings: ServiceSettings, signingKey: Curve25519.Signing.PrivateKey, signingKeyID: String? = nil,
@@ -58,9 +60,11 @@ public struct IdentityConfiguration: Sendable {
         verificationTokenLifetime: TimeInterval = 24 * 3600,
         limits: IdentityRateLimits = .init(), sessionLifetime: SessionLifetime = .standard,
         notificationsURL: ServiceAddress? = nil,
-        endedSessionSink: (any EndedSessionSink)? = nil, socialURL: ServiceAddress? = nil
+        endedSessionSink: (any EndedSessionSink)? = nil, socialURL: ServiceAddress? = nil,
+        socialGraph: (any SocialRelationsLookup)? = nil
     ) {
         self.socialURL = socialURL
+        self.socialGraph = socialGraph
         self.settings = settings
         self.signingKey = signingKey
         self.signingKeyID = signingKeyID
