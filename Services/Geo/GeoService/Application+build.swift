@@ -65,11 +65,11 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     ).addRoutes(to: signedIn)
     PackModerationController(database: database, clock: settings.clock, notices: notices).addRoutes(to: signedIn)
 
-    let jobs = PackMaintenance(database: database, notices: notices)
-    configuration.onPackMaintenance?(jobs)
+    let jobs = GeoJobs(packMaintenance: PackMaintenance(database: database, notices: notices))
+    configuration.jobsBuilt?(jobs)
     let maintenance = PeriodicJob("pack maintenance", every: configuration.packMaintenanceInterval, logger: logger) {
         [clock = settings.clock] in
-        let report = try await jobs.run(now: clock.now)
+        let report = try await jobs.maintainPacks(now: clock.now)
         if report.warnedPacks > 0 || report.flushedPacks > 0 {
             logger.info(
                 "packs maintained",

@@ -29,9 +29,9 @@ public struct GeoConfiguration: Sendable {
     public var notificationsURL: ServiceAddress?
     /// Replaces the notices' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
-    /// Handed the pack jobs (expiry warnings and flushing) once they are built, so tests and benchmarks can run
-    /// them at a time of their choosing.
-    public var onPackMaintenance: (@Sendable (PackMaintenance) -> Void)?
+    /// Receives the background jobs (pack expiry warnings and flushing) once they are built, so tests and benchmarks
+    /// can run them at a time of their choosing.
+    public var jobsBuilt: (@Sendable (GeoJobs) -> Void)?
     /// How often the pack jobs run.
     public var packMaintenanceInterval: Duration
     /// Posts and comments one user may write per ``writeWindow`` seconds (refilled evenly).
@@ -48,7 +48,7 @@ public struct GeoConfiguration: Sendable {
         socialGraph: (any FriendIDsLookup & FriendAndBlockedIDsLookup & SocialRelationshipsLookup)? = nil,
         userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
         gazetteerFile: String? = nil, notificationsURL: ServiceAddress? = nil, noticeSink: (any NoticeSink)? = nil,
-        onPackMaintenance: (@Sendable (PackMaintenance) -> Void)? = nil,
+        jobsBuilt: (@Sendable (GeoJobs) -> Void)? = nil,
         packMaintenanceInterval: Duration = .seconds(60), postsPerWindow: Int = 10, commentsPerWindow: Int = 30,
         writeWindow: TimeInterval = 600, reportThreshold: Int = 3
     ) {
@@ -60,7 +60,7 @@ public struct GeoConfiguration: Sendable {
         self.gazetteerFile = gazetteerFile
         self.notificationsURL = notificationsURL
         self.noticeSink = noticeSink
-        self.onPackMaintenance = onPackMaintenance
+        self.jobsBuilt = jobsBuilt
         self.packMaintenanceInterval = packMaintenanceInterval
         self.postsPerWindow = postsPerWindow
         self.commentsPerWindow = commentsPerWindow

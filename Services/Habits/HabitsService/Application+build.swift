@@ -30,7 +30,8 @@ public func buildHabitsApplication(_ configuration: HabitsConfiguration) async t
 
 /// Attaches every habits route to the signed-in group (the build and the router tests share it).
 func addHabitsRoutes(
-    to signedIn: RouterGroup<AuthenticatedContext>, store: any HabitsStore, graph: any FollowingIDsLookup, clock: WallClock
+    to signedIn: RouterGroup<AuthenticatedContext>, store: any HabitsStore, graph: any FollowingIDsLookup,
+    clock: WallClock
 ) {
     HabitsController(store: store, graph: graph, clock: clock).addRoutes(to: signedIn)
     EventsController(store: store, graph: graph, clock: clock).addRoutes(to: signedIn)

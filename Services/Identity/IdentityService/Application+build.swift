@@ -73,7 +73,12 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         logger.notice(
             "no SMTP configured: mail is written to files", metadata: ["folder": "\(configuration.mailFolder)"])
     }
-    let expiry = SessionExpiry(
-        store: store, lifetime: configuration.sessionLifetime, endedSessions: endedSessions, clock: clock)
-    return chassis.application(services: [outbox, expiry.job(logger: logger)] + follower.services(logger: logger))
+    let jobs = IdentityJobs(
+        sessionExpiry: SessionExpiry(
+            store: store, lifetime: configuration.sessionLifetime, endedSessions: endedSessions))
+    configuration.jobsBuilt?(jobs)
+    let expiry = PeriodicJob("session expiry", every: configuration.sessionExpiryInterval, logger: logger) {
+        try await jobs.expireSessions(now: clock.now)
+    }
+    return chassis.application(services: [outbox, expiry] + follower.services(logger: logger))
 }

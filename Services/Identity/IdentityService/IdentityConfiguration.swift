@@ -51,6 +51,10 @@ public struct IdentityConfiguration: Sendable {
     public var socialURL: ServiceAddress?
     /// Replaces the social graph built from ``socialURL`` (tests use a fake).
     public var socialGraph: (any SocialRelationsLookup)?
+    /// Receives the background jobs once they are built, so tests can run them at the manual clock's time.
+    public var jobsBuilt: (@Sendable (IdentityJobs) -> Void)?
+    /// How often sessions past their lifetime are ended (one is refused when presented whatever this is).
+    public var sessionExpiryInterval: Duration
 
     public init(
         settings: ServiceSettings, signingKey: Curve25519.Signing.PrivateKey, signingKeyID: String? = nil,
@@ -61,10 +65,13 @@ public struct IdentityConfiguration: Sendable {
         limits: IdentityRateLimits = .init(), sessionLifetime: SessionLifetime = .standard,
         notificationsURL: ServiceAddress? = nil,
         endedSessionSink: (any EndedSessionSink)? = nil, socialURL: ServiceAddress? = nil,
-        socialGraph: (any SocialRelationsLookup)? = nil
+        socialGraph: (any SocialRelationsLookup)? = nil, jobsBuilt: (@Sendable (IdentityJobs) -> Void)? = nil,
+        sessionExpiryInterval: Duration = .seconds(600)
     ) {
         self.socialURL = socialURL
         self.socialGraph = socialGraph
+        self.jobsBuilt = jobsBuilt
+        self.sessionExpiryInterval = sessionExpiryInterval
         self.settings = settings
         self.signingKey = signingKey
         self.signingKeyID = signingKeyID
