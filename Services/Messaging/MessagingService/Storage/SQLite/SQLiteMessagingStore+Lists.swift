@@ -108,8 +108,9 @@ extension SQLiteMessagingStore {
         try await read { db in
             if let conversationID { _ = try Self.membership(db, conversationID, userID) }
             // CROSS JOIN keeps the full-text index outermost, newest match first, so the window ends the scan.
-            // Private-use characters mark the matches, so the text can be escaped before they become <mark>;
-            // snippets are made here, for the window only: a query per result would match the index again.
+            // Private-use characters mark the matches, so the text can be escaped before they become <mark>
+            // (in the controller); snippets are made here, for the window only: a query per result would match the
+            // index again.
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -137,7 +138,7 @@ extension SQLiteMessagingStore {
             let ranked = try rows.map { row in
                 (
                     hit: SearchHit(
-                        message: try MessageRecord(row: row), snippet: SearchQuery.highlight(row[10] as String? ?? "")),
+                        message: try MessageRecord(row: row), snippet: row[10] as String? ?? ""),
                     score: row[11] as Double
                 )
             }
