@@ -171,7 +171,8 @@ import Testing
             #expect(busyPosts.count == 2)
 
             clock.advance(by: busyExpiry.timeIntervalSince(clock.now) - 1800)
-            #expect(try await jobs.maintainPacks(now: clock.now) == .init(warnedPacks: 1, flushedPacks: 1, flushedPosts: 0))
+            #expect(
+                try await jobs.maintainPacks(now: clock.now) == .init(warnedPacks: 1, flushedPacks: 1, flushedPosts: 0))
             #expect(Set(notices.all.last?.recipients ?? []) == [world.ann.id, world.bob.id, world.cat.id])
             clock.advance(by: 1801)
             (ann, bob) = (try await world.renew(ann), try await world.renew(bob))
@@ -180,7 +181,8 @@ import Testing
             let flushed = try await jobs.maintainPacks(now: clock.now)
             #expect(flushed.flushedPacks == 1)
             #expect(flushed.flushedPosts == 2)
-            #expect(try await jobs.maintainPacks(now: clock.now) == .init(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0))
+            #expect(
+                try await jobs.maintainPacks(now: clock.now) == .init(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0))
 
             // The den keeps the votes earned; the content is gone.
             let den = try await world.read(WireDen.self, bob, GeoPaths.den)
