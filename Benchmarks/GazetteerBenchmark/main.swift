@@ -34,7 +34,7 @@ let database: DatabaseLocation =
     }
 
 /// Nobody has friends: search never asks.
-struct NoGraph: GeoSocialGraph {
+struct NoGraph: FriendIDsLookup, FriendAndBlockedIDsLookup, SocialRelationshipsLookup {
     func friendIDs(of viewer: String) async throws -> Set<String> { [] }
     func friendAndBlockedIDs(of viewer: String) async throws -> (friends: Set<String>, blocked: Set<String>) {
         ([], [])
@@ -44,7 +44,8 @@ struct NoGraph: GeoSocialGraph {
 
 let identity = try await StandInIdentity.start()
 let settings = ServiceSettings(
-    service: .geo, port: 0, database: database, internalToken: "bench", identityURL: identity.url, logLevel: .error)
+    service: .geo, port: 0, database: database, internalToken: "bench", identityURL: ServiceAddress(identity.url),
+    logLevel: .error)
 let configuration = GeoConfiguration(settings: settings, socialGraph: NoGraph(), gazetteerFile: gazetteer)
 print("\(database == .file(folder.appendingPathComponent("geo.sqlite").path) ? "SQLite" : "PostgreSQL"), \(gazetteer)")
 for start in ["first start (loads the gazetteer)", "second start (same file: hashed only)"] {

@@ -28,7 +28,7 @@ try FileManager.default.createDirectory(at: folder, withIntermediateDirectories:
 let databasePath = folder.appendingPathComponent("geo.sqlite").path
 
 /// Twenty friends per user, nobody blocked.
-struct StandInGraph: GeoSocialGraph {
+struct StandInGraph: FriendIDsLookup, FriendAndBlockedIDsLookup, SocialRelationshipsLookup {
     let users: Int
     func friendIDs(of viewer: String) async throws -> Set<String> {
         let n = Int(viewer.dropFirst()) ?? 0
@@ -46,7 +46,8 @@ struct StandInGraph: GeoSocialGraph {
 
 let identity = try await StandInIdentity.start()
 var settings = ServiceSettings(
-    service: .geo, port: 0, database: .file(databasePath), internalToken: "bench", identityURL: identity.url,
+    service: .geo, port: 0, database: .file(databasePath), internalToken: "bench",
+    identityURL: ServiceAddress(identity.url),
     logLevel: .error)
 let graph = StandInGraph(users: userCount)
 let loadStart = ContinuousClock.now

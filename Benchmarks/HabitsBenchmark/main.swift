@@ -32,10 +32,10 @@ let seededPath = ProcessInfo.processInfo.environment["SEEDED_DATABASE"]
 let databasePath = seededPath ?? folder.appendingPathComponent("habits.sqlite").path
 
 /// Each user follows the next `followeesPerUser` users (with approval).
-struct FixedFollowGraph: FollowGraph {
+struct FixedFollowGraph: FollowingIDsLookup {
     let users: Int
     let count: Int
-    func followees(of userID: String, requestID: String?) async throws -> [String] {
+    func followingIDs(of userID: String, requestID: String?) async throws -> [String] {
         guard let n = Int(userID.dropFirst()) else { return [] }
         return (1...count).map { "u\((n + $0) % users)" }
     }
@@ -43,7 +43,8 @@ struct FixedFollowGraph: FollowGraph {
 
 let identity = try await StandInIdentity.start()
 let settings = ServiceSettings(
-    service: .habits, port: 0, database: .file(databasePath), internalToken: "bench", identityURL: identity.url,
+    service: .habits, port: 0, database: .file(databasePath), internalToken: "bench",
+    identityURL: ServiceAddress(identity.url),
     logLevel: .error)
 let graph = FixedFollowGraph(users: userCount, count: followeesPerUser)
 _ = try await buildHabitsApplication(HabitsConfiguration(settings: settings, followGraph: graph))  // schema

@@ -24,7 +24,7 @@ func runMoneyBenchmark(_ arguments: [Int]) async throws {
     let identity = try await StandInIdentity.start()
     let settings = ServiceSettings(
         service: .household, port: 0, database: .file(databasePath), internalToken: "bench",
-        identityURL: identity.url, logLevel: .error)
+        identityURL: ServiceAddress(identity.url), logLevel: .error)
     _ = try await buildHouseholdApplication(HouseholdConfiguration(settings: settings))  // creates the schema
 
     print("seeding 1 household of \(memberCount) members with \(billCount) bills (2-20 members each, 3 currencies) ...")

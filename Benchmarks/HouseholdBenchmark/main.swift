@@ -32,7 +32,8 @@ let databasePath = folder.appendingPathComponent("household.sqlite").path
 
 let identity = try await StandInIdentity.start()
 var settings = ServiceSettings(
-    service: .household, port: 0, database: .file(databasePath), internalToken: "bench", identityURL: identity.url,
+    service: .household, port: 0, database: .file(databasePath), internalToken: "bench",
+    identityURL: ServiceAddress(identity.url),
     logLevel: .error)
 _ = try await buildHouseholdApplication(HouseholdConfiguration(settings: settings))  // creates the schema
 

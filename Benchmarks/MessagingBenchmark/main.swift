@@ -67,7 +67,8 @@ func word(_ random: inout SplitMix64) -> String {
 
 let identity = try await StandInIdentity.start()
 var settings = ServiceSettings(
-    service: .messaging, port: 0, database: .file(databasePath), internalToken: "bench", identityURL: identity.url,
+    service: .messaging, port: 0, database: .file(databasePath), internalToken: "bench",
+    identityURL: ServiceAddress(identity.url),
     logLevel: .error)
 _ = try await buildMessagingApplication(MessagingConfiguration(settings: settings, socialGraph: EveryoneFriends()))
 

@@ -39,7 +39,8 @@ let servicePort = try await startService { onListening in
         NotificationsConfiguration(
             settings: ServiceSettings(
                 service: .notifications, port: 0, database: .file(folder.appendingPathComponent("n.sqlite").path),
-                internalToken: "bench", identityURL: identity.url, logLevel: .error, onListening: onListening)))
+                internalToken: "bench", identityURL: ServiceAddress(identity.url), logLevel: .error,
+                onListening: onListening)))
 }
 let gatewayPort = try await startService { onListening in
     var upstreams: [ServiceName: GatewayConfiguration.Upstream] = [:]

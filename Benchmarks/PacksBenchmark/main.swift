@@ -38,7 +38,8 @@ let cities: [(latitude: Double, longitude: Double)] = [
 
 let identity = try await StandInIdentity.start()
 var settings = ServiceSettings(
-    service: .geo, port: 0, database: .file(databasePath), internalToken: "bench", identityURL: identity.url,
+    service: .geo, port: 0, database: .file(databasePath), internalToken: "bench",
+    identityURL: ServiceAddress(identity.url),
     logLevel: .error)
 _ = try await buildGeoApplication(GeoConfiguration(settings: settings, loadGazetteer: false))  // the schema
 
@@ -117,14 +118,14 @@ try pool.write { db in
 }
 print("seeded in \(ContinuousClock.now - seedStart)")
 
-let built = Mutex<PackMaintenance?>(nil)
+let built = Mutex<GeoJobs?>(nil)
 let port = try await startService { onListening in
     var settings = settings
     settings.onListening = onListening
     return try await buildGeoApplication(
         GeoConfiguration(
             settings: settings, loadGazetteer: false,
-            onPackMaintenance: { jobs in built.withLock { $0 = jobs } }, packMaintenanceInterval: .seconds(86_400)))
+            jobsBuilt: { jobs in built.withLock { $0 = jobs } }, packMaintenanceInterval: .seconds(86_400)))
 }
 let jobs = built.withLock { $0 }!
 let base = "http://127.0.0.1:\(port)"
@@ -177,7 +178,7 @@ print("sweeping \(expiring) expired packs with \(doomedPosts) posts while \(conc
 let sweepStart = ContinuousClock.now
 let sweepFinished = Mutex(false)
 let sweep = Task {
-    let report = try await jobs.run(now: Date())
+    let report = try await jobs.maintainPacks(now: Date())
     sweepFinished.withLock { $0 = true }
     return report
 }

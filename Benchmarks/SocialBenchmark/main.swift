@@ -28,7 +28,8 @@ let databasePath = folder.appendingPathComponent("social.sqlite").path
 
 let identity = try await StandInIdentity.start()
 var settings = ServiceSettings(
-    service: .social, port: 0, database: .file(databasePath), internalToken: "bench", identityURL: identity.url,
+    service: .social, port: 0, database: .file(databasePath), internalToken: "bench",
+    identityURL: ServiceAddress(identity.url),
     logLevel: .error)
 _ = try await buildSocialApplication(SocialConfiguration(settings: settings))  // creates the schema
 

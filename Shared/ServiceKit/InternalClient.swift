@@ -10,7 +10,7 @@ import Tracing
 public struct InternalClient: Sendable {
     /// The service this client talks to.
     public let service: ServiceName
-    private let baseURL: String
+    private let address: ServiceAddress
     private let token: String
     private let httpClient: HTTPClient
     private let timeout: TimeAmount
@@ -22,8 +22,17 @@ public struct InternalClient: Sendable {
         service: ServiceName, baseURL: String, token: String, httpClient: HTTPClient = .platform,
         timeout: TimeAmount = .seconds(10)
     ) {
+        self.init(
+            service: service, address: ServiceAddress(baseURL), token: token, httpClient: httpClient, timeout: timeout)
+    }
+
+    /// Creates a client for `service` at `address`, read on each call.
+    public init(
+        service: ServiceName, address: ServiceAddress, token: String, httpClient: HTTPClient = .platform,
+        timeout: TimeAmount = .seconds(10)
+    ) {
         self.service = service
-        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.address = address
         self.token = token
         self.httpClient = httpClient
         self.timeout = timeout
@@ -71,7 +80,8 @@ public struct InternalClient: Sendable {
     private func send<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?, requestID: String?)
         async throws -> Reply
     {
-        var request = HTTPClientRequest(url: baseURL + path)
+        let base = address.url
+        var request = HTTPClientRequest(url: (base.hasSuffix("/") ? String(base.dropLast()) : base) + path)
         request.method = method
         request.headers.add(name: PlatformHeaders.internalToken, value: token)
         request.headers.add(name: "Accept", value: "application/json")

@@ -1,14 +1,6 @@
 import Prometheus
 import Synchronization
 
-/// Where a ``KeptSocialGraph`` reads what it does not hold (``SocialGraphClient``; a fake in tests).
-public protocol FriendAndBlockedSource: Sendable {
-    /// The user's friends, and those the user blocked or was blocked by.
-    func friendAndBlockedIDs(of user: String) async throws -> (friends: Set<String>, blocked: Set<String>)
-}
-
-extension SocialGraphClient: FriendAndBlockedSource {}
-
 /// Each user's friends and blocks (either way) as social last said, kept while a ``RelationshipChangeFeed`` is
 /// live and forgotten as it reports changes, so a read that needs them (geo's map) does not ask social each time.
 ///
@@ -33,14 +25,15 @@ public final class KeptSocialGraph: RelationshipChangeListener {
         }
     }
 
-    private let source: any FriendAndBlockedSource
+    private let source: any FriendAndBlockedIDsLookup
     private let state = Mutex(State())
     /// 1 while the copy is used, 0 while every read asks social; and how many users it holds.
     private let liveGauge: Gauge?
     private let usersGauge: Gauge?
 
-    /// A copy of what `source` says, empty and unused until its feed starts; reported in `metrics` if given.
-    public init(source: any FriendAndBlockedSource, metrics: ServiceMetrics? = nil) {
+    /// A copy of what `source` says (``SocialGraphClient``; a fake in tests), empty and unused until its feed starts;
+    /// reported in `metrics` if given.
+    public init(source: any FriendAndBlockedIDsLookup, metrics: ServiceMetrics? = nil) {
         self.source = source
         liveGauge = metrics?.registry.makeGauge(
             descriptor: MetricNameDescriptor(

@@ -71,15 +71,16 @@ public struct NotificationsNoticeSink: NoticeSink {
     private let producer: ServiceName
     private let logger: Logger
 
-    /// A sink posting to the notifications service at `baseURL`.
-    public init(baseURL: String, settings: ServiceSettings, logger: Logger) {
-        self.client = InternalClient(service: .notifications, baseURL: baseURL, token: settings.internalToken)
+    /// A sink posting to the notifications service at `address`.
+    public init(address: ServiceAddress, settings: ServiceSettings, logger: Logger) {
+        self.client = InternalClient(service: .notifications, address: address, token: settings.internalToken)
         self.producer = settings.service
         self.logger = logger
     }
 
     public func publish(_ notice: Notice) async {
-        await post(NotificationsPaths.internalNotifications, NoticePostBody(notice, producer: producer), what: notice.kind)
+        await post(
+            NotificationsPaths.internalNotifications, NoticePostBody(notice, producer: producer), what: notice.kind)
     }
 
     public func publish(_ event: RealtimeEvent) async {
@@ -141,8 +142,8 @@ public struct LoggingNoticeSink: NoticeSink {
 
 extension ServiceSettings {
     /// The notice sink for a service: the notifications service when its URL is set, else the log.
-    public func noticeSink(notificationsURL: String?, logger: Logger) -> any NoticeSink {
-        notificationsURL.map { NotificationsNoticeSink(baseURL: $0, settings: self, logger: logger) }
+    public func noticeSink(notificationsURL: ServiceAddress?, logger: Logger) -> any NoticeSink {
+        notificationsURL.map { NotificationsNoticeSink(address: $0, settings: self, logger: logger) }
             ?? LoggingNoticeSink(logger: logger)
     }
 }

@@ -43,12 +43,12 @@ public struct RelationshipChangeFeed: Service {
 
     /// A feed from social at `socialURL` (read on each poll) with the service credential `token`.
     public init(
-        socialURL: @escaping @Sendable () -> String, token: String, listener: any RelationshipChangeListener,
-        logger: Logger, wait: Int = 20
+        socialURL: ServiceAddress, token: String, listener: any RelationshipChangeListener, logger: Logger,
+        wait: Int = 20
     ) {
+        let client = InternalClient(
+            service: .social, address: socialURL, token: token, timeout: .seconds(Int64(wait) + 10))
         self.init(listener: listener, logger: logger) { after in
-            let client = InternalClient(
-                service: .social, baseURL: socialURL(), token: token, timeout: .seconds(Int64(wait) + 10))
             return try await client.get(
                 SocialPaths.internalRelationshipChanges + (after.map { "?after=\($0)&wait=\(wait)" } ?? ""))
         }

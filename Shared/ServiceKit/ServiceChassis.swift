@@ -68,7 +68,7 @@ public struct ServiceChassis {
         self.verifier =
             verifier
             ?? AccessTokenVerifier.remote(
-                jwksURL: settings.identityURL + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
+                jwksURL: settings.identityURL.url + IdentityPaths.jwks, httpClient: .platform, clock: settings.clock)
         router = ServiceApplication.router(
             metrics: metrics, openAPIDocument: openAPIDocument, probe: probe, metricsToken: settings.metricsToken)
         signedIn = router.group()

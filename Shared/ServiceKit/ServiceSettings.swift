@@ -35,7 +35,8 @@ public struct ServiceSettings: Sendable {
     public var internalToken: String
     /// The scrape credential (`METRICS_TOKEN`): the only caller `/metrics` answers; `nil` closes it.
     public var metricsToken: String?
-    public var identityURL: String
+    /// The identity service (`IDENTITY_URL`).
+    public var identityURL: ServiceAddress
     public var logLevel: Logger.Level
     public var clock: WallClock
     /// Records the service's spans; `nil` uses the process's (``Observability/tracer``). A value rather than
@@ -52,7 +53,7 @@ public struct ServiceSettings: Sendable {
         service: ServiceName, environment: DeploymentEnvironment = .development, host: String = "127.0.0.1",
         port: Int? = nil, dataDirectory: String = "data", database: DatabaseLocation? = nil, internalToken: String,
         metricsToken: String? = nil,
-        identityURL: String = "http://127.0.0.1:\(ServiceName.identity.defaultPort)", logLevel: Logger.Level = .info,
+        identityURL: ServiceAddress = .local(.identity), logLevel: Logger.Level = .info,
         clock: WallClock = .system, tracer: (any Tracer)? = nil, outboxLimit: Int = 100_000,
         onListening: (@Sendable (Int) async -> Void)? = nil
     ) {
@@ -122,7 +123,7 @@ public struct ServiceSettings: Sendable {
                 ?? reader.string(forKey: "database.path").map { .file($0) },
             internalToken: internalToken,
             metricsToken: metricsToken,
-            identityURL: identityURL,
+            identityURL: ServiceAddress(identityURL),
             logLevel: Logger.Level(rawValue: reader.string(forKey: "log.level", default: "info")) ?? .info,
             outboxLimit: outboxLimit
         )

@@ -13,7 +13,7 @@ public struct SessionRevocationService: Service {
         var logger = Logger(label: "platform.\(settings.service.rawValue).revocations")
         logger.logLevel = settings.logLevel
         self.feed = SessionRevocationFeed(
-            identityURL: settings.identityURL, token: settings.internalToken, verifier: verifier,
+            identityURL: settings.identityURL.url, token: settings.internalToken, verifier: verifier,
             httpClient: httpClient, logger: logger)
     }
 

@@ -39,20 +39,10 @@ public struct RelationFlags: Codable, Sendable, Equatable {
     public init() {}
 }
 
-/// How two people stand to each other, as household and messaging ask the social graph: ``SocialGraphClient`` answers
-/// it over internal HTTP, tests stand in for it.
-public protocol SocialRelationshipLookup: Sendable {
-    /// How `a` stands to `b`.
-    func relationship(_ a: String, _ b: String) async throws -> SocialFacts
-}
-
-extension SocialGraphClient: SocialRelationshipLookup {}
-
 /// The social service's internal routes, for the services that need friends, follows and blocks; its failures
-/// become 503 problems. Each service declares the part it needs as a protocol (its test seam) and this client
-/// conforms to it.
+/// become 503 problems. It answers every port of `SocialGraphPorts.swift`; each service holds the ports it needs.
 public struct SocialGraphClient: Sendable {
-    private let baseURL: @Sendable () -> String
+    private let address: ServiceAddress
     private let token: String
     /// The social service answers at most this many users per relationships call.
     static let batchSize = 10_000
@@ -60,15 +50,10 @@ public struct SocialGraphClient: Sendable {
     private static let unreserved = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
-    /// A client reading `baseURL` on each call, so a test stack may start the social service after this one.
-    public init(baseURL: @escaping @Sendable () -> String, token: String) {
-        self.baseURL = baseURL
+    /// A client for the social service at `address`.
+    public init(address: ServiceAddress, token: String) {
+        self.address = address
         self.token = token
-    }
-
-    /// A client for the social service at `baseURL`.
-    public init(baseURL: String, token: String) {
-        self.init(baseURL: { baseURL }, token: token)
     }
 
     /// How `a` stands to `b`.
@@ -155,7 +140,7 @@ public struct SocialGraphClient: Sendable {
 
     private func call<Reply>(_ body: (InternalClient) async throws -> Reply) async throws -> Reply {
         do {
-            return try await body(InternalClient(service: .social, baseURL: baseURL(), token: token))
+            return try await body(InternalClient(service: .social, address: address, token: token))
         } catch let error as InternalCallError {
             throw error.problem
         }

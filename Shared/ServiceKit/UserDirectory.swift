@@ -34,7 +34,7 @@ public struct IdentityUserDirectory: UserDirectory {
 
     /// A directory calling identity at `settings.identityURL` with the service credential.
     public init(settings: ServiceSettings) {
-        self.client = InternalClient(service: .identity, baseURL: settings.identityURL, token: settings.internalToken)
+        self.client = InternalClient(service: .identity, address: settings.identityURL, token: settings.internalToken)
     }
 
     public func user(username: String) async throws -> DirectoryUser? {

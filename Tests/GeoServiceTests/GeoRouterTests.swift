@@ -14,7 +14,7 @@ import Testing
 /// the caller's user id (the fake verifier trusts it); `admin` holds the admin role.
 @Suite struct GeoRouterTests {
     /// ann and bob are friends; dan and ann blocked each other; cat is a stranger to everyone.
-    struct Graph: GeoSocialGraph {
+    struct Graph: FriendIDsLookup, FriendAndBlockedIDsLookup, SocialRelationshipsLookup {
         static let friends: Set<[String]> = [["ann", "bob"]]
         static let blocks: Set<[String]> = [["ann", "dan"]]
 

@@ -24,8 +24,8 @@ struct HabitsRouterFixture {
         self.store = store
     }
 
-    struct Follows: FollowGraph {
-        func followees(of userID: String, requestID: String?) async throws -> [String] {
+    struct Follows: FollowingIDsLookup {
+        func followingIDs(of userID: String, requestID: String?) async throws -> [String] {
             userID == "ann" ? ["bob"] : []
         }
     }

@@ -184,9 +184,9 @@ final class RecordingSessionSink: EndedSessionSink {
             try await database.storeNonce(OIDCNonce(value: "stale", expiresAt: now.addingTimeInterval(-1)), now: now)
             let clock = ManualClock(now)
             let sink = RecordingSessionSink()
-            let job = SessionExpiry(store: database, lifetime: .standard, endedSessions: sink, clock: clock.wallClock)
+            let job = SessionExpiry(store: database, lifetime: .standard, endedSessions: sink)
             // when
-            try await job.run()
+            try await job.run(now: clock.now)
             // then
             #expect(Set(sink.sessionIDs) == ["idle", "old"])
             #expect(
@@ -204,7 +204,7 @@ final class RecordingSessionSink: EndedSessionSink {
             #expect(try await database.pruneNonces(now: now) == 0, "the stale nonce went with the job")
             // and a week later their rows are gone, the fresh one kept
             clock.advance(by: SessionExpiry.endedRetention + 1)
-            try await job.run()
+            try await job.run(now: clock.now)
             #expect(try await database.liveRefreshTokenHashes(sessionID: "idle").isEmpty)
             guard
                 case .invalid = try await database.rotate(

@@ -180,7 +180,7 @@ import Testing
                 try await store.search(
                     try SearchQuery.terms("pizza"), for: "a", conversation: "g", topic: nil, offset: 0, limit: 10
                 ).first)
-            #expect(hit.snippet.contains("<mark>Pizza</mark> &lt;tonight&gt;"), "\(hit.snippet)")
+            #expect(hit.snippet.contains("\u{E000}Pizza\u{E001} <tonight>"), "\(hit.snippet)")
             await #expect(throws: MessagingError.notFound("The conversation")) {
                 try await store.search(
                     try SearchQuery.terms("pizza"), for: "a", conversation: "h", topic: nil, offset: 0, limit: 10)

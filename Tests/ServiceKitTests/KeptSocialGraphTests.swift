@@ -8,7 +8,7 @@ import Testing
 /// feed names them, and never keeps an answer a change may have overtaken.
 @Suite struct KeptSocialGraphTests {
     /// ann is friends with bob and blocked dan; counts the calls and can run something in the middle of one.
-    final class Source: FriendAndBlockedSource {
+    final class Source: FriendAndBlockedIDsLookup {
         let calls = Mutex(0)
         let duringCall = Mutex<(@Sendable () -> Void)?>(nil)
         let friends = Mutex<Set<String>>(["bob"])
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func aCopyPastItsBoundStartsAgain() async throws {
-        final class Crowd: FriendAndBlockedSource {
+        final class Crowd: FriendAndBlockedIDsLookup {
             func friendAndBlockedIDs(of user: String) async throws -> (friends: Set<String>, blocked: Set<String>) {
                 let size = user == "huge" ? KeptSocialGraph.maximumKeptIDs : KeptSocialGraph.maximumKeptIDs / 3
                 return (Set((0..<size).map { "\(user)-\($0)" }), [])
@@ -138,7 +138,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aFeedThatCannotReachSocialSaysSoAtOnce() async throws {
         let listener = Listener()
         let feed = RelationshipChangeFeed(
-            socialURL: { "http://127.0.0.1:1" }, token: "t", listener: listener, logger: Logger(label: "test"))
+            socialURL: "http://127.0.0.1:1", token: "t", listener: listener, logger: Logger(label: "test"))
         let task = Task { await feed.run() }
         // The first poll fails at once (nothing listens on port 1); the listener hears of it before any retry.
         await listener.awaitEvents(1)

@@ -57,7 +57,8 @@ import Testing
             let clock = ManualClock(now)
             let settings = ServiceSettings(service: .social, internalToken: "t", clock: clock.wallClock)
             let delivery = OutboxDelivery(
-                outbox: outbox, baseURL: "http://127.0.0.1:\(port)", settings: settings, logger: Logger(label: "test"))
+                outbox: outbox, address: ServiceAddress("http://127.0.0.1:\(port)"), settings: settings,
+                logger: Logger(label: "test"))
             try await body(delivery, outbox, received)
         }
     }

@@ -155,7 +155,7 @@ import Testing
             let clock = ManualClock(now)
             let settings = ServiceSettings(service: .social, internalToken: "t", clock: clock.wallClock)
             let delivery = OutboxDelivery(
-                outbox: outbox, baseURL: "http://127.0.0.1:1", settings: settings, logger: Logger(label: "test"))
+                outbox: outbox, address: "http://127.0.0.1:1", settings: settings, logger: Logger(label: "test"))
             let sink = OutboxNoticeSink(
                 outbox: outbox, producer: .social, limit: 10, clock: clock.wallClock, delivery: delivery,
                 logger: Logger(label: "test"))

@@ -35,7 +35,7 @@ import Testing
             ]))
         #expect(settings.host == "0.0.0.0" && settings.port == 9000)
         #expect(settings.database == .file("/tmp/x.sqlite"))
-        #expect(settings.internalToken == "t" && settings.identityURL == "http://identity:8081")
+        #expect(settings.internalToken == "t" && settings.identityURL.url == "http://identity:8081")
         #expect(settings.logLevel == .debug)
     }
 

@@ -155,7 +155,8 @@ struct HouseholdRestart {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let settings = ServiceSettings(
             service: .household, port: 0, dataDirectory: stack.dataDirectory.path, internalToken: stack.internalToken,
-            identityURL: stack.serviceURLs[.identity] ?? "", logLevel: .warning, clock: stack.clock.wallClock,
+            identityURL: ServiceAddress(stack.serviceURLs[.identity] ?? ""), logLevel: .warning,
+            clock: stack.clock.wallClock,
             onListening: { continuation.yield($0) })
         let service = try await buildHouseholdApplication(HouseholdConfiguration(settings: settings))
         var logger = Logger(label: "backup-test.household")

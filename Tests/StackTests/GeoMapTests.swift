@@ -219,9 +219,9 @@ import Testing
             .geo: { settings in
                 try await buildGeoApplication(
                     GeoConfiguration(
-                        settings: settings, socialURL: { "http://127.0.0.1:1" },
+                        settings: settings, socialURL: "http://127.0.0.1:1",
                         socialGraph: keptGraph
-                            ? nil : SocialGraphClient(baseURL: "http://127.0.0.1:1", token: settings.internalToken),
+                            ? nil : SocialGraphClient(address: "http://127.0.0.1:1", token: settings.internalToken),
                         loadGazetteer: false))
             }
         ]) { stack in

@@ -114,7 +114,7 @@ import Testing
         let built = BuiltJobs()
         try await GeoWorld.run(configure: {
             $0.noticeSink = notices
-            $0.onPackMaintenance = { jobs in built.jobs.withLock { $0 = jobs } }
+            $0.jobsBuilt = { jobs in built.jobs.withLock { $0 = jobs } }
         }) { world in
             let jobs = try #require(built.jobs.withLock { $0 })
             let clock = world.stack.clock
@@ -153,14 +153,14 @@ import Testing
 
             // An hour before its end each member is told once.
             clock.advance(by: 23 * 3600 - 60)
-            #expect(try await jobs.run(now: clock.now).warnedPacks == 0)
+            #expect(try await jobs.maintainPacks(now: clock.now).warnedPacks == 0)
             clock.advance(by: 120)
-            let warned = try await jobs.run(now: clock.now)
+            let warned = try await jobs.maintainPacks(now: clock.now)
             #expect(warned.warnedPacks == 1)
             let expiring = notices.all.filter { $0.kind == "geo.pack_expiring" }
             #expect(expiring.map(\.recipients) == [[world.ann.id]])
             #expect(expiring.first?.link == GeoPaths.packs + "/\(quietID)")
-            #expect(try await jobs.run(now: clock.now).warnedPacks == 0, "once")
+            #expect(try await jobs.maintainPacks(now: clock.now).warnedPacks == 0, "once")
 
             // Past its end the pack is gone at once, before any sweep; the sweep then flushes it.
             clock.advance(by: 3600)
@@ -171,16 +171,18 @@ import Testing
             #expect(busyPosts.count == 2)
 
             clock.advance(by: busyExpiry.timeIntervalSince(clock.now) - 1800)
-            #expect(try await jobs.run(now: clock.now) == .init(warnedPacks: 1, flushedPacks: 1, flushedPosts: 0))
+            #expect(
+                try await jobs.maintainPacks(now: clock.now) == .init(warnedPacks: 1, flushedPacks: 1, flushedPosts: 0))
             #expect(Set(notices.all.last?.recipients ?? []) == [world.ann.id, world.bob.id, world.cat.id])
             clock.advance(by: 1801)
             (ann, bob) = (try await world.renew(ann), try await world.renew(bob))
             #expect(try await world.ids(bob, GeoPaths.feed).isEmpty)
             #expect(try await world.api.get(GeoPaths.posts + "/\(post)", token: ann.accessToken).status == 404)
-            let flushed = try await jobs.run(now: clock.now)
+            let flushed = try await jobs.maintainPacks(now: clock.now)
             #expect(flushed.flushedPacks == 1)
             #expect(flushed.flushedPosts == 2)
-            #expect(try await jobs.run(now: clock.now) == .init(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0))
+            #expect(
+                try await jobs.maintainPacks(now: clock.now) == .init(warnedPacks: 0, flushedPacks: 0, flushedPosts: 0))
 
             // The den keeps the votes earned; the content is gone.
             let den = try await world.read(WireDen.self, bob, GeoPaths.den)
@@ -191,7 +193,7 @@ import Testing
 
             // The admin pack is still there a hundred days on.
             clock.advance(by: 100 * 86_400)
-            _ = try await jobs.run(now: clock.now)
+            _ = try await jobs.maintainPacks(now: clock.now)
             let newcomer = try await world.stack.register("newcomer")
             #expect(
                 try await world.api.get(GeoPaths.packs + "/\(officialID)", token: newcomer.accessToken).status == 200)
@@ -202,7 +204,7 @@ import Testing
     /// commented and up-voted (`OfficialPostLifetime`); the sweep flushes them and the pack's counters follow.
     @Test func postsInOfficialPacksExpireWhileThePackStays() async throws {
         let built = BuiltJobs()
-        try await GeoWorld.run(configure: { $0.onPackMaintenance = { jobs in built.jobs.withLock { $0 = jobs } } }) {
+        try await GeoWorld.run(configure: { $0.jobsBuilt = { jobs in built.jobs.withLock { $0 = jobs } } }) {
             world in
             let jobs = try #require(built.jobs.withLock { $0 })
             let clock = world.stack.clock
@@ -222,7 +224,7 @@ import Testing
 
             // 24 h after the first two: the quiet one is flushed, the discussed one lives on (10 points: +4.35 h)
             clock.advance(by: 23 * 3600 + 60)
-            #expect(try await jobs.run(now: clock.now).flushedPosts == 1)
+            #expect(try await jobs.maintainPacks(now: clock.now).flushedPosts == 1)
             ann = try await world.renew(ann)
             #expect(try await world.ids(ann, GeoPaths.packs + "/\(news)/posts") == [later, discussed])
             #expect(
@@ -231,11 +233,11 @@ import Testing
                 ).status == 404)
             // an hour on, the later post goes too; the discussed one until 24 h + 24 h × (1 − e^(−10/50))
             clock.advance(by: 3600)
-            #expect(try await jobs.run(now: clock.now).flushedPosts == 1)
+            #expect(try await jobs.maintainPacks(now: clock.now).flushedPosts == 1)
             clock.advance(by: 3 * 3600)  // 28 h 1 min: still within its 28.35 h
-            #expect(try await jobs.run(now: clock.now).flushedPosts == 0)
+            #expect(try await jobs.maintainPacks(now: clock.now).flushedPosts == 0)
             clock.advance(by: 3600)
-            #expect(try await jobs.run(now: clock.now).flushedPosts == 1)
+            #expect(try await jobs.maintainPacks(now: clock.now).flushedPosts == 1)
             ann = try await world.renew(ann)
             #expect(try await world.ids(ann, GeoPaths.packs + "/\(news)/posts").isEmpty)
             // the pack itself stays, its counters follow
@@ -279,5 +281,5 @@ import Testing
 
 /// The pack jobs the geo service built, kept for the test to run at the manual clock's time.
 final class BuiltJobs: Sendable {
-    let jobs = Mutex<PackMaintenance?>(nil)
+    let jobs = Mutex<GeoJobs?>(nil)
 }

@@ -24,12 +24,12 @@ import Testing
 
     @Test func twoGeoReplicasOnOneDatabaseServeAsOne() async throws {
         let notices = RecordedNotices()
-        let jobs = Mutex<[PackMaintenance]>([])
+        let jobs = Mutex<[GeoJobs]>([])
         try await GeoWorld.run(
             keptGraph: true, postgres: TestStack.postgresByDefault.union([.geo]), replicas: [.geo: 2],
             configure: {
                 $0.noticeSink = notices
-                $0.onPackMaintenance = { built in jobs.withLock { $0.append(built) } }
+                $0.jobsBuilt = { built in jobs.withLock { $0.append(built) } }
             }
         ) { world in
             let geo = try replicas(world)
@@ -78,7 +78,9 @@ import Testing
             #expect(maintenance.count == 2)
             let end = try #require(pack.expiresAt)
             let reports = try await withThrowingTaskGroup(of: PackMaintenance.Report.self) { group in
-                for job in maintenance { group.addTask { try await job.run(now: end.addingTimeInterval(-600)) } }
+                for job in maintenance {
+                    group.addTask { try await job.maintainPacks(now: end.addingTimeInterval(-600)) }
+                }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             // then: its members are told once

@@ -29,9 +29,9 @@ struct GeoWorld {
                 .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
                 .geo: { settings in
                     var configuration = GeoConfiguration(
-                        settings: settings, socialURL: { social.url },
+                        settings: settings, socialURL: .late { social.url },
                         socialGraph: keptGraph
-                            ? nil : SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
+                            ? nil : SocialGraphClient(address: .late { social.url }, token: settings.internalToken),
                         loadGazetteer: gazetteer)
                     configure(&configuration)
                     return try await buildGeoApplication(configuration)

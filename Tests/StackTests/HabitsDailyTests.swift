@@ -38,14 +38,14 @@ import Testing
             .habits: { settings in
                 try await buildHabitsApplication(
                     HabitsConfiguration(
-                        settings: settings, followGraph: SocialGraphClient(baseURL: "http://127.0.0.1:1", token: ""),
+                        settings: settings, followGraph: SocialGraphClient(address: "http://127.0.0.1:1", token: ""),
                         noticeSink: notices, jobsBuilt: jobs.keep, reminderCheckInterval: .seconds(86_400)))
             },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
         ]) { stack in
             notices.connect(
                 to: NotificationsNoticeSink(
-                    baseURL: try #require(stack.serviceURLs[.notifications]),
+                    address: ServiceAddress(try #require(stack.serviceURLs[.notifications])),
                     settings: ServiceSettings(service: .habits, internalToken: stack.internalToken),
                     logger: .init(label: "test")))
             // 2027-01-06 18:00 in Paris (17:00 UTC)

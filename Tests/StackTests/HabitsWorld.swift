@@ -23,7 +23,7 @@ struct HabitsWorld {
                 try await buildHabitsApplication(
                     HabitsConfiguration(
                         settings: settings,
-                        followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
+                        followGraph: SocialGraphClient(address: .late { social.url }, token: settings.internalToken)))
             },
         ]) { stack in
             social.url = stack.serviceURLs[.social] ?? ""

@@ -48,29 +48,32 @@ import Testing
                     try await buildHouseholdApplication(
                         HouseholdConfiguration(
                             settings: $0,
-                            socialGraph: SocialGraphClient(baseURL: { social.url }, token: $0.internalToken)))
+                            socialGraph: SocialGraphClient(address: .late { social.url }, token: $0.internalToken)))
                 },
                 .social: {
-                    try await buildSocialApplication(SocialConfiguration(settings: $0, messagingURL: { messaging.url }))
+                    try await buildSocialApplication(
+                        SocialConfiguration(settings: $0, messagingURL: .late { messaging.url }))
                 },
                 .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
                 .messaging: {
                     try await buildMessagingApplication(
                         MessagingConfiguration(
                             settings: $0,
-                            socialGraph: SocialGraphClient(baseURL: { social.url }, token: $0.internalToken)))
+                            socialGraph: SocialGraphClient(address: .late { social.url }, token: $0.internalToken)))
                 },
                 .habits: { settings in
                     try await buildHabitsApplication(
                         HabitsConfiguration(
                             settings: settings,
-                            followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
+                            followGraph: SocialGraphClient(address: .late { social.url }, token: settings.internalToken)
+                        ))
                 },
                 .geo: { settings in
                     try await buildGeoApplication(
                         GeoConfiguration(
                             settings: settings,
-                            socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken),
+                            socialGraph: SocialGraphClient(
+                                address: .late { social.url }, token: settings.internalToken),
                             loadGazetteer: false, postsPerWindow: 1_000_000, commentsPerWindow: 1_000_000))
                 },
             ],

@@ -52,7 +52,7 @@ import Testing
         ]) { stack in
             sink.inbox.connect(
                 to: NotificationsNoticeSink(
-                    baseURL: try #require(stack.serviceURLs[.notifications]),
+                    address: ServiceAddress(try #require(stack.serviceURLs[.notifications])),
                     settings: ServiceSettings(service: .household, internalToken: stack.internalToken),
                     logger: .init(label: "test")))
             let world = HouseholdWorld(

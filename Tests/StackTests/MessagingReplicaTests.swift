@@ -24,7 +24,7 @@ import Testing
         let replica = try await buildMessagingApplication(
             MessagingConfiguration(
                 settings: settings, noticeSink: world.notices,
-                socialGraph: SocialGraphClient(baseURL: socialURL, token: settings.internalToken)))
+                socialGraph: SocialGraphClient(address: ServiceAddress(socialURL), token: settings.internalToken)))
         var logger = Logger(label: "test.replica")
         logger.logLevel = .warning
         let group = ServiceGroup(configuration: .init(services: [replica], logger: logger))

@@ -28,14 +28,15 @@ struct MessagingWorld {
             services: [
                 .social: { settings in
                     try await buildSocialApplication(
-                        SocialConfiguration(settings: settings, messagingURL: { messaging.url }))
+                        SocialConfiguration(settings: settings, messagingURL: .late { messaging.url }))
                 },
                 .messaging: { settings in
                     onMessagingSettings(settings)
                     return try await buildMessagingApplication(
                         MessagingConfiguration(
                             settings: settings, noticeSink: notices,
-                            socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
+                            socialGraph: SocialGraphClient(address: .late { social.url }, token: settings.internalToken)
+                        ))
                 },
             ], postgres: postgres
         ) { stack in

@@ -70,7 +70,8 @@ struct NotificationsWorld {
                 // Identity reports ended sessions, whose devices are forgotten.
                 if reportEndedSessions {
                     $0.endedSessionSink = NotificationsEndedSessionSink(
-                        baseURL: { notifications.url }, token: $0.settings.internalToken, logger: .init(label: "test"))
+                        address: .late { notifications.url }, token: $0.settings.internalToken,
+                        logger: .init(label: "test"))
                 }
                 configureIdentity(&$0)
             }
@@ -80,7 +81,8 @@ struct NotificationsWorld {
                 service: .social, internalToken: stack.internalToken, clock: stack.clock.wallClock)
             socialNotices.connect(
                 to: NotificationsNoticeSink(
-                    baseURL: stack.serviceURLs[.notifications]!, settings: producer, logger: .init(label: "test")))
+                    address: ServiceAddress(stack.serviceURLs[.notifications]!), settings: producer,
+                    logger: .init(label: "test")))
             try await body(
                 NotificationsWorld(
                     stack: stack, pushes: pushes, ann: try await stack.register("ann"),

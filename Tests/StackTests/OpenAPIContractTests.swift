@@ -21,27 +21,30 @@ import Testing
             .household: {
                 try await buildHouseholdApplication(
                     HouseholdConfiguration(
-                        settings: $0, socialGraph: SocialGraphClient(baseURL: { social.url }, token: $0.internalToken)))
+                        settings: $0,
+                        socialGraph: SocialGraphClient(address: .late { social.url }, token: $0.internalToken)))
             },
             .social: {
-                try await buildSocialApplication(SocialConfiguration(settings: $0, messagingURL: { messaging.url }))
+                try await buildSocialApplication(
+                    SocialConfiguration(settings: $0, messagingURL: .late { messaging.url }))
             },
             .notifications: { try await buildNotificationsApplication(NotificationsConfiguration(settings: $0)) },
             .messaging: {
                 try await buildMessagingApplication(
                     MessagingConfiguration(
-                        settings: $0, socialGraph: SocialGraphClient(baseURL: { social.url }, token: $0.internalToken)))
+                        settings: $0,
+                        socialGraph: SocialGraphClient(address: .late { social.url }, token: $0.internalToken)))
             },
             .habits: { settings in
                 try await buildHabitsApplication(
                     HabitsConfiguration(
                         settings: settings,
-                        followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
+                        followGraph: SocialGraphClient(address: .late { social.url }, token: settings.internalToken)))
             },
             .geo: {
                 // The world share compares friends: geo asks social.
                 try await buildGeoApplication(
-                    GeoConfiguration(settings: $0, socialURL: { social.url }, loadGazetteer: false))
+                    GeoConfiguration(settings: $0, socialURL: .late { social.url }, loadGazetteer: false))
             },
         ]) { stack in
             social.url = try #require(stack.serviceURLs[.social])

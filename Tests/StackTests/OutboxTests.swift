@@ -17,7 +17,7 @@ import Testing
     /// in advance, so that it can stop and start again where they look for it.
     static func run(_ body: (TestStack) async throws -> Void) async throws {
         let port = try await TestStack.freePort()
-        let notificationsURL = "http://127.0.0.1:\(port)"
+        let notificationsURL = ServiceAddress("http://127.0.0.1:\(port)")
         let social = LateServiceURL()
         let messaging = LateServiceURL()
         try await withTestStack(
@@ -36,12 +36,14 @@ import Testing
                     try await buildMessagingApplication(
                         MessagingConfiguration(
                             settings: settings, notificationsURL: notificationsURL,
-                            socialGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
+                            socialGraph: SocialGraphClient(address: .late { social.url }, token: settings.internalToken)
+                        ))
                 },
                 .social: { settings in
                     try await buildSocialApplication(
                         SocialConfiguration(
-                            settings: settings, notificationsURL: notificationsURL, messagingURL: { messaging.url }))
+                            settings: settings, notificationsURL: notificationsURL,
+                            messagingURL: .late { messaging.url }))
                 },
             ],
             ports: [.notifications: port]

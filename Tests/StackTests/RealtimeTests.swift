@@ -21,13 +21,13 @@ import Testing
                 try await buildMessagingApplication(
                     MessagingConfiguration(
                         settings: $0, noticeSink: notices,
-                        socialGraph: SocialGraphClient(baseURL: { social.url }, token: $0.internalToken)))
+                        socialGraph: SocialGraphClient(address: .late { social.url }, token: $0.internalToken)))
             },
         ]) { stack in
             social.url = try #require(stack.serviceURLs[.social])
             notices.connect(
                 to: NotificationsNoticeSink(
-                    baseURL: try #require(stack.serviceURLs[.notifications]),
+                    address: ServiceAddress(try #require(stack.serviceURLs[.notifications])),
                     settings: ServiceSettings(service: .messaging, internalToken: stack.internalToken),
                     logger: .init(label: "test")))
             try await body(stack)

@@ -80,7 +80,7 @@ import Tracing
             return try await buildHabitsApplication(
                 HabitsConfiguration(
                     settings: settings,
-                    followGraph: SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)))
+                    followGraph: SocialGraphClient(address: .late { social.url }, token: settings.internalToken)))
         }
     }
 

@@ -9,7 +9,7 @@ extension OutboxNoticeSink {
     /// appends stays in the outbox for ``OutboxStorage/waitingEntries()`` to read.
     public static func undelivered(_ outbox: any OutboxStorage, producer: ServiceName) -> OutboxNoticeSink {
         let delivery = OutboxDelivery(
-            outbox: outbox, baseURL: "http://127.0.0.1:1",
+            outbox: outbox, address: "http://127.0.0.1:1",
             settings: ServiceSettings(service: producer, internalToken: "t"), logger: Logger(label: "test"))
         return OutboxNoticeSink(
             outbox: outbox, producer: producer, limit: 10, clock: .system, delivery: delivery,

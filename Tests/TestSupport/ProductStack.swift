@@ -22,7 +22,7 @@ public enum ProductStack {
         let householdNotices = LateNoticeSink()
         let habitsNotices = LateNoticeSink()
         let graph: @Sendable (ServiceSettings) -> SocialGraphClient = { settings in
-            SocialGraphClient(baseURL: { social.url }, token: settings.internalToken)
+            SocialGraphClient(address: .late { social.url }, token: settings.internalToken)
         }
         var services: [ServiceName: TestStack.ServiceBuilder] = [
             .social: { try await buildSocialApplication(SocialConfiguration(settings: $0)) },
@@ -59,7 +59,7 @@ public enum ProductStack {
                 ] {
                     sink.connect(
                         to: NotificationsNoticeSink(
-                            baseURL: try #require(stack.serviceURLs[.notifications]),
+                            address: ServiceAddress(try #require(stack.serviceURLs[.notifications])),
                             settings: ServiceSettings(service: service, internalToken: stack.internalToken),
                             logger: .init(label: "test")))
                 }

@@ -41,7 +41,7 @@ public final class TestStack: Sendable {
     private let groups: Mutex<[String: (group: ServiceGroup, task: Task<Void, any Error>)]>
     /// How each service was launched (by name, as ``stop(_:)`` takes it), for ``restart(_:)``.
     private let launches: Mutex<[String: Launch]>
-    private let identityURL: String
+    private let identityURL: ServiceAddress
 
     /// A service as the stack launched it: its builder and the port it listens on.
     struct Launch {
@@ -68,7 +68,7 @@ public final class TestStack: Sendable {
         self.replicaURLs = replicaURLs
         self.groups = Mutex(groups)
         self.launches = Mutex(launches)
-        self.identityURL = replicaURLs[.identity]?.first ?? ""
+        self.identityURL = ServiceAddress(replicaURLs[.identity]?.first ?? "")
     }
 
     /// A direct client for one service (bypassing the gateway).
@@ -107,7 +107,7 @@ public final class TestStack: Sendable {
         for service in postgres { databases[service] = .postgres(try await ThrowawayPostgres.freshDatabase()) }
 
         func settings(
-            _ service: ServiceName, identityURL: String, port: Int = 0,
+            _ service: ServiceName, identityURL: ServiceAddress, port: Int = 0,
             onListening: @escaping @Sendable (Int) async -> Void
         ) -> ServiceSettings {
             ServiceSettings(
@@ -136,13 +136,14 @@ public final class TestStack: Sendable {
                     ],
                     smtp: SMTPSettings(
                         host: "127.0.0.1", port: smtp.port, security: .plain, sender: "no-reply@platform.test"),
-                    socialURL: { socialURL.value })
+                    // Without social in the stack the directory carries no relationships, as a deployment without it.
+                    socialURL: services[.social] == nil ? nil : .late { socialURL.value ?? "http://127.0.0.1:1" })
                 configureIdentity(&configuration)
                 return try await buildIdentityApplication(configuration)
             }
             urls[.identity, default: []].append("http://127.0.0.1:\(identityPort)")
         }
-        let identityURL = urls[.identity]![0]
+        let identityURL = ServiceAddress(urls[.identity]![0])
         for (service, build) in services.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             for replica in 1...max(1, replicas[service] ?? 1) {
                 let fixed = replica == 1 ? ports[service] ?? 0 : 0
@@ -277,7 +278,8 @@ public func withTestStack<T>(
 ) async throws -> T {
     // A stack started inside another's body is already admitted: waiting for a slot there could wait forever.
     if StackAdmission.admitted {
-        return try await runStack(services, routes, postgres, replicas, ports, configureIdentity, configureGateway, body)
+        return try await runStack(
+            services, routes, postgres, replicas, ports, configureIdentity, configureGateway, body)
     }
     await StackAdmission.slots.acquire()
     defer { StackAdmission.slots.release() }

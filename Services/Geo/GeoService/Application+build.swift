@@ -18,13 +18,13 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
     // The map asks for the viewer's friends and blocks on every read: a copy kept while social's change feed
     // is live answers them without a round trip (a test's graph is used as it is).
-    let graph: any GeoSocialGraph
+    let graph: any FriendIDsLookup & FriendAndBlockedIDsLookup & SocialRelationshipsLookup
     var relationshipChanges: RelationshipChangeFeed?
     if let injected = configuration.socialGraph {
         graph = injected
     } else {
         let kept = KeptSocialGraph(
-            source: SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken),
+            source: SocialGraphClient(address: configuration.socialURL, token: settings.internalToken),
             metrics: chassis.metrics)
         graph = kept
         relationshipChanges = RelationshipChangeFeed(
@@ -65,11 +65,11 @@ public func buildGeoApplication(_ configuration: GeoConfiguration) async throws 
     ).addRoutes(to: signedIn)
     PackModerationController(database: database, clock: settings.clock, notices: notices).addRoutes(to: signedIn)
 
-    let jobs = PackMaintenance(database: database, notices: notices)
-    configuration.onPackMaintenance?(jobs)
+    let jobs = GeoJobs(packMaintenance: PackMaintenance(database: database, notices: notices))
+    configuration.jobsBuilt?(jobs)
     let maintenance = PeriodicJob("pack maintenance", every: configuration.packMaintenanceInterval, logger: logger) {
         [clock = settings.clock] in
-        let report = try await jobs.run(now: clock.now)
+        let report = try await jobs.maintainPacks(now: clock.now)
         if report.warnedPacks > 0 || report.flushedPacks > 0 {
             logger.info(
                 "packs maintained",

@@ -14,22 +14,24 @@ import ServiceKit
 /// | and those of ``ServiceSettings`` | | |
 public struct GeoConfiguration: Sendable {
     public var settings: ServiceSettings
-    /// The social service, read on each call so that a test stack may start it after this one.
-    public var socialURL: @Sendable () -> String
-    /// Replaces the social graph lookups and the copy kept of them (router tests and benchmarks use none).
-    public var socialGraph: (any GeoSocialGraph)?
+    /// The social service (a test stack may start it after this one: ``ServiceAddress/late(_:)``).
+    public var socialURL: ServiceAddress
+    /// Replaces the social graph lookups and the copy kept of them (router tests and benchmarks use none): friends
+    /// (the world share), friends and blocks (the map) and how the viewer stands to others (pins, photos, trips).
+    public var socialGraph: (any FriendIDsLookup & FriendAndBlockedIDsLookup & SocialRelationshipsLookup)?
     /// Replaces the identity lookups.
     public var userDirectory: (any UserDirectory)?
     /// Loads the gazetteer at start (benchmarks and focused tests may skip it).
     public var loadGazetteer: Bool
     /// The gazetteer file to load in place of the bundled sample (``GeoResources/gazetteer``).
     public var gazetteerFile: String?
-    public var notificationsURL: String?
+    /// The notifications service; `nil`: notices are logged.
+    public var notificationsURL: ServiceAddress?
     /// Replaces the notices' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
-    /// Handed the pack jobs (expiry warnings and flushing) once they are built, so tests and benchmarks can run
-    /// them at a time of their choosing.
-    public var onPackMaintenance: (@Sendable (PackMaintenance) -> Void)?
+    /// Receives the background jobs (pack expiry warnings and flushing) once they are built, so tests and benchmarks
+    /// can run them at a time of their choosing.
+    public var jobsBuilt: (@Sendable (GeoJobs) -> Void)?
     /// How often the pack jobs run.
     public var packMaintenanceInterval: Duration
     /// Posts and comments one user may write per ``writeWindow`` seconds (refilled evenly).
@@ -42,10 +44,11 @@ public struct GeoConfiguration: Sendable {
 
     public init(
         settings: ServiceSettings,
-        socialURL: @escaping @Sendable () -> String = { "http://127.0.0.1:\(ServiceName.social.defaultPort)" },
-        socialGraph: (any GeoSocialGraph)? = nil, userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
-        gazetteerFile: String? = nil, notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
-        onPackMaintenance: (@Sendable (PackMaintenance) -> Void)? = nil,
+        socialURL: ServiceAddress = .local(.social),
+        socialGraph: (any FriendIDsLookup & FriendAndBlockedIDsLookup & SocialRelationshipsLookup)? = nil,
+        userDirectory: (any UserDirectory)? = nil, loadGazetteer: Bool = true,
+        gazetteerFile: String? = nil, notificationsURL: ServiceAddress? = nil, noticeSink: (any NoticeSink)? = nil,
+        jobsBuilt: (@Sendable (GeoJobs) -> Void)? = nil,
         packMaintenanceInterval: Duration = .seconds(60), postsPerWindow: Int = 10, commentsPerWindow: Int = 30,
         writeWindow: TimeInterval = 600, reportThreshold: Int = 3
     ) {
@@ -57,7 +60,7 @@ public struct GeoConfiguration: Sendable {
         self.gazetteerFile = gazetteerFile
         self.notificationsURL = notificationsURL
         self.noticeSink = noticeSink
-        self.onPackMaintenance = onPackMaintenance
+        self.jobsBuilt = jobsBuilt
         self.packMaintenanceInterval = packMaintenanceInterval
         self.postsPerWindow = postsPerWindow
         self.commentsPerWindow = commentsPerWindow
@@ -69,9 +72,8 @@ public struct GeoConfiguration: Sendable {
         self.init(
             settings: try ServiceSettings(service: .geo, reader: reader),
             gazetteerFile: reader.string(forKey: "gazetteer.file").flatMap { $0.isEmpty ? nil : $0 },
-            notificationsURL: reader.string(forKey: "notifications.url"))
-        let social = reader.string(forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)")
-        socialURL = { social }
+            notificationsURL: reader.optionalAddress(of: .notifications))
+        socialURL = reader.address(of: .social)
         reportThreshold = reader.int(forKey: "reports.threshold", default: ContentReports.defaultThreshold)
         guard ContentReports.thresholds.contains(reportThreshold) else {
             throw ConfigurationError.invalid(

@@ -14,7 +14,7 @@ public func buildHabitsApplication(_ configuration: HabitsConfiguration) async t
         settings: settings, store: store, openAPIDocument: ServiceApplication.openAPIDocument(in: .module))
     let graph =
         configuration.followGraph
-        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
+        ?? SocialGraphClient(address: configuration.socialURL, token: settings.internalToken)
     let clock = settings.clock
     addHabitsRoutes(to: chassis.signedIn, store: store, graph: graph, clock: clock)
     let notices =
@@ -30,7 +30,8 @@ public func buildHabitsApplication(_ configuration: HabitsConfiguration) async t
 
 /// Attaches every habits route to the signed-in group (the build and the router tests share it).
 func addHabitsRoutes(
-    to signedIn: RouterGroup<AuthenticatedContext>, store: any HabitsStore, graph: any FollowGraph, clock: WallClock
+    to signedIn: RouterGroup<AuthenticatedContext>, store: any HabitsStore, graph: any FollowingIDsLookup,
+    clock: WallClock
 ) {
     HabitsController(store: store, graph: graph, clock: clock).addRoutes(to: signedIn)
     EventsController(store: store, graph: graph, clock: clock).addRoutes(to: signedIn)

@@ -12,10 +12,13 @@ import ServiceKit
 /// | and those of ``ServiceSettings`` | | |
 public struct HabitsConfiguration: Sendable {
     public var settings: ServiceSettings
-    public var socialURL: String
-    public var notificationsURL: String?
-    /// Replaces the social graph lookups (tests whose social service starts later, or a fake).
-    public var followGraph: (any FollowGraph)?
+    /// The social service.
+    public var socialURL: ServiceAddress
+    /// The notifications service; `nil`: notices are logged.
+    public var notificationsURL: ServiceAddress?
+    /// Replaces the social graph lookups (tests whose social service starts later, or a fake): who a user follows
+    /// with the other's approval, the only people whose habits and events they may see.
+    public var followGraph: (any FollowingIDsLookup)?
     /// Replaces the notices' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
     /// Receives the background jobs once they are built, so tests can run them at the manual clock's time.
@@ -24,8 +27,9 @@ public struct HabitsConfiguration: Sendable {
     public var reminderCheckInterval: Duration
 
     public init(
-        settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
-        notificationsURL: String? = nil, followGraph: (any FollowGraph)? = nil, noticeSink: (any NoticeSink)? = nil,
+        settings: ServiceSettings, socialURL: ServiceAddress = .local(.social),
+        notificationsURL: ServiceAddress? = nil, followGraph: (any FollowingIDsLookup)? = nil,
+        noticeSink: (any NoticeSink)? = nil,
         jobsBuilt: (@Sendable (HabitsJobs) -> Void)? = nil, reminderCheckInterval: Duration = .seconds(60)
     ) {
         self.settings = settings
@@ -40,8 +44,6 @@ public struct HabitsConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         self.init(
             settings: try ServiceSettings(service: .habits, reader: reader),
-            socialURL: reader.string(
-                forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
-            notificationsURL: reader.string(forKey: "notifications.url"))
+            socialURL: reader.address(of: .social), notificationsURL: reader.optionalAddress(of: .notifications))
     }
 }

@@ -22,7 +22,7 @@ public func buildHouseholdApplication(_ configuration: HouseholdConfiguration) a
     let notices = routing.sink
     let social =
         configuration.socialGraph
-        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
+        ?? SocialGraphClient(address: configuration.socialURL, token: settings.internalToken)
 
     addHouseholdRoutes(
         to: chassis.signedIn, store: store, directory: directory, social: social, notices: notices, clock: clock)
@@ -55,7 +55,7 @@ func addHouseholdRoutes(
     social: any SocialRelationshipLookup, notices: any NoticeSink, clock: WallClock,
     choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()
 ) {
-    let live = HouseholdLiveEvents(store: store, sink: notices)
+    let live = LiveUpdates(store: store, events: HouseholdLiveEvents(sink: notices))
     HouseholdsController(store: store, directory: directory, social: social, notices: notices, clock: clock)
         .addRoutes(to: signedIn)
     ChoresController(store: store, live: live, clock: clock, choreLists: choreLists).addRoutes(to: signedIn)

@@ -12,8 +12,10 @@ import ServiceKit
 /// | and those of ``ServiceSettings`` | | |
 public struct HouseholdConfiguration: Sendable {
     public var settings: ServiceSettings
-    public var socialURL: String
-    public var notificationsURL: String?
+    /// The social service.
+    public var socialURL: ServiceAddress
+    /// The notifications service; `nil`: notices are logged.
+    public var notificationsURL: ServiceAddress?
     /// Replaces the social graph lookups.
     public var socialGraph: (any SocialRelationshipLookup)?
     /// Replaces the notices' destination (tests record them).
@@ -32,8 +34,8 @@ public struct HouseholdConfiguration: Sendable {
     public var recurringBillCheckInterval: Duration
 
     public init(
-        settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
-        notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
+        settings: ServiceSettings, socialURL: ServiceAddress = .local(.social),
+        notificationsURL: ServiceAddress? = nil, noticeSink: (any NoticeSink)? = nil,
         userDirectory: (any UserDirectory)? = nil, socialGraph: (any SocialRelationshipLookup)? = nil,
         jobsBuilt: (@Sendable (HouseholdJobs) -> Void)? = nil, monthEndCheckInterval: Duration = .seconds(900),
         eventReminderCheckInterval: Duration = .seconds(60), choreReminderCheckInterval: Duration = .seconds(60),
@@ -55,8 +57,6 @@ public struct HouseholdConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         self.init(
             settings: try ServiceSettings(service: .household, reader: reader),
-            socialURL: reader.string(
-                forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
-            notificationsURL: reader.string(forKey: "notifications.url"))
+            socialURL: reader.address(of: .social), notificationsURL: reader.optionalAddress(of: .notifications))
     }
 }

@@ -62,10 +62,10 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         resends: RateLimiter(capacity: configuration.limits.verificationMailsPerAccount, period: 3600, clock: clock),
         codeTries: codeTries
     ).addRoutes(public: chassis.publicRoutes, signedIn: chassis.signedIn)
-    UsersController(
-        store: store, signer: signer, clock: clock, socialURL: configuration.socialURL,
-        internalToken: settings.internalToken
-    ).addRoutes(to: chassis.signedIn)
+    let social: (any SocialRelationsLookup)? =
+        configuration.socialGraph
+        ?? configuration.socialURL.map { SocialGraphClient(address: $0, token: settings.internalToken) }
+    UsersController(store: store, signer: signer, clock: clock, social: social).addRoutes(to: chassis.signedIn)
     InternalUsersController(store: store).addRoutes(to: chassis.internalOnly)
     InternalSessionsController(store: store, bell: bell, clock: clock).addRoutes(to: chassis.internalOnly)
 
@@ -73,7 +73,12 @@ public func buildIdentityApplication(_ configuration: IdentityConfiguration) asy
         logger.notice(
             "no SMTP configured: mail is written to files", metadata: ["folder": "\(configuration.mailFolder)"])
     }
-    let expiry = SessionExpiry(
-        store: store, lifetime: configuration.sessionLifetime, endedSessions: endedSessions, clock: clock)
-    return chassis.application(services: [outbox, expiry.job(logger: logger)] + follower.services(logger: logger))
+    let jobs = IdentityJobs(
+        sessionExpiry: SessionExpiry(
+            store: store, lifetime: configuration.sessionLifetime, endedSessions: endedSessions))
+    configuration.jobsBuilt?(jobs)
+    let expiry = PeriodicJob("session expiry", every: configuration.sessionExpiryInterval, logger: logger) {
+        try await jobs.expireSessions(now: clock.now)
+    }
+    return chassis.application(services: [outbox, expiry] + follower.services(logger: logger))
 }

@@ -42,12 +42,19 @@ public struct IdentityConfiguration: Sendable {
     public var limits: IdentityRateLimits
     /// When sessions end on their own (absolute and idle limits).
     public var sessionLifetime: SessionLifetime
-    public var notificationsURL: String?
+    /// The notifications service; `nil`: ended sessions are logged.
+    public var notificationsURL: ServiceAddress?
     /// Replaces where ended sessions are reported (tests bind the notifications service once it runs).
     public var endedSessionSink: (any EndedSessionSink)?
-    /// The social service, read per request (a test stack starts it after identity); nil: the directory's entries
-    /// carry no relationship and nobody is left out for having blocked the viewer.
-    public var socialURL: @Sendable () -> String?
+    /// The social service (a test stack starts it after identity: ``ServiceAddress/late(_:)``); `nil`: the
+    /// directory's entries carry no relationship and nobody is left out for having blocked the viewer.
+    public var socialURL: ServiceAddress?
+    /// Replaces the social graph built from ``socialURL`` (tests use a fake).
+    public var socialGraph: (any SocialRelationsLookup)?
+    /// Receives the background jobs once they are built, so tests can run them at the manual clock's time.
+    public var jobsBuilt: (@Sendable (IdentityJobs) -> Void)?
+    /// How often sessions past their lifetime are ended (one is refused when presented whatever this is).
+    public var sessionExpiryInterval: Duration
 
     public init(
         settings: ServiceSettings, signingKey: Curve25519.Signing.PrivateKey, signingKeyID: String? = nil,
@@ -56,10 +63,15 @@ public struct IdentityConfiguration: Sendable {
         emailVerificationURL: String = "http://localhost:8080/verify-email",
         verificationTokenLifetime: TimeInterval = 24 * 3600,
         limits: IdentityRateLimits = .init(), sessionLifetime: SessionLifetime = .standard,
-        notificationsURL: String? = nil,
-        endedSessionSink: (any EndedSessionSink)? = nil, socialURL: @escaping @Sendable () -> String? = { nil }
+        notificationsURL: ServiceAddress? = nil,
+        endedSessionSink: (any EndedSessionSink)? = nil, socialURL: ServiceAddress? = nil,
+        socialGraph: (any SocialRelationsLookup)? = nil, jobsBuilt: (@Sendable (IdentityJobs) -> Void)? = nil,
+        sessionExpiryInterval: Duration = .seconds(600)
     ) {
         self.socialURL = socialURL
+        self.socialGraph = socialGraph
+        self.jobsBuilt = jobsBuilt
+        self.sessionExpiryInterval = sessionExpiryInterval
         self.settings = settings
         self.signingKey = signingKey
         self.signingKeyID = signingKeyID
@@ -136,16 +148,14 @@ public struct IdentityConfiguration: Sendable {
             limits: limits,
             sessionLifetime: SessionLifetime(
                 absolute: TimeInterval(lifetimeDays) * 86_400, idle: TimeInterval(idleDays) * 86_400),
-            notificationsURL: reader.string(forKey: "notifications.url"))
-        let social = reader.string(forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)")
-        socialURL = { social }
+            notificationsURL: reader.optionalAddress(of: .notifications), socialURL: reader.address(of: .social))
     }
 
     /// Where ended sessions are reported: the test's sink, else the notifications service, else the log.
     func endedSessionReporter(logger: Logger) -> any EndedSessionSink {
         endedSessionSink
-            ?? notificationsURL.map { url in
-                NotificationsEndedSessionSink(baseURL: { url }, token: settings.internalToken, logger: logger)
+            ?? notificationsURL.map {
+                NotificationsEndedSessionSink(address: $0, token: settings.internalToken, logger: logger)
             } ?? LoggedEndedSessionSink(logger: logger)
     }
 }

@@ -18,7 +18,7 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
         configuration.userDirectory ?? IdentityUserDirectory(settings: settings), clock: settings.clock)
     let social =
         configuration.socialGraph
-        ?? SocialGraphClient(baseURL: configuration.socialURL, token: settings.internalToken)
+        ?? SocialGraphClient(address: configuration.socialURL, token: settings.internalToken)
     let routing = settings.noticeRouting(
         injected: configuration.noticeSink, notificationsURL: configuration.notificationsURL, outbox: store.outbox,
         logger: chassis.logger)

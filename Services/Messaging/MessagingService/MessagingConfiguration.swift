@@ -14,8 +14,10 @@ import ServiceKit
 /// | and those of ``ServiceSettings`` | | |
 public struct MessagingConfiguration: Sendable {
     public var settings: ServiceSettings
-    public var socialURL: String
-    public var notificationsURL: String?
+    /// The social service.
+    public var socialURL: ServiceAddress
+    /// The notifications service; `nil`: notices are logged.
+    public var notificationsURL: ServiceAddress?
     /// Replaces the notices' and events' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
     /// Replaces the identity lookups.
@@ -26,8 +28,9 @@ public struct MessagingConfiguration: Sendable {
     public var reportThreshold: Int
 
     public init(
-        settings: ServiceSettings, socialURL: String = "http://127.0.0.1:\(ServiceName.social.defaultPort)",
-        notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil, userDirectory: (any UserDirectory)? = nil,
+        settings: ServiceSettings, socialURL: ServiceAddress = .local(.social),
+        notificationsURL: ServiceAddress? = nil, noticeSink: (any NoticeSink)? = nil,
+        userDirectory: (any UserDirectory)? = nil,
         socialGraph: (any SocialGraph)? = nil, reportThreshold: Int = 3
     ) {
         self.settings = settings
@@ -42,9 +45,7 @@ public struct MessagingConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         self.init(
             settings: try ServiceSettings(service: .messaging, reader: reader),
-            socialURL: reader.string(
-                forKey: "social.url", default: "http://127.0.0.1:\(ServiceName.social.defaultPort)"),
-            notificationsURL: reader.string(forKey: "notifications.url"))
+            socialURL: reader.address(of: .social), notificationsURL: reader.optionalAddress(of: .notifications))
         reportThreshold = reader.int(forKey: "reports.threshold", default: ContentReports.defaultThreshold)
         guard ContentReports.thresholds.contains(reportThreshold) else {
             throw ConfigurationError.invalid(

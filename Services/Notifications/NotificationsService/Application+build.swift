@@ -25,7 +25,12 @@ public func buildNotificationsApplication(_ configuration: NotificationsConfigur
             LoggingPushDelivery(logger: chassis.logger)
         }
     let pushes = PushDispatcher(delivery: delivery, store: store, logger: chassis.logger)
-    let pruning = StreamPruning(store: store, retention: configuration.streamRetention, clock: settings.clock)
+    let jobs = NotificationsJobs(
+        streamPruning: StreamPruning(store: store, retention: configuration.streamRetention))
+    configuration.jobsBuilt?(jobs)
+    let pruning = PeriodicJob(
+        "stream log pruning", every: configuration.streamPruningInterval, logger: chassis.logger
+    ) { [clock = settings.clock] in try await jobs.pruneStream(now: clock.now) }
 
     InboxController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
     StreamController(
@@ -40,5 +45,5 @@ public func buildNotificationsApplication(_ configuration: NotificationsConfigur
     DevicesController(store: store, clock: settings.clock).addRoutes(to: chassis.signedIn)
     InternalNotificationsController(store: store, pushes: pushes, hub: hub, clock: settings.clock)
         .addRoutes(to: chassis.internalOnly)
-    return chassis.application(services: [pushes, pruning.job(logger: chassis.logger)])
+    return chassis.application(services: [pushes, pruning])
 }

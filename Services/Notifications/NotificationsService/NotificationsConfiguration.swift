@@ -22,11 +22,16 @@ public struct NotificationsConfiguration: Sendable {
     public var streamRetention: TimeInterval
     /// Replaces the verifier of identity's published keys (router tests sign their own tokens).
     public var verifier: AccessTokenVerifier?
+    /// Receives the background jobs once they are built, so tests can run them at the manual clock's time.
+    public var jobsBuilt: (@Sendable (NotificationsJobs) -> Void)?
+    /// How often stream events past their retention are deleted.
+    public var streamPruningInterval: Duration
 
     public init(
         settings: ServiceSettings, apns: APNsSettings? = nil, pushDelivery: (any PushDelivery)? = nil,
         heartbeatInterval: Duration = .seconds(15), streamRetention: TimeInterval = 86_400,
-        verifier: AccessTokenVerifier? = nil
+        verifier: AccessTokenVerifier? = nil, jobsBuilt: (@Sendable (NotificationsJobs) -> Void)? = nil,
+        streamPruningInterval: Duration = .seconds(600)
     ) {
         self.settings = settings
         self.apns = apns
@@ -34,6 +39,8 @@ public struct NotificationsConfiguration: Sendable {
         self.heartbeatInterval = heartbeatInterval
         self.streamRetention = streamRetention
         self.verifier = verifier
+        self.jobsBuilt = jobsBuilt
+        self.streamPruningInterval = streamPruningInterval
     }
 
     public init(reader: ConfigReader) throws {

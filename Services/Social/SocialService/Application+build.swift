@@ -20,7 +20,7 @@ public func buildSocialApplication(_ configuration: SocialConfiguration) async t
     let notices = SocialNotices(sink: routing.sink)
     let profiles = ProfileStore(store: store, directory: directory, clock: settings.clock)
 
-    let members = MessagingMembersClient(baseURL: configuration.messagingURL, token: settings.internalToken)
+    let members = MessagingMembersClient(address: configuration.messagingURL, token: settings.internalToken)
     FriendsController(store: store, profiles: profiles, notices: notices, members: members, clock: settings.clock)
         .addRoutes(to: chassis.signedIn)
     FollowsController(store: store, profiles: profiles, notices: notices, clock: settings.clock)

@@ -12,9 +12,10 @@ import ServiceKit
 /// | and those of ``ServiceSettings`` | | |
 public struct SocialConfiguration: Sendable {
     public var settings: ServiceSettings
-    public var notificationsURL: String?
-    /// The messaging service, read on each call so that a test stack may start it after this one.
-    public var messagingURL: @Sendable () -> String
+    /// The notifications service; `nil`: notices are logged.
+    public var notificationsURL: ServiceAddress?
+    /// The messaging service (a test stack may start it after this one: ``ServiceAddress/late(_:)``).
+    public var messagingURL: ServiceAddress
     /// Replaces the notices' destination (tests record them).
     public var noticeSink: (any NoticeSink)?
     /// Replaces the identity lookups.
@@ -23,9 +24,9 @@ public struct SocialConfiguration: Sendable {
     public var verifier: AccessTokenVerifier?
 
     public init(
-        settings: ServiceSettings, notificationsURL: String? = nil, noticeSink: (any NoticeSink)? = nil,
+        settings: ServiceSettings, notificationsURL: ServiceAddress? = nil, noticeSink: (any NoticeSink)? = nil,
         userDirectory: (any UserDirectory)? = nil, verifier: AccessTokenVerifier? = nil,
-        messagingURL: @escaping @Sendable () -> String = { "http://127.0.0.1:\(ServiceName.messaging.defaultPort)" }
+        messagingURL: ServiceAddress = .local(.messaging)
     ) {
         self.settings = settings
         self.notificationsURL = notificationsURL
@@ -38,9 +39,6 @@ public struct SocialConfiguration: Sendable {
     public init(reader: ConfigReader) throws {
         self.init(
             settings: try ServiceSettings(service: .social, reader: reader),
-            notificationsURL: reader.string(forKey: "notifications.url"))
-        let messaging = reader.string(
-            forKey: "messaging.url", default: "http://127.0.0.1:\(ServiceName.messaging.defaultPort)")
-        messagingURL = { messaging }
+            notificationsURL: reader.optionalAddress(of: .notifications), messagingURL: reader.address(of: .messaging))
     }
 }

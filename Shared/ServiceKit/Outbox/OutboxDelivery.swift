@@ -18,15 +18,15 @@ public final class OutboxDelivery: Service, Sendable {
     private let batch: Int
     private let bell = ChangeBell()
 
-    /// Delivery of `outbox` to the notifications service at `baseURL`.
+    /// Delivery of `outbox` to the notifications service at `address`.
     public init(
-        outbox: any OutboxStorage, baseURL: String, settings: ServiceSettings, logger: Logger,
+        outbox: any OutboxStorage, address: ServiceAddress, settings: ServiceSettings, logger: Logger,
         pollInterval: Duration = .seconds(1), batch: Int = 100
     ) {
         self.outbox = outbox
         // Shorter than a request's: a drain holds its transaction while it posts, and the entry is kept anyway.
         self.client = InternalClient(
-            service: .notifications, baseURL: baseURL, token: settings.internalToken, timeout: .seconds(5))
+            service: .notifications, address: address, token: settings.internalToken, timeout: .seconds(5))
         self.clock = settings.clock
         self.logger = logger
         self.pollInterval = pollInterval

@@ -189,13 +189,14 @@ extension ServiceSettings {
     /// A service's notices: to the `injected` sink if a test gave one; else through `outbox` to the notifications
     /// service when its URL is set (posted directly when the store has no outbox); else to the log.
     public func noticeRouting(
-        injected: (any NoticeSink)? = nil, notificationsURL: String?, outbox: (any OutboxStorage)?, logger: Logger
+        injected: (any NoticeSink)? = nil, notificationsURL: ServiceAddress?, outbox: (any OutboxStorage)?,
+        logger: Logger
     ) -> NoticeRouting {
         if let injected { return NoticeRouting(sink: injected) }
         guard let notificationsURL, let outbox else {
             return NoticeRouting(sink: noticeSink(notificationsURL: notificationsURL, logger: logger), services: [])
         }
-        let delivery = OutboxDelivery(outbox: outbox, baseURL: notificationsURL, settings: self, logger: logger)
+        let delivery = OutboxDelivery(outbox: outbox, address: notificationsURL, settings: self, logger: logger)
         let sink = OutboxNoticeSink(
             outbox: outbox, producer: service, limit: outboxLimit, clock: clock, delivery: delivery, logger: logger)
         return NoticeRouting(sink: sink, services: [delivery])

@@ -6,7 +6,7 @@ import ServiceKit
 /// The map: pins in a bounding box as GeoJSON, coloured by whose they are, clustered at low zoom.
 struct MapController {
     let database: any GeoStore
-    let graph: any GeoSocialGraph
+    let graph: any FriendAndBlockedIDsLookup
     /// A viewport shows at most this many single pins (a readable map, a small answer); beyond it the server
     /// clusters even when zoomed in.
     static let maximumPoints = 500

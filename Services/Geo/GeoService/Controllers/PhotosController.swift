@@ -6,7 +6,7 @@ import ServiceKit
 /// Pictures of a pin: its owner uploads and deletes them; whoever may see the pin may see them.
 struct PhotosController {
     let database: any GeoStore
-    let graph: any GeoSocialGraph
+    let graph: any SocialRelationshipsLookup
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {

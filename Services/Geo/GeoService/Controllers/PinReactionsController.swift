@@ -7,7 +7,7 @@ import ServiceKit
 /// counts and their own, its owner also who reacted. The owner is told once per friend per pin.
 struct PinReactionsController {
     let database: any GeoStore
-    let graph: any GeoSocialGraph
+    let graph: any SocialRelationshipsLookup
     let directory: any UserDirectory
     let clock: WallClock
     let notices: any NoticeSink

@@ -6,7 +6,7 @@ import ServiceKit
 /// Visited places: add, change, delete, my pins and another user's, and my colour for a pin.
 struct PinsController {
     let database: any GeoStore
-    let graph: any GeoSocialGraph
+    let graph: any SocialRelationshipsLookup
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {

@@ -6,7 +6,7 @@ import ServiceKit
 /// Place search in the gazetteer, and who visited a place.
 struct PlacesController {
     let database: any GeoStore
-    let graph: any GeoSocialGraph
+    let graph: any SocialRelationshipsLookup
     let directory: any UserDirectory
     static let maximumResults = 20
     static let maximumRadius = 100_000.0

@@ -12,7 +12,7 @@ extension GeoPaths {
 /// a private one by its owner only (404 to anyone else, as a missing one).
 struct TripsController {
     let database: any GeoStore
-    let graph: any GeoSocialGraph
+    let graph: any SocialRelationshipsLookup
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {

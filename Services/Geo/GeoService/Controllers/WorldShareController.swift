@@ -7,7 +7,7 @@ import ServiceKit
 /// me; a block ends the friendship and with it the comparison).
 struct WorldShareController {
     let database: any GeoStore
-    let graph: any GeoSocialGraph
+    let graph: any FriendIDsLookup
     let directory: any UserDirectory
 
     /// At most this many friends are compared (the most travelled of them first).

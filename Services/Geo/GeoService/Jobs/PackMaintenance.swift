@@ -2,8 +2,8 @@ import Foundation
 import PlatformKit
 import ServiceKit
 
-/// The geo service's background work on packs: the hour-before expiry warning and the flush of expired packs,
-/// runnable at a chosen instant (tests pass the manual clock's).
+/// The pack job: the hour-before expiry warning and the flush of expired packs, one step at a chosen instant
+/// (``GeoJobs/maintainPacks(now:)``; tests pass the manual clock's).
 public struct PackMaintenance: Sendable {
     let database: any GeoStore
     let notices: any NoticeSink

@@ -7,7 +7,7 @@ import ServiceKit
 /// Habit events: at most one per habit per day, with an optional comment, photo and location.
 struct EventsController {
     let store: any HabitsStore
-    let graph: any FollowGraph
+    let graph: any FollowingIDsLookup
     let clock: WallClock
     /// "A photograph of size less than 65 536 bytes".
     static let maximumPhotoBytes = 65_535
@@ -128,7 +128,7 @@ struct EventsController {
         let event = try await store.event(try context.parameters.id("event", "The event"))
         let me = context.user.userID
         if event.userId != me {
-            let followees = try await graph.followees(
+            let followees = try await graph.followingIDs(
                 of: me, requestID: request.headers[HTTPField.Name(PlatformHeaders.requestID)!])
             guard followees.contains(event.userId) else { throw HabitsError.notFound("The event") }
         }

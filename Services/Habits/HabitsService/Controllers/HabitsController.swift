@@ -8,7 +8,7 @@ import ServiceKit
 /// approved my follow request.
 struct HabitsController {
     let store: any HabitsStore
-    let graph: any FollowGraph
+    let graph: any FollowingIDsLookup
     let clock: WallClock
 
     static let emptyMessage = "You have no habits yet. Add your first habit to start tracking it!"
@@ -139,7 +139,7 @@ struct HabitsController {
     @Sendable func following(_ request: Request, context: AuthenticatedContext) async throws -> Page<
         FollowedHabitView
     > {
-        let followees = try await graph.followees(
+        let followees = try await graph.followingIDs(
             of: context.user.userID, requestID: request.headers[HTTPField.Name(PlatformHeaders.requestID)!])
         let todays = try await store.todays(of: followees, clock: clock)
         return try request.page(

@@ -8,7 +8,7 @@ import ServiceKit
 /// of each habit of the people I follow, or both, filtered by habit, comment text and "near me".
 struct HistoryController {
     let store: any HabitsStore
-    let graph: any FollowGraph
+    let graph: any FollowingIDsLookup
 
     enum Tab: String {
         case mine, friends, all
@@ -41,7 +41,7 @@ struct HistoryController {
         filter.locatedOnly = locatedOnly
         let me = context.user.userID
         if tab != .mine {
-            let followees = try await graph.followees(
+            let followees = try await graph.followingIDs(
                 of: me, requestID: request.headers[HTTPField.Name(PlatformHeaders.requestID)!])
             filter.users = tab == .friends ? followees : [me] + followees
             filter.latestPerHabit = tab == .friends

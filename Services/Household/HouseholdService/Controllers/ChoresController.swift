@@ -6,7 +6,7 @@ import ServiceKit
 /// Chores: the catalogue and the schedule (completions are ``CompletionsController``'s).
 struct ChoresController {
     let store: any HouseholdStore
-    let live: HouseholdLiveEvents
+    let live: LiveUpdates
     let clock: WallClock
     /// Chore lists as answered, under the household's revision.
     let choreLists: KeptAnswers<ChoreList>

@@ -7,7 +7,7 @@ import ServiceKit
 struct CompletionsController {
     let store: any HouseholdStore
     let notices: any NoticeSink
-    let live: HouseholdLiveEvents
+    let live: LiveUpdates
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {

@@ -8,7 +8,7 @@ import ServiceKit
 struct EventsController {
     let store: any HouseholdStore
     let notices: any NoticeSink
-    let live: HouseholdLiveEvents
+    let live: LiveUpdates
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {

@@ -6,7 +6,7 @@ import ServiceKit
 /// Grocery lists: mine, the communal one, and the household list that merges both.
 struct GroceriesController {
     let store: any HouseholdStore
-    let live: HouseholdLiveEvents
+    let live: LiveUpdates
     let clock: WallClock
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {

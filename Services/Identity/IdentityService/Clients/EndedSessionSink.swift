@@ -13,14 +13,12 @@ public protocol EndedSessionSink: Sendable {
 /// Posts ended sessions to the notifications service; a failure is retried once, then logged (the device keeps
 /// its token until APNs or the user removes it).
 public struct NotificationsEndedSessionSink: EndedSessionSink {
-    private let baseURL: @Sendable () -> String
-    private let token: String
+    private let client: InternalClient
     private let logger: Logger
 
-    /// A sink reading `baseURL` on each call, so a test stack may start notifications after identity.
-    public init(baseURL: @escaping @Sendable () -> String, token: String, logger: Logger) {
-        self.baseURL = baseURL
-        self.token = token
+    /// A sink posting to the notifications service at `address` (a test stack may start it after identity).
+    public init(address: ServiceAddress, token: String, logger: Logger) {
+        self.client = InternalClient(service: .notifications, address: address, token: token)
         self.logger = logger
     }
 
@@ -31,7 +29,6 @@ public struct NotificationsEndedSessionSink: EndedSessionSink {
         }
         guard !sessionIDs.isEmpty else { return }
         // Forgetting a session's devices twice does no harm, so a failed post is retried.
-        let client = InternalClient(service: .notifications, baseURL: baseURL(), token: token)
         if let error = await client.deliver(
             NotificationsPaths.internalEndedSessions, body: Body(userId: userID, sessionIds: sessionIDs))
         {

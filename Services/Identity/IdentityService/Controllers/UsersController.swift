@@ -9,9 +9,8 @@ struct UsersController {
     /// Signs the fresh access token a newly chosen username comes with.
     let signer: TokenSigner
     let clock: WallClock
-    /// Where the social graph answers how the directory's users stand to the viewer.
-    let socialURL: @Sendable () -> String?
-    let internalToken: String
+    /// How the directory's users stand to the viewer; `nil`: no relationships, nobody left out.
+    let social: (any SocialRelationsLookup)?
     static let maximumAvatarBytes = 2 << 20
 
     func addRoutes(to router: RouterGroup<AuthenticatedContext>) {
@@ -144,9 +143,8 @@ struct UsersController {
         var found = Page(fetched: rows.map { PublicProfile($0.user) }, limit: page.limit) {
             DirectoryCursor(rank: ranks[$0.id] ?? 2, username: $0.username ?? "")
         }
-        if let url = socialURL() {
-            let (flags, blockedBy) = try await SocialGraphClient(baseURL: url, token: internalToken).relations(
-                of: context.user.userID, among: found.items.map(\.id))
+        if let social {
+            let (flags, blockedBy) = try await social.relations(of: context.user.userID, among: found.items.map(\.id))
             found.items = found.items.filter { !blockedBy.contains($0.id) }.map { profile in
                 var entry = profile
                 entry.relationship = flags[profile.id] ?? RelationFlags()
@@ -167,9 +165,8 @@ struct UsersController {
         var found = Page(fetched: users.map { PublicProfile($0) }, limit: page.limit) {
             BrowseCursor(after: $0.username ?? "")
         }
-        if let url = socialURL() {
-            let (flags, blockedBy) = try await SocialGraphClient(baseURL: url, token: internalToken).relations(
-                of: context.user.userID, among: found.items.map(\.id))
+        if let social {
+            let (flags, blockedBy) = try await social.relations(of: context.user.userID, among: found.items.map(\.id))
             found.items = found.items.filter { !blockedBy.contains($0.id) && flags[$0.id]?.blocked != true }
                 .map { profile in
                     var entry = profile

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import PlatformKit
 import ServiceKit
 
@@ -10,16 +9,16 @@ struct SessionExpiry: Sendable {
     let store: any IdentityStore
     let lifetime: SessionLifetime
     let endedSessions: any EndedSessionSink
-    let clock: WallClock
     /// How long an ended session's row is kept (nothing reads it; a week leaves it to look at after an incident).
     static let endedRetention: TimeInterval = 7 * 86_400
     /// Sessions per transaction, so a backlog never holds the writer long.
     static let batch = 100
 
-    func run() async throws {
+    /// Ends, deletes and prunes what is due at `now`.
+    func run(now: Date) async throws {
         var ended: [String: [String]]
         repeat {
-            ended = try await store.endExpiredSessions(lifetime: lifetime, now: clock.now, limit: Self.batch)
+            ended = try await store.endExpiredSessions(lifetime: lifetime, now: now, limit: Self.batch)
             for (userID, sessionIDs) in ended {
                 await endedSessions.sessionsEnded(userID: userID, sessionIDs: sessionIDs)
             }
@@ -27,13 +26,8 @@ struct SessionExpiry: Sendable {
         var deleted: Int
         repeat {
             deleted = try await store.deleteEndedSessions(
-                endedBefore: clock.now.addingTimeInterval(-Self.endedRetention), limit: Self.batch)
+                endedBefore: now.addingTimeInterval(-Self.endedRetention), limit: Self.batch)
         } while deleted == Self.batch
-        _ = try await store.pruneNonces(now: clock.now)
-    }
-
-    /// The job running this every ten minutes.
-    func job(logger: Logger) -> PeriodicJob {
-        PeriodicJob("session expiry", every: .seconds(600), logger: logger) { try await run() }
+        _ = try await store.pruneNonces(now: now)
     }
 }

@@ -1,11 +1,5 @@
-import Foundation
-import PlatformKit
 import ServiceKit
 
-/// The social graph as messaging asks it: one pair (``SocialRelationshipLookup``), or one viewer and many others.
-public protocol SocialGraph: SocialRelationshipLookup {
-    /// How `viewer` stands to each of `others`; users the graph does not know are neither friends nor blocked.
-    func relationships(of viewer: String, among others: [String]) async throws -> [String: SocialFacts]
-}
-
-extension SocialGraphClient: SocialGraph {}
+/// The social graph's ports messaging holds: one pair (may these two talk?) and one viewer with many others (who may
+/// join a group). A name of its own only so the controllers keep theirs; the ports are ServiceKit's.
+public typealias SocialGraph = SocialRelationshipLookup & SocialRelationshipsLookup

@@ -36,7 +36,10 @@ struct MessageSearchController {
         var position = offset
         let results = hits.map { hit -> (SearchResultView, Int) in
             position += 1
-            return (SearchResultView(message: MessageView(hit.message), snippet: hit.snippet), position)
+            return (
+                SearchResultView(message: MessageView(hit.message), snippet: SearchQuery.highlight(hit.snippet)),
+                position
+            )
         }
         let positions = Dictionary(results.map { ($0.0.message.id, $0.1) }) { a, _ in a }
         return Page(fetched: results.map(\.0), limit: page.limit) {

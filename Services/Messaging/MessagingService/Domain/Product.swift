@@ -1,5 +1,3 @@
-import PlatformKit
-
 /// The app a conversation was started in. Each app has its own lists, unread counts and direct chat per pair.
 enum Product: String, Codable, Sendable, CaseIterable {
     case wegroup, getaway
@@ -10,7 +8,7 @@ enum Product: String, Codable, Sendable, CaseIterable {
     /// The client's `product`: required, one of the apps (`field` as the client names it).
     static func parse(_ value: String?, field: String = "product") throws -> Product {
         guard let value, let product = Product(rawValue: value) else {
-            throw Problem.invalidField(field, "must be wegroup or getaway.")
+            throw MessagingError.invalidField(field, "must be wegroup or getaway.")
         }
         return product
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import PlatformKit
 import ServiceKit
 
@@ -8,14 +7,9 @@ import ServiceKit
 struct StreamPruning: Sendable {
     let store: any NotificationsStore
     let retention: TimeInterval
-    let clock: WallClock
 
-    func run() async throws {
-        try await store.pruneEvents(before: clock.now.addingTimeInterval(-retention))
-    }
-
-    /// The job running this every ten minutes.
-    func job(logger: Logger) -> PeriodicJob {
-        PeriodicJob("stream log pruning", every: .seconds(600), logger: logger) { try await run() }
+    /// Deletes the events older than the retention at `now`.
+    func run(now: Date) async throws {
+        try await store.pruneEvents(before: now.addingTimeInterval(-retention))
     }
 }

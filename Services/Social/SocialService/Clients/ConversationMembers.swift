@@ -11,7 +11,7 @@ protocol ConversationMembers: Sendable {
 
 /// The messaging service's internal members route; its failures become 503 problems, its 404 our own.
 struct MessagingMembersClient: ConversationMembers {
-    let baseURL: @Sendable () -> String
+    let address: ServiceAddress
     let token: String
 
     private static let unreserved = CharacterSet(
@@ -19,7 +19,7 @@ struct MessagingMembersClient: ConversationMembers {
 
     func memberIDs(of conversation: String, viewer: String) async throws -> [String] {
         struct Reply: Decodable { var ids: [String] }
-        let client = InternalClient(service: .messaging, baseURL: baseURL(), token: token)
+        let client = InternalClient(service: .messaging, address: address, token: token)
         let path =
             MessagingPaths.internalConversations
             + "/\(Self.escaped(conversation))/members?viewer=\(Self.escaped(viewer))"

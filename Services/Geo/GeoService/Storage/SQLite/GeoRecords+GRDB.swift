@@ -4,7 +4,7 @@ import ServiceKit
 
 // The records as GRDB reads and writes them (SQLite only; the records themselves are plain values).
 
-extension PinRecord: FetchableRecord, MutablePersistableRecord, SnakeCaseColumns {
+extension PinRecord: ServiceTable {
     static let databaseTableName = "pins"
 
     enum Columns {
@@ -39,7 +39,7 @@ extension PlaceRecord: FetchableRecord, SnakeCaseColumns {
     }
 }
 
-extension CommentRecord: FetchableRecord, MutablePersistableRecord, SnakeCaseColumns {
+extension CommentRecord: ServiceTable {
     static let databaseTableName = "comments"
 
     enum Columns {
@@ -52,7 +52,7 @@ extension CommentRecord: FetchableRecord, MutablePersistableRecord, SnakeCaseCol
     }
 }
 
-extension PackRecord: FetchableRecord, MutablePersistableRecord, SnakeCaseColumns {
+extension PackRecord: ServiceTable {
     static let databaseTableName = "packs"
 
     enum Columns {
@@ -106,7 +106,7 @@ extension PackRecord: FetchableRecord, MutablePersistableRecord, SnakeCaseColumn
     }
 }
 
-extension PostRecord: FetchableRecord, MutablePersistableRecord, SnakeCaseColumns {
+extension PostRecord: ServiceTable {
     static let databaseTableName = "posts"
 
     enum Columns {

@@ -5,7 +5,7 @@ import ServiceKit
 // The records as GRDB reads and writes them (a row of one table, its columns the snake_case of the properties): only
 // the SQLite store knows these conformances.
 
-extension HabitRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension HabitRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "habits"
 
     enum Columns {
@@ -41,7 +41,7 @@ extension HabitRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     }
 }
 
-extension EventRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension EventRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "events"
 
     enum Columns {
@@ -75,7 +75,7 @@ extension EventListRecord: FetchableRecord, EncodableRecord, SnakeCaseColumns {
     }
 }
 
-extension PreferenceRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension PreferenceRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "preferences"
 
     enum Columns {

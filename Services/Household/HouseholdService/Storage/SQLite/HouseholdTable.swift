@@ -1,5 +1,6 @@
 import GRDB
 import ServiceKit
 
-/// What every record of this service is: a row of one table, its columns the snake_case of its properties.
-protocol HouseholdTable: Codable, FetchableRecord, PersistableRecord, SnakeCaseColumns, Sendable {}
+/// Household's records are ServiceKit's ``ServiceTable``s that never change on write; the name stays so the
+/// records' conformances read as before.
+typealias HouseholdTable = ServiceTable & PersistableRecord

@@ -4,7 +4,7 @@ import ServiceKit
 
 // How the records map to the SQLite tables (GRDB); the records themselves are plain values (Storage/Records).
 
-extension AvatarRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension AvatarRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "avatars"
 
     enum Columns {
@@ -12,7 +12,7 @@ extension AvatarRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     }
 }
 
-extension EmailVerificationTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns, MailedTokenRecord {
+extension EmailVerificationTokenRecord: ServiceTable, PersistableRecord, MailedTokenRecord {
     static let databaseTableName = "email_verification_tokens"
 
     enum Columns {
@@ -26,7 +26,7 @@ extension EmailVerificationTokenRecord: FetchableRecord, PersistableRecord, Snak
     }
 }
 
-extension ExternalIdentityRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension ExternalIdentityRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "external_identities"
 
     enum Columns {
@@ -37,7 +37,7 @@ extension ExternalIdentityRecord: FetchableRecord, PersistableRecord, SnakeCaseC
     }
 }
 
-extension OutboxEmailRecord: FetchableRecord, MutablePersistableRecord, SnakeCaseColumns {
+extension OutboxEmailRecord: ServiceTable {
     static let databaseTableName = "outbox_emails"
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -51,7 +51,7 @@ extension OutboxEmailRecord: FetchableRecord, MutablePersistableRecord, SnakeCas
     }
 }
 
-extension PasswordResetTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns, MailedTokenRecord {
+extension PasswordResetTokenRecord: ServiceTable, PersistableRecord, MailedTokenRecord {
     static let databaseTableName = "password_reset_tokens"
 
     enum Columns {
@@ -64,7 +64,7 @@ extension PasswordResetTokenRecord: FetchableRecord, PersistableRecord, SnakeCas
     }
 }
 
-extension RefreshTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension RefreshTokenRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "refresh_tokens"
 
     enum Columns {
@@ -74,7 +74,7 @@ extension RefreshTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColum
     }
 }
 
-extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension SessionRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "sessions"
 
     enum Columns {
@@ -85,7 +85,7 @@ extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     }
 }
 
-extension SessionRevocationRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension SessionRevocationRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "session_revocations"
 
     enum Columns {
@@ -95,7 +95,7 @@ extension SessionRevocationRecord: FetchableRecord, PersistableRecord, SnakeCase
     }
 }
 
-extension UserRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension UserRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "users"
 
     enum Columns {

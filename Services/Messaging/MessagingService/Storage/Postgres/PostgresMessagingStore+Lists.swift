@@ -179,9 +179,7 @@ extension PostgresMessagingStore {
             let ranked = try rows.map { row in
                 let message = try Self.message(row)
                 return (
-                    hit: SearchHit(
-                        message: message,
-                        snippet: SearchQuery.highlight(SearchQuery.snippet(message.text, terms: terms))),
+                    hit: SearchHit(message: message, snippet: SearchQuery.snippet(message.text, terms: terms)),
                     score: try row.makeRandomAccess()[10].decode(Float.self)
                 )
             }

@@ -65,6 +65,7 @@ struct MessageWindow: Sendable {
 /// One search result.
 struct SearchHit: Sendable {
     var message: MessageRecord
-    /// HTML-escaped text around the matches, each match in `<mark>`.
+    /// The text around the matches, each match between U+E000 and U+E001 (``SearchQuery/highlight(_:)`` makes it
+    /// HTML).
     var snippet: String
 }

@@ -4,7 +4,7 @@ import ServiceKit
 
 // The records' rows in SQLite: what GRDB needs to read and write them.
 
-extension ConversationRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension ConversationRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "conversations"
 
     enum Columns {
@@ -13,7 +13,7 @@ extension ConversationRecord: FetchableRecord, PersistableRecord, SnakeCaseColum
     }
 }
 
-extension MemberRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension MemberRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "members"
 
     enum Columns {
@@ -22,7 +22,7 @@ extension MemberRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     }
 }
 
-extension TopicRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension TopicRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "topics"
 
     enum Columns {

@@ -110,8 +110,8 @@ extension SQLiteMessagingStore {
             if let conversationID { _ = try Self.membership(db, conversationID, userID) }
             // CROSS JOIN keeps the full-text index (or the images' index) outermost, newest match first, so the
             // window ends the scan. Private-use characters mark the matches, so the text can be escaped before they
-            // become <mark>; snippets are made here, for the window only: a query per result would match the index
-            // again.
+            // become <mark> (in the controller); snippets are made here, for the window only: a query per result
+            // would match the index again.
             let source =
                 terms.isEmpty
                 ? """
@@ -152,9 +152,10 @@ extension SQLiteMessagingStore {
                 ])
             let ranked = try rows.map { row in
                 let message = try MessageRecord(row: row)
-                let snippet = row[10] as String? ?? SearchQuery.snippet(message.text, terms: terms)
                 return (
-                    hit: SearchHit(message: message, snippet: SearchQuery.highlight(snippet)),
+                    hit: SearchHit(
+                        message: message, snippet: row[10] as String? ?? SearchQuery.snippet(message.text, terms: terms)
+                    ),
                     score: row[11] as Double
                 )
             }

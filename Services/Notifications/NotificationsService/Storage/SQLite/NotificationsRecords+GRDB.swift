@@ -4,7 +4,7 @@ import ServiceKit
 
 // The records' rows in SQLite: what GRDB needs to read and write them.
 
-extension DeviceRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension DeviceRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "devices"
 
     enum Columns {
@@ -15,11 +15,11 @@ extension DeviceRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     }
 }
 
-extension PreferencesRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension PreferencesRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "preferences"
 }
 
-extension NotificationRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension NotificationRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "notifications"
 
     enum Columns {

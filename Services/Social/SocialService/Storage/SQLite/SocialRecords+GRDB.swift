@@ -4,7 +4,7 @@ import ServiceKit
 
 // The records as GRDB reads and writes them: only the SQLite store knows these conformances.
 
-extension FriendRequestRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension FriendRequestRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "friend_requests"
 
     enum Columns {
@@ -16,7 +16,7 @@ extension FriendRequestRecord: FetchableRecord, PersistableRecord, SnakeCaseColu
     }
 }
 
-extension ProfileRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+extension ProfileRecord: ServiceTable, PersistableRecord {
     static let databaseTableName = "profiles"
 
     enum Columns {
