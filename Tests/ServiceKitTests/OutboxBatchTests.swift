@@ -24,9 +24,10 @@ import Testing
     }
 
     /// Runs `body` with a delivery of an outbox holding `keys`, posting to a stand-in whose batch route answers
-    /// `answer` for the keys it gets (`nil`: the stand-in has no batch route, as an older notifications service).
+    /// `answer` for the keys it gets (`nil`: the stand-in has no batch route, as an older notifications service; an
+    /// answer of `nil`: it refuses the batch whole, with a 400).
     func withDelivery(
-        of keys: [String], answer: (@Sendable ([String]) -> [(Int, String?)])?,
+        of keys: [String], answer: (@Sendable ([String]) -> [(Int, String?)]?)?,
         _ body: @escaping @Sendable (OutboxDelivery, any OutboxStorage, Received) async throws -> Void
     ) async throws {
         var migrator = DatabaseMigrator()
@@ -39,7 +40,8 @@ import Testing
             router.post(RouterPath(NotificationsPaths.internalDeliveries)) { request, _ -> Response in
                 let got = try await Self.keys(in: request, batch: true)
                 received.posts.withLock { $0.append((NotificationsPaths.internalDeliveries, got)) }
-                let results = answer(got).map { status, code in ["status": status, "code": code as Any] }
+                guard let answered = answer(got) else { return Response(status: .badRequest) }
+                let results = answered.map { status, code in ["status": status, "code": code as Any] }
                 let json = try JSONSerialization.data(withJSONObject: ["results": results])
                 return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
             }
@@ -95,6 +97,19 @@ import Testing
                 received.posts.withLock { $0.map(\.path) } == [
                     NotificationsPaths.internalNotifications, NotificationsPaths.internalEvents,
                     NotificationsPaths.internalNotifications,
+                ])
+            #expect(try await outbox.count() == 0)
+        }
+    }
+
+    @Test func aBatchRefusedWholeIsPostedOneByOne() async throws {
+        try await withDelivery(of: ["a", "e1"], answer: { _ in nil }) { delivery, outbox, received in
+            let result = try await delivery.deliverDue()
+            #expect(result.done == 2 && !result.failed)
+            #expect(
+                received.posts.withLock { $0.map(\.path) } == [
+                    NotificationsPaths.internalDeliveries, NotificationsPaths.internalNotifications,
+                    NotificationsPaths.internalEvents,
                 ])
             #expect(try await outbox.count() == 0)
         }

@@ -67,7 +67,8 @@ public final class OutboxDelivery: Service, Sendable {
     }
 
     /// Posts the head of the outbox in one request (``NotificationsPaths/internalDeliveries``), as many entries as fit
-    /// in ``batchBytes``; to a notifications service without that route (an older version, mid-deploy), one by one.
+    /// in ``batchBytes``; to a notifications service without that route (an older version, mid-deploy), or when the
+    /// batch is refused whole, one by one.
     private func post(_ entries: [OutboxEntry]) async -> OutboxDrainOutcome {
         var size = 0
         let head = entries.prefix { entry in
@@ -79,7 +80,8 @@ public final class OutboxDelivery: Service, Sendable {
         do {
             reply = try await client.post(
                 NotificationsPaths.internalDeliveries, json: Self.envelope(batch), as: DeliveryBatchReply.self)
-        } catch InternalCallError.failed(_, 404, _) {
+        } catch InternalCallError.failed(_, let status, _) where status == 404 || Self.refusedForGood(status) {
+            // No batch route, or a batch refused whole (an entry that spoils it): one by one, each on its own.
             return await postEach(batch)
         } catch {
             return failed(batch[0], error)
