@@ -230,8 +230,13 @@ import Testing
                         try await first.database.read { db in try await db.notify(PostgresSocialStore.changesChannel) }
                         return bell.generation > 0
                     })
-                try await Task.sleep(for: .milliseconds(200))
-                let before = bell.generation
+                // Probes sent while the listener was starting may still be on their way: wait for a quiet moment.
+                var before = bell.generation
+                for _ in 0..<20 {
+                    before = bell.generation
+                    try await Task.sleep(for: .milliseconds(300))
+                    if bell.generation == before { break }
+                }
                 // A follow is no relationship change.
                 _ = try await stores[0].follow("a", "b", now: now)
                 try await Task.sleep(for: .milliseconds(200))
