@@ -215,34 +215,46 @@ import Testing
     }
 
     /// On PostgreSQL the bell is rung by the listener every replica runs: a change committed through one replica's
-    /// store rings the other's bell; a follow rings none.
+    /// store rings the other's bell; a follow notifies no one.
     @Test func aChangeThroughOneReplicaRingsTheOthersBell() async throws {
         try await withSocialStores(.postgres, replicas: 2) { stores in
+            let first = try #require(stores[0] as? PostgresSocialStore)
             let bell = ChangeBell()
             let listener = try #require(stores[1].ringOnRelationshipChanges(bell))
+            // Beside the replica's listener, one that keeps every payload: notices arrive in commit order, so what
+            // comes between two markers of the test's own is what the writes between them sent.
+            let payloads = Mutex<[String]>([])
+            let recorder = PostgresChangeListener(database: first.database, channel: PostgresSocialStore.changesChannel)
+            { payload in if let payload { payloads.withLock { $0.append(payload) } } }
+            func mark(_ marker: String) async throws {
+                try await first.database.read { db in
+                    try await db.notify(PostgresSocialStore.changesChannel, payload: marker)
+                }
+            }
+            func sent(between start: String, and end: String) -> [String] {
+                payloads.withLock { all in Array(all.drop { $0 != start }.dropFirst().prefix { $0 != end }) }
+            }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await listener.run() }
+                group.addTask { try await recorder.run() }
                 defer { group.cancelAll() }
-                // The listener is listening once a notice sent now reaches it.
-                let first = try #require(stores[0] as? PostgresSocialStore)
+                // Both listen once a marker sent now reaches them.
                 #expect(
                     try await eventually {
-                        try await first.database.read { db in try await db.notify(PostgresSocialStore.changesChannel) }
-                        return bell.generation > 0
+                        try await mark("ready")
+                        return bell.generation > 0 && payloads.withLock { $0.contains("ready") }
                     })
-                // Probes sent while the listener was starting may still be on their way: wait for a quiet moment.
-                var before = bell.generation
-                for _ in 0..<20 {
-                    before = bell.generation
-                    try await Task.sleep(for: .milliseconds(300))
-                    if bell.generation == before { break }
-                }
-                // A follow is no relationship change.
+                try await mark("before-follow")
                 _ = try await stores[0].follow("a", "b", now: now)
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(bell.generation == before)
+                try await mark("after-follow")
+                #expect(try await eventually { payloads.withLock { $0.contains("after-follow") } })
+                #expect(sent(between: "before-follow", and: "after-follow") == [], "a follow is no relationship change")
                 #expect(try await stores[1].relationshipChanges(after: 0, limit: 10).users.isEmpty)
+                let before = bell.generation
                 try await stores[0].block("a", "b", now: now)
+                try await mark("after-block")
+                #expect(try await eventually { payloads.withLock { $0.contains("after-block") } })
+                #expect(!sent(between: "after-follow", and: "after-block").isEmpty)
                 #expect(try await eventually { bell.generation > before })
                 #expect(try await stores[1].relationshipChanges(after: 0, limit: 10).users.sorted() == ["a", "b"])
             }
