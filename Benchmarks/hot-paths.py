@@ -21,7 +21,7 @@ prints, from one run on this machine:
    slow minute on shared cores moves one run by more than the ratios' targets;
 3. the mixed read load: each request a random seeded user and one of ten hot reads, through a separate Gateway
    process (wrk -t2 with a Lua script, 16, 32 and 64 connections): req/s, p50, p99 and the CPU per request of
-   gateway and stack.
+   gateway and stack, `--rounds` runs at each load, medians shown and each run's req/s listed.
 
 `--database both` runs all of it twice in one run, first with every service on SQLite, then with every service the
 local stack puts on PostgreSQL on a throwaway PostgreSQL 15 (started from Debian's binaries as the `postgres` user,
@@ -422,13 +422,17 @@ def run(arguments, parts, stack_bin, gateway_bin, database_url, replicas, postgr
         if "mixed" in parts:
             script = os.path.join(data, "mixed.lua")
             write_mixed_script(script, users)
-            print(f"\nmixed read load through the Gateway process: {USERS} users x 10 hot reads, a random one per request")
+            print(f"\nmixed read load through the Gateway process: {USERS} users x 10 hot reads, a random one per request;"
+                  f" {arguments.rounds} rounds at each load, medians shown, each round's req/s listed")
             print(f"  {'connections':<12}{'req/s':>9}{'p50':>9}{'p99':>9}{'gateway CPU/req':>17}{'stack CPU/req':>15}")
             for connections in (16, 32, 64):
-                rps, p50, p99, cpu = measure(f"http://127.0.0.1:{GATEWAY_PORT}", seconds,
-                                             {"gateway": [gateway.pid], "stack": stacks},
-                                             connections=connections, script=script)
-                print(f"  {connections:<12}{rps:>9,.0f}{p50:>7.1f}ms{p99:>7.1f}ms{cpu['gateway']:>15.0f}µs{cpu['stack']:>13.0f}µs")
+                runs = [measure(f"http://127.0.0.1:{GATEWAY_PORT}", seconds,
+                                {"gateway": [gateway.pid], "stack": stacks},
+                                connections=connections, script=script) for _ in range(arguments.rounds)]
+                rps, p50, p99 = (median(run[i] for run in runs) for i in range(3))
+                cpu = {name: median(run[3][name] for run in runs) for name in ("gateway", "stack")}
+                print(f"  {connections:<12}{rps:>9,.0f}{p50:>7.1f}ms{p99:>7.1f}ms{cpu['gateway']:>15.0f}µs{cpu['stack']:>13.0f}µs"
+                      f"  ({', '.join(f'{run[0]:,.0f}' for run in runs)})")
                 figures[("mixed", f"-c{connections}")] = (rps, p99)
     finally:
         for process in reversed(processes):

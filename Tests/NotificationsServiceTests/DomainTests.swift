@@ -70,6 +70,8 @@ import Testing
 
     @Test func payloadsAreCompactedToOneLine() throws {
         #expect(try NoticeValidation.payload("{\n  \"b\": \"x\\ny\",\n  \"a\": 1\n}") == #"{"a":1,"b":"x\ny"}"#)
+        #expect(try NoticeValidation.payload(#"{"b":"x\ny", "a":1}"#) == #"{"b":"x\ny", "a":1}"#)
+        #expect(try NoticeValidation.payload("{\r\"a\":1}") == #"{"a":1}"#)
         #expect(throws: NotificationsError.self) { try NoticeValidation.payload("[]") }
         #expect(throws: NotificationsError.self) { try NoticeValidation.payload("{") }
         #expect(throws: NotificationsError.self) {

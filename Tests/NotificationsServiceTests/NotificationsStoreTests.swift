@@ -97,6 +97,44 @@ func microseconds(_ date: Date?) -> Int64? {
             producer: "household", idempotencyKey: key)
     }
 
+    /// A producer's batch is stored in order in one transaction: each entry's outcome in order, a notice or an event
+    /// already taken (earlier or within the batch) adds nothing, and the stream holds the rest in the batch's order.
+    @Test(arguments: StoreKind.allCases)
+    func aBatchOfDeliveriesIsStoredInOrder(kind: StoreKind) async throws {
+        try await withNotificationsStores(kind) { replicas in
+            let store = replicas[0].store
+            let event = IncomingEvent(
+                recipientIDs: ["ann"], type: "first", payload: "{}", producer: "messaging", idempotencyKey: "e1")
+            var repeated = event
+            repeated.type = "repeated"
+            let later = IncomingEvent(recipientIDs: ["ann", "bob"], type: "second", payload: #"{"n":2}"#)
+            let outcomes = try await store.accept(
+                [
+                    .notice(notice(["ann", "bob"], key: "n1")), .event(event), .event(repeated), .event(later),
+                    .notice(notice(["ann", "cat"], key: "n1")),
+                ],
+                now: now)
+            #expect(
+                outcomes.map(Self.summary) == [
+                    "notice 2 new 0 repeated", "event", "event dropped", "event",
+                    "notice 1 new 1 repeated",
+                ])
+            let stream = try await store.events(for: "ann", after: 0, limit: 10).events
+            #expect(stream.map(\.type) == ["notification.created", "first", "second"])
+            #expect(
+                try await store.events(for: "bob", after: 0, limit: 10).events.map(\.type) == [
+                    "notification.created", "second",
+                ])
+        }
+    }
+
+    private static func summary(_ outcome: DeliveryOutcome) -> String {
+        switch outcome {
+        case .notice(let created, let duplicates, _): "notice \(created) new \(duplicates) repeated"
+        case .event(let accepted): accepted ? "event" : "event dropped"
+        }
+    }
+
     /// Newest first, paged by number, unread only, marked read one and all; another user's notice is not found, and
     /// so is an id PostgreSQL's text cannot hold; instants come back at SQLite's millisecond precision.
     @Test(arguments: StoreKind.allCases)

@@ -61,16 +61,19 @@ struct InternalNotificationsController {
     }
 
     private func deliver(_ input: NoticeRequest) async throws -> DeliveryReport {
-        let notice = IncomingNotice(
+        let result = try await store.deliver(try Self.notice(input), now: clock.now)
+        result.pushes.forEach(pushes.enqueue)
+        return DeliveryReport(created: result.created, duplicates: result.duplicates)
+    }
+
+    private static func notice(_ input: NoticeRequest) throws -> IncomingNotice {
+        IncomingNotice(
             recipientIDs: try NoticeValidation.recipients(input.recipientIds),
             kind: try NoticeValidation.dottedName(input.kind, field: "kind"),
             text: try Validate.text(input.text, field: "text", max: 500),
             link: try NoticeValidation.link(input.link),
             producer: try NoticeValidation.dottedName(input.producer, field: "producer"),
             idempotencyKey: try Validate.text(input.idempotencyKey, field: "idempotencyKey", max: 200))
-        let result = try await store.deliver(notice, now: clock.now)
-        result.pushes.forEach(pushes.enqueue)
-        return DeliveryReport(created: result.created, duplicates: result.duplicates)
     }
 
     struct EventRequest: Decodable {
@@ -90,6 +93,11 @@ struct InternalNotificationsController {
     }
 
     private func append(_ input: EventRequest) async throws {
+        // A repeated key is accepted and dropped: the producer's retry reaches the live stream once.
+        try await store.append(try Self.event(input), now: clock.now)
+    }
+
+    private static func event(_ input: EventRequest) throws -> IncomingEvent {
         var event = IncomingEvent(
             recipientIDs: try NoticeValidation.recipients(input.recipientIds),
             type: try NoticeValidation.dottedName(input.type, field: "type"),
@@ -98,13 +106,13 @@ struct InternalNotificationsController {
             event.idempotencyKey = try Validate.text(key, field: "idempotencyKey", max: 200)
             event.producer = try NoticeValidation.dottedName(input.producer ?? "unknown", field: "producer")
         }
-        // A repeated key is accepted and dropped: the producer's retry reaches the live stream once.
-        try await store.append(event, now: clock.now)
+        return event
     }
 
-    /// The head of a producer's outbox in one post (``DeliveryBatch``): each entry taken in order as its own route
-    /// would take it, and its status answered; a failure to store one ends the batch there, and the entries not
-    /// answered wait for the producer's next attempt.
+    /// The head of a producer's outbox in one post (``DeliveryBatch``): each entry checked as its own route would
+    /// check it (a refused one is answered alone), the others stored in order in one transaction, and each entry's
+    /// status answered. When they cannot be stored, the batch is answered up to the first of them only, and the rest
+    /// wait for the producer's next attempt.
     @Sendable func postDeliveries(_ request: Request, context: ServiceRequestContext) async throws
         -> DeliveryBatch.Reply
     {
@@ -112,22 +120,37 @@ struct InternalNotificationsController {
         guard batch.entries.count <= DeliveryBatch.maximumEntries else {
             throw Problem.invalidField("entries", "must hold at most \(DeliveryBatch.maximumEntries) entries.")
         }
-        var results: [DeliveryBatch.Outcome] = []
+        var results: [DeliveryBatch.Outcome?] = []
+        var deliveries: [Delivery] = []
         for entry in batch.entries {
             do {
                 switch try entry.get() {
-                case .notice(let notice):
-                    _ = try await deliver(notice)
-                    results.append(DeliveryBatch.Outcome(status: 201))
-                case .event(let event):
-                    try await append(event)
-                    results.append(DeliveryBatch.Outcome(status: 202))
+                case .notice(let notice): deliveries.append(.notice(try Self.notice(notice)))
+                case .event(let event): deliveries.append(.event(try Self.event(event)))
                 }
+                results.append(nil)
             } catch {
                 guard let refusal = DeliveryBatch.refusal(error) else { break }
                 results.append(refusal)
             }
         }
-        return DeliveryBatch.Reply(results: results)
+        guard !deliveries.isEmpty else { return DeliveryBatch.Reply(results: results.compactMap(\.self)) }
+        let outcomes: [DeliveryOutcome]
+        do {
+            outcomes = try await store.accept(deliveries, now: clock.now)
+        } catch {
+            return DeliveryBatch.Reply(results: Array(results.prefix { $0 != nil }.compactMap(\.self)))
+        }
+        var stored = outcomes.makeIterator()
+        return DeliveryBatch.Reply(
+            results: results.map { refusal in
+                if let refusal { return refusal }
+                switch stored.next() {
+                case .notice(_, _, let targets):
+                    targets.forEach(pushes.enqueue)
+                    return DeliveryBatch.Outcome(status: 201)
+                case .event, nil: return DeliveryBatch.Outcome(status: 202)
+                }
+            })
     }
 }

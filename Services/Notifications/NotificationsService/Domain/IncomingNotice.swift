@@ -22,6 +22,19 @@ struct IncomingEvent: Sendable {
     var idempotencyKey: String?
 }
 
+/// One entry of a producer's outbox: a notice for the inbox or a live event.
+enum Delivery: Sendable {
+    case notice(IncomingNotice)
+    case event(IncomingEvent)
+}
+
+/// What storing a ``Delivery`` did: a notice's new and repeated recipients and where pushes go; whether an event
+/// was new (`false`: its idempotency key was already taken, nothing stored).
+enum DeliveryOutcome: Sendable {
+    case notice(created: Int, duplicates: Int, pushes: [PushTarget])
+    case event(accepted: Bool)
+}
+
 /// Checks on what producers send. Producers are our own services, but a bug in one must not poison an inbox.
 enum NoticeValidation {
     static let maximumRecipients = 1_000
@@ -61,16 +74,22 @@ enum NoticeValidation {
         return value
     }
 
-    /// A JSON object, re-serialised compactly so it fits on one `data:` line.
+    /// A JSON object that fits on one `data:` line: kept as sent when it has no line break (the platform's producers
+    /// send compact JSON, and writing it again cost every live event a tenth of its delivery), else re-serialised.
     static func payload(_ text: String) throws -> String {
         guard text.utf8.count <= maximumPayloadBytes,
-            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), object is [String: Any],
-            let compact = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        else {
-            throw NotificationsError.invalidField(
-                "payload", "must be a JSON object of at most \(maximumPayloadBytes) bytes.")
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), object is [String: Any]
+        else { throw invalidPayload }
+        // Inside JSON strings line breaks are escaped: a raw one is whitespace between tokens.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else { return text }
+        guard let compact = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            throw invalidPayload
         }
         return String(decoding: compact, as: UTF8.self)
+    }
+
+    private static var invalidPayload: NotificationsError {
+        .invalidField("payload", "must be a JSON object of at most \(maximumPayloadBytes) bytes.")
     }
 
     private static func isToken(_ value: String, allowing extra: String) -> Bool {

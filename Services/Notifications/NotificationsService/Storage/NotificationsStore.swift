@@ -10,15 +10,13 @@ import ServiceKit
 protocol NotificationsStore: ServiceStore {
     // MARK: Delivery
 
-    /// Stores `notice` once per recipient (a retried post adds nothing) and streams the new ones.
-    /// Returns how many were new, how many were repeats, and where pushes should go.
-    func deliver(_ notice: IncomingNotice, now: Date) async throws
-        -> (created: Int, duplicates: Int, pushes: [PushTarget])
-
-    /// Streams a producer's realtime event to each recipient; `false` when its idempotency key was already accepted
-    /// from that producer within ``RecentEventKeys/defaultWindow`` (nothing is stored then).
-    @discardableResult
-    func append(_ event: IncomingEvent, now: Date) async throws -> Bool
+    /// Stores `deliveries` in order, in one transaction (all or none), and streams what is new: a notice once per
+    /// recipient (a retried post adds nothing), an event to each recipient unless its idempotency key was already
+    /// accepted from that producer within ``RecentEventKeys/defaultWindow``. One outcome per delivery, in order.
+    ///
+    /// A producer's outbox arrives as a batch of these; one commit for the batch rather than one per entry was the
+    /// largest storage cost left in the notifications service under a day of users' load.
+    func accept(_ deliveries: [Delivery], now: Date) async throws -> [DeliveryOutcome]
 
     // MARK: Inbox
 
@@ -62,4 +60,25 @@ protocol NotificationsStore: ServiceStore {
 
     /// Deletes stream events (and remembered idempotency keys) older than `date`; the inbox keeps its notices.
     func pruneEvents(before date: Date) async throws
+}
+
+extension NotificationsStore {
+    /// Stores `notice` once per recipient (a retried post adds nothing) and streams the new ones.
+    /// Returns how many were new, how many were repeats, and where pushes should go.
+    func deliver(_ notice: IncomingNotice, now: Date) async throws
+        -> (created: Int, duplicates: Int, pushes: [PushTarget])
+    {
+        guard
+            case .notice(let created, let duplicates, let pushes) = try await accept([.notice(notice)], now: now).first
+        else { return (0, 0, []) }
+        return (created, duplicates, pushes)
+    }
+
+    /// Streams a producer's realtime event to each recipient; `false` when its idempotency key was already accepted
+    /// from that producer within ``RecentEventKeys/defaultWindow`` (nothing is stored then).
+    @discardableResult
+    func append(_ event: IncomingEvent, now: Date) async throws -> Bool {
+        guard case .event(let accepted) = try await accept([.event(event)], now: now).first else { return false }
+        return accepted
+    }
 }
