@@ -166,11 +166,14 @@ struct MessagesController {
         let messageID = try context.parameters.id("message", "The message")
         let input = try await request.decode(as: EditRequest.self, context: context)
         let text = try Validate.text(input.text, field: "text", min: 0, max: MessageText.maximumLength)
-        let members = try await store.memberIDs(of: conversationID, asMember: context.user.userID)
+        let me = context.user.userID
+        let members = try await store.memberIDs(of: conversationID, asMember: me)
+        let mentioned = await mentions(in: text, members: members)
+        let sender = await events.editorName(me, mentions: mentioned)
+        let recorded = events.recordedEdit(sender: sender)
         let edited = try await store.edit(
-            messageID, in: conversationID, by: context.user.userID, text: text,
-            mentions: await mentions(in: text, members: members), now: clock.now)
-        await events.edited(edited)
+            messageID, in: conversationID, by: me, text: text, mentions: mentioned, now: clock.now, notices: recorded)
+        if recorded == nil { await events.edited(edited, sender: sender) }
         return MessageView(edited.message)
     }
 

@@ -91,9 +91,10 @@ protocol MessagingStore: ServiceStore {
     func send(_ new: NewMessage, notices: ChangeNotices<SentMessage>?) async throws -> SentMessage
 
     /// Replaces the text of the caller's own message (empty only if it has images); returns it and the members to
-    /// tell.
+    /// tell. `notices` records the edit's mention notices and live event in the same transaction.
     func edit(
-        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
+        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date,
+        notices: ChangeNotices<EditedMessage>?
     ) async throws -> EditedMessage
 
     /// Deletes the caller's own message; returns the members to tell.
@@ -199,6 +200,13 @@ protocol MessagingStore: ServiceStore {
 extension MessagingStore {
     func send(_ new: NewMessage) async throws -> SentMessage {
         try await send(new, notices: nil)
+    }
+
+    func edit(
+        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
+    ) async throws -> EditedMessage {
+        try await edit(
+            messageID, in: conversationID, by: userID, text: text, mentions: mentions, now: now, notices: nil)
     }
 
     func openDirect(_ userID: String, with otherID: String, id: String, now: Date) async throws

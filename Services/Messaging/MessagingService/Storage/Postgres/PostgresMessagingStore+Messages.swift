@@ -96,9 +96,10 @@ extension PostgresMessagingStore {
     // MARK: Editing and deleting
 
     func edit(
-        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
+        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date,
+        notices: ChangeNotices<EditedMessage>?
     ) async throws -> EditedMessage {
-        try await write { session in
+        let edited = try await write { session in
             let (conversation, _) = try await Self.membership(session, conversationID, userID, lock: true)
             var message = try await Self.message(session, messageID, in: conversationID)
             guard message.senderId == userID else { throw MessagingError.notYourMessage(action: "edit") }
@@ -114,10 +115,14 @@ extension PostgresMessagingStore {
             message.text = text
             message.mentions = mentions
             message.editedAt = now
-            return EditedMessage(
+            let edited = EditedMessage(
                 message: message, previousMentions: previousMentions, conversation: conversation,
                 members: try await Self.memberStates(session, conversationID, topic: message.topicId))
+            try await notices?.record(edited, in: session)
+            return edited
         }
+        notices?.committed()
+        return edited
     }
 
     func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> [String] {

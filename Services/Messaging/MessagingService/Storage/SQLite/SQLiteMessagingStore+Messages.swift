@@ -100,11 +100,12 @@ extension SQLiteMessagingStore {
 
     // MARK: Editing and deleting
 
-    /// Replaces the text of the caller's own message; returns it and the members to tell.
+    /// Replaces the text of the caller's own message; returns it and the members to tell, its notices recorded with it.
     func edit(
-        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
+        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date,
+        notices: ChangeNotices<EditedMessage>?
     ) async throws -> EditedMessage {
-        try await write { db in
+        let edited = try await write { db in
             let (conversation, _) = try Self.membership(db, conversationID, userID)
             var message = try Self.message(db, messageID, in: conversationID)
             guard message.senderId == userID else {
@@ -119,10 +120,14 @@ extension SQLiteMessagingStore {
             message.text = text
             message.mentions = mentions
             message.editedAt = now
-            return EditedMessage(
+            let edited = EditedMessage(
                 message: message, previousMentions: previousMentions, conversation: conversation,
                 members: try Self.memberStates(db, conversationID, topic: message.topicId))
+            try notices?.record(edited, in: db)
+            return edited
         }
+        notices?.committed()
+        return edited
     }
 
     /// Deletes the caller's own message; returns the members to tell.

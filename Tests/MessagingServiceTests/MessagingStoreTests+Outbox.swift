@@ -1,0 +1,61 @@
+import Foundation
+import PlatformKit
+import ServiceKit
+import TestSupport
+import Testing
+
+@testable import MessagingService
+
+/// With the outbox as the notice sink, every change to messages writes its notices and live events in its own
+/// transaction, on both engines: they commit with it, and a refused change writes none.
+extension MessagingStoreTests {
+    /// The recorder of a sink appending to the store's outbox, and that outbox.
+    func outboxRecorder(_ store: any MessagingStore) throws -> (OutboxRecorder, any OutboxStorage) {
+        let outbox = try #require(store.outbox)
+        return (try #require(OutboxNoticeSink.undelivered(outbox, producer: .messaging).recorder), outbox)
+    }
+
+    /// An outbox entry's post, as the notifications service reads it: a notice's `kind` or an event's `type`.
+    struct Posted: Decodable, Equatable {
+        var recipientIds: [String]
+        var kind: String?
+        var type: String?
+    }
+
+    /// The posts waiting in the outbox, oldest first, their recipients sorted.
+    func waiting(_ outbox: any OutboxStorage) async throws -> [Posted] {
+        try await outbox.waitingEntries().map { entry in
+            var posted = try JSONDecoder().decode(Posted.self, from: entry.message.body)
+            posted.recipientIds.sort()
+            return posted
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func anEditsMentionNoticeAndEventAreWrittenWithIt(kind: StoreKind)
+        async throws
+    {
+        try await withStore(kind) { store in
+            // given a group of a, b and c, and a message of a's
+            let (recorder, outbox) = try outboxRecorder(store)
+            let notices = ChangeNotices<EditedMessage>(
+                recorder: recorder, notices: { MessageEvents.editedNotices($0, sender: "Ann") },
+                events: { MessageEvents.editedEvents($0) })
+            _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b", "c"], now: now)
+            let message = try await send(store, "a", "g", "lunch?").message.id
+            // when b tries to edit it, then a edits it to mention b
+            await #expect(throws: MessagingError.notYourMessage(action: "edit")) {
+                _ = try await store.edit(
+                    message, in: "g", by: "b", text: "@b", mentions: ["b"], now: now + 60, notices: notices)
+            }
+            #expect(try await outbox.waitingEntries().isEmpty)
+            _ = try await store.edit(
+                message, in: "g", by: "a", text: "lunch, @b?", mentions: ["b"], now: now + 60, notices: notices)
+            // then b's mention notice and the members' live event wait, in that order
+            #expect(
+                try await waiting(outbox) == [
+                    Posted(recipientIds: ["b"], kind: "messaging.mention"),
+                    Posted(recipientIds: ["a", "b", "c"], type: "message.edited"),
+                ])
+        }
+    }
+}
