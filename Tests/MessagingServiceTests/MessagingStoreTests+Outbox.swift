@@ -58,4 +58,26 @@ extension MessagingStoreTests {
                 ])
         }
     }
+
+    @Test(arguments: StoreKind.allCases) func aDeletionsEventIsWrittenWithIt(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            // given a group of a, b and c, and a message of a's
+            let (recorder, outbox) = try outboxRecorder(store)
+            let notices = ChangeNotices<DeletedMessage>(
+                recorder: recorder, notices: { _ in [] }, events: { MessageEvents.deletedEvents($0) })
+            _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b", "c"], now: now)
+            let message = try await send(store, "a", "g", "lunch?").message.id
+            // when b tries to delete it, a deletes it, and a deletes it again
+            await #expect(throws: MessagingError.notYourMessage(action: "delete")) {
+                _ = try await store.delete(message, in: "g", by: "b", notices: notices)
+            }
+            #expect(try await outbox.waitingEntries().isEmpty)
+            _ = try await store.delete(message, in: "g", by: "a", notices: notices)
+            await #expect(throws: MessagingError.notFound("The message")) {
+                _ = try await store.delete(message, in: "g", by: "a", notices: notices)
+            }
+            // then the members' one live event waits
+            #expect(try await waiting(outbox) == [Posted(recipientIds: ["a", "b", "c"], type: "message.deleted")])
+        }
+    }
 }

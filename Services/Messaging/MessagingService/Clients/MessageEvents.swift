@@ -106,10 +106,22 @@ struct MessageEvents {
         var messageId: Int64
     }
 
-    func deleted(_ messageID: Int64, in conversationID: String, members: [String]) async {
-        // A second delete of one message is a 404 and publishes nothing: the event's own key is enough.
-        await live(
-            "message.deleted", to: members, Deleted(conversationId: conversationID, messageId: messageID), key: nil)
+    /// A deletion's live event, recorded in the store's write when it goes through the outbox; `nil` when it goes to
+    /// the sink after it (``deleted(_:)``).
+    func recordedDeletion() -> ChangeNotices<DeletedMessage>? {
+        recorded(events: { Self.deletedEvents($0) })
+    }
+
+    /// A deletion's live event, handed to the sink after the write.
+    func deleted(_ deleted: DeletedMessage) async {
+        await publish([], Self.deletedEvents(deleted))
+    }
+
+    /// A live `message.deleted` to every member. A second delete of one message is a 404 and publishes nothing: the
+    /// event's own key is enough.
+    static func deletedEvents(_ deleted: DeletedMessage) -> [RealtimeEvent] {
+        let payload = Deleted(conversationId: deleted.conversationID, messageId: deleted.messageID)
+        return [liveEvent("message.deleted", to: deleted.members, payload, key: nil)].compactMap(\.self)
     }
 
     struct Reaction: Encodable, Sendable {
@@ -147,7 +159,8 @@ struct MessageEvents {
     /// Records a change's `notices` and `events` in the store's write when they go through the outbox; `nil` when
     /// the caller hands them to the sink after it (``publish(_:_:)``).
     private func recorded<Change: Sendable>(
-        notices: @escaping @Sendable (Change) -> [Notice], events: @escaping @Sendable (Change) -> [RealtimeEvent]
+        notices: @escaping @Sendable (Change) -> [Notice] = { _ in [] },
+        events: @escaping @Sendable (Change) -> [RealtimeEvent]
     ) -> ChangeNotices<Change>? {
         sink.recorder.map { ChangeNotices(recorder: $0, notices: notices, events: events) }
     }

@@ -74,7 +74,7 @@ struct MessageReportsController {
             on: messageID, decision, by: context.user.userID, now: now)
         let conversationID = item.message.conversationId
         if decision == .remove {
-            await events.deleted(messageID, in: conversationID, members: members)
+            await events.deleted(DeletedMessage(conversationID: conversationID, messageID: messageID, members: members))
             await notices.publish(
                 Notice(
                     recipients: [item.message.senderId], kind: "messaging.message_removed",

@@ -180,8 +180,9 @@ struct MessagesController {
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let conversationID = try context.parameters.require("conversation")
         let messageID = try context.parameters.id("message", "The message")
-        let members = try await store.delete(messageID, in: conversationID, by: context.user.userID)
-        await events.deleted(messageID, in: conversationID, members: members)
+        let recorded = events.recordedDeletion()
+        let deleted = try await store.delete(messageID, in: conversationID, by: context.user.userID, notices: recorded)
+        if recorded == nil { await events.deleted(deleted) }
         return .noContent
     }
 

@@ -97,8 +97,11 @@ protocol MessagingStore: ServiceStore {
         notices: ChangeNotices<EditedMessage>?
     ) async throws -> EditedMessage
 
-    /// Deletes the caller's own message; returns the members to tell.
-    func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> [String]
+    /// Deletes the caller's own message; returns the members to tell. `notices` records the deletion's live event in
+    /// the same transaction.
+    func delete(
+        _ messageID: Int64, in conversationID: String, by userID: String, notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> DeletedMessage
 
     /// A page of the conversation (or one topic of it) and the revision it was read at, from one snapshot.
     func messages(
@@ -207,6 +210,10 @@ extension MessagingStore {
     ) async throws -> EditedMessage {
         try await edit(
             messageID, in: conversationID, by: userID, text: text, mentions: mentions, now: now, notices: nil)
+    }
+
+    func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> DeletedMessage {
+        try await delete(messageID, in: conversationID, by: userID, notices: nil)
     }
 
     func openDirect(_ userID: String, with otherID: String, id: String, now: Date) async throws

@@ -125,14 +125,22 @@ extension PostgresMessagingStore {
         return edited
     }
 
-    func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> [String] {
-        try await write { session in
+    func delete(
+        _ messageID: Int64, in conversationID: String, by userID: String, notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> DeletedMessage {
+        let deleted = try await write { session in
             _ = try await Self.membership(session, conversationID, userID, lock: true)
             let message = try await Self.message(session, messageID, in: conversationID)
             guard message.senderId == userID else { throw MessagingError.notYourMessage(action: "delete") }
             try await Self.remove(session, message)
-            return try await Self.members(session, conversationID).map(\.userId)
+            let deleted = DeletedMessage(
+                conversationID: conversationID, messageID: messageID,
+                members: try await Self.members(session, conversationID).map(\.userId))
+            try await notices?.record(deleted, in: session)
+            return deleted
         }
+        notices?.committed()
+        return deleted
     }
 
     /// Deletes a message; the list keeps its order (activity), only the previews move back to the message before.

@@ -26,6 +26,13 @@ struct EditedMessage: Sendable {
     var members: [MemberState]
 }
 
+/// The outcome of a delete: the message gone, and the members to tell.
+struct DeletedMessage: Sendable {
+    var conversationID: String
+    var messageID: Int64
+    var members: [String]
+}
+
 /// The outcome of a send.
 struct SentMessage: Sendable {
     var message: MessageRecord

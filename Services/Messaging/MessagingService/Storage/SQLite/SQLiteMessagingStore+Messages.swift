@@ -130,17 +130,25 @@ extension SQLiteMessagingStore {
         return edited
     }
 
-    /// Deletes the caller's own message; returns the members to tell.
-    func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> [String] {
-        try await write { db in
+    /// Deletes the caller's own message; returns the members to tell, its live event recorded with it.
+    func delete(
+        _ messageID: Int64, in conversationID: String, by userID: String, notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> DeletedMessage {
+        let deleted = try await write { db in
             _ = try Self.membership(db, conversationID, userID)
             let message = try Self.message(db, messageID, in: conversationID)
             guard message.senderId == userID else {
                 throw MessagingError.notYourMessage(action: "delete")
             }
             try Self.remove(db, message)
-            return try Self.members(db, conversationID).map(\.userId)
+            let deleted = DeletedMessage(
+                conversationID: conversationID, messageID: messageID,
+                members: try Self.members(db, conversationID).map(\.userId))
+            try notices?.record(deleted, in: db)
+            return deleted
         }
+        notices?.committed()
+        return deleted
     }
 
     /// Deletes a message; the list keeps its order (activity), only the previews move back to the message before.
