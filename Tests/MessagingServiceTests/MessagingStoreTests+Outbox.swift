@@ -80,4 +80,38 @@ extension MessagingStoreTests {
             #expect(try await waiting(outbox) == [Posted(recipientIds: ["a", "b", "c"], type: "message.deleted")])
         }
     }
+
+    @Test(arguments: StoreKind.allCases) func aReactionsEventIsWrittenWithItOnlyWhenItChanges(kind: StoreKind)
+        async throws
+    {
+        try await withStore(kind) { store in
+            // given a group of a, b and c, and a message of a's
+            let (recorder, outbox) = try outboxRecorder(store)
+            _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b", "c"], now: now)
+            let message = try await send(store, "a", "g", "lunch?").message.id
+            func react(_ userID: String, adding: Bool, to messageID: Int64? = nil) async throws {
+                let reaction = MessageEvents.Reaction(
+                    conversationId: "g", messageId: message, emoji: "👍", userId: userID)
+                let notices = ChangeNotices<ReactionChange>(
+                    recorder: recorder, notices: { _ in [] },
+                    events: { MessageEvents.reactedEvents(reaction, added: adding, $0) })
+                _ = try await store.react(
+                    "👍", to: messageID ?? message, in: "g", by: userID, adding: adding, now: now, notices: notices)
+            }
+            // when x (no member) tries to react, b reacts to a message that is not there, then b gives a thumbs-up
+            // twice and takes it back twice
+            await #expect(throws: MessagingError.notFound("The conversation")) { try await react("x", adding: true) }
+            await #expect(throws: MessagingError.notFound("The message")) {
+                try await react("b", adding: true, to: message + 100)
+            }
+            #expect(try await outbox.waitingEntries().isEmpty)
+            for adding in [true, true, false, false] { try await react("b", adding: adding) }
+            // then one live event waits for each change
+            #expect(
+                try await waiting(outbox) == [
+                    Posted(recipientIds: ["a", "b", "c"], type: "reaction.added"),
+                    Posted(recipientIds: ["a", "b", "c"], type: "reaction.removed"),
+                ])
+        }
+    }
 }

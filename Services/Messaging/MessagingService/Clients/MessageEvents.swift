@@ -131,10 +131,23 @@ struct MessageEvents {
         var userId: String
     }
 
+    /// A reaction's live event, recorded in the store's write when it goes through the outbox; `nil` when it goes to
+    /// the sink after it (``reacted(_:added:_:)``).
+    func recordedReaction(_ reaction: Reaction, added: Bool) -> ChangeNotices<ReactionChange>? {
+        recorded(events: { Self.reactedEvents(reaction, added: added, $0) })
+    }
+
+    /// A reaction's live event, handed to the sink after the write.
+    func reacted(_ reaction: Reaction, added: Bool, _ change: ReactionChange) async {
+        await publish([], Self.reactedEvents(reaction, added: added, change))
+    }
+
     /// A reaction given or taken back: a live `reaction.added` or `reaction.removed` to every member. Only a change
     /// publishes (a repeated add or remove is none), so the event's own key is enough.
-    func reacted(_ reaction: Reaction, added: Bool, members: [String]) async {
-        await live(added ? "reaction.added" : "reaction.removed", to: members, reaction, key: nil)
+    static func reactedEvents(_ reaction: Reaction, added: Bool, _ change: ReactionChange) -> [RealtimeEvent] {
+        guard change.changed else { return [] }
+        let type = added ? "reaction.added" : "reaction.removed"
+        return [liveEvent(type, to: change.members, reaction, key: nil)].compactMap(\.self)
     }
 
     struct Typing: Encodable, Sendable {

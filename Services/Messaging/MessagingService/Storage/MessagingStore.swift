@@ -148,9 +148,11 @@ protocol MessagingStore: ServiceStore {
 
     /// Adds (`adding`) or removes the caller's reaction `emoji` to a message of a conversation they are a member of
     /// (404 otherwise, and for a message hidden from them); doing it twice changes nothing (`changed` false). A new
-    /// emoji past ``Reactions/maximumDistinct`` on the message is refused.
+    /// emoji past ``Reactions/maximumDistinct`` on the message is refused. `notices` records a change's live event in
+    /// the same transaction.
     func react(
-        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date
+        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date,
+        notices: ChangeNotices<ReactionChange>?
     ) async throws -> ReactionChange
 
     // MARK: Topics
@@ -214,6 +216,12 @@ extension MessagingStore {
 
     func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> DeletedMessage {
         try await delete(messageID, in: conversationID, by: userID, notices: nil)
+    }
+
+    func react(
+        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date
+    ) async throws -> ReactionChange {
+        try await react(emoji, to: messageID, in: conversationID, by: userID, adding: adding, now: now, notices: nil)
     }
 
     func openDirect(_ userID: String, with otherID: String, id: String, now: Date) async throws
