@@ -150,6 +150,9 @@ struct MessageEvents {
         return [liveEvent(type, to: change.members, reaction, key: nil)].compactMap(\.self)
     }
 
+    // Typing and read markers go to the sink after the request, not through a store's transaction: typing stores
+    // nothing, and a read marker's event only moves the reader's own badges, which their next read or list sets right.
+
     struct Typing: Encodable, Sendable {
         var conversationId: String
         var userId: String

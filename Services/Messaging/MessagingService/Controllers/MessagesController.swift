@@ -4,8 +4,8 @@ import Logging
 import PlatformKit
 import ServiceKit
 
-/// Sending, reading, editing and deleting messages, and read markers; keyword search is
-/// ``MessageSearchController``'s, whose route it adds.
+/// Sending, reading, editing and deleting messages; keyword search and read markers are
+/// ``MessageSearchController``'s and ``ReadMarkersController``'s, whose routes it adds.
 struct MessagesController {
     let store: any MessagingStore
     let directory: any UserDirectory
@@ -32,8 +32,8 @@ struct MessagesController {
         router.get(RouterPath(messages), use: list)
         router.patch(RouterPath(messages + "/:message"), use: edit)
         router.delete(RouterPath(messages + "/:message"), use: delete)
-        router.post(RouterPath(MessagingPaths.conversations + "/:conversation/read"), use: markRead)
         MessageSearchController(store: store, directory: directory).addRoutes(to: router)
+        ReadMarkersController(store: store, events: events).addRoutes(to: router)
     }
 
     struct SendRequest: Decodable {
@@ -184,24 +184,5 @@ struct MessagesController {
         let deleted = try await store.delete(messageID, in: conversationID, by: context.user.userID, notices: recorded)
         if recorded == nil { await events.deleted(deleted) }
         return .noContent
-    }
-
-    struct ReadRequest: Decodable {
-        /// Everything up to and including this message is read.
-        var messageId: Int64
-        /// Only within this topic (reading a topic view).
-        var topicId: Int64?
-    }
-
-    @Sendable func markRead(_ request: Request, context: AuthenticatedContext) async throws -> ReadView {
-        let conversationID = try context.parameters.require("conversation")
-        let input = try await request.decode(as: ReadRequest.self, context: context)
-        let (lastReadID, unread) = try await store.markRead(
-            conversationID, upTo: input.messageId, topic: input.topicId, by: context.user.userID)
-        let view = ReadView(
-            conversationId: conversationID, topicId: input.topicId, lastReadId: lastReadID, unreadCount: unread.total,
-            topicUnreadCount: input.topicId.map { unread.byTopic[$0] ?? 0 })
-        await events.read(view, by: context.user.userID)
-        return view
     }
 }
