@@ -114,4 +114,32 @@ extension MessagingStoreTests {
                 ])
         }
     }
+
+    @Test(arguments: StoreKind.allCases) func aRemovalsNoticeAndEventAreWrittenWithIt(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            // given a direct chat of a and b, and b's report of a message of a's
+            let (recorder, outbox) = try outboxRecorder(store)
+            let notices = ChangeNotices<DeletedMessage>(
+                recorder: recorder, notices: { MessageEvents.removedNotices($0) },
+                events: { MessageEvents.deletedEvents($0) })
+            _ = try await store.openDirect("a", with: "b", id: "d", now: now)
+            let message = try await send(store, "a", "d", "go away").message.id
+            let unreported = try await send(store, "a", "d", "sorry").message.id
+            _ = try await report(store, message, by: "b", in: "d")
+            // when an admin removes a message nobody reported, then the reported one, then that one again
+            func remove(_ id: Int64) async throws {
+                _ = try await store.decideMessageReports(on: id, .remove, by: "admin", now: now, notices: notices)
+            }
+            let noReport = MessagingError.notFound("An open report of this message")
+            await #expect(throws: noReport) { try await remove(unreported) }
+            try await remove(message)
+            await #expect(throws: noReport) { try await remove(message) }
+            // then a's notice and the members' live event wait, for the one removal made
+            #expect(
+                try await waiting(outbox) == [
+                    Posted(recipientIds: ["a"], kind: "messaging.message_removed"),
+                    Posted(recipientIds: ["a", "b"], type: "message.deleted"),
+                ])
+        }
+    }
 }

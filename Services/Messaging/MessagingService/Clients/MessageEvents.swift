@@ -124,6 +124,28 @@ struct MessageEvents {
         return [liveEvent("message.deleted", to: deleted.members, payload, key: nil)].compactMap(\.self)
     }
 
+    /// A removal after reports: the sender's notice and the members' live `message.deleted`, recorded in the store's
+    /// write when they go through the outbox; `nil` when they go to the sink after it (``removed(_:)``).
+    func recordedRemoval() -> ChangeNotices<DeletedMessage>? {
+        recorded(notices: { Self.removedNotices($0) }, events: { Self.deletedEvents($0) })
+    }
+
+    /// A removal's notice and live event, handed to the sink after the write.
+    func removed(_ removed: DeletedMessage) async {
+        await publish(Self.removedNotices(removed), Self.deletedEvents(removed))
+    }
+
+    /// The sender is told their message was removed after reports (once: the key is the message's).
+    static func removedNotices(_ removed: DeletedMessage) -> [Notice] {
+        [
+            Notice(
+                recipients: [removed.senderID], kind: "messaging.message_removed",
+                text: "A message you sent was removed after reports.",
+                link: MessagingPaths.conversations + "/\(removed.conversationID)",
+                idempotencyKey: "message-removed:\(removed.messageID)")
+        ]
+    }
+
     struct Reaction: Encodable, Sendable {
         var conversationId: String
         var messageId: Int64

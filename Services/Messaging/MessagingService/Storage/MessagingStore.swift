@@ -198,8 +198,11 @@ protocol MessagingStore: ServiceStore {
 
     /// An admin's decision on a message's open reports (404 when it has none): `keep` shows it again, `remove`
     /// deletes it; the reports record who decided and when. Answers the message as it was and the members to tell.
-    func decideMessageReports(on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date)
-        async throws -> (item: ReportedMessage, members: [String])
+    /// `notices` records a removal's notice and live event in the same transaction (a keep has none).
+    func decideMessageReports(
+        on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date,
+        notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> (item: ReportedMessage, members: [String])
 }
 
 extension MessagingStore {
@@ -222,6 +225,12 @@ extension MessagingStore {
         _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date
     ) async throws -> ReactionChange {
         try await react(emoji, to: messageID, in: conversationID, by: userID, adding: adding, now: now, notices: nil)
+    }
+
+    func decideMessageReports(on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date)
+        async throws -> (item: ReportedMessage, members: [String])
+    {
+        try await decideMessageReports(on: messageID, decision, by: admin, now: now, notices: nil)
     }
 
     func openDirect(_ userID: String, with otherID: String, id: String, now: Date) async throws

@@ -134,8 +134,7 @@ extension PostgresMessagingStore {
             guard message.senderId == userID else { throw MessagingError.notYourMessage(action: "delete") }
             try await Self.remove(session, message)
             let deleted = DeletedMessage(
-                conversationID: conversationID, messageID: messageID,
-                members: try await Self.members(session, conversationID).map(\.userId))
+                message, members: try await Self.members(session, conversationID).map(\.userId))
             try await notices?.record(deleted, in: session)
             return deleted
         }

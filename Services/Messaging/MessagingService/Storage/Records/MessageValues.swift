@@ -30,7 +30,17 @@ struct EditedMessage: Sendable {
 struct DeletedMessage: Sendable {
     var conversationID: String
     var messageID: Int64
+    var senderID: String
     var members: [String]
+}
+
+extension DeletedMessage {
+    /// `message` gone, told to `members`.
+    init(_ message: MessageRecord, members: [String]) {
+        self.init(
+            conversationID: message.conversationId, messageID: message.id, senderID: message.senderId,
+            members: members)
+    }
 }
 
 /// The outcome of a send.

@@ -141,9 +141,7 @@ extension SQLiteMessagingStore {
                 throw MessagingError.notYourMessage(action: "delete")
             }
             try Self.remove(db, message)
-            let deleted = DeletedMessage(
-                conversationID: conversationID, messageID: messageID,
-                members: try Self.members(db, conversationID).map(\.userId))
+            let deleted = DeletedMessage(message, members: try Self.members(db, conversationID).map(\.userId))
             try notices?.record(deleted, in: db)
             return deleted
         }
