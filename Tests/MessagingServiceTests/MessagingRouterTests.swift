@@ -86,7 +86,7 @@ import Testing
         MessagingSettingsController(store: database).addRoutes(to: signedIn)
         ChatImagesController(store: database, clock: clock).addRoutes(to: signedIn)
         MessageReportsController(
-            store: database, notices: notices, events: MessageEvents(sink: notices, directory: Directory()),
+            store: database, events: MessageEvents(sink: notices, directory: Directory()),
             clock: clock, threshold: 3
         ).addRoutes(to: signedIn)
         return Application(router: router)

@@ -35,7 +35,7 @@ public func buildMessagingApplication(_ configuration: MessagingConfiguration) a
     )
     .addRoutes(to: chassis.signedIn)
     MessageReportsController(
-        store: store, notices: sink, events: events, clock: settings.clock,
+        store: store, events: events, clock: settings.clock,
         threshold: ContentReports.clamped(configuration.reportThreshold)
     )
     .addRoutes(to: chassis.signedIn)

@@ -15,17 +15,12 @@ struct MessageEvents {
     /// A new message's notices and live event, recorded in the store's write when they go through the outbox (so they
     /// commit with the message, or not at all); `nil` when they go to the sink after it (``created(_:sender:)``).
     func recordedCreation(sender: String) -> ChangeNotices<SentMessage>? {
-        sink.recorder.map { recorder in
-            ChangeNotices(
-                recorder: recorder, notices: { Self.createdNotices($0, sender: sender) },
-                events: { Self.createdEvents($0) })
-        }
+        recorded(notices: { Self.createdNotices($0, sender: sender) }, events: { Self.createdEvents($0) })
     }
 
     /// A new message's notices and live event, handed to the sink after the write.
     func created(_ sent: SentMessage, sender: String) async {
-        for notice in Self.createdNotices(sent, sender: sender) { await sink.publish(notice) }
-        for event in Self.createdEvents(sent) { await sink.publish(event) }
+        await publish(Self.createdNotices(sent, sender: sender), Self.createdEvents(sent))
     }
 
     /// The name notices give the sender ("Someone" when the identity service cannot say).
@@ -50,39 +45,42 @@ struct MessageEvents {
             .compactMap(\.self)
     }
 
-    /// An edited message: a live `message.edited` to every member; those the edit newly mentions are told as a
-    /// mention would tell them (once per message: the notice key is the message's).
-    func edited(_ edit: EditedMessage) async {
-        let added = Set(edit.message.mentions).subtracting(edit.previousMentions)
-        if !added.isEmpty {
-            await notify(
-                edit.message, in: edit.conversation, members: edit.members.filter { added.contains($0.userID) },
-                mentioned: added)
-        }
-        // Each edit is its own change: its time (to the millisecond) and text tell two edits of one message apart.
-        let editedAt = (edit.message.editedAt ?? edit.message.createdAt).timeIntervalSince1970
-        let editMillis = Int64((editedAt * 1_000).rounded())
-        await live(
-            "message.edited", to: edit.members.map(\.userID), MessageView(edit.message),
-            key:
-                "message.edited:\(edit.message.conversationId):\(edit.message.id):\(editMillis):\(edit.message.text.hashValue)"
-        )
+    /// An edit's mention notices and live event, recorded in the store's write when they go through the outbox; `nil`
+    /// when they go to the sink after it (``edited(_:sender:)``).
+    func recordedEdit(sender: String) -> ChangeNotices<EditedMessage>? {
+        recorded(notices: { Self.editedNotices($0, sender: sender) }, events: { Self.editedEvents($0) })
     }
 
-    /// Notices to the members the notification rule picks, named after the sender.
-    private func notify(
-        _ message: MessageRecord, in conversation: ConversationRecord, members: [MemberState], mentioned: Set<String>
-    ) async {
-        guard
-            !MessageNotices.recipients(
-                kind: conversation.conversationKind, senderID: message.senderId, members: members,
-                mentioned: mentioned
-            ).isEmpty
-        else { return }
-        let sender = await senderName(message.senderId)
-        for notice in Self.notices(message, in: conversation, members: members, mentioned: mentioned, sender: sender) {
-            await sink.publish(notice)
-        }
+    /// An edit's mention notices and live event, handed to the sink after the write.
+    func edited(_ edit: EditedMessage, sender: String) async {
+        await publish(Self.editedNotices(edit, sender: sender), Self.editedEvents(edit))
+    }
+
+    /// The name an edit's notices give its sender, the editor (only one's own message is edited). Only an edit that
+    /// mentions someone can have notices, so no other asks the identity service.
+    func editorName(_ editorID: String, mentions: [String]) async -> String {
+        mentions.isEmpty ? "Someone" : await senderName(editorID)
+    }
+
+    /// Those the edit newly mentions are told as a mention would tell them (once per message: the notice key is the
+    /// message's).
+    static func editedNotices(_ edit: EditedMessage, sender: String) -> [Notice] {
+        let added = Set(edit.message.mentions).subtracting(edit.previousMentions)
+        guard !added.isEmpty else { return [] }
+        return notices(
+            edit.message, in: edit.conversation, members: edit.members.filter { added.contains($0.userID) },
+            mentioned: added, sender: sender)
+    }
+
+    /// A live `message.edited` to every member. Each edit is its own change: its time (to the millisecond) and text
+    /// tell two edits of one message apart.
+    static func editedEvents(_ edit: EditedMessage) -> [RealtimeEvent] {
+        let editedAt = (edit.message.editedAt ?? edit.message.createdAt).timeIntervalSince1970
+        let editMillis = Int64((editedAt * 1_000).rounded())
+        let message = edit.message
+        let key = "message.edited:\(message.conversationId):\(message.id):\(editMillis):\(message.text.hashValue)"
+        return [liveEvent("message.edited", to: edit.members.map(\.userID), MessageView(message), key: key)]
+            .compactMap(\.self)
     }
 
     private static func notices(
@@ -108,10 +106,44 @@ struct MessageEvents {
         var messageId: Int64
     }
 
-    func deleted(_ messageID: Int64, in conversationID: String, members: [String]) async {
-        // A second delete of one message is a 404 and publishes nothing: the event's own key is enough.
-        await live(
-            "message.deleted", to: members, Deleted(conversationId: conversationID, messageId: messageID), key: nil)
+    /// A deletion's live event, recorded in the store's write when it goes through the outbox; `nil` when it goes to
+    /// the sink after it (``deleted(_:)``).
+    func recordedDeletion() -> ChangeNotices<DeletedMessage>? {
+        recorded(events: { Self.deletedEvents($0) })
+    }
+
+    /// A deletion's live event, handed to the sink after the write.
+    func deleted(_ deleted: DeletedMessage) async {
+        await publish([], Self.deletedEvents(deleted))
+    }
+
+    /// A live `message.deleted` to every member. A second delete of one message is a 404 and publishes nothing: the
+    /// event's own key is enough.
+    static func deletedEvents(_ deleted: DeletedMessage) -> [RealtimeEvent] {
+        let payload = Deleted(conversationId: deleted.conversationID, messageId: deleted.messageID)
+        return [liveEvent("message.deleted", to: deleted.members, payload, key: nil)].compactMap(\.self)
+    }
+
+    /// A removal after reports: the sender's notice and the members' live `message.deleted`, recorded in the store's
+    /// write when they go through the outbox; `nil` when they go to the sink after it (``removed(_:)``).
+    func recordedRemoval() -> ChangeNotices<DeletedMessage>? {
+        recorded(notices: { Self.removedNotices($0) }, events: { Self.deletedEvents($0) })
+    }
+
+    /// A removal's notice and live event, handed to the sink after the write.
+    func removed(_ removed: DeletedMessage) async {
+        await publish(Self.removedNotices(removed), Self.deletedEvents(removed))
+    }
+
+    /// The sender is told their message was removed after reports (once: the key is the message's).
+    static func removedNotices(_ removed: DeletedMessage) -> [Notice] {
+        [
+            Notice(
+                recipients: [removed.senderID], kind: "messaging.message_removed",
+                text: "A message you sent was removed after reports.",
+                link: MessagingPaths.conversations + "/\(removed.conversationID)",
+                idempotencyKey: "message-removed:\(removed.messageID)")
+        ]
     }
 
     struct Reaction: Encodable, Sendable {
@@ -121,11 +153,27 @@ struct MessageEvents {
         var userId: String
     }
 
+    /// A reaction's live event, recorded in the store's write when it goes through the outbox; `nil` when it goes to
+    /// the sink after it (``reacted(_:added:_:)``).
+    func recordedReaction(_ reaction: Reaction, added: Bool) -> ChangeNotices<ReactionChange>? {
+        recorded(events: { Self.reactedEvents(reaction, added: added, $0) })
+    }
+
+    /// A reaction's live event, handed to the sink after the write.
+    func reacted(_ reaction: Reaction, added: Bool, _ change: ReactionChange) async {
+        await publish([], Self.reactedEvents(reaction, added: added, change))
+    }
+
     /// A reaction given or taken back: a live `reaction.added` or `reaction.removed` to every member. Only a change
     /// publishes (a repeated add or remove is none), so the event's own key is enough.
-    func reacted(_ reaction: Reaction, added: Bool, members: [String]) async {
-        await live(added ? "reaction.added" : "reaction.removed", to: members, reaction, key: nil)
+    static func reactedEvents(_ reaction: Reaction, added: Bool, _ change: ReactionChange) -> [RealtimeEvent] {
+        guard change.changed else { return [] }
+        let type = added ? "reaction.added" : "reaction.removed"
+        return [liveEvent(type, to: change.members, reaction, key: nil)].compactMap(\.self)
     }
+
+    // Typing and read markers go to the sink after the request, not through a store's transaction: typing stores
+    // nothing, and a read marker's event only moves the reader's own badges, which their next read or list sets right.
 
     struct Typing: Encodable, Sendable {
         var conversationId: String
@@ -144,6 +192,21 @@ struct MessageEvents {
         await live(
             "conversation.read", to: [userID], view,
             key: "conversation.read:\(view.conversationId):\(topic):\(userID):\(view.lastReadId):\(view.unreadCount)")
+    }
+
+    /// Records a change's `notices` and `events` in the store's write when they go through the outbox; `nil` when
+    /// the caller hands them to the sink after it (``publish(_:_:)``).
+    private func recorded<Change: Sendable>(
+        notices: @escaping @Sendable (Change) -> [Notice] = { _ in [] },
+        events: @escaping @Sendable (Change) -> [RealtimeEvent]
+    ) -> ChangeNotices<Change>? {
+        sink.recorder.map { ChangeNotices(recorder: $0, notices: notices, events: events) }
+    }
+
+    /// Hands a change's notices, then its live events, to the sink after the write.
+    private func publish(_ notices: [Notice], _ events: [RealtimeEvent]) async {
+        for notice in notices { await sink.publish(notice) }
+        for event in events { await sink.publish(event) }
     }
 
     /// One live event per change: the event's key (`key` when the change names one, else its own) travels with

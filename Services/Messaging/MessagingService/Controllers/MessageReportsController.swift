@@ -13,7 +13,6 @@ extension MessagingPaths {
 /// through the notices, and the members' apps through the usual deleted event.
 struct MessageReportsController {
     let store: any MessagingStore
-    let notices: any NoticeSink
     let events: MessageEvents
     let clock: WallClock
     /// Distinct reporters that hide a message (``MessagingConfiguration/reportThreshold``).
@@ -70,18 +69,11 @@ struct MessageReportsController {
         guard context.user.isAdmin else { throw MessagingError.adminOnly }
         let messageID = try context.parameters.id("message", "The message")
         let now = clock.now
+        let recorded = decision == .remove ? events.recordedRemoval() : nil
         let (item, members) = try await store.decideMessageReports(
-            on: messageID, decision, by: context.user.userID, now: now)
+            on: messageID, decision, by: context.user.userID, now: now, notices: recorded)
         let conversationID = item.message.conversationId
-        if decision == .remove {
-            await events.deleted(messageID, in: conversationID, members: members)
-            await notices.publish(
-                Notice(
-                    recipients: [item.message.senderId], kind: "messaging.message_removed",
-                    text: "A message you sent was removed after reports.",
-                    link: MessagingPaths.conversations + "/\(conversationID)",
-                    idempotencyKey: "message-removed:\(messageID)"))
-        }
+        if decision == .remove, recorded == nil { await events.removed(DeletedMessage(item.message, members: members)) }
         return MessageDecisionView(
             messageId: messageID, conversationId: conversationID, decision: decision.rawValue,
             decidedBy: context.user.userID, decidedAt: now, reportCount: item.reports.count)

@@ -4,8 +4,8 @@ import Logging
 import PlatformKit
 import ServiceKit
 
-/// Sending, reading, editing and deleting messages, and read markers; keyword search is
-/// ``MessageSearchController``'s, whose route it adds.
+/// Sending, reading, editing and deleting messages; keyword search and read markers are
+/// ``MessageSearchController``'s and ``ReadMarkersController``'s, whose routes it adds.
 struct MessagesController {
     let store: any MessagingStore
     let directory: any UserDirectory
@@ -32,8 +32,8 @@ struct MessagesController {
         router.get(RouterPath(messages), use: list)
         router.patch(RouterPath(messages + "/:message"), use: edit)
         router.delete(RouterPath(messages + "/:message"), use: delete)
-        router.post(RouterPath(MessagingPaths.conversations + "/:conversation/read"), use: markRead)
         MessageSearchController(store: store, directory: directory).addRoutes(to: router)
+        ReadMarkersController(store: store, events: events).addRoutes(to: router)
     }
 
     struct SendRequest: Decodable {
@@ -166,38 +166,23 @@ struct MessagesController {
         let messageID = try context.parameters.id("message", "The message")
         let input = try await request.decode(as: EditRequest.self, context: context)
         let text = try Validate.text(input.text, field: "text", min: 0, max: MessageText.maximumLength)
-        let members = try await store.memberIDs(of: conversationID, asMember: context.user.userID)
+        let me = context.user.userID
+        let members = try await store.memberIDs(of: conversationID, asMember: me)
+        let mentioned = await mentions(in: text, members: members)
+        let sender = await events.editorName(me, mentions: mentioned)
+        let recorded = events.recordedEdit(sender: sender)
         let edited = try await store.edit(
-            messageID, in: conversationID, by: context.user.userID, text: text,
-            mentions: await mentions(in: text, members: members), now: clock.now)
-        await events.edited(edited)
+            messageID, in: conversationID, by: me, text: text, mentions: mentioned, now: clock.now, notices: recorded)
+        if recorded == nil { await events.edited(edited, sender: sender) }
         return MessageView(edited.message)
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let conversationID = try context.parameters.require("conversation")
         let messageID = try context.parameters.id("message", "The message")
-        let members = try await store.delete(messageID, in: conversationID, by: context.user.userID)
-        await events.deleted(messageID, in: conversationID, members: members)
+        let recorded = events.recordedDeletion()
+        let deleted = try await store.delete(messageID, in: conversationID, by: context.user.userID, notices: recorded)
+        if recorded == nil { await events.deleted(deleted) }
         return .noContent
-    }
-
-    struct ReadRequest: Decodable {
-        /// Everything up to and including this message is read.
-        var messageId: Int64
-        /// Only within this topic (reading a topic view).
-        var topicId: Int64?
-    }
-
-    @Sendable func markRead(_ request: Request, context: AuthenticatedContext) async throws -> ReadView {
-        let conversationID = try context.parameters.require("conversation")
-        let input = try await request.decode(as: ReadRequest.self, context: context)
-        let (lastReadID, unread) = try await store.markRead(
-            conversationID, upTo: input.messageId, topic: input.topicId, by: context.user.userID)
-        let view = ReadView(
-            conversationId: conversationID, topicId: input.topicId, lastReadId: lastReadID, unreadCount: unread.total,
-            topicUnreadCount: input.topicId.map { unread.byTopic[$0] ?? 0 })
-        await events.read(view, by: context.user.userID)
-        return view
     }
 }

@@ -30,13 +30,12 @@ struct ReactionsController {
         let messageID = try context.parameters.id("message", "The message")
         let emoji = try Reactions.emoji(try context.parameters.require("emoji"))
         let me = context.user.userID
+        let reaction = MessageEvents.Reaction(
+            conversationId: conversationID, messageId: messageID, emoji: emoji, userId: me)
+        let recorded = events.recordedReaction(reaction, added: adding)
         let change = try await store.react(
-            emoji, to: messageID, in: conversationID, by: me, adding: adding, now: clock.now)
-        if change.changed {
-            await events.reacted(
-                MessageEvents.Reaction(conversationId: conversationID, messageId: messageID, emoji: emoji, userId: me),
-                added: adding, members: change.members)
-        }
+            emoji, to: messageID, in: conversationID, by: me, adding: adding, now: clock.now, notices: recorded)
+        if recorded == nil { await events.reacted(reaction, added: adding, change) }
         return ReactionsView(
             conversationId: conversationID, messageId: messageID, reactions: change.reactions.map(ReactionView.init))
     }

@@ -91,13 +91,17 @@ protocol MessagingStore: ServiceStore {
     func send(_ new: NewMessage, notices: ChangeNotices<SentMessage>?) async throws -> SentMessage
 
     /// Replaces the text of the caller's own message (empty only if it has images); returns it and the members to
-    /// tell.
+    /// tell. `notices` records the edit's mention notices and live event in the same transaction.
     func edit(
-        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
+        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date,
+        notices: ChangeNotices<EditedMessage>?
     ) async throws -> EditedMessage
 
-    /// Deletes the caller's own message; returns the members to tell.
-    func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> [String]
+    /// Deletes the caller's own message; returns the members to tell. `notices` records the deletion's live event in
+    /// the same transaction.
+    func delete(
+        _ messageID: Int64, in conversationID: String, by userID: String, notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> DeletedMessage
 
     /// A page of the conversation (or one topic of it) and the revision it was read at, from one snapshot.
     func messages(
@@ -144,9 +148,11 @@ protocol MessagingStore: ServiceStore {
 
     /// Adds (`adding`) or removes the caller's reaction `emoji` to a message of a conversation they are a member of
     /// (404 otherwise, and for a message hidden from them); doing it twice changes nothing (`changed` false). A new
-    /// emoji past ``Reactions/maximumDistinct`` on the message is refused.
+    /// emoji past ``Reactions/maximumDistinct`` on the message is refused. `notices` records a change's live event in
+    /// the same transaction.
     func react(
-        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date
+        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date,
+        notices: ChangeNotices<ReactionChange>?
     ) async throws -> ReactionChange
 
     // MARK: Topics
@@ -192,13 +198,39 @@ protocol MessagingStore: ServiceStore {
 
     /// An admin's decision on a message's open reports (404 when it has none): `keep` shows it again, `remove`
     /// deletes it; the reports record who decided and when. Answers the message as it was and the members to tell.
-    func decideMessageReports(on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date)
-        async throws -> (item: ReportedMessage, members: [String])
+    /// `notices` records a removal's notice and live event in the same transaction (a keep has none).
+    func decideMessageReports(
+        on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date,
+        notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> (item: ReportedMessage, members: [String])
 }
 
 extension MessagingStore {
     func send(_ new: NewMessage) async throws -> SentMessage {
         try await send(new, notices: nil)
+    }
+
+    func edit(
+        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
+    ) async throws -> EditedMessage {
+        try await edit(
+            messageID, in: conversationID, by: userID, text: text, mentions: mentions, now: now, notices: nil)
+    }
+
+    func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> DeletedMessage {
+        try await delete(messageID, in: conversationID, by: userID, notices: nil)
+    }
+
+    func react(
+        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date
+    ) async throws -> ReactionChange {
+        try await react(emoji, to: messageID, in: conversationID, by: userID, adding: adding, now: now, notices: nil)
+    }
+
+    func decideMessageReports(on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date)
+        async throws -> (item: ReportedMessage, members: [String])
+    {
+        try await decideMessageReports(on: messageID, decision, by: admin, now: now, notices: nil)
     }
 
     func openDirect(_ userID: String, with otherID: String, id: String, now: Date) async throws

@@ -96,9 +96,10 @@ extension PostgresMessagingStore {
     // MARK: Editing and deleting
 
     func edit(
-        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
+        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date,
+        notices: ChangeNotices<EditedMessage>?
     ) async throws -> EditedMessage {
-        try await write { session in
+        let edited = try await write { session in
             let (conversation, _) = try await Self.membership(session, conversationID, userID, lock: true)
             var message = try await Self.message(session, messageID, in: conversationID)
             guard message.senderId == userID else { throw MessagingError.notYourMessage(action: "edit") }
@@ -114,20 +115,31 @@ extension PostgresMessagingStore {
             message.text = text
             message.mentions = mentions
             message.editedAt = now
-            return EditedMessage(
+            let edited = EditedMessage(
                 message: message, previousMentions: previousMentions, conversation: conversation,
                 members: try await Self.memberStates(session, conversationID, topic: message.topicId))
+            try await notices?.record(edited, in: session)
+            return edited
         }
+        notices?.committed()
+        return edited
     }
 
-    func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> [String] {
-        try await write { session in
+    func delete(
+        _ messageID: Int64, in conversationID: String, by userID: String, notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> DeletedMessage {
+        let deleted = try await write { session in
             _ = try await Self.membership(session, conversationID, userID, lock: true)
             let message = try await Self.message(session, messageID, in: conversationID)
             guard message.senderId == userID else { throw MessagingError.notYourMessage(action: "delete") }
             try await Self.remove(session, message)
-            return try await Self.members(session, conversationID).map(\.userId)
+            let deleted = DeletedMessage(
+                message, members: try await Self.members(session, conversationID).map(\.userId))
+            try await notices?.record(deleted, in: session)
+            return deleted
         }
+        notices?.committed()
+        return deleted
     }
 
     /// Deletes a message; the list keeps its order (activity), only the previews move back to the message before.

@@ -5,9 +5,10 @@ import ServiceKit
 /// Members' emoji reactions on messages.
 extension PostgresMessagingStore {
     func react(
-        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date
+        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date,
+        notices: ChangeNotices<ReactionChange>?
     ) async throws -> ReactionChange {
-        try await write { session in
+        let change = try await write { session in
             // The conversation's lock makes the distinct-emoji count and the insert one step, as SQLite's writer does.
             _ = try await Self.membership(session, conversationID, userID, lock: true)
             let message = try await Self.message(session, messageID, in: conversationID)
@@ -35,11 +36,15 @@ extension PostgresMessagingStore {
                         RETURNING true
                         """, as: Bool.self) ?? false
             }
-            return ReactionChange(
+            let change = ReactionChange(
                 changed: changed,
                 reactions: try await Self.reactions(session, of: [messageID], viewer: userID)[messageID] ?? [],
                 members: try await Self.members(session, conversationID).map(\.userId))
+            if changed { try await notices?.record(change, in: session) }
+            return change
         }
+        if change.changed { notices?.committed() }
+        return change
     }
 
     /// The reactions of some messages as `viewer` sees them (SQLite's `reactions(_:of:viewer:)`).

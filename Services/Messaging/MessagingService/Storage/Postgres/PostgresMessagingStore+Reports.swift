@@ -117,10 +117,11 @@ extension PostgresMessagingStore {
         return ReportedMessage(message: message, conversationKind: kind, reports: reports)
     }
 
-    func decideMessageReports(on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date)
-        async throws -> (item: ReportedMessage, members: [String])
-    {
-        try await write { session in
+    func decideMessageReports(
+        on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date,
+        notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> (item: ReportedMessage, members: [String]) {
+        let decided = try await write { session in
             // The conversation's lock first, as every writer to it takes it.
             if let conversationID = try await session.value(
                 "SELECT conversation_id FROM message_reports WHERE message_id = \(messageID) LIMIT 1", as: String.self)
@@ -142,11 +143,16 @@ extension PostgresMessagingStore {
                 (report.decision, report.decidedBy, report.decidedAt) = (decision.rawValue, admin, decidedAt)
                 return report
             }
+            let members = try await Self.members(session, item.message.conversationId).map(\.userId)
             switch decision {
             case .keep: try await session.execute("UPDATE messages SET hidden = false WHERE id = \(messageID)")
-            case .remove: try await Self.remove(session, item.message)
+            case .remove:
+                try await Self.remove(session, item.message)
+                try await notices?.record(DeletedMessage(item.message, members: members), in: session)
             }
-            return (item, try await Self.members(session, item.message.conversationId).map(\.userId))
+            return (item: item, members: members)
         }
+        if decision == .remove { notices?.committed() }
+        return decided
     }
 }

@@ -26,6 +26,23 @@ struct EditedMessage: Sendable {
     var members: [MemberState]
 }
 
+/// The outcome of a delete: the message gone, and the members to tell.
+struct DeletedMessage: Sendable {
+    var conversationID: String
+    var messageID: Int64
+    var senderID: String
+    var members: [String]
+}
+
+extension DeletedMessage {
+    /// `message` gone, told to `members`.
+    init(_ message: MessageRecord, members: [String]) {
+        self.init(
+            conversationID: message.conversationId, messageID: message.id, senderID: message.senderId,
+            members: members)
+    }
+}
+
 /// The outcome of a send.
 struct SentMessage: Sendable {
     var message: MessageRecord

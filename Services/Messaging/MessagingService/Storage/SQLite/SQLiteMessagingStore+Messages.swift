@@ -100,11 +100,12 @@ extension SQLiteMessagingStore {
 
     // MARK: Editing and deleting
 
-    /// Replaces the text of the caller's own message; returns it and the members to tell.
+    /// Replaces the text of the caller's own message; returns it and the members to tell, its notices recorded with it.
     func edit(
-        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date
+        _ messageID: Int64, in conversationID: String, by userID: String, text: String, mentions: [String], now: Date,
+        notices: ChangeNotices<EditedMessage>?
     ) async throws -> EditedMessage {
-        try await write { db in
+        let edited = try await write { db in
             let (conversation, _) = try Self.membership(db, conversationID, userID)
             var message = try Self.message(db, messageID, in: conversationID)
             guard message.senderId == userID else {
@@ -119,23 +120,33 @@ extension SQLiteMessagingStore {
             message.text = text
             message.mentions = mentions
             message.editedAt = now
-            return EditedMessage(
+            let edited = EditedMessage(
                 message: message, previousMentions: previousMentions, conversation: conversation,
                 members: try Self.memberStates(db, conversationID, topic: message.topicId))
+            try notices?.record(edited, in: db)
+            return edited
         }
+        notices?.committed()
+        return edited
     }
 
-    /// Deletes the caller's own message; returns the members to tell.
-    func delete(_ messageID: Int64, in conversationID: String, by userID: String) async throws -> [String] {
-        try await write { db in
+    /// Deletes the caller's own message; returns the members to tell, its live event recorded with it.
+    func delete(
+        _ messageID: Int64, in conversationID: String, by userID: String, notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> DeletedMessage {
+        let deleted = try await write { db in
             _ = try Self.membership(db, conversationID, userID)
             let message = try Self.message(db, messageID, in: conversationID)
             guard message.senderId == userID else {
                 throw MessagingError.notYourMessage(action: "delete")
             }
             try Self.remove(db, message)
-            return try Self.members(db, conversationID).map(\.userId)
+            let deleted = DeletedMessage(message, members: try Self.members(db, conversationID).map(\.userId))
+            try notices?.record(deleted, in: db)
+            return deleted
         }
+        notices?.committed()
+        return deleted
     }
 
     /// Deletes a message; the list keeps its order (activity), only the previews move back to the message before.

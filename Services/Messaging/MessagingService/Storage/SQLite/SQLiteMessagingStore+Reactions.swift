@@ -1,12 +1,14 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// Members' emoji reactions on messages.
 extension SQLiteMessagingStore {
     func react(
-        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date
+        _ emoji: String, to messageID: Int64, in conversationID: String, by userID: String, adding: Bool, now: Date,
+        notices: ChangeNotices<ReactionChange>?
     ) async throws -> ReactionChange {
-        try await write { db in
+        let change = try await write { db in
             _ = try Self.membership(db, conversationID, userID)
             let message = try Self.message(db, messageID, in: conversationID)
             guard !message.hidden || message.senderId == userID else { throw MessagingError.notFound("The message") }
@@ -29,16 +31,19 @@ extension SQLiteMessagingStore {
                 ).execute(arguments: [messageID, emoji, userID])
             }
             let changed = db.changesCount > 0
-            return ReactionChange(
+            let change = ReactionChange(
                 changed: changed, reactions: try Self.reactions(db, of: [messageID], viewer: userID)[messageID] ?? [],
                 members: try Self.members(db, conversationID).map(\.userId))
+            if changed { try notices?.record(change, in: db) }
+            return change
         }
+        if change.changed { notices?.committed() }
+        return change
     }
 
     /// The reactions of some messages as `viewer` sees them: per emoji the count, whether the viewer is among them
     /// and the first ``Reactions/listedUsers`` who reacted; emoji in the order they were first given.
-    static func reactions(_ db: Database, of messageIDs: [Int64], viewer: String) throws -> [Int64: [ReactionSummary]]
-    {
+    static func reactions(_ db: Database, of messageIDs: [Int64], viewer: String) throws -> [Int64: [ReactionSummary]] {
         guard !messageIDs.isEmpty else { return [:] }
         // Ids are integers: listing them in the statement is safe, and one statement serves a page of any length.
         let ids = messageIDs.map(String.init).joined(separator: ",")

@@ -97,10 +97,11 @@ extension SQLiteMessagingStore {
         return ReportedMessage(message: message, conversationKind: kind, reports: reports)
     }
 
-    func decideMessageReports(on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date)
-        async throws -> (item: ReportedMessage, members: [String])
-    {
-        try await write { db in
+    func decideMessageReports(
+        on messageID: Int64, _ decision: MessageReports.Decision, by admin: String, now: Date,
+        notices: ChangeNotices<DeletedMessage>?
+    ) async throws -> (item: ReportedMessage, members: [String]) {
+        let decided = try await write { db in
             guard var item = try Self.reportedMessage(db, messageID), !item.reports.isEmpty else {
                 throw MessagingError.notFound("An open report of this message")
             }
@@ -114,11 +115,16 @@ extension SQLiteMessagingStore {
                 (report.decision, report.decidedBy, report.decidedAt) = (decision.rawValue, admin, now)
                 return report
             }
+            let members = try Self.members(db, item.message.conversationId).map(\.userId)
             switch decision {
             case .keep: try db.execute(sql: "UPDATE messages SET hidden = 0 WHERE id = ?", arguments: [messageID])
-            case .remove: try Self.remove(db, item.message)
+            case .remove:
+                try Self.remove(db, item.message)
+                try notices?.record(DeletedMessage(item.message, members: members), in: db)
             }
-            return (item, try Self.members(db, item.message.conversationId).map(\.userId))
+            return (item: item, members: members)
         }
+        if decision == .remove { notices?.committed() }
+        return decided
     }
 }
