@@ -68,12 +68,7 @@ extension PostgresNotificationsStore {
                 """
             ).map(Self.device),
             by: \.userId)
-        let pushes = created.compactMap { row -> PushTarget? in
-            guard let targets = devices[row.recipientId],
-                (preferences[row.recipientId] ?? Preferences()).allowsPush(of: row.kind, at: now)
-            else { return nil }
-            return PushTarget(notification: row, devices: targets)
-        }
+        let pushes = PushTarget.targets(created, devices: devices, preferences: preferences, now: now)
         return .notice(created: events.count, duplicates: recipients.count - events.count, pushes: pushes)
     }
 

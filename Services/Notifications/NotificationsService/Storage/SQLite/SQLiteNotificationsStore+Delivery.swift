@@ -74,12 +74,7 @@ extension SQLiteNotificationsStore {
         let devices = Dictionary(
             grouping: try DeviceRecord.filter(recipients.contains(DeviceRecord.Columns.userId)).fetchAll(db),
             by: \.userId)
-        let pushes = created.compactMap { row -> PushTarget? in
-            guard let targets = devices[row.recipientId],
-                (preferences[row.recipientId] ?? Preferences()).allowsPush(of: row.kind, at: now)
-            else { return nil }
-            return PushTarget(notification: row, devices: targets)
-        }
+        let pushes = PushTarget.targets(created, devices: devices, preferences: preferences, now: now)
         return (
             .notice(created: events.count, duplicates: notice.recipientIDs.count - events.count, pushes: pushes), events
         )
