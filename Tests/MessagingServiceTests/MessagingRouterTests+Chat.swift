@@ -165,6 +165,9 @@ extension MessagingRouterTests {
             let live = notices.live.withLock { $0.filter { $0.type == "typing" } }
             #expect(live.count == 1)
             #expect(live.first?.recipients.sorted() == ["ann", "cat"])
+            typingClock.advance(by: TypingThrottle.interval)
+            #expect(try await call(client, .post, typing, as: "bob").status == .accepted)
+            #expect(notices.live.withLock { $0.filter { $0.type == "typing" } }.count == 2, "again after 3 s")
             #expect(notices.sent.withLock { $0.isEmpty }, "never an inbox entry")
         }
     }

@@ -6,6 +6,7 @@ import Logging
 import PlatformKit
 import ServiceKit
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import MessagingService
@@ -52,6 +53,8 @@ import Testing
     let database: any MessagingStore
     let notices = Notices()
     let latestPages = KeptAnswers<MessagesController.LatestPage>()
+    /// The typing throttle's clock: moved by hand, so a loaded machine cannot stretch two posts past its interval.
+    let typingClock = ManualClock()
 
     init() throws {
         database = try SQLiteMessagingStore(.inMemory)
@@ -81,7 +84,7 @@ import Testing
             store: database, events: MessageEvents(sink: notices, directory: Directory()), clock: clock
         ).addRoutes(to: signedIn)
         TypingController(
-            store: database, events: MessageEvents(sink: notices, directory: Directory()), clock: clock
+            store: database, events: MessageEvents(sink: notices, directory: Directory()), clock: typingClock.wallClock
         ).addRoutes(to: signedIn)
         MessagingSettingsController(store: database).addRoutes(to: signedIn)
         ChatImagesController(store: database, clock: clock).addRoutes(to: signedIn)
