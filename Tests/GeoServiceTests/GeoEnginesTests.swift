@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func placeSearchAnswersTheSameOnBothEngines() async throws {
-        let url = try #require(GeoResources.gazetteer)
+        let url = URL(fileURLWithPath: try TestGazetteer.path())
         try await withGeoStore(.sqlite, gazetteer: url) { sqlite in
             try await withGeoStore(.postgres, gazetteer: url) { postgres in
                 for query in ["springfield", "san fran", "paris", "sao paulo", "new york", "st peters", "x"] {
