@@ -44,8 +44,12 @@ import Testing
                     let band = index % 3 == 0
                     pins.append(
                         (
-                            "u\(index % 9)", band ? .random(in: -10...10, using: &generator) : .random(in: -90...90),
-                            band ? .random(in: 170...180, using: &generator) : .random(in: -180...180)
+                            "u\(index % 9)",
+                            band
+                                ? .random(in: -10...10, using: &generator) : .random(in: -90...90, using: &generator),
+                            band
+                                ? .random(in: 170...180, using: &generator)
+                                : .random(in: -180...180, using: &generator)
                         ))
                 }
                 var created: [PinRecord] = []
