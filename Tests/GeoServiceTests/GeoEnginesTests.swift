@@ -44,8 +44,12 @@ import Testing
                     let band = index % 3 == 0
                     pins.append(
                         (
-                            "u\(index % 9)", band ? .random(in: -10...10, using: &generator) : .random(in: -90...90),
-                            band ? .random(in: 170...180, using: &generator) : .random(in: -180...180)
+                            "u\(index % 9)",
+                            band
+                                ? .random(in: -10...10, using: &generator) : .random(in: -90...90, using: &generator),
+                            band
+                                ? .random(in: 170...180, using: &generator)
+                                : .random(in: -180...180, using: &generator)
                         ))
                 }
                 var created: [PinRecord] = []
@@ -108,7 +112,7 @@ import Testing
     }
 
     @Test func placeSearchAnswersTheSameOnBothEngines() async throws {
-        let url = try #require(GeoResources.gazetteer)
+        let url = URL(fileURLWithPath: try TestGazetteer.path())
         try await withGeoStore(.sqlite, gazetteer: url) { sqlite in
             try await withGeoStore(.postgres, gazetteer: url) { postgres in
                 for query in ["springfield", "san fran", "paris", "sao paulo", "new york", "st peters", "x"] {

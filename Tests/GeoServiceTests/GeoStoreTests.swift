@@ -122,11 +122,22 @@ import Testing
         #expect(try await database.colorScheme(of: "bob") == ColorScheme(own: "#555555", pins: [first: "#666666"]))
     }
 
+    /// The shipped gazetteer loads whole: the one test that loads all of it (the others load ``TestGazetteer``).
+    @Test func theBundledGazetteerLoadsWhole() async throws {
+        let url = try #require(GeoResources.gazetteer)
+        let database = try await openGeoStore(
+            try await StoreKind.sqlite.freshLocation(), gazetteer: url, logger: Logger(label: "test.geo"))
+        try await withRunning(database) {
+            #expect(try await RawSQL.count(database, "places") > 30_000)
+            try await theGazetteerRanksExactMatchesThenPopulation(database)
+        }
+    }
+
     /// On PostgreSQL two replicas start together on an empty database: one loads the gazetteer, the other waits and
     /// finds it loaded (a third start later loads nothing either).
     @Test(arguments: StoreKind.allCases)
     func theGazetteerLoadsOnceAndRanksExactMatchesThenPopulation(_ kind: StoreKind) async throws {
-        let url = try #require(GeoResources.gazetteer)
+        let url = URL(fileURLWithPath: try TestGazetteer.path())
         let location = try await kind.freshLocation()
         let logger = Logger(label: "test.geo")
         let starts = kind == .sqlite ? 1 : 2
@@ -137,7 +148,7 @@ import Testing
         let database = stores[0]
         try await withRunning(database) {
             let count = try await RawSQL.count(database, "places")
-            #expect(count > 30_000)
+            #expect(count == (try TestGazetteer.placeCount()))
             let names = try await RawSQL.count(database, "place_names")
             // a later start does not load it again
             _ = try await openGeoStore(location, gazetteer: url, logger: logger)

@@ -184,7 +184,7 @@ import Testing
                 )
             }
         }
-        for index in 0..<450 {
+        for index in 0..<45 {
             let post = try await database.createPost(
                 pack: index % 3 == 0 ? alive : doomed, author: "writer", title: "t", body: "", tags: [], at: nil,
                 admit: {}, now: now
@@ -195,16 +195,16 @@ import Testing
         let later = now.addingTimeInterval(48 * 3600 + 1)
         var steps: [SweepStep] = []
         while true {
-            let step = try await database.sweepExpiredStep(now: later, batch: 200)
+            let step = try await database.sweepExpiredStep(now: later, batch: 20)
             if step.isEmpty { break }
             steps.append(step)
         }
-        #expect(steps == [.init(posts: 200, packs: 0), .init(posts: 100, packs: 1)])
+        #expect(steps == [.init(posts: 20, packs: 0), .init(posts: 10, packs: 1)])
         var left: [Int] = []
         for table in ["posts", "votes", "pack_members", "packs"] {
             left.append(try await RawSQL.count(database, table))
         }
-        #expect(left == [150, 150, 3, 1])
+        #expect(left == [15, 15, 3, 1])
         if database is SQLiteGeoStore { #expect(try await RawSQL.count(database, "packs_rtree") == 1) }
     }
 }

@@ -95,6 +95,25 @@ import Testing
     }
 }
 
+/// The strict reading of numeric settings every executable shares (`ExecutableStartTests` starts each with one).
+@Suite struct NumberSettingTests {
+    @Test(arguments: ["abc", "70000", "-5", "0", "65536", "1.5", ""])
+    func aMalformedPortIsRefusedNamingTheVariable(value: String) {
+        #expect(throws: SettingError.self) { try NumberSetting.port(value, variable: "PORT", default: 8080) }
+        do {
+            _ = try NumberSetting.port(value, variable: "PORT", default: 8080)
+        } catch {
+            #expect(error.description == "PORT must be a port number from 1 to 65535, not '\(value)'.")
+        }
+    }
+
+    @Test func aPortIsReadOrDefaulted() throws {
+        #expect(try NumberSetting.port("8081", variable: "PORT", default: 8080) == 8081)
+        #expect(try NumberSetting.port(" 65535 ", variable: "PORT", default: 8080) == 65_535)
+        #expect(try NumberSetting.port(nil, variable: "PORT", default: 8080) == 8080)
+    }
+}
+
 @Suite struct ValidateTests {
     @Test func textIsTrimmedAndBoundedInCharacters() throws {
         #expect(try Validate.text("  hi  ", field: "title", max: 2) == "hi")

@@ -28,8 +28,12 @@ import Testing
         #expect(!start.trapped, "\(start.errorOutput)")
     }
 
-    /// Before, `PORT=abc` listened on the default port and `PORT=70000` on 4464 (70000 mod 65536).
-    @Test(arguments: executables, ["abc", "70000", "-5"])
+    /// Before, `PORT=abc` listened on the default port and `PORT=70000` on 4464 (70000 mod 65536). Every
+    /// executable is started with one malformed port, each value by more than one executable: they all read it
+    /// with `NumberSetting.port`, whose every refusal `NumberSettingTests` checks.
+    static let malformedPorts = zip(executables, (0..<executables.count).map { ["abc", "70000", "-5"][$0 % 3] })
+
+    @Test(arguments: malformedPorts)
     func aMalformedPortIsOneLineNamingPORT(executable: String, port: String) async throws {
         // when
         let start = try await Self.start(executable, ["PORT": port])

@@ -141,12 +141,13 @@ import Testing
         }
     }
 
-    @Test func aFourMebibyteUploadOverFortySecondsIsAnswered() async throws {
-        // given a service that answers after reading the whole body, and the default 30 s answer timeout
+    @Test func aFourMebibyteUploadTwiceAsLongAsTheAnswerTimeoutIsAnswered() async throws {
+        // given a service that answers after reading the whole body, and a two-second answer timeout (30 s by
+        // default: the wait is the same, only shorter)
         let upstream = try await MisbehavingUpstream.start(.echo)
-        try await withUploadRoute(upstream, configure: { _ in }) { connection in
-            // when 4 MiB arrive in 40 pieces a second apart
-            try await sendBody(connection, bytes: 4 << 20, pieces: 40, every: .seconds(1))
+        try await withUploadRoute(upstream, configure: { $0.responseHeadTimeout = .seconds(2) }) { connection in
+            // when 4 MiB arrive in 40 pieces a tenth of a second apart
+            try await sendBody(connection, bytes: 4 << 20, pieces: 40, every: .milliseconds(100))
             let response = try await connection.response(timeout: .seconds(60))
             // then the service's answer comes through, not a 504
             #expect(response?.status == 200)

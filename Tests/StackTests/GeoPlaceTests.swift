@@ -3,7 +3,8 @@ import PlatformKit
 import TestSupport
 import Testing
 
-/// Place search in the shipped gazetteer, pins from a confirmed place, and who visited it.
+/// Place search in the test gazetteer (the shipped one's places these tests name, and the biggest), pins from a
+/// confirmed place, and who visited it.
 @Suite struct GeoPlaceTests {
     /// The best match of a place search.
     static func first(_ response: APIResponse) throws -> WirePlace {

@@ -14,6 +14,7 @@ struct GeoWorld {
     var api: APIClient { stack.gateway }
 
     /// Runs `body` in a fresh world; `configure` adjusts the geo service's configuration (jobs, limits, notices).
+    /// With `gazetteer`, geo loads the test gazetteer (``TestGazetteer``).
     /// By default geo asks social on every read; with `keptGraph`, it keeps a copy fed by social's change feed,
     /// as in production (then a change reaches geo a moment after social answers: see `eventually(within:_:)`).
     /// `postgres` and `replicas` are ``withTestStack``'s (a test of several geo replicas names geo in both).
@@ -32,7 +33,7 @@ struct GeoWorld {
                         settings: settings, socialURL: .late { social.url },
                         socialGraph: keptGraph
                             ? nil : SocialGraphClient(address: .late { social.url }, token: settings.internalToken),
-                        loadGazetteer: gazetteer)
+                        loadGazetteer: gazetteer, gazetteerFile: gazetteer ? try TestGazetteer.path() : nil)
                     configure(&configuration)
                     return try await buildGeoApplication(configuration)
                 },

@@ -102,4 +102,8 @@ enum HostileValues {
             .map { ($0, Int64.max) })
 
     static let booleans: [(String, HostileJSON)] = [("\"true\"", .string("true")), ("0", .int(0))]
+
+    /// The values a sampled walk sends to every field (by label): Int64.max as a number or as text, which overflows
+    /// arithmetic and conversions, and 100 kB, which no field may store.
+    static let alwaysSent: Set<String> = ["Int64.max", "9223372036854775807", "100 kB"]
 }
