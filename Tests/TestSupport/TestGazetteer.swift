@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GeoService
 
@@ -33,8 +34,12 @@ public enum TestGazetteer {
     private static func write() throws -> (url: URL, places: Int) {
         guard let bundled = GeoResources.gazetteer else { throw CocoaError(.fileNoSuchFile) }
         let lines = try String(contentsOf: bundled, encoding: .utf8).split(separator: "\n").filter(keeps)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("test-gazetteer-\(UUID()).tsv")
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
+        let data = Data((lines.joined(separator: "\n") + "\n").utf8)
+        // Named by its content, so every run shares one file instead of leaving one behind each time; written
+        // atomically, as another test process may be writing the same.
+        let digest = SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("test-gazetteer-\(digest).tsv")
+        try data.write(to: url, options: .atomic)
         return (url, lines.count)
     }
 

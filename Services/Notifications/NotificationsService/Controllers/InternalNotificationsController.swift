@@ -139,6 +139,10 @@ struct InternalNotificationsController {
         do {
             outcomes = try await store.accept(deliveries, now: clock.now)
         } catch {
+            // The producer retries the rest; the cause is only seen here.
+            context.logger.error(
+                "storing a batch of deliveries failed",
+                metadata: ["entries": "\(deliveries.count)", "error": "\(error)"])
             return DeliveryBatch.Reply(results: Array(results.prefix { $0 != nil }.compactMap(\.self)))
         }
         var stored = outcomes.makeIterator()
