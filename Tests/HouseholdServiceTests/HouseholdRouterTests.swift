@@ -43,21 +43,23 @@ struct HouseholdRouterFixture {
         try await withRunning(other) { try await body(other) }
     }
 
-    func app(choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()) -> some ApplicationProtocol {
-        Self.app(store: store, clock: clock, choreLists: choreLists)
+    func app(
+        choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers(), notices: any NoticeSink = NoNotices()
+    ) -> some ApplicationProtocol {
+        Self.app(store: store, clock: clock, choreLists: choreLists, notices: notices)
     }
 
     /// The routes on `store`, as one replica of the service serves them.
     static func app(
         store: any HouseholdStore, clock: ManualClock,
-        choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers()
+        choreLists: KeptAnswers<ChoresController.ChoreList> = KeptAnswers(), notices: any NoticeSink = NoNotices()
     ) -> some ApplicationProtocol {
         let clock = clock.wallClock
         let chassis = ServiceChassis(
             settings: ServiceSettings(service: .household, internalToken: "internal"), store: store,
             openAPIDocument: Data("{}".utf8), verifier: .userIDTokens(clock: clock))
         addHouseholdRoutes(
-            to: chassis.signedIn, store: store, directory: NoDirectory(), social: NoBlocks(), notices: NoNotices(),
+            to: chassis.signedIn, store: store, directory: NoDirectory(), social: NoBlocks(), notices: notices,
             clock: clock, choreLists: choreLists)
         return Application(router: chassis.router, services: store.services)
     }
@@ -81,6 +83,38 @@ struct HouseholdRouterFixture {
 
 @Suite struct HouseholdRouterTests {
     static let household = "/v1/households/h"
+
+    /// Without an outbox (a sink a test injects, the log) each change's notices and live events are handed to the
+    /// sink once it committed (the change is visible by then), and a refused change hands it nothing.
+    @Test func withoutAnOutboxTheSinkIsHandedAChangesNoticesOnceItCommitted() async throws {
+        let fixture = try await HouseholdRouterFixture()
+        let store = fixture.store
+        let sink = RecordingNoticeSink {
+            let groceries = (try? await store.communalGroceries(of: "h", asMember: "ann").count) ?? -1
+            let notes = (try? await store.notes(of: "h", asMember: "ann", now: .distantPast).count) ?? -1
+            return "\(groceries) groceries, \(notes) notes"
+        }
+        try await fixture.app(notices: sink).test(.router) { client async throws in
+            // when cat (no member) adds an item and a note, then ann adds an item and bob a note
+            for (path, body) in [("/groceries", #"{"name":"Milk","communal":true}"#), ("/notes", #"{"text":"hi"}"#)] {
+                #expect(try await client.send(.post, Self.household + path, as: "cat", json: body).status == .notFound)
+            }
+            #expect(sink.posted.isEmpty)
+            let milk = #"{"name":"Milk","communal":true}"#
+            #expect(
+                try await client.send(.post, Self.household + "/groceries", as: "ann", json: milk).status == .created)
+            let note = #"{"text":"hi"}"#
+            #expect(try await client.send(.post, Self.household + "/notes", as: "bob", json: note).status == .created)
+        }
+        // then the sink got the item's event, then the note's notice to ann and event, each after its commit
+        #expect(
+            sink.posted == [
+                PostedEntry(recipientIds: ["ann", "bob"], type: "household.grocery.created"),
+                PostedEntry(recipientIds: ["ann"], kind: "household.note_posted"),
+                PostedEntry(recipientIds: ["ann", "bob"], type: "household.note.created"),
+            ])
+        #expect(sink.observed == ["1 groceries, 0 notes", "1 groceries, 1 notes", "1 groceries, 1 notes"])
+    }
 
     @Test(
         arguments: [

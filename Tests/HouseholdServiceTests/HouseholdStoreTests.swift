@@ -26,8 +26,7 @@ func withHouseholdStores<T: Sendable>(
 }
 
 /// A household `h` of `members` (the first created it), all joined at `now`.
-func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, timeZone: String = "UTC") async throws
-{
+func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, timeZone: String = "UTC") async throws {
     try await store.createHousehold(
         HouseholdRecord(
             id: "h", name: "Flat", timeZone: timeZone, createdBy: members[0], noteLifetimeDays: 7, createdAt: now))
@@ -63,8 +62,7 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
             try await makeHousehold(store, ["ann", "bob"], now: now)
             let outbox = try #require(store.outbox)
             let sink = OutboxNoticeSink.undelivered(outbox, producer: .household)
-            let recorder = try #require(sink.recorder)
-            let notices = ChangeNotices<BillAdded>(recorder: recorder) { added in
+            let notices = ChangeNotices<BillAdded>(sink: sink) { added in
                 [Notice(recipients: ["bob"], kind: "household.bill_added", text: added.bill.id, link: "/")]
             }
             // when ann adds a bill, retries it with its key, and cat (no member) tries one
@@ -123,7 +121,8 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
             await #expect(throws: HouseholdError.notAMember) {
                 try await store.recordPayment(
                     PaymentRecord(
-                        id: "p", householdId: "h", fromId: "ann", toId: odd, amount: 1, currency: "EUR", createdAt: now))
+                        id: "p", householdId: "h", fromId: "ann", toId: odd, amount: 1, currency: "EUR", createdAt: now)
+                )
             }
         }
     }
@@ -185,7 +184,9 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
         let clock = ManualClock()
         try await withHouseholdStores(kind) { stores in
             let store = stores[0]
-            func revision() async throws -> Int64 { try await store.choreListRevision(of: "h", asMember: "ann").revision }
+            func revision() async throws -> Int64 {
+                try await store.choreListRevision(of: "h", asMember: "ann").revision
+            }
             try await makeHousehold(store, ["ann", "bob"], now: clock.now)
             var last = try await revision()
             func expectMoved(_ what: Comment, moved: Bool = true) async throws {
@@ -206,7 +207,8 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
                 GroceryItemRecord(
                     id: "g", householdId: "h", ownerId: nil, name: "Milk", mergeKey: "milk", quantity: 1, note: nil,
                     visible: true, createdBy: "ann", createdAt: clock.now))
-            _ = try await store.createBill(equalBill(100), id: "b", in: "h", by: "ann", idempotencyKey: nil, now: clock.now)
+            _ = try await store.createBill(
+                equalBill(100), id: "b", in: "h", by: "ann", idempotencyKey: nil, now: clock.now)
             try await expectMoved("groceries and bills", moved: false)
             try await store.invite(
                 InvitationRecord(
@@ -242,7 +244,8 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
                         case 0..<5:
                             let among = people.filter { _ in Bool.random(using: &random) } + [who]
                             _ = try await store.createBill(
-                                equalBill(Int.random(in: 1...100_000, using: &random), currency, payer: who,
+                                equalBill(
+                                    Int.random(in: 1...100_000, using: &random), currency, payer: who,
                                     among: Array(Set(among)).sorted()),
                                 id: "b\(step)", in: "h", by: "p0", idempotencyKey: nil, now: clock.now)
                             bills.append("b\(step)")
@@ -270,7 +273,9 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
                         .mapValues { $0.filter { $0.value != 0 } }.filter { !$0.value.isEmpty }
                     #expect(running == recomputed, "\(kind)")
                     #expect(running.values.allSatisfy { $0.values.reduce(0, +) == 0 })
-                    var lines = ["balances \(running.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted { $0.key < $1.key })" })"]
+                    var lines = [
+                        "balances \(running.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted { $0.key < $1.key })" })"
+                    ]
                     for payer in people {
                         for payee in people where payee != payer {
                             let target = try await store.paymentTarget(in: "h", from: payer, to: payee, currency: "EUR")
@@ -282,10 +287,14 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
                     }
                     for currency in ["EUR", "USD"] {
                         let tally = ExpenseStatistics.tally(expenses, currency: currency, months: months)
-                        lines.append("\(currency) \(tally.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })" })")
+                        lines.append(
+                            "\(currency) \(tally.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })" })"
+                        )
                     }
                     let page = try await store.bills(of: "h", asMember: "p3", after: nil, limit: 500)
-                    lines.append("bills \(page.map { "\($0.bill.id) \($0.bill.amount) \($0.bill.createdAt.timeIntervalSince1970) \($0.shares.sorted { $0.key < $1.key })" })")
+                    lines.append(
+                        "bills \(page.map { "\($0.bill.id) \($0.bill.amount) \($0.bill.createdAt.timeIntervalSince1970) \($0.shares.sorted { $0.key < $1.key })" })"
+                    )
                     return lines.joined(separator: "\n")
                 })
         }
@@ -298,7 +307,8 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
     func racingPaymentsNeverPayMoreThanIsOwed(kind: StoreKind) async throws {
         try await withHouseholdStores(kind, replicas: 2) { stores in
             try await makeHousehold(stores[0], ["ann", "bob"], now: now)
-            _ = try await stores[0].createBill(equalBill(1_000), id: "b", in: "h", by: "ann", idempotencyKey: nil, now: now)
+            _ = try await stores[0].createBill(
+                equalBill(1_000), id: "b", in: "h", by: "ann", idempotencyKey: nil, now: now)
             let instant = now
             let taken = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for index in 0..<10 {
@@ -352,7 +362,8 @@ func makeHousehold(_ store: any HouseholdStore, _ members: [String], now: Date, 
         let lastDay = Date(timeIntervalSince1970: 1_796_040_000)
         try await withHouseholdStores(kind, replicas: 2) { stores in
             try await makeHousehold(stores[0], ["ann", "bob", "cat"], now: lastDay)
-            _ = try await stores[0].createBill(equalBill(900), id: "b", in: "h", by: "ann", idempotencyKey: nil, now: lastDay)
+            _ = try await stores[0].createBill(
+                equalBill(900), id: "b", in: "h", by: "ann", idempotencyKey: nil, now: lastDay)
             let claimed = try await withThrowingTaskGroup(of: [String].self) { group in
                 for index in 0..<4 {
                     group.addTask {

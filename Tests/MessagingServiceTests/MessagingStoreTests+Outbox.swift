@@ -9,10 +9,10 @@ import Testing
 /// With the outbox as the notice sink, every change to messages writes its notices and live events in its own
 /// transaction, on both engines: they commit with it, and a refused change writes none.
 extension MessagingStoreTests {
-    /// The recorder of a sink appending to the store's outbox, and that outbox.
-    func outboxRecorder(_ store: any MessagingStore) throws -> (OutboxRecorder, any OutboxStorage) {
+    /// A sink appending to the store's outbox, and that outbox.
+    func outboxSink(_ store: any MessagingStore) throws -> (OutboxNoticeSink, any OutboxStorage) {
         let outbox = try #require(store.outbox)
-        return (try #require(OutboxNoticeSink.undelivered(outbox, producer: .messaging).recorder), outbox)
+        return (OutboxNoticeSink.undelivered(outbox, producer: .messaging), outbox)
     }
 
     /// An outbox entry's post, as the notifications service reads it: a notice's `kind` or an event's `type`.
@@ -36,9 +36,9 @@ extension MessagingStoreTests {
     {
         try await withStore(kind) { store in
             // given a group of a, b and c, and a message of a's
-            let (recorder, outbox) = try outboxRecorder(store)
+            let (sink, outbox) = try outboxSink(store)
             let notices = ChangeNotices<EditedMessage>(
-                recorder: recorder, notices: { MessageEvents.editedNotices($0, sender: "Ann") },
+                sink: sink, notices: { MessageEvents.editedNotices($0, sender: "Ann") },
                 events: { MessageEvents.editedEvents($0) })
             _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b", "c"], now: now)
             let message = try await send(store, "a", "g", "lunch?").message.id
@@ -62,9 +62,9 @@ extension MessagingStoreTests {
     @Test(arguments: StoreKind.allCases) func aDeletionsEventIsWrittenWithIt(kind: StoreKind) async throws {
         try await withStore(kind) { store in
             // given a group of a, b and c, and a message of a's
-            let (recorder, outbox) = try outboxRecorder(store)
+            let (sink, outbox) = try outboxSink(store)
             let notices = ChangeNotices<DeletedMessage>(
-                recorder: recorder, notices: { _ in [] }, events: { MessageEvents.deletedEvents($0) })
+                sink: sink, notices: { _ in [] }, events: { MessageEvents.deletedEvents($0) })
             _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b", "c"], now: now)
             let message = try await send(store, "a", "g", "lunch?").message.id
             // when b tries to delete it, a deletes it, and a deletes it again
@@ -86,14 +86,14 @@ extension MessagingStoreTests {
     {
         try await withStore(kind) { store in
             // given a group of a, b and c, and a message of a's
-            let (recorder, outbox) = try outboxRecorder(store)
+            let (sink, outbox) = try outboxSink(store)
             _ = try await store.createGroup(id: "g", name: "G", by: "a", members: ["b", "c"], now: now)
             let message = try await send(store, "a", "g", "lunch?").message.id
             func react(_ userID: String, adding: Bool, to messageID: Int64? = nil) async throws {
                 let reaction = MessageEvents.Reaction(
                     conversationId: "g", messageId: message, emoji: "👍", userId: userID)
                 let notices = ChangeNotices<ReactionChange>(
-                    recorder: recorder, notices: { _ in [] },
+                    sink: sink, notices: { _ in [] },
                     events: { MessageEvents.reactedEvents(reaction, added: adding, $0) })
                 _ = try await store.react(
                     "👍", to: messageID ?? message, in: "g", by: userID, adding: adding, now: now, notices: notices)
@@ -118,9 +118,9 @@ extension MessagingStoreTests {
     @Test(arguments: StoreKind.allCases) func aRemovalsNoticeAndEventAreWrittenWithIt(kind: StoreKind) async throws {
         try await withStore(kind) { store in
             // given a direct chat of a and b, and b's report of a message of a's
-            let (recorder, outbox) = try outboxRecorder(store)
+            let (sink, outbox) = try outboxSink(store)
             let notices = ChangeNotices<DeletedMessage>(
-                recorder: recorder, notices: { MessageEvents.removedNotices($0) },
+                sink: sink, notices: { MessageEvents.removedNotices($0) },
                 events: { MessageEvents.deletedEvents($0) })
             _ = try await store.openDirect("a", with: "b", id: "d", now: now)
             let message = try await send(store, "a", "d", "go away").message.id

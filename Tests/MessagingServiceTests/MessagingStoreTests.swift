@@ -56,9 +56,9 @@ import Testing
         try await withStore(kind) { store in
             // given the store's outbox as the service's notice sink, and a direct conversation of a and b
             let outbox = try #require(store.outbox)
-            let recorder = try #require(OutboxNoticeSink.undelivered(outbox, producer: .messaging).recorder)
             let notices = ChangeNotices<SentMessage>(
-                recorder: recorder, notices: { MessageEvents.createdNotices($0, sender: "Ann") },
+                sink: OutboxNoticeSink.undelivered(outbox, producer: .messaging),
+                notices: { MessageEvents.createdNotices($0, sender: "Ann") },
                 events: { MessageEvents.createdEvents($0) })
             _ = try await store.openDirect("a", with: "b", id: "c", now: now)
             // when a sends a message, retries it with its key, and x (no member) tries one

@@ -89,7 +89,8 @@ import Testing
 
     @Test func followsAndBlocksRefuseWhatTheRulesRefuse() async throws {
         let tokens = await RouterTestTokens()
-        try await app(tokens).test(.router) { client in
+        let notices = Notices()
+        try await app(tokens, notices: notices).test(.router) { client in
             let ann = try await tokens.headers("u-ann")
             let bob = try await tokens.headers("u-bob")
             let cat = try await tokens.headers("u-cat")
@@ -114,6 +115,8 @@ import Testing
             // Only the followee approves: cat has no request from ann.
             let approve = try await client.problem(.post, SocialPaths.followRequests + "/u-ann/approve", cat)
             #expect(approve.detail == "The follow request was not found.")
+            // Without an outbox the stored request's notice went to the sink after it; the refused ones sent none.
+            #expect(notices.sent.withLock { $0.map(\.kind) } == ["social.follow_request"])
             #expect(try await client.problem(.put, SocialPaths.blocks + "/u-ann", ann).code == "self_block")
             #expect(
                 try await client.problem(.delete, SocialPaths.blocks + "/u-cat", ann).detail

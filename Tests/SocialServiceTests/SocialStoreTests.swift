@@ -60,10 +60,10 @@ import Testing
             let notices = SocialNotices(sink: sink)
             // when a request is sent, and sent again (refused: it is pending)
             let sent = try await store.sendFriendRequest(
-                from: "ann", to: "bob", now: now, notices: notices.recorded(to: "bob", from: "Ann"))
+                from: "ann", to: "bob", now: now, notices: notices.friendRequest(to: "bob", from: "Ann"))
             await #expect(throws: SocialError.self) {
                 try await store.sendFriendRequest(
-                    from: "ann", to: "bob", now: now, notices: notices.recorded(to: "bob", from: "Ann"))
+                    from: "ann", to: "bob", now: now, notices: notices.friendRequest(to: "bob", from: "Ann"))
             }
             // then one notice waits, keyed by the request
             guard case .sent(let request) = sent else { throw SocialError.notFound("the request") }

@@ -28,3 +28,55 @@ extension OutboxStorage {
         return waiting.withLock { $0 }
     }
 }
+
+/// An outbox entry's post as the notifications service reads it: a notice's `kind` or an event's `type`, and its
+/// recipients (sorted).
+public struct PostedEntry: Decodable, Equatable, Sendable, CustomStringConvertible {
+    public var recipientIds: [String]
+    public var kind: String?
+    public var type: String?
+
+    public init(recipientIds: [String], kind: String? = nil, type: String? = nil) {
+        (self.recipientIds, self.kind, self.type) = (recipientIds, kind, type)
+    }
+
+    public var description: String { "\(kind ?? type ?? "?") to \(recipientIds)" }
+}
+
+extension OutboxStorage {
+    /// The posts waiting, oldest first, left in place.
+    public func waitingPosts() async throws -> [PostedEntry] {
+        try await waitingEntries().map { entry in
+            var posted = try JSONDecoder().decode(PostedEntry.self, from: entry.message.body)
+            posted.recipientIds.sort()
+            return posted
+        }
+    }
+}
+
+/// A sink other than the outbox (as a test injects, or the log): it keeps what it is handed, in order, each as
+/// ``PostedEntry``, with what `observe` read at that moment (say, whether the change is visible yet).
+public final class RecordingNoticeSink: NoticeSink {
+    private let handed = Mutex<[(PostedEntry, String)]>([])
+    private let observe: @Sendable () async -> String
+
+    public init(observe: @escaping @Sendable () async -> String = { "" }) {
+        self.observe = observe
+    }
+
+    /// What the sink was handed, in order.
+    public var posted: [PostedEntry] { handed.withLock { $0.map(\.0) } }
+
+    /// What `observe` read as each was handed.
+    public var observed: [String] { handed.withLock { $0.map(\.1) } }
+
+    public func publish(_ notice: Notice) async {
+        let seen = await observe()
+        handed.withLock { $0.append((PostedEntry(recipientIds: notice.recipients.sorted(), kind: notice.kind), seen)) }
+    }
+
+    public func publish(_ event: RealtimeEvent) async {
+        let seen = await observe()
+        handed.withLock { $0.append((PostedEntry(recipientIds: event.recipients.sorted(), type: event.type), seen)) }
+    }
+}

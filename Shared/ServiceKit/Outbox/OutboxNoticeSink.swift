@@ -93,44 +93,59 @@ public struct OutboxRecorder: Sendable {
     }
 }
 
-/// The notices and live events a store write records with its change, built from what it stored: the write calls
-/// ``record(_:in:)`` inside its transaction and ``committed()`` after it. A full outbox drops them (and raises the
-/// alarm), never the change.
+/// The notices and live events a store write reports its change with, built from what it stored. The write calls
+/// ``record(_:in:)`` inside its transaction and ``committed(_:)`` after it; the controller builds this from its sink
+/// and never asks where they go. Through the outbox they are appended in the transaction, so they commit or roll back
+/// with the change (a full outbox drops them and raises the alarm, never the change); any other sink (a test's, the
+/// log, a direct post) is handed them once the change committed. A refused change reaches neither call.
 public struct ChangeNotices<Change: Sendable>: Sendable {
-    private let recorder: OutboxRecorder
+    private let recorder: OutboxRecorder?
+    private let sink: any NoticeSink
     private let notices: @Sendable (Change) -> [Notice]
     private let events: @Sendable (Change) -> [RealtimeEvent]
 
-    /// Notices `notices` and live events `events` builds from the change (posted in that order), recorded through
-    /// `recorder` (``NoticeSink/recorder``).
+    /// Notices `notices` and live events `events` builds from the change (posted in that order), through `sink`:
+    /// recorded in the write's transaction when it is the service's outbox (``NoticeSink/recorder``), else published
+    /// after the commit.
     public init(
-        recorder: OutboxRecorder, notices: @escaping @Sendable (Change) -> [Notice],
+        sink: any NoticeSink, notices: @escaping @Sendable (Change) -> [Notice] = { _ in [] },
         events: @escaping @Sendable (Change) -> [RealtimeEvent] = { _ in [] }
     ) {
-        self.recorder = recorder
+        self.recorder = sink.recorder
+        self.sink = sink
         self.notices = notices
         self.events = events
     }
 
-    private func messages(_ change: Change) -> [OutboxMessage] {
+    private func messages(_ change: Change, _ recorder: OutboxRecorder) -> [OutboxMessage] {
         recorder.messages(notices(change)) + recorder.messages(events(change))
     }
 
-    /// Appends the change's notices and events in the caller's SQLite transaction.
+    /// Appends the change's notices and events in the caller's SQLite transaction (through the outbox only).
     public func record(_ change: Change, in db: Database) throws {
-        let messages = messages(change)
+        guard let recorder else { return }
+        let messages = messages(change, recorder)
         recorder.refused(try SQLiteOutbox.append(db, messages, limit: recorder.limit, now: recorder.clock.now))
     }
 
-    /// Appends the change's notices and events in the caller's PostgreSQL transaction.
+    /// Appends the change's notices and events in the caller's PostgreSQL transaction (through the outbox only).
     public func record(_ change: Change, in db: PostgresSession) async throws {
-        let messages = messages(change)
+        guard let recorder else { return }
+        let messages = messages(change, recorder)
         recorder.refused(
             try await PostgresOutbox.append(db, messages, limit: recorder.limit, now: recorder.clock.now))
     }
 
-    /// Wakes the delivery once the write committed.
-    public func committed() { recorder.delivery.wake() }
+    /// Once the write committed: wakes the outbox's delivery, or hands the change's notices, then its events, to the
+    /// sink.
+    public func committed(_ change: Change) async {
+        if let recorder {
+            recorder.delivery.wake()
+            return
+        }
+        for notice in notices(change) { await sink.publish(notice) }
+        for event in events(change) { await sink.publish(event) }
+    }
 }
 
 /// The error a full or failing outbox logs, at most once a minute (a full outbox refuses every notice).
@@ -200,5 +215,36 @@ extension ServiceSettings {
         let sink = OutboxNoticeSink(
             outbox: outbox, producer: service, limit: outboxLimit, clock: clock, delivery: delivery, logger: logger)
         return NoticeRouting(sink: sink, services: [delivery])
+    }
+}
+
+extension ServiceDatabase {
+    /// One write transaction whose change `notices` reports: recorded in it, and handed on once it committed.
+    public func write<Change: Sendable>(
+        reporting notices: ChangeNotices<Change>?, _ body: @Sendable (Database) throws -> Change
+    ) async throws -> Change {
+        let change = try await write { db in
+            let change = try body(db)
+            try notices?.record(change, in: db)
+            return change
+        }
+        await notices?.committed(change)
+        return change
+    }
+}
+
+extension PostgresServiceDatabase {
+    /// One transaction (``write(isolation:attempts:_:)``) whose change `notices` reports: recorded in it, and handed
+    /// on once it committed.
+    public func write<Change: Sendable>(
+        reporting notices: ChangeNotices<Change>?, _ body: @Sendable (PostgresSession) async throws -> Change
+    ) async throws -> Change {
+        let change = try await write { db in
+            let change = try await body(db)
+            try await notices?.record(change, in: db)
+            return change
+        }
+        await notices?.committed(change)
+        return change
     }
 }

@@ -56,17 +56,20 @@ struct PackModerationController {
         }
         let itemID = try context.parameters.id("item", kind == .post ? "The post" : "The comment")
         let now = clock.now
-        let item = try await database.decideReports(on: kind, itemID, decision, by: context.user.userID, now: now)
-        if decision == .remove {
-            await notices.publish(
-                Notice(
-                    recipients: [item.writerId], kind: "geo.\(kind.rawValue)_removed",
-                    text: kind == .post
-                        ? "Your post \"\(item.title)\" in \(item.packName) was removed after reports."
-                        : "Your comment on \"\(item.title)\" in \(item.packName) was removed after reports.",
-                    link: GeoPaths.packs + "/\(item.packId)",
-                    idempotencyKey: "\(kind.rawValue)-removed:\(itemID)"))
-        }
+        let item = try await database.decideReports(
+            on: kind, itemID, decision, by: context.user.userID, now: now,
+            notices: ChangeNotices(sink: notices) { item in
+                guard decision == .remove else { return [] }
+                return [
+                    Notice(
+                        recipients: [item.writerId], kind: "geo.\(kind.rawValue)_removed",
+                        text: kind == .post
+                            ? "Your post \"\(item.title)\" in \(item.packName) was removed after reports."
+                            : "Your comment on \"\(item.title)\" in \(item.packName) was removed after reports.",
+                        link: GeoPaths.packs + "/\(item.packId)",
+                        idempotencyKey: "\(kind.rawValue)-removed:\(itemID)")
+                ]
+            })
         return DecisionView(
             kind: kind.rawValue, itemId: String(itemID), decision: decision.rawValue, decidedBy: context.user.userID,
             decidedAt: now, reportCount: item.reports.count)

@@ -145,16 +145,18 @@ struct PackPostsController {
             admit: { [commentLimiter] in
                 try commentLimiter.enforce(viewer, "You are commenting too fast; try again later.")
             },
-            now: clock.now)
-        if listing.post.authorId != viewer {
-            // Tells the writer that someone answered, never who.
-            await notices.publish(
-                Notice(
-                    recipients: [listing.post.authorId], kind: "geo.post_comment",
-                    text: "Someone in \(listing.pack.name) commented on your post \"\(listing.post.title)\".",
-                    link: GeoPaths.posts + "/\(listing.post.id ?? 0)", idempotencyKey: "post-comment:\(comment.id ?? 0)"
-                ))
-        }
+            now: clock.now,
+            notices: ChangeNotices(sink: notices) { comment, listing in
+                guard listing.post.authorId != viewer else { return [] }
+                // Tells the writer that someone answered, never who.
+                return [
+                    Notice(
+                        recipients: [listing.post.authorId], kind: "geo.post_comment",
+                        text: "Someone in \(listing.pack.name) commented on your post \"\(listing.post.title)\".",
+                        link: GeoPaths.posts + "/\(listing.post.id ?? 0)",
+                        idempotencyKey: "post-comment:\(comment.id ?? 0)")
+                ]
+            })
         return EditedResponse(
             status: .created, response: CommentView(comment, postAuthor: listing.post.authorId, viewer: viewer))
     }

@@ -43,15 +43,20 @@ struct PinReactionsController {
         try PinReactions.requireMayReact(category)
         let viewer = context.user.userID
         let pinID = pin.id ?? 0
-        if try await database.setReaction(on: pinID, by: viewer, kind: kind, now: clock.now) {
-            // Friends know each other: the notice names the reactor.
-            let name = try await directory.users(ids: [viewer]).first?.displayName ?? "A friend"
-            await notices.publish(
-                Notice(
-                    recipients: [pin.userId], kind: "geo.pin_reaction",
-                    text: "\(name) reacted \(PinReactions.emoji[kind] ?? "") to your pin \(pin.placeName).",
-                    link: GeoPaths.pins + "/\(pinID)", idempotencyKey: "pin-reaction:\(pinID):\(viewer)"))
-        }
+        // Friends know each other: the notice names the reactor (asked first: it is written with the reaction).
+        let name = try await directory.users(ids: [viewer]).first?.displayName ?? "A friend"
+        let (owner, place) = (pin.userId, pin.placeName)
+        _ = try await database.setReaction(
+            on: pinID, by: viewer, kind: kind, now: clock.now,
+            notices: ChangeNotices(sink: notices) { first in
+                guard first else { return [] }
+                return [
+                    Notice(
+                        recipients: [owner], kind: "geo.pin_reaction",
+                        text: "\(name) reacted \(PinReactions.emoji[kind] ?? "") to your pin \(place).",
+                        link: GeoPaths.pins + "/\(pinID)", idempotencyKey: "pin-reaction:\(pinID):\(viewer)")
+                ]
+            })
         return try await view(pin, category: category, viewer: viewer)
     }
 

@@ -6,6 +6,9 @@ import ServiceKit
 /// PostgreSQL through PostgresNIO (``PostgresGeoStore``, when `DATABASE_URL` names one). Controllers and jobs see only
 /// this. Each operation is one transaction; every pack read takes `now`: a pack past its expiry is gone at once,
 /// before the sweep flushes its rows.
+/// A comment just stored and the post it is on.
+typealias CommentMade = (comment: CommentRecord, on: PostListing)
+
 protocol GeoStore: ServiceStore {
     // MARK: The map
 
@@ -64,7 +67,9 @@ protocol GeoStore: ServiceStore {
 
     /// Sets (or with `nil` removes) a person's reaction to a pin; answers whether it is their first reaction to
     /// it ever (removing and reacting again is not). A missing pin is not found. The caller checks they may.
-    func setReaction(on pinID: Int64, by user: String, kind: String?, now: Date) async throws -> Bool
+    /// `notices` reports that answer.
+    func setReaction(on pinID: Int64, by user: String, kind: String?, now: Date, notices: ChangeNotices<Bool>?)
+        async throws -> Bool
 
     /// A pin's reactions, oldest first, at most ``PinReactions/listed``.
     func reactions(on pinID: Int64) async throws -> [PinReaction]
@@ -174,10 +179,11 @@ protocol GeoStore: ServiceStore {
 
     /// Adds a comment under the writer's pseudonym to a post they may read from `position`, in a pack they are an
     /// active member of; `admit` (the rate limit) runs once the post is known to be open to them.
+    /// `notices` reports the comment.
     func createComment(
         on postID: Int64, author: String, body: String, at position: ClientPosition?,
-        admit: @escaping @Sendable () throws -> Void, now: Date
-    ) async throws -> (comment: CommentRecord, on: PostListing)
+        admit: @escaping @Sendable () throws -> Void, now: Date, notices: ChangeNotices<CommentMade>?
+    ) async throws -> CommentMade
 
     /// The comments of a post the viewer may read from `position`, oldest first, after the cursor's id, with the
     /// viewer's votes on them.
@@ -235,9 +241,11 @@ protocol GeoStore: ServiceStore {
         -> [(entry: ReportQueueEntry, item: ReportedPackItem)]
 
     /// An admin's decision on an item's open reports (404 when it has none): `keep` shows the item again, `remove`
-    /// deletes it; the reports record who decided and when. Answers the item as it was, with the decided reports.
+    /// deletes it; the reports record who decided and when. Answers the item as it was, with the decided reports,
+    /// which `notices` reports.
     func decideReports(
-        on kind: PackReports.Kind, _ itemID: Int64, _ decision: PackReports.Decision, by admin: String, now: Date
+        on kind: PackReports.Kind, _ itemID: Int64, _ decision: PackReports.Decision, by admin: String, now: Date,
+        notices: ChangeNotices<ReportedPackItem>?
     ) async throws -> ReportedPackItem
 
     /// Mutes the writer of a post or comment the muter may read from `position`, in that pack: their posts and
@@ -337,5 +345,28 @@ extension GeoMapReader {
             }
         }
         return Array(found.values)
+    }
+}
+
+extension GeoStore {
+    /// ``setReaction(on:by:kind:now:notices:)`` with no notices to record.
+    func setReaction(on pinID: Int64, by user: String, kind: String?, now: Date) async throws -> Bool {
+        try await setReaction(on: pinID, by: user, kind: kind, now: now, notices: nil)
+    }
+
+    /// ``createComment(on:author:body:at:admit:now:notices:)`` with no notices to record.
+    func createComment(
+        on postID: Int64, author: String, body: String, at position: ClientPosition?,
+        admit: @escaping @Sendable () throws -> Void, now: Date
+    ) async throws -> CommentMade {
+        try await createComment(
+            on: postID, author: author, body: body, at: position, admit: admit, now: now, notices: nil)
+    }
+
+    /// ``decideReports(on:_:_:by:now:notices:)`` with no notices to record.
+    func decideReports(
+        on kind: PackReports.Kind, _ itemID: Int64, _ decision: PackReports.Decision, by admin: String, now: Date
+    ) async throws -> ReportedPackItem {
+        try await decideReports(on: kind, itemID, decision, by: admin, now: now, notices: nil)
     }
 }

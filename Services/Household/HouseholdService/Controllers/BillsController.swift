@@ -50,18 +50,10 @@ struct BillsController {
         let input = try await request.decode(as: BillRequest.self, context: context)
         let key = try IdempotencyKey.of(request)
         let me = context.user.userID
-        // With the outbox, the members' notice is written in the bill's own transaction.
-        let added = notices.recorder.map { recorder in
-            ChangeNotices<BillAdded>(recorder: recorder) { Self.billAddedNotices($0, by: me) }
-        }
         let (stored, created) = try await store.createBill(
             try input.draft(), id: UUID().uuidString.lowercased(), in: householdID, by: me,
-            idempotencyKey: key, now: clock.now, notices: added)
-        if created, added == nil {
-            for notice in Self.billAddedNotices(stored, by: me) {
-                await notices.publish(notice)
-            }
-        }
+            idempotencyKey: key, now: clock.now,
+            notices: ChangeNotices(sink: notices, notices: { Self.billAddedNotices($0, by: me) }))
         return EditedResponse(status: created ? .created : .ok, response: Self.view(stored))
     }
 
@@ -162,14 +154,19 @@ struct BillsController {
         let payment = PaymentRecord(
             id: UUID().uuidString.lowercased(), householdId: householdID, fromId: draft.from, toId: draft.to,
             amount: draft.amount, currency: draft.currency, createdAt: clock.now)
-        try await store.recordPayment(payment)
-        // The payment is recorded; a directory that cannot answer only costs the notice its name.
+        // The name first, for the notice written with the payment; a directory that cannot answer only costs the
+        // notice its name.
         let payer = (try? await directory.users(ids: [payment.fromId]))?.first?.displayName
-        await notices.publish(
-            Notice(
-                recipients: [draft.to], kind: "household.payment",
-                text: Self.paidNotice(payer: payer, amount: payment.amount, currency: payment.currency),
-                link: HouseholdPaths.households + "/" + householdID + "/balances"))
+        try await store.recordPayment(
+            payment,
+            notices: ChangeNotices(sink: notices) { payment in
+                [
+                    Notice(
+                        recipients: [payment.toId], kind: "household.payment",
+                        text: Self.paidNotice(payer: payer, amount: payment.amount, currency: payment.currency),
+                        link: HouseholdPaths.households + "/" + payment.householdId + "/balances")
+                ]
+            })
         return EditedResponse(
             status: .created, response: Transfer(from: payment.fromId, to: payment.toId, amount: payment.amount))
     }

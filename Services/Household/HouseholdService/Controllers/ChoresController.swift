@@ -89,8 +89,10 @@ struct ChoresController {
             input.points ?? ChoreCatalogue.predefined.first { $0.name == name }?.points ?? 1)
         let schedule = try (input.schedule ?? ScheduleBody(kind: "once")).schedule()
         let (id, now) = (UUID().uuidString.lowercased(), clock.now)
+        let me = context.user.userID
         let (chore, members, today) = try await store.createChore(
-            in: householdID, by: context.user.userID, clock: clock
+            in: householdID, by: me, clock: clock,
+            notices: live.reporting(events: { Self.saved("household.chore.created", $0, by: me) })
         ) { members, today in
             let assignment = try (input.assignment ?? AssignmentBody(kind: "rotating")).assignment(members: members)
             let start = input.startOn ?? today
@@ -104,11 +106,18 @@ struct ChoresController {
             chore.set(assignment)
             return chore
         }
-        let view = ChoreView(chore, members: members, today: today)
-        await live.publish(
-            "household.chore.created",
-            .init(householdId: householdID, actorId: context.user.userID, id: chore.id, chore: view))
-        return EditedResponse(status: .created, response: view)
+        return EditedResponse(status: .created, response: ChoreView(chore, members: members, today: today))
+    }
+
+    /// Every member's open list shows the chore as saved.
+    static func saved(_ type: String, _ change: HouseholdChange<ChoreSaved>, by actorID: String) -> [RealtimeEvent] {
+        let (chore, members, today) = change.value
+        return LiveUpdates.event(
+            type,
+            .init(
+                householdId: chore.householdId, actorId: actorID, id: chore.id,
+                chore: ChoreView(chore, members: members, today: today)),
+            members: change.members)
     }
 
     /// Changes the given parts of a chore; a new schedule restarts from `startOn` (or today).
@@ -118,8 +127,10 @@ struct ChoresController {
         let name = try input.name.map { try Validate.text($0, field: "name", max: 60) }
         let points = try input.points.map(ChoreRules.points)
         let schedule = try input.schedule.map { try $0.schedule() }
+        let me = context.user.userID
         let (chore, members, today) = try await store.updateChore(
-            try context.parameters.require("chore"), in: householdID, by: context.user.userID, clock: clock
+            try context.parameters.require("chore"), in: householdID, by: me, clock: clock,
+            notices: live.reporting(events: { Self.saved("household.chore.updated", $0, by: me) })
         ) { chore, members, today in
             if let name { chore.name = name }
             if let points { chore.points = points }
@@ -132,20 +143,18 @@ struct ChoresController {
                 chore.assigneeId = assignment.next(members: members, current: nil, recentPoints: [:])
             }
         }
-        let view = ChoreView(chore, members: members, today: today)
-        await live.publish(
-            "household.chore.updated",
-            .init(householdId: householdID, actorId: context.user.userID, id: chore.id, chore: view))
-        return view
+        return ChoreView(chore, members: members, today: today)
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let (choreID, householdID) = (
             try context.parameters.require("chore"), try context.parameters.require("household")
         )
-        try await store.deleteChore(choreID, in: householdID, by: context.user.userID, now: clock.now)
-        await live.publish(
-            "household.chore.deleted", .init(householdId: householdID, actorId: context.user.userID, id: choreID))
+        let me = context.user.userID
+        try await store.deleteChore(
+            choreID, in: householdID, by: me, now: clock.now,
+            notices: live.deletion(
+                "household.chore.deleted", in: householdID, by: me, id: { (chore: ChoreRecord) in chore.id }))
         return .noContent
     }
 }

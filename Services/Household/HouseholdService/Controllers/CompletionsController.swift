@@ -6,7 +6,6 @@ import ServiceKit
 /// Completing chores, and the history of completions.
 struct CompletionsController {
     let store: any HouseholdStore
-    let notices: any NoticeSink
     let live: LiveUpdates
     let clock: WallClock
 
@@ -31,23 +30,42 @@ struct CompletionsController {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: CompleteRequest.self, context: context)
         let note = try Validate.optionalText(input.note, field: "note", max: 200)
-        let (completion, chore, members, today) = try await store.complete(
-            try context.parameters.require("chore"), in: householdID, by: context.user.userID, note: note, clock: clock)
-        let others = members.filter { $0 != context.user.userID }
-        if !others.isEmpty {
-            await notices.publish(
-                Notice(
-                    recipients: others, kind: "household.chore_completed", text: "\(chore.name) was done.",
-                    link: HouseholdPaths.households + "/" + householdID + "/chores"))
-        }
-        let result = CompletionResult(
+        let me = context.user.userID
+        let done = try await store.complete(
+            try context.parameters.require("chore"), in: householdID, by: me, note: note, clock: clock,
+            notices: live.reporting(
+                notices: { Self.completedNotices($0, by: me) }, events: { Self.completedEvents($0, by: me) }))
+        return EditedResponse(status: .created, response: Self.result(done))
+    }
+
+    static func result(_ done: ChoreCompleted) -> CompletionResult {
+        let (completion, chore, members, today) = done
+        return CompletionResult(
             completion: CompletionView(completion), chore: ChoreView(chore, members: members, today: today))
-        await live.publish(
+    }
+
+    /// The other members are told the chore was done.
+    static func completedNotices(_ change: HouseholdChange<ChoreCompleted>, by actorID: String) -> [Notice] {
+        let others = LiveUpdates.others(change.members, than: actorID)
+        guard !others.isEmpty else { return [] }
+        let (_, chore, _, _) = change.value
+        return [
+            Notice(
+                recipients: others, kind: "household.chore_completed", text: "\(chore.name) was done.",
+                link: HouseholdPaths.households + "/" + chore.householdId + "/chores")
+        ]
+    }
+
+    /// Every member's open list shows the completion and the chore as it now stands.
+    static func completedEvents(_ change: HouseholdChange<ChoreCompleted>, by actorID: String) -> [RealtimeEvent] {
+        let result = Self.result(change.value)
+        let (_, chore, _, _) = change.value
+        return LiveUpdates.event(
             "household.chore.completed",
             .init(
-                householdId: householdID, actorId: context.user.userID, id: chore.id, chore: result.chore,
-                completion: result.completion))
-        return EditedResponse(status: .created, response: result)
+                householdId: chore.householdId, actorId: actorID, id: chore.id, chore: result.chore,
+                completion: result.completion),
+            members: change.members)
     }
 
     /// Completion history, newest first, by member, chore and day range.

@@ -7,7 +7,6 @@ import ServiceKit
 /// edited and cancelled by their creator; reminded before the start by ``EventReminders``.
 struct EventsController {
     let store: any HouseholdStore
-    let notices: any NoticeSink
     let live: LiveUpdates
     let clock: WallClock
 
@@ -24,10 +23,9 @@ struct EventsController {
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> EditedResponse<EventView> {
         let householdID = try context.parameters.require("household")
         let draft = try await request.decode(as: EventRequests.Create.self, context: context).draft()
-        let (stored, members) = try await store.createEvent(
-            draft, id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, now: clock.now)
-        await tell(members, but: context.user.userID, "household.event_created", "New event", stored)
-        await changed("household.event.created", stored, by: context.user.userID)
+        let (stored, _) = try await store.createEvent(
+            draft, id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, now: clock.now,
+            notices: reporting("household.event.created", told: ("household.event_created", "New event"), context))
         return EditedResponse(status: .created, response: EventView(stored))
     }
 
@@ -62,18 +60,16 @@ struct EventsController {
         let change = try await request.decode(as: EventRequests.Edit.self, context: context).change()
         let stored = try await store.editEvent(
             try context.parameters.require("event"), in: try context.parameters.require("household"),
-            by: context.user.userID, change, now: clock.now)
-        await changed("household.event.updated", stored, by: context.user.userID)
+            by: context.user.userID, change, now: clock.now, notices: reporting("household.event.updated", context))
         return EventView(stored)
     }
 
     /// Cancels my event: it stays listed as cancelled, takes no more answers and sends no reminder.
     @Sendable func cancel(_ request: Request, context: AuthenticatedContext) async throws -> EventView {
-        let (stored, members) = try await store.cancelEvent(
+        let (stored, _) = try await store.cancelEvent(
             try context.parameters.require("event"), in: try context.parameters.require("household"),
-            by: context.user.userID, now: clock.now)
-        await tell(members, but: context.user.userID, "household.event_cancelled", "Cancelled", stored)
-        await changed("household.event.cancelled", stored, by: context.user.userID)
+            by: context.user.userID, now: clock.now,
+            notices: reporting("household.event.cancelled", told: ("household.event_cancelled", "Cancelled"), context))
         return EventView(stored)
     }
 
@@ -82,31 +78,45 @@ struct EventsController {
         let input = try await request.decode(as: EventRequests.Answer.self, context: context)
         let stored = try await store.answer(
             try context.parameters.require("event"), in: try context.parameters.require("household"),
-            by: context.user.userID, try EventRules.Answer(client: input.answer), now: clock.now)
-        await changed("household.event.rsvp", stored, by: context.user.userID)
+            by: context.user.userID, try EventRules.Answer(client: input.answer), now: clock.now,
+            notices: reporting("household.event.rsvp", context))
         return EventView(stored)
     }
 
+    /// An event change's live event `type` to every member and, when `told` names one, a notice of `told.kind` to the
+    /// others.
+    private func reporting(
+        _ type: String, told: (kind: String, what: String)? = nil, _ context: AuthenticatedContext
+    ) -> ChangeNotices<HouseholdChange<StoredEvent>> {
+        let me = context.user.userID
+        return live.reporting(
+            notices: { change in told.map { Self.told(change, but: me, $0.kind, $0.what) } ?? [] },
+            events: { change in
+                let stored = change.value
+                return LiveUpdates.event(
+                    type,
+                    .init(
+                        householdId: stored.event.householdId, actorId: me, id: stored.event.id,
+                        event: EventView(stored)),
+                    members: change.members)
+            })
+    }
+
     /// A notice to the other members: `what` (New event, Cancelled), the title and the start on the household's clock.
-    private func tell(_ members: [String], but actorID: String, _ kind: String, _ what: String, _ stored: StoredEvent)
-        async
+    static func told(_ change: HouseholdChange<StoredEvent>, but actorID: String, _ kind: String, _ what: String)
+        -> [Notice]
     {
-        let others = members.filter { $0 != actorID }
-        guard !others.isEmpty else { return }
-        await notices.publish(
+        let others = LiveUpdates.others(change.members, than: actorID)
+        guard !others.isEmpty else { return [] }
+        let stored = change.value
+        return [
             Notice(
                 recipients: others, kind: kind,
                 text: EventRules.noticeText(
                     what, title: stored.event.title, start: stored.event.startsAt, timeZone: stored.timeZone),
                 link: EventsController.link(stored.event),
-                idempotencyKey: "\(kind):\(stored.event.id)"))
-    }
-
-    private func changed(_ type: String, _ stored: StoredEvent, by actorID: String) async {
-        await live.publish(
-            type,
-            .init(
-                householdId: stored.event.householdId, actorId: actorID, id: stored.event.id, event: EventView(stored)))
+                idempotencyKey: "\(kind):\(stored.event.id)")
+        ]
     }
 
     /// The API path of an event, for notices.

@@ -115,8 +115,9 @@ struct GroceriesController {
             quantity: try Self.quantity(input.quantity ?? 1),
             note: try Validate.optionalText(input.note, field: "note", max: 200),
             visible: communal ? true : (input.visible ?? true), createdBy: context.user.userID, createdAt: clock.now)
-        try await store.addGrocery(item)
-        await changed("household.grocery.created", item, by: context.user.userID)
+        let me = context.user.userID
+        try await store.addGrocery(
+            item, notices: live.reporting(events: { Self.changed("household.grocery.created", $0.value, $0, by: me) }))
         return EditedResponse(status: .created, response: ItemView(item))
     }
 
@@ -133,23 +134,30 @@ struct GroceriesController {
         let name = try input.name.map(HouseholdInput.groceryName)
         let quantity = try input.quantity.map(Self.quantity)
         let note = try input.note.map { try Validate.optionalText($0, field: "note", max: 200) ?? "" }
-        let (before, item) = try await store.changeGrocery(
-            try context.parameters.require("item"), in: try context.parameters.require("household"),
-            by: context.user.userID
+        let me = context.user.userID
+        let (_, item) = try await store.changeGrocery(
+            try context.parameters.require("item"), in: try context.parameters.require("household"), by: me,
+            notices: live.reporting(events: { Self.edited($0, by: me) })
         ) { item in
             if let name { (item.name, item.mergeKey) = (name, Groceries.mergeKey(name)) }
             if let quantity { item.quantity = quantity }
             if let note { item.note = note.isEmpty ? nil : note }
             if let visible = input.visible, item.ownerId != nil { item.visible = visible }
         }
-        if Self.isShared(before) && !Self.isShared(item) {
-            // Just hidden: it leaves the other members' open lists as a deletion would; my devices keep it.
-            await live.publish(
-                "household.grocery.deleted",
-                .init(householdId: item.householdId, actorId: context.user.userID, id: item.id), to: .othersThanActor)
-        }
-        await changed("household.grocery.updated", item, by: context.user.userID)
         return ItemView(item)
+    }
+
+    /// An edit's live events: an item just hidden leaves the other members' open lists as a deletion would (my
+    /// devices keep it), then every list that shows it follows the change.
+    static func edited(_ change: HouseholdChange<GroceryEdit>, by actorID: String) -> [RealtimeEvent] {
+        let (before, item) = change.value
+        var events: [RealtimeEvent] = []
+        if isShared(before) && !isShared(item) {
+            events += LiveUpdates.event(
+                "household.grocery.deleted", .init(householdId: item.householdId, actorId: actorID, id: item.id),
+                to: .othersThanActor, members: change.members)
+        }
+        return events + changed("household.grocery.updated", item, change, by: actorID)
     }
 
     /// Whether the item is on the household list that every member sees (communal, or personal and visible).
@@ -158,21 +166,25 @@ struct GroceriesController {
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let item = try await store.deleteGrocery(
-            try context.parameters.require("item"), in: try context.parameters.require("household"),
-            by: context.user.userID)
-        await live.publish(
-            "household.grocery.deleted",
-            .init(householdId: item.householdId, actorId: context.user.userID, id: item.id),
-            to: Self.isShared(item) ? .everyone : .actor)
+        let me = context.user.userID
+        try await store.deleteGrocery(
+            try context.parameters.require("item"), in: try context.parameters.require("household"), by: me,
+            notices: live.reporting(events: { change in
+                let item = change.value
+                return LiveUpdates.event(
+                    "household.grocery.deleted", .init(householdId: item.householdId, actorId: me, id: item.id),
+                    to: Self.isShared(item) ? .everyone : .actor, members: change.members)
+            }))
         return .noContent
     }
 
     /// Every member's open list follows the change; a personal item kept off the household list tells only me.
-    private func changed(_ type: String, _ item: GroceryItemRecord, by actorID: String) async {
-        await live.publish(
+    static func changed(
+        _ type: String, _ item: GroceryItemRecord, _ change: HouseholdChange<some Sendable>, by actorID: String
+    ) -> [RealtimeEvent] {
+        LiveUpdates.event(
             type, .init(householdId: item.householdId, actorId: actorID, id: item.id, item: ItemView(item)),
-            to: Self.isShared(item) ? .everyone : .actor)
+            to: isShared(item) ? .everyone : .actor, members: change.members)
     }
 
     static func quantity(_ value: Int) throws -> Int {

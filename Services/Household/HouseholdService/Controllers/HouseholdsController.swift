@@ -91,12 +91,16 @@ struct HouseholdsController {
         let invitation = InvitationRecord(
             id: UUID().uuidString.lowercased(), householdId: householdID, inviterId: context.user.userID,
             inviteeId: invitee.id, status: "pending", createdAt: clock.now)
-        let household = try await store.invite(invitation)
-        await notices.publish(
-            Notice(
-                recipients: [invitee.id], kind: "household.invitation",
-                text: "You are invited to join \(household.name).",
-                link: HouseholdPaths.households + "/invitations"))
+        let household = try await store.invite(
+            invitation,
+            notices: ChangeNotices(sink: notices) { household in
+                [
+                    Notice(
+                        recipients: [invitation.inviteeId], kind: "household.invitation",
+                        text: "You are invited to join \(household.name).",
+                        link: HouseholdPaths.households + "/invitations")
+                ]
+            })
         return EditedResponse(status: .created, response: Self.view(invitation, householdName: household.name))
     }
 
@@ -117,11 +121,17 @@ struct HouseholdsController {
     @Sendable func accept(_ request: Request, context: AuthenticatedContext) async throws -> HouseholdView {
         guard
             let (household, members) = try await store.respond(
-                to: try context.parameters.require("invitation"), as: context.user.userID, accept: true, now: clock.now)
+                to: try context.parameters.require("invitation"), as: context.user.userID, accept: true, now: clock.now,
+                notices: told(except: context.user.userID) { joined in
+                    joined.map { household, members in
+                        (
+                            members.map(\.userId), "household.member_joined",
+                            "A new roommate joined \(household.name).",
+                            household.id
+                        )
+                    }
+                })
         else { throw HouseholdError.notFound("The invitation") }
-        await notifyOthers(
-            members.map(\.userId), except: context.user.userID, kind: "household.member_joined",
-            text: "A new roommate joined \(household.name).", householdID: household.id)
         return try await view(household, members: members)
     }
 
@@ -134,11 +144,11 @@ struct HouseholdsController {
     /// Leaves the household; everyone left is told.
     @Sendable func leave(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let householdID = try context.parameters.require("household")
-        let remaining = try await store.removeMember(
-            context.user.userID, from: householdID, by: context.user.userID, now: clock.now)
-        await notifyOthers(
-            remaining, except: context.user.userID, kind: "household.member_left",
-            text: "A roommate left the household.", householdID: householdID)
+        _ = try await store.removeMember(
+            context.user.userID, from: householdID, by: context.user.userID, now: clock.now,
+            notices: told(except: context.user.userID) { remaining in
+                (remaining, "household.member_left", "A roommate left the household.", householdID)
+            })
         return .noContent
     }
 
@@ -146,11 +156,14 @@ struct HouseholdsController {
     @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let householdID = try context.parameters.require("household")
         let member = try context.parameters.require("member")
-        let remaining = try await store.removeMember(
-            member, from: householdID, by: context.user.userID, now: clock.now)
-        await notifyOthers(
-            remaining + [member], except: context.user.userID, kind: "household.member_removed",
-            text: "A roommate was removed from the household.", householdID: householdID)
+        _ = try await store.removeMember(
+            member, from: householdID, by: context.user.userID, now: clock.now,
+            notices: told(except: context.user.userID) { remaining in
+                (
+                    remaining + [member], "household.member_removed", "A roommate was removed from the household.",
+                    householdID
+                )
+            })
         return .noContent
     }
 
@@ -166,13 +179,21 @@ struct HouseholdsController {
                 })
     }
 
-    private func notifyOthers(
-        _ members: [String], except userID: String, kind: String, text: String, householdID: String
-    ) async {
-        let recipients = members.filter { $0 != userID }
-        guard !recipients.isEmpty else { return }
-        await notices.publish(
-            Notice(
-                recipients: recipients, kind: kind, text: text, link: HouseholdPaths.households + "/" + householdID))
+    /// A membership change's notice (`kind` with `text`, linking the household) to the members `notice` names from
+    /// the stored change, but `userID`; none when it names none.
+    private func told<Change: Sendable>(
+        except userID: String,
+        _ notice: @escaping @Sendable (Change) -> (members: [String], kind: String, text: String, householdID: String)?
+    ) -> ChangeNotices<Change> {
+        ChangeNotices(sink: notices) { change in
+            guard let told = notice(change) else { return [] }
+            let recipients = LiveUpdates.others(told.members, than: userID)
+            guard !recipients.isEmpty else { return [] }
+            return [
+                Notice(
+                    recipients: recipients, kind: told.kind, text: told.text,
+                    link: HouseholdPaths.households + "/" + told.householdID)
+            ]
+        }
     }
 }

@@ -6,7 +6,6 @@ import ServiceKit
 /// The bulletin board: notes of text, a photo or both, that expire, can be pinned and are edited by their author.
 struct NotesController {
     let store: any HouseholdStore
-    let notices: any NoticeSink
     let live: LiveUpdates
     let clock: WallClock
 
@@ -69,19 +68,28 @@ struct NotesController {
         context: AuthenticatedContext
     ) async throws -> EditedResponse<NoteView> {
         let householdID = try context.parameters.require("household")
-        let (note, members) = try await store.createNote(
-            id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, text: text, photo: photo,
-            pinned: pinned, expiresInDays: expiresInDays, expiresInHours: expiresInHours, now: clock.now)
-        let others = members.filter { $0 != context.user.userID }
-        if !others.isEmpty {
-            await notices.publish(
-                Notice(
-                    recipients: others, kind: "household.note_posted",
-                    text: text.isEmpty ? "A roommate posted a photo." : String(text.prefix(80)),
-                    link: HouseholdPaths.households + "/" + householdID + "/notes"))
-        }
-        await changed("household.note.created", note, by: context.user.userID)
+        let me = context.user.userID
+        let note = try await store.createNote(
+            id: UUID().uuidString.lowercased(), in: householdID, by: me, text: text, photo: photo,
+            pinned: pinned, expiresInDays: expiresInDays, expiresInHours: expiresInHours, now: clock.now,
+            notices: live.reporting(
+                notices: { Self.postedNotices($0, by: me) },
+                events: { Self.changed("household.note.created", $0, by: me) }
+            ))
         return EditedResponse(status: .created, response: NoteView(note))
+    }
+
+    /// The other members are told of a new note.
+    static func postedNotices(_ change: HouseholdChange<NoteRecord>, by actorID: String) -> [Notice] {
+        let others = LiveUpdates.others(change.members, than: actorID)
+        guard !others.isEmpty else { return [] }
+        let note = change.value
+        return [
+            Notice(
+                recipients: others, kind: "household.note_posted",
+                text: note.text.isEmpty ? "A roommate posted a photo." : String(note.text.prefix(80)),
+                link: HouseholdPaths.households + "/" + note.householdId + "/notes")
+        ]
     }
 
     struct EditRequest: Decodable {
@@ -103,14 +111,21 @@ struct NotesController {
             : try NoteLifetime.hours(days: input.expiresInDays, hours: input.expiresInHours, householdDefault: 0)
         let note = try await store.editNote(
             try context.parameters.require("note"), in: try context.parameters.require("household"),
-            by: context.user.userID, text: text, lifetimeHours: hours, now: clock.now)
-        await changed("household.note.updated", note, by: context.user.userID)
+            by: context.user.userID, text: text, lifetimeHours: hours, now: clock.now, notices: updated(context))
         return NoteView(note)
     }
 
-    private func changed(_ type: String, _ note: NoteRecord, by actorID: String) async {
-        await live.publish(
-            type, .init(householdId: note.householdId, actorId: actorID, id: note.id, note: NoteView(note)))
+    /// A changed note's live event, to every member.
+    private func updated(_ context: AuthenticatedContext) -> ChangeNotices<HouseholdChange<NoteRecord>> {
+        let me = context.user.userID
+        return live.reporting(events: { Self.changed("household.note.updated", $0, by: me) })
+    }
+
+    static func changed(_ type: String, _ change: HouseholdChange<NoteRecord>, by actorID: String) -> [RealtimeEvent] {
+        let note = change.value
+        return LiveUpdates.event(
+            type, .init(householdId: note.householdId, actorId: actorID, id: note.id, note: NoteView(note)),
+            members: change.members)
     }
 
     struct PinRequest: Decodable {
@@ -121,8 +136,7 @@ struct NotesController {
         let input = try await request.decode(as: PinRequest.self, context: context)
         let note = try await store.pinNote(
             try context.parameters.require("note"), in: try context.parameters.require("household"),
-            by: context.user.userID, pinned: input.pinned, now: clock.now)
-        await changed("household.note.updated", note, by: context.user.userID)
+            by: context.user.userID, pinned: input.pinned, now: clock.now, notices: updated(context))
         return NoteView(note)
     }
 
@@ -130,19 +144,20 @@ struct NotesController {
         let (noteID, householdID) = (
             try context.parameters.require("note"), try context.parameters.require("household")
         )
-        try await store.deleteNote(noteID, in: householdID, by: context.user.userID, now: clock.now)
-        await live.publish(
-            "household.note.deleted", .init(householdId: householdID, actorId: context.user.userID, id: noteID))
+        let me = context.user.userID
+        try await store.deleteNote(
+            noteID, in: householdID, by: me, now: clock.now,
+            notices: live.deletion(
+                "household.note.deleted", in: householdID, by: me, id: { (note: NoteRecord) in note.id }))
         return .noContent
     }
 
     /// Attaches a photo (the raw JPEG, PNG or WebP body, at most 2 MiB) to my note.
     @Sendable func uploadPhoto(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let photo = try await HouseholdInput.image(request, maximumBytes: HouseholdInput.maximumPhotoBytes)
-        let note = try await store.setPhoto(
+        try await store.setPhoto(
             of: try context.parameters.require("note"), in: try context.parameters.require("household"),
-            by: context.user.userID, photo, now: clock.now)
-        await changed("household.note.updated", note, by: context.user.userID)
+            by: context.user.userID, photo, now: clock.now, notices: updated(context))
         return .noContent
     }
 

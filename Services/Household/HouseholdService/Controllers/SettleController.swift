@@ -53,18 +53,19 @@ struct SettleController {
     private func send(to debtors: [String]?, context: AuthenticatedContext) async throws -> Reminded {
         let householdID = try context.parameters.require("household")
         let now = clock.now
+        let me = context.user.userID
         let (sent, tooSoon) = try await store.remind(
-            in: householdID, by: context.user.userID, debtors: debtors, now: now, interval: Reminders.interval)
+            in: householdID, by: me, debtors: debtors, now: now, interval: Reminders.interval,
+            notices: ChangeNotices(sink: notices) { reminded in
+                reminded.sent.sorted(by: { $0.key < $1.key }).map { debtor, owes in
+                    Notice(
+                        recipients: [debtor], kind: "household.payment_reminder",
+                        text: Reminders.fromCreditor(owes),
+                        link: HouseholdPaths.households + "/" + householdID + "/balances",
+                        idempotencyKey: "reminder:\(householdID):\(me):\(debtor):\(now.timeIntervalSince1970)")
+                }
+            })
         if sent.isEmpty, let next = tooSoon.values.min() { throw HouseholdError.reminderTooSoon(next: next, now: now) }
-        for (debtor, owes) in sent.sorted(by: { $0.key < $1.key }) {
-            await notices.publish(
-                Notice(
-                    recipients: [debtor], kind: "household.payment_reminder",
-                    text: Reminders.fromCreditor(owes),
-                    link: HouseholdPaths.households + "/" + householdID + "/balances",
-                    idempotencyKey:
-                        "reminder:\(householdID):\(context.user.userID):\(debtor):\(now.timeIntervalSince1970)"))
-        }
         return Reminded(
             reminded: sent.sorted { $0.key < $1.key }.map { .init(userId: $0.key, owes: $0.value) },
             skipped: tooSoon.sorted { $0.key < $1.key }.map { .init(userId: $0.key, retryAt: $0.value) })

@@ -7,7 +7,6 @@ import ServiceKit
 /// ``TripsController``'s.
 struct ShoppingController {
     let store: any HouseholdStore
-    let notices: any NoticeSink
     let live: LiveUpdates
     let clock: WallClock
 
@@ -29,17 +28,24 @@ struct ShoppingController {
     /// time; tapping again while the trip is under way tells nobody twice.
     @Sendable func goShopping(_ request: Request, context: AuthenticatedContext) async throws -> ShoppingStarted {
         let householdID = try context.parameters.require("household")
+        let me = context.user.userID
         let (trip, members, started) = try await store.startShopping(
-            in: householdID, by: context.user.userID, now: clock.now)
-        let others = started ? members.filter { $0 != context.user.userID } : []
-        if !others.isEmpty {
-            await notices.publish(
-                Notice(
-                    recipients: others, kind: "household.shopping_started",
-                    text: "A roommate is going shopping: add what you need to the list now.",
-                    link: HouseholdPaths.households + "/" + householdID + "/groceries"))
-        }
-        return ShoppingStarted(notified: others, startedAt: trip.startedAt)
+            in: householdID, by: me, now: clock.now,
+            notices: live.reporting(notices: { Self.startedNotices($0.value, householdID: householdID, by: me) }))
+        return ShoppingStarted(
+            notified: started ? LiveUpdates.others(members, than: me) : [], startedAt: trip.startedAt)
+    }
+
+    /// Everyone else is told when my trip starts; nobody twice while it is under way.
+    static func startedNotices(_ start: ShoppingStart, householdID: String, by actorID: String) -> [Notice] {
+        let others = start.started ? LiveUpdates.others(start.members, than: actorID) : []
+        guard !others.isEmpty else { return [] }
+        return [
+            Notice(
+                recipients: others, kind: "household.shopping_started",
+                text: "A roommate is going shopping: add what you need to the list now.",
+                link: HouseholdPaths.households + "/" + householdID + "/groceries")
+        ]
     }
 
     struct CheckedItemView: ResponseEncodable, Sendable {
@@ -87,13 +93,18 @@ struct ShoppingController {
         let householdID = try context.parameters.require("household")
         let input = try await request.decode(as: CheckRequest.self, context: context)
         try TripLimits.checkPrice(input.price)
+        let (me, checked) = (context.user.userID, input.checked)
         let (item, _) = try await store.check(
-            try context.parameters.require("item"), in: householdID, by: context.user.userID,
-            checked: input.checked, price: input.price, now: clock.now)
-        let view = CheckedItemView(item, checked: input.checked)
-        await live.publish(
-            input.checked ? "household.trip.item_checked" : "household.trip.item_unchecked",
-            .init(householdId: householdID, actorId: context.user.userID, id: item.itemId, tripItem: view))
-        return view
+            try context.parameters.require("item"), in: householdID, by: me,
+            checked: input.checked, price: input.price, now: clock.now,
+            notices: live.reporting(events: { change in
+                LiveUpdates.event(
+                    checked ? "household.trip.item_checked" : "household.trip.item_unchecked",
+                    .init(
+                        householdId: householdID, actorId: me, id: change.value.itemId,
+                        tripItem: CheckedItemView(change.value, checked: checked)),
+                    members: change.members)
+            }))
+        return CheckedItemView(item, checked: input.checked)
     }
 }

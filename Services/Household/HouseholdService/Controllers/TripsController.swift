@@ -62,14 +62,16 @@ struct TripsController {
         let input = try await request.decode(as: CompleteRequest.self, context: context)
         let key = try IdempotencyKey.of(request)
         let picks = try input.items.map { try TripLimits.picks($0.map { ($0.name, $0.price) }) }
-        let (stored, members, created) = try await store.completeTrip(
-            id: UUID().uuidString.lowercased(), in: householdID, by: context.user.userID, total: input.total,
-            currency: try Money.currency(input.currency), picks: picks, idempotencyKey: key, now: clock.now)
-        if created {
-            await notify(
-                members, but: context.user.userID, kind: "household.trip_completed",
-                text: "Shopping is done: \(stored.lines.count) items bought for the household.", stored, householdID)
-        }
+        let me = context.user.userID
+        let (stored, _, created) = try await store.completeTrip(
+            id: UUID().uuidString.lowercased(), in: householdID, by: me, total: input.total,
+            currency: try Money.currency(input.currency), picks: picks, idempotencyKey: key, now: clock.now,
+            notices: ChangeNotices(sink: notices) { stored, members, created in
+                guard created else { return [] }
+                return Self.told(
+                    members, but: me, kind: "household.trip_completed",
+                    text: "Shopping is done: \(stored.lines.count) items bought for the household.", stored)
+            })
         return EditedResponse(status: created ? .created : .ok, response: TripView(stored))
     }
 
@@ -114,12 +116,15 @@ struct TripsController {
                 name: try HouseholdInput.groceryName(line.name), price: line.price,
                 communalQuantity: line.communalQuantity ?? 0, wantedBy: line.wantedBy ?? [:])
         }
-        let (stored, members) = try await store.editTrip(
-            try context.parameters.require("trip"), in: householdID, by: context.user.userID, total: input.total,
-            currency: try input.currency.map { try Money.currency($0) }, lines: lines, now: clock.now)
-        await notify(
-            members, but: context.user.userID, kind: "household.trip_edited",
-            text: "A shopping trip was revised; balances are updated.", stored, householdID)
+        let me = context.user.userID
+        let (stored, _) = try await store.editTrip(
+            try context.parameters.require("trip"), in: householdID, by: me, total: input.total,
+            currency: try input.currency.map { try Money.currency($0) }, lines: lines, now: clock.now,
+            notices: ChangeNotices(sink: notices) { stored, members in
+                Self.told(
+                    members, but: me, kind: "household.trip_edited",
+                    text: "A shopping trip was revised; balances are updated.", stored)
+            })
         return TripView(stored)
     }
 
@@ -142,15 +147,17 @@ struct TripsController {
         return receipt.response(to: request)
     }
 
-    private func notify(
-        _ members: [String], but me: String, kind: String, text: String, _ stored: StoredTrip, _ householdID: String
-    ) async {
-        let others = members.filter { $0 != me }
-        guard !others.isEmpty else { return }
-        await notices.publish(
+    /// The trip's notice to the members but `me`.
+    static func told(_ members: [String], but me: String, kind: String, text: String, _ stored: StoredTrip)
+        -> [Notice]
+    {
+        let others = LiveUpdates.others(members, than: me)
+        guard !others.isEmpty else { return [] }
+        return [
             Notice(
                 recipients: others, kind: kind, text: text,
-                link: HouseholdPaths.households + "/" + householdID + "/trips/" + stored.trip.id,
-                idempotencyKey: "\(kind):\(stored.trip.id):\(stored.trip.updatedAt.timeIntervalSince1970)"))
+                link: HouseholdPaths.households + "/" + stored.trip.householdId + "/trips/" + stored.trip.id,
+                idempotencyKey: "\(kind):\(stored.trip.id):\(stored.trip.updatedAt.timeIntervalSince1970)")
+        ]
     }
 }

@@ -15,16 +15,19 @@ struct ChoreDueReminders: Sendable {
     func run(now: Date) async throws -> Int {
         var reminded = 0
         while true {
-            let claimed = try await store.claimChoreReminders(now: now, limit: Self.batch)
-            for reminder in claimed {
-                await notices.publish(
-                    Notice(
-                        recipients: [reminder.assigneeID], kind: "household.chore_due",
-                        text: ChoreDueRule.text(chore: reminder.choreName),
-                        link: HouseholdPaths.households + "/" + reminder.householdID + "/chores",
-                        // One key per chore and due day: a retried post is kept once.
-                        idempotencyKey: "chore-due:\(reminder.choreID):\(reminder.dueOn)"))
-            }
+            // The reminders are reported with their claim: marked sent and sent in one write.
+            let claimed = try await store.claimChoreReminders(
+                now: now, limit: Self.batch,
+                notices: ChangeNotices(sink: notices) { claimed in
+                    claimed.map { reminder in
+                        Notice(
+                            recipients: [reminder.assigneeID], kind: "household.chore_due",
+                            text: ChoreDueRule.text(chore: reminder.choreName),
+                            link: HouseholdPaths.households + "/" + reminder.householdID + "/chores",
+                            // One key per chore and due day: a retried post is kept once.
+                            idempotencyKey: "chore-due:\(reminder.choreID):\(reminder.dueOn)")
+                    }
+                })
             reminded += claimed.count
             if claimed.count < Self.batch { return reminded }
         }

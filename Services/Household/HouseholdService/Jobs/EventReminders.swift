@@ -15,18 +15,21 @@ struct EventReminders: Sendable {
     func run(now: Date) async throws -> Int {
         var reminded = 0
         while true {
-            let claimed = try await store.claimEventReminders(now: now, limit: Self.batch)
-            for reminder in claimed where !reminder.recipients.isEmpty {
-                let event = reminder.event
-                await notices.publish(
-                    Notice(
-                        recipients: reminder.recipients, kind: "household.event_reminder",
-                        text: EventRules.noticeText(
-                            "Coming up", title: event.title, start: event.startsAt, timeZone: reminder.timeZone),
-                        link: EventsController.link(event),
-                        // One key per event and start: a retried post is kept once, a moved start's is new.
-                        idempotencyKey: "event-reminder:\(event.id):\(Int64(event.startsAt.timeIntervalSince1970))"))
-            }
+            // The reminders are reported with their claim: marked sent and sent in one write.
+            let claimed = try await store.claimEventReminders(
+                now: now, limit: Self.batch,
+                notices: ChangeNotices(sink: notices) { claimed in
+                    claimed.filter { !$0.recipients.isEmpty }.map { reminder in
+                        let event = reminder.event
+                        return Notice(
+                            recipients: reminder.recipients, kind: "household.event_reminder",
+                            text: EventRules.noticeText(
+                                "Coming up", title: event.title, start: event.startsAt, timeZone: reminder.timeZone),
+                            link: EventsController.link(event),
+                            // One key per event and start: a retried post is kept once, a moved start's is new.
+                            idempotencyKey: "event-reminder:\(event.id):\(Int64(event.startsAt.timeIntervalSince1970))")
+                    }
+                })
             reminded += claimed.count
             if claimed.count < Self.batch { return reminded }
         }

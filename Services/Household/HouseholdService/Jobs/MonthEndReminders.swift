@@ -10,15 +10,17 @@ struct MonthEndReminders: Sendable {
 
     /// Sends the reminders due at `now`; returns how many members were reminded.
     func run(now: Date) async throws -> Int {
-        var reminded = 0
-        for (householdID, month, debtor, owes) in try await store.claimMonthEndReminders(now: now) {
-            await notices.publish(
-                Notice(
-                    recipients: [debtor], kind: "household.month_end_reminder", text: Reminders.atMonthEnd(owes),
-                    link: HouseholdPaths.households + "/" + householdID + "/balances",
-                    idempotencyKey: "month-end:\(householdID):\(month):\(debtor)"))
-            reminded += 1
-        }
-        return reminded
+        // The reminders are reported with their claim: marked sent and sent in one write.
+        try await store.claimMonthEndReminders(
+            now: now,
+            notices: ChangeNotices(sink: notices) { claimed in
+                claimed.map { householdID, month, debtor, owes in
+                    Notice(
+                        recipients: [debtor], kind: "household.month_end_reminder", text: Reminders.atMonthEnd(owes),
+                        link: HouseholdPaths.households + "/" + householdID + "/balances",
+                        idempotencyKey: "month-end:\(householdID):\(month):\(debtor)")
+                }
+            }
+        ).count
     }
 }

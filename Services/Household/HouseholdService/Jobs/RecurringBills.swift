@@ -18,9 +18,12 @@ struct RecurringBills: Sendable {
             let candidates = try await store.recurringBillsToMake(now: now, limit: Self.batch)
             var madeNow = 0
             for candidate in candidates {
-                guard let bill = try await store.makeRecurringBill(candidate.id, in: candidate.householdID, now: now)
+                // The payer's notice is reported with the bill: made and told in one write.
+                guard
+                    try await store.makeRecurringBill(
+                        candidate.id, in: candidate.householdID, now: now,
+                        notices: ChangeNotices(sink: notices) { made in made.map { [Self.notice($0)] } ?? [] }) != nil
                 else { continue }
-                await notices.publish(Self.notice(bill))
                 madeNow += 1
             }
             made += madeNow

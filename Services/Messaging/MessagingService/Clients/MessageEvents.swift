@@ -12,15 +12,10 @@ struct MessageEvents {
         "\(MessagingPaths.conversations)/\(message.conversationId)/messages?anchor=\(message.id)"
     }
 
-    /// A new message's notices and live event, recorded in the store's write when they go through the outbox (so they
-    /// commit with the message, or not at all); `nil` when they go to the sink after it (``created(_:sender:)``).
-    func recordedCreation(sender: String) -> ChangeNotices<SentMessage>? {
-        recorded(notices: { Self.createdNotices($0, sender: sender) }, events: { Self.createdEvents($0) })
-    }
-
-    /// A new message's notices and live event, handed to the sink after the write.
-    func created(_ sent: SentMessage, sender: String) async {
-        await publish(Self.createdNotices(sent, sender: sender), Self.createdEvents(sent))
+    /// A new message's notices and live event, reported by the store's write (``ChangeNotices``).
+    func creation(sender: String) -> ChangeNotices<SentMessage> {
+        ChangeNotices(
+            sink: sink, notices: { Self.createdNotices($0, sender: sender) }, events: { Self.createdEvents($0) })
     }
 
     /// The name notices give the sender ("Someone" when the identity service cannot say).
@@ -45,15 +40,10 @@ struct MessageEvents {
             .compactMap(\.self)
     }
 
-    /// An edit's mention notices and live event, recorded in the store's write when they go through the outbox; `nil`
-    /// when they go to the sink after it (``edited(_:sender:)``).
-    func recordedEdit(sender: String) -> ChangeNotices<EditedMessage>? {
-        recorded(notices: { Self.editedNotices($0, sender: sender) }, events: { Self.editedEvents($0) })
-    }
-
-    /// An edit's mention notices and live event, handed to the sink after the write.
-    func edited(_ edit: EditedMessage, sender: String) async {
-        await publish(Self.editedNotices(edit, sender: sender), Self.editedEvents(edit))
+    /// An edit's mention notices and live event, reported by the store's write.
+    func edit(sender: String) -> ChangeNotices<EditedMessage> {
+        ChangeNotices(
+            sink: sink, notices: { Self.editedNotices($0, sender: sender) }, events: { Self.editedEvents($0) })
     }
 
     /// The name an edit's notices give its sender, the editor (only one's own message is edited). Only an edit that
@@ -106,15 +96,9 @@ struct MessageEvents {
         var messageId: Int64
     }
 
-    /// A deletion's live event, recorded in the store's write when it goes through the outbox; `nil` when it goes to
-    /// the sink after it (``deleted(_:)``).
-    func recordedDeletion() -> ChangeNotices<DeletedMessage>? {
-        recorded(events: { Self.deletedEvents($0) })
-    }
-
-    /// A deletion's live event, handed to the sink after the write.
-    func deleted(_ deleted: DeletedMessage) async {
-        await publish([], Self.deletedEvents(deleted))
+    /// A deletion's live event, reported by the store's write.
+    func deletion() -> ChangeNotices<DeletedMessage> {
+        ChangeNotices(sink: sink, events: { Self.deletedEvents($0) })
     }
 
     /// A live `message.deleted` to every member. A second delete of one message is a 404 and publishes nothing: the
@@ -124,15 +108,10 @@ struct MessageEvents {
         return [liveEvent("message.deleted", to: deleted.members, payload, key: nil)].compactMap(\.self)
     }
 
-    /// A removal after reports: the sender's notice and the members' live `message.deleted`, recorded in the store's
-    /// write when they go through the outbox; `nil` when they go to the sink after it (``removed(_:)``).
-    func recordedRemoval() -> ChangeNotices<DeletedMessage>? {
-        recorded(notices: { Self.removedNotices($0) }, events: { Self.deletedEvents($0) })
-    }
-
-    /// A removal's notice and live event, handed to the sink after the write.
-    func removed(_ removed: DeletedMessage) async {
-        await publish(Self.removedNotices(removed), Self.deletedEvents(removed))
+    /// A removal after reports: the sender's notice and the members' live `message.deleted`, reported by the store's
+    /// write.
+    func removal() -> ChangeNotices<DeletedMessage> {
+        ChangeNotices(sink: sink, notices: { Self.removedNotices($0) }, events: { Self.deletedEvents($0) })
     }
 
     /// The sender is told their message was removed after reports (once: the key is the message's).
@@ -153,15 +132,9 @@ struct MessageEvents {
         var userId: String
     }
 
-    /// A reaction's live event, recorded in the store's write when it goes through the outbox; `nil` when it goes to
-    /// the sink after it (``reacted(_:added:_:)``).
-    func recordedReaction(_ reaction: Reaction, added: Bool) -> ChangeNotices<ReactionChange>? {
-        recorded(events: { Self.reactedEvents(reaction, added: added, $0) })
-    }
-
-    /// A reaction's live event, handed to the sink after the write.
-    func reacted(_ reaction: Reaction, added: Bool, _ change: ReactionChange) async {
-        await publish([], Self.reactedEvents(reaction, added: added, change))
+    /// A reaction's live event, reported by the store's write.
+    func reaction(_ reaction: Reaction, added: Bool) -> ChangeNotices<ReactionChange> {
+        ChangeNotices(sink: sink, events: { Self.reactedEvents(reaction, added: added, $0) })
     }
 
     /// A reaction given or taken back: a live `reaction.added` or `reaction.removed` to every member. Only a change
@@ -192,21 +165,6 @@ struct MessageEvents {
         await live(
             "conversation.read", to: [userID], view,
             key: "conversation.read:\(view.conversationId):\(topic):\(userID):\(view.lastReadId):\(view.unreadCount)")
-    }
-
-    /// Records a change's `notices` and `events` in the store's write when they go through the outbox; `nil` when
-    /// the caller hands them to the sink after it (``publish(_:_:)``).
-    private func recorded<Change: Sendable>(
-        notices: @escaping @Sendable (Change) -> [Notice] = { _ in [] },
-        events: @escaping @Sendable (Change) -> [RealtimeEvent]
-    ) -> ChangeNotices<Change>? {
-        sink.recorder.map { ChangeNotices(recorder: $0, notices: notices, events: events) }
-    }
-
-    /// Hands a change's notices, then its live events, to the sink after the write.
-    private func publish(_ notices: [Notice], _ events: [RealtimeEvent]) async {
-        for notice in notices { await sink.publish(notice) }
-        for event in events { await sink.publish(event) }
     }
 
     /// One live event per change: the event's key (`key` when the change names one, else its own) travels with

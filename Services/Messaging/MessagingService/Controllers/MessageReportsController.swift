@@ -69,11 +69,9 @@ struct MessageReportsController {
         guard context.user.isAdmin else { throw MessagingError.adminOnly }
         let messageID = try context.parameters.id("message", "The message")
         let now = clock.now
-        let recorded = decision == .remove ? events.recordedRemoval() : nil
-        let (item, members) = try await store.decideMessageReports(
-            on: messageID, decision, by: context.user.userID, now: now, notices: recorded)
+        let (item, _) = try await store.decideMessageReports(
+            on: messageID, decision, by: context.user.userID, now: now, notices: events.removal())
         let conversationID = item.message.conversationId
-        if decision == .remove, recorded == nil { await events.removed(DeletedMessage(item.message, members: members)) }
         return MessageDecisionView(
             messageId: messageID, conversationId: conversationID, decision: decision.rawValue,
             decidedBy: context.user.userID, decidedAt: now, reportCount: item.reports.count)

@@ -73,14 +73,12 @@ struct MessagesController {
             try GroupRules.requireMayMessage(blocked: try await social.relationship(me, other).blocked)
         }
         let sender = await events.senderName(me)
-        let recorded = events.recordedCreation(sender: sender)
         let sent = try await store.send(
             NewMessage(
                 conversationID: conversationID, senderID: me, text: text, topicID: input.topicId,
                 topicName: topicName, mentions: await mentions(in: text, members: members),
                 idempotencyKey: key, now: clock.now, imageIDs: imageIDs),
-            notices: recorded)
-        if recorded == nil { await events.created(sent, sender: sender) }
+            notices: events.creation(sender: sender))
         return EditedResponse(status: sent.created ? .created : .ok, response: MessageView(sent.message))
     }
 
@@ -170,19 +168,16 @@ struct MessagesController {
         let members = try await store.memberIDs(of: conversationID, asMember: me)
         let mentioned = await mentions(in: text, members: members)
         let sender = await events.editorName(me, mentions: mentioned)
-        let recorded = events.recordedEdit(sender: sender)
         let edited = try await store.edit(
-            messageID, in: conversationID, by: me, text: text, mentions: mentioned, now: clock.now, notices: recorded)
-        if recorded == nil { await events.edited(edited, sender: sender) }
+            messageID, in: conversationID, by: me, text: text, mentions: mentioned, now: clock.now,
+            notices: events.edit(sender: sender))
         return MessageView(edited.message)
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let conversationID = try context.parameters.require("conversation")
         let messageID = try context.parameters.id("message", "The message")
-        let recorded = events.recordedDeletion()
-        let deleted = try await store.delete(messageID, in: conversationID, by: context.user.userID, notices: recorded)
-        if recorded == nil { await events.deleted(deleted) }
+        _ = try await store.delete(messageID, in: conversationID, by: context.user.userID, notices: events.deletion())
         return .noContent
     }
 }

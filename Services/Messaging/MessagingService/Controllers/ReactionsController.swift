@@ -32,10 +32,9 @@ struct ReactionsController {
         let me = context.user.userID
         let reaction = MessageEvents.Reaction(
             conversationId: conversationID, messageId: messageID, emoji: emoji, userId: me)
-        let recorded = events.recordedReaction(reaction, added: adding)
         let change = try await store.react(
-            emoji, to: messageID, in: conversationID, by: me, adding: adding, now: clock.now, notices: recorded)
-        if recorded == nil { await events.reacted(reaction, added: adding, change) }
+            emoji, to: messageID, in: conversationID, by: me, adding: adding, now: clock.now,
+            notices: events.reaction(reaction, added: adding))
         return ReactionsView(
             conversationId: conversationID, messageId: messageID, reactions: change.reactions.map(ReactionView.init))
     }

@@ -18,20 +18,18 @@ struct SocialNotices: Sendable {
         }
     }
 
-    /// Records the friend request's notice in the store's write when the notices go through the outbox; `nil` when
-    /// they go to the sink after it (``sent(_:to:from:)``).
-    func recorded(to target: String, from name: String?) -> ChangeNotices<FriendRequestOutcome>? {
-        sink.recorder.map { ChangeNotices(recorder: $0) { [Self.friendRequest($0, to: target, from: name)] } }
+    /// A friend request's notice, reported by the store's write (``ChangeNotices``).
+    func friendRequest(to target: String, from name: String?) -> ChangeNotices<FriendRequestOutcome> {
+        ChangeNotices(sink: sink, notices: { [Self.friendRequest($0, to: target, from: name)] })
     }
 
-    /// Hands a friend request's notice to the sink.
-    func sent(_ outcome: FriendRequestOutcome, to target: String, from name: String?) async {
-        await sink.publish(Self.friendRequest(outcome, to: target, from: name))
-    }
-
-    /// Tells `recipient` their friend request `request` was accepted by `name`.
-    func friendAccepted(_ request: FriendRequestRecord, to recipient: String, by name: String?) async {
-        await sink.publish(Self.friendAccepted(request, to: recipient, by: name))
+    /// An answer to a friend request, reported by the store's write: an accepted one tells its sender it was
+    /// accepted by `name`.
+    func answered(by name: String?) -> ChangeNotices<FriendRequestRecord> {
+        ChangeNotices(sink: sink) { request in
+            request.status == FriendRequestAnswer.accept.status
+                ? [Self.friendAccepted(request, to: request.senderId, by: name)] : []
+        }
     }
 
     static func friendAccepted(_ request: FriendRequestRecord, to recipient: String, by name: String?) -> Notice {
@@ -41,17 +39,26 @@ struct SocialNotices: Sendable {
             idempotencyKey: "friend-accepted:\(request.id)")
     }
 
-    func followRequest(to followee: String, from name: String?) async {
-        await sink.publish(
-            Notice(
-                recipients: [followee], kind: "social.follow_request", text: "\(name ?? "Someone") asks to follow you.",
-                link: SocialPaths.followRequests))
+    /// A follow request's notice to `followee`, reported by the store's write.
+    func followRequest(to followee: String, from name: String?) -> ChangeNotices<Relationship> {
+        ChangeNotices(sink: sink) { _ in
+            [
+                Notice(
+                    recipients: [followee], kind: "social.follow_request",
+                    text: "\(name ?? "Someone") asks to follow you.", link: SocialPaths.followRequests)
+            ]
+        }
     }
 
-    func followApproved(to follower: String, by name: String?) async {
-        await sink.publish(
-            Notice(
-                recipients: [follower], kind: "social.follow_approved",
-                text: "\(name ?? "Someone") approved your follow request.", link: SocialPaths.following))
+    /// An answered follow request: an approval tells `follower`, reported by the store's write.
+    func followAnswered(to follower: String, by name: String?) -> ChangeNotices<Bool> {
+        ChangeNotices(sink: sink) { approved in
+            guard approved else { return [] }
+            return [
+                Notice(
+                    recipients: [follower], kind: "social.follow_approved",
+                    text: "\(name ?? "Someone") approved your follow request.", link: SocialPaths.following)
+            ]
+        }
     }
 }

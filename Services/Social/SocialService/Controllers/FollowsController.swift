@@ -30,8 +30,10 @@ struct FollowsController {
     > {
         let target = try await profiles.userID(
             of: try await request.decode(as: UserTarget.self, context: context).reference())
-        let relationship = try await store.follow(context.user.userID, target, now: clock.now)
-        await notices.followRequest(to: target, from: try await profiles.displayName(of: context.user.userID))
+        // My name first: the notice is written with the request.
+        let name = try await profiles.displayName(of: context.user.userID)
+        let relationship = try await store.follow(
+            context.user.userID, target, now: clock.now, notices: notices.followRequest(to: target, from: name))
         return EditedResponse(
             status: .created, response: RelationshipView(userId: target, relationship: relationship.flags))
     }
@@ -42,14 +44,16 @@ struct FollowsController {
 
     @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let follower = try context.parameters.require("user")
-        try await store.answerFollow(of: follower, to: context.user.userID, approve: true)
-        await notices.followApproved(to: follower, by: try await profiles.displayName(of: context.user.userID))
+        let name = try await profiles.displayName(of: context.user.userID)
+        try await store.answerFollow(
+            of: follower, to: context.user.userID, approve: true,
+            notices: notices.followAnswered(to: follower, by: name))
         return .noContent
     }
 
     @Sendable func reject(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         try await store.answerFollow(
-            of: try context.parameters.require("user"), to: context.user.userID, approve: false)
+            of: try context.parameters.require("user"), to: context.user.userID, approve: false, notices: nil)
         return .noContent
     }
 

@@ -32,9 +32,8 @@ struct FriendsController {
         // Names first: with the outbox the notice is written in the request's own transaction.
         let known = try await profiles.profiles([me, target])
         let name = known[me]?.displayName
-        let recorded = notices.recorded(to: target, from: name)
-        let outcome = try await store.sendFriendRequest(from: me, to: target, now: clock.now, notices: recorded)
-        if recorded == nil { await notices.sent(outcome, to: target, from: name) }
+        let outcome = try await store.sendFriendRequest(
+            from: me, to: target, now: clock.now, notices: notices.friendRequest(to: target, from: name))
         switch outcome {
         case .sent(let row): return EditedResponse(status: .created, response: FriendRequestView(row, known))
         case .becameFriends(let row): return EditedResponse(status: .ok, response: FriendRequestView(row, known))
@@ -66,11 +65,12 @@ struct FriendsController {
                 status: 404, code: "no_route", title: "Not found", detail: "Answer with accept, decline or cancel.")
         }
         let me = context.user.userID
-        let row = try await store.answer(try context.parameters.require("request"), by: me, answer, now: clock.now)
+        // My name first when accepting: the sender's notice is written with the answer.
+        let name: String? = if answer == .accept { try await profiles.displayName(of: me) } else { nil }
+        let row = try await store.answer(
+            try context.parameters.require("request"), by: me, answer, now: clock.now,
+            notices: notices.answered(by: name))
         let known = try await profiles.profiles([row.senderId, row.recipientId])
-        if answer == .accept {
-            await notices.friendAccepted(row, to: row.senderId, by: known[me]?.displayName)
-        }
         return FriendRequestView(row, known)
     }
 

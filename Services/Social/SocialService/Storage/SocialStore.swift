@@ -15,8 +15,11 @@ protocol SocialStore: ServiceStore {
     ) async throws -> FriendRequestOutcome
 
     /// Accepts or declines (the recipient) or cancels (the sender) a pending request; anyone else gets 404.
-    func answer(_ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date) async throws
-        -> FriendRequestRecord
+    /// `notices` reports the request as answered.
+    func answer(
+        _ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date,
+        notices: ChangeNotices<FriendRequestRecord>?
+    ) async throws -> FriendRequestRecord
 
     /// Pending requests to (`incoming`) or from `userID`, newest first, after `cursor` (the id of the previous
     /// page's last request), at most `limit`.
@@ -43,11 +46,13 @@ protocol SocialStore: ServiceStore {
 
     // MARK: Follows and blocks
 
-    /// Asks `followee` for approval to follow; returns how `follower` now stands to them.
-    func follow(_ follower: String, _ followee: String, now: Date) async throws -> Relationship
+    /// Asks `followee` for approval to follow; returns how `follower` now stands to them, which `notices` reports.
+    func follow(_ follower: String, _ followee: String, now: Date, notices: ChangeNotices<Relationship>?)
+        async throws -> Relationship
 
-    /// Approves or rejects a pending follow request addressed to `followee`.
-    func answerFollow(of follower: String, to followee: String, approve: Bool) async throws
+    /// Approves or rejects a pending follow request addressed to `followee`; `notices` reports `approve`.
+    func answerFollow(of follower: String, to followee: String, approve: Bool, notices: ChangeNotices<Bool>?)
+        async throws
 
     /// Ends a follow (approved or still pending): `follower` unfollowing, or `followee` removing a follower.
     func endFollow(of follower: String, to followee: String, approvedOnly: Bool) async throws
@@ -118,14 +123,19 @@ extension SocialStore {
     }
 }
 
-/// What sending a friend request did.
 extension SocialStore {
-    /// A friend request whose notices go out after it (an injected sink).
+    /// A friend request with no notices to record.
     func sendFriendRequest(from sender: String, to recipient: String, now: Date) async throws -> FriendRequestOutcome {
         try await sendFriendRequest(from: sender, to: recipient, now: now, notices: nil)
     }
+
+    /// A follow request with no notices to record.
+    func follow(_ follower: String, _ followee: String, now: Date) async throws -> Relationship {
+        try await follow(follower, followee, now: now, notices: nil)
+    }
 }
 
+/// What sending a friend request did.
 enum FriendRequestOutcome: Sendable {
     case sent(FriendRequestRecord)
     /// The other had already asked: both are friends now (their request is accepted).

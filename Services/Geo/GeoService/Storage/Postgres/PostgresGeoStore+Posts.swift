@@ -136,9 +136,9 @@ extension PostgresGeoStore {
 
     func createComment(
         on postID: Int64, author: String, body: String, at position: ClientPosition?,
-        admit: @escaping @Sendable () throws -> Void, now: Date
-    ) async throws -> (comment: CommentRecord, on: PostListing) {
-        try await write { session in
+        admit: @escaping @Sendable () throws -> Void, now: Date, notices: ChangeNotices<CommentMade>?
+    ) async throws -> CommentMade {
+        try await database.write(reporting: notices) { session in
             let listing = try await Self.readablePost(
                 session, postID, viewer: author, at: position, now: now, lock: true)
             try admit()

@@ -4,8 +4,10 @@ import ServiceKit
 
 /// Reactions to pins. A removed reaction keeps its row (kind NULL), so a friend's second reaction is not news.
 extension PostgresGeoStore {
-    func setReaction(on pinID: Int64, by user: String, kind: String?, now: Date) async throws -> Bool {
-        try await write { session in
+    func setReaction(on pinID: Int64, by user: String, kind: String?, now: Date, notices: ChangeNotices<Bool>?)
+        async throws -> Bool
+    {
+        try await database.write(reporting: notices) { session in
             guard try await session.value("SELECT id FROM pins WHERE id = \(pinID)", as: Int64.self) != nil else {
                 throw GeoError.notFound("The pin")
             }

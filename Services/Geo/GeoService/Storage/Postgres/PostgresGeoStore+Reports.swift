@@ -171,9 +171,10 @@ extension PostgresGeoStore {
     }
 
     func decideReports(
-        on kind: PackReports.Kind, _ itemID: Int64, _ decision: PackReports.Decision, by admin: String, now: Date
+        on kind: PackReports.Kind, _ itemID: Int64, _ decision: PackReports.Decision, by admin: String, now: Date,
+        notices: ChangeNotices<ReportedPackItem>?
     ) async throws -> ReportedPackItem {
-        try await write { session in
+        try await database.write(reporting: notices) { session in
             // The pack's lock first, as every writer of the pack takes it.
             let packID = try await session.value(
                 "SELECT pack_id FROM reports WHERE kind = \(kind.rawValue) AND item_id = \(itemID) LIMIT 1",

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// Anonymous posts, comments and votes. Each write reads the pack and post it needs and checks, in its
 /// transaction, that the writer may: a live pack, inside a locked pack's radius, a member.
@@ -118,9 +119,9 @@ extension SQLiteGeoStore {
     /// active member of; `admit` (the rate limit) runs once the post is known to be open to them.
     func createComment(
         on postID: Int64, author: String, body: String, at position: ClientPosition?,
-        admit: @escaping @Sendable () throws -> Void, now: Date
-    ) async throws -> (comment: CommentRecord, on: PostListing) {
-        try await write { db in
+        admit: @escaping @Sendable () throws -> Void, now: Date, notices: ChangeNotices<CommentMade>?
+    ) async throws -> CommentMade {
+        try await write(reporting: notices) { db in
             let listing = try Self.readablePost(db, postID, viewer: author, at: position, now: now)
             try admit()
             guard !listing.post.hidden else { throw GeoError.notFound("The post") }
@@ -195,7 +196,8 @@ extension SQLiteGeoStore {
             guard old != value else { return answer(comment) }
             if value == 0 {
                 try db.execute(
-                    sql: "DELETE FROM comment_votes WHERE comment_id = ? AND user_id = ?", arguments: [commentID, voter])
+                    sql: "DELETE FROM comment_votes WHERE comment_id = ? AND user_id = ?",
+                    arguments: [commentID, voter])
             } else {
                 try db.execute(
                     sql: """

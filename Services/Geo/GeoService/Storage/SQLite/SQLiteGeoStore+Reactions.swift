@@ -1,10 +1,13 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// Reactions to pins. A removed reaction keeps its row (kind NULL), so a friend's second reaction is not news.
 extension SQLiteGeoStore {
-    func setReaction(on pinID: Int64, by user: String, kind: String?, now: Date) async throws -> Bool {
-        try await write { db in
+    func setReaction(on pinID: Int64, by user: String, kind: String?, now: Date, notices: ChangeNotices<Bool>?)
+        async throws -> Bool
+    {
+        try await write(reporting: notices) { db in
             guard try PinRecord.fetchOne(db, key: pinID) != nil else { throw GeoError.notFound("The pin") }
             if let kind {
                 try db.execute(

@@ -131,9 +131,10 @@ extension SQLiteGeoStore {
     }
 
     func decideReports(
-        on kind: PackReports.Kind, _ itemID: Int64, _ decision: PackReports.Decision, by admin: String, now: Date
+        on kind: PackReports.Kind, _ itemID: Int64, _ decision: PackReports.Decision, by admin: String, now: Date,
+        notices: ChangeNotices<ReportedPackItem>?
     ) async throws -> ReportedPackItem {
-        try await write { db in
+        try await write(reporting: notices) { db in
             guard var item = try Self.reportedItem(db, kind, itemID), !item.reports.isEmpty else {
                 throw GeoError.notFound("An open report of this \(kind.rawValue)")
             }

@@ -4,14 +4,16 @@ import PostgresNIO
 import ServiceKit
 
 extension PostgresHouseholdStore {
-    func recordPayment(_ payment: PaymentRecord) async throws {
+    func recordPayment(_ payment: PaymentRecord, notices: ChangeNotices<PaymentRecord>?) async throws {
         // Behind the household's lock the balances read below are the last committed ones and cannot move before
         // this payment commits: two payments racing on two replicas cannot both pass the limit.
-        try await write(locking: payment.householdId) { db in
+        _ = try await write(locking: payment.householdId, reporting: notices) { db in
             // A former member with a balance here still settles it, either way.
             let members = try await db.settlingMembers(payment.householdId, asParty: payment.fromId)
             if !members.contains(payment.toId) {
-                guard try await db.hasBalance(payment.householdId, payment.toId) else { throw HouseholdError.notAMember }
+                guard try await db.hasBalance(payment.householdId, payment.toId) else {
+                    throw HouseholdError.notAMember
+                }
             }
             let net = try await db.balances(payment.householdId)[payment.currency] ?? [:]
             let limit = PaymentRule.limit(payerNet: net[payment.fromId] ?? 0, payeeNet: net[payment.toId] ?? 0)
@@ -27,6 +29,7 @@ extension PostgresHouseholdStore {
             try await db.adjustBalances(
                 payment.householdId, payment.currency, [payment.fromId: payment.amount, payment.toId: -payment.amount])
             try await db.record(payment.householdId, "payment", payment.fromId, "paid a roommate", payment.createdAt)
+            return payment
         }
     }
 

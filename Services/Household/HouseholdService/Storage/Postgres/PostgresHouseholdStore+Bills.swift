@@ -27,7 +27,7 @@ extension PostgresHouseholdStore {
                 try await notices?.record(stored, in: db)
                 return (stored, true)
             }
-            if created.created { notices?.committed() }
+            if created.created { await notices?.committed(created.0) }
             return created
         } catch let error as PSQLError where error.isUniqueViolation && idempotencyKey != nil {
             // The unique index, should the lock ever be bypassed: the key's bill exists, answer it.
@@ -171,7 +171,8 @@ extension PostgresSession {
     func bill(_ billID: String, _ householdID: String) async throws -> BillRecord {
         guard
             let row = try await namedRow(
-                "SELECT \(unescaped: BillRecord.columns) FROM bills WHERE id = \(billID) AND household_id = \(householdID)")
+                "SELECT \(unescaped: BillRecord.columns) FROM bills WHERE id = \(billID) AND household_id = \(householdID)"
+            )
         else { throw HouseholdError.notFound("The bill") }
         return try BillRecord(row)
     }

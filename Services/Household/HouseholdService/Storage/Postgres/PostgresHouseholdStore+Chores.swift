@@ -81,9 +81,10 @@ extension PostgresHouseholdStore {
 
     func createChore(
         in householdID: String, by userID: String, clock: WallClock,
+        notices: ChangeNotices<HouseholdChange<ChoreSaved>>?,
         _ make: @Sendable (_ members: [String], _ today: LocalDay) throws -> ChoreRecord
-    ) async throws -> (ChoreRecord, members: [String], today: LocalDay) {
-        try await write(locking: householdID) { db in
+    ) async throws -> ChoreSaved {
+        try await write(locking: householdID, reporting: notices) { db in
             let (household, members) = try await db.household(householdID, asMember: userID)
             let (memberIDs, today) = (members.map(\.userId), clock.today(inZone: household.timeZone))
             let chore = try make(memberIDs, today)
@@ -97,37 +98,43 @@ extension PostgresHouseholdStore {
             }
             try await db.record(
                 chore.householdId, "chore_added", userID, "added the chore \(chore.name)", chore.createdAt)
-            return (chore, memberIDs, today)
-        }
+            return HouseholdChange(value: (chore, memberIDs, today), members: memberIDs)
+        }.value
     }
 
     func updateChore(
         _ choreID: String, in householdID: String, by userID: String, clock: WallClock,
+        notices: ChangeNotices<HouseholdChange<ChoreSaved>>?,
         _ change: @Sendable (inout ChoreRecord, _ members: [String], _ today: LocalDay) throws -> Void
-    ) async throws -> (ChoreRecord, members: [String], today: LocalDay) {
-        try await write(locking: householdID) { db in
+    ) async throws -> ChoreSaved {
+        try await write(locking: householdID, reporting: notices) { db in
             let (household, members) = try await db.household(householdID, asMember: userID)
             let (memberIDs, today) = (members.map(\.userId), clock.today(inZone: household.timeZone))
             var chore = try await db.chore(choreID, householdID)
             try change(&chore, memberIDs, today)
             try await db.update(chore)
-            return (chore, memberIDs, today)
-        }
+            return HouseholdChange(value: (chore, memberIDs, today), members: memberIDs)
+        }.value
     }
 
-    func deleteChore(_ choreID: String, in householdID: String, by userID: String, now: Date) async throws {
-        try await write(locking: householdID) { db in
-            _ = try await db.members(householdID, asMember: userID)
+    func deleteChore(
+        _ choreID: String, in householdID: String, by userID: String, now: Date,
+        notices: ChangeNotices<HouseholdChange<ChoreRecord>>?
+    ) async throws {
+        _ = try await write(locking: householdID, reporting: notices) { db in
+            let members = try await db.members(householdID, asMember: userID)
             let chore = try await db.chore(choreID, householdID)
             try await db.execute("DELETE FROM chores WHERE id = \(chore.id)")
             try await db.record(householdID, "chore_deleted", userID, "deleted the chore \(chore.name)", now)
+            return HouseholdChange(value: chore, members: members.map(\.userId))
         }
     }
 
-    func complete(_ choreID: String, in householdID: String, by userID: String, note: String?, clock: WallClock)
-        async throws -> (CompletionRecord, ChoreRecord, members: [String], today: LocalDay)
-    {
-        try await write(locking: householdID) { db in
+    func complete(
+        _ choreID: String, in householdID: String, by userID: String, note: String?, clock: WallClock,
+        notices: ChangeNotices<HouseholdChange<ChoreCompleted>>?
+    ) async throws -> ChoreCompleted {
+        try await write(locking: householdID, reporting: notices) { db in
             let (household, memberRecords) = try await db.household(householdID, asMember: userID)
             let (members, today, now) = (
                 memberRecords.map(\.userId), clock.today(inZone: household.timeZone), clock.now
@@ -166,8 +173,8 @@ extension PostgresHouseholdStore {
                     members: members, current: chore.assigneeId ?? userID, recentPoints: recentPoints)
             try await db.update(chore)
             try await db.record(householdID, "chore_completed", userID, "completed \(chore.name)", now)
-            return (completion, chore, members, today)
-        }
+            return HouseholdChange(value: (completion, chore, members, today), members: members)
+        }.value
     }
 
     func completions(
@@ -221,7 +228,8 @@ extension PostgresHouseholdStore {
 extension PostgresSession {
     /// The household's chore `choreID`; 404 when there is none.
     func chore(_ choreID: String, _ householdID: String) async throws -> ChoreRecord {
-        guard let row = try await namedRow("SELECT * FROM chores WHERE id = \(choreID) AND household_id = \(householdID)")
+        guard
+            let row = try await namedRow("SELECT * FROM chores WHERE id = \(choreID) AND household_id = \(householdID)")
         else { throw HouseholdError.notFound("The chore") }
         return try ChoreRecord(row)
     }

@@ -4,10 +4,11 @@ import PostgresNIO
 import ServiceKit
 
 extension PostgresHouseholdStore {
-    func createEvent(_ draft: EventRules.Draft, id: String, in householdID: String, by userID: String, now: Date)
-        async throws -> (StoredEvent, members: [String])
-    {
-        try await write(locking: householdID) { db in
+    func createEvent(
+        _ draft: EventRules.Draft, id: String, in householdID: String, by userID: String, now: Date,
+        notices: ChangeNotices<HouseholdChange<StoredEvent>>?
+    ) async throws -> (StoredEvent, members: [String]) {
+        let change = try await write(locking: householdID, reporting: notices) { db in
             let (household, members) = try await db.household(householdID, asMember: userID)
             let event = EventRecord(draft, id: id, householdID: householdID, creatorID: userID, now: now)
             try await db.execute(
@@ -21,11 +22,11 @@ extension PostgresHouseholdStore {
                 """)
             try await db.setAnswer(event, userID, .yes, now)
             try await db.record(householdID, "event_created", userID, "scheduled \(draft.title)", now)
-            return (
-                StoredEvent(event: event, answers: [userID: .yes], timeZone: household.timeZone),
-                members.map(\.userId)
-            )
+            return HouseholdChange(
+                value: StoredEvent(event: event, answers: [userID: .yes], timeZone: household.timeZone),
+                members: members.map(\.userId))
         }
+        return (change.value, change.members)
     }
 
     func events(
@@ -60,10 +61,12 @@ extension PostgresHouseholdStore {
     }
 
     func editEvent(
-        _ eventID: String, in householdID: String, by userID: String, _ change: EventRules.Change, now: Date
+        _ eventID: String, in householdID: String, by userID: String, _ change: EventRules.Change, now: Date,
+        notices: ChangeNotices<HouseholdChange<StoredEvent>>?
     ) async throws -> StoredEvent {
-        try await write(locking: householdID) { db in
-            var (stored, _) = try await db.storedEvent(eventID, householdID, userID)
+        try await write(locking: householdID, reporting: notices) { db in
+            let (found, members) = try await db.storedEvent(eventID, householdID, userID)
+            var stored = found
             guard stored.event.creatorId == userID else { throw HouseholdError.notEventCreator(action: "edit it") }
             guard stored.event.cancelledAt == nil else { throw HouseholdError.eventCancelled }
             try EventRules.apply(change, to: &stored.event, now: now)
@@ -79,15 +82,17 @@ extension PostgresHouseholdStore {
                 WHERE id = \(eventID)
                 """)
             try await db.record(householdID, "event_updated", userID, "changed \(event.title)", now)
-            return stored
-        }
+            return HouseholdChange(value: stored, members: members)
+        }.value
     }
 
-    func cancelEvent(_ eventID: String, in householdID: String, by userID: String, now: Date) async throws
-        -> (StoredEvent, members: [String])
-    {
-        try await write(locking: householdID) { db in
-            var (stored, members) = try await db.storedEvent(eventID, householdID, userID)
+    func cancelEvent(
+        _ eventID: String, in householdID: String, by userID: String, now: Date,
+        notices: ChangeNotices<HouseholdChange<StoredEvent>>?
+    ) async throws -> (StoredEvent, members: [String]) {
+        let change = try await write(locking: householdID, reporting: notices) { db in
+            let (found, members) = try await db.storedEvent(eventID, householdID, userID)
+            var stored = found
             guard stored.event.creatorId == userID else { throw HouseholdError.notEventCreator(action: "cancel it") }
             guard stored.event.cancelledAt == nil else { throw HouseholdError.eventCancelled }
             stored.event.cancelledAt = now
@@ -98,27 +103,32 @@ extension PostgresHouseholdStore {
                 WHERE id = \(eventID)
                 """)
             try await db.record(householdID, "event_cancelled", userID, "cancelled \(stored.event.title)", now)
-            return (stored, members)
+            return HouseholdChange(value: stored, members: members)
         }
+        return (change.value, change.members)
     }
 
-    func answer(_ eventID: String, in householdID: String, by userID: String, _ answer: EventRules.Answer, now: Date)
-        async throws -> StoredEvent
-    {
-        try await write(locking: householdID) { db in
-            var (stored, _) = try await db.storedEvent(eventID, householdID, userID)
+    func answer(
+        _ eventID: String, in householdID: String, by userID: String, _ answer: EventRules.Answer, now: Date,
+        notices: ChangeNotices<HouseholdChange<StoredEvent>>?
+    ) async throws -> StoredEvent {
+        try await write(locking: householdID, reporting: notices) { db in
+            let (found, members) = try await db.storedEvent(eventID, householdID, userID)
+            var stored = found
             guard stored.event.cancelledAt == nil else { throw HouseholdError.eventCancelled }
             try await db.setAnswer(stored.event, userID, answer, now)
             stored.answers[userID] = answer
-            return stored
-        }
+            return HouseholdChange(value: stored, members: members)
+        }.value
     }
 
-    func claimEventReminders(now: Date, limit: Int) async throws -> [ClaimedEventReminder] {
+    func claimEventReminders(now: Date, limit: Int, notices: ChangeNotices<[ClaimedEventReminder]>?) async throws
+        -> [ClaimedEventReminder]
+    {
         // Claimed by marking them in one statement: rows another replica's claim holds are skipped, and a row it
         // claimed meanwhile fails the conditions again once locked (READ COMMITTED re-reads it), so each reminder is
         // marked, and sent, by one claim alone.
-        try await write { db in
+        try await database.write(reporting: notices) { db in
             let at = now.storedMilliseconds
             let events = try await db.namedRows(
                 """

@@ -35,11 +35,14 @@ extension PostgresHouseholdStore {
         }
     }
 
-    func addGrocery(_ item: GroceryItemRecord) async throws {
-        try await write(locking: item.householdId) { db in
-            _ = try await db.members(item.householdId, asMember: item.createdBy)
+    func addGrocery(_ item: GroceryItemRecord, notices: ChangeNotices<HouseholdChange<GroceryItemRecord>>?)
+        async throws
+    {
+        _ = try await write(locking: item.householdId, reporting: notices) { db in
+            let members = try await db.members(item.householdId, asMember: item.createdBy)
             let count =
-                try await db.namedRow("SELECT COUNT(*) AS count FROM grocery_items WHERE household_id = \(item.householdId)")?
+                try await db.namedRow(
+                    "SELECT COUNT(*) AS count FROM grocery_items WHERE household_id = \(item.householdId)")?
                 .get("count", as: Int.self) ?? 0
             guard count < 1_000 else { throw HouseholdError.groceryListFull }
             try await db.execute(
@@ -49,15 +52,17 @@ extension PostgresHouseholdStore {
                 VALUES (\(item.id), \(item.householdId), \(item.ownerId), \(item.name), \(item.mergeKey),
                     \(item.quantity), \(item.note), \(item.visible), \(item.createdBy), \(item.createdAt.storedMilliseconds))
                 """)
+            return HouseholdChange(value: item, members: members.map(\.userId))
         }
     }
 
     func changeGrocery(
         _ itemID: String, in householdID: String, by userID: String,
+        notices: ChangeNotices<HouseholdChange<GroceryEdit>>?,
         _ change: @Sendable (inout GroceryItemRecord) throws -> Void
-    ) async throws -> (before: GroceryItemRecord, after: GroceryItemRecord) {
-        try await write(locking: householdID) { db in
-            let before = try await db.grocery(itemID, householdID, by: userID)
+    ) async throws -> GroceryEdit {
+        try await write(locking: householdID, reporting: notices) { db in
+            let (before, members) = try await db.grocery(itemID, householdID, by: userID)
             var item = before
             try change(&item)
             try await db.execute(
@@ -67,17 +72,20 @@ extension PostgresHouseholdStore {
                     created_by = \(item.createdBy), created_at = \(item.createdAt.storedMilliseconds)
                 WHERE id = \(item.id)
                 """)
-            return (before, item)
-        }
+            return HouseholdChange(value: (before, item), members: members)
+        }.value
     }
 
     @discardableResult
-    func deleteGrocery(_ itemID: String, in householdID: String, by userID: String) async throws -> GroceryItemRecord {
-        try await write(locking: householdID) { db in
-            let item = try await db.grocery(itemID, householdID, by: userID)
+    func deleteGrocery(
+        _ itemID: String, in householdID: String, by userID: String,
+        notices: ChangeNotices<HouseholdChange<GroceryItemRecord>>?
+    ) async throws -> GroceryItemRecord {
+        try await write(locking: householdID, reporting: notices) { db in
+            let (item, members) = try await db.grocery(itemID, householdID, by: userID)
             try await db.execute("DELETE FROM grocery_items WHERE id = \(itemID)")
-            return item
-        }
+            return HouseholdChange(value: item, members: members)
+        }.value
     }
 
     func grocerySuggestions(in householdID: String, asMember userID: String, prefix: String, limit: Int)
@@ -115,8 +123,11 @@ extension PostgresSession {
         ).map(GroceryItemRecord.init)
     }
 
-    func grocery(_ itemID: String, _ householdID: String, by userID: String) async throws -> GroceryItemRecord {
-        _ = try await members(householdID, asMember: userID)
+    /// The item `userID` may change, and the household's members.
+    func grocery(_ itemID: String, _ householdID: String, by userID: String) async throws
+        -> (GroceryItemRecord, members: [String])
+    {
+        let members = try await members(householdID, asMember: userID).map(\.userId)
         guard
             let row = try await namedRow(
                 """
@@ -130,6 +141,6 @@ extension PostgresSession {
             if item.visible { throw HouseholdError.notItemOwner }
             throw HouseholdError.notFound("The item")
         }
-        return item
+        return (item, members)
     }
 }

@@ -47,8 +47,10 @@ extension PostgresHouseholdStore {
     }
 
     @discardableResult
-    func invite(_ invitation: InvitationRecord) async throws -> HouseholdRecord {
-        try await write(locking: invitation.householdId) { db in
+    func invite(_ invitation: InvitationRecord, notices: ChangeNotices<HouseholdRecord>?) async throws
+        -> HouseholdRecord
+    {
+        try await write(locking: invitation.householdId, reporting: notices) { db in
             let (household, _) = try await db.household(invitation.householdId, asMember: invitation.inviterId)
             guard invitation.inviteeId != invitation.inviterId else {
                 throw HouseholdError.alreadyInHousehold(.youHere)
@@ -92,10 +94,10 @@ extension PostgresHouseholdStore {
         }
     }
 
-    func respond(to invitationID: String, as userID: String, accept: Bool, now: Date) async throws
-        -> (HouseholdRecord, [MemberRecord])?
-    {
-        try await write { db in
+    func respond(
+        to invitationID: String, as userID: String, accept: Bool, now: Date, notices: ChangeNotices<Joined?>?
+    ) async throws -> Joined? {
+        try await database.write(reporting: notices) { db in
             guard
                 let row = try await db.namedRow(
                     """
@@ -130,10 +132,10 @@ extension PostgresHouseholdStore {
         }
     }
 
-    func removeMember(_ userID: String, from householdID: String, by actorID: String, now: Date) async throws
-        -> [String]
-    {
-        try await write(locking: householdID) { db in
+    func removeMember(
+        _ userID: String, from householdID: String, by actorID: String, now: Date, notices: ChangeNotices<[String]>?
+    ) async throws -> [String] {
+        try await write(locking: householdID, reporting: notices) { db in
             let (household, memberRecords) = try await db.household(householdID, asMember: actorID)
             let members = memberRecords.map(\.userId)
             guard members.contains(userID) else { throw HouseholdError.notFound("The member") }

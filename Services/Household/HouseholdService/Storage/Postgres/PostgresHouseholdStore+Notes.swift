@@ -19,9 +19,10 @@ extension PostgresHouseholdStore {
 
     func createNote(
         id: String, in householdID: String, by userID: String, text: String, photo: StoredBytes?,
-        pinned: Bool, expiresInDays: Int?, expiresInHours: Int?, now: Date
-    ) async throws -> (NoteRecord, members: [String]) {
-        try await write(locking: householdID) { db in
+        pinned: Bool, expiresInDays: Int?, expiresInHours: Int?, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
+    ) async throws -> NoteRecord {
+        try await write(locking: householdID, reporting: notices) { db in
             let (household, members) = try await db.household(householdID, asMember: userID)
             let hours = try NoteLifetime.hours(
                 days: expiresInDays, hours: expiresInHours, householdDefault: household.noteLifetimeDays)
@@ -37,29 +38,33 @@ extension PostgresHouseholdStore {
                     \(note.expiresAt.storedMilliseconds), \(photo?.bytes), \(note.photoType), \(note.photoEtag))
                 """)
             try await db.record(householdID, "note_posted", userID, "posted a note", now)
-            return (note, members.map(\.userId))
-        }
+            return HouseholdChange(value: note, members: members.map(\.userId))
+        }.value
     }
 
-    func pinNote(_ noteID: String, in householdID: String, by userID: String, pinned: Bool, now: Date) async throws
-        -> NoteRecord
-    {
-        try await write(locking: householdID) { db in
-            var note = try await db.liveNote(noteID, householdID, userID, now)
+    func pinNote(
+        _ noteID: String, in householdID: String, by userID: String, pinned: Bool, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
+    ) async throws -> NoteRecord {
+        try await write(locking: householdID, reporting: notices) { db in
+            let (found, members) = try await db.liveNote(noteID, householdID, userID, now)
+            var note = found
             guard note.authorId == userID else {
                 throw HouseholdError.notNoteAuthor(action: pinned ? "pin it" : "unpin it")
             }
             note.pinned = pinned
             try await db.execute("UPDATE notes SET pinned = \(pinned) WHERE id = \(noteID)")
-            return note
-        }
+            return HouseholdChange(value: note, members: members)
+        }.value
     }
 
     func editNote(
-        _ noteID: String, in householdID: String, by userID: String, text: String?, lifetimeHours: Int?, now: Date
+        _ noteID: String, in householdID: String, by userID: String, text: String?, lifetimeHours: Int?, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
     ) async throws -> NoteRecord {
-        try await write(locking: householdID) { db in
-            var note = try await db.liveNote(noteID, householdID, userID, now)
+        try await write(locking: householdID, reporting: notices) { db in
+            let (found, members) = try await db.liveNote(noteID, householdID, userID, now)
+            var note = found
             guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "edit it") }
             if let text {
                 guard !text.isEmpty || note.photoEtag != nil else {
@@ -73,24 +78,30 @@ extension PostgresHouseholdStore {
                 UPDATE notes SET text = \(note.text), expires_at = \(note.expiresAt.storedMilliseconds)
                 WHERE id = \(noteID)
                 """)
-            return note
-        }
+            return HouseholdChange(value: note, members: members)
+        }.value
     }
 
-    func deleteNote(_ noteID: String, in householdID: String, by userID: String, now: Date) async throws {
-        try await write(locking: householdID) { db in
-            let note = try await db.liveNote(noteID, householdID, userID, now)
+    func deleteNote(
+        _ noteID: String, in householdID: String, by userID: String, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
+    ) async throws {
+        _ = try await write(locking: householdID, reporting: notices) { db in
+            let (note, members) = try await db.liveNote(noteID, householdID, userID, now)
             guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "delete it") }
             try await db.execute("DELETE FROM notes WHERE id = \(noteID)")
+            return HouseholdChange(value: note, members: members)
         }
     }
 
     @discardableResult
-    func setPhoto(of noteID: String, in householdID: String, by userID: String, _ photo: StoredBytes, now: Date)
-        async throws -> NoteRecord
-    {
-        try await write(locking: householdID) { db in
-            var note = try await db.liveNote(noteID, householdID, userID, now)
+    func setPhoto(
+        of noteID: String, in householdID: String, by userID: String, _ photo: StoredBytes, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
+    ) async throws -> NoteRecord {
+        try await write(locking: householdID, reporting: notices) { db in
+            let (found, members) = try await db.liveNote(noteID, householdID, userID, now)
+            var note = found
             guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "change its photo") }
             try await db.execute(
                 """
@@ -99,15 +110,15 @@ extension PostgresHouseholdStore {
                 WHERE id = \(noteID)
                 """)
             (note.photoType, note.photoEtag) = (photo.mediaType, photo.tag.description)
-            return note
-        }
+            return HouseholdChange(value: note, members: members)
+        }.value
     }
 
     func photo(of noteID: String, in householdID: String, asMember userID: String, now: Date) async throws
         -> StoredBytes?
     {
         try await read { db in
-            _ = try await db.liveNote(noteID, householdID, userID, now)
+            _ = try await db.liveNote(noteID, householdID, userID, now).note
             return try await db.namedRow(
                 "SELECT photo, photo_type, photo_etag FROM notes WHERE id = \(noteID) AND photo IS NOT NULL"
             ).map {
@@ -120,9 +131,11 @@ extension PostgresHouseholdStore {
 }
 
 extension PostgresSession {
-    /// The household's note `noteID` if it has not expired, for a member; 404 otherwise.
-    func liveNote(_ noteID: String, _ householdID: String, _ userID: String, _ now: Date) async throws -> NoteRecord {
-        _ = try await members(householdID, asMember: userID)
+    /// The household's note `noteID` if it has not expired, for a member, and the members; 404 otherwise.
+    func liveNote(_ noteID: String, _ householdID: String, _ userID: String, _ now: Date) async throws
+        -> (note: NoteRecord, members: [String])
+    {
+        let members = try await members(householdID, asMember: userID).map(\.userId)
         // Compared in SQL, as stored (to the millisecond), like the board's list.
         guard
             let row = try await namedRow(
@@ -131,6 +144,6 @@ extension PostgresSession {
                 WHERE id = \(noteID) AND household_id = \(householdID) AND expires_at > \(now.storedMilliseconds)
                 """)
         else { throw HouseholdError.notFound("The note") }
-        return try NoteRecord(row)
+        return (try NoteRecord(row), members)
     }
 }

@@ -90,9 +90,11 @@ extension PostgresHouseholdStore {
         }
     }
 
-    func makeRecurringBill(_ id: String, in householdID: String, now: Date) async throws -> MadeRecurringBill? {
+    func makeRecurringBill(
+        _ id: String, in householdID: String, now: Date, notices: ChangeNotices<MadeRecurringBill?>?
+    ) async throws -> MadeRecurringBill? {
         // Behind the household's lock; the day's row is the claim should two replicas get here one after the other.
-        try await write(locking: householdID) { db in
+        try await write(locking: householdID, reporting: notices) { db in
             guard
                 let zone = try await db.namedRow("SELECT time_zone FROM households WHERE id = \(householdID)")?
                     .get("time_zone", as: String.self),

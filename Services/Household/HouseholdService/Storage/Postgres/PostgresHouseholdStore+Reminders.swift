@@ -5,10 +5,11 @@ import ServiceKit
 
 extension PostgresHouseholdStore {
     func remind(
-        in householdID: String, by creditor: String, debtors: [String]?, now: Date, interval: TimeInterval
-    ) async throws -> (sent: [String: Owed], tooSoon: [String: Date]) {
+        in householdID: String, by creditor: String, debtors: [String]?, now: Date, interval: TimeInterval,
+        notices: ChangeNotices<Reminded>?
+    ) async throws -> Reminded {
         // Behind the household's lock, so two quick taps on two replicas cannot both send.
-        try await write(locking: householdID) { db in
+        try await write(locking: householdID, reporting: notices) { db in
             let members = try await db.members(householdID, asMember: creditor).map(\.userId)
             let owed = try await db.owed(to: creditor, householdID)
             var sent: [String: Owed] = [:]
@@ -35,12 +36,10 @@ extension PostgresHouseholdStore {
         }
     }
 
-    func claimMonthEndReminders(now: Date) async throws
-        -> [(householdID: String, month: String, debtor: String, owes: Owed)]
-    {
+    func claimMonthEndReminders(now: Date, notices: ChangeNotices<MonthEndClaims>?) async throws -> MonthEndClaims {
         // Each reminder is claimed by inserting its row: of the replicas running this job at once, the one whose
         // insert lands sends it; the others' inserts do nothing (ON CONFLICT) and they skip it.
-        try await write { db in
+        try await database.write(reporting: notices) { db in
             let clock = WallClock { now }
             let candidates = try await db.namedRows(
                 """
@@ -128,7 +127,12 @@ extension PostgresHouseholdStore {
                 JOIN members m ON m.user_id = p.user_id AND m.household_id = \(householdID)
                 """
             )
-            .map { (try $0.get("user_id", as: String.self), try $0.get("venmo", as: String?.self), try $0.get("paypal", as: String?.self)) }
+            .map {
+                (
+                    try $0.get("user_id", as: String.self), try $0.get("venmo", as: String?.self),
+                    try $0.get("paypal", as: String?.self)
+                )
+            }
             .sorted { (members.firstIndex(of: $0.0) ?? 0) < (members.firstIndex(of: $1.0) ?? 0) }
         }
     }
@@ -141,7 +145,9 @@ extension PostgresHouseholdStore {
             guard members.contains(payee), payee != userID else { throw HouseholdError.notFound("The member") }
             let row = try await db.namedRow("SELECT venmo, paypal FROM payment_handles WHERE user_id = \(payee)")
             let owed = try await db.owed(to: payee, householdID)[userID]?[currency] ?? 0
-            return (try row?.get("venmo", as: String?.self) ?? nil, try row?.get("paypal", as: String?.self) ?? nil, owed)
+            return (
+                try row?.get("venmo", as: String?.self) ?? nil, try row?.get("paypal", as: String?.self) ?? nil, owed
+            )
         }
     }
 }
@@ -175,10 +181,12 @@ extension PostgresSession {
 }
 
 extension PostgresHouseholdStore {
-    func claimChoreReminders(now: Date, limit: Int) async throws -> [ChoreReminder] {
+    func claimChoreReminders(now: Date, limit: Int, notices: ChangeNotices<[ChoreReminder]>?) async throws
+        -> [ChoreReminder]
+    {
         // Each reminder is claimed by inserting its row: of the replicas running this job at once, the one whose
         // insert lands sends it; the others' inserts do nothing (ON CONFLICT) and they skip it.
-        try await write { db in
+        try await database.write(reporting: notices) { db in
             let days = ChoreDueRule.candidateDays(now: now)
             var claimed: [ChoreReminder] = []
             for row in try await db.namedRows(

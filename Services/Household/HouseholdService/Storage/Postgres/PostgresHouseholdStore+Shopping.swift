@@ -4,10 +4,10 @@ import PostgresNIO
 import ServiceKit
 
 extension PostgresHouseholdStore {
-    func startShopping(in householdID: String, by userID: String, now: Date) async throws
-        -> (CurrentTrip, members: [String], started: Bool)
-    {
-        try await write(locking: householdID) { db in
+    func startShopping(
+        in householdID: String, by userID: String, now: Date, notices: ChangeNotices<HouseholdChange<ShoppingStart>>?
+    ) async throws -> ShoppingStart {
+        try await write(locking: householdID, reporting: notices) { db in
             let members = try await db.members(householdID, asMember: userID).map(\.userId)
             let started = try await db.execute(
                 """
@@ -15,8 +15,8 @@ extension PostgresHouseholdStore {
                 VALUES (\(householdID), \(userID), \(now.storedMilliseconds)) ON CONFLICT DO NOTHING RETURNING 1
                 """)
             guard let trip = try await db.currentTrip(householdID, userID) else { throw HouseholdError.notShopping }
-            return (trip, members, started > 0)
-        }
+            return HouseholdChange(value: (trip, members: members, started: started > 0), members: members)
+        }.value
     }
 
     func currentTrip(in householdID: String, of userID: String) async throws -> CurrentTrip? {
@@ -27,9 +27,10 @@ extension PostgresHouseholdStore {
     }
 
     func check(
-        _ itemID: String, in householdID: String, by userID: String, checked: Bool, price: Int?, now: Date
+        _ itemID: String, in householdID: String, by userID: String, checked: Bool, price: Int?, now: Date,
+        notices: ChangeNotices<HouseholdChange<CheckedItem>>?
     ) async throws -> (CheckedItem, members: [String]) {
-        try await write(locking: householdID) { db in
+        let change = try await write(locking: householdID, reporting: notices) { db in
             let members = try await db.members(householdID, asMember: userID).map(\.userId)
             guard try await db.currentTrip(householdID, userID) != nil else { throw HouseholdError.notShopping }
             guard
@@ -59,8 +60,9 @@ extension PostgresHouseholdStore {
                     WHERE household_id = \(householdID) AND shopper_id = \(userID) AND merge_key = \(item.mergeKey)
                     """)
             }
-            return (line, members)
+            return HouseholdChange(value: line, members: members)
         }
+        return (change.value, change.members)
     }
 }
 

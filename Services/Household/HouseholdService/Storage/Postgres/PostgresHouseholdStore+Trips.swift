@@ -6,11 +6,12 @@ import ServiceKit
 extension PostgresHouseholdStore {
     func completeTrip(
         id: String, in householdID: String, by shopperID: String, total: Int, currency: String,
-        picks requested: [(key: String, price: Int?)]?, idempotencyKey: String?, now: Date
-    ) async throws -> (StoredTrip, members: [String], created: Bool) {
+        picks requested: [(key: String, price: Int?)]?, idempotencyKey: String?, now: Date,
+        notices: ChangeNotices<TripCompleted>?
+    ) async throws -> TripCompleted {
         // Behind the household's lock a retry with the same key, on any replica, finds the trip first made; the
         // unique index stays as the last word.
-        try await write(locking: householdID) { db in
+        try await write(locking: householdID, reporting: notices) { db in
             let members = try await db.members(householdID, asMember: shopperID).map(\.userId)
             if let idempotencyKey,
                 let existing = try await db.namedRow(
@@ -58,9 +59,9 @@ extension PostgresHouseholdStore {
 
     func editTrip(
         _ tripID: String, in householdID: String, by userID: String, total: Int?, currency: String?,
-        lines: [TripLine], now: Date
-    ) async throws -> (StoredTrip, members: [String]) {
-        try await write(locking: householdID) { db in
+        lines: [TripLine], now: Date, notices: ChangeNotices<TripEdited>?
+    ) async throws -> TripEdited {
+        try await write(locking: householdID, reporting: notices) { db in
             let members = try await db.members(householdID, asMember: userID).map(\.userId)
             var trip = try await db.trip(tripID, householdID)
             guard trip.shopperId == userID else { throw HouseholdError.notTripShopper(action: "edit the trip") }

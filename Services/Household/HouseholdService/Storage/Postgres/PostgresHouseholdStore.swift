@@ -56,6 +56,18 @@ struct PostgresHouseholdStore: HouseholdStore {
         }
     }
 
+    /// One transaction of the household `householdID` whose change `notices` reports: recorded in it, and handed on
+    /// once it committed.
+    func write<Change: Sendable>(
+        locking householdID: String, reporting notices: ChangeNotices<Change>?,
+        _ body: @Sendable (PostgresSession) async throws -> Change
+    ) async throws -> Change {
+        try await database.write(reporting: notices) { db in
+            try await db.lockHousehold(householdID)
+            return try await body(db)
+        }
+    }
+
     /// One transaction, run again on a serialization failure or deadlock.
     func write<T: Sendable>(
         _ isolation: PostgresServiceDatabase.TransactionIsolation = .readCommitted,

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SQLiteHouseholdStore {
-    func recordPayment(_ payment: PaymentRecord) async throws {
-        try await write { db in
+    func recordPayment(_ payment: PaymentRecord, notices: ChangeNotices<PaymentRecord>?) async throws {
+        _ = try await write(reporting: notices) { db in
             // A former member with a balance here still settles it, either way.
             let members = try Self.settlingMembers(db, payment.householdId, asParty: payment.fromId)
             guard try members.contains(payment.toId) || Self.hasBalance(db, payment.householdId, payment.toId) else {
@@ -21,6 +22,7 @@ extension SQLiteHouseholdStore {
                 db, payment.householdId, payment.currency,
                 [payment.fromId: payment.amount, payment.toId: -payment.amount])
             try Self.record(db, payment.householdId, "payment", payment.fromId, "paid a roommate", payment.createdAt)
+            return payment
         }
     }
 

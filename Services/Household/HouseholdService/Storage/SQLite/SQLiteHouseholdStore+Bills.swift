@@ -31,7 +31,7 @@ extension SQLiteHouseholdStore {
             try notices?.record(stored, in: db)
             return (stored, true)
         }
-        if created.created { notices?.committed() }
+        if created.created { await notices?.committed(created.0) }
         return created
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SQLiteHouseholdStore {
     /// The household, its members, its chores (soonest due first) and the household's revision, in one read.
@@ -54,9 +55,10 @@ extension SQLiteHouseholdStore {
     /// name that is not in the catalogue is kept as a custom chore for reuse. Returns what `make` was given.
     func createChore(
         in householdID: String, by userID: String, clock: WallClock,
+        notices: ChangeNotices<HouseholdChange<ChoreSaved>>?,
         _ make: @Sendable (_ members: [String], _ today: LocalDay) throws -> ChoreRecord
-    ) async throws -> (ChoreRecord, members: [String], today: LocalDay) {
-        try await write { db in
+    ) async throws -> ChoreSaved {
+        try await write(reporting: notices) { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
             let (memberIDs, today) = (members.map(\.userId), clock.today(inZone: household.timeZone))
             let chore = try make(memberIDs, today)
@@ -68,23 +70,24 @@ extension SQLiteHouseholdStore {
             }
             try Self.record(
                 db, chore.householdId, "chore_added", userID, "added the chore \(chore.name)", chore.createdAt)
-            return (chore, memberIDs, today)
-        }
+            return HouseholdChange(value: (chore, memberIDs, today), members: memberIDs)
+        }.value
     }
 
     /// Applies an edit to a chore of the caller's household, given the members and today in its zone.
     func updateChore(
         _ choreID: String, in householdID: String, by userID: String, clock: WallClock,
+        notices: ChangeNotices<HouseholdChange<ChoreSaved>>?,
         _ change: @Sendable (inout ChoreRecord, _ members: [String], _ today: LocalDay) throws -> Void
-    ) async throws -> (ChoreRecord, members: [String], today: LocalDay) {
-        try await write { db in
+    ) async throws -> ChoreSaved {
+        try await write(reporting: notices) { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
             let (memberIDs, today) = (members.map(\.userId), clock.today(inZone: household.timeZone))
             var chore = try Self.chore(db, choreID, householdID)
             try change(&chore, memberIDs, today)
             try chore.update(db)
-            return (chore, memberIDs, today)
-        }
+            return HouseholdChange(value: (chore, memberIDs, today), members: memberIDs)
+        }.value
     }
 
     /// The household's chore `choreID`; 404 when there is none.
@@ -95,22 +98,27 @@ extension SQLiteHouseholdStore {
         return chore
     }
 
-    func deleteChore(_ choreID: String, in householdID: String, by userID: String, now: Date) async throws {
-        try await write { db in
-            _ = try Self.members(db, householdID, asMember: userID)
+    func deleteChore(
+        _ choreID: String, in householdID: String, by userID: String, now: Date,
+        notices: ChangeNotices<HouseholdChange<ChoreRecord>>?
+    ) async throws {
+        _ = try await write(reporting: notices) { db in
+            let members = try Self.members(db, householdID, asMember: userID)
             let chore = try Self.chore(db, choreID, householdID)
             try chore.delete(db)
             try Self.record(db, householdID, "chore_deleted", userID, "deleted the chore \(chore.name)", now)
+            return HouseholdChange(value: chore, members: members.map(\.userId))
         }
     }
 
     /// Records a completion and schedules the next occurrence: from the completion day when it is late,
     /// to the member the chore's assignment picks. The day is today in the household's zone. Returns the
     /// completion, the chore as it now stands, the members and that day.
-    func complete(_ choreID: String, in householdID: String, by userID: String, note: String?, clock: WallClock)
-        async throws -> (CompletionRecord, ChoreRecord, members: [String], today: LocalDay)
-    {
-        try await write { db in
+    func complete(
+        _ choreID: String, in householdID: String, by userID: String, note: String?, clock: WallClock,
+        notices: ChangeNotices<HouseholdChange<ChoreCompleted>>?
+    ) async throws -> ChoreCompleted {
+        try await write(reporting: notices) { db in
             let (household, memberRecords) = try Self.household(db, householdID, asMember: userID)
             let (members, today, now) = (
                 memberRecords.map(\.userId), clock.today(inZone: household.timeZone), clock.now
@@ -140,8 +148,8 @@ extension SQLiteHouseholdStore {
                     members: members, current: chore.assigneeId ?? userID, recentPoints: recentPoints)
             try chore.update(db)
             try Self.record(db, householdID, "chore_completed", userID, "completed \(chore.name)", now)
-            return (completion, chore, members, today)
-        }
+            return HouseholdChange(value: (completion, chore, members, today), members: members)
+        }.value
     }
 
     /// Completion history, newest first (by day, then the instant it was recorded, then id, so two completions of

@@ -1,22 +1,24 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SQLiteHouseholdStore {
-    func createEvent(_ draft: EventRules.Draft, id: String, in householdID: String, by userID: String, now: Date)
-        async throws -> (StoredEvent, members: [String])
-    {
-        try await write { db in
+    func createEvent(
+        _ draft: EventRules.Draft, id: String, in householdID: String, by userID: String, now: Date,
+        notices: ChangeNotices<HouseholdChange<StoredEvent>>?
+    ) async throws -> (StoredEvent, members: [String]) {
+        let change = try await write(reporting: notices) { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
             let event = EventRecord(draft, id: id, householdID: householdID, creatorID: userID, now: now)
             try event.insert(db)
             try Self.setAnswer(db, event, userID, .yes, now)
             try Self.record(db, householdID, "event_created", userID, "scheduled \(draft.title)", now)
-            return (
-                StoredEvent(event: event, answers: [userID: .yes], timeZone: household.timeZone),
-                members.map(\.userId)
-            )
+            return HouseholdChange(
+                value: StoredEvent(event: event, answers: [userID: .yes], timeZone: household.timeZone),
+                members: members.map(\.userId))
         }
+        return (change.value, change.members)
     }
 
     func events(
@@ -47,49 +49,58 @@ extension SQLiteHouseholdStore {
     }
 
     func editEvent(
-        _ eventID: String, in householdID: String, by userID: String, _ change: EventRules.Change, now: Date
+        _ eventID: String, in householdID: String, by userID: String, _ change: EventRules.Change, now: Date,
+        notices: ChangeNotices<HouseholdChange<StoredEvent>>?
     ) async throws -> StoredEvent {
-        try await write { db in
-            var (stored, _) = try Self.storedEvent(db, eventID, householdID, userID)
+        try await write(reporting: notices) { db in
+            let (found, members) = try Self.storedEvent(db, eventID, householdID, userID)
+            var stored = found
             guard stored.event.creatorId == userID else { throw HouseholdError.notEventCreator(action: "edit it") }
             guard stored.event.cancelledAt == nil else { throw HouseholdError.eventCancelled }
             try EventRules.apply(change, to: &stored.event, now: now)
             try stored.event.update(db)
             try Self.record(db, householdID, "event_updated", userID, "changed \(stored.event.title)", now)
-            return stored
-        }
+            return HouseholdChange(value: stored, members: members)
+        }.value
     }
 
-    func cancelEvent(_ eventID: String, in householdID: String, by userID: String, now: Date) async throws
-        -> (StoredEvent, members: [String])
-    {
-        try await write { db in
-            var (stored, members) = try Self.storedEvent(db, eventID, householdID, userID)
+    func cancelEvent(
+        _ eventID: String, in householdID: String, by userID: String, now: Date,
+        notices: ChangeNotices<HouseholdChange<StoredEvent>>?
+    ) async throws -> (StoredEvent, members: [String]) {
+        let change = try await write(reporting: notices) { db in
+            let (found, members) = try Self.storedEvent(db, eventID, householdID, userID)
+            var stored = found
             guard stored.event.creatorId == userID else { throw HouseholdError.notEventCreator(action: "cancel it") }
             guard stored.event.cancelledAt == nil else { throw HouseholdError.eventCancelled }
             stored.event.cancelledAt = now
             stored.event.updatedAt = now
             try stored.event.update(db)
             try Self.record(db, householdID, "event_cancelled", userID, "cancelled \(stored.event.title)", now)
-            return (stored, members)
+            return HouseholdChange(value: stored, members: members)
         }
+        return (change.value, change.members)
     }
 
-    func answer(_ eventID: String, in householdID: String, by userID: String, _ answer: EventRules.Answer, now: Date)
-        async throws -> StoredEvent
-    {
-        try await write { db in
-            var (stored, _) = try Self.storedEvent(db, eventID, householdID, userID)
+    func answer(
+        _ eventID: String, in householdID: String, by userID: String, _ answer: EventRules.Answer, now: Date,
+        notices: ChangeNotices<HouseholdChange<StoredEvent>>?
+    ) async throws -> StoredEvent {
+        try await write(reporting: notices) { db in
+            let (found, members) = try Self.storedEvent(db, eventID, householdID, userID)
+            var stored = found
             guard stored.event.cancelledAt == nil else { throw HouseholdError.eventCancelled }
             try Self.setAnswer(db, stored.event, userID, answer, now)
             stored.answers[userID] = answer
-            return stored
-        }
+            return HouseholdChange(value: stored, members: members)
+        }.value
     }
 
-    func claimEventReminders(now: Date, limit: Int) async throws -> [ClaimedEventReminder] {
+    func claimEventReminders(now: Date, limit: Int, notices: ChangeNotices<[ClaimedEventReminder]>?) async throws
+        -> [ClaimedEventReminder]
+    {
         // One writer: what this transaction reads as unsent cannot be claimed by another before it commits.
-        try await write { db in
+        try await write(reporting: notices) { db in
             let due = try EventRecord.filter(
                 EventRecord.Columns.remindedAt == nil && EventRecord.Columns.cancelledAt == nil
                     && EventRecord.Columns.remindAt <= now && EventRecord.Columns.startsAt > now

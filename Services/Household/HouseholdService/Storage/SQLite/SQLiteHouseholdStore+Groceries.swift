@@ -41,9 +41,11 @@ extension SQLiteHouseholdStore {
         .fetchAll(db)
     }
 
-    func addGrocery(_ item: GroceryItemRecord) async throws {
-        try await write { db in
-            _ = try Self.members(db, item.householdId, asMember: item.createdBy)
+    func addGrocery(_ item: GroceryItemRecord, notices: ChangeNotices<HouseholdChange<GroceryItemRecord>>?)
+        async throws
+    {
+        _ = try await write(reporting: notices) { db in
+            let members = try Self.members(db, item.householdId, asMember: item.createdBy)
             guard
                 try GroceryItemRecord.filter(GroceryItemRecord.Columns.householdId == item.householdId).fetchCount(db)
                     < 1_000
@@ -51,37 +53,43 @@ extension SQLiteHouseholdStore {
                 throw HouseholdError.groceryListFull
             }
             try item.insert(db)
+            return HouseholdChange(value: item, members: members.map(\.userId))
         }
     }
 
     /// Changes an item: a personal one only by its owner, a communal one by any member.
     func changeGrocery(
         _ itemID: String, in householdID: String, by userID: String,
+        notices: ChangeNotices<HouseholdChange<GroceryEdit>>?,
         _ change: @Sendable (inout GroceryItemRecord) throws -> Void
-    ) async throws -> (before: GroceryItemRecord, after: GroceryItemRecord) {
-        try await write { db in
-            let before = try Self.grocery(db, itemID, householdID, by: userID)
+    ) async throws -> GroceryEdit {
+        try await write(reporting: notices) { db in
+            let (before, members) = try Self.grocery(db, itemID, householdID, by: userID)
             var item = before
             try change(&item)
             try item.update(db)
-            return (before, item)
-        }
+            return HouseholdChange(value: (before, item), members: members)
+        }.value
     }
 
     /// Deletes the item and returns what it was.
     @discardableResult
-    func deleteGrocery(_ itemID: String, in householdID: String, by userID: String) async throws -> GroceryItemRecord {
-        try await write { db in
-            let item = try Self.grocery(db, itemID, householdID, by: userID)
+    func deleteGrocery(
+        _ itemID: String, in householdID: String, by userID: String,
+        notices: ChangeNotices<HouseholdChange<GroceryItemRecord>>?
+    ) async throws -> GroceryItemRecord {
+        try await write(reporting: notices) { db in
+            let (item, members) = try Self.grocery(db, itemID, householdID, by: userID)
             _ = try item.delete(db)
-            return item
-        }
+            return HouseholdChange(value: item, members: members)
+        }.value
     }
 
+    /// The item `userID` may change, and the household's members.
     private static func grocery(_ db: Database, _ itemID: String, _ householdID: String, by userID: String) throws
-        -> GroceryItemRecord
+        -> (GroceryItemRecord, members: [String])
     {
-        _ = try members(db, householdID, asMember: userID)
+        let members = try members(db, householdID, asMember: userID).map(\.userId)
         guard let item = try GroceryItemRecord.fetchOne(db, key: itemID), item.householdId == householdID else {
             throw HouseholdError.notFound("The item")
         }
@@ -92,7 +100,7 @@ extension SQLiteHouseholdStore {
             }
             throw HouseholdError.notFound("The item")
         }
-        return item
+        return (item, members)
     }
 }
 

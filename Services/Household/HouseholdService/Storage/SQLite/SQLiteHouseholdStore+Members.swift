@@ -1,14 +1,15 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SQLiteHouseholdStore {
     /// Removes `userID` from the household (leaving, or removed by its creator), hands their chores to
     /// the next member, and deletes a household nobody is left in. Returns the members who remain.
-    func removeMember(_ userID: String, from householdID: String, by actorID: String, now: Date) async throws
-        -> [String]
-    {
-        try await write { db in
+    func removeMember(
+        _ userID: String, from householdID: String, by actorID: String, now: Date, notices: ChangeNotices<[String]>?
+    ) async throws -> [String] {
+        try await write(reporting: notices) { db in
             let (household, memberRecords) = try Self.household(db, householdID, asMember: actorID)
             let members = memberRecords.map(\.userId)
             guard members.contains(userID) else { throw HouseholdError.notFound("The member") }

@@ -21,9 +21,10 @@ extension SQLiteHouseholdStore {
     /// members, for the notice.
     func createNote(
         id: String, in householdID: String, by userID: String, text: String, photo: StoredBytes? = nil,
-        pinned: Bool, expiresInDays: Int?, expiresInHours: Int? = nil, now: Date
-    ) async throws -> (NoteRecord, members: [String]) {
-        try await write { db in
+        pinned: Bool, expiresInDays: Int?, expiresInHours: Int? = nil, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
+    ) async throws -> NoteRecord {
+        try await write(reporting: notices) { db in
             let (household, members) = try Self.household(db, householdID, asMember: userID)
             let hours = try NoteLifetime.hours(
                 days: expiresInDays, hours: expiresInHours, householdDefault: household.noteLifetimeDays)
@@ -36,32 +37,36 @@ extension SQLiteHouseholdStore {
                 try db.execute(sql: "UPDATE notes SET photo = ? WHERE id = ?", arguments: [photo.bytes, id])
             }
             try Self.record(db, householdID, "note_posted", userID, "posted a note", now)
-            return (note, members.map(\.userId))
-        }
+            return HouseholdChange(value: note, members: members.map(\.userId))
+        }.value
     }
 
     /// Pins or unpins a note that has not expired; only its author may (a pin decides what everyone sees first).
-    func pinNote(_ noteID: String, in householdID: String, by userID: String, pinned: Bool, now: Date) async throws
-        -> NoteRecord
-    {
-        try await write { db in
-            var note = try Self.liveNote(db, noteID, householdID, userID, now)
+    func pinNote(
+        _ noteID: String, in householdID: String, by userID: String, pinned: Bool, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
+    ) async throws -> NoteRecord {
+        try await write(reporting: notices) { db in
+            let (found, members) = try Self.liveNote(db, noteID, householdID, userID, now)
+            var note = found
             guard note.authorId == userID else {
                 throw HouseholdError.notNoteAuthor(action: pinned ? "pin it" : "unpin it")
             }
             note.pinned = pinned
             try note.update(db)
-            return note
-        }
+            return HouseholdChange(value: note, members: members)
+        }.value
     }
 
     /// Changes the text and or the timer of a note that has not expired (a new timer counts from now); only its
     /// author may. Text may be empty only on a note with a photo.
     func editNote(
-        _ noteID: String, in householdID: String, by userID: String, text: String?, lifetimeHours: Int?, now: Date
+        _ noteID: String, in householdID: String, by userID: String, text: String?, lifetimeHours: Int?, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
     ) async throws -> NoteRecord {
-        try await write { db in
-            var note = try Self.liveNote(db, noteID, householdID, userID, now)
+        try await write(reporting: notices) { db in
+            let (found, members) = try Self.liveNote(db, noteID, householdID, userID, now)
+            var note = found
             guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "edit it") }
             if let text {
                 guard !text.isEmpty || note.photoEtag != nil else {
@@ -71,33 +76,39 @@ extension SQLiteHouseholdStore {
             }
             if let lifetimeHours { note.expiresAt = now.addingTimeInterval(Double(lifetimeHours) * 3_600) }
             try note.update(db)
-            return note
-        }
+            return HouseholdChange(value: note, members: members)
+        }.value
     }
 
     /// Deletes a note that has not expired; only its author may.
-    func deleteNote(_ noteID: String, in householdID: String, by userID: String, now: Date) async throws {
-        try await write { db in
-            let note = try Self.liveNote(db, noteID, householdID, userID, now)
+    func deleteNote(
+        _ noteID: String, in householdID: String, by userID: String, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
+    ) async throws {
+        _ = try await write(reporting: notices) { db in
+            let (note, members) = try Self.liveNote(db, noteID, householdID, userID, now)
             guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "delete it") }
             try note.delete(db)
+            return HouseholdChange(value: note, members: members)
         }
     }
 
     /// Attaches or replaces the photo of a note that has not expired; only its author may. Returns the note.
     @discardableResult
-    func setPhoto(of noteID: String, in householdID: String, by userID: String, _ photo: StoredBytes, now: Date)
-        async throws -> NoteRecord
-    {
-        try await write { db in
-            var note = try Self.liveNote(db, noteID, householdID, userID, now)
+    func setPhoto(
+        of noteID: String, in householdID: String, by userID: String, _ photo: StoredBytes, now: Date,
+        notices: ChangeNotices<HouseholdChange<NoteRecord>>?
+    ) async throws -> NoteRecord {
+        try await write(reporting: notices) { db in
+            let (found, members) = try Self.liveNote(db, noteID, householdID, userID, now)
+            var note = found
             guard note.authorId == userID else { throw HouseholdError.notNoteAuthor(action: "change its photo") }
             try db.execute(
                 sql: "UPDATE notes SET photo = ?, photo_type = ?, photo_etag = ? WHERE id = ?",
                 arguments: [photo.bytes, photo.mediaType, photo.tag.description, noteID])
             (note.photoType, note.photoEtag) = (photo.mediaType, photo.tag.description)
-            return note
-        }
+            return HouseholdChange(value: note, members: members)
+        }.value
     }
 
     /// The photo of a note that has not expired; nil when it has none.
@@ -105,7 +116,7 @@ extension SQLiteHouseholdStore {
         -> StoredBytes?
     {
         try await read { db in
-            _ = try Self.liveNote(db, noteID, householdID, userID, now)
+            _ = try Self.liveNote(db, noteID, householdID, userID, now).note
             return try Row.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT photo, photo_type, photo_etag FROM notes WHERE id = ? AND photo IS NOT NULL"),
@@ -119,8 +130,8 @@ extension SQLiteHouseholdStore {
     /// The household's note `noteID` if it has not expired, for a member; 404 otherwise.
     private static func liveNote(
         _ db: Database, _ noteID: String, _ householdID: String, _ userID: String, _ now: Date
-    ) throws -> NoteRecord {
-        _ = try members(db, householdID, asMember: userID)
+    ) throws -> (note: NoteRecord, members: [String]) {
+        let members = try members(db, householdID, asMember: userID).map(\.userId)
         // Compared in SQL, as stored (to the millisecond), like the board's list.
         guard
             let note = try NoteRecord.filter(
@@ -128,6 +139,6 @@ extension SQLiteHouseholdStore {
                     && NoteRecord.Columns.expiresAt > now
             ).fetchOne(db)
         else { throw HouseholdError.notFound("The note") }
-        return note
+        return (note, members)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SQLiteHouseholdStore {
     func createRecurringBill(
@@ -86,8 +87,10 @@ extension SQLiteHouseholdStore {
         }
     }
 
-    func makeRecurringBill(_ id: String, in householdID: String, now: Date) async throws -> MadeRecurringBill? {
-        try await write { db in
+    func makeRecurringBill(
+        _ id: String, in householdID: String, now: Date, notices: ChangeNotices<MadeRecurringBill?>?
+    ) async throws -> MadeRecurringBill? {
+        try await write(reporting: notices) { db in
             guard let household = try HouseholdRecord.fetchOne(db, key: householdID),
                 var record = try RecurringBillRecord.fetchOne(db, key: id), record.householdId == householdID,
                 record.stoppedAt == nil, let nextOn = LocalDay(record.nextOn)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SQLiteHouseholdStore {
     /// Who owes `creditor` what under each currency's settle-up plan.
@@ -17,9 +18,10 @@ extension SQLiteHouseholdStore {
     /// Records reminders from `creditor` to `debtors` (all who owe them when nil), at most one per debtor per
     /// `interval`, in one transaction so two quick taps cannot both send.
     func remind(
-        in householdID: String, by creditor: String, debtors: [String]?, now: Date, interval: TimeInterval
-    ) async throws -> (sent: [String: Owed], tooSoon: [String: Date]) {
-        try await write { db in
+        in householdID: String, by creditor: String, debtors: [String]?, now: Date, interval: TimeInterval,
+        notices: ChangeNotices<Reminded>?
+    ) async throws -> Reminded {
+        try await write(reporting: notices) { db in
             let members = try Self.members(db, householdID, asMember: creditor).map(\.userId)
             let owed = try Self.owed(to: creditor, db, householdID)
             var sent: [String: Owed] = [:]
@@ -49,10 +51,8 @@ extension SQLiteHouseholdStore {
     /// Debtors whose month-end reminder is due at `now` (each by their own settings, in the household's zone) and
     /// was not sent yet this month, with what they owe; marks them sent in the same transaction, so each member is
     /// reminded once per household and month.
-    func claimMonthEndReminders(now: Date) async throws
-        -> [(householdID: String, month: String, debtor: String, owes: Owed)]
-    {
-        try await write { db in
+    func claimMonthEndReminders(now: Date, notices: ChangeNotices<MonthEndClaims>?) async throws -> MonthEndClaims {
+        try await write(reporting: notices) { db in
             // The job's instant, so "today" in each household's zone is read as everywhere else.
             let clock = WallClock { now }
             let candidates = try Row.fetchAll(
@@ -188,8 +188,10 @@ extension SQLiteHouseholdStore {
 }
 
 extension SQLiteHouseholdStore {
-    func claimChoreReminders(now: Date, limit: Int) async throws -> [ChoreReminder] {
-        try await write { db in
+    func claimChoreReminders(now: Date, limit: Int, notices: ChangeNotices<[ChoreReminder]>?) async throws
+        -> [ChoreReminder]
+    {
+        try await write(reporting: notices) { db in
             let days = ChoreDueRule.candidateDays(now: now)
             // A chore done for its due day has moved on to its next one; the completion check is for a chore done
             // early whose next due day is that same day.

@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
 import PlatformKit
+import ServiceKit
 
 extension SQLiteHouseholdStore {
     /// Starts my trip (or finds the one under way); `started` is false when one was already under way.
-    func startShopping(in householdID: String, by userID: String, now: Date) async throws
-        -> (CurrentTrip, members: [String], started: Bool)
-    {
-        try await write { db in
+    func startShopping(
+        in householdID: String, by userID: String, now: Date, notices: ChangeNotices<HouseholdChange<ShoppingStart>>?
+    ) async throws -> ShoppingStart {
+        try await write(reporting: notices) { db in
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
             try db.execute(
                 sql: """
@@ -16,8 +17,9 @@ extension SQLiteHouseholdStore {
                     """,
                 arguments: [householdID, userID, now])
             let started = db.changesCount > 0
-            return (try Self.currentTrip(db, householdID, userID)!, members, started)
-        }
+            let start = (try Self.currentTrip(db, householdID, userID)!, members: members, started: started)
+            return HouseholdChange(value: start, members: members)
+        }.value
     }
 
     /// My trip under way, if any.
@@ -31,9 +33,10 @@ extension SQLiteHouseholdStore {
     /// Ticks a line of the household list off my trip under way (or unticks it). The item must be one I see on
     /// the household list: communal, mine, or another member's that they show.
     func check(
-        _ itemID: String, in householdID: String, by userID: String, checked: Bool, price: Int?, now: Date
+        _ itemID: String, in householdID: String, by userID: String, checked: Bool, price: Int?, now: Date,
+        notices: ChangeNotices<HouseholdChange<CheckedItem>>?
     ) async throws -> (CheckedItem, members: [String]) {
-        try await write { db in
+        let change = try await write(reporting: notices) { db in
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
             guard try Self.currentTrip(db, householdID, userID) != nil else { throw HouseholdError.notShopping }
             guard
@@ -59,8 +62,9 @@ extension SQLiteHouseholdStore {
                     sql: "DELETE FROM shopping_checks WHERE household_id = ? AND shopper_id = ? AND merge_key = ?",
                     arguments: [householdID, userID, item.mergeKey])
             }
-            return (line, members)
+            return HouseholdChange(value: line, members: members)
         }
+        return (change.value, change.members)
     }
 
     static func currentTrip(_ db: Database, _ householdID: String, _ shopperID: String) throws -> CurrentTrip? {

@@ -9,9 +9,10 @@ extension SQLiteHouseholdStore {
     /// paid by the shopper. A retry with the same idempotency key returns the trip first made.
     func completeTrip(
         id: String, in householdID: String, by shopperID: String, total: Int, currency: String,
-        picks requested: [(key: String, price: Int?)]?, idempotencyKey: String?, now: Date
-    ) async throws -> (StoredTrip, members: [String], created: Bool) {
-        try await write { db in
+        picks requested: [(key: String, price: Int?)]?, idempotencyKey: String?, now: Date,
+        notices: ChangeNotices<TripCompleted>?
+    ) async throws -> TripCompleted {
+        try await write(reporting: notices) { db in
             let members = try Self.members(db, householdID, asMember: shopperID).map(\.userId)
             if let idempotencyKey,
                 let existing = try TripRecord.filter(
@@ -51,9 +52,9 @@ extension SQLiteHouseholdStore {
     /// Revises a completed trip (its shopper only): what was bought, prices, the total; the bill follows.
     func editTrip(
         _ tripID: String, in householdID: String, by userID: String, total: Int?, currency: String?,
-        lines: [TripLine], now: Date
-    ) async throws -> (StoredTrip, members: [String]) {
-        try await write { db in
+        lines: [TripLine], now: Date, notices: ChangeNotices<TripEdited>?
+    ) async throws -> TripEdited {
+        try await write(reporting: notices) { db in
             let members = try Self.members(db, householdID, asMember: userID).map(\.userId)
             var trip = try Self.trip(db, tripID, householdID)
             guard trip.shopperId == userID else { throw HouseholdError.notTripShopper(action: "edit the trip") }

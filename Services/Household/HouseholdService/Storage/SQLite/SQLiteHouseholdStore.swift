@@ -32,6 +32,13 @@ struct SQLiteHouseholdStore: HouseholdStore {
         try await database.write(body)
     }
 
+    /// One write transaction whose change `notices` reports: recorded in it, and handed on once it committed.
+    func write<Change: Sendable>(
+        reporting notices: ChangeNotices<Change>?, _ body: @Sendable (Database) throws -> Change
+    ) async throws -> Change {
+        try await database.write(reporting: notices, body)
+    }
+
     // MARK: Pages
 
     /// Rows after `cursor` (the last row's `createdAt` and id), newest first.
@@ -144,10 +151,12 @@ struct SQLiteHouseholdStore: HouseholdStore {
 
     /// Invites a user to the inviter's household; returns the household, for the invitation's notice. Whether the
     /// invitee is in a household already is not checked: that would tell anyone who can name a user. They may
-    /// decline, or accept once they left theirs (``respond(to:as:accept:now:)``).
+    /// decline, or accept once they left theirs (``respond(to:as:accept:now:notices:)``).
     @discardableResult
-    func invite(_ invitation: InvitationRecord) async throws -> HouseholdRecord {
-        try await write { db in
+    func invite(_ invitation: InvitationRecord, notices: ChangeNotices<HouseholdRecord>?) async throws
+        -> HouseholdRecord
+    {
+        try await write(reporting: notices) { db in
             let (household, _) = try Self.household(db, invitation.householdId, asMember: invitation.inviterId)
             guard invitation.inviteeId != invitation.inviterId else {
                 throw HouseholdError.alreadyInHousehold(.youHere)
@@ -177,10 +186,10 @@ struct SQLiteHouseholdStore: HouseholdStore {
 
     /// Accepts or declines an invitation addressed to `userID`; on acceptance returns the household joined,
     /// with its members as they now are.
-    func respond(to invitationID: String, as userID: String, accept: Bool, now: Date) async throws
-        -> (HouseholdRecord, [MemberRecord])?
-    {
-        try await write { db in
+    func respond(
+        to invitationID: String, as userID: String, accept: Bool, now: Date, notices: ChangeNotices<Joined?>?
+    ) async throws -> Joined? {
+        try await write(reporting: notices) { db in
             guard var invitation = try InvitationRecord.fetchOne(db, key: invitationID), invitation.inviteeId == userID
             else { throw HouseholdError.notFound("The invitation") }
             guard invitation.status == "pending" else {

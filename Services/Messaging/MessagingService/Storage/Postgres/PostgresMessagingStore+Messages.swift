@@ -55,7 +55,7 @@ extension PostgresMessagingStore {
             try await notices?.record(sent, in: session)
             return sent
         }
-        if sent.created { notices?.committed() }
+        if sent.created { await notices?.committed(sent) }
         return sent
     }
 
@@ -121,7 +121,7 @@ extension PostgresMessagingStore {
             try await notices?.record(edited, in: session)
             return edited
         }
-        notices?.committed()
+        await notices?.committed(edited)
         return edited
     }
 
@@ -138,7 +138,7 @@ extension PostgresMessagingStore {
             try await notices?.record(deleted, in: session)
             return deleted
         }
-        notices?.committed()
+        await notices?.committed(deleted)
         return deleted
     }
 

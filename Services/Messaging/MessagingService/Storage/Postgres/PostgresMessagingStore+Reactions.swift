@@ -43,7 +43,7 @@ extension PostgresMessagingStore {
             if changed { try await notices?.record(change, in: session) }
             return change
         }
-        if change.changed { notices?.committed() }
+        if change.changed { await notices?.committed(change) }
         return change
     }
 

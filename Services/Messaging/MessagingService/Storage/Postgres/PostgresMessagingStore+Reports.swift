@@ -152,7 +152,9 @@ extension PostgresMessagingStore {
             }
             return (item: item, members: members)
         }
-        if decision == .remove { notices?.committed() }
+        if decision == .remove {
+            await notices?.committed(DeletedMessage(decided.item.message, members: decided.members))
+        }
         return decided
     }
 }

@@ -56,7 +56,7 @@ extension SQLiteMessagingStore {
             try notices?.record(sent, in: db)
             return sent
         }
-        if sent.created { notices?.committed() }
+        if sent.created { await notices?.committed(sent) }
         return sent
     }
 
@@ -126,7 +126,7 @@ extension SQLiteMessagingStore {
             try notices?.record(edited, in: db)
             return edited
         }
-        notices?.committed()
+        await notices?.committed(edited)
         return edited
     }
 
@@ -145,7 +145,7 @@ extension SQLiteMessagingStore {
             try notices?.record(deleted, in: db)
             return deleted
         }
-        notices?.committed()
+        await notices?.committed(deleted)
         return deleted
     }
 

@@ -37,7 +37,7 @@ extension SQLiteMessagingStore {
             if changed { try notices?.record(change, in: db) }
             return change
         }
-        if change.changed { notices?.committed() }
+        if change.changed { await notices?.committed(change) }
         return change
     }
 

@@ -124,7 +124,9 @@ extension SQLiteMessagingStore {
             }
             return (item: item, members: members)
         }
-        if decision == .remove { notices?.committed() }
+        if decision == .remove {
+            await notices?.committed(DeletedMessage(decided.item.message, members: decided.members))
+        }
         return decided
     }
 }

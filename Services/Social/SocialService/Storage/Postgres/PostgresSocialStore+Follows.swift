@@ -4,9 +4,11 @@ import PostgresNIO
 import ServiceKit
 
 extension PostgresSocialStore {
-    func follow(_ follower: String, _ followee: String, now: Date) async throws -> Relationship {
+    func follow(_ follower: String, _ followee: String, now: Date, notices: ChangeNotices<Relationship>?)
+        async throws -> Relationship
+    {
         guard PostgresText.fits(follower, followee) else { throw SocialError.notFound("The user") }
-        return try await write { db in
+        return try await write(reporting: notices) { db in
             try await db.lockPair(follower, followee)
             if let refusal = SocialRules.refuseFollow(
                 from: follower, to: followee, try await Self.relationship(db, follower, followee))
@@ -22,9 +24,11 @@ extension PostgresSocialStore {
         }
     }
 
-    func answerFollow(of follower: String, to followee: String, approve: Bool) async throws {
+    func answerFollow(of follower: String, to followee: String, approve: Bool, notices: ChangeNotices<Bool>?)
+        async throws
+    {
         guard PostgresText.fits(follower, followee) else { throw SocialError.notFound("The follow request") }
-        try await write { db in
+        _ = try await write(reporting: notices) { db in
             try await db.lockPair(follower, followee)
             let query: PostgresQuery =
                 approve
@@ -37,6 +41,7 @@ extension PostgresSocialStore {
                 RETURNING 1
                 """
             guard try await db.execute(query) > 0 else { throw SocialError.notFound("The follow request") }
+            return approve
         }
     }
 

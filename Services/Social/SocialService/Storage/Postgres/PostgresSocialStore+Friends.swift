@@ -13,7 +13,7 @@ extension PostgresSocialStore {
             try await notices?.record(outcome, in: db)
             return outcome
         }
-        notices?.committed()
+        await notices?.committed(outcome)
         return outcome
     }
 
@@ -48,11 +48,12 @@ extension PostgresSocialStore {
         return .sent(request)
     }
 
-    func answer(_ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date) async throws
-        -> FriendRequestRecord
-    {
+    func answer(
+        _ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date,
+        notices: ChangeNotices<FriendRequestRecord>?
+    ) async throws -> FriendRequestRecord {
         guard PostgresText.fits(requestID, userID) else { throw SocialError.notFound("The friend request") }
-        return try await write { db in
+        return try await write(reporting: notices) { db in
             let select: PostgresQuery =
                 "SELECT \(unescaped: FriendRequestRecord.postgresColumns) FROM friend_requests WHERE id = \(requestID)"
             guard let found = try await db.first(select, FriendRequestRecord.init(postgres:)),

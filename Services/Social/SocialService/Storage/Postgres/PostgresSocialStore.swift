@@ -45,6 +45,13 @@ struct PostgresSocialStore: SocialStore {
     func write<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
         try await database.write(body)
     }
+
+    /// One transaction whose change `notices` reports: recorded in it, and handed on once it committed.
+    func write<Change: Sendable>(
+        reporting notices: ChangeNotices<Change>?, _ body: @Sendable (PostgresSession) async throws -> Change
+    ) async throws -> Change {
+        try await database.write(reporting: notices, body)
+    }
 }
 
 extension PostgresSession {

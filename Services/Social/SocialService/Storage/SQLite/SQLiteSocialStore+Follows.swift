@@ -1,10 +1,13 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 extension SQLiteSocialStore {
     /// Asks `followee` for approval to follow; returns how `follower` now stands to them.
-    func follow(_ follower: String, _ followee: String, now: Date) async throws -> Relationship {
-        try await write { db in
+    func follow(_ follower: String, _ followee: String, now: Date, notices: ChangeNotices<Relationship>?)
+        async throws -> Relationship
+    {
+        try await write(reporting: notices) { db in
             if let refusal = SocialRules.refuseFollow(
                 from: follower, to: followee, try Self.relationship(db, follower, followee))
             {
@@ -18,14 +21,17 @@ extension SQLiteSocialStore {
     }
 
     /// Approves or rejects a pending follow request addressed to `followee`.
-    func answerFollow(of follower: String, to followee: String, approve: Bool) async throws {
-        try await write { db in
+    func answerFollow(of follower: String, to followee: String, approve: Bool, notices: ChangeNotices<Bool>?)
+        async throws
+    {
+        _ = try await write(reporting: notices) { db in
             let sql =
                 approve
                 ? "UPDATE follows SET status = 'approved' WHERE follower_id = ? AND followee_id = ? AND status = 'pending'"
                 : "DELETE FROM follows WHERE follower_id = ? AND followee_id = ? AND status = 'pending'"
             try db.execute(sql: sql, arguments: [follower, followee])
             guard db.changesCount > 0 else { throw SocialError.notFound("The follow request") }
+            return approve
         }
     }
 

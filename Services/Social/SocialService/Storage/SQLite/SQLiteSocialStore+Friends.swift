@@ -12,7 +12,7 @@ extension SQLiteSocialStore {
             try notices?.record(outcome, in: db)
             return outcome
         }
-        notices?.committed()
+        await notices?.committed(outcome)
         return outcome
     }
 
@@ -43,10 +43,11 @@ extension SQLiteSocialStore {
     }
 
     /// Accepts or declines (the recipient) or cancels (the sender) a pending request; anyone else gets 404.
-    func answer(_ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date) async throws
-        -> FriendRequestRecord
-    {
-        try await write { db in
+    func answer(
+        _ requestID: String, by userID: String, _ answer: FriendRequestAnswer, now: Date,
+        notices: ChangeNotices<FriendRequestRecord>?
+    ) async throws -> FriendRequestRecord {
+        try await write(reporting: notices) { db in
             guard var request = try FriendRequestRecord.fetchOne(db, key: requestID),
                 answer == .cancel ? request.senderId == userID : request.recipientId == userID
             else { throw SocialError.notFound("The friend request") }

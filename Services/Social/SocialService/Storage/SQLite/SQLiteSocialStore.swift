@@ -30,4 +30,11 @@ struct SQLiteSocialStore: SocialStore {
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await database.write(body)
     }
+
+    /// One write transaction whose change `notices` reports: recorded in it, and handed on once it committed.
+    func write<Change: Sendable>(
+        reporting notices: ChangeNotices<Change>?, _ body: @Sendable (Database) throws -> Change
+    ) async throws -> Change {
+        try await database.write(reporting: notices, body)
+    }
 }
