@@ -17,12 +17,14 @@ import Testing
     static let service: HTTPFields = [HTTPField.Name(PlatformHeaders.internalToken)!: internalToken]
     let clock = ManualClock()
 
-    func app() async throws -> some ApplicationProtocol {
+    /// The service as production builds it, on a fresh database of `kind` (SQLite in memory by default).
+    func app(_ kind: StoreKind = .sqlite) async throws -> some ApplicationProtocol {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("identity-router-\(UUID())").path
+        let database: DatabaseLocation = kind == .sqlite ? .inMemory : try await kind.freshLocation()
         return try await buildIdentityApplication(
             IdentityConfiguration(
                 settings: ServiceSettings(
-                    service: .identity, database: .inMemory, internalToken: Self.internalToken,
+                    service: .identity, database: database, internalToken: Self.internalToken,
                     clock: clock.wallClock),
                 signingKey: Curve25519.Signing.PrivateKey(), bcryptCost: 4, mailFolder: folder))
     }

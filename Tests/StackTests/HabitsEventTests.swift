@@ -75,67 +75,6 @@ import Testing
         }
     }
 
-    @Test func eventsOnlyForDueDaysFromTheStartUntilToday() async throws {
-        // 2027-01-06 is a Wednesday
-        try await HabitsWorld.run(at: "2027-01-06T12:00:00Z") { world in
-            let habit = try await world.habit(world.ann, "Gym", weekdays: ["mon", "wed"], startDate: "2027-01-04")
-            #expect(
-                try await world.event(world.ann, habit, EventBody(date: "2027-01-05")).problem?.code == "event_not_due")
-            #expect(
-                try await world.event(world.ann, habit, EventBody(date: "2027-01-03")).problem?.code
-                    == "event_before_start")
-            #expect(
-                try await world.event(world.ann, habit, EventBody(date: "2027-01-11")).problem?.code
-                    == "event_in_future")
-            #expect(
-                try await world.event(world.ann, habit, EventBody(date: "2027-1-4")).problem?.code == "invalid_date")
-            try await world.recorded(world.ann, habit, EventBody(date: "2027-01-04"))
-            try await world.recorded(world.ann, habit)
-            // someone else's habit reads as unknown
-            #expect(try await world.event(world.bob, habit, EventBody(date: "2027-01-04")).status == 404)
-        }
-    }
-
-    @Test func commentPhotoAndLocationLimits() async throws {
-        try await HabitsWorld.run(at: "2027-01-20T12:00:00Z") { world in
-            let habit = try await world.habit(world.ann, "Draw", startDate: "2027-01-01")
-            var day = 0
-            func next() -> String { day += 1; return String(format: "2027-01-%02d", day) }
-            func post(_ body: EventBody) async throws -> APIResponse {
-                var body = body
-                body.date = next()
-                return try await world.event(world.ann, habit, body)
-            }
-            #expect(try await post(EventBody(comment: String(repeating: "c", count: 20))).status == 201)
-            #expect(
-                try await post(EventBody(comment: String(repeating: "c", count: 21))).problem?.code == "invalid_comment"
-            )
-            #expect(try await post(EventBody(comment: "")).status == 201)
-            for image in [TestImages.png(size: 65_535), TestImages.jpeg(size: 65_535), TestImages.webp(size: 65_534)] {
-                #expect(try await post(EventBody(photo: image.base64EncodedString())).status == 201)
-            }
-            // exception 3: too large is refused with a clear error and nothing is saved
-            let large = try await post(
-                EventBody(comment: "big", photo: TestImages.png(size: 65_536).base64EncodedString()))
-            #expect(large.status == 413)
-            #expect(large.problem?.code == "photo_too_large")
-            let text = try await post(EventBody(photo: Data("not an image".utf8).base64EncodedString()))
-            #expect(text.status == 415)
-            #expect(try await post(EventBody(photo: "%%%")).problem?.code == "invalid_photo")
-            // exception 5: a location that is not a real position is refused
-            #expect(try await post(EventBody(location: .init(latitude: 90, longitude: 180))).status == 201)
-            #expect(
-                try await post(EventBody(location: .init(latitude: 90.0001, longitude: 0))).problem?.code
-                    == "invalid_latitude")
-            #expect(
-                try await post(EventBody(location: .init(latitude: 0, longitude: -180.0001))).problem?.code
-                    == "invalid_longitude")
-            let history = try await world.api.get(HabitsPaths.history + "?limit=100", token: world.token(world.ann))
-            #expect(try world.events(history).count == 6)
-            #expect(try !world.events(history).contains { $0.comment == "big" })
-        }
-    }
-
     @Test func deletingAHabitRemovesItsEvents() async throws {
         try await HabitsWorld.run(at: "2027-01-04T12:00:00Z") { world in
             let habit = try await world.habit(world.ann, "Run", startDate: "2027-01-01")

@@ -52,6 +52,22 @@ extension TestClientProtocol {
         }
     }
 
+    /// Sends `body` as `user` and decodes the answer as `T` (a `Wire` type; RFC 3339 dates), as
+    /// ``APIResponse/decode(_:)`` does for the whole-stack tests.
+    public func decoded<T: Decodable>(
+        _ type: T.Type, _ method: HTTPRequest.Method = .get, _ path: String, as user: String, json body: String? = nil
+    ) async throws -> T {
+        var headers: HTTPFields = [.authorization: "Bearer \(user)"]
+        if body != nil { headers[.contentType] = "application/json" }
+        return try await execute(
+            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
+        ) { response in
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(T.self, from: Data(response.body.readableBytesView))
+        }
+    }
+
     /// Sends a request that must fail, and decodes its problem.
     public func problem(_ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields, _ body: String? = nil)
         async throws -> Problem
