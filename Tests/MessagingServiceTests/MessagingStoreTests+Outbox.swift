@@ -143,3 +143,30 @@ extension MessagingStoreTests {
         }
     }
 }
+
+extension MessagingStoreTests {
+    @Test(arguments: StoreKind.allCases) func aGroupsAddedToGroupNoticesAreWrittenWithItsMembers(kind: StoreKind)
+        async throws
+    {
+        try await withStore(kind) { store in
+            // given the outbox as the sink
+            let (sink, outbox) = try outboxSink(store)
+            // when a creates a group with b, an outsider tries to add d, a adds c and d, then b again
+            _ = try await store.createGroup(
+                id: "g", name: "G", by: "a", members: ["b"], product: .wegroup, now: now,
+                notices: ChangeNotices(sink: sink) { [GroupNotices.created($0, members: ["b"])] })
+            let adding = ChangeNotices<AddedMembers>(sink: sink) { GroupNotices.added($0, to: "g") }
+            await #expect(throws: MessagingError.notFound("The conversation")) {
+                _ = try await store.addMembers(["d"], to: "g", by: "x", now: now, notices: adding)
+            }
+            _ = try await store.addMembers(["c", "d"], to: "g", by: "a", now: now, notices: adding)
+            _ = try await store.addMembers(["b"], to: "g", by: "a", now: now, notices: adding)
+            // then b's notice and c's and d's wait, nothing for the refused or empty additions
+            #expect(
+                try await waiting(outbox) == [
+                    Posted(recipientIds: ["b"], kind: "messaging.added_to_group"),
+                    Posted(recipientIds: ["c", "d"], kind: "messaging.added_to_group"),
+                ])
+        }
+    }
+}

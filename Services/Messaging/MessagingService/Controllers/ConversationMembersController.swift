@@ -42,14 +42,9 @@ struct ConversationMembersController {
         let admitted = try GroupInvitation.admitted(
             newcomers, in: Product(rawValue: group.product) ?? .legacy,
             facts: try await social.relationships(of: me, among: newcomers))
-        let added = try await store.addMembers(admitted, to: id, by: me, now: clock.now)
-        if !added.userIDs.isEmpty {
-            await notices.publish(
-                Notice(
-                    recipients: added.userIDs, kind: "messaging.added_to_group",
-                    text: "You were added to \(added.groupName ?? "a group").",
-                    link: MessagingPaths.conversations + "/" + id))
-        }
+        let added = try await store.addMembers(
+            admitted, to: id, by: me, now: clock.now,
+            notices: ChangeNotices(sink: notices) { GroupNotices.added($0, to: id) })
         var view = try await details.detail(id, for: me)
         view.alreadyMembers = invitation.alreadyMembers(added: added.userIDs)
         return view

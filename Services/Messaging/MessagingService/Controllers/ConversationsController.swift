@@ -90,12 +90,8 @@ struct ConversationsController {
             try GroupRules.invitees(input.memberIds, except: me, field: "memberIds"), of: me, in: product)
         try GroupRules.requireEnoughMembers(others)
         let conversation = try await store.createGroup(
-            id: UUID().uuidString.lowercased(), name: name, by: me, members: others, product: product, now: clock.now)
-        await notices.publish(
-            Notice(
-                recipients: others, kind: "messaging.added_to_group", text: "You were added to \(name).",
-                link: MessagingPaths.conversations + "/" + conversation.id,
-                idempotencyKey: "group:\(conversation.id):created"))
+            id: UUID().uuidString.lowercased(), name: name, by: me, members: others, product: product, now: clock.now,
+            notices: ChangeNotices(sink: notices) { [GroupNotices.created($0, members: others)] })
         return EditedResponse(status: .created, response: try await details.detail(conversation.id, for: me))
     }
 

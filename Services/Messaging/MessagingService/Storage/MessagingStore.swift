@@ -29,8 +29,10 @@ protocol MessagingStore: ServiceStore {
         -> (ConversationRecord, created: Bool)
 
     /// A new group: the creator as its admin, the others as members.
-    func createGroup(id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date)
-        async throws -> ConversationRecord
+    func createGroup(
+        id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date,
+        notices: ChangeNotices<ConversationRecord>?
+    ) async throws -> ConversationRecord
 
     /// Renames a group (admins only).
     func rename(_ conversationID: String, to name: String, by userID: String) async throws
@@ -39,8 +41,10 @@ protocol MessagingStore: ServiceStore {
     func requireGroupMember(_ conversationID: String, _ userID: String) async throws
 
     /// Adds users to a group (the caller must be in it); returns those who were not members yet.
-    func addMembers(_ userIDs: [String], to conversationID: String, by userID: String, now: Date) async throws
-        -> AddedMembers
+    func addMembers(
+        _ userIDs: [String], to conversationID: String, by userID: String, now: Date,
+        notices: ChangeNotices<AddedMembers>?
+    ) async throws -> AddedMembers
 
     /// Takes `memberID` out of a group: themselves (leaving), or an admin removing them; the creator can
     /// only leave. A group whose last admin leaves gets its longest-standing member as admin.
@@ -243,6 +247,19 @@ extension MessagingStore {
         -> ConversationRecord
     {
         try await createGroup(id: id, name: name, by: creatorID, members: members, product: .legacy, now: now)
+    }
+
+    func createGroup(id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date)
+        async throws -> ConversationRecord
+    {
+        try await createGroup(
+            id: id, name: name, by: creatorID, members: members, product: product, now: now, notices: nil)
+    }
+
+    func addMembers(_ userIDs: [String], to conversationID: String, by userID: String, now: Date) async throws
+        -> AddedMembers
+    {
+        try await addMembers(userIDs, to: conversationID, by: userID, now: now, notices: nil)
     }
 
     func unreadCounts(of userID: String) async throws -> [(conversationID: String, unread: UnreadCount)] {

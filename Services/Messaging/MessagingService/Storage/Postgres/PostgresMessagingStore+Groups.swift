@@ -49,7 +49,8 @@ extension PostgresMessagingStore {
     }
 
     private static func insertMember(
-        _ session: PostgresSession, _ conversationID: String, _ userID: String, role: String, lastReadID: Int64, now: Date
+        _ session: PostgresSession, _ conversationID: String, _ userID: String, role: String, lastReadID: Int64,
+        now: Date
     ) async throws {
         try await session.execute(
             """
@@ -58,10 +59,11 @@ extension PostgresMessagingStore {
             """)
     }
 
-    func createGroup(id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date)
-        async throws -> ConversationRecord
-    {
-        try await write { session in
+    func createGroup(
+        id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date,
+        notices: ChangeNotices<ConversationRecord>?
+    ) async throws -> ConversationRecord {
+        let created = try await write { session in
             let conversation = ConversationRecord(
                 id: id, kind: ConversationKind.group.rawValue, name: name, directKey: nil, createdBy: creatorID,
                 createdAt: now, lastMessageId: nil, activity: try await Self.currentActivity(session),
@@ -76,8 +78,11 @@ extension PostgresMessagingStore {
                 try await Self.insertMember(
                     session, id, member, role: member == creatorID ? "admin" : "member", lastReadID: 0, now: now)
             }
+            try await notices?.record(conversation, in: session)
             return conversation
         }
+        await notices?.committed(created)
+        return created
     }
 
     // MARK: Group administration
@@ -97,10 +102,11 @@ extension PostgresMessagingStore {
         }
     }
 
-    func addMembers(_ userIDs: [String], to conversationID: String, by userID: String, now: Date) async throws
-        -> AddedMembers
-    {
-        try await write { session in
+    func addMembers(
+        _ userIDs: [String], to conversationID: String, by userID: String, now: Date,
+        notices: ChangeNotices<AddedMembers>?
+    ) async throws -> AddedMembers {
+        let added = try await write { session in
             // Under the conversation's lock: two replicas adding at once cannot both pass the size check.
             let (conversation, _) = try await Self.membership(session, conversationID, userID, lock: true)
             try GroupRules.requireGroup(conversation.conversationKind)
@@ -117,8 +123,12 @@ extension PostgresMessagingStore {
             for member in added {
                 try await Self.insertMember(session, conversationID, member, role: "member", lastReadID: read, now: now)
             }
-            return AddedMembers(userIDs: added, groupName: conversation.name)
+            let change = AddedMembers(userIDs: added, groupName: conversation.name)
+            try await notices?.record(change, in: session)
+            return change
         }
+        await notices?.committed(added)
+        return added
     }
 
     func removeMember(_ memberID: String, from conversationID: String, by userID: String) async throws -> [String] {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// Conversations: opening a direct one, creating and administering groups, and the groups two users share.
 extension SQLiteMessagingStore {
@@ -37,9 +38,10 @@ extension SQLiteMessagingStore {
 
     /// A new group: the creator as its admin, the others as members.
     func createGroup(
-        id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date
+        id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date,
+        notices: ChangeNotices<ConversationRecord>?
     ) async throws -> ConversationRecord {
-        try await write { db in
+        let created = try await write { db in
             let conversation = ConversationRecord(
                 id: id, kind: ConversationKind.group.rawValue, name: name, directKey: nil, createdBy: creatorID,
                 createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db), product: product.rawValue)
@@ -50,8 +52,11 @@ extension SQLiteMessagingStore {
                     lastReadId: 0, joinedAt: now
                 ).insert(db)
             }
+            try notices?.record(conversation, in: db)
             return conversation
         }
+        await notices?.committed(created)
+        return created
     }
 
     // MARK: Group administration
@@ -71,10 +76,11 @@ extension SQLiteMessagingStore {
     }
 
     /// Adds users to a group (the caller must be in it); returns those who were not members yet.
-    func addMembers(_ userIDs: [String], to conversationID: String, by userID: String, now: Date) async throws
-        -> AddedMembers
-    {
-        try await write { db in
+    func addMembers(
+        _ userIDs: [String], to conversationID: String, by userID: String, now: Date,
+        notices: ChangeNotices<AddedMembers>?
+    ) async throws -> AddedMembers {
+        let added = try await write { db in
             let (conversation, _) = try Self.membership(db, conversationID, userID)
             try Self.requireGroup(conversation)
             let existing = Set(try Self.members(db, conversationID).map(\.userId))
@@ -93,8 +99,12 @@ extension SQLiteMessagingStore {
                     joinedAt: now
                 ).insert(db)
             }
-            return AddedMembers(userIDs: added, groupName: conversation.name)
+            let change = AddedMembers(userIDs: added, groupName: conversation.name)
+            try notices?.record(change, in: db)
+            return change
         }
+        await notices?.committed(added)
+        return added
     }
 
     /// Takes `memberID` out of a group: themselves (leaving), or an admin removing them; the creator can
