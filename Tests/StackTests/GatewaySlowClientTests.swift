@@ -160,8 +160,7 @@ import Testing
         let upstream = try await MisbehavingUpstream.start(.neverAnswer)
         try await withUploadRoute(upstream, configure: { $0.responseHeadTimeout = .seconds(2) }) { connection in
             // when a body takes four seconds to send
-            try await sendBody(connection, bytes: 64 << 10, pieces: 8, every: .milliseconds(500))
-            let sent = clock.now
+            let sent = try await sendBody(connection, bytes: 64 << 10, pieces: 8, every: .milliseconds(500))
             let response = try await connection.response(timeout: .seconds(60))
             // then the 504 comes the timeout after its end, not during it
             #expect(response?.status == 504)
@@ -182,15 +181,23 @@ import Testing
     }
 
     /// POSTs `bytes` zero bytes in `pieces` pieces `every` apart.
-    func sendBody(_ connection: RawHTTPConnection, bytes: Int, pieces: Int, every interval: Duration) async throws {
+    /// Sends an upload's head, then its body in `pieces`; returns when the last piece began to go out (a loaded
+    /// machine may resume this task well after the gateway has the whole body).
+    @discardableResult
+    func sendBody(_ connection: RawHTTPConnection, bytes: Int, pieces: Int, every interval: Duration) async throws
+        -> ContinuousClock.Instant
+    {
         let head = "POST /v1/upload/file HTTP/1.1\r\nHost: g\r\nContent-Length: \(bytes)\r\n\r\n"
         try await connection.send(head)
         let piece = bytes / pieces
+        var lastPiece = clock.now
         for index in 0..<pieces {
             try await Task.sleep(for: interval)
             let size = index == pieces - 1 ? bytes - piece * (pieces - 1) : piece
+            lastPiece = clock.now
             try await connection.send([UInt8](repeating: 0, count: size))
         }
+        return lastPiece
     }
 
     /// How long `count` requests for identity's keys through the gateway take, one after another.
