@@ -63,7 +63,7 @@ extension PostgresMessagingStore {
         id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date,
         notices: ChangeNotices<ConversationRecord>?
     ) async throws -> ConversationRecord {
-        let created = try await write { session in
+        try await write(reporting: notices) { session in
             let conversation = ConversationRecord(
                 id: id, kind: ConversationKind.group.rawValue, name: name, directKey: nil, createdBy: creatorID,
                 createdAt: now, lastMessageId: nil, activity: try await Self.currentActivity(session),
@@ -78,11 +78,8 @@ extension PostgresMessagingStore {
                 try await Self.insertMember(
                     session, id, member, role: member == creatorID ? "admin" : "member", lastReadID: 0, now: now)
             }
-            try await notices?.record(conversation, in: session)
             return conversation
         }
-        await notices?.committed(created)
-        return created
     }
 
     // MARK: Group administration
@@ -106,7 +103,7 @@ extension PostgresMessagingStore {
         _ userIDs: [String], to conversationID: String, by userID: String, now: Date,
         notices: ChangeNotices<AddedMembers>?
     ) async throws -> AddedMembers {
-        let added = try await write { session in
+        try await write(reporting: notices) { session in
             // Under the conversation's lock: two replicas adding at once cannot both pass the size check.
             let (conversation, _) = try await Self.membership(session, conversationID, userID, lock: true)
             try GroupRules.requireGroup(conversation.conversationKind)
@@ -123,12 +120,8 @@ extension PostgresMessagingStore {
             for member in added {
                 try await Self.insertMember(session, conversationID, member, role: "member", lastReadID: read, now: now)
             }
-            let change = AddedMembers(userIDs: added, groupName: conversation.name)
-            try await notices?.record(change, in: session)
-            return change
+            return AddedMembers(userIDs: added, groupName: conversation.name)
         }
-        await notices?.committed(added)
-        return added
     }
 
     func removeMember(_ memberID: String, from conversationID: String, by userID: String) async throws -> [String] {

@@ -47,6 +47,13 @@ struct PostgresMessagingStore: MessagingStore {
         try await database.write(body)
     }
 
+    /// One transaction whose change `notices` reports: recorded in it, and handed on once it committed.
+    func write<Change: Sendable>(
+        reporting notices: ChangeNotices<Change>?, _ body: @Sendable (PostgresSession) async throws -> Change
+    ) async throws -> Change {
+        try await database.write(reporting: notices, body)
+    }
+
     // MARK: Membership
 
     /// The conversation and the caller's membership; a 404 for anyone else. With `lock`, the conversation's row is

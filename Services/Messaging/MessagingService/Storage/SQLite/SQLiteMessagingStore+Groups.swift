@@ -41,7 +41,7 @@ extension SQLiteMessagingStore {
         id: String, name: String, by creatorID: String, members: [String], product: Product, now: Date,
         notices: ChangeNotices<ConversationRecord>?
     ) async throws -> ConversationRecord {
-        let created = try await write { db in
+        try await write(reporting: notices) { db in
             let conversation = ConversationRecord(
                 id: id, kind: ConversationKind.group.rawValue, name: name, directKey: nil, createdBy: creatorID,
                 createdAt: now, lastMessageId: nil, activity: try Self.currentActivity(db), product: product.rawValue)
@@ -52,11 +52,8 @@ extension SQLiteMessagingStore {
                     lastReadId: 0, joinedAt: now
                 ).insert(db)
             }
-            try notices?.record(conversation, in: db)
             return conversation
         }
-        await notices?.committed(created)
-        return created
     }
 
     // MARK: Group administration
@@ -80,7 +77,7 @@ extension SQLiteMessagingStore {
         _ userIDs: [String], to conversationID: String, by userID: String, now: Date,
         notices: ChangeNotices<AddedMembers>?
     ) async throws -> AddedMembers {
-        let added = try await write { db in
+        try await write(reporting: notices) { db in
             let (conversation, _) = try Self.membership(db, conversationID, userID)
             try Self.requireGroup(conversation)
             let existing = Set(try Self.members(db, conversationID).map(\.userId))
@@ -99,12 +96,8 @@ extension SQLiteMessagingStore {
                     joinedAt: now
                 ).insert(db)
             }
-            let change = AddedMembers(userIDs: added, groupName: conversation.name)
-            try notices?.record(change, in: db)
-            return change
+            return AddedMembers(userIDs: added, groupName: conversation.name)
         }
-        await notices?.committed(added)
-        return added
     }
 
     /// Takes `memberID` out of a group: themselves (leaving), or an admin removing them; the creator can

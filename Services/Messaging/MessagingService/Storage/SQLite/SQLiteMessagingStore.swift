@@ -28,6 +28,13 @@ struct SQLiteMessagingStore: MessagingStore {
         try await database.write(body)
     }
 
+    /// One write transaction whose change `notices` reports: recorded in it, and handed on once it committed.
+    func write<Change: Sendable>(
+        reporting notices: ChangeNotices<Change>?, _ body: @Sendable (Database) throws -> Change
+    ) async throws -> Change {
+        try await database.write(reporting: notices, body)
+    }
+
     // MARK: Membership
 
     /// The conversation and the caller's membership; a 404 for anyone else, so that a conversation's
